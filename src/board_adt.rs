@@ -1,0 +1,474 @@
+//! The board ADT: the interface of the assignment's `boardADT.h`.
+//!
+//! A [`Board`] is opaque and valid by construction: it can only be made by parsing
+//! a line ([`Board::parse`]), from a list of cells that is checked
+//! ([`Board::from_cells`]), or by sliding a tile of another board. Whoever holds a
+//! `Board` knows it is an `N`x`N` arrangement (`N >= 2`) of one blank and the tiles
+//! `1 .. N*N-1`, each exactly once.
+//!
+//! A [`Puzzle`] is a start and a goal board of the same size; reading one from a
+//! stream is [`crate::input::read_puzzle`]. Whether the goal can be reached is the
+//! parity rule ([`Board::parity`], [`Board::can_reach`]).
+//!
+//! This module and its helpers never print: the `puzzle` binary is the client and
+//! does all the printing.
+
+use crate::error::ReadError;
+pub use crate::error::{BoardError, ErrorKind, Role};
+use crate::parity::TileSet;
+use crate::parse::{Fed, LineParser};
+use crate::solve::moves::Move;
+use std::fmt;
+use std::io::{self, Write};
+
+/// The parity of a board's disorder, as the tutorial defines it: the number of
+/// inversions among its tiles, plus, when the side is even, the blank's row
+/// counted from 1 at the top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Parity {
+    /// An even disorder.
+    Even,
+    /// An odd disorder.
+    Odd,
+}
+
+impl fmt::Display for Parity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Parity::Even => "even",
+            Parity::Odd => "odd",
+        })
+    }
+}
+
+/// An `N`x`N` sliding-tile board; see the module docs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    side: usize,
+    /// Row-major; `0` is the blank, every other value a tile. `u32` keeps a
+    /// million-cell board at 4 MB; `MAX_CELLS` keeps every tile within `u32`.
+    cells: Vec<u32>,
+    blank: usize,
+    /// Whether the tiles (the blank left out) have an odd number of inversions.
+    odd_inversions: bool,
+}
+
+/// The whole part of the square root of `n`.
+pub(crate) fn isqrt(n: u64) -> u64 {
+    let mut root = (n as f64).sqrt() as u64;
+    // The float estimate can be off by one either way for large `n`.
+    while root * root > n {
+        root -= 1;
+    }
+    while (root + 1) * (root + 1) <= n {
+        root += 1;
+    }
+    root
+}
+
+impl Board {
+    /// Builds a board from parts the parser has already checked.
+    pub(crate) fn from_parts(
+        side: usize,
+        cells: Vec<u32>,
+        blank: usize,
+        odd_inversions: bool,
+    ) -> Board {
+        debug_assert_eq!(cells.len(), side * side);
+        debug_assert_eq!(cells[blank], 0);
+        Board {
+            side,
+            cells,
+            blank,
+            odd_inversions,
+        }
+    }
+
+    /// Parses one line of the input format: tokens separated by spaces or tabs, `b`
+    /// for the blank. A final `\n` or `\r\n` is allowed; `role` names the board in
+    /// messages.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use puzzle::board_adt::{Board, Role};
+    /// let board = Board::parse(b"1 2 3 b", Role::Start).unwrap();
+    /// assert_eq!((board.side(), board.blank()), (2, 3));
+    /// let error = Board::parse(b"1 2 b 1", Role::Goal).unwrap_err();
+    /// assert_eq!(error.to_string(), "goal board: tile 1 appears twice (tokens 1 and 4)");
+    /// ```
+    pub fn parse(line: &[u8], role: Role) -> Result<Board, BoardError> {
+        let mut seen = TileSet::with_capacity(64);
+        let mut parser = LineParser::new(role, None, &mut seen);
+        let invalid = |e: ReadError| match e {
+            ReadError::Invalid(e) => e,
+            // Parsing a slice reads nothing; only a failed allocation lands here,
+            // and that is a board too large for memory.
+            ReadError::Io(_) => BoardError::new(role, ErrorKind::TooLarge),
+        };
+        match parser.feed(line).map_err(invalid)? {
+            Fed::More => parser.feed_end().map_err(invalid)?,
+            Fed::LineEnd(end) if end < line.len() => {
+                return Err(BoardError::new(
+                    role,
+                    ErrorKind::InvalidToken {
+                        position: 1,
+                        text: crate::error::show_bytes(&line[end..], 40),
+                    },
+                ))
+            }
+            Fed::LineEnd(_) => {}
+        }
+        parser.finish().map_err(invalid)
+    }
+
+    /// Makes a board from row-major cells in which `0` is the blank, checking that
+    /// they form a valid board.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use puzzle::board_adt::Board;
+    /// let board = Board::from_cells(vec![1, 2, 3, 0]).unwrap();
+    /// assert_eq!(board.to_string(), "1 2 3 b");
+    /// assert!(Board::from_cells(vec![1, 2, 3]).is_err());
+    /// ```
+    pub fn from_cells(cells: Vec<u32>) -> Result<Board, BoardError> {
+        let fault = |kind| Err(BoardError::new(Role::Start, kind));
+        let count = cells.len() as u64;
+        let side = isqrt(count);
+        if count == 0 {
+            return fault(ErrorKind::EmptyLine);
+        } else if count > crate::MAX_CELLS {
+            return fault(ErrorKind::TooLarge);
+        } else if side * side != count {
+            return fault(ErrorKind::NotSquare { tokens: count });
+        } else if side < 2 {
+            return fault(ErrorKind::TooSmall);
+        }
+        let mut seen = TileSet::with_capacity(count);
+        let mut blank = None;
+        for (index, &tile) in cells.iter().enumerate() {
+            let position = index as u64 + 1;
+            if tile == 0 {
+                if let Some(first) = blank {
+                    let first = first as u64 + 1;
+                    return fault(ErrorKind::SeveralBlanks {
+                        first,
+                        second: position,
+                    });
+                }
+                blank = Some(index);
+            } else if u64::from(tile) >= count {
+                let number = tile.to_string();
+                let side = Some(side);
+                return fault(ErrorKind::OutOfRange {
+                    position,
+                    number,
+                    side,
+                });
+            } else if seen.insert(u64::from(tile)).is_err() {
+                let first = cells.iter().position(|&t| t == tile).unwrap_or(0) as u64 + 1;
+                let tile = u64::from(tile);
+                return fault(ErrorKind::Repeated {
+                    tile,
+                    first,
+                    second: position,
+                });
+            }
+        }
+        let Some(blank) = blank else {
+            return fault(ErrorKind::NoBlank);
+        };
+        let odd_inversions = seen.odd_inversions();
+        Ok(Board::from_parts(
+            side as usize,
+            cells,
+            blank,
+            odd_inversions,
+        ))
+    }
+
+    /// The number of cells in a row (and in a column).
+    pub fn side(&self) -> usize {
+        self.side
+    }
+
+    /// The number of cells, `side * side`.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Always `false`: every board has at least four cells. (Here because `len` is.)
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The blank's cell, counted row by row from 0 at the top left.
+    pub fn blank(&self) -> usize {
+        self.blank
+    }
+
+    /// The cells row by row, with `0` for the blank.
+    pub fn cells(&self) -> &[u32] {
+        &self.cells
+    }
+
+    /// The tile on `cell`, or `None` for the blank.
+    ///
+    /// # Panics
+    ///
+    /// If `cell` is not below `len()`.
+    pub fn tile(&self, cell: usize) -> Option<u32> {
+        Some(self.cells[cell]).filter(|&t| t != 0)
+    }
+
+    /// The parity of this board's disorder (see [`Parity`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use puzzle::board_adt::{Board, Parity, Role};
+    /// // The tutorial's example: disorder 2 + 1 + 0, plus 2 for the blank's row.
+    /// let board = Board::parse(b"3 2 b 1", Role::Start).unwrap();
+    /// assert_eq!(board.parity(), Parity::Odd);
+    /// ```
+    pub fn parity(&self) -> Parity {
+        let blank_row_odd = self.side % 2 == 0 && (self.blank / self.side + 1) % 2 == 1;
+        if self.odd_inversions ^ blank_row_odd {
+            Parity::Odd
+        } else {
+            Parity::Even
+        }
+    }
+
+    /// Whether `goal` can be reached from this board by sliding tiles: the two have
+    /// the same size and the same parity (the tutorial's rule, `seeds/001`).
+    pub fn can_reach(&self, goal: &Board) -> bool {
+        self.side == goal.side && self.parity() == goal.parity()
+    }
+
+    /// Slides a tile into the blank as `mv` says; `false` (and no change) when no
+    /// tile can slide that way. The parity never changes: that is the point of it.
+    pub fn slide(&mut self, mv: Move) -> bool {
+        let Some(target) = mv.blank_target(self.side, self.blank) else {
+            return false;
+        };
+        // A vertical move carries a tile past `side - 1` others; a horizontal one
+        // keeps the order. The blank row term absorbs the rest for even sides.
+        if target.abs_diff(self.blank) == self.side && self.side % 2 == 0 {
+            self.odd_inversions = !self.odd_inversions;
+        }
+        self.cells.swap(self.blank, target);
+        self.blank = target;
+        true
+    }
+
+    /// Writes the tokens joined by single spaces (no newline), as fast as the
+    /// output can take them: numbers are formatted into a local buffer, not through
+    /// `fmt`.
+    pub fn write_tokens<W: Write>(&self, out: &mut W) -> io::Result<()> {
+        let mut buffer = [0u8; 1 << 14];
+        let mut used = 0;
+        for (index, &cell) in self.cells.iter().enumerate() {
+            // 11 bytes: a space and up to 10 digits.
+            if used + 11 > buffer.len() {
+                out.write_all(&buffer[..used])?;
+                used = 0;
+            }
+            if index > 0 {
+                buffer[used] = b' ';
+                used += 1;
+            }
+            used += write_cell(&mut buffer[used..], cell);
+        }
+        out.write_all(&buffer[..used])
+    }
+}
+
+/// Writes `cell` (`b` for 0) at the start of `buffer`; returns the length.
+#[inline]
+fn write_cell(buffer: &mut [u8], cell: u32) -> usize {
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+    if cell == 0 {
+        buffer[0] = b'b';
+        return 1;
+    }
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut n = cell;
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if n >= 10 {
+        at -= 2;
+        digits[at..at + 2].copy_from_slice(&PAIRS[n as usize * 2..n as usize * 2 + 2]);
+    } else {
+        at -= 1;
+        digits[at] = b'0' + n as u8;
+    }
+    let len = digits.len() - at;
+    buffer[..len].copy_from_slice(&digits[at..]);
+    len
+}
+
+impl fmt::Display for Board {
+    /// The tokens joined by single spaces, `b` for the blank: the output format.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = Vec::new();
+        self.write_tokens(&mut text).map_err(|_| fmt::Error)?;
+        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl std::str::FromStr for Board {
+    type Err = BoardError;
+
+    /// Parses one line, naming it the start board in messages.
+    fn from_str(line: &str) -> Result<Board, BoardError> {
+        Board::parse(line.as_bytes(), Role::Start)
+    }
+}
+
+/// A start board and a goal board of the same size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    start: Board,
+    goal: Board,
+}
+
+impl Puzzle {
+    /// Pairs two boards, which must have the same side.
+    pub fn new(start: Board, goal: Board) -> Result<Puzzle, BoardError> {
+        if start.side != goal.side {
+            let s = start.side as u64;
+            return Err(BoardError::new(
+                Role::Goal,
+                ErrorKind::SizeMismatch {
+                    start_side: s,
+                    goal_tokens: Some(goal.len() as u64),
+                },
+            ));
+        }
+        Ok(Puzzle { start, goal })
+    }
+
+    /// The board the moves start from.
+    pub fn start(&self) -> &Board {
+        &self.start
+    }
+
+    /// The board the moves must reach.
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+
+    /// Whether the goal can be reached from the start.
+    pub fn is_solvable(&self) -> bool {
+        self.start.can_reach(&self.goal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(line: &str) -> Board {
+        line.parse().unwrap()
+    }
+
+    #[test]
+    fn tutorial_examples_have_the_tutorial_parities() {
+        assert_eq!(board("1 2 3 b").parity(), Parity::Even);
+        assert_eq!(board("3 2 b 1").parity(), Parity::Odd);
+        assert_eq!(board("b 1 3 2").parity(), Parity::Even);
+        assert_eq!(board("1 2 3 4 5 6 7 8 b").parity(), Parity::Even);
+        assert_eq!(board("8 7 6 5 4 3 2 1 b").parity(), Parity::Even);
+    }
+
+    #[test]
+    fn even_side_counts_blank_row() {
+        // Same tile order, blank one row lower: the parity flips on 4x4 only.
+        let upper = board("1 2 3 b 4 5 6 7 8 9 10 11 12 13 14 15");
+        let lower = board("1 2 3 4 5 6 7 b 8 9 10 11 12 13 14 15");
+        assert_ne!(upper.parity(), lower.parity());
+        let upper = board("1 2 b 3 4 5 6 7 8");
+        let lower = board("1 2 3 4 5 b 6 7 8");
+        assert_eq!(upper.parity(), lower.parity());
+    }
+
+    #[test]
+    fn assignment_example_is_solvable_and_swapped_tiles_are_not() {
+        let goal = board("1 2 3 4 5 6 7 8 9 10 11 12 13 14 b 15");
+        assert!(board("9 12 5 4 2 b 7 11 3 6 10 13 14 1 8 15").can_reach(&goal));
+        assert!(!board("2 1 3 b").can_reach(&board("1 2 3 b")));
+    }
+
+    #[test]
+    fn sliding_keeps_the_parity_and_refuses_walls() {
+        let mut b = board("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 b");
+        let parity = b.parity();
+        for mv in [
+            Move::Right,
+            Move::Down,
+            Move::Right,
+            Move::Down,
+            Move::Left,
+            Move::Up,
+        ] {
+            assert!(b.slide(mv));
+            assert_eq!(b.parity(), parity);
+            assert_eq!(b.cells()[b.blank()], 0);
+        }
+        let mut corner = board("b 1 2 3");
+        assert!(!corner.slide(Move::Down));
+        assert_eq!(corner, board("b 1 2 3"));
+    }
+
+    #[test]
+    fn parse_accepts_a_final_newline_and_refuses_a_second_line() {
+        assert_eq!(board("1 2 3 b\r\n"), board("1 2 3 b"));
+        assert!(Board::parse(b"1 2 3 b\n1", Role::Start).is_err());
+    }
+
+    #[test]
+    fn tokens_are_written_without_leading_zeros() {
+        let b = board("0010 2 3 4 5 6 7 8 9 1 11 12 13 14 15 b");
+        assert_eq!(b.to_string(), "10 2 3 4 5 6 7 8 9 1 11 12 13 14 15 b");
+    }
+
+    #[test]
+    fn isqrt_is_exact_around_squares() {
+        for n in [
+            0u64,
+            1,
+            3,
+            4,
+            15,
+            16,
+            17,
+            1 << 32,
+            (1 << 32) - 1,
+            u32::MAX as u64 * 3,
+        ] {
+            let r = isqrt(n);
+            assert!(r * r <= n && (r + 1) * (r + 1) > n, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn puzzle_refuses_boards_of_different_sizes() {
+        let error = Puzzle::new(board("1 2 3 b"), board("1 2 3 4 5 6 7 8 b")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "goal board: 9 tokens, but the start board is 2x2 (4 tokens)"
+        );
+    }
+}

@@ -1,0 +1,34 @@
+//! `puzzle`: checks, and solves, NxN sliding-tile puzzles.
+//!
+//! The input is two lines, a start board and a goal board (`../shared/SPEC.md`).
+//! [`input::read_puzzle`] reads and checks them as a stream, [`board_adt`] is the
+//! board interface (the assignment's `boardADT.h`) with the parity rule, and
+//! [`solve`] finds the moves. The `puzzle` binary is the client: it owns the
+//! command line, the output streams and the exit codes; this library never prints.
+//!
+//! # Examples
+//!
+//! ```
+//! use puzzle::input::read_puzzle;
+//! let puzzle = read_puzzle(&b"1 2 3 b\n1 b 3 2\n"[..]).unwrap();
+//! assert!(puzzle.is_solvable());
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod board_adt;
+mod error;
+pub mod generate;
+pub mod input;
+mod parity;
+mod parse;
+pub mod report;
+pub mod solve;
+
+pub use crate::error::{BoardError, ErrorKind, ReadError, Role};
+
+/// The most cells a board may have: every tile fits in 32 bits.
+pub const MAX_CELLS: u64 = 1 << 32;
+
+/// The side of the largest board, `sqrt(MAX_CELLS)`.
+pub const MAX_SIDE: u64 = 1 << 16;

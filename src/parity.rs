@@ -1,0 +1,264 @@
+//! The parity rule's arithmetic: the parity of a tile sequence's inversions, counted
+//! one tile at a time as the tiles arrive, together with the duplicate check.
+//!
+//! The tutorial (`seeds/001`) defines a tile's *disorder* as the number of smaller
+//! tiles after it; summed over a board, that is the number of inversions. Only its
+//! parity matters, so nothing here ever counts past one bit per node: no counter can
+//! overflow, whatever the board's size.
+//!
+//! [`TileSet`] is a bitset of the tiles seen so far with a tree of summary words on
+//! top: bit `j` of a level-`l` word is the parity of the number of tiles seen in the
+//! `j`-th 64-ary subtree below it. When tile `v` arrives, the earlier tiles greater
+//! than `v` are exactly those in the subtrees to the right of `v`'s path, so the
+//! parity of their number is the parity of the popcount of the bits above `v`'s bit
+//! in each word along the path. That is `log64(n)` word operations a tile, on a
+//! structure of `n / 8` bytes that stays in cache; a cycle walk over the permutation
+//! would instead make one cache miss a tile on large boards.
+
+/// The set of tiles seen so far, with the parity of their inversions.
+#[derive(Clone, Debug)]
+pub(crate) struct TileSet {
+    /// `levels[0]` holds one presence bit a tile; `levels[l][i]` bit `j` is the parity
+    /// of the number of tiles in word `64 * i + j` of level `l - 1`. The last level
+    /// has exactly one word.
+    levels: Vec<Vec<u64>>,
+    /// The tiles `0 .. capacity` can be inserted.
+    capacity: u64,
+    /// Sum of popcounts; its lowest bit is the inversion parity.
+    inversions: u64,
+}
+
+/// The tile was already in the set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Duplicate;
+
+impl TileSet {
+    /// An empty set that holds the tiles `0 .. capacity` (rounded up to a multiple of 64).
+    pub(crate) fn with_capacity(capacity: u64) -> TileSet {
+        let mut set = TileSet {
+            levels: Vec::new(),
+            capacity: 0,
+            inversions: 0,
+        };
+        set.resize(capacity);
+        set
+    }
+
+    /// How many tiles, `0 .. capacity()`, the set can hold.
+    pub(crate) fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// Empties the set, keeping (and resizing) its memory, for a new sequence.
+    pub(crate) fn reset(&mut self, capacity: u64) {
+        for level in &mut self.levels {
+            level.iter_mut().for_each(|w| *w = 0);
+        }
+        self.inversions = 0;
+        if capacity != self.capacity {
+            self.levels.clear();
+            self.capacity = 0;
+            self.resize(capacity);
+        }
+    }
+
+    /// Grows the set so it holds the tiles `0 .. capacity`, keeping its contents and
+    /// inversion count.
+    pub(crate) fn grow(&mut self, capacity: u64) {
+        if capacity > self.capacity {
+            self.resize(capacity);
+        }
+    }
+
+    fn resize(&mut self, capacity: u64) {
+        let words = capacity.div_ceil(64).max(1) as usize;
+        let mut bottom = if self.levels.is_empty() {
+            Vec::new()
+        } else {
+            self.levels.swap_remove(0)
+        };
+        bottom.resize(words, 0);
+        self.capacity = words as u64 * 64;
+        // Rebuild the summary levels from the presence bits: rare (a few times per
+        // board at most), and linear in the size.
+        self.levels.clear();
+        self.levels.push(bottom);
+        while self.levels.last().map_or(0, Vec::len) > 1 {
+            let below = self.levels.last().expect("levels is never empty");
+            let mut level = vec![0u64; below.len().div_ceil(64)];
+            for (i, &word) in below.iter().enumerate() {
+                level[i / 64] |= u64::from(word.count_ones() & 1) << (i % 64);
+            }
+            self.levels.push(level);
+        }
+    }
+
+    /// Adds `tile` (which must be below `capacity()`), counting the earlier tiles
+    /// greater than it. Fails, changing nothing, if the tile is already present.
+    #[inline]
+    pub(crate) fn insert(&mut self, tile: u64) -> Result<(), Duplicate> {
+        debug_assert!(tile < self.capacity);
+        let mut index = (tile >> 6) as usize;
+        let bit = tile & 63;
+        let word = self.levels[0][index];
+        if (word >> bit) & 1 != 0 {
+            return Err(Duplicate);
+        }
+        // `>> bit >> 1` rather than `>> (bit + 1)`: a shift by 64 would overflow.
+        let mut above = u64::from((word >> bit >> 1).count_ones());
+        self.levels[0][index] = word | (1 << bit);
+        for level in &mut self.levels[1..] {
+            let bit = (index & 63) as u64;
+            index >>= 6;
+            let word = level[index];
+            above += u64::from((word >> bit >> 1).count_ones());
+            level[index] = word ^ (1 << bit);
+        }
+        self.inversions += above;
+        Ok(())
+    }
+
+    /// Whether `tile` (below `capacity()`) is in the set.
+    #[cfg(test)]
+    pub(crate) fn contains(&self, tile: u64) -> bool {
+        (self.levels[0][(tile >> 6) as usize] >> (tile & 63)) & 1 != 0
+    }
+
+    /// Whether the tiles inserted so far, in insertion order, have an odd number of
+    /// inversions (pairs where a greater tile came before a smaller one).
+    pub(crate) fn odd_inversions(&self) -> bool {
+        self.inversions & 1 == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Inversions counted the slow, obvious way.
+    fn naive_inversions(tiles: &[u64]) -> u64 {
+        let mut count = 0;
+        for i in 0..tiles.len() {
+            for j in i + 1..tiles.len() {
+                if tiles[i] > tiles[j] {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    /// A small xorshift generator: deterministic test data without dependencies.
+    fn shuffled(n: u64, mut seed: u64) -> Vec<u64> {
+        let mut tiles: Vec<u64> = (1..=n).collect();
+        for i in (1..tiles.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            tiles.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        tiles
+    }
+
+    fn parity_of(tiles: &[u64], capacity: u64) -> bool {
+        let mut set = TileSet::with_capacity(capacity);
+        for &t in tiles {
+            set.insert(t).unwrap();
+        }
+        set.odd_inversions()
+    }
+
+    #[test]
+    fn tutorial_boards_have_the_tutorial_disorder() {
+        // `3 2 b 1`: disorders 2 + 1 + 0 = 3 without the blank row.
+        assert!(parity_of(&[3, 2, 1], 4));
+        // `8 7 6 5 4 3 2 1 b`: disorder 28.
+        assert!(!parity_of(&[8, 7, 6, 5, 4, 3, 2, 1], 9));
+    }
+
+    #[test]
+    fn parity_matches_naive_count_across_level_boundaries() {
+        // Sizes around 64, 4096 and 262144 exercise one, two and three summary levels.
+        for (n, seed) in [
+            (5, 1),
+            (63, 2),
+            (64, 3),
+            (65, 4),
+            (4095, 5),
+            (4097, 6),
+            (20000, 7),
+        ] {
+            let tiles = shuffled(n, seed);
+            let expected = if n <= 5000 {
+                naive_inversions(&tiles) & 1 == 1
+            } else {
+                merge_sort_parity(&tiles)
+            };
+            assert_eq!(parity_of(&tiles, n + 1), expected, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn growing_keeps_contents_and_count() {
+        let tiles = shuffled(9000, 42);
+        let mut set = TileSet::with_capacity(1);
+        for &t in &tiles {
+            if t >= set.capacity() {
+                set.grow(t + 1);
+            }
+            set.insert(t).unwrap();
+        }
+        assert_eq!(set.odd_inversions(), naive_inversions(&tiles) & 1 == 1);
+        assert!(set.contains(tiles[0]));
+    }
+
+    #[test]
+    fn duplicates_are_refused_without_changing_the_count() {
+        let mut set = TileSet::with_capacity(100);
+        set.insert(7).unwrap();
+        set.insert(3).unwrap();
+        let before = set.odd_inversions();
+        assert_eq!(set.insert(7), Err(Duplicate));
+        assert_eq!(set.odd_inversions(), before);
+        assert!(set.contains(3) && !set.contains(4));
+    }
+
+    #[test]
+    fn reset_forgets_everything() {
+        let mut set = TileSet::with_capacity(10);
+        set.insert(2).unwrap();
+        set.insert(1).unwrap();
+        set.reset(10);
+        assert!(!set.contains(2));
+        assert!(!set.odd_inversions());
+        set.insert(2).unwrap();
+    }
+
+    /// An independent O(n log n) inversion count, for sizes too big for the naive one.
+    fn merge_sort_parity(tiles: &[u64]) -> bool {
+        fn sort(v: &mut Vec<u64>) -> u64 {
+            if v.len() < 2 {
+                return 0;
+            }
+            let mut right = v.split_off(v.len() / 2);
+            let mut count = sort(v) + sort(&mut right);
+            let mut merged = Vec::with_capacity(v.len() + right.len());
+            let (mut i, mut j) = (0, 0);
+            while i < v.len() && j < right.len() {
+                if v[i] <= right[j] {
+                    merged.push(v[i]);
+                    i += 1;
+                } else {
+                    count += (v.len() - i) as u64;
+                    merged.push(right[j]);
+                    j += 1;
+                }
+            }
+            merged.extend_from_slice(&v[i..]);
+            merged.extend_from_slice(&right[j..]);
+            *v = merged;
+            count
+        }
+        sort(&mut tiles.to_vec()) & 1 == 1
+    }
+}

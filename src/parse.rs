@@ -1,0 +1,508 @@
+//! The parser: one board line, fed as a stream of byte chunks, checked as it goes.
+//!
+//! [`LineParser`] turns the bytes of one line into a [`Board`], stopping at the first
+//! fault it can already prove: an invalid token, a second blank, a number too large
+//! for any board (or, on the goal line, for the start board's size), a repeated
+//! tile, or a goal line longer than the start line. Faults that only the end of the
+//! line can reveal (a token count that is not a square, a missing blank) are
+//! reported when it ends. Nothing is buffered but the tiles themselves, so a line of
+//! any length costs four bytes a token, and hostile input fails fast.
+//!
+//! The parser knows tokens and line ends; the byte-order mark and the lines after
+//! the goal belong to [`crate::input`].
+
+use crate::board_adt::{isqrt, Board};
+use crate::error::{show_bytes, BoardError, ErrorKind, ReadError, Role};
+use crate::parity::TileSet;
+use crate::MAX_CELLS;
+use std::io;
+
+/// How much of a token an error message shows.
+const SHOWN_BYTES: usize = 40;
+
+/// Numbers are accumulated saturating at this value, far above any tile.
+const NUMBER_CAP: u64 = 1 << 40;
+
+/// Tiles below this are checked for repeats (and counted for parity) as they
+/// arrive, whatever the line's length turns out to be: 2 MiB of bits at most.
+const EAGER_TILES: u64 = 1 << 24;
+
+/// Where the scanner is between two chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Between tokens (or before the first).
+    Gap,
+    /// Inside a number; its value so far is in `LineParser::value`.
+    Number,
+    /// Just after a `b`, which must now end.
+    Blank,
+    /// Inside an invalid token, collecting its text for the message.
+    Invalid,
+}
+
+/// What a chunk did to the line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fed {
+    /// The whole chunk belongs to the line, which goes on.
+    More,
+    /// The line ended; its `\n` is just before this index of the chunk.
+    LineEnd(usize),
+}
+
+/// Parses one board line from byte chunks; see the module docs.
+///
+/// Every message depends only on the bytes, never on how they were split into
+/// chunks: a token's text is collected across chunks, and a number is out of
+/// range as soon as its value reaches the limit, whatever follows it.
+pub(crate) struct LineParser<'a> {
+    role: Role,
+    /// The token count the line must have (the goal line), if known.
+    expected: Option<u64>,
+    /// Numbers at or above this are out of range.
+    limit: u64,
+    tiles: Vec<u32>,
+    seen: &'a mut TileSet,
+    /// Tokens finished so far.
+    count: u64,
+    blank: Option<u64>,
+    max_tile: u32,
+    /// Some tile was too large to check as it arrived: check the line at its end.
+    deferred: bool,
+    state: State,
+    /// The last chunk ended with a `\r`; whether it ends the line depends on the
+    /// next byte.
+    cr_pending: bool,
+    value: u64,
+    /// For messages: a number's leading zeros from earlier chunks, and its first
+    /// significant digits; or an invalid token's text so far.
+    zeros: u64,
+    text: Vec<u8>,
+}
+
+impl<'a> LineParser<'a> {
+    /// A parser for the line of `role`; `expected` is the token count it must have,
+    /// if known. `seen` is scratch space, reused between lines.
+    pub(crate) fn new(role: Role, expected: Option<u64>, seen: &'a mut TileSet) -> Self {
+        seen.reset(expected.unwrap_or(64));
+        LineParser {
+            role,
+            expected,
+            limit: expected.unwrap_or(MAX_CELLS),
+            tiles: Vec::with_capacity(expected.unwrap_or(0) as usize),
+            seen,
+            count: 0,
+            blank: None,
+            max_tile: 0,
+            deferred: false,
+            state: State::Gap,
+            cr_pending: false,
+            value: 0,
+            zeros: 0,
+            text: Vec::new(),
+        }
+    }
+
+    fn fault(&self, kind: ErrorKind) -> ReadError {
+        ReadError::Invalid(BoardError::new(self.role, kind))
+    }
+
+    /// Scans `chunk`, the next bytes of the line.
+    ///
+    /// The scanner is a state machine whose common paths (spaces, digits) are tight
+    /// loops over the chunk; anything unusual (`\r`, a bad byte) leaves them for
+    /// [`LineParser::odd_byte`]. Tokens may span chunks: the state, the number's
+    /// value and the text kept for messages carry over.
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<Fed, ReadError> {
+        let n = chunk.len();
+        if n == 0 {
+            return Ok(Fed::More);
+        }
+        let mut i = 0;
+        // The token being scanned began at `start` in this chunk, or before it.
+        let mut start = 0;
+        if self.cr_pending {
+            self.cr_pending = false;
+            if chunk[0] == b'\n' {
+                self.end_token(&[])?;
+                return Ok(Fed::LineEnd(1));
+            }
+            // Not a line end: the `\r` is a byte of an invalid token.
+            self.begin_invalid(&[]);
+            self.keep_invalid(b'\r');
+        }
+        loop {
+            match self.state {
+                State::Gap => {
+                    while i < n && (chunk[i] == b' ' || chunk[i] == b'\t') {
+                        i += 1;
+                    }
+                    if i == n {
+                        return Ok(Fed::More);
+                    }
+                    start = i;
+                    match chunk[i] {
+                        b'0'..=b'9' => {
+                            self.state = State::Number;
+                            self.value = 0;
+                            self.zeros = 0;
+                            self.text.clear();
+                        }
+                        b'b' => {
+                            self.state = State::Blank;
+                            i += 1;
+                        }
+                        b'\n' => return Ok(Fed::LineEnd(i + 1)),
+                        _ => {
+                            if let Some(fed) = self.odd_byte(chunk, start, i)? {
+                                return Ok(fed);
+                            }
+                            i += 1;
+                        }
+                    }
+                }
+                State::Number => {
+                    let mut value = self.value;
+                    while i < n {
+                        let digit = chunk[i].wrapping_sub(b'0');
+                        if digit > 9 {
+                            break;
+                        }
+                        // Saturating keeps the loop free of overflow branches; the
+                        // cap is far above any tile.
+                        value = (value * 10 + u64::from(digit)).min(NUMBER_CAP);
+                        i += 1;
+                    }
+                    self.value = value;
+                    if i == n {
+                        self.keep_digits(&chunk[start..]);
+                        if value >= self.limit && self.text.len() > SHOWN_BYTES {
+                            // Out of range, and the message is complete: a 200 MB
+                            // number ends here, not at its last digit.
+                            return Err(self.out_of_range(&[]));
+                        }
+                        return Ok(Fed::More);
+                    }
+                    match chunk[i] {
+                        b' ' | b'\t' => {
+                            self.push_number(&chunk[start..i])?;
+                            self.state = State::Gap;
+                            i += 1;
+                        }
+                        b'\n' => {
+                            self.push_number(&chunk[start..i])?;
+                            self.state = State::Gap;
+                            return Ok(Fed::LineEnd(i + 1));
+                        }
+                        _ => {
+                            if value >= self.limit {
+                                return Err(self.out_of_range(&chunk[start..i]));
+                            }
+                            if let Some(fed) = self.odd_byte(chunk, start, i)? {
+                                return Ok(fed);
+                            }
+                            i += 1;
+                        }
+                    }
+                }
+                State::Blank => {
+                    if i == n {
+                        return Ok(Fed::More);
+                    }
+                    match chunk[i] {
+                        b' ' | b'\t' => {
+                            self.push_blank()?;
+                            self.state = State::Gap;
+                            i += 1;
+                        }
+                        b'\n' => {
+                            self.push_blank()?;
+                            self.state = State::Gap;
+                            return Ok(Fed::LineEnd(i + 1));
+                        }
+                        _ => {
+                            if let Some(fed) = self.odd_byte(chunk, start, i)? {
+                                return Ok(fed);
+                            }
+                            i += 1;
+                        }
+                    }
+                }
+                State::Invalid => {
+                    while i < n {
+                        match chunk[i] {
+                            b' ' | b'\t' | b'\n' => return Err(self.invalid_token()),
+                            b'\r' if i + 1 == n => {
+                                self.cr_pending = true;
+                                return Ok(Fed::More);
+                            }
+                            b'\r' if chunk[i + 1] == b'\n' => return Err(self.invalid_token()),
+                            byte => {
+                                if self.text.len() > SHOWN_BYTES {
+                                    return Err(self.invalid_token());
+                                }
+                                self.keep_invalid(byte);
+                                i += 1;
+                            }
+                        }
+                    }
+                    return Ok(Fed::More);
+                }
+            }
+        }
+    }
+
+    /// Handles `chunk[i]`, a byte that is neither a digit, `b`, a space, a tab nor
+    /// `\n`, met inside (or at the start of) the token that began at `chunk[start]`.
+    /// A `\r` may end the line (or, at the chunk's end, may not yet tell); anything
+    /// else makes the token invalid, and scanning goes on in that state.
+    fn odd_byte(&mut self, chunk: &[u8], start: usize, i: usize) -> Result<Option<Fed>, ReadError> {
+        if chunk[i] == b'\r' {
+            if i + 1 == chunk.len() {
+                self.keep_token(&chunk[start..i]);
+                self.cr_pending = true;
+                return Ok(Some(Fed::More));
+            }
+            if chunk[i + 1] == b'\n' {
+                self.end_token(&chunk[start..i])?;
+                return Ok(Some(Fed::LineEnd(i + 2)));
+            }
+        }
+        self.begin_invalid(&chunk[start..i]);
+        self.keep_invalid(chunk[i]);
+        Ok(None)
+    }
+
+    /// Keeps, for messages, the part `bytes` of the current token in a chunk that
+    /// ends before the token does.
+    fn keep_token(&mut self, bytes: &[u8]) {
+        match self.state {
+            State::Number => self.keep_digits(bytes),
+            State::Invalid => bytes.iter().for_each(|&b| self.keep_invalid(b)),
+            State::Gap | State::Blank => {}
+        }
+    }
+
+    /// Keeps a number's digits: leading zeros are only counted, and the first
+    /// significant digits kept, enough for any message.
+    fn keep_digits(&mut self, mut digits: &[u8]) {
+        if self.text.is_empty() {
+            let zeros = digits.iter().take_while(|&&d| d == b'0').count();
+            self.zeros += zeros as u64;
+            digits = &digits[zeros..];
+        }
+        let room = (SHOWN_BYTES + 1).saturating_sub(self.text.len());
+        self.text
+            .extend_from_slice(&digits[..digits.len().min(room)]);
+    }
+
+    /// Turns the current token into an invalid one whose text so far is what was
+    /// kept of it plus `before`, its bytes in this chunk before the odd byte.
+    fn begin_invalid(&mut self, before: &[u8]) {
+        let mut text = Vec::with_capacity(SHOWN_BYTES + 1);
+        match self.state {
+            State::Number => {
+                let zeros = self.zeros.min(SHOWN_BYTES as u64 + 1) as usize;
+                text.resize(zeros, b'0');
+                text.extend_from_slice(&self.text);
+            }
+            State::Blank => {
+                if before.is_empty() {
+                    text.push(b'b');
+                }
+            }
+            State::Invalid => text = std::mem::take(&mut self.text),
+            State::Gap => {}
+        }
+        text.extend_from_slice(before);
+        text.truncate(SHOWN_BYTES + 1);
+        self.text = text;
+        self.state = State::Invalid;
+    }
+
+    fn keep_invalid(&mut self, byte: u8) {
+        if self.text.len() <= SHOWN_BYTES {
+            self.text.push(byte);
+        }
+    }
+
+    /// The error for the invalid token whose text is kept.
+    fn invalid_token(&self) -> ReadError {
+        self.fault(ErrorKind::InvalidToken {
+            position: self.count + 1,
+            text: show_bytes(&self.text, SHOWN_BYTES),
+        })
+    }
+
+    /// Ends the token in progress, if any, at a line end; `rest` is its part in
+    /// the current chunk.
+    fn end_token(&mut self, rest: &[u8]) -> Result<(), ReadError> {
+        match std::mem::replace(&mut self.state, State::Gap) {
+            State::Number => self.push_number(rest),
+            State::Blank => self.push_blank(),
+            State::Invalid => Err(self.invalid_token()),
+            State::Gap => Ok(()),
+        }
+    }
+
+    /// The line ended with the input (no `\n`); a final `\r` is ignored.
+    pub(crate) fn feed_end(&mut self) -> Result<(), ReadError> {
+        self.cr_pending = false;
+        self.end_token(&[])
+    }
+
+    /// The error for the number being scanned, out of range; `rest` is its part in
+    /// the current chunk, the rest being kept.
+    fn out_of_range(&mut self, rest: &[u8]) -> ReadError {
+        let number = if self.value < NUMBER_CAP {
+            self.value.to_string()
+        } else {
+            self.keep_digits(rest);
+            show_bytes(&self.text, SHOWN_BYTES)
+        };
+        let side = match self.expected {
+            Some(cells) => Some(isqrt(cells)),
+            // On the start line, a tile can be out of range only for the largest
+            // boards, or for all (0): no size to name.
+            None => None,
+        };
+        self.fault(ErrorKind::OutOfRange {
+            position: self.count + 1,
+            number,
+            side,
+        })
+    }
+
+    /// Room for one more token, or the fault of having too many.
+    #[inline]
+    fn make_room(&mut self) -> Result<(), ReadError> {
+        if let Some(expected) = self.expected {
+            if self.count == expected {
+                return Err(self.fault(ErrorKind::SizeMismatch {
+                    start_side: isqrt(expected),
+                    goal_tokens: None,
+                }));
+            }
+        } else if self.count == MAX_CELLS {
+            return Err(self.fault(ErrorKind::TooLarge));
+        }
+        if self.tiles.len() == self.tiles.capacity() {
+            // Asking rather than assuming: a huge line must end in an error, not an
+            // abort when memory runs out.
+            let more = self.tiles.len().max(4096);
+            self.tiles.try_reserve(more).map_err(|_| {
+                ReadError::Io(io::Error::new(
+                    io::ErrorKind::OutOfMemory,
+                    format!(
+                        "no memory for the {} board beyond {} tiles",
+                        self.role,
+                        self.tiles.len()
+                    ),
+                ))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Adds the number just scanned; `rest` is its text in the current chunk, for
+    /// messages.
+    #[inline]
+    fn push_number(&mut self, rest: &[u8]) -> Result<(), ReadError> {
+        let value = self.value;
+        if value == 0 || value >= self.limit {
+            return Err(self.out_of_range(rest));
+        }
+        self.make_room()?;
+        let tile = value as u32;
+        if value >= self.seen.capacity() {
+            if self.expected.is_none() && (value < EAGER_TILES || value < 16 * self.count) {
+                self.seen.grow((value + 1).next_power_of_two());
+            } else {
+                self.deferred = true;
+            }
+        }
+        if value < self.seen.capacity() && self.seen.insert(value).is_err() {
+            return Err(self.repeated(tile, self.count + 1));
+        }
+        self.max_tile = self.max_tile.max(tile);
+        self.tiles.push(tile);
+        self.count += 1;
+        Ok(())
+    }
+
+    fn push_blank(&mut self) -> Result<(), ReadError> {
+        let position = self.count + 1;
+        if let Some(first) = self.blank {
+            return Err(self.fault(ErrorKind::SeveralBlanks {
+                first: first + 1,
+                second: position,
+            }));
+        }
+        self.make_room()?;
+        self.blank = Some(self.count);
+        self.tiles.push(0);
+        self.count += 1;
+        Ok(())
+    }
+
+    /// The error for `tile` seen again at token `second`.
+    fn repeated(&self, tile: u32, second: u64) -> ReadError {
+        let first = self.tiles.iter().position(|&t| t == tile).unwrap_or(0) as u64 + 1;
+        self.fault(ErrorKind::Repeated {
+            tile: u64::from(tile),
+            first,
+            second,
+        })
+    }
+
+    /// The line has ended: checks what only its end can tell and makes the board.
+    pub(crate) fn finish(self) -> Result<Board, ReadError> {
+        let count = self.count;
+        if count == 0 {
+            return Err(self.fault(ErrorKind::EmptyLine));
+        }
+        if let Some(expected) = self.expected {
+            if count != expected {
+                return Err(self.fault(ErrorKind::SizeMismatch {
+                    start_side: isqrt(expected),
+                    goal_tokens: Some(count),
+                }));
+            }
+        }
+        let side = isqrt(count);
+        if side * side != count {
+            return Err(self.fault(ErrorKind::NotSquare { tokens: count }));
+        }
+        if side < 2 {
+            return Err(self.fault(ErrorKind::TooSmall));
+        }
+        let Some(blank) = self.blank else {
+            return Err(self.fault(ErrorKind::NoBlank));
+        };
+        if u64::from(self.max_tile) >= count {
+            let position = self.tiles.iter().position(|&t| u64::from(t) >= count);
+            let position = position.expect("the maximum is one of the tiles");
+            return Err(self.fault(ErrorKind::OutOfRange {
+                position: position as u64 + 1,
+                number: self.tiles[position].to_string(),
+                side: Some(side),
+            }));
+        }
+        if self.deferred {
+            // Some tiles arrived too large to check then; check the whole line now
+            // that its size is known. The tiles are in range, so the set is small.
+            self.seen.reset(count);
+            for (index, &tile) in self.tiles.iter().enumerate() {
+                if tile != 0 && self.seen.insert(u64::from(tile)).is_err() {
+                    return Err(self.repeated(tile, index as u64 + 1));
+                }
+            }
+        }
+        // `count` tokens, one blank, no repeats, all in 1..count: a permutation.
+        Ok(Board::from_parts(
+            side as usize,
+            self.tiles,
+            blank as usize,
+            self.seen.odd_inversions(),
+        ))
+    }
+}

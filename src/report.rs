@@ -1,0 +1,143 @@
+//! The output format: the three contract lines, the solution lines, and the boards
+//! along a solution, written to any `io::Write`.
+//!
+//! These functions format; they never choose a stream. The binary hands them a
+//! buffered standard output and turns a failed write into a message on stderr.
+
+use crate::board_adt::{Board, Puzzle};
+use crate::solve::moves::{self, Move};
+use crate::solve::Solution;
+use std::io::{self, Write};
+
+/// Writes `start: ...`, `goal: ...` and `solvable` or `unsolvable`, each on its line.
+///
+/// # Examples
+///
+/// ```
+/// use puzzle::input::read_puzzle;
+/// use puzzle::report::write_verdict;
+/// let puzzle = read_puzzle(&b"2 1 3 b\n1 2 3 b"[..]).unwrap();
+/// let mut out = Vec::new();
+/// write_verdict(&mut out, &puzzle).unwrap();
+/// assert_eq!(out, b"start: 2 1 3 b\ngoal: 1 2 3 b\nunsolvable\n");
+/// ```
+pub fn write_verdict<W: Write>(out: &mut W, puzzle: &Puzzle) -> io::Result<()> {
+    out.write_all(b"start: ")?;
+    puzzle.start().write_tokens(out)?;
+    out.write_all(b"\ngoal: ")?;
+    puzzle.goal().write_tokens(out)?;
+    if puzzle.is_solvable() {
+        out.write_all(b"\nsolvable\n")
+    } else {
+        out.write_all(b"\nunsolvable\n")
+    }
+}
+
+/// Writes `moves: N (shortest)` (or `(not proven shortest)`) and `solution: ...`.
+pub fn write_solution<W: Write>(out: &mut W, solution: &Solution) -> io::Result<()> {
+    let label = if solution.proven_shortest {
+        "shortest"
+    } else {
+        "not proven shortest"
+    };
+    writeln!(out, "moves: {} ({label})", solution.moves.len())?;
+    out.write_all(b"solution:")?;
+    if !solution.moves.is_empty() {
+        out.write_all(b" ")?;
+        let mut letters = [0u8; 1 << 14];
+        for chunk in solution.moves.chunks(letters.len()) {
+            for (slot, mv) in letters.iter_mut().zip(chunk) {
+                *slot = mv.letter();
+            }
+            out.write_all(&letters[..chunk.len()])?;
+        }
+    }
+    out.write_all(b"\n")
+}
+
+/// Writes `start`, then the board after each move, as grids with right-aligned
+/// columns, each headed by the move number and letter and followed by an empty line.
+pub fn write_boards<W: Write>(out: &mut W, start: &Board, path: &[Move]) -> io::Result<()> {
+    let mut cells = start.cells().to_vec();
+    let side = start.side();
+    let mut blank = start.blank();
+    let width = (cells.len() - 1).to_string().len();
+    write_grid(out, "start", &cells, side, width)?;
+    for (index, &mv) in path.iter().enumerate() {
+        // The path comes from the solver; a move that does not apply is a bug.
+        assert!(
+            moves::apply_move(&mut cells, side, &mut blank, mv),
+            "move {index} of the solution does not apply"
+        );
+        write_grid(
+            out,
+            &format!("move {} {}", index + 1, mv),
+            &cells,
+            side,
+            width,
+        )?;
+    }
+    Ok(())
+}
+
+fn write_grid<W: Write>(
+    out: &mut W,
+    title: &str,
+    cells: &[u32],
+    side: usize,
+    width: usize,
+) -> io::Result<()> {
+    writeln!(out, "{title}:")?;
+    for row in cells.chunks(side) {
+        let mut line = String::new();
+        for (i, &cell) in row.iter().enumerate() {
+            if i > 0 {
+                line.push(' ');
+            }
+            let token = if cell == 0 {
+                "b".to_string()
+            } else {
+                cell.to_string()
+            };
+            line.push_str(&format!("{token:>width$}"));
+        }
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solution_lines_follow_the_contract() {
+        let mut out = Vec::new();
+        let solution = Solution {
+            moves: moves::from_letters("DRU").unwrap(),
+            proven_shortest: true,
+        };
+        write_solution(&mut out, &solution).unwrap();
+        assert_eq!(out, b"moves: 3 (shortest)\nsolution: DRU\n");
+        let mut out = Vec::new();
+        let empty = Solution {
+            moves: vec![],
+            proven_shortest: false,
+        };
+        write_solution(&mut out, &empty).unwrap();
+        assert_eq!(out, b"moves: 0 (not proven shortest)\nsolution:\n");
+    }
+
+    #[test]
+    fn boards_are_aligned_grids() {
+        let start: Board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 b 15".parse().unwrap();
+        let mut out = Vec::new();
+        write_boards(&mut out, &start, &[Move::Left]).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            "start:\n 1  2  3  4\n 5  6  7  8\n 9 10 11 12\n13 14  b 15\n\n\
+             move 1 L:\n 1  2  3  4\n 5  6  7  8\n 9 10 11 12\n13 14 15  b\n\n"
+        );
+    }
+}
