@@ -287,6 +287,9 @@ impl Board {
 }
 
 /// Writes `cell` (`b` for 0) at the start of `buffer`; returns the length.
+///
+/// Two digits at a time from a table, written in place from the end: this runs
+/// once a cell on million-cell boards, so it avoids `fmt` and small copies.
 #[inline]
 fn write_cell(buffer: &mut [u8], cell: u32) -> usize {
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
@@ -298,24 +301,34 @@ fn write_cell(buffer: &mut [u8], cell: u32) -> usize {
         buffer[0] = b'b';
         return 1;
     }
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    let mut n = cell;
+    let len = match cell {
+        0..=9 => 1,
+        10..=99 => 2,
+        100..=999 => 3,
+        1_000..=9_999 => 4,
+        10_000..=99_999 => 5,
+        100_000..=999_999 => 6,
+        1_000_000..=9_999_999 => 7,
+        10_000_000..=99_999_999 => 8,
+        100_000_000..=999_999_999 => 9,
+        _ => 10,
+    };
+    let digits = &mut buffer[..len];
+    let mut at = len;
+    let mut n = cell as usize;
     while n >= 100 {
-        let pair = (n % 100) as usize * 2;
+        let pair = (n % 100) * 2;
         n /= 100;
         at -= 2;
-        digits[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+        digits[at] = PAIRS[pair];
+        digits[at + 1] = PAIRS[pair + 1];
     }
     if n >= 10 {
-        at -= 2;
-        digits[at..at + 2].copy_from_slice(&PAIRS[n as usize * 2..n as usize * 2 + 2]);
+        digits[at - 2] = PAIRS[n * 2];
+        digits[at - 1] = PAIRS[n * 2 + 1];
     } else {
-        at -= 1;
-        digits[at] = b'0' + n as u8;
+        digits[at - 1] = b'0' + n as u8;
     }
-    let len = digits.len() - at;
-    buffer[..len].copy_from_slice(&digits[at..]);
     len
 }
 
