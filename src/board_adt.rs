@@ -98,8 +98,7 @@ impl Board {
     /// assert_eq!(error.to_string(), "goal board: tile 1 appears twice (tokens 1 and 4)");
     /// ```
     pub fn parse(line: &[u8], role: Role) -> Result<Board, BoardError> {
-        let mut seen = TileSet::with_capacity(64);
-        let mut parser = LineParser::new(role, None, &mut seen);
+        let mut parser = LineParser::new(role, None);
         let invalid = |e: ReadError| match e {
             ReadError::Invalid(e) => e,
             // Parsing a slice reads nothing; only a failed allocation lands here,

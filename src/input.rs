@@ -8,7 +8,6 @@
 
 use crate::board_adt::{Board, Puzzle};
 use crate::error::{show_bytes, BoardError, ErrorKind, ReadError, Role};
-use crate::parity::TileSet;
 use crate::parse::{Fed, LineParser};
 use std::io::{self, Read};
 
@@ -91,13 +90,11 @@ pub fn read_puzzle<R: Read>(input: R) -> Result<Puzzle, ReadError> {
     if chunks.buffer[..chunks.end].starts_with(BOM) {
         chunks.pos = BOM.len();
     }
-    let mut seen = TileSet::with_capacity(64);
-    let (start, more) = read_line(&mut chunks, Role::Start, None, &mut seen)?;
+    let (start, more) = read_line(&mut chunks, Role::Start, None)?;
     if !more {
         return Err(BoardError::new(Role::Goal, ErrorKind::MissingLine).into());
     }
-    let (goal, more) = read_line(&mut chunks, Role::Goal, Some(start.len() as u64), &mut seen)?;
-    drop(seen);
+    let (goal, more) = read_line(&mut chunks, Role::Goal, Some(start.len() as u64))?;
     if more {
         check_trailing(&mut chunks)?;
     }
@@ -110,9 +107,8 @@ fn read_line<R: Read>(
     chunks: &mut Chunks<R>,
     role: Role,
     expected: Option<u64>,
-    seen: &mut TileSet,
 ) -> Result<(Board, bool), ReadError> {
-    let mut parser = LineParser::new(role, expected, seen);
+    let mut parser = LineParser::new(role, expected);
     loop {
         if !chunks.fill()? {
             parser.feed_end()?;

@@ -24,6 +24,7 @@ mod parity;
 mod parse;
 pub mod report;
 pub mod solve;
+mod tile_check;
 
 pub use crate::error::{BoardError, ErrorKind, ReadError, Role};
 

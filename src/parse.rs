@@ -13,7 +13,7 @@
 
 use crate::board_adt::{isqrt, Board};
 use crate::error::{show_bytes, BoardError, ErrorKind, ReadError, Role};
-use crate::parity::TileSet;
+use crate::tile_check::{KeepFault, Keeper, TileKeeper, BLOCK};
 use crate::MAX_CELLS;
 use std::io;
 
@@ -22,10 +22,6 @@ const SHOWN_BYTES: usize = 40;
 
 /// Numbers are accumulated saturating at this value, far above any tile.
 const NUMBER_CAP: u64 = 1 << 40;
-
-/// Tiles below this are checked for repeats (and counted for parity) as they
-/// arrive, whatever the line's length turns out to be: 2 MiB of bits at most.
-const EAGER_TILES: u64 = 1 << 24;
 
 /// Where the scanner is between two chunks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,20 +50,20 @@ pub(crate) enum Fed {
 /// Every message depends only on the bytes, never on how they were split into
 /// chunks: a token's text is collected across chunks, and a number is out of
 /// range as soon as its value reaches the limit, whatever follows it.
-pub(crate) struct LineParser<'a> {
+pub(crate) struct LineParser {
     role: Role,
     /// The token count the line must have (the goal line), if known.
     expected: Option<u64>,
     /// Numbers at or above this are out of range.
     limit: u64,
-    tiles: Vec<u32>,
-    seen: &'a mut TileSet,
+    /// The tiles scanned but not yet handed to the keeper (the blank is 0).
+    block: Vec<u32>,
+    /// Stores the tiles and checks them for repeats and parity.
+    keeper: Keeper,
     /// Tokens finished so far.
     count: u64,
     blank: Option<u64>,
     max_tile: u32,
-    /// Some tile was too large to check as it arrived: check the line at its end.
-    deferred: bool,
     state: State,
     /// The last chunk ended with a `\r`; whether it ends the line depends on the
     /// next byte.
@@ -79,21 +75,19 @@ pub(crate) struct LineParser<'a> {
     text: Vec<u8>,
 }
 
-impl<'a> LineParser<'a> {
+impl LineParser {
     /// A parser for the line of `role`; `expected` is the token count it must have,
-    /// if known. `seen` is scratch space, reused between lines.
-    pub(crate) fn new(role: Role, expected: Option<u64>, seen: &'a mut TileSet) -> Self {
-        seen.reset(expected.unwrap_or(64));
+    /// if known.
+    pub(crate) fn new(role: Role, expected: Option<u64>) -> Self {
         LineParser {
             role,
             expected,
             limit: expected.unwrap_or(MAX_CELLS),
-            tiles: Vec::with_capacity(expected.unwrap_or(0) as usize),
-            seen,
+            block: Vec::with_capacity(BLOCK),
+            keeper: Keeper::new(expected),
             count: 0,
             blank: None,
             max_tile: 0,
-            deferred: false,
             state: State::Gap,
             cr_pending: false,
             value: 0,
@@ -113,6 +107,10 @@ impl<'a> LineParser<'a> {
     /// [`LineParser::odd_byte`]. Tokens may span chunks: the state, the number's
     /// value and the text kept for messages carry over.
     pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<Fed, ReadError> {
+        self.scan(chunk).map_err(|e| self.settle(e))
+    }
+
+    fn scan(&mut self, chunk: &[u8]) -> Result<Fed, ReadError> {
         let n = chunk.len();
         if n == 0 {
             return Ok(Fed::More);
@@ -347,7 +345,54 @@ impl<'a> LineParser<'a> {
     /// The line ended with the input (no `\n`); a final `\r` is ignored.
     pub(crate) fn feed_end(&mut self) -> Result<(), ReadError> {
         self.cr_pending = false;
-        self.end_token(&[])
+        self.end_token(&[]).map_err(|e| self.settle(e))
+    }
+
+    /// The fault to report when scanning found `fault` at the current token: the
+    /// keeper's, if it found one at an earlier token, else `fault`.
+    fn settle(&mut self, fault: ReadError) -> ReadError {
+        match self.keeper.finish(&self.block) {
+            Some(keeper) => self.keeper_error(&keeper).unwrap_or(fault),
+            None => fault,
+        }
+    }
+
+    /// The error for the keeper's fault, if it has one.
+    fn keeper_error(&self, keeper: &TileKeeper) -> Option<ReadError> {
+        keeper.fault().map(|fault| self.keep_error(fault))
+    }
+
+    fn keep_error(&self, fault: &KeepFault) -> ReadError {
+        match *fault {
+            KeepFault::Repeated {
+                tile,
+                first,
+                second,
+            } => self.fault(ErrorKind::Repeated {
+                tile: u64::from(tile),
+                first,
+                second,
+            }),
+            KeepFault::OutOfMemory { tiles } => ReadError::Io(io::Error::new(
+                io::ErrorKind::OutOfMemory,
+                format!("no memory for the {} board beyond {tiles} tiles", self.role),
+            )),
+        }
+    }
+
+    /// Hands the full block to the keeper; on its fault, reports it.
+    #[cold]
+    fn hand_over(&mut self) -> Result<(), ReadError> {
+        if self.keeper.hand_over(&mut self.block) {
+            return Ok(());
+        }
+        let keeper = self
+            .keeper
+            .finish(&[])
+            .expect("the keeper stopped, not finished");
+        Err(self
+            .keeper_error(&keeper)
+            .expect("the keeper stopped on a fault"))
     }
 
     /// The error for the number being scanned, out of range; `rest` is its part in
@@ -374,31 +419,24 @@ impl<'a> LineParser<'a> {
 
     /// Room for one more token, or the fault of having too many.
     #[inline]
-    fn make_room(&mut self) -> Result<(), ReadError> {
-        if let Some(expected) = self.expected {
-            if self.count == expected {
-                return Err(self.fault(ErrorKind::SizeMismatch {
-                    start_side: isqrt(expected),
-                    goal_tokens: None,
-                }));
-            }
-        } else if self.count == MAX_CELLS {
-            return Err(self.fault(ErrorKind::TooLarge));
+    fn make_room(&self) -> Result<(), ReadError> {
+        match self.expected {
+            Some(expected) if self.count == expected => Err(self.fault(ErrorKind::SizeMismatch {
+                start_side: isqrt(expected),
+                goal_tokens: None,
+            })),
+            None if self.count == MAX_CELLS => Err(self.fault(ErrorKind::TooLarge)),
+            _ => Ok(()),
         }
-        if self.tiles.len() == self.tiles.capacity() {
-            // Asking rather than assuming: a huge line must end in an error, not an
-            // abort when memory runs out.
-            let more = self.tiles.len().max(4096);
-            self.tiles.try_reserve(more).map_err(|_| {
-                ReadError::Io(io::Error::new(
-                    io::ErrorKind::OutOfMemory,
-                    format!(
-                        "no memory for the {} board beyond {} tiles",
-                        self.role,
-                        self.tiles.len()
-                    ),
-                ))
-            })?;
+    }
+
+    /// Adds a token, tile or blank (0), after its checks.
+    #[inline]
+    fn push(&mut self, tile: u32) -> Result<(), ReadError> {
+        self.block.push(tile);
+        self.count += 1;
+        if self.block.len() == BLOCK {
+            self.hand_over()?;
         }
         Ok(())
     }
@@ -413,20 +451,8 @@ impl<'a> LineParser<'a> {
         }
         self.make_room()?;
         let tile = value as u32;
-        if value >= self.seen.capacity() {
-            if self.expected.is_none() && (value < EAGER_TILES || value < 16 * self.count) {
-                self.seen.grow((value + 1).next_power_of_two());
-            } else {
-                self.deferred = true;
-            }
-        }
-        if value < self.seen.capacity() && self.seen.insert(value).is_err() {
-            return Err(self.repeated(tile, self.count + 1));
-        }
         self.max_tile = self.max_tile.max(tile);
-        self.tiles.push(tile);
-        self.count += 1;
-        Ok(())
+        self.push(tile)
     }
 
     fn push_blank(&mut self) -> Result<(), ReadError> {
@@ -439,23 +465,17 @@ impl<'a> LineParser<'a> {
         }
         self.make_room()?;
         self.blank = Some(self.count);
-        self.tiles.push(0);
-        self.count += 1;
-        Ok(())
-    }
-
-    /// The error for `tile` seen again at token `second`.
-    fn repeated(&self, tile: u32, second: u64) -> ReadError {
-        let first = self.tiles.iter().position(|&t| t == tile).unwrap_or(0) as u64 + 1;
-        self.fault(ErrorKind::Repeated {
-            tile: u64::from(tile),
-            first,
-            second,
-        })
+        self.push(0)
     }
 
     /// The line has ended: checks what only its end can tell and makes the board.
-    pub(crate) fn finish(self) -> Result<Board, ReadError> {
+    pub(crate) fn finish(mut self) -> Result<Board, ReadError> {
+        let Some(keeper) = self.keeper.finish(&self.block) else {
+            unreachable!("a parser that reported a fault is not finished")
+        };
+        if let Some(error) = self.keeper_error(&keeper) {
+            return Err(error);
+        }
         let count = self.count;
         if count == 0 {
             return Err(self.fault(ErrorKind::EmptyLine));
@@ -479,30 +499,25 @@ impl<'a> LineParser<'a> {
             return Err(self.fault(ErrorKind::NoBlank));
         };
         if u64::from(self.max_tile) >= count {
-            let position = self.tiles.iter().position(|&t| u64::from(t) >= count);
+            let tiles = keeper.tiles();
+            let position = tiles.iter().position(|&t| u64::from(t) >= count);
             let position = position.expect("the maximum is one of the tiles");
             return Err(self.fault(ErrorKind::OutOfRange {
                 position: position as u64 + 1,
-                number: self.tiles[position].to_string(),
+                number: tiles[position].to_string(),
                 side: Some(side),
             }));
         }
-        if self.deferred {
-            // Some tiles arrived too large to check then; check the whole line now
-            // that its size is known. The tiles are in range, so the set is small.
-            self.seen.reset(count);
-            for (index, &tile) in self.tiles.iter().enumerate() {
-                if tile != 0 && self.seen.insert(u64::from(tile)).is_err() {
-                    return Err(self.repeated(tile, index as u64 + 1));
-                }
-            }
+        // `count` tokens, one blank, all in 1..count, and (once the keeper has
+        // checked what it could not check at once) no repeats: a permutation.
+        match keeper.finish() {
+            Ok((tiles, odd_inversions)) => Ok(Board::from_parts(
+                side as usize,
+                tiles,
+                blank as usize,
+                odd_inversions,
+            )),
+            Err(fault) => Err(self.keep_error(&fault)),
         }
-        // `count` tokens, one blank, no repeats, all in 1..count: a permutation.
-        Ok(Board::from_parts(
-            side as usize,
-            self.tiles,
-            blank as usize,
-            self.seen.odd_inversions(),
-        ))
     }
 }
