@@ -76,7 +76,7 @@ impl<R: Read> Chunks<R> {
 /// use puzzle::input::read_puzzle;
 /// let puzzle = read_puzzle(&b"2 1 3 b\n1 2 3 b\n"[..]).unwrap();
 /// assert!(!puzzle.is_solvable());
-/// let error = read_puzzle(&b"1 2 3 b\n"[..]).unwrap_err();
+/// let error = read_puzzle(&b"1 2 3 b"[..]).unwrap_err();
 /// assert_eq!(error.to_string(), "goal board: missing: the input ends after the start board");
 /// ```
 pub fn read_puzzle<R: Read>(input: R) -> Result<Puzzle, ReadError> {

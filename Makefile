@@ -1,0 +1,24 @@
+# `make` builds ./puzzle (release); `make test` runs every check CI runs.
+CARGO ?= cargo
+
+.PHONY: all puzzle test clean bench bench-solve
+
+all: puzzle
+
+puzzle:
+	$(CARGO) build --release
+	cp target/release/puzzle puzzle
+
+test:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) test
+
+# Throughput and memory against `wc -w` on generated boards (not a test).
+bench: puzzle
+	$(CARGO) bench --bench throughput
+
+clean:
+	$(CARGO) clean
+	rm -f puzzle
+	rm -rf bench-out
