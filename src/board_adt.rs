@@ -233,7 +233,8 @@ impl Board {
     /// assert_eq!(board.parity(), Parity::Odd);
     /// ```
     pub fn parity(&self) -> Parity {
-        let blank_row_odd = self.side % 2 == 0 && (self.blank / self.side + 1) % 2 == 1;
+        // Rows count from 1, so an odd row is an even index.
+        let blank_row_odd = self.side.is_multiple_of(2) && (self.blank / self.side).is_multiple_of(2);
         if self.odd_inversions ^ blank_row_odd {
             Parity::Odd
         } else {
@@ -255,7 +256,7 @@ impl Board {
         };
         // A vertical move carries a tile past `side - 1` others; a horizontal one
         // keeps the order. The blank row term absorbs the rest for even sides.
-        if target.abs_diff(self.blank) == self.side && self.side % 2 == 0 {
+        if target.abs_diff(self.blank) == self.side && self.side.is_multiple_of(2) {
             self.odd_inversions = !self.odd_inversions;
         }
         self.cells.swap(self.blank, target);

@@ -404,12 +404,9 @@ impl LineParser {
             self.keep_digits(rest);
             show_bytes(&self.text, SHOWN_BYTES)
         };
-        let side = match self.expected {
-            Some(cells) => Some(isqrt(cells)),
-            // On the start line, a tile can be out of range only for the largest
-            // boards, or for all (0): no size to name.
-            None => None,
-        };
+        // On the start line the size is not known yet: a number is out of range
+        // there only when no board could hold it (or it is 0).
+        let side = self.expected.map(isqrt);
         self.fault(ErrorKind::OutOfRange {
             position: self.count + 1,
             number,
