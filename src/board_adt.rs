@@ -234,7 +234,8 @@ impl Board {
     /// ```
     pub fn parity(&self) -> Parity {
         // Rows count from 1, so an odd row is an even index.
-        let blank_row_odd = self.side.is_multiple_of(2) && (self.blank / self.side).is_multiple_of(2);
+        let blank_row_odd =
+            self.side.is_multiple_of(2) && (self.blank / self.side).is_multiple_of(2);
         if self.odd_inversions ^ blank_row_odd {
             Parity::Odd
         } else {
