@@ -26,6 +26,21 @@ struct Chunks<R> {
 }
 
 impl<R: Read> Chunks<R> {
+    /// A buffer over `input`, past a byte-order mark at its start.
+    fn new(input: R) -> io::Result<Chunks<R>> {
+        let mut chunks = Chunks {
+            input,
+            buffer: vec![0; CHUNK],
+            pos: 0,
+            end: 0,
+        };
+        chunks.fill_to(BOM.len())?;
+        if chunks.buffer[..chunks.end].starts_with(BOM) {
+            chunks.pos = BOM.len();
+        }
+        Ok(chunks)
+    }
+
     /// Refills the buffer when it is used up; `false` at the end of the input.
     fn fill(&mut self) -> io::Result<bool> {
         if self.pos < self.end {
@@ -80,33 +95,110 @@ impl<R: Read> Chunks<R> {
 /// assert_eq!(error.to_string(), "goal board: missing: the input ends after the start board");
 /// ```
 pub fn read_puzzle<R: Read>(input: R) -> Result<Puzzle, ReadError> {
-    let mut chunks = Chunks {
-        input,
-        buffer: vec![0; CHUNK],
-        pos: 0,
-        end: 0,
-    };
-    chunks.fill_to(BOM.len())?;
-    if chunks.buffer[..chunks.end].starts_with(BOM) {
-        chunks.pos = BOM.len();
-    }
-    let (start, more) = read_line(&mut chunks, Role::Start, None)?;
+    let mut chunks = Chunks::new(input)?;
+    let (start, more) = read_line(&mut chunks, Role::Start, None, false)?;
     if !more {
         return Err(BoardError::new(Role::Goal, ErrorKind::MissingLine).into());
     }
-    let (goal, more) = read_line(&mut chunks, Role::Goal, Some(start.len() as u64))?;
+    let (goal, more) = read_line(&mut chunks, Role::Goal, Some(start.len() as u64), false)?;
     if more {
         check_trailing(&mut chunks)?;
     }
     Ok(Puzzle::new(start, goal)?)
 }
 
+/// Reads many puzzles from one stream: consecutive pairs of lines, start then
+/// goal, as in `puzzle --batch`.
+///
+/// Empty and whitespace-only lines between pairs are skipped. A faulty pair is
+/// reported and skipped (its start and goal line both), and reading goes on with
+/// the next pair; a failed read ends the stream.
+///
+/// # Examples
+///
+/// ```
+/// use puzzle::input::PuzzleStream;
+/// let text = &b"1 2 3 b\n1 b 3 2\n\n2 1 3 b\nx\n1 2 3 b\n2 1 3 b"[..];
+/// let answers: Vec<String> = PuzzleStream::new(text)
+///     .map(|p| match p {
+///         Ok(p) => p.is_solvable().to_string(),
+///         Err(e) => e.to_string(),
+///     })
+///     .collect();
+/// assert_eq!(
+///     answers,
+///     ["true", "goal board: token 1 'x' is neither a number nor 'b'", "false"]
+/// );
+/// ```
+pub struct PuzzleStream<R> {
+    chunks: Option<Chunks<R>>,
+    input: Option<R>,
+}
+
+impl<R: Read> PuzzleStream<R> {
+    /// A stream of the puzzles in `input`.
+    pub fn new(input: R) -> PuzzleStream<R> {
+        PuzzleStream {
+            chunks: None,
+            input: Some(input),
+        }
+    }
+
+    fn next_pair(chunks: &mut Chunks<R>) -> Result<Option<Puzzle>, ReadError> {
+        if !skip_blank_lines(chunks)? {
+            return Ok(None);
+        }
+        let (start, more) = match read_line(chunks, Role::Start, None, true) {
+            Ok(read) => read,
+            Err(e) => {
+                // The pair's goal line goes with its faulty start line.
+                skip_line(chunks)?;
+                return Err(e);
+            }
+        };
+        if !more {
+            return Err(BoardError::new(Role::Goal, ErrorKind::MissingLine).into());
+        }
+        let (goal, _) = read_line(chunks, Role::Goal, Some(start.len() as u64), true)?;
+        Ok(Some(Puzzle::new(start, goal)?))
+    }
+}
+
+impl<R: Read> Iterator for PuzzleStream<R> {
+    type Item = Result<Puzzle, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(input) = self.input.take() {
+            match Chunks::new(input) {
+                Ok(chunks) => self.chunks = Some(chunks),
+                Err(e) => return Some(Err(e.into())),
+            }
+        }
+        let chunks = self.chunks.as_mut()?;
+        match Self::next_pair(chunks) {
+            Ok(Some(puzzle)) => Some(Ok(puzzle)),
+            Ok(None) => {
+                self.chunks = None;
+                None
+            }
+            Err(e) => {
+                if e.is_io_error() {
+                    self.chunks = None;
+                }
+                Some(Err(e))
+            }
+        }
+    }
+}
+
 /// Reads one board line; the flag says whether it ended with a `\n` (rather than
-/// with the input).
+/// with the input). With `resync`, a line found faulty before its end is read to
+/// its end, so that the next read starts on the next line.
 fn read_line<R: Read>(
     chunks: &mut Chunks<R>,
     role: Role,
     expected: Option<u64>,
+    resync: bool,
 ) -> Result<(Board, bool), ReadError> {
     let mut parser = LineParser::new(role, expected);
     loop {
@@ -114,14 +206,53 @@ fn read_line<R: Read>(
             parser.feed_end()?;
             return Ok((parser.finish()?, false));
         }
-        match parser.feed(&chunks.buffer[chunks.pos..chunks.end])? {
-            Fed::More => chunks.pos = chunks.end,
-            Fed::LineEnd(used) => {
+        match parser.feed(&chunks.buffer[chunks.pos..chunks.end]) {
+            Ok(Fed::More) => chunks.pos = chunks.end,
+            Ok(Fed::LineEnd(used)) => {
                 chunks.pos += used;
                 return Ok((parser.finish()?, true));
             }
+            Err(e) => {
+                if resync && !e.is_io_error() {
+                    skip_line(chunks)?;
+                }
+                return Err(e);
+            }
         }
     }
+}
+
+/// Reads past the next `\n` (or to the end); `false` at the end of the input.
+fn skip_line<R: Read>(chunks: &mut Chunks<R>) -> io::Result<bool> {
+    while chunks.fill()? {
+        let rest = &chunks.buffer[chunks.pos..chunks.end];
+        match rest.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                chunks.pos += at + 1;
+                return Ok(true);
+            }
+            None => chunks.pos = chunks.end,
+        }
+    }
+    Ok(false)
+}
+
+/// Skips empty and whitespace-only lines; `false` if the input ends first.
+fn skip_blank_lines<R: Read>(chunks: &mut Chunks<R>) -> io::Result<bool> {
+    while chunks.fill()? {
+        match chunks.buffer[chunks.pos] {
+            b' ' | b'\t' | b'\n' => chunks.pos += 1,
+            b'\r' => {
+                chunks.fill_to(2)?;
+                match chunks.buffer[chunks.pos..chunks.end].get(1) {
+                    None | Some(b'\n') => chunks.pos += 1,
+                    Some(_) => return Ok(true),
+                }
+            }
+            _ => return Ok(true),
+        }
+    }
+    Ok(false)
 }
 
 /// Checks that only spaces, tabs and line ends follow the goal line.

@@ -5,14 +5,18 @@
 //! status 1; a failed system call is a message on stderr and status 1; a bad
 //! command line is a message on stderr and status 2.
 
+use puzzle::board_adt::Puzzle;
 use puzzle::generate::{random_puzzle, GoalShape};
-use puzzle::input::read_puzzle;
+use puzzle::input::{read_puzzle, PuzzleStream};
 use puzzle::report;
+use puzzle::solve::{SolveEvent, SolveOptions, SolveStats, Solver};
 use puzzle::{BoardError, ReadError};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 const USAGE: &str = "\
 Usage: puzzle [OPTIONS] [FILE]
@@ -31,20 +35,36 @@ mark and a missing final newline are accepted; after the goal line only blank
 lines may follow.
 
 Output: 'start: ...', 'goal: ...' (the boards, tokens joined by single spaces)
-and 'solvable' or 'unsolvable'.
+and 'solvable' or 'unsolvable'. With --solve, a solvable puzzle gets two more
+lines: 'moves: N (shortest)' (or '(not proven shortest)') and 'solution: ...',
+one letter a move. A letter names the direction in which the moved TILE slides:
+U the tile below the blank slides up, D the tile above slides down, L the tile
+right of the blank slides left, R the tile left of it slides right. Solutions
+are shortest for 2x2, 3x3 and 4x4 boards (4x4 builds its tables, about 290 MB,
+on first use and caches them) and valid for larger ones.
 
 Options:
-  -h, --help            Print this help and exit
-  -V, --version         Print the version and exit
+  -s, --solve           Also print a solution (see above)
+      --shortest        With --solve: insist on a shortest solution for 5x5
+                        and larger boards too (can take hours; progress on
+                        stderr)
+      --show            With --solve: print the boards along the solution
+      --stats           With --solve: print search statistics on stderr
+      --batch           Read many puzzles, consecutive pairs of lines (blank
+                        lines between pairs are skipped), and answer each in
+                        input order; with --solve, on every core
+      --jobs N          With --batch: solve on N threads (default: all cores)
       --generate SIDE   Print a random SIDExSIDE puzzle in the input format
       --seed N          With --generate: the seed (default: from the clock)
       --unsolvable      With --generate: make the goal unreachable
       --random-goal     With --generate: a random goal instead of 1 2 ... b
+  -h, --help            Print this help and exit
+  -V, --version         Print the version and exit
 
 Exit status:
   0  the input is valid (solvable or not)
-  1  the input is invalid (one 'error: ...' line on stdout), or reading or
-     writing failed (a message on stderr)
+  1  the input is invalid (one 'error: ...' line on stdout; with --batch, any
+     pair), or reading, writing or solving failed (a message on stderr)
   2  the command line is wrong (a message on stderr)
 ";
 
@@ -52,7 +72,9 @@ Exit status:
 enum Failure {
     /// The input is not a valid puzzle: stdout, status 1.
     Invalid(BoardError),
-    /// A system call failed: stderr, status 1.
+    /// Some input of a batch was invalid (already reported on stdout): status 1.
+    SomeInvalid,
+    /// A system call (or the solver) failed: stderr, status 1.
     System(String),
     /// The command line is wrong: stderr, status 2.
     Usage(String),
@@ -62,8 +84,19 @@ enum Failure {
 enum Command {
     Help,
     Version,
-    Check { file: Option<OsString> },
+    Check(CheckArgs),
     Generate(GenerateArgs),
+}
+
+#[derive(Default)]
+struct CheckArgs {
+    file: Option<OsString>,
+    solve: bool,
+    shortest: bool,
+    show: bool,
+    stats: bool,
+    batch: bool,
+    jobs: Option<usize>,
 }
 
 struct GenerateArgs {
@@ -84,6 +117,7 @@ fn main() -> ExitCode {
                 Err(e) => system_failure(&format!("cannot write the output: {e}")),
             }
         }
+        Err(Failure::SomeInvalid) => ExitCode::FAILURE,
         Err(Failure::System(message)) => system_failure(&message),
         Err(Failure::Usage(message)) => {
             // If even stderr is gone there is no one left to tell.
@@ -101,8 +135,13 @@ fn system_failure(message: &str) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// A line on stderr about work in progress; lost if stderr is gone.
+fn note(message: &dyn std::fmt::Display) {
+    let _ = writeln!(io::stderr(), "puzzle: {message}");
+}
+
 fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> {
-    let mut file = None;
+    let mut check = CheckArgs::default();
     let mut generate = None;
     let mut seed = None;
     let mut unsolvable = false;
@@ -112,12 +151,12 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
     while let Some(arg) = args.next() {
         let text = arg.to_string_lossy();
         if only_files || text == "-" || !text.starts_with('-') {
-            if file.is_some() {
+            if check.file.is_some() {
                 return Err(Failure::Usage(format!(
                     "unexpected argument '{text}': one FILE at most"
                 )));
             }
-            file = Some(arg);
+            check.file = Some(arg);
             continue;
         }
         let (name, inline) = match text.split_once('=') {
@@ -127,33 +166,56 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
             _ => (text.to_string(), None),
         };
         let mut value = |what: &str| -> Result<String, Failure> {
-            match inline
+            let next = || args.next().map(|v| v.to_string_lossy().into_owned());
+            inline
                 .clone()
-                .or_else(|| args.next().map(|v| v.to_string_lossy().into_owned()))
-            {
-                Some(v) => Ok(v),
-                None => Err(Failure::Usage(format!(
-                    "option '{name}' needs a value: {what}"
-                ))),
-            }
+                .or_else(next)
+                .ok_or_else(|| Failure::Usage(format!("option '{name}' needs a value: {what}")))
+        };
+        let flag = |inline: &Option<String>| match inline {
+            Some(_) => Err(Failure::Usage(format!("option '{name}' takes no value"))),
+            None => Ok(true),
         };
         match name.as_str() {
             "-h" | "--help" => return Ok(Command::Help),
             "-V" | "--version" => return Ok(Command::Version),
             "--" => only_files = true,
+            "-s" | "--solve" => check.solve = flag(&inline)?,
+            "--shortest" => check.shortest = flag(&inline)?,
+            "--show" => check.show = flag(&inline)?,
+            "--stats" => check.stats = flag(&inline)?,
+            "--batch" => check.batch = flag(&inline)?,
+            "--jobs" => {
+                let jobs = number(&name, &value("a number of threads")?)?;
+                if jobs == 0 {
+                    return Err(Failure::Usage("--jobs needs at least 1".into()));
+                }
+                check.jobs = Some(jobs as usize);
+            }
             "--generate" => generate = Some(number(&name, &value("the board's side")?)?),
             "--seed" => seed = Some(number(&name, &value("a number")?)?),
-            "--unsolvable" => unsolvable = true,
-            "--random-goal" => random_goal = true,
+            "--unsolvable" => unsolvable = flag(&inline)?,
+            "--random-goal" => random_goal = flag(&inline)?,
             _ => return Err(Failure::Usage(format!("unknown option '{text}'"))),
         }
     }
+    let solving_options = check.shortest || check.show || check.stats;
+    if solving_options && !check.solve {
+        return Err(Failure::Usage(
+            "--shortest, --show and --stats go with --solve".into(),
+        ));
+    }
+    if check.jobs.is_some() && !check.batch {
+        return Err(Failure::Usage("--jobs goes with --batch".into()));
+    }
     match generate {
         Some(side) => {
-            if file.is_some() {
-                return Err(Failure::Usage("--generate reads no FILE".into()));
+            if check.file.is_some() || check.solve || check.batch {
+                return Err(Failure::Usage(
+                    "--generate reads nothing and solves nothing".into(),
+                ));
             }
-            if side < 2 || side > puzzle::MAX_SIDE {
+            if !(2..=puzzle::MAX_SIDE).contains(&side) {
                 return Err(Failure::Usage(format!(
                     "--generate needs a side from 2 to {}, not {side}",
                     puzzle::MAX_SIDE
@@ -173,7 +235,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
         None if seed.is_some() || unsolvable || random_goal => Err(Failure::Usage(
             "--seed, --unsolvable and --random-goal go with --generate".into(),
         )),
-        None => Ok(Command::Check { file }),
+        None => Ok(Command::Check(check)),
     }
 }
 
@@ -203,26 +265,157 @@ fn run(command: Command) -> Result<(), Failure> {
                 out.write_all(b"\n")
             })
         }
-        Command::Check { file } => {
-            let puzzle = match &file {
+        Command::Check(args) => {
+            let (input, name): (Box<dyn Read>, String) = match &args.file {
                 Some(path) if path != "-" => {
-                    let opened = File::open(path).map_err(|e| {
-                        Failure::System(format!("cannot open '{}': {e}", path.to_string_lossy()))
-                    })?;
-                    read(opened, &path.to_string_lossy())?
+                    let name = path.to_string_lossy().into_owned();
+                    let file = File::open(path)
+                        .map_err(|e| Failure::System(format!("cannot open '{name}': {e}")))?;
+                    (Box::new(file), format!("'{name}'"))
                 }
-                _ => read(io::stdin().lock(), "standard input")?,
+                _ => (Box::new(io::stdin().lock()), "standard input".into()),
             };
-            write_out(&mut out, |out| report::write_verdict(out, &puzzle))
+            let solver = Solver::new(SolveOptions {
+                shortest: args.shortest,
+            });
+            if args.batch {
+                return batch(input, &name, &args, &solver, &mut out);
+            }
+            let puzzle = read_puzzle(input).map_err(|e| read_failure(e, &name))?;
+            write_out(&mut out, |out| report::write_verdict(out, &puzzle))?;
+            if args.solve {
+                let answer = solve_one(&puzzle, &args, &solver)?;
+                write_out(&mut out, |out| out.write_all(&answer))?;
+            }
+            Ok(())
         }
     }
 }
 
-fn read(input: impl Read, name: &str) -> Result<puzzle::board_adt::Puzzle, Failure> {
-    read_puzzle(input).map_err(|e| match e {
+fn read_failure(error: ReadError, name: &str) -> Failure {
+    match error {
         ReadError::Invalid(e) => Failure::Invalid(e),
         ReadError::Io(e) => Failure::System(format!("cannot read {name}: {e}")),
-    })
+    }
+}
+
+/// The solution lines (and boards, with --show) for a solvable `puzzle`, or
+/// nothing for an unsolvable one. Progress and statistics go to stderr.
+fn solve_one(puzzle: &Puzzle, args: &CheckArgs, solver: &Solver) -> Result<Vec<u8>, Failure> {
+    let mut stats = SolveStats::default();
+    let solution = solver
+        .solve(puzzle, &mut |event: &SolveEvent| note(event), &mut stats)
+        .map_err(|e| Failure::System(e.to_string()))?;
+    let mut answer = Vec::new();
+    if let Some(solution) = solution {
+        // Writing to memory cannot fail.
+        let _ = report::write_solution(&mut answer, &solution);
+        if args.show {
+            let _ = report::write_boards(&mut answer, puzzle.start(), &solution.moves);
+        }
+        if args.stats {
+            note(&format_args!(
+                "stats: {} moves by {}; {} nodes; search {:.3} s; tables {:.3} s",
+                solution.moves.len(),
+                stats.method,
+                stats.nodes,
+                stats.search_time.as_secs_f64(),
+                stats.table_time.as_secs_f64()
+            ));
+        }
+    }
+    Ok(answer)
+}
+
+/// `--batch`: answers every pair of lines in input order; with --solve, the
+/// puzzles are solved on `--jobs` threads, sharing one solver (and its tables).
+fn batch(
+    input: Box<dyn Read>,
+    name: &str,
+    args: &CheckArgs,
+    solver: &Solver,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let mut items = Vec::new();
+    let mut any_invalid = false;
+    for item in PuzzleStream::new(input) {
+        match item {
+            Ok(puzzle) => items.push(Ok(puzzle)),
+            Err(ReadError::Invalid(e)) => {
+                any_invalid = true;
+                items.push(Err(e));
+            }
+            Err(e) => return Err(read_failure(e, name)),
+        }
+    }
+    let answer = |item: &Result<Puzzle, BoardError>| -> Result<Vec<u8>, Failure> {
+        let mut text = Vec::new();
+        match item {
+            Err(e) => {
+                let _ = writeln!(text, "error: {e}");
+            }
+            Ok(puzzle) => {
+                let _ = report::write_verdict(&mut text, puzzle);
+                if args.solve {
+                    text.extend(solve_one(puzzle, args, solver)?);
+                }
+            }
+        }
+        Ok(text)
+    };
+    let jobs = if args.solve {
+        args.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .min(items.len().max(1))
+    } else {
+        1
+    };
+    if jobs <= 1 {
+        for item in &items {
+            let text = answer(item)?;
+            write_out(out, |out| out.write_all(&text))?;
+        }
+    } else {
+        // Workers take puzzles in turn and send back their answers; this thread
+        // prints them in input order as they arrive.
+        let next = AtomicUsize::new(0);
+        let (sender, answers) = mpsc::channel::<(usize, Result<Vec<u8>, Failure>)>();
+        std::thread::scope(|scope| -> Result<(), Failure> {
+            for _ in 0..jobs {
+                let sender = sender.clone();
+                let (next, items, answer) = (&next, &items, &answer);
+                scope.spawn(move || loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(index) else { break };
+                    if sender.send((index, answer(item))).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(sender);
+            let mut pending = std::collections::BTreeMap::new();
+            let mut printed = 0;
+            for (index, text) in answers {
+                pending.insert(index, text);
+                while let Some(text) = pending.remove(&printed) {
+                    let text = text?;
+                    printed += 1;
+                    let written = write_out(out, |out| out.write_all(&text));
+                    if written.is_err() {
+                        // Stop the workers: nothing more can be printed.
+                        next.store(items.len(), Ordering::Relaxed);
+                        return written;
+                    }
+                }
+            }
+            Ok(())
+        })?;
+    }
+    if any_invalid {
+        Err(Failure::SomeInvalid)
+    } else {
+        Ok(())
+    }
 }
 
 /// Runs `write` on the output and flushes it, turning a failed write (a closed

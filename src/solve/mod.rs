@@ -1,9 +1,32 @@
 //! Finding the moves: a shortest solution for boards up to 4x4, a valid one for
-//! any size.
+//! any size, against any goal.
+//!
+//! [`Solver::solve`] picks the method by the board's side:
+//!
+//! | side | method | label |
+//! |---|---|---|
+//! | 2, 3 | complete distance tables, one per goal blank class ([`small`]) | shortest |
+//! | 4 | IDA* over additive pattern databases ([`fifteen`]) | shortest |
+//! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally ([`large`]) | not proven shortest |
+//! | 5 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts ([`search`]) | shortest |
+//!
+//! The solver takes [`Board`]s and converts them to its own compact cells; it
+//! never prints, and reports progress through the events callback.
 
+pub mod large;
 pub mod moves;
+pub mod search;
+pub mod small;
 
+use crate::board_adt::{Board, Puzzle};
 use moves::Move;
+use search::SearchProgress;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// The largest side `--solve` accepts: a valid solution of an `N`x`N` board is
+/// about `2.6 N^3` moves, so beyond this one would not fit in memory.
+pub const MAX_SOLVE_SIDE: usize = 1000;
 
 /// A solution: the moves that take the start board to the goal board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,4 +35,226 @@ pub struct Solution {
     pub moves: Vec<Move>,
     /// Whether no shorter solution exists.
     pub proven_shortest: bool,
+}
+
+/// How to solve.
+#[derive(Clone, Debug, Default)]
+pub struct SolveOptions {
+    /// Insist on a shortest solution for 5x5 and larger boards too (IDA*; it can
+    /// take very long: hours or more for a random 5x5 board).
+    pub shortest: bool,
+}
+
+/// Something the solver reports while it works.
+#[derive(Debug)]
+pub enum SolveEvent<'a> {
+    /// The shortest-path search for 5x5 and larger finished an iteration, or went
+    /// on for a while.
+    Search(&'a SearchProgress),
+}
+
+impl fmt::Display for SolveEvent<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveEvent::Search(p) => write!(
+                f,
+                "searching: bound {}, {} nodes, {:.1} s",
+                p.bound,
+                p.nodes,
+                p.elapsed.as_secs_f64()
+            ),
+        }
+    }
+}
+
+/// What solving took.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// The method used.
+    pub method: &'static str,
+    /// Search nodes expanded, where the method searches.
+    pub nodes: u64,
+    /// Time spent searching (or constructing).
+    pub search_time: Duration,
+    /// Time spent loading or building tables.
+    pub table_time: Duration,
+}
+
+/// Why no solution could be given.
+#[derive(Debug)]
+pub enum SolveError {
+    /// The board is larger than [`MAX_SOLVE_SIDE`].
+    TooLarge {
+        /// The board's side.
+        side: usize,
+    },
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::TooLarge { side } => write!(
+                f,
+                "cannot solve a {side}x{side} board: the largest is {MAX_SOLVE_SIDE}x{MAX_SOLVE_SIDE} \
+                 (a solution takes about 2.6 N^3 moves)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// Solves puzzles; holds what is worth keeping between them (tables), and may be
+/// shared by several threads.
+#[derive(Debug, Default)]
+pub struct Solver {
+    options: SolveOptions,
+}
+
+impl Solver {
+    /// A solver with these options.
+    pub fn new(options: SolveOptions) -> Solver {
+        Solver { options }
+    }
+
+    /// Solves `puzzle`: `Ok(None)` when the goal cannot be reached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use puzzle::input::read_puzzle;
+    /// use puzzle::solve::{moves, Solver, SolveStats};
+    /// let puzzle = read_puzzle(&b"1 2 3 b\n1 b 3 2\n"[..]).unwrap();
+    /// let solution = Solver::default()
+    ///     .solve(&puzzle, &mut |_| {}, &mut SolveStats::default())
+    ///     .unwrap()
+    ///     .unwrap();
+    /// assert_eq!(moves::to_letters(&solution.moves), "DR");
+    /// assert!(solution.proven_shortest);
+    /// ```
+    pub fn solve(
+        &self,
+        puzzle: &Puzzle,
+        events: &mut dyn FnMut(&SolveEvent),
+        stats: &mut SolveStats,
+    ) -> Result<Option<Solution>, SolveError> {
+        if !puzzle.is_solvable() {
+            return Ok(None);
+        }
+        let (start, goal) = (puzzle.start(), puzzle.goal());
+        let side = start.side();
+        if side > MAX_SOLVE_SIDE {
+            return Err(SolveError::TooLarge { side });
+        }
+        let began = Instant::now();
+        let solution = match side {
+            2 | 3 => {
+                stats.method = "complete distance table";
+                Solution {
+                    moves: small::solve_small(side, &narrow(start), &narrow(goal)),
+                    proven_shortest: true,
+                }
+            }
+            4 => {
+                stats.method = "IDA* with Manhattan distance and linear conflicts";
+                let mut nodes = 0;
+                let moves = search::solve_shortest(side, start.cells(), goal.cells(), &mut |p| {
+                    nodes = p.nodes;
+                });
+                stats.nodes = nodes;
+                Solution {
+                    moves,
+                    proven_shortest: true,
+                }
+            }
+            _ if self.options.shortest => {
+                stats.method = "IDA* with Manhattan distance and linear conflicts";
+                let mut nodes = 0;
+                let moves = search::solve_shortest(side, start.cells(), goal.cells(), &mut |p| {
+                    nodes = p.nodes;
+                    events(&SolveEvent::Search(p));
+                });
+                stats.nodes = nodes;
+                Solution {
+                    moves,
+                    proven_shortest: true,
+                }
+            }
+            _ => {
+                stats.method = "row-by-row reduction, 3x3 corner finished optimally";
+                Solution {
+                    moves: large::solve_large(side, start.cells(), goal.cells()),
+                    proven_shortest: false,
+                }
+            }
+        };
+        stats.search_time = began.elapsed();
+        Ok(Some(solution))
+    }
+}
+
+/// A small board's cells as bytes (tiles below 16).
+fn narrow(board: &Board) -> Vec<u8> {
+    board.cells().iter().map(|&c| c as u8).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{random_puzzle, GoalShape};
+
+    fn solve(puzzle: &Puzzle) -> Option<Solution> {
+        Solver::default()
+            .solve(puzzle, &mut |_| {}, &mut SolveStats::default())
+            .unwrap()
+    }
+
+    /// Replays `solution` on the start board and checks it ends on the goal.
+    fn replays(puzzle: &Puzzle, solution: &Solution) {
+        let mut board = puzzle.start().clone();
+        for (i, &mv) in solution.moves.iter().enumerate() {
+            assert!(board.slide(mv), "move {i} ({mv}) does not apply");
+        }
+        assert_eq!(&board, puzzle.goal());
+    }
+
+    #[test]
+    fn every_size_gets_a_replayable_solution_with_the_right_label() {
+        for side in [2, 3, 4, 5, 6, 10] {
+            for seed in 0..3 {
+                let puzzle = random_puzzle(side, true, GoalShape::Random, seed);
+                let puzzle = if side == 4 {
+                    // Keep the interim 4x4 search quick: a short scramble.
+                    short_scramble(&puzzle, 30, seed)
+                } else {
+                    puzzle
+                };
+                let solution = solve(&puzzle).expect("solvable");
+                replays(&puzzle, &solution);
+                assert_eq!(solution.proven_shortest, side <= 4, "side {side}");
+            }
+        }
+    }
+
+    fn short_scramble(puzzle: &Puzzle, length: usize, seed: u64) -> Puzzle {
+        let mut rng = crate::generate::SplitMix64::new(seed);
+        let mut board = puzzle.goal().clone();
+        for _ in 0..length {
+            board.slide(Move::ALL[rng.below(4) as usize]);
+        }
+        Puzzle::new(board, puzzle.goal().clone()).unwrap()
+    }
+
+    #[test]
+    fn unsolvable_puzzles_have_no_solution() {
+        let puzzle = random_puzzle(3, false, GoalShape::Random, 1);
+        assert_eq!(solve(&puzzle), None);
+    }
+
+    #[test]
+    fn equal_boards_need_no_moves() {
+        let puzzle = random_puzzle(5, true, GoalShape::Random, 1);
+        let same = Puzzle::new(puzzle.goal().clone(), puzzle.goal().clone()).unwrap();
+        assert_eq!(solve(&same).unwrap().moves, vec![]);
+    }
 }

@@ -1,0 +1,619 @@
+//! Shortest solutions of boards of any side by IDA*.
+//!
+//! The heuristic is the Manhattan distance of the tiles to their goal cells plus
+//! two moves for each tile that must leave its row or column to let another pass
+//! (linear conflicts): in every row, the tiles whose goal is in that row must
+//! keep their order along it, so all but a longest increasing run of their goal
+//! columns need two extra vertical moves at least; columns likewise. Counting the
+//! tiles outside a longest increasing subsequence (rather than conflicting pairs)
+//! keeps the sum admissible. Both parts are kept up to date move by move: a move
+//! changes one tile's Manhattan distance by one, and only the conflicts of the
+//! line the tile leaves or enters across its goal line.
+//!
+//! The depth-first search never undoes its previous move. Every move changes the
+//! Manhattan distance by one, so bounds and solution lengths all have the parity
+//! of the first heuristic: each iteration raises the bound by 2 (or more, to the
+//! least value that exceeded it, which has the same parity).
+
+use crate::solve::moves::Move;
+use std::time::{Duration, Instant};
+
+/// Where a search stands: reported after each finished iteration and every
+/// 2^24 nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchProgress {
+    /// The cost bound of the current (or just finished) iteration.
+    pub bound: u32,
+    /// Nodes expanded so far, over all iterations.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+}
+
+/// Nodes between two progress reports within an iteration.
+const REPORT_EVERY: u64 = 1 << 24;
+
+/// A shortest solution taking `start` to `goal` on a `side`-wide board.
+///
+/// Both boards are row-major cells with `0` for the blank and the tiles
+/// `1..side*side` once each; the goal may have its blank anywhere. `progress` is
+/// called once per finished iteration and every 2^24 nodes. The goal must be
+/// reachable (same parity); if it is not, the answer is empty rather than a search
+/// that never ends. The time grows very fast with the distance: fine for 3x3 and
+/// 4x4, only short solutions of 5x5 and beyond.
+pub fn solve_shortest(
+    side: usize,
+    start: &[u32],
+    goal: &[u32],
+    progress: &mut dyn FnMut(&SearchProgress),
+) -> Vec<Move> {
+    let cells = side * side;
+    if side == 0 || start.len() != cells || goal.len() != cells || start == goal {
+        return Vec::new();
+    }
+    if !reachable(side, start, goal) {
+        return Vec::new();
+    }
+    let mut goal_row = vec![0usize; cells];
+    let mut goal_col = vec![0usize; cells];
+    for (i, &t) in goal.iter().enumerate() {
+        goal_row[t as usize] = i / side;
+        goal_col[t as usize] = i % side;
+    }
+    let mut search = Search {
+        side,
+        cells: start.to_vec(),
+        blank: start.iter().position(|&t| t == 0).unwrap_or(0),
+        goal_row,
+        goal_col,
+        manhattan: 0,
+        row_conflicts: vec![0; side],
+        col_conflicts: vec![0; side],
+        conflicts: 0,
+        tails: Vec::with_capacity(side),
+        path: Vec::new(),
+        bound: 0,
+        next_bound: u32::MAX,
+        nodes: 0,
+        started: Instant::now(),
+        progress,
+    };
+    search.manhattan = (0..cells)
+        .filter(|&i| search.cells[i] != 0)
+        .map(|i| search.tile_distance(search.cells[i], i))
+        .sum();
+    for line in 0..side {
+        search.row_conflicts[line] = search.line_conflicts(line, true);
+        search.col_conflicts[line] = search.line_conflicts(line, false);
+    }
+    search.conflicts =
+        search.row_conflicts.iter().sum::<u32>() + search.col_conflicts.iter().sum::<u32>();
+
+    search.bound = search.heuristic();
+    loop {
+        search.next_bound = u32::MAX;
+        let found = search.dfs(0, None);
+        search.report();
+        if found {
+            return search.path;
+        }
+        // Parity makes the least exceeding cost at least `bound + 2`.
+        search.bound = search.next_bound.max(search.bound + 2);
+    }
+}
+
+/// Whether `goal` is reachable from `start`: the permutation of cells taking one
+/// to the other must have the parity of the blank's Manhattan displacement.
+fn reachable(side: usize, start: &[u32], goal: &[u32]) -> bool {
+    let n = side * side;
+    let mut where_in_goal = vec![usize::MAX; n];
+    for (i, &t) in goal.iter().enumerate() {
+        match where_in_goal.get_mut(t as usize) {
+            Some(slot) if *slot == usize::MAX => *slot = i,
+            _ => return false,
+        }
+    }
+    let mut perm = Vec::with_capacity(n);
+    for &t in start {
+        match where_in_goal.get(t as usize) {
+            Some(&i) if i != usize::MAX => perm.push(i),
+            _ => return false,
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut transpositions = 0;
+    for i in 0..n {
+        let mut j = i;
+        let mut length = 0;
+        while !seen[j] {
+            seen[j] = true;
+            j = perm[j];
+            length += 1;
+        }
+        transpositions += length.max(1) - 1;
+    }
+    let (a, b) = (where_in_goal[0], start.iter().position(|&t| t == 0));
+    let Some(b) = b else { return false };
+    let displacement = (a / side).abs_diff(b / side) + (a % side).abs_diff(b % side);
+    transpositions % 2 == displacement % 2
+}
+
+/// What [`Search::make`] changed, to take a move back.
+struct Undo {
+    /// Where the moved tile was (and the blank went).
+    from: usize,
+    /// Where the blank was (and the moved tile went).
+    to: usize,
+    manhattan: u32,
+    conflicts: u32,
+    /// The goal line whose conflicts changed: index, whether a row, old value.
+    line: Option<(usize, bool, u32)>,
+}
+
+struct Search<'p> {
+    side: usize,
+    cells: Vec<u32>,
+    blank: usize,
+    goal_row: Vec<usize>,
+    goal_col: Vec<usize>,
+    manhattan: u32,
+    /// Tiles to take out of each row (column) for the rest to be in goal order.
+    row_conflicts: Vec<u32>,
+    col_conflicts: Vec<u32>,
+    /// Sum of all the above.
+    conflicts: u32,
+    /// Scratch for the longest increasing subsequence.
+    tails: Vec<usize>,
+    path: Vec<Move>,
+    bound: u32,
+    next_bound: u32,
+    nodes: u64,
+    started: Instant,
+    progress: &'p mut dyn FnMut(&SearchProgress),
+}
+
+impl Search<'_> {
+    fn heuristic(&self) -> u32 {
+        self.manhattan + 2 * self.conflicts
+    }
+
+    fn tile_distance(&self, tile: u32, cell: usize) -> u32 {
+        let t = tile as usize;
+        ((cell / self.side).abs_diff(self.goal_row[t])
+            + (cell % self.side).abs_diff(self.goal_col[t])) as u32
+    }
+
+    /// Tiles of row (or column) `line` whose goal is in that line, less a longest
+    /// run of them already in goal order.
+    fn line_conflicts(&mut self, line: usize, row: bool) -> u32 {
+        let side = self.side;
+        self.tails.clear();
+        let mut count = 0;
+        for k in 0..side {
+            let cell = if row {
+                line * side + k
+            } else {
+                k * side + line
+            };
+            let t = self.cells[cell] as usize;
+            if t == 0 {
+                continue;
+            }
+            let (home, along) = if row {
+                (self.goal_row[t], self.goal_col[t])
+            } else {
+                (self.goal_col[t], self.goal_row[t])
+            };
+            if home != line {
+                continue;
+            }
+            count += 1;
+            // Patience sorting: tails[i] is the least end of an increasing run of
+            // length i + 1.
+            let at = self.tails.partition_point(|&x| x < along);
+            if at == self.tails.len() {
+                self.tails.push(along);
+            } else {
+                self.tails[at] = along;
+            }
+        }
+        count - self.tails.len() as u32
+    }
+
+    fn report(&mut self) {
+        let p = SearchProgress {
+            bound: self.bound,
+            nodes: self.nodes,
+            elapsed: self.started.elapsed(),
+        };
+        (self.progress)(&p);
+    }
+
+    /// Makes `mv` if it is possible, updating the heuristic; returns what
+    /// [`Search::unmake`] needs to take it back.
+    fn make(&mut self, mv: Move) -> Option<Undo> {
+        let side = self.side;
+        let from = mv.blank_target(side, self.blank)?;
+        let to = self.blank;
+        let tile = self.cells[from];
+        let t = tile as usize;
+        let undo = Undo {
+            from,
+            to,
+            manhattan: self.manhattan,
+            conflicts: self.conflicts,
+            line: None,
+        };
+        self.manhattan =
+            self.manhattan - self.tile_distance(tile, from) + self.tile_distance(tile, to);
+        self.cells[to] = tile;
+        self.cells[from] = 0;
+        self.blank = from;
+
+        // The tile crosses from one line into another: only the one of the two
+        // that is its goal line changes its conflicts.
+        let (home, lines, row) = if from / side != to / side {
+            (self.goal_row[t], [from / side, to / side], true)
+        } else {
+            (self.goal_col[t], [from % side, to % side], false)
+        };
+        let Some(line) = lines.into_iter().find(|&l| l == home) else {
+            return Some(undo);
+        };
+        let now = self.line_conflicts(line, row);
+        let slot = if row {
+            &mut self.row_conflicts[line]
+        } else {
+            &mut self.col_conflicts[line]
+        };
+        let before = std::mem::replace(slot, now);
+        self.conflicts = self.conflicts - before + now;
+        Some(Undo {
+            line: Some((line, row, before)),
+            ..undo
+        })
+    }
+
+    /// Takes back the move that returned `undo`.
+    fn unmake(&mut self, undo: Undo) {
+        if let Some((line, row, before)) = undo.line {
+            if row {
+                self.row_conflicts[line] = before;
+            } else {
+                self.col_conflicts[line] = before;
+            }
+        }
+        // The tile goes back to `from`, the blank to `to`.
+        self.cells.swap(undo.to, undo.from);
+        self.blank = undo.to;
+        self.manhattan = undo.manhattan;
+        self.conflicts = undo.conflicts;
+    }
+
+    /// Depth-first search below the current state, reached in `g` moves, the
+    /// last being `previous`; leaves the solution in `path` and returns true when
+    /// it reaches the goal.
+    fn dfs(&mut self, g: u32, previous: Option<Move>) -> bool {
+        let h = self.heuristic();
+        let f = g + h;
+        if f > self.bound {
+            self.next_bound = self.next_bound.min(f);
+            return false;
+        }
+        if self.manhattan == 0 {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes & (REPORT_EVERY - 1) == 0 {
+            self.report();
+        }
+        for mv in Move::ALL {
+            if previous == Some(mv.inverse()) {
+                continue;
+            }
+            let Some(undo) = self.make(mv) else {
+                continue;
+            };
+            self.path.push(mv);
+            if self.dfs(g + 1, Some(mv)) {
+                return true;
+            }
+            self.path.pop();
+            self.unmake(undo);
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::moves::{apply_move, replay};
+    use crate::solve::small::solve_small;
+    use std::collections::HashMap;
+
+    /// splitmix64: a small seeded generator for the tests.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn board(&mut self, cells: usize) -> Vec<u32> {
+            let mut b: Vec<u32> = (0..cells as u32).collect();
+            for i in (1..cells).rev() {
+                b.swap(i, self.below(i + 1));
+            }
+            b
+        }
+
+        /// A board `steps` random moves (none undoing the last) from `goal`.
+        fn scramble(&mut self, side: usize, goal: &[u32], steps: usize) -> Vec<u32> {
+            let mut cells = goal.to_vec();
+            let mut blank = cells.iter().position(|&t| t == 0).unwrap();
+            let mut last: Option<Move> = None;
+            let mut made = 0;
+            while made < steps {
+                let mv = Move::ALL[self.below(4)];
+                if last == Some(mv.inverse()) {
+                    continue;
+                }
+                if apply_move(&mut cells, side, &mut blank, mv) {
+                    last = Some(mv);
+                    made += 1;
+                }
+            }
+            cells
+        }
+    }
+
+    fn replays(side: usize, start: &[u32], goal: &[u32], moves: &[Move]) {
+        let mut cells = start.to_vec();
+        let mut blank = start.iter().position(|&t| t == 0).unwrap();
+        assert_eq!(replay(&mut cells, side, &mut blank, moves), Ok(()));
+        assert_eq!(cells, goal);
+    }
+
+    fn pack(cells: &[u32]) -> u64 {
+        cells.iter().fold(0, |acc, &t| acc << 4 | u64::from(t))
+    }
+
+    /// Independent bidirectional breadth-first search on a 4x4 board.
+    fn bidirectional_distance(start: &[u32], goal: &[u32]) -> u32 {
+        let side = 4;
+        if start == goal {
+            return 0;
+        }
+        let mut seen = [HashMap::new(), HashMap::new()];
+        let mut frontier = [vec![start.to_vec()], vec![goal.to_vec()]];
+        seen[0].insert(pack(start), 0u32);
+        seen[1].insert(pack(goal), 0u32);
+        let mut depth = [0u32, 0u32];
+        loop {
+            let s = usize::from(frontier[1].len() < frontier[0].len());
+            let mut next = Vec::new();
+            let mut best = u32::MAX;
+            for cells in &frontier[s] {
+                let blank = cells.iter().position(|&t| t == 0).unwrap();
+                for mv in Move::ALL {
+                    let mut c = cells.clone();
+                    let mut b = blank;
+                    if !apply_move(&mut c, side, &mut b, mv) {
+                        continue;
+                    }
+                    let key = pack(&c);
+                    if seen[s].contains_key(&key) {
+                        continue;
+                    }
+                    if let Some(&d) = seen[1 - s].get(&key) {
+                        best = best.min(depth[s] + 1 + d);
+                    }
+                    seen[s].insert(key, depth[s] + 1);
+                    next.push(c);
+                }
+            }
+            if best != u32::MAX {
+                return best;
+            }
+            depth[s] += 1;
+            frontier[s] = next;
+        }
+    }
+
+    #[test]
+    fn three_by_three_lengths_equal_the_tables() {
+        let mut rng = Rng(21);
+        for _ in 0..300 {
+            let goal = rng.board(9);
+            let start = {
+                let s = rng.board(9);
+                if reachable(3, &s, &goal) {
+                    s
+                } else {
+                    let mut s = s;
+                    let mut tiles = (0..9).filter(|&i| s[i] != 0);
+                    let (i, j) = (tiles.next().unwrap(), tiles.next().unwrap());
+                    s.swap(i, j);
+                    s
+                }
+            };
+            let moves = solve_shortest(3, &start, &goal, &mut |_| {});
+            replays(3, &start, &goal, &moves);
+            let narrow = |b: &[u32]| b.iter().map(|&t| t as u8).collect::<Vec<_>>();
+            let best = solve_small(3, &narrow(&start), &narrow(&goal));
+            assert_eq!(moves.len(), best.len(), "{start:?} -> {goal:?}");
+        }
+    }
+
+    #[test]
+    fn two_by_two_lengths_equal_the_tables() {
+        let mut rng = Rng(22);
+        for _ in 0..200 {
+            let goal = rng.board(4);
+            let steps = rng.below(12);
+            let start = rng.scramble(2, &goal, steps);
+            let moves = solve_shortest(2, &start, &goal, &mut |_| {});
+            replays(2, &start, &goal, &moves);
+            let narrow = |b: &[u32]| b.iter().map(|&t| t as u8).collect::<Vec<_>>();
+            assert_eq!(
+                moves.len(),
+                solve_small(2, &narrow(&start), &narrow(&goal)).len()
+            );
+        }
+    }
+
+    #[test]
+    fn easy_four_by_four_lengths_equal_bidirectional_bfs() {
+        let mut rng = Rng(23);
+        for round in 0..40 {
+            let goal = rng.board(16);
+            let start = rng.scramble(4, &goal, 10 + round % 20);
+            let mut reports = Vec::new();
+            let moves = solve_shortest(4, &start, &goal, &mut |p| reports.push(*p));
+            replays(4, &start, &goal, &moves);
+            assert_eq!(moves.len() as u32, bidirectional_distance(&start, &goal));
+            // One report per iteration, bounds rising by even steps to the length.
+            assert!(!reports.is_empty());
+            assert!(reports.windows(2).all(|w| w[1].bound >= w[0].bound + 2
+                && (w[1].bound - w[0].bound) % 2 == 0
+                && w[1].nodes >= w[0].nodes));
+            assert_eq!(reports.last().unwrap().bound as usize, moves.len());
+        }
+    }
+
+    #[test]
+    fn short_five_by_five_scrambles_solve() {
+        let mut rng = Rng(24);
+        for _ in 0..10 {
+            let goal = rng.board(25);
+            let start = rng.scramble(5, &goal, 30);
+            let moves = solve_shortest(5, &start, &goal, &mut |_| {});
+            replays(5, &start, &goal, &moves);
+            assert!(moves.len() <= 30 && moves.len().is_multiple_of(2));
+        }
+    }
+
+    /// A search set up on `start`, its heuristic computed from scratch.
+    fn fresh<'p>(
+        side: usize,
+        start: &[u32],
+        goal: &[u32],
+        progress: &'p mut dyn FnMut(&SearchProgress),
+    ) -> Search<'p> {
+        let mut goal_row = vec![0; side * side];
+        let mut goal_col = vec![0; side * side];
+        for (i, &t) in goal.iter().enumerate() {
+            goal_row[t as usize] = i / side;
+            goal_col[t as usize] = i % side;
+        }
+        let mut s = Search {
+            side,
+            cells: start.to_vec(),
+            blank: start.iter().position(|&t| t == 0).unwrap(),
+            goal_row,
+            goal_col,
+            manhattan: 0,
+            row_conflicts: vec![0; side],
+            col_conflicts: vec![0; side],
+            conflicts: 0,
+            tails: Vec::new(),
+            path: Vec::new(),
+            bound: 0,
+            next_bound: 0,
+            nodes: 0,
+            started: Instant::now(),
+            progress,
+        };
+        s.manhattan = (0..side * side)
+            .filter(|&i| start[i] != 0)
+            .map(|i| s.tile_distance(start[i], i))
+            .sum();
+        for line in 0..side {
+            s.row_conflicts[line] = s.line_conflicts(line, true);
+            s.col_conflicts[line] = s.line_conflicts(line, false);
+        }
+        s.conflicts = s.row_conflicts.iter().sum::<u32>() + s.col_conflicts.iter().sum::<u32>();
+        s
+    }
+
+    #[test]
+    fn heuristic_is_admissible_on_every_3x3_distance_sampled() {
+        let mut rng = Rng(25);
+        let narrow = |b: &[u32]| b.iter().map(|&t| t as u8).collect::<Vec<_>>();
+        for _ in 0..2000 {
+            let goal = rng.board(9);
+            let steps = 1 + rng.below(60);
+            let start = rng.scramble(3, &goal, steps);
+            let exact = solve_small(3, &narrow(&start), &narrow(&goal)).len() as u32;
+            let mut quiet = |_: &SearchProgress| {};
+            let h = fresh(3, &start, &goal, &mut quiet).heuristic();
+            assert!(h <= exact, "{start:?} -> {goal:?}: {h} > {exact}");
+            assert_eq!(h % 2, exact % 2);
+        }
+    }
+
+    #[test]
+    fn heuristic_updates_match_a_fresh_computation() {
+        let mut rng = Rng(26);
+        for side in 2..=6 {
+            for _ in 0..20 {
+                let goal = rng.board(side * side);
+                let start = rng.board(side * side);
+                let mut progress = |_: &SearchProgress| {};
+                let mut s = fresh(side, &start, &goal, &mut progress);
+                let mut undos = Vec::new();
+                for _ in 0..300 {
+                    if let Some(undo) = s.make(Move::ALL[rng.below(4)]) {
+                        undos.push(undo);
+                    }
+                    let cells = s.cells.clone();
+                    let mut quiet = |_: &SearchProgress| {};
+                    let again = fresh(side, &cells, &goal, &mut quiet);
+                    assert_eq!(
+                        (s.manhattan, s.conflicts),
+                        (again.manhattan, again.conflicts)
+                    );
+                    assert_eq!(s.blank, again.blank);
+                }
+                while let Some(undo) = undos.pop() {
+                    s.unmake(undo);
+                }
+                assert_eq!(s.cells, start);
+                let mut quiet = |_: &SearchProgress| {};
+                let again = fresh(side, &start, &goal, &mut quiet);
+                assert_eq!(
+                    (s.manhattan, s.conflicts),
+                    (again.manhattan, again.conflicts)
+                );
+                assert_eq!(s.row_conflicts, again.row_conflicts);
+                assert_eq!(s.col_conflicts, again.col_conflicts);
+            }
+        }
+    }
+
+    #[test]
+    fn solved_and_unreachable_boards_give_no_moves() {
+        let goal: Vec<u32> = (0..16).collect();
+        assert!(solve_shortest(4, &goal, &goal, &mut |_| {}).is_empty());
+        let mut swapped = goal.clone();
+        swapped.swap(1, 2);
+        assert!(solve_shortest(4, &swapped, &goal, &mut |_| {}).is_empty());
+    }
+
+    #[test]
+    fn a_two_move_example() {
+        let start = [1, 2, 3, 4, 0, 5, 7, 8, 6];
+        let goal = [1, 2, 3, 4, 5, 6, 7, 8, 0];
+        let moves = solve_shortest(3, &start, &goal, &mut |_| {});
+        assert_eq!(crate::solve::moves::to_letters(&moves), "LU");
+    }
+}
