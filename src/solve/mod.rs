@@ -129,7 +129,7 @@ impl Solver {
     ///     .solve(&puzzle, &mut |_| {}, &mut SolveStats::default())
     ///     .unwrap()
     ///     .unwrap();
-    /// assert_eq!(moves::to_letters(&solution.moves), "DR");
+    /// assert_eq!(moves::to_letters(&solution.moves), "D");
     /// assert!(solution.proven_shortest);
     /// ```
     pub fn solve(
