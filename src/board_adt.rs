@@ -266,25 +266,66 @@ impl Board {
     }
 
     /// Writes the tokens joined by single spaces (no newline), as fast as the
-    /// output can take them: numbers are formatted into a local buffer, not through
-    /// `fmt`.
+    /// output can take them: numbers are formatted by hand, a block of cells at a
+    /// time, and on large boards every other block is formatted on a second
+    /// thread while this one writes.
     pub fn write_tokens<W: Write>(&self, out: &mut W) -> io::Result<()> {
-        let mut buffer = [0u8; 1 << 14];
-        let mut used = 0;
-        for (index, &cell) in self.cells.iter().enumerate() {
-            // 11 bytes: a space and up to 10 digits.
-            if used + 11 > buffer.len() {
-                out.write_all(&buffer[..used])?;
-                used = 0;
+        let blocks: Vec<&[u32]> = self.cells.chunks(FORMAT_BLOCK).collect();
+        let mut text = Vec::with_capacity(FORMAT_BLOCK * 11);
+        if blocks.len() < 4 {
+            for (index, block) in blocks.iter().enumerate() {
+                format_cells(block, index == 0, &mut text);
+                out.write_all(&text)?;
             }
-            if index > 0 {
-                buffer[used] = b' ';
-                used += 1;
-            }
-            used += write_cell(&mut buffer[used..], cell);
+            return Ok(());
         }
-        out.write_all(&buffer[..used])
+        std::thread::scope(|scope| {
+            let (sender, formatted) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
+            let odd_blocks = blocks.iter().skip(1).step_by(2);
+            let helper = std::thread::Builder::new().spawn_scoped(scope, move || {
+                for block in odd_blocks {
+                    let mut text = Vec::with_capacity(FORMAT_BLOCK * 11);
+                    format_cells(block, false, &mut text);
+                    // Fails only when the writer has stopped on an error.
+                    if sender.send(text).is_err() {
+                        break;
+                    }
+                }
+            });
+            let helped = helper.is_ok();
+            for (index, block) in blocks.iter().enumerate() {
+                if helped && index % 2 == 1 {
+                    let text = formatted
+                        .recv()
+                        .expect("the helper formats every odd block");
+                    out.write_all(&text)?;
+                } else {
+                    format_cells(block, index == 0, &mut text);
+                    out.write_all(&text)?;
+                }
+            }
+            Ok(())
+        })
     }
+}
+
+/// Cells formatted at a time by [`Board::write_tokens`]: about 300 KB of text.
+const FORMAT_BLOCK: usize = 1 << 15;
+
+/// Replaces `text` with `cells` as tokens, each after a space unless `first`.
+fn format_cells(cells: &[u32], first: bool, text: &mut Vec<u8>) {
+    // 11 bytes a cell at most: a space and 10 digits.
+    text.clear();
+    text.resize(cells.len() * 11, 0);
+    let mut used = 0;
+    for (index, &cell) in cells.iter().enumerate() {
+        if index > 0 || !first {
+            text[used] = b' ';
+            used += 1;
+        }
+        used += write_cell(&mut text[used..], cell);
+    }
+    text.truncate(used);
 }
 
 /// Writes `cell` (`b` for 0) at the start of `buffer`; returns the length.
