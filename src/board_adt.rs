@@ -271,23 +271,27 @@ impl Board {
     /// thread while this one writes.
     pub fn write_tokens<W: Write>(&self, out: &mut W) -> io::Result<()> {
         let blocks: Vec<&[u32]> = self.cells.chunks(FORMAT_BLOCK).collect();
-        let mut text = Vec::with_capacity(FORMAT_BLOCK * 11);
+        let mut text = vec![0u8; FORMAT_BLOCK.min(self.cells.len()) * MAX_TOKEN];
         if blocks.len() < 4 {
             for (index, block) in blocks.iter().enumerate() {
-                format_cells(block, index == 0, &mut text);
-                out.write_all(&text)?;
+                let used = format_cells(block, index == 0, &mut text);
+                out.write_all(&text[..used])?;
             }
             return Ok(());
         }
         std::thread::scope(|scope| {
-            let (sender, formatted) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
+            // Formatted blocks go one way, emptied buffers back for reuse.
+            let (sender, formatted) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(2);
+            let (recycle, empties) = std::sync::mpsc::channel::<Vec<u8>>();
             let odd_blocks = blocks.iter().skip(1).step_by(2);
             let helper = std::thread::Builder::new().spawn_scoped(scope, move || {
                 for block in odd_blocks {
-                    let mut text = Vec::with_capacity(FORMAT_BLOCK * 11);
-                    format_cells(block, false, &mut text);
+                    let mut text = empties
+                        .try_recv()
+                        .unwrap_or_else(|_| vec![0u8; FORMAT_BLOCK * MAX_TOKEN]);
+                    let used = format_cells(block, false, &mut text);
                     // Fails only when the writer has stopped on an error.
-                    if sender.send(text).is_err() {
+                    if sender.send((text, used)).is_err() {
                         break;
                     }
                 }
@@ -295,13 +299,12 @@ impl Board {
             let helped = helper.is_ok();
             for (index, block) in blocks.iter().enumerate() {
                 if helped && index % 2 == 1 {
-                    let text = formatted
-                        .recv()
-                        .expect("the helper formats every odd block");
-                    out.write_all(&text)?;
+                    let (done, used) = formatted.recv().expect("the helper formats odd blocks");
+                    out.write_all(&done[..used])?;
+                    let _ = recycle.send(done);
                 } else {
-                    format_cells(block, index == 0, &mut text);
-                    out.write_all(&text)?;
+                    let used = format_cells(block, index == 0, &mut text);
+                    out.write_all(&text[..used])?;
                 }
             }
             Ok(())
@@ -312,11 +315,12 @@ impl Board {
 /// Cells formatted at a time by [`Board::write_tokens`]: about 300 KB of text.
 const FORMAT_BLOCK: usize = 1 << 15;
 
-/// Replaces `text` with `cells` as tokens, each after a space unless `first`.
-fn format_cells(cells: &[u32], first: bool, text: &mut Vec<u8>) {
-    // 11 bytes a cell at most: a space and 10 digits.
-    text.clear();
-    text.resize(cells.len() * 11, 0);
+/// The most bytes a token takes in the output: a space and 10 digits.
+const MAX_TOKEN: usize = 11;
+
+/// Writes `cells` as tokens into `text` (at least `MAX_TOKEN` bytes a cell),
+/// each after a space unless `first`; returns the length written.
+fn format_cells(cells: &[u32], first: bool, text: &mut [u8]) -> usize {
     let mut used = 0;
     for (index, &cell) in cells.iter().enumerate() {
         if index > 0 || !first {
@@ -325,7 +329,7 @@ fn format_cells(cells: &[u32], first: bool, text: &mut Vec<u8>) {
         }
         used += write_cell(&mut text[used..], cell);
     }
-    text.truncate(used);
+    used
 }
 
 /// Writes `cell` (`b` for 0) at the start of `buffer`; returns the length.
