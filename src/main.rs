@@ -9,6 +9,7 @@ use puzzle::board_adt::Puzzle;
 use puzzle::generate::{random_puzzle, GoalShape};
 use puzzle::input::{read_puzzle, PuzzleStream};
 use puzzle::report;
+use puzzle::solve::fifteen::{TableCache, TableEvent, TableSet};
 use puzzle::solve::{SolveEvent, SolveOptions, SolveStats, Solver};
 use puzzle::{BoardError, ReadError};
 use std::ffi::OsString;
@@ -54,6 +55,11 @@ Options:
                         lines between pairs are skipped), and answer each in
                         input order; with --solve, on every core
       --jobs N          With --batch: solve on N threads (default: all cores)
+      --cache-dir DIR   Where the 4x4 tables are cached (default:
+                        $PUZZLE_CACHE_DIR, else $XDG_CACHE_HOME/puzzle, else
+                        ~/.cache/puzzle)
+      --build-tables    Build (or check) every 4x4 table in the cache now,
+                        then exit; progress on stderr
       --generate SIDE   Print a random SIDExSIDE puzzle in the input format
       --seed N          With --generate: the seed (default: from the clock)
       --unsolvable      With --generate: make the goal unreachable
@@ -86,6 +92,7 @@ enum Command {
     Version,
     Check(CheckArgs),
     Generate(GenerateArgs),
+    BuildTables { cache: Option<OsString> },
 }
 
 #[derive(Default)]
@@ -97,6 +104,7 @@ struct CheckArgs {
     stats: bool,
     batch: bool,
     jobs: Option<usize>,
+    cache: Option<OsString>,
 }
 
 struct GenerateArgs {
@@ -146,6 +154,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
     let mut seed = None;
     let mut unsolvable = false;
     let mut random_goal = false;
+    let mut build_tables = false;
     let mut args = args.peekable();
     let mut only_files = false;
     while let Some(arg) = args.next() {
@@ -192,6 +201,8 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
                 }
                 check.jobs = Some(jobs as usize);
             }
+            "--cache-dir" => check.cache = Some(value("a directory")?.into()),
+            "--build-tables" => build_tables = flag(&inline)?,
             "--generate" => generate = Some(number(&name, &value("the board's side")?)?),
             "--seed" => seed = Some(number(&name, &value("a number")?)?),
             "--unsolvable" => unsolvable = flag(&inline)?,
@@ -207,6 +218,14 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
     }
     if check.jobs.is_some() && !check.batch {
         return Err(Failure::Usage("--jobs goes with --batch".into()));
+    }
+    if build_tables {
+        if check.file.is_some() || check.solve || check.batch || generate.is_some() {
+            return Err(Failure::Usage(
+                "--build-tables reads nothing; it goes with --cache-dir only".into(),
+            ));
+        }
+        return Ok(Command::BuildTables { cache: check.cache });
     }
     match generate {
         Some(side) => {
@@ -265,6 +284,18 @@ fn run(command: Command) -> Result<(), Failure> {
                 out.write_all(b"\n")
             })
         }
+        Command::BuildTables { cache } => {
+            let solver = Solver::new(solve_options(false, &cache));
+            let began = std::time::Instant::now();
+            solver
+                .build_tables(&mut |event: &SolveEvent| note(event))
+                .map_err(|e| Failure::System(e.to_string()))?;
+            note(&format_args!(
+                "4x4 tables ready in {:.1} s",
+                began.elapsed().as_secs_f64()
+            ));
+            Ok(())
+        }
         Command::Check(args) => {
             let (input, name): (Box<dyn Read>, String) = match &args.file {
                 Some(path) if path != "-" => {
@@ -275,9 +306,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 }
                 _ => (Box::new(io::stdin().lock()), "standard input".into()),
             };
-            let solver = Solver::new(SolveOptions {
-                shortest: args.shortest,
-            });
+            let solver = Solver::new(solve_options(args.shortest, &args.cache));
             if args.batch {
                 return batch(input, &name, &args, &solver, &mut out);
             }
@@ -292,6 +321,17 @@ fn run(command: Command) -> Result<(), Failure> {
     }
 }
 
+fn solve_options(shortest: bool, cache: &Option<OsString>) -> SolveOptions {
+    SolveOptions {
+        shortest,
+        cache: match cache {
+            Some(dir) => Some(TableCache::new(dir.into())),
+            None => TableCache::from_env(),
+        },
+        tables: TableSet::Standard,
+    }
+}
+
 fn read_failure(error: ReadError, name: &str) -> Failure {
     match error {
         ReadError::Invalid(e) => Failure::Invalid(e),
@@ -303,8 +343,14 @@ fn read_failure(error: ReadError, name: &str) -> Failure {
 /// nothing for an unsolvable one. Progress and statistics go to stderr.
 fn solve_one(puzzle: &Puzzle, args: &CheckArgs, solver: &Solver) -> Result<Vec<u8>, Failure> {
     let mut stats = SolveStats::default();
+    let mut report = |event: &SolveEvent| match event {
+        // Loading takes a fraction of a second: worth a line only with --stats.
+        SolveEvent::Table(TableEvent::Loading { .. } | TableEvent::Loaded { .. })
+            if !args.stats => {}
+        _ => note(event),
+    };
     let solution = solver
-        .solve(puzzle, &mut |event: &SolveEvent| note(event), &mut stats)
+        .solve(puzzle, &mut report, &mut stats)
         .map_err(|e| Failure::System(e.to_string()))?;
     let mut answer = Vec::new();
     if let Some(solution) = solution {

@@ -7,14 +7,30 @@ use puzzle::generate::{random_puzzle, GoalShape, SplitMix64};
 use puzzle::solve::moves::{apply_move, from_letters, Move};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
+use std::sync::Once;
 
+/// The binary, with the 4x4 tables built (once for all tests) in a cache kept
+/// with the build output, so that tests running at once do not build them twice.
 fn puzzle() -> Command {
+    static TABLES: Once = Once::new();
+    TABLES.call_once(|| {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("puzzle"))
+            .arg("--build-tables")
+            .env("PUZZLE_CACHE_DIR", cache_dir())
+            .output()
+            .expect("puzzle --build-tables runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    });
     let mut command = Command::cargo_bin("puzzle").expect("the puzzle binary is built");
     command.env("PUZZLE_CACHE_DIR", cache_dir());
     command
 }
 
-/// The tables the 4x4 solver builds, kept with the build output.
+/// The 4x4 tables' cache for these tests.
 fn cache_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("puzzle-cache")
 }
@@ -281,4 +297,193 @@ fn bad_input_with_solve_is_reported_as_without_it() {
         .code(1)
         .stderr("")
         .stdout("error: goal board: tile 3 appears twice (tokens 3 and 4)\n");
+}
+
+/// Korf's instances (id, optimal length, tiles with 0 for the blank); goal
+/// `0 1 2 ... 15`.
+fn korf_instances() -> Vec<(u32, usize, Vec<u32>)> {
+    let text = include_str!("../../shared/data/korf100.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let n: Vec<u32> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            (n[0], n[1] as usize, n[2..].to_vec())
+        })
+        .collect()
+}
+
+/// The 8 symmetries of the 4x4 square, as cell maps.
+fn symmetries() -> Vec<[usize; 16]> {
+    let mut all = Vec::new();
+    for transpose in [false, true] {
+        for flip_rows in [false, true] {
+            for flip_cols in [false, true] {
+                all.push(std::array::from_fn(|cell| {
+                    let (mut r, mut c) = (cell / 4, cell % 4);
+                    if transpose {
+                        (r, c) = (c, r);
+                    }
+                    if flip_rows {
+                        r = 3 - r;
+                    }
+                    if flip_cols {
+                        c = 3 - c;
+                    }
+                    r * 4 + c
+                }));
+            }
+        }
+    }
+    all
+}
+
+/// `board` seen through a symmetry (`map`) and with its tiles renamed (`names`).
+fn transform(board: &[u32], map: &[usize; 16], names: &[u32]) -> Vec<u32> {
+    let mut out = vec![0; 16];
+    for (cell, &tile) in board.iter().enumerate() {
+        out[map[cell]] = names[tile as usize];
+    }
+    out
+}
+
+#[test]
+fn korf_instances_keep_their_optimal_length_under_symmetry_and_relabelling() {
+    let mut rng = SplitMix64::new(100);
+    let chosen = [55, 16, 42, 79, 71, 1, 97];
+    let instances: Vec<_> = korf_instances()
+        .into_iter()
+        .filter(|(id, _, _)| chosen.contains(id))
+        .collect();
+    assert_eq!(instances.len(), chosen.len());
+    let standard: Vec<u32> = (0..16).collect();
+    let mut pairs = Vec::new();
+    let mut lengths = Vec::new();
+    for (index, (_, optimal, tiles)) in instances.iter().enumerate() {
+        for map in symmetries().iter().skip(index % 2).step_by(3) {
+            let mut names: Vec<u32> = (1..16).collect();
+            rng.shuffle(&mut names);
+            names.insert(0, 0);
+            let start = transform(tiles, map, &names);
+            let goal = transform(&standard, map, &names);
+            // Both directions: the goal's blank is then in a corner, or wherever
+            // the instance has it (an edge or centre cell).
+            pairs.push((start.clone(), goal.clone()));
+            pairs.push((goal, start));
+            lengths.extend([*optimal, *optimal]);
+        }
+    }
+    let answers = solve_batch(&pairs);
+    let blank_cells: std::collections::BTreeSet<usize> = pairs
+        .iter()
+        .map(|(_, goal)| goal.iter().position(|&t| t == 0).unwrap())
+        .collect();
+    assert!(
+        blank_cells.len() >= 8,
+        "goals with the blank in many places"
+    );
+    for ((answer, length), (start, _)) in answers.iter().zip(lengths).zip(&pairs) {
+        replays(answer);
+        assert!(answer.shortest);
+        assert_eq!(answer.moves.len(), length, "{}", line(start));
+    }
+}
+
+#[test]
+fn four_by_four_goals_with_the_blank_anywhere_get_shortest_solutions() {
+    // Short scrambles of goals with the blank on every cell, checked against
+    // breadth-first search from the goal (depth 14 at most keeps it small).
+    let mut rng = SplitMix64::new(4);
+    let mut pairs = Vec::new();
+    let mut truths = Vec::new();
+    for blank in 0..16 {
+        let mut goal: Vec<u32> = (1..16).collect();
+        rng.shuffle(&mut goal);
+        goal.insert(blank, 0);
+        let truth = bfs_to_depth(&goal, 14);
+        let boards: Vec<&Vec<u32>> = truth.keys().collect();
+        for _ in 0..3 {
+            let start = boards[rng.below(boards.len() as u64) as usize].clone();
+            truths.push(truth[&start]);
+            pairs.push((start, goal.clone()));
+        }
+    }
+    for ((answer, truth), _) in solve_batch(&pairs).iter().zip(truths).zip(&pairs) {
+        replays(answer);
+        assert!(answer.shortest);
+        assert_eq!(answer.moves.len(), truth);
+    }
+}
+
+/// Breadth-first distances from a 4x4 `goal`, up to `depth` moves.
+fn bfs_to_depth(goal: &[u32], depth: usize) -> HashMap<Vec<u32>, usize> {
+    let mut seen = HashMap::new();
+    seen.insert(goal.to_vec(), 0);
+    let mut queue = VecDeque::from([goal.to_vec()]);
+    while let Some(cells) = queue.pop_front() {
+        let d = seen[&cells];
+        if d == depth {
+            continue;
+        }
+        let blank = cells.iter().position(|&c| c == 0).unwrap();
+        for mv in Move::ALL {
+            let mut next = cells.clone();
+            let mut b = blank;
+            if apply_move(&mut next, 4, &mut b, mv) && !seen.contains_key(&next) {
+                seen.insert(next.clone(), d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn a_corrupt_table_cache_is_rebuilt() {
+    // A cache of its own, so that the other tests keep theirs intact.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("puzzle-cache-corrupt");
+    let _ = std::fs::remove_dir_all(&dir);
+    let fixture = root().join("Tests/sol4_assignment_example.inp");
+    let run = || {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("puzzle"))
+            .args(["--solve", "--stats", "--cache-dir"])
+            .arg(&dir)
+            .arg(&fixture)
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert!(first.status.success());
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(stderr.contains("built table"), "{stderr}");
+    // Damage every table file: flip a byte in the middle, truncate another.
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "the tables were cached");
+    for (i, file) in files.iter().enumerate() {
+        let mut bytes = std::fs::read(file).unwrap();
+        if i % 2 == 0 {
+            let middle = bytes.len() / 2;
+            bytes[middle] ^= 0x55;
+        } else {
+            bytes.truncate(bytes.len() - 1);
+        }
+        std::fs::write(file, bytes).unwrap();
+    }
+    let second = run();
+    assert!(second.status.success());
+    assert_eq!(second.stdout, first.stdout, "the same shortest solution");
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(stderr.contains("unusable"), "{stderr}");
+    assert!(stderr.contains("built table"), "{stderr}");
+    // Repaired: the third run only loads.
+    let third = run();
+    let stderr = String::from_utf8_lossy(&third.stderr);
+    assert!(
+        stderr.contains("loaded table") && !stderr.contains("built"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

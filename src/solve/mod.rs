@@ -6,22 +6,29 @@
 //! | side | method | label |
 //! |---|---|---|
 //! | 2, 3 | complete distance tables, one per goal blank class ([`small`]) | shortest |
-//! | 4 | IDA* over additive pattern databases ([`fifteen`]) | shortest |
+//! | 4 | IDA* over additive pattern databases, built on first use and cached ([`fifteen`]) | shortest |
 //! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally ([`large`]) | not proven shortest |
 //! | 5 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts ([`search`]) | shortest |
 //!
 //! The solver takes [`Board`]s and converts them to its own compact cells; it
 //! never prints, and reports progress through the events callback.
 
+mod cache;
+pub mod fifteen;
+mod ida;
 pub mod large;
 pub mod moves;
+mod pdb;
 pub mod search;
 pub mod small;
 
 use crate::board_adt::{Board, Puzzle};
+use fifteen::{goal_class, FifteenTables, SearchStats, TableCache, TableEvent, TableSet};
 use moves::Move;
 use search::SearchProgress;
 use std::fmt;
+use std::io;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The largest side `--solve` accepts: a valid solution of an `N`x`N` board is
@@ -38,16 +45,36 @@ pub struct Solution {
 }
 
 /// How to solve.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct SolveOptions {
     /// Insist on a shortest solution for 5x5 and larger boards too (IDA*; it can
     /// take very long: hours or more for a random 5x5 board).
     pub shortest: bool,
+    /// Where the 4x4 tables are cached; `None` keeps them in memory only, built
+    /// anew by each process.
+    pub cache: Option<TableCache>,
+    /// Which 4x4 tables: the production 7-8 partition, or a small 6-6-3 one that
+    /// builds in a fraction of a second and searches far slower (for tests).
+    pub tables: TableSet,
+}
+
+impl Default for SolveOptions {
+    /// Not insisting on shortest for large boards, the cache from the
+    /// environment ([`TableCache::from_env`]), the production tables.
+    fn default() -> SolveOptions {
+        SolveOptions {
+            shortest: false,
+            cache: TableCache::from_env(),
+            tables: TableSet::Standard,
+        }
+    }
 }
 
 /// Something the solver reports while it works.
 #[derive(Debug)]
 pub enum SolveEvent<'a> {
+    /// The 4x4 tables are being loaded or built.
+    Table(&'a TableEvent),
     /// The shortest-path search for 5x5 and larger finished an iteration, or went
     /// on for a while.
     Search(&'a SearchProgress),
@@ -56,6 +83,7 @@ pub enum SolveEvent<'a> {
 impl fmt::Display for SolveEvent<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            SolveEvent::Table(event) => event.fmt(f),
             SolveEvent::Search(p) => write!(
                 f,
                 "searching: bound {}, {} nodes, {:.1} s",
@@ -88,6 +116,8 @@ pub enum SolveError {
         /// The board's side.
         side: usize,
     },
+    /// The 4x4 tables could be neither loaded nor built.
+    Tables(io::Error),
 }
 
 impl fmt::Display for SolveError {
@@ -98,23 +128,77 @@ impl fmt::Display for SolveError {
                 "cannot solve a {side}x{side} board: the largest is {MAX_SOLVE_SIDE}x{MAX_SOLVE_SIDE} \
                  (a solution takes about 2.6 N^3 moves)"
             ),
+            SolveError::Tables(e) => write!(f, "cannot load or build the 4x4 tables: {e}"),
         }
     }
 }
 
 impl std::error::Error for SolveError {}
 
-/// Solves puzzles; holds what is worth keeping between them (tables), and may be
-/// shared by several threads.
-#[derive(Debug, Default)]
+/// Solves puzzles; holds what is worth keeping between them (the 4x4 tables of
+/// each goal class, loaded on first need), and may be shared by several threads.
+#[derive(Default)]
 pub struct Solver {
     options: SolveOptions,
+    /// The 4x4 tables for corner, edge and centre goals.
+    fifteen: [Mutex<Option<Arc<FifteenTables>>>; 3],
+}
+
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("options", &self.options)
+            .finish()
+    }
 }
 
 impl Solver {
     /// A solver with these options.
     pub fn new(options: SolveOptions) -> Solver {
-        Solver { options }
+        Solver {
+            options,
+            fifteen: Default::default(),
+        }
+    }
+
+    /// The 4x4 tables for goals with the blank on `goal_blank`, loaded or built
+    /// once and then shared. Other threads asking meanwhile wait for them.
+    fn fifteen_tables(
+        &self,
+        goal_blank: usize,
+        events: &mut dyn FnMut(&SolveEvent),
+    ) -> Result<Arc<FifteenTables>, SolveError> {
+        let slot = match goal_class(goal_blank) {
+            0 => 0,
+            1 => 1,
+            _ => 2,
+        };
+        let mut tables = self.fifteen[slot].lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tables) = tables.as_ref() {
+            return Ok(Arc::clone(tables));
+        }
+        let loaded = FifteenTables::load_or_build_with(
+            self.options.cache.as_ref(),
+            goal_blank,
+            self.options.tables,
+            &mut |event| events(&SolveEvent::Table(event)),
+        )
+        .map_err(SolveError::Tables)?;
+        let loaded = Arc::new(loaded);
+        *tables = Some(Arc::clone(&loaded));
+        Ok(loaded)
+    }
+
+    /// Builds (or checks) every 4x4 table in the cache ahead of time.
+    pub fn build_tables(&self, events: &mut dyn FnMut(&SolveEvent)) -> Result<(), SolveError> {
+        let Some(cache) = self.options.cache.as_ref() else {
+            return Err(SolveError::Tables(io::Error::new(
+                io::ErrorKind::NotFound,
+                "no cache directory: set PUZZLE_CACHE_DIR, XDG_CACHE_HOME or HOME, or use --cache-dir",
+            )));
+        };
+        fifteen::build_all(cache, &mut |event| events(&SolveEvent::Table(event)))
+            .map_err(SolveError::Tables)
     }
 
     /// Solves `puzzle`: `Ok(None)` when the goal cannot be reached.
@@ -156,16 +240,19 @@ impl Solver {
                 }
             }
             4 => {
-                stats.method = "IDA* with Manhattan distance and linear conflicts";
-                let mut nodes = 0;
-                let moves = search::solve_shortest(side, start.cells(), goal.cells(), &mut |p| {
-                    nodes = p.nodes;
-                });
-                stats.nodes = nodes;
-                Solution {
+                stats.method = "IDA* over pattern databases";
+                let goal_cells: [u8; 16] = narrow(goal).try_into().expect("16 cells");
+                let start_cells: [u8; 16] = narrow(start).try_into().expect("16 cells");
+                let tables = self.fifteen_tables(goal.blank(), events)?;
+                stats.table_time = began.elapsed();
+                let mut search = SearchStats::default();
+                let moves = fifteen::solve_fifteen(&start_cells, &goal_cells, &tables, &mut search);
+                stats.nodes = search.nodes;
+                stats.search_time = search.search_time;
+                return Ok(Some(Solution {
                     moves,
                     proven_shortest: true,
-                }
+                }));
             }
             _ if self.options.shortest => {
                 stats.method = "IDA* with Manhattan distance and linear conflicts";
@@ -204,7 +291,13 @@ mod tests {
     use crate::generate::{random_puzzle, GoalShape};
 
     fn solve(puzzle: &Puzzle) -> Option<Solution> {
-        Solver::default()
+        // Small in-memory 4x4 tables: unit tests build nothing big.
+        let options = SolveOptions {
+            shortest: false,
+            cache: None,
+            tables: TableSet::Small,
+        };
+        Solver::new(options)
             .solve(puzzle, &mut |_| {}, &mut SolveStats::default())
             .unwrap()
     }
@@ -224,8 +317,8 @@ mod tests {
             for seed in 0..3 {
                 let puzzle = random_puzzle(side, true, GoalShape::Random, seed);
                 let puzzle = if side == 4 {
-                    // Keep the interim 4x4 search quick: a short scramble.
-                    short_scramble(&puzzle, 30, seed)
+                    // The small tables are slow on hard boards: a scramble.
+                    short_scramble(&puzzle, 40, seed)
                 } else {
                     puzzle
                 };

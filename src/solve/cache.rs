@@ -1,0 +1,249 @@
+//! Pattern-database files on disk: their names, header, checksum, atomic writing
+//! and checked loading.
+//!
+//! A file is a 64-byte little-endian header followed by the packed table:
+//!
+//! | bytes  | field                                                        |
+//! |--------|--------------------------------------------------------------|
+//! | 0..8   | magic `PZ15PDB\0`                                            |
+//! | 8..12  | format version ([`VERSION`])                                 |
+//! | 12..16 | number of pattern tiles                                      |
+//! | 16..20 | pattern home cells (bitmask)                                 |
+//! | 20..24 | goal region of the blank (bitmask)                           |
+//! | 24..32 | number of entries                                            |
+//! | 32..40 | payload length in bytes                                      |
+//! | 40..48 | checksum of the payload ([`checksum`])                       |
+//! | 48..64 | reserved, zero                                               |
+//!
+//! Files are written to a temporary name in the same directory and renamed into
+//! place, so a reader sees either no file or a whole one, and two processes that
+//! build the same table at once both leave a valid file (the last rename wins).
+//! Loading reads the payload with one `read_exact` into a buffer and then checks
+//! the header against the expected pattern, the file size and the checksum.
+
+use super::pdb::PatternSpec;
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// File magic.
+pub const MAGIC: [u8; 8] = *b"PZ15PDB\0";
+/// Format version; bump it whenever the index or packing changes.
+pub const VERSION: u32 = 2;
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 64;
+
+/// The file name of a table: `fifteen-v<version>-<k>-<cells>.<region>.pdb`.
+pub fn file_name(spec: &PatternSpec) -> String {
+    format!("fifteen-v{VERSION}-{}.pdb", spec.name())
+}
+
+/// Why a table file could not be used.
+#[derive(Debug)]
+pub enum ReadError {
+    /// There is no such file.
+    Missing,
+    /// The file exists but is not a valid table for this pattern.
+    Corrupt(String),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Missing => write!(f, "missing"),
+            ReadError::Corrupt(reason) => write!(f, "{reason}"),
+        }
+    }
+}
+
+/// A 64-bit checksum of `data`: four independent multiply-rotate lanes over
+/// 8-byte words (fast enough that checking costs little next to reading), then
+/// mixed together with the length.
+pub fn checksum(data: &[u8]) -> u64 {
+    const K: [u64; 4] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0x27D4_EB2F_1656_67C5,
+    ];
+    let mut lanes = K;
+    let mut blocks = data.chunks_exact(32);
+    for block in &mut blocks {
+        for (i, lane) in lanes.iter_mut().enumerate() {
+            let w = u64::from_le_bytes(block[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+            *lane = (*lane ^ w).wrapping_mul(K[i] | 1).rotate_left(29);
+        }
+    }
+    let mut h = data.len() as u64;
+    for (i, lane) in lanes.iter().enumerate() {
+        h = (h ^ lane.rotate_left(i as u32 * 16)).wrapping_mul(K[0]);
+    }
+    for &b in blocks.remainder() {
+        h = (h ^ b as u64).wrapping_mul(K[1]);
+    }
+    h ^ (h >> 31)
+}
+
+fn header(spec: &PatternSpec, payload: &[u8]) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[0..8].copy_from_slice(&MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&(spec.tiles() as u32).to_le_bytes());
+    h[16..20].copy_from_slice(&(spec.cells as u32).to_le_bytes());
+    h[20..24].copy_from_slice(&(spec.goal_region as u32).to_le_bytes());
+    h[24..32].copy_from_slice(&(spec.entries() as u64).to_le_bytes());
+    h[32..40].copy_from_slice(&(payload.len() as u64).to_le_bytes());
+    h[40..48].copy_from_slice(&checksum(payload).to_le_bytes());
+    h
+}
+
+/// Reads and checks the table for `spec` from `path`.
+pub fn read_table(path: &Path, spec: &PatternSpec) -> Result<Vec<u8>, ReadError> {
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(ReadError::Missing),
+        Err(e) => return Err(ReadError::Corrupt(format!("cannot open: {e}"))),
+    };
+    let corrupt = |what: String| ReadError::Corrupt(what);
+    let len = file
+        .metadata()
+        .map_err(|e| corrupt(format!("cannot stat: {e}")))?
+        .len();
+    let want_payload = spec.packed_len() as u64;
+    if len != HEADER_LEN as u64 + want_payload {
+        return Err(corrupt(format!(
+            "size {len} bytes, expected {}",
+            HEADER_LEN as u64 + want_payload
+        )));
+    }
+    let mut head = [0u8; HEADER_LEN];
+    file.read_exact(&mut head)
+        .map_err(|e| corrupt(format!("cannot read header: {e}")))?;
+    let u32_at = |i: usize| u32::from_le_bytes(head[i..i + 4].try_into().expect("4 bytes"));
+    let u64_at = |i: usize| u64::from_le_bytes(head[i..i + 8].try_into().expect("8 bytes"));
+    if head[0..8] != MAGIC {
+        return Err(corrupt("bad magic".into()));
+    }
+    if u32_at(8) != VERSION {
+        return Err(corrupt(format!(
+            "format version {}, expected {VERSION}",
+            u32_at(8)
+        )));
+    }
+    if u32_at(12) != spec.tiles() as u32
+        || u32_at(16) != spec.cells as u32
+        || u32_at(20) != spec.goal_region as u32
+        || u64_at(24) != spec.entries() as u64
+        || u64_at(32) != want_payload
+    {
+        return Err(corrupt("header describes a different pattern".into()));
+    }
+    let mut data = vec![0u8; want_payload as usize];
+    file.read_exact(&mut data)
+        .map_err(|e| corrupt(format!("cannot read table: {e}")))?;
+    let sum = checksum(&data);
+    if sum != u64_at(40) {
+        return Err(corrupt("checksum mismatch".into()));
+    }
+    Ok(data)
+}
+
+/// Writes the table for `spec` into `dir` atomically (temporary file in the same
+/// directory, flushed, then renamed over the final name). Returns the final path.
+pub fn write_table(dir: &Path, spec: &PatternSpec, data: &[u8]) -> io::Result<PathBuf> {
+    fs::create_dir_all(dir)?;
+    let path = dir.join(file_name(spec));
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}-{}-{}",
+        file_name(spec),
+        std::process::id(),
+        nanos,
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut file = File::create(&tmp)?;
+        file.write_all(&header(spec, data))?;
+        file.write_all(data)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&tmp, &path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map(|()| path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "puzzle-cache-test-{name}-{}-{}",
+            std::process::id(),
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap()
+                .as_nanos()
+        ));
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn checksum_sees_single_bit_flips() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let base = checksum(&data);
+        for i in [0, 31, 32, 500, 999] {
+            let mut d = data.clone();
+            d[i] ^= 4;
+            assert_ne!(checksum(&d), base, "flip at {i}");
+        }
+        assert_ne!(checksum(&data[..999]), base);
+    }
+
+    #[test]
+    fn tables_round_trip_and_damage_is_caught() {
+        let dir = temp_dir("roundtrip");
+        let spec = PatternSpec::new(0x0013, 5);
+        let data: Vec<u8> = (0..spec.packed_len()).map(|i| (i % 13) as u8).collect();
+        let path = write_table(&dir, &spec, &data).unwrap();
+        assert_eq!(read_table(&path, &spec).unwrap(), data);
+        // Only the final file is left behind.
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+
+        let other = PatternSpec::new(0x0013, 15);
+        assert_eq!(
+            other.goal_region, spec.goal_region,
+            "same connected free cells"
+        );
+        let third = PatternSpec::new(0x0023, 15);
+        assert!(matches!(
+            read_table(&path, &third),
+            Err(ReadError::Corrupt(_))
+        ));
+
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[HEADER_LEN + 10] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        assert!(
+            matches!(read_table(&path, &spec), Err(ReadError::Corrupt(r)) if r.contains("checksum"))
+        );
+        fs::write(&path, &bytes[..100]).unwrap();
+        assert!(
+            matches!(read_table(&path, &spec), Err(ReadError::Corrupt(r)) if r.contains("size"))
+        );
+        fs::remove_file(&path).unwrap();
+        assert!(matches!(read_table(&path, &spec), Err(ReadError::Missing)));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
