@@ -18,6 +18,10 @@ test:
 bench: puzzle
 	$(CARGO) bench --bench throughput
 
+# The solver against its targets: Korf's 100, table build and load, 3x3, 100x100.
+bench-solve: puzzle
+	$(CARGO) bench --bench solve
+
 clean:
 	$(CARGO) clean
 	rm -f puzzle

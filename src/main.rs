@@ -361,7 +361,7 @@ fn solve_one(puzzle: &Puzzle, args: &CheckArgs, solver: &Solver) -> Result<Vec<u
         }
         if args.stats {
             note(&format_args!(
-                "stats: {} moves by {}; {} nodes; search {:.3} s; tables {:.3} s",
+                "stats: {} moves by {}; {} nodes; search {:.6} s; tables {:.3} s",
                 solution.moves.len(),
                 stats.method,
                 stats.nodes,

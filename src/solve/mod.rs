@@ -235,14 +235,17 @@ impl Solver {
             2 | 3 => {
                 stats.method = "complete distance table";
                 Solution {
-                    moves: small::solve_small(side, &narrow(start), &narrow(goal)),
+                    moves: small::solve_small(
+                        side,
+                        &narrow(start)[..side * side],
+                        &narrow(goal)[..side * side],
+                    ),
                     proven_shortest: true,
                 }
             }
             4 => {
                 stats.method = "IDA* over pattern databases";
-                let goal_cells: [u8; 16] = narrow(goal).try_into().expect("16 cells");
-                let start_cells: [u8; 16] = narrow(start).try_into().expect("16 cells");
+                let (start_cells, goal_cells) = (narrow(start), narrow(goal));
                 let tables = self.fifteen_tables(goal.blank(), events)?;
                 stats.table_time = began.elapsed();
                 let mut search = SearchStats::default();
@@ -280,9 +283,14 @@ impl Solver {
     }
 }
 
-/// A small board's cells as bytes (tiles below 16).
-fn narrow(board: &Board) -> Vec<u8> {
-    board.cells().iter().map(|&c| c as u8).collect()
+/// A board of at most 16 cells as bytes, on the stack: no allocation for the
+/// millions of small puzzles a batch may hold.
+fn narrow(board: &Board) -> [u8; 16] {
+    let mut cells = [0u8; 16];
+    for (cell, &tile) in cells.iter_mut().zip(board.cells()) {
+        *cell = tile as u8;
+    }
+    cells
 }
 
 #[cfg(test)]

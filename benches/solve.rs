@@ -1,0 +1,316 @@
+//! `make bench-solve`: the solver against its targets.
+//!
+//! - Korf's 100 15-puzzles (`../shared/data/korf100.txt`), in `puzzle`'s input
+//!   notation with the goal `b 1 2 ... 15`, solved by `./puzzle --batch --solve
+//!   --stats --jobs 1`: every length must equal the listed optimum and every
+//!   solution must replay; the total search time (tables excluded) and nodes are
+//!   summed from the `--stats` lines; the median of three runs is reported.
+//! - The same 100 backwards (from `b 1 2 ... 15` to each instance), so that the
+//!   goal's blank is in a corner, on an edge or in the centre.
+//! - The tables: built from nothing into a fresh cache (wall time, peak memory,
+//!   bytes on disk), then loaded.
+//! - Random 3x3 puzzles per second through the library, one core.
+//! - A random 100x100 puzzle with a random goal, end to end.
+//!
+//! It prints figures; it fails only if a solution is wrong.
+
+use puzzle::board_adt::Board;
+use puzzle::generate::{random_puzzle, GoalShape};
+use puzzle::solve::fifteen::TableCache;
+use puzzle::solve::moves::from_letters;
+use puzzle::solve::{SolveOptions, SolveStats, Solver};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The reference: hkociemba/FifteenPuzzle, measured on this machine by the issue
+/// that set the targets (it cannot be fetched and built here).
+const REFERENCE_SEARCH_S: f64 = 0.32;
+const REFERENCE_NODES: u64 = 1_950_000;
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let puzzle = root.join("puzzle");
+    assert!(puzzle.exists(), "run `make` first: ./puzzle is missing");
+    let out = root.join("bench-out");
+    let cache = out.join("tables");
+    let _ = std::fs::remove_dir_all(&cache);
+    std::fs::create_dir_all(&cache).expect("cannot create bench-out/tables");
+
+    println!("== 4x4 tables, built from nothing (both cores)");
+    let started = Instant::now();
+    let (status, peak) = run_measured(
+        Command::new(&puzzle)
+            .arg("--build-tables")
+            .arg("--cache-dir")
+            .arg(&cache),
+    );
+    assert!(status, "puzzle --build-tables failed");
+    let all_bytes = dir_bytes(&cache, "");
+    let corner_bytes = dir_bytes(&cache, "8-") + dir_bytes(&cache, "7-00fe");
+    println!(
+        "all five tables: {:.1} s wall, peak {} MiB; {:.0} MB on disk ({:.0} MB for corner goals)",
+        started.elapsed().as_secs_f64(),
+        peak.map_or("-".into(), |m| format!("{m:.0}")),
+        all_bytes as f64 / 1e6,
+        corner_bytes as f64 / 1e6
+    );
+
+    let korf = korf_instances(&root.join("../shared/data/korf100.txt"));
+    let standard = "b 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15".to_string();
+    for (name, backwards) in [
+        ("Korf's 100, goal b 1 2 ... 15", false),
+        ("Korf's 100 backwards (goal blank anywhere)", true),
+    ] {
+        println!();
+        println!("== {name}: one core, tables loaded first");
+        let mut input = String::new();
+        for (_, _, board) in &korf {
+            let (start, goal) = if backwards {
+                (&standard, board)
+            } else {
+                (board, &standard)
+            };
+            input.push_str(&format!("{start}\n{goal}\n"));
+        }
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            runs.push(solve_batch(&puzzle, &cache, &input, &korf));
+        }
+        runs.sort_by(|a, b| a.search.cmp(&b.search));
+        let median = &runs[1];
+        println!(
+            "lengths: {} of {} optimal; search {:.3} s (runs: {}); {} nodes; table load {:.2} s",
+            median.optimal,
+            korf.len(),
+            median.search.as_secs_f64(),
+            runs.iter()
+                .map(|r| format!("{:.3}", r.search.as_secs_f64()))
+                .collect::<Vec<_>>()
+                .join(", "),
+            median.nodes,
+            median.tables.as_secs_f64(),
+        );
+        if !backwards {
+            println!(
+                "reference (hkociemba/FifteenPuzzle, as measured by the issue): {REFERENCE_SEARCH_S} s, \
+                 {REFERENCE_NODES} nodes; ratio {:.2} in time, {:.2} in nodes",
+                median.search.as_secs_f64() / REFERENCE_SEARCH_S,
+                median.nodes as f64 / REFERENCE_NODES as f64
+            );
+            println!(
+                "peak memory solving: {} MiB",
+                median.peak.map_or("-".into(), |m| format!("{m:.0}"))
+            );
+        }
+        assert_eq!(median.optimal, korf.len(), "every length must be optimal");
+    }
+
+    println!();
+    println!("== random 3x3 puzzles, random goals, one core, through the library");
+    let solver = Solver::new(SolveOptions {
+        cache: Some(TableCache::new(cache.clone())),
+        ..SolveOptions::default()
+    });
+    let puzzles: Vec<_> = (0..100_000)
+        .map(|seed| random_puzzle(3, true, GoalShape::Random, seed))
+        .collect();
+    let mut stats = SolveStats::default();
+    // Build the 3x3 tables first: they are built once a process.
+    solver.solve(&puzzles[0], &mut |_| {}, &mut stats).unwrap();
+    let started = Instant::now();
+    let mut moves = 0;
+    for p in &puzzles {
+        moves += solver
+            .solve(p, &mut |_| {}, &mut stats)
+            .unwrap()
+            .unwrap()
+            .moves
+            .len();
+    }
+    let took = started.elapsed();
+    println!(
+        "{} puzzles in {:.3} s: {:.2} million a second; mean length {:.2}",
+        puzzles.len(),
+        took.as_secs_f64(),
+        puzzles.len() as f64 / took.as_secs_f64() / 1e6,
+        moves as f64 / puzzles.len() as f64
+    );
+
+    println!();
+    println!("== a random 100x100 puzzle, random goal, end to end (./puzzle -s)");
+    let p = random_puzzle(100, true, GoalShape::Random, 100);
+    let file = out.join("solve100.txt");
+    std::fs::write(&file, format!("{}\n{}\n", p.start(), p.goal())).unwrap();
+    let mut times = Vec::new();
+    let mut length = 0;
+    for _ in 0..5 {
+        let started = Instant::now();
+        let result = Command::new(&puzzle).arg("-s").arg(&file).output().unwrap();
+        times.push(started.elapsed());
+        let text = String::from_utf8(result.stdout).unwrap();
+        let letters = text
+            .lines()
+            .nth(4)
+            .unwrap()
+            .trim_start_matches("solution: ");
+        let solution = from_letters(letters).unwrap();
+        let mut board = p.start().clone();
+        assert!(
+            solution.iter().all(|&m| board.slide(m)) && &board == p.goal(),
+            "100x100 replays"
+        );
+        length = solution.len();
+    }
+    times.sort();
+    println!(
+        "median {:.3} s (target 1 s); {length} moves",
+        times[2].as_secs_f64()
+    );
+}
+
+struct BatchRun {
+    optimal: usize,
+    search: Duration,
+    tables: Duration,
+    nodes: u64,
+    peak: Option<f64>,
+}
+
+/// Solves the batch, checks every answer, sums the statistics.
+fn solve_batch(
+    puzzle: &Path,
+    cache: &Path,
+    input: &str,
+    korf: &[(u32, usize, String)],
+) -> BatchRun {
+    let input_file = cache.with_file_name("korf-batch.txt");
+    std::fs::write(&input_file, input).unwrap();
+    let time = Path::new("/usr/bin/time");
+    let mut command = if time.exists() {
+        let mut c = Command::new(time);
+        c.args(["-f", "peak-kib %M"]).arg(puzzle);
+        c
+    } else {
+        Command::new(puzzle)
+    };
+    let output = command
+        .args([
+            "--batch",
+            "--solve",
+            "--stats",
+            "--jobs",
+            "1",
+            "--cache-dir",
+        ])
+        .arg(cache)
+        .arg(&input_file)
+        .stdin(Stdio::null())
+        .output()
+        .expect("cannot run puzzle");
+    assert!(output.status.success(), "the batch failed");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let mut optimal = 0;
+    for (block, (id, length, _)) in lines.chunks(5).zip(korf) {
+        let start: Board = block[0].trim_start_matches("start: ").parse().unwrap();
+        let goal: Board = block[1].trim_start_matches("goal: ").parse().unwrap();
+        let moves = from_letters(block[4].trim_start_matches("solution: ")).unwrap();
+        let mut board = start;
+        assert!(
+            moves.iter().all(|&m| board.slide(m)) && board == goal,
+            "instance {id} replays"
+        );
+        if moves.len() == *length {
+            optimal += 1;
+        } else {
+            println!("instance {id}: {} moves, optimum {length}", moves.len());
+        }
+    }
+    let mut search = Duration::ZERO;
+    let mut tables = Duration::ZERO;
+    let mut nodes = 0;
+    let mut peak = None;
+    for line in stderr.lines() {
+        if let Some(stats) = line.strip_prefix("puzzle: stats: ") {
+            for part in stats.split("; ") {
+                if let Some(n) = part.strip_suffix(" nodes") {
+                    nodes += n.parse::<u64>().unwrap();
+                } else if let Some(s) = part.strip_prefix("search ") {
+                    search += Duration::from_secs_f64(s.trim_end_matches(" s").parse().unwrap());
+                } else if let Some(s) = part.strip_prefix("tables ") {
+                    tables += Duration::from_secs_f64(s.trim_end_matches(" s").parse().unwrap());
+                }
+            }
+        } else if let Some(kib) = line.strip_prefix("peak-kib ") {
+            peak = kib.trim().parse::<f64>().ok().map(|k| k / 1024.0);
+        }
+    }
+    BatchRun {
+        optimal,
+        search,
+        tables,
+        nodes,
+        peak,
+    }
+}
+
+/// Korf's instances: id, optimal length, the board in `puzzle`'s notation.
+fn korf_instances(path: &Path) -> Vec<(u32, usize, String)> {
+    let text = std::fs::read_to_string(path).expect("../shared/data/korf100.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let n: Vec<&str> = l.split_whitespace().collect();
+            let board: Vec<&str> = n[2..]
+                .iter()
+                .map(|&t| if t == "0" { "b" } else { t })
+                .collect();
+            (
+                n[0].parse().unwrap(),
+                n[1].parse().unwrap(),
+                board.join(" "),
+            )
+        })
+        .collect()
+}
+
+/// Runs `command` (under `/usr/bin/time` when it exists); success and peak MiB.
+fn run_measured(command: &mut Command) -> (bool, Option<f64>) {
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        return (command.status().map(|s| s.success()).unwrap_or(false), None);
+    }
+    let program = command.get_program().to_owned();
+    let args: Vec<_> = command.get_args().map(|a| a.to_owned()).collect();
+    let output = Command::new(time)
+        .args(["-f", "peak-kib %M"])
+        .arg(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .output()
+        .expect("cannot run /usr/bin/time");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let peak = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("peak-kib "))
+        .last()
+        .and_then(|k| k.trim().parse::<f64>().ok())
+        .map(|k| k / 1024.0);
+    (output.status.success(), peak)
+}
+
+/// Bytes of the files in `dir` whose names contain `part`.
+fn dir_bytes(dir: &Path, part: &str) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_string_lossy().contains(part))
+                .filter_map(|e| e.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
