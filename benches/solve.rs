@@ -77,7 +77,7 @@ fn main() {
         for _ in 0..3 {
             runs.push(solve_batch(&puzzle, &cache, &input, &korf));
         }
-        runs.sort_by(|a, b| a.search.cmp(&b.search));
+        runs.sort_by_key(|run| run.search);
         let median = &runs[1];
         println!(
             "lengths: {} of {} optimal; search {:.3} s (runs: {}); {} nodes; table load {:.2} s",
@@ -295,7 +295,7 @@ fn run_measured(command: &mut Command) -> (bool, Option<f64>) {
     let peak = stderr
         .lines()
         .filter_map(|l| l.strip_prefix("peak-kib "))
-        .last()
+        .next_back()
         .and_then(|k| k.trim().parse::<f64>().ok())
         .map(|k| k / 1024.0);
     (output.status.success(), peak)
