@@ -35,6 +35,19 @@ impl SplitMix64 {
         ((u128::from(self.next_u64()) * u128::from(bound)) >> 64) as u64
     }
 
+    /// A number in `0 .. bound` (`bound > 0`), as an index.
+    pub fn index(&mut self, bound: usize) -> usize {
+        self.below(bound as u64) as usize
+    }
+
+    /// The numbers `0 .. n` in random order: the cells of a random board, with
+    /// `0` for the blank.
+    pub fn permutation(&mut self, n: usize) -> Vec<u32> {
+        let mut cells: Vec<u32> = (0..n as u32).collect();
+        self.shuffle(&mut cells);
+        cells
+    }
+
     /// Shuffles `items` uniformly (Fisher-Yates).
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {

@@ -54,41 +54,7 @@ pub fn solve_shortest(
     if !reachable(side, start, goal) {
         return Vec::new();
     }
-    let mut goal_row = vec![0usize; cells];
-    let mut goal_col = vec![0usize; cells];
-    for (i, &t) in goal.iter().enumerate() {
-        goal_row[t as usize] = i / side;
-        goal_col[t as usize] = i % side;
-    }
-    let mut search = Search {
-        side,
-        cells: start.to_vec(),
-        blank: start.iter().position(|&t| t == 0).unwrap_or(0),
-        goal_row,
-        goal_col,
-        manhattan: 0,
-        row_conflicts: vec![0; side],
-        col_conflicts: vec![0; side],
-        conflicts: 0,
-        tails: Vec::with_capacity(side),
-        path: Vec::new(),
-        bound: 0,
-        next_bound: u32::MAX,
-        nodes: 0,
-        started: Instant::now(),
-        progress,
-    };
-    search.manhattan = (0..cells)
-        .filter(|&i| search.cells[i] != 0)
-        .map(|i| search.tile_distance(search.cells[i], i))
-        .sum();
-    for line in 0..side {
-        search.row_conflicts[line] = search.line_conflicts(line, true);
-        search.col_conflicts[line] = search.line_conflicts(line, false);
-    }
-    search.conflicts =
-        search.row_conflicts.iter().sum::<u32>() + search.col_conflicts.iter().sum::<u32>();
-
+    let mut search = Search::new(side, start, goal, progress);
     search.bound = search.heuristic();
     loop {
         search.next_bound = u32::MAX;
@@ -173,6 +139,52 @@ struct Search<'p> {
 }
 
 impl Search<'_> {
+    /// A search from `start` towards `goal`, its heuristic computed from scratch.
+    fn new<'p>(
+        side: usize,
+        start: &[u32],
+        goal: &[u32],
+        progress: &'p mut dyn FnMut(&SearchProgress),
+    ) -> Search<'p> {
+        let cells = side * side;
+        let mut goal_row = vec![0usize; cells];
+        let mut goal_col = vec![0usize; cells];
+        for (i, &t) in goal.iter().enumerate() {
+            goal_row[t as usize] = i / side;
+            goal_col[t as usize] = i % side;
+        }
+        let mut search = Search {
+            side,
+            cells: start.to_vec(),
+            blank: start.iter().position(|&t| t == 0).unwrap_or(0),
+            goal_row,
+            goal_col,
+            manhattan: 0,
+            row_conflicts: vec![0; side],
+            col_conflicts: vec![0; side],
+            conflicts: 0,
+            tails: Vec::with_capacity(side),
+            path: Vec::new(),
+            bound: 0,
+            next_bound: u32::MAX,
+            nodes: 0,
+            started: Instant::now(),
+            progress,
+        };
+        search.manhattan = (0..cells)
+            .filter(|&i| search.cells[i] != 0)
+            .map(|i| search.tile_distance(search.cells[i], i))
+            .sum();
+        for line in 0..side {
+            search.row_conflicts[line] = search.line_conflicts(line, true);
+            search.col_conflicts[line] = search.line_conflicts(line, false);
+        }
+        search.conflicts =
+            search.row_conflicts.iter().sum::<u32>() + search.col_conflicts.iter().sum::<u32>();
+
+        search
+    }
+
     fn heuristic(&self) -> u32 {
         self.manhattan + 2 * self.conflicts
     }
@@ -328,32 +340,21 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::SplitMix64;
     use crate::solve::moves::{apply_move, replay};
     use crate::solve::small::solve_small;
     use std::collections::HashMap;
 
-    /// splitmix64: a small seeded generator for the tests.
-    struct Rng(u64);
+    /// The crate's seeded generator, in the shapes these tests use.
+    struct Rng(SplitMix64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
         fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
+            self.0.index(n)
         }
 
         fn board(&mut self, cells: usize) -> Vec<u32> {
-            let mut b: Vec<u32> = (0..cells as u32).collect();
-            for i in (1..cells).rev() {
-                b.swap(i, self.below(i + 1));
-            }
-            b
+            self.0.permutation(cells)
         }
 
         /// A board `steps` random moves (none undoing the last) from `goal`.
@@ -431,7 +432,7 @@ mod tests {
 
     #[test]
     fn three_by_three_lengths_equal_the_tables() {
-        let mut rng = Rng(21);
+        let mut rng = Rng(SplitMix64::new(21));
         for _ in 0..300 {
             let goal = rng.board(9);
             let start = {
@@ -456,7 +457,7 @@ mod tests {
 
     #[test]
     fn two_by_two_lengths_equal_the_tables() {
-        let mut rng = Rng(22);
+        let mut rng = Rng(SplitMix64::new(22));
         for _ in 0..200 {
             let goal = rng.board(4);
             let steps = rng.below(12);
@@ -473,7 +474,7 @@ mod tests {
 
     #[test]
     fn easy_four_by_four_lengths_equal_bidirectional_bfs() {
-        let mut rng = Rng(23);
+        let mut rng = Rng(SplitMix64::new(23));
         for round in 0..40 {
             let goal = rng.board(16);
             let start = rng.scramble(4, &goal, 10 + round % 20);
@@ -492,7 +493,7 @@ mod tests {
 
     #[test]
     fn short_five_by_five_scrambles_solve() {
-        let mut rng = Rng(24);
+        let mut rng = Rng(SplitMix64::new(24));
         for _ in 0..10 {
             let goal = rng.board(25);
             let start = rng.scramble(5, &goal, 30);
@@ -509,45 +510,12 @@ mod tests {
         goal: &[u32],
         progress: &'p mut dyn FnMut(&SearchProgress),
     ) -> Search<'p> {
-        let mut goal_row = vec![0; side * side];
-        let mut goal_col = vec![0; side * side];
-        for (i, &t) in goal.iter().enumerate() {
-            goal_row[t as usize] = i / side;
-            goal_col[t as usize] = i % side;
-        }
-        let mut s = Search {
-            side,
-            cells: start.to_vec(),
-            blank: start.iter().position(|&t| t == 0).unwrap(),
-            goal_row,
-            goal_col,
-            manhattan: 0,
-            row_conflicts: vec![0; side],
-            col_conflicts: vec![0; side],
-            conflicts: 0,
-            tails: Vec::new(),
-            path: Vec::new(),
-            bound: 0,
-            next_bound: 0,
-            nodes: 0,
-            started: Instant::now(),
-            progress,
-        };
-        s.manhattan = (0..side * side)
-            .filter(|&i| start[i] != 0)
-            .map(|i| s.tile_distance(start[i], i))
-            .sum();
-        for line in 0..side {
-            s.row_conflicts[line] = s.line_conflicts(line, true);
-            s.col_conflicts[line] = s.line_conflicts(line, false);
-        }
-        s.conflicts = s.row_conflicts.iter().sum::<u32>() + s.col_conflicts.iter().sum::<u32>();
-        s
+        Search::new(side, start, goal, progress)
     }
 
     #[test]
     fn heuristic_is_admissible_on_every_3x3_distance_sampled() {
-        let mut rng = Rng(25);
+        let mut rng = Rng(SplitMix64::new(25));
         let narrow = |b: &[u32]| b.iter().map(|&t| t as u8).collect::<Vec<_>>();
         for _ in 0..2000 {
             let goal = rng.board(9);
@@ -563,7 +531,7 @@ mod tests {
 
     #[test]
     fn heuristic_updates_match_a_fresh_computation() {
-        let mut rng = Rng(26);
+        let mut rng = Rng(SplitMix64::new(26));
         for side in 2..=6 {
             for _ in 0..20 {
                 let goal = rng.board(side * side);

@@ -119,6 +119,33 @@ impl Geometry {
         }
     }
 
+    /// `start` in the canonical frame of `goal`'s class: the class, the symmetry
+    /// that maps `goal` onto the class's canonical goal, the start's relabelled
+    /// cells and its blank cell there.
+    fn normalise(&self, start: &[u8], goal: &[u8]) -> (usize, Symmetry, [u8; MAX_CELLS], usize) {
+        let goal_blank = goal
+            .iter()
+            .position(|&t| t == 0)
+            .expect("the goal has a blank");
+        let (class, sym) = self.per_blank[goal_blank];
+        let canonical = &self.canonical[class];
+        // Label of each tile in the canonical frame.
+        let mut label = [0u8; MAX_CELLS];
+        for (i, &tile) in goal.iter().enumerate() {
+            label[tile as usize] = canonical[sym.cell[i] as usize];
+        }
+        let mut cells = [0u8; MAX_CELLS];
+        let mut blank = 0;
+        for (i, &tile) in start.iter().enumerate() {
+            let to = sym.cell[i] as usize;
+            cells[to] = label[tile as usize];
+            if tile == 0 {
+                blank = to;
+            }
+        }
+        (class, sym, cells, blank)
+    }
+
     /// The index of a state: blank cell, then the rank of the tile order.
     #[inline]
     fn index(&self, cells: &[u8; MAX_CELLS], blank: usize) -> usize {
@@ -259,27 +286,7 @@ pub fn solve_small(side: usize, start: &[u8], goal: &[u8]) -> Vec<Move> {
     if start == goal {
         return Vec::new();
     }
-    let goal_blank = goal
-        .iter()
-        .position(|&t| t == 0)
-        .expect("the goal has a blank");
-    let (class, sym) = geom.per_blank[goal_blank];
-    let canonical = &geom.canonical[class];
-
-    // Label of each tile in the canonical frame.
-    let mut label = [0u8; MAX_CELLS];
-    for (i, &tile) in goal.iter().enumerate() {
-        label[tile as usize] = canonical[sym.cell[i] as usize];
-    }
-    let mut cells = [0u8; MAX_CELLS];
-    let mut blank = 0;
-    for (i, &tile) in start.iter().enumerate() {
-        let to = sym.cell[i] as usize;
-        cells[to] = label[tile as usize];
-        if tile == 0 {
-            blank = to;
-        }
-    }
+    let (class, sym, mut cells, mut blank) = geom.normalise(start, goal);
 
     let table = geom.table(class);
     let offsets: [isize; 4] = [geom.side as isize, -(geom.side as isize), 1, -1];
@@ -312,56 +319,27 @@ pub fn solve_small(side: usize, start: &[u8], goal: &[u8]) -> Vec<Move> {
 /// Same conditions as [`solve_small`].
 pub fn distance_small(side: usize, start: &[u8], goal: &[u8]) -> usize {
     let geom = geometry(side);
-    let goal_blank = goal
-        .iter()
-        .position(|&t| t == 0)
-        .expect("the goal has a blank");
-    let (class, sym) = geom.per_blank[goal_blank];
-    let canonical = &geom.canonical[class];
-    let mut label = [0u8; MAX_CELLS];
-    for (i, &tile) in goal.iter().enumerate() {
-        label[tile as usize] = canonical[sym.cell[i] as usize];
-    }
-    let mut cells = [0u8; MAX_CELLS];
-    let mut blank = 0;
-    for (i, &tile) in start.iter().enumerate() {
-        let to = sym.cell[i] as usize;
-        cells[to] = label[tile as usize];
-        if tile == 0 {
-            blank = to;
-        }
-    }
+    let (class, _, cells, blank) = geom.normalise(start, goal);
     usize::from(geom.table(class)[geom.index(&cells, blank)] >> 2)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate::SplitMix64;
     use crate::solve::moves::{apply_move, replay};
     use std::collections::{HashMap, VecDeque};
 
-    /// splitmix64: a small seeded generator for the tests.
-    struct Rng(u64);
+    /// The crate's seeded generator, in the shapes these tests use.
+    struct Rng(SplitMix64);
 
     impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
         fn board(&mut self, cells: usize) -> Vec<u8> {
-            let mut b: Vec<u8> = (0..cells as u8).collect();
-            for i in (1..cells).rev() {
-                b.swap(i, self.below(i + 1));
-            }
-            b
+            self.0
+                .permutation(cells)
+                .into_iter()
+                .map(|t| t as u8)
+                .collect()
         }
     }
 
@@ -446,7 +424,7 @@ mod tests {
 
     #[test]
     fn three_by_three_every_start_against_bfs_for_each_blank_cell() {
-        let mut rng = Rng(7);
+        let mut rng = Rng(SplitMix64::new(7));
         for goal_blank in 0..9 {
             let mut goal = rng.board(9);
             let at = goal.iter().position(|&t| t == 0).unwrap();
@@ -466,7 +444,7 @@ mod tests {
 
     #[test]
     fn three_by_three_random_pairs_against_bfs() {
-        let mut rng = Rng(11);
+        let mut rng = Rng(SplitMix64::new(11));
         for _ in 0..6 {
             let goal = rng.board(9);
             let dist = bfs(3, &goal);
@@ -492,7 +470,7 @@ mod tests {
         let handles: Vec<_> = (0..4)
             .map(|seed| {
                 std::thread::spawn(move || {
-                    let mut rng = Rng(seed);
+                    let mut rng = Rng(SplitMix64::new(seed));
                     for _ in 0..1000 {
                         let goal = rng.board(9);
                         let mut start = rng.board(9);
