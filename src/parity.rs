@@ -19,10 +19,10 @@
 /// The set of tiles seen so far, with the parity of their inversions.
 #[derive(Clone, Debug)]
 pub(crate) struct TileSet {
-    /// Level 0 of the tree: for each 64 tiles, a word of presence bits and its
-    /// suffix parity word (bit `j`: the parity of presence bits `j + 1 ..= 63`).
-    /// The two share a cache line: one miss a tile, not two.
-    bottom: Vec<[u64; 2]>,
+    /// Level 0 of the tree: one presence bit a tile. Its suffix parities are
+    /// computed when needed (a few shifts) rather than stored: on large boards
+    /// this level is the one that leaves the cache, so it is kept small.
+    bottom: Vec<u64>,
     /// `upper[l][i]` bit `j` is the parity of the number of tiles under children
     /// `j + 1 ..= 63` of node `i` on level `l + 1`, whose children are the nodes of
     /// the level below. Each level has a 64th as many nodes as the one below; the
@@ -37,6 +37,18 @@ pub(crate) struct TileSet {
 /// The tile was already in the set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Duplicate;
+
+/// The parity of the number of bits set in `bits`, in bit 0 (the other bits are
+/// noise). Folding halves together: no popcount instruction is assumed.
+#[inline(always)]
+fn word_parity(bits: u64) -> u64 {
+    let mut x = bits ^ (bits >> 32);
+    x ^= x >> 16;
+    x ^= x >> 8;
+    x ^= x >> 4;
+    x ^= x >> 2;
+    x ^ (x >> 1)
+}
 
 /// Bit `j` of the result is the parity of bits `j + 1 ..= 63` of `bits`.
 fn suffix_parities(bits: u64) -> u64 {
@@ -86,16 +98,12 @@ impl TileSet {
 
     fn resize(&mut self, capacity: u64) {
         let words = capacity.div_ceil(64).max(1) as usize;
-        self.bottom.resize(words, [0, 0]);
+        self.bottom.resize(words, 0);
         self.capacity = words as u64 * 64;
         // Rebuild the tree from the presence bits: rare (a few times a board at
         // most), and linear in the size.
         self.upper.clear();
-        let mut bits: Vec<u64> = Vec::with_capacity(words);
-        for node in &mut self.bottom {
-            node[1] = suffix_parities(node[0]);
-            bits.push(node[0]);
-        }
+        let mut bits: Vec<u64> = self.bottom.clone();
         while bits.len() > 1 {
             // The next level's children are this level's nodes: one bit each, the
             // parity of the tiles under it.
@@ -116,14 +124,15 @@ impl TileSet {
         debug_assert!(tile < self.capacity);
         let mut index = (tile >> 6) as usize;
         let mut bit = tile & 63;
-        let [word, suffix] = self.bottom[index];
+        let word = self.bottom[index];
         if (word >> bit) & 1 != 0 {
             return Err(Duplicate);
         }
         // The parity of the earlier tiles above this one, level by level; and the
         // child `bit` gains a tile, so every suffix that contains it flips.
-        let mut parity = suffix >> bit;
-        self.bottom[index] = [word | (1 << bit), suffix ^ ((1 << bit) - 1)];
+        // `>> bit >> 1` rather than `>> (bit + 1)`: a shift by 64 would overflow.
+        let mut parity = word_parity(word >> bit >> 1);
+        self.bottom[index] = word | (1 << bit);
         for level in &mut self.upper {
             bit = (index & 63) as u64;
             index >>= 6;
@@ -138,7 +147,7 @@ impl TileSet {
     /// Whether `tile` (below `capacity()`) is in the set.
     #[cfg(test)]
     pub(crate) fn contains(&self, tile: u64) -> bool {
-        (self.bottom[(tile >> 6) as usize][0] >> (tile & 63)) & 1 != 0
+        (self.bottom[(tile >> 6) as usize] >> (tile & 63)) & 1 != 0
     }
 
     /// Whether the tiles inserted so far, in insertion order, have an odd number of
