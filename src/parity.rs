@@ -12,9 +12,10 @@
 //! the nodes on the path, of the parity of the tiles under the children to the
 //! right of the path's child. Each node keeps exactly those parities, one bit per
 //! child (a "suffix parity" word), so a query is one bit test a level and an update
-//! one exclusive or: `log64(n)` word operations a tile, no popcount, no counter,
-//! on a structure of about `n / 4` bytes that stays in cache. A cycle walk over the
-//! permutation would instead make one cache miss a tile on large boards.
+//! one exclusive or; the bottom level, the presence bits, folds its word instead.
+//! That is `log64(n)` word operations a tile, no counter, on a structure of about
+//! `n / 8` bytes that stays in cache. A cycle walk over the permutation would
+//! instead make one cache miss a tile on large boards.
 
 /// The set of tiles seen so far, with the parity of their inversions.
 #[derive(Clone, Debug)]
