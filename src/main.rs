@@ -115,7 +115,10 @@ struct GenerateArgs {
 }
 
 fn main() -> ExitCode {
-    let result = parse_args(std::env::args_os().skip(1)).and_then(run);
+    let result = parse_args(std::env::args_os().skip(1)).and_then(|command| {
+        check_standard_streams(&command)?;
+        run(command)
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Invalid(error)) => {
@@ -472,6 +475,46 @@ fn write_out<W: Write>(
     write(out)
         .and_then(|()| out.flush())
         .map_err(|e| Failure::System(format!("cannot write the output: {e}")))
+}
+
+/// Fails if standard input or output was closed when `puzzle` started. The Rust
+/// runtime quietly reopens a closed standard descriptor on `/dev/null`
+/// (read-write), which would turn a closed output into a silent success and a
+/// closed input into an empty one; a descriptor opened read-write on
+/// `/dev/null` is taken as that sign (a shell's `> /dev/null` opens it
+/// write-only, `< /dev/null` read-only).
+fn check_standard_streams(command: &Command) -> Result<(), Failure> {
+    let reads_stdin =
+        matches!(command, Command::Check(args) if args.file.as_ref().is_none_or(|f| f == "-"));
+    if reads_stdin && reopened_on_null(0) {
+        return Err(Failure::System(
+            "cannot read standard input: it is closed".into(),
+        ));
+    }
+    if reopened_on_null(1) {
+        return Err(Failure::System(
+            "cannot write the output: standard output is closed".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether descriptor `fd` is `/dev/null` opened read-write (Linux only; `false`
+/// wherever `/proc` cannot tell).
+fn reopened_on_null(fd: u32) -> bool {
+    let Ok(target) = std::fs::read_link(format!("/proc/self/fd/{fd}")) else {
+        return false;
+    };
+    if target != std::path::Path::new("/dev/null") {
+        return false;
+    }
+    let Ok(info) = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")) else {
+        return false;
+    };
+    info.lines()
+        .find_map(|line| line.strip_prefix("flags:"))
+        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
+        .is_some_and(|flags| flags & 0o3 == 0o2)
 }
 
 /// Standard output without the line buffering of `io::stdout()`, which scans

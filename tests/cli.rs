@@ -403,6 +403,33 @@ fn a_directory_as_input_is_an_error_on_stderr() {
 }
 
 #[test]
+fn closed_standard_streams_are_errors_on_stderr() {
+    // The shell closes the descriptor before starting puzzle.
+    let binary = assert_cmd::cargo::cargo_bin("puzzle");
+    let fixture = root().join("Tests/sol4_assignment_example.inp");
+    for (script, message) in [
+        (
+            "exec \"$0\" >&- < \"$1\"",
+            "puzzle: cannot write the output: standard output is closed\n",
+        ),
+        (
+            "exec \"$0\" <&-",
+            "puzzle: cannot read standard input: it is closed\n",
+        ),
+    ] {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .arg(&binary)
+            .arg(&fixture)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{script}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), message);
+    }
+}
+
+#[test]
 fn a_bad_command_line_exits_2_and_points_to_help() {
     for args in [
         &["--frobnicate"][..],
