@@ -64,6 +64,7 @@ use super::pdb::{manhattan, PatternSpec, Pdb, CELLS, SIDE};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 /// Where pattern-database files are kept.
@@ -311,7 +312,7 @@ pub fn goal_class(cell: usize) -> usize {
 pub struct FifteenTables {
     rep: usize,
     set: TableSet,
-    pdbs: Vec<Pdb>,
+    pdbs: Vec<Arc<Pdb>>,
     /// Per group: its frame and indices into `pdbs`.
     groups: Vec<(Sym, Vec<usize>)>,
 }
@@ -342,7 +343,7 @@ impl FifteenTables {
     ) -> io::Result<FifteenTables> {
         assert!(goal_blank < CELLS, "goal blank cell out of range");
         let rep = goal_class(goal_blank);
-        let mut pdbs: Vec<Pdb> = Vec::new();
+        let mut pdbs: Vec<Arc<Pdb>> = Vec::new();
         let mut groups = Vec::new();
         for (frame, specs) in set.groups(rep) {
             let mut idx = Vec::new();
@@ -350,7 +351,7 @@ impl FifteenTables {
                 let i = match pdbs.iter().position(|p| *p.spec() == spec) {
                     Some(i) => i,
                     None => {
-                        pdbs.push(obtain(cache, spec, true, progress)?);
+                        pdbs.push(shared(cache, spec, progress)?);
                         pdbs.len() - 1
                     }
                 };
@@ -390,7 +391,7 @@ impl FifteenTables {
             .iter()
             .map(|(frame, idx)| Group {
                 frame: *frame,
-                tables: idx.iter().map(|&i| &self.pdbs[i]).collect(),
+                tables: idx.iter().map(|&i| &*self.pdbs[i]).collect(),
             })
             .collect();
         Heuristic::new(self.rep, groups)
@@ -442,6 +443,31 @@ impl FifteenTables {
 
 /// Gets one table: from the cache if it is there and sound, else built (and
 /// stored when `store`).
+/// The table for `spec`, shared with every other set of tables in this process
+/// that uses it: the 8-tile table serves all three goal classes, and a batch
+/// that mixes them holds it once, not three times. A table no set uses any
+/// more is freed.
+fn shared(
+    cache: Option<&TableCache>,
+    spec: PatternSpec,
+    progress: &mut dyn FnMut(&TableEvent),
+) -> io::Result<Arc<Pdb>> {
+    static LOADED: Mutex<Vec<Weak<Pdb>>> = Mutex::new(Vec::new());
+    // Held while loading, so that two threads never load the same table twice.
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    loaded.retain(|weak| weak.strong_count() > 0);
+    if let Some(pdb) = loaded
+        .iter()
+        .filter_map(Weak::upgrade)
+        .find(|pdb| *pdb.spec() == spec)
+    {
+        return Ok(pdb);
+    }
+    let pdb = Arc::new(obtain(cache, spec, true, progress)?);
+    loaded.push(Arc::downgrade(&pdb));
+    Ok(pdb)
+}
+
 fn obtain(
     cache: Option<&TableCache>,
     spec: PatternSpec,
