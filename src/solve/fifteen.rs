@@ -443,28 +443,31 @@ impl FifteenTables {
 
 /// Gets one table: from the cache if it is there and sound, else built (and
 /// stored when `store`).
-/// The table for `spec`, shared with every other set of tables in this process
-/// that uses it: the 8-tile table serves all three goal classes, and a batch
-/// that mixes them holds it once, not three times. A table no set uses any
-/// more is freed.
+/// The table for `spec` from `cache`, shared with every other set of tables in
+/// this process that uses it: the 8-tile table serves all three goal classes,
+/// and a batch that mixes them holds it once, not three times. A table no set
+/// uses any more is freed.
 fn shared(
     cache: Option<&TableCache>,
     spec: PatternSpec,
     progress: &mut dyn FnMut(&TableEvent),
 ) -> io::Result<Arc<Pdb>> {
-    static LOADED: Mutex<Vec<Weak<Pdb>>> = Mutex::new(Vec::new());
+    type Loaded = Vec<(Option<PathBuf>, Weak<Pdb>)>;
+    static LOADED: Mutex<Loaded> = Mutex::new(Vec::new());
+    let dir = cache.map(|c| c.dir.clone());
     // Held while loading, so that two threads never load the same table twice.
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    loaded.retain(|weak| weak.strong_count() > 0);
-    if let Some(pdb) = loaded
+    loaded.retain(|(_, weak)| weak.strong_count() > 0);
+    let found = loaded
         .iter()
-        .filter_map(Weak::upgrade)
-        .find(|pdb| *pdb.spec() == spec)
-    {
+        .filter(|(from, _)| *from == dir)
+        .filter_map(|(_, weak)| weak.upgrade())
+        .find(|pdb| *pdb.spec() == spec);
+    if let Some(pdb) = found {
         return Ok(pdb);
     }
     let pdb = Arc::new(obtain(cache, spec, true, progress)?);
-    loaded.push(Arc::downgrade(&pdb));
+    loaded.push((dir, Arc::downgrade(&pdb)));
     Ok(pdb)
 }
 
@@ -955,6 +958,10 @@ mod tests {
         let (_, want, start) = KORF[0];
         let goal: [u8; 16] = std::array::from_fn(|i| i as u8);
         assert_eq!(solve_checked(&start, &goal, &tables).len(), want);
+        // While one set of tables is alive, another shares them: nothing is read.
+        let (_, sharing) = load();
+        assert_eq!(sharing, vec![]);
+        drop(tables);
         let (_, fourth) = load();
         assert_eq!(
             count(&fourth, |e| matches!(e, TableEvent::Loaded { .. })),
