@@ -117,6 +117,9 @@ struct GenerateArgs {
 fn main() -> ExitCode {
     let result = parse_args(std::env::args_os().skip(1)).and_then(|command| {
         check_standard_streams(&command)?;
+        if uses_big_tables(&command) {
+            ask_for_huge_pages();
+        }
         run(command)
     });
     match result {
@@ -515,6 +518,52 @@ fn reopened_on_null(fd: u32) -> bool {
         .find_map(|line| line.strip_prefix("flags:"))
         .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
         .is_some_and(|flags| flags & 0o3 == 0o2)
+}
+
+/// Whether the command may load or build the 4x4 tables (hundreds of MB).
+fn uses_big_tables(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::BuildTables { .. } | Command::Check(CheckArgs { solve: true, .. })
+    )
+}
+
+/// The glibc tunable that makes `malloc` ask for transparent huge pages.
+const HUGE_PAGES: &str = "glibc.malloc.hugetlb=1";
+
+/// Restarts `puzzle` with glibc's `malloc` asking for transparent huge pages,
+/// unless it already does; returns only if it cannot (then nothing changes).
+///
+/// Why: the 4x4 search reads its 259 MB table at random, and with 4 KiB pages
+/// most reads also miss the TLB. Where the kernel gives huge pages only on
+/// request (`madvise` mode, the common default), glibc makes that request for
+/// its large blocks when this tunable is set at start-up; the standard library
+/// has no other way to make it. Measured on Korf's 100 (`make bench-solve`):
+/// search 0.22-0.26 s instead of 0.25-0.33 s, table load 0.1 s instead of 0.2 s.
+/// A glibc that does not know the tunable ignores it.
+fn ask_for_huge_pages() {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        let tunables = std::env::var_os("GLIBC_TUNABLES").unwrap_or_default();
+        if tunables.to_string_lossy().contains("glibc.malloc.hugetlb") {
+            return;
+        }
+        let Ok(me) = std::env::current_exe() else {
+            return;
+        };
+        let mut wanted = tunables;
+        if !wanted.is_empty() {
+            wanted.push(":");
+        }
+        wanted.push(HUGE_PAGES);
+        // `exec` replaces this process (same descriptors, nothing read yet) and
+        // returns only on failure.
+        let _ = std::process::Command::new(me)
+            .args(std::env::args_os().skip(1))
+            .env("GLIBC_TUNABLES", wanted)
+            .exec();
+    }
 }
 
 /// Standard output without the line buffering of `io::stdout()`, which scans
