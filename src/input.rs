@@ -259,36 +259,40 @@ fn skip_blank_lines<R: Read>(chunks: &mut Chunks<R>) -> io::Result<bool> {
 fn check_trailing<R: Read>(chunks: &mut Chunks<R>) -> Result<(), ReadError> {
     let mut line = 3;
     while chunks.fill()? {
-        let byte = chunks.buffer[chunks.pos];
-        match byte {
-            b' ' | b'\t' => chunks.pos += 1,
-            b'\n' => {
-                chunks.pos += 1;
-                line += 1;
+        // Whitespace in bulk: a long tail of blank lines costs no more than a
+        // scan of its bytes.
+        for &byte in &chunks.buffer[chunks.pos..chunks.end] {
+            match byte {
+                b' ' | b'\t' => {}
+                b'\n' => line += 1,
+                _ => break,
             }
-            _ => {
-                // A `\r` is harmless only right before `\n` or the end.
-                chunks.fill_to(2)?;
-                let next = chunks.buffer[chunks.pos..chunks.end].get(1).copied();
-                if byte == b'\r' && next.is_none_or(|b| b == b'\n') {
-                    chunks.pos += 1;
-                    continue;
-                }
-                chunks.fill_to(41)?;
-                let rest = &chunks.buffer[chunks.pos..chunks.end];
-                let text_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-                let text = &rest[..text_end];
-                let text = text.strip_suffix(b"\r").unwrap_or(text);
-                return Err(BoardError::new(
-                    Role::Goal,
-                    ErrorKind::ExtraInput {
-                        line,
-                        text: show_bytes(text, 40),
-                    },
-                )
-                .into());
-            }
+            chunks.pos += 1;
         }
+        if chunks.pos == chunks.end {
+            continue;
+        }
+        // A `\r` is harmless only right before `\n` or the end.
+        let byte = chunks.buffer[chunks.pos];
+        chunks.fill_to(2)?;
+        let next = chunks.buffer[chunks.pos..chunks.end].get(1).copied();
+        if byte == b'\r' && next.is_none_or(|b| b == b'\n') {
+            chunks.pos += 1;
+            continue;
+        }
+        chunks.fill_to(41)?;
+        let rest = &chunks.buffer[chunks.pos..chunks.end];
+        let text_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let text = &rest[..text_end];
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        return Err(BoardError::new(
+            Role::Goal,
+            ErrorKind::ExtraInput {
+                line,
+                text: show_bytes(text, 40),
+            },
+        )
+        .into());
     }
     Ok(())
 }
