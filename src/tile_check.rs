@@ -107,7 +107,6 @@ impl TileKeeper {
     }
 
     /// The tiles kept so far, in order.
-    #[allow(dead_code)]
     pub(crate) fn tiles(&self) -> &[u32] {
         &self.tiles
     }

@@ -330,6 +330,17 @@ fn a_million_cell_board_is_echoed_exactly() {
     assert!(got.stdout.ends_with(b"\nunsolvable\n"));
 }
 
+/// The run ended on a failed write: status 1 and the message on stderr, no panic.
+fn failed_to_write(out: &std::process::Output) {
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("puzzle: cannot write the output:"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"));
+}
+
 #[test]
 fn a_full_disk_is_an_error_on_stderr() {
     let full = match fs::OpenOptions::new().write(true).open("/dev/full") {
@@ -345,13 +356,7 @@ fn a_full_disk_is_an_error_on_stderr() {
         .stderr(Stdio::piped())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.starts_with("puzzle: cannot write the output:"),
-        "{stderr}"
-    );
-    assert!(!stderr.contains("panicked"));
+    failed_to_write(&out);
 }
 
 #[test]
@@ -365,13 +370,7 @@ fn a_closed_pipe_is_an_error_on_stderr() {
     // Close the reading end before the first write: every write then fails.
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.starts_with("puzzle: cannot write the output:"),
-        "{stderr}"
-    );
-    assert!(!stderr.contains("panicked"));
+    failed_to_write(&out);
 }
 
 #[test]

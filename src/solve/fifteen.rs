@@ -670,28 +670,20 @@ mod tests {
         })
     }
 
-    /// The crate's seeded generator, in the shapes these tests use.
-    struct Rng(SplitMix64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0.index(n)
-        }
-
-        fn board(&mut self) -> [u8; 16] {
-            let cells = self.0.permutation(16);
-            std::array::from_fn(|i| cells[i] as u8)
-        }
+    /// A random 4x4 board.
+    fn board(rng: &mut SplitMix64) -> [u8; 16] {
+        let cells = rng.permutation(16);
+        std::array::from_fn(|i| cells[i] as u8)
     }
 
     /// `board` after `n` random moves that never undo the previous one.
-    fn scramble(rng: &mut Rng, board: &[u8; 16], n: usize) -> [u8; 16] {
+    fn scramble(rng: &mut SplitMix64, board: &[u8; 16], n: usize) -> [u8; 16] {
         let mut b = *board;
         let mut blank = b.iter().position(|&t| t == 0).unwrap();
         let mut last: Option<Move> = None;
         let mut done = 0;
         while done < n {
-            let mv = Move::ALL[rng.below(4)];
+            let mv = Move::ALL[rng.index(4)];
             if Some(mv.inverse()) == last {
                 continue;
             }
@@ -785,7 +777,7 @@ mod tests {
     #[test]
     fn parity_decides_reachability() {
         let goal: [u8; 16] = std::array::from_fn(|i| i as u8);
-        let mut rng = Rng(SplitMix64::new(7));
+        let mut rng = SplitMix64::new(7);
         let start = scramble(&mut rng, &goal, 31);
         assert!(reachable(&start, &goal) && reachable(&goal, &start));
         let mut swapped = start;
@@ -800,22 +792,22 @@ mod tests {
 
     #[test]
     fn solving_the_goal_itself_takes_no_moves() {
-        let mut rng = Rng(SplitMix64::new(3));
-        let goal = rng.board();
+        let mut rng = SplitMix64::new(3);
+        let goal = board(&mut rng);
         let tables = small(goal.iter().position(|&t| t == 0).unwrap());
         assert!(solve_checked(&goal, &goal, tables).is_empty());
     }
 
     #[test]
     fn random_goals_in_every_class_get_shortest_solutions() {
-        let mut rng = Rng(SplitMix64::new(0x5eed));
+        let mut rng = SplitMix64::new(0x5eed);
         // Goal blanks: corners, edge cells and centre cells in various places.
         for goal_blank in [0, 15, 1, 2, 4, 7, 8, 11, 13, 14, 5, 6, 9, 10] {
             for _ in 0..3 {
-                let mut goal = rng.board();
+                let mut goal = board(&mut rng);
                 let b = goal.iter().position(|&t| t == 0).unwrap();
                 goal.swap(b, goal_blank);
-                let len = 24 + rng.below(14);
+                let len = 24 + rng.index(14);
                 let start = scramble(&mut rng, &goal, len);
                 let moves = solve_checked(&start, &goal, small(goal_blank));
                 assert_eq!(
@@ -864,13 +856,13 @@ mod tests {
     #[test]
     fn korf_instances_keep_their_length_under_symmetry_and_relabelling() {
         let goal: [u8; 16] = std::array::from_fn(|i| i as u8);
-        let mut rng = Rng(SplitMix64::new(99));
+        let mut rng = SplitMix64::new(99);
         for (id, want, start) in KORF {
             for (k, sym) in symmetries().iter().enumerate() {
                 // Move every cell by the symmetry, then rename the tiles at random.
                 let mut names: [u8; 16] = std::array::from_fn(|i| i as u8);
                 for i in (2..16).rev() {
-                    names.swap(i, 1 + rng.below(i));
+                    names.swap(i, 1 + rng.index(i));
                 }
                 let map = |b: &[u8; 16]| {
                     let mut out = [0u8; 16];
@@ -987,7 +979,7 @@ mod tests {
             .iter()
             .any(|e| matches!(e, TableEvent::CacheUnwritable { .. })));
         let goal: [u8; 16] = [1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-        let start = scramble(&mut Rng(SplitMix64::new(11)), &goal, 30);
+        let start = scramble(&mut SplitMix64::new(11), &goal, 30);
         let moves = solve_checked(&start, &goal, &tables);
         assert_eq!(moves.len(), manhattan_length(&start, &goal));
         std::fs::remove_dir_all(&dir).unwrap();

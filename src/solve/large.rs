@@ -1123,29 +1123,16 @@ mod tests {
     use crate::generate::SplitMix64;
     use crate::solve::moves::replay;
 
-    /// The crate's seeded generator, in the shapes these tests use.
-    struct Rng(SplitMix64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0.index(n)
+    /// A random goal, and a random start of the same parity.
+    fn pair(rng: &mut SplitMix64, side: usize) -> (Vec<u32>, Vec<u32>) {
+        let goal = rng.permutation(side * side);
+        let mut start = rng.permutation(side * side);
+        if !reachable(side, &start, &goal) {
+            let mut tiles = (0..start.len()).filter(|&i| start[i] != 0);
+            let (i, j) = (tiles.next().unwrap(), tiles.next().unwrap());
+            start.swap(i, j);
         }
-
-        fn board(&mut self, cells: usize) -> Vec<u32> {
-            self.0.permutation(cells)
-        }
-
-        /// A random goal, and a random start of the same parity.
-        fn pair(&mut self, side: usize) -> (Vec<u32>, Vec<u32>) {
-            let goal = self.board(side * side);
-            let mut start = self.board(side * side);
-            if !reachable(side, &start, &goal) {
-                let mut tiles = (0..start.len()).filter(|&i| start[i] != 0);
-                let (i, j) = (tiles.next().unwrap(), tiles.next().unwrap());
-                start.swap(i, j);
-            }
-            (start, goal)
-        }
+        (start, goal)
     }
 
     /// Parity of a permutation given as `perm[i]` = image of `i`.
@@ -1198,19 +1185,19 @@ mod tests {
 
     #[test]
     fn four_by_four_random_pairs() {
-        let mut rng = Rng(SplitMix64::new(1));
+        let mut rng = SplitMix64::new(1);
         for _ in 0..20_000 {
-            let (start, goal) = rng.pair(4);
+            let (start, goal) = pair(&mut rng, 4);
             check(4, &start, &goal);
         }
     }
 
     #[test]
     fn five_to_nine_random_pairs() {
-        let mut rng = Rng(SplitMix64::new(2));
+        let mut rng = SplitMix64::new(2);
         for side in 5..=9 {
             for _ in 0..300 {
-                let (start, goal) = rng.pair(side);
+                let (start, goal) = pair(&mut rng, side);
                 check(side, &start, &goal);
             }
         }
@@ -1218,17 +1205,17 @@ mod tests {
 
     #[test]
     fn ten_by_ten_random_pairs() {
-        let mut rng = Rng(SplitMix64::new(3));
+        let mut rng = SplitMix64::new(3);
         for _ in 0..40 {
-            let (start, goal) = rng.pair(10);
+            let (start, goal) = pair(&mut rng, 10);
             check(10, &start, &goal);
         }
     }
 
     #[test]
     fn hundred_by_hundred_random_pair() {
-        let mut rng = Rng(SplitMix64::new(4));
-        let (start, goal) = rng.pair(100);
+        let mut rng = SplitMix64::new(4);
+        let (start, goal) = pair(&mut rng, 100);
         let moves = solve_large(100, &start, &goal);
         let mut cells = start.clone();
         let mut blank = start.iter().position(|&t| t == 0).unwrap();
@@ -1238,11 +1225,11 @@ mod tests {
 
     #[test]
     fn goals_with_the_blank_in_every_cell() {
-        let mut rng = Rng(SplitMix64::new(5));
+        let mut rng = SplitMix64::new(5);
         for side in 4..=6 {
             for blank in 0..side * side {
                 for _ in 0..50 {
-                    let (mut start, mut goal) = rng.pair(side);
+                    let (mut start, mut goal) = pair(&mut rng, side);
                     // Move the goal's blank to `blank` by swapping it with a tile,
                     // then restore the parity by swapping two tiles of the start.
                     let at = goal.iter().position(|&t| t == 0).unwrap();
@@ -1260,29 +1247,29 @@ mod tests {
 
     #[test]
     fn small_sides_and_solved_boards() {
-        let mut rng = Rng(SplitMix64::new(6));
+        let mut rng = SplitMix64::new(6);
         for side in 2..=3 {
             for _ in 0..200 {
-                let (start, goal) = rng.pair(side);
+                let (start, goal) = pair(&mut rng, side);
                 check(side, &start, &goal);
             }
         }
         for side in [1, 2, 3, 4, 7] {
-            let goal = rng.board(side * side);
+            let goal = rng.permutation(side * side);
             assert!(solve_large(side, &goal, &goal).is_empty());
         }
     }
 
     #[test]
     fn boards_a_few_moves_apart() {
-        let mut rng = Rng(SplitMix64::new(7));
+        let mut rng = SplitMix64::new(7);
         for side in 4..=8 {
             for walk in 1..40 {
-                let goal = rng.board(side * side);
+                let goal = rng.permutation(side * side);
                 let mut start = goal.clone();
                 let mut blank = start.iter().position(|&t| t == 0).unwrap();
                 for _ in 0..walk {
-                    let mv = Move::ALL[rng.below(4)];
+                    let mv = Move::ALL[rng.index(4)];
                     crate::solve::moves::apply_move(&mut start, side, &mut blank, mv);
                 }
                 check(side, &start, &goal);
@@ -1300,11 +1287,11 @@ mod tests {
 
     #[test]
     fn every_symmetry_maps_its_moves_back() {
-        let mut rng = Rng(SplitMix64::new(8));
+        let mut rng = SplitMix64::new(8);
         for side in [4, 5, 7] {
             for symmetry in 0..8 {
                 for _ in 0..20 {
-                    let (start, goal) = rng.pair(side);
+                    let (start, goal) = pair(&mut rng, side);
                     let map = |b: &[u32]| {
                         let mut out = vec![0; b.len()];
                         for (cell, &tile) in b.iter().enumerate() {
@@ -1327,10 +1314,10 @@ mod tests {
 
     #[test]
     fn the_portfolio_is_never_longer_than_the_plain_reduction() {
-        let mut rng = Rng(SplitMix64::new(9));
+        let mut rng = SplitMix64::new(9);
         for side in [5, 6, 8] {
             for _ in 0..50 {
-                let (start, goal) = rng.pair(side);
+                let (start, goal) = pair(&mut rng, side);
                 let plain = reduce(side, &start, &goal).len();
                 assert!(check(side, &start, &goal) <= plain);
             }
@@ -1364,12 +1351,12 @@ mod tests {
 
     #[test]
     fn exact_placement_is_shortest_and_refuses_cells_outside_its_window() {
-        let mut rng = Rng(SplitMix64::new(10));
+        let mut rng = SplitMix64::new(10);
         for _ in 0..200 {
-            let (start, goal) = rng.pair(5);
+            let (start, goal) = pair(&mut rng, 5);
             let mut r = Reducer::new(5, &start, &goal);
-            let tile = 1 + rng.below(24) as u32;
-            let target = rng.below(25);
+            let tile = 1 + rng.index(24) as u32;
+            let target = rng.index(25);
             let all: Vec<usize> = (0..25).collect();
             // The single-tile table, built independently, gives the distance.
             let window = all.clone();
@@ -1407,9 +1394,9 @@ mod tests {
 
     #[test]
     fn pairs_and_triples_are_placed_together() {
-        let mut rng = Rng(SplitMix64::new(11));
+        let mut rng = SplitMix64::new(11);
         for _ in 0..50 {
-            let (start, goal) = rng.pair(4);
+            let (start, goal) = pair(&mut rng, 4);
             let mut r = Reducer::new(4, &start, &goal);
             let all: Vec<usize> = (0..16).collect();
             let tiles = [goal[0], goal[1], goal[2]];
@@ -1425,11 +1412,11 @@ mod tests {
     fn solutions_are_much_shorter_than_the_plain_reduction_made_them() {
         // The plain row-by-row reduction averaged about 225 moves on 5x5 and
         // 2,260 on 10x10.
-        let mut rng = Rng(SplitMix64::new(12));
-        let mean = |side: usize, count: usize, rng: &mut Rng| {
+        let mut rng = SplitMix64::new(12);
+        let mean = |side: usize, count: usize, rng: &mut SplitMix64| {
             let total: usize = (0..count)
                 .map(|_| {
-                    let (start, goal) = rng.pair(side);
+                    let (start, goal) = pair(rng, side);
                     check(side, &start, &goal)
                 })
                 .sum();

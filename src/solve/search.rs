@@ -345,36 +345,23 @@ mod tests {
     use crate::solve::small::solve_small;
     use std::collections::HashMap;
 
-    /// The crate's seeded generator, in the shapes these tests use.
-    struct Rng(SplitMix64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0.index(n)
-        }
-
-        fn board(&mut self, cells: usize) -> Vec<u32> {
-            self.0.permutation(cells)
-        }
-
-        /// A board `steps` random moves (none undoing the last) from `goal`.
-        fn scramble(&mut self, side: usize, goal: &[u32], steps: usize) -> Vec<u32> {
-            let mut cells = goal.to_vec();
-            let mut blank = cells.iter().position(|&t| t == 0).unwrap();
-            let mut last: Option<Move> = None;
-            let mut made = 0;
-            while made < steps {
-                let mv = Move::ALL[self.below(4)];
-                if last == Some(mv.inverse()) {
-                    continue;
-                }
-                if apply_move(&mut cells, side, &mut blank, mv) {
-                    last = Some(mv);
-                    made += 1;
-                }
+    /// A board `steps` random moves (none undoing the last) from `goal`.
+    fn scramble(rng: &mut SplitMix64, side: usize, goal: &[u32], steps: usize) -> Vec<u32> {
+        let mut cells = goal.to_vec();
+        let mut blank = cells.iter().position(|&t| t == 0).unwrap();
+        let mut last: Option<Move> = None;
+        let mut made = 0;
+        while made < steps {
+            let mv = Move::ALL[rng.index(4)];
+            if last == Some(mv.inverse()) {
+                continue;
             }
-            cells
+            if apply_move(&mut cells, side, &mut blank, mv) {
+                last = Some(mv);
+                made += 1;
+            }
         }
+        cells
     }
 
     fn replays(side: usize, start: &[u32], goal: &[u32], moves: &[Move]) {
@@ -432,11 +419,11 @@ mod tests {
 
     #[test]
     fn three_by_three_lengths_equal_the_tables() {
-        let mut rng = Rng(SplitMix64::new(21));
+        let mut rng = SplitMix64::new(21);
         for _ in 0..300 {
-            let goal = rng.board(9);
+            let goal = rng.permutation(9);
             let start = {
-                let s = rng.board(9);
+                let s = rng.permutation(9);
                 if reachable(3, &s, &goal) {
                     s
                 } else {
@@ -457,11 +444,11 @@ mod tests {
 
     #[test]
     fn two_by_two_lengths_equal_the_tables() {
-        let mut rng = Rng(SplitMix64::new(22));
+        let mut rng = SplitMix64::new(22);
         for _ in 0..200 {
-            let goal = rng.board(4);
-            let steps = rng.below(12);
-            let start = rng.scramble(2, &goal, steps);
+            let goal = rng.permutation(4);
+            let steps = rng.index(12);
+            let start = scramble(&mut rng, 2, &goal, steps);
             let moves = solve_shortest(2, &start, &goal, &mut |_| {});
             replays(2, &start, &goal, &moves);
             let narrow = |b: &[u32]| b.iter().map(|&t| t as u8).collect::<Vec<_>>();
@@ -474,10 +461,10 @@ mod tests {
 
     #[test]
     fn easy_four_by_four_lengths_equal_bidirectional_bfs() {
-        let mut rng = Rng(SplitMix64::new(23));
+        let mut rng = SplitMix64::new(23);
         for round in 0..40 {
-            let goal = rng.board(16);
-            let start = rng.scramble(4, &goal, 10 + round % 20);
+            let goal = rng.permutation(16);
+            let start = scramble(&mut rng, 4, &goal, 10 + round % 20);
             let mut reports = Vec::new();
             let moves = solve_shortest(4, &start, &goal, &mut |p| reports.push(*p));
             replays(4, &start, &goal, &moves);
@@ -493,10 +480,10 @@ mod tests {
 
     #[test]
     fn short_five_by_five_scrambles_solve() {
-        let mut rng = Rng(SplitMix64::new(24));
+        let mut rng = SplitMix64::new(24);
         for _ in 0..10 {
-            let goal = rng.board(25);
-            let start = rng.scramble(5, &goal, 30);
+            let goal = rng.permutation(25);
+            let start = scramble(&mut rng, 5, &goal, 30);
             let moves = solve_shortest(5, &start, &goal, &mut |_| {});
             replays(5, &start, &goal, &moves);
             assert!(moves.len() <= 30 && moves.len().is_multiple_of(2));
@@ -515,12 +502,12 @@ mod tests {
 
     #[test]
     fn heuristic_is_admissible_on_every_3x3_distance_sampled() {
-        let mut rng = Rng(SplitMix64::new(25));
+        let mut rng = SplitMix64::new(25);
         let narrow = |b: &[u32]| b.iter().map(|&t| t as u8).collect::<Vec<_>>();
         for _ in 0..2000 {
-            let goal = rng.board(9);
-            let steps = 1 + rng.below(60);
-            let start = rng.scramble(3, &goal, steps);
+            let goal = rng.permutation(9);
+            let steps = 1 + rng.index(60);
+            let start = scramble(&mut rng, 3, &goal, steps);
             let exact = solve_small(3, &narrow(&start), &narrow(&goal)).len() as u32;
             let mut quiet = |_: &SearchProgress| {};
             let h = fresh(3, &start, &goal, &mut quiet).heuristic();
@@ -531,16 +518,16 @@ mod tests {
 
     #[test]
     fn heuristic_updates_match_a_fresh_computation() {
-        let mut rng = Rng(SplitMix64::new(26));
+        let mut rng = SplitMix64::new(26);
         for side in 2..=6 {
             for _ in 0..20 {
-                let goal = rng.board(side * side);
-                let start = rng.board(side * side);
+                let goal = rng.permutation(side * side);
+                let start = rng.permutation(side * side);
                 let mut progress = |_: &SearchProgress| {};
                 let mut s = fresh(side, &start, &goal, &mut progress);
                 let mut undos = Vec::new();
                 for _ in 0..300 {
-                    if let Some(undo) = s.make(Move::ALL[rng.below(4)]) {
+                    if let Some(undo) = s.make(Move::ALL[rng.index(4)]) {
                         undos.push(undo);
                     }
                     let cells = s.cells.clone();

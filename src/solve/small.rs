@@ -330,17 +330,12 @@ mod tests {
     use crate::solve::moves::{apply_move, replay};
     use std::collections::{HashMap, VecDeque};
 
-    /// The crate's seeded generator, in the shapes these tests use.
-    struct Rng(SplitMix64);
-
-    impl Rng {
-        fn board(&mut self, cells: usize) -> Vec<u8> {
-            self.0
-                .permutation(cells)
-                .into_iter()
-                .map(|t| t as u8)
-                .collect()
-        }
+    /// A random board of `cells` cells, as bytes.
+    fn board(rng: &mut SplitMix64, cells: usize) -> Vec<u8> {
+        rng.permutation(cells)
+            .into_iter()
+            .map(|t| t as u8)
+            .collect()
     }
 
     fn pack(cells: &[u8]) -> u64 {
@@ -424,9 +419,9 @@ mod tests {
 
     #[test]
     fn three_by_three_every_start_against_bfs_for_each_blank_cell() {
-        let mut rng = Rng(SplitMix64::new(7));
+        let mut rng = SplitMix64::new(7);
         for goal_blank in 0..9 {
-            let mut goal = rng.board(9);
+            let mut goal = board(&mut rng, 9);
             let at = goal.iter().position(|&t| t == 0).unwrap();
             goal.swap(at, goal_blank);
             let dist = bfs(3, &goal);
@@ -444,12 +439,12 @@ mod tests {
 
     #[test]
     fn three_by_three_random_pairs_against_bfs() {
-        let mut rng = Rng(SplitMix64::new(11));
+        let mut rng = SplitMix64::new(11);
         for _ in 0..6 {
-            let goal = rng.board(9);
+            let goal = board(&mut rng, 9);
             let dist = bfs(3, &goal);
             for _ in 0..3000 {
-                let start = rng.board(9);
+                let start = board(&mut rng, 9);
                 match dist.get(&pack(&start)) {
                     Some(&d) => check(3, &start, &goal, d),
                     None => continue,
@@ -470,10 +465,10 @@ mod tests {
         let handles: Vec<_> = (0..4)
             .map(|seed| {
                 std::thread::spawn(move || {
-                    let mut rng = Rng(SplitMix64::new(seed));
+                    let mut rng = SplitMix64::new(seed);
                     for _ in 0..1000 {
-                        let goal = rng.board(9);
-                        let mut start = rng.board(9);
+                        let goal = board(&mut rng, 9);
+                        let mut start = board(&mut rng, 9);
                         if !same_parity(&start, &goal) {
                             let (i, j) = nonblank_pair(&start);
                             start.swap(i, j);
