@@ -1,6 +1,6 @@
 //! `make bench-solve`: the solver against its targets.
 //!
-//! - Korf's 100 15-puzzles (`../shared/data/korf100.txt`), in `puzzle`'s input
+//! - Korf's 100 15-puzzles (`data/korf100.txt`), in `puzzle`'s input
 //!   notation with the goal `b 1 2 ... 15`, solved by `./puzzle --batch --solve
 //!   --stats --jobs 1`: every length must equal the listed optimum and every
 //!   solution must replay; the total search time (tables excluded) and nodes are
@@ -57,7 +57,7 @@ fn main() {
         corner_bytes as f64 / 1e6
     );
 
-    let korf = korf_instances(&root.join("../shared/data/korf100.txt"));
+    let korf = korf_instances(&root.join("data/korf100.txt"));
     let standard = "b 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15".to_string();
     for (name, backwards) in [
         ("Korf's 100, goal b 1 2 ... 15", false),
@@ -285,7 +285,7 @@ fn solve_batch(
 
 /// Korf's instances: id, optimal length, the board in `puzzle`'s notation.
 fn korf_instances(path: &Path) -> Vec<(u32, usize, String)> {
-    let text = std::fs::read_to_string(path).expect("../shared/data/korf100.txt");
+    let text = std::fs::read_to_string(path).expect("data/korf100.txt");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {

@@ -1,6 +1,6 @@
 //! `puzzle`: checks, and solves, NxN sliding-tile puzzles.
 //!
-//! The input is two lines, a start board and a goal board (`../shared/SPEC.md`).
+//! The input is two lines, a start board and a goal board (`SPEC.md` in the repository).
 //! [`input::read_puzzle`] reads and checks them as a stream, [`board_adt`] is the
 //! board interface (the assignment's `boardADT.h`) with the parity rule, and
 //! [`solve`] finds the moves. The `puzzle` binary is the client: it owns the

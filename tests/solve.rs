@@ -302,7 +302,7 @@ fn bad_input_with_solve_is_reported_as_without_it() {
 /// Korf's instances (id, optimal length, tiles with 0 for the blank); goal
 /// `0 1 2 ... 15`.
 fn korf_instances() -> Vec<(u32, usize, Vec<u32>)> {
-    let text = include_str!("../../shared/data/korf100.txt");
+    let text = include_str!("../data/korf100.txt");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
