@@ -130,8 +130,12 @@ impl fmt::Display for BoardError {
             ErrorKind::InvalidToken { position, text } => {
                 write!(f, "token {position} '{text}' is neither a number nor 'b'")
             }
+            ErrorKind::NotSquare { tokens } if *tokens < 4 => write!(
+                f,
+                "{tokens} tokens do not make a square board (the smallest, 2x2, needs 4)"
+            ),
             ErrorKind::NotSquare { tokens } => {
-                let below = crate::board_adt::isqrt(*tokens);
+                let below = crate::board_size::isqrt(*tokens);
                 write!(
                     f,
                     "{tokens} tokens do not make a square board ({below}x{below} needs {}, {}x{} needs {})",
@@ -300,6 +304,12 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "start board: 5 tokens do not make a square board (2x2 needs 4, 3x3 needs 9)"
+        );
+        // No board is smaller than 2x2: 1x1 is never offered as a neighbour.
+        let e = BoardError::new(Role::Goal, ErrorKind::NotSquare { tokens: 3 });
+        assert_eq!(
+            e.to_string(),
+            "goal board: 3 tokens do not make a square board (the smallest, 2x2, needs 4)"
         );
     }
 

@@ -97,7 +97,8 @@ impl<R: Read> Chunks<R> {
 pub fn read_puzzle<R: Read>(input: R) -> Result<Puzzle, ReadError> {
     let mut chunks = Chunks::new(input)?;
     let (start, more) = read_line(&mut chunks, Role::Start, None, false)?;
-    if !more {
+    // A start line's `\n` followed by nothing is no goal line at all.
+    if !more || !chunks.fill()? {
         return Err(BoardError::new(Role::Goal, ErrorKind::MissingLine).into());
     }
     let (goal, more) = read_line(&mut chunks, Role::Goal, Some(start.len() as u64), false)?;
@@ -156,7 +157,7 @@ impl<R: Read> PuzzleStream<R> {
                 return Err(e);
             }
         };
-        if !more {
+        if !more || !chunks.fill()? {
             return Err(BoardError::new(Role::Goal, ErrorKind::MissingLine).into());
         }
         let (goal, _) = read_line(chunks, Role::Goal, Some(start.len() as u64), true)?;
@@ -204,13 +205,13 @@ fn read_line<R: Read>(
     loop {
         if !chunks.fill()? {
             parser.feed_end()?;
-            return Ok((parser.finish()?, false));
+            return Ok((Board::from_checked(parser.finish()?), false));
         }
         match parser.feed(&chunks.buffer[chunks.pos..chunks.end]) {
             Ok(Fed::More) => chunks.pos = chunks.end,
             Ok(Fed::LineEnd(used)) => {
                 chunks.pos += used;
-                return Ok((parser.finish()?, true));
+                return Ok((Board::from_checked(parser.finish()?), true));
             }
             Err(e) => {
                 if resync && !e.is_io_error() {
@@ -374,7 +375,12 @@ mod tests {
             error(b"1 2 3 b"),
             "goal board: missing: the input ends after the start board"
         );
-        assert_eq!(error(b"1 2 3 b\n"), "goal board: the line is empty");
+        assert_eq!(
+            error(b"1 2 3 b\n"),
+            "goal board: missing: the input ends after the start board"
+        );
+        assert_eq!(error(b"1 2 3 b\n\n"), "goal board: the line is empty");
+        assert_eq!(error(b"1 2 3 b\n \t"), "goal board: the line is empty");
         assert_eq!(error(b"1 2 3 b\n\r\n"), "goal board: the line is empty");
     }
 

@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod board_adt;
+mod board_size;
 mod error;
 pub mod generate;
 pub mod input;
@@ -26,10 +27,5 @@ pub mod report;
 pub mod solve;
 mod tile_check;
 
+pub use crate::board_size::{MAX_CELLS, MAX_SIDE};
 pub use crate::error::{BoardError, ErrorKind, ReadError, Role};
-
-/// The most cells a board may have: every tile fits in 32 bits.
-pub const MAX_CELLS: u64 = 1 << 32;
-
-/// The side of the largest board, `sqrt(MAX_CELLS)`.
-pub const MAX_SIDE: u64 = 1 << 16;

@@ -1,6 +1,7 @@
 //! The parser: one board line, fed as a stream of byte chunks, checked as it goes.
 //!
-//! [`LineParser`] turns the bytes of one line into a [`Board`], stopping at the first
+//! [`LineParser`] turns the bytes of one line into a [`CheckedLine`] (the parts of
+//! a [`crate::board_adt::Board`]), stopping at the first
 //! fault it can already prove: an invalid token, a second blank, a number too large
 //! for any board (or, on the goal line, for the start board's size), a repeated
 //! tile, or a goal line longer than the start line. Faults that only the end of the
@@ -11,10 +12,9 @@
 //! The parser knows tokens and line ends; the byte-order mark and the lines after
 //! the goal belong to [`crate::input`].
 
-use crate::board_adt::{isqrt, Board};
+use crate::board_size::{isqrt, MAX_CELLS};
 use crate::error::{show_bytes, BoardError, ErrorKind, ReadError, Role};
 use crate::tile_check::{KeepFault, Keeper, TileKeeper, BLOCK};
-use crate::MAX_CELLS;
 use std::io;
 
 /// How much of a token an error message shows.
@@ -43,6 +43,16 @@ pub(crate) enum Fed {
     More,
     /// The line ended; its `\n` is just before this index of the chunk.
     LineEnd(usize),
+}
+
+/// A line checked whole: `side * side` cells holding one blank (`0`) and the
+/// tiles `1 .. side*side-1` once each. The board module wraps it in a `Board`.
+pub(crate) struct CheckedLine {
+    pub(crate) side: usize,
+    pub(crate) cells: Vec<u32>,
+    pub(crate) blank: usize,
+    /// Whether the tiles (the blank left out) have an odd number of inversions.
+    pub(crate) odd_inversions: bool,
 }
 
 /// Parses one board line from byte chunks; see the module docs.
@@ -491,8 +501,9 @@ impl LineParser {
         self.push(0)
     }
 
-    /// The line has ended: checks what only its end can tell and makes the board.
-    pub(crate) fn finish(mut self) -> Result<Board, ReadError> {
+    /// The line has ended: checks what only its end can tell and hands over the
+    /// checked cells.
+    pub(crate) fn finish(mut self) -> Result<CheckedLine, ReadError> {
         let Some(keeper) = self.keeper.finish(&self.block) else {
             unreachable!("a parser that reported a fault is not finished")
         };
@@ -534,12 +545,12 @@ impl LineParser {
         // `count` tokens, one blank, all in 1..count, and (once the keeper has
         // checked what it could not check at once) no repeats: a permutation.
         match keeper.finish() {
-            Ok((tiles, odd_inversions)) => Ok(Board::from_parts(
-                side as usize,
-                tiles,
-                blank as usize,
+            Ok((cells, odd_inversions)) => Ok(CheckedLine {
+                side: side as usize,
+                cells,
+                blank: blank as usize,
                 odd_inversions,
-            )),
+            }),
             Err(fault) => Err(self.keep_error(&fault)),
         }
     }
