@@ -134,6 +134,11 @@ pub fn read_puzzle<R: Read>(input: R) -> Result<Puzzle, ReadError> {
 pub struct PuzzleStream<R> {
     chunks: Option<Chunks<R>>,
     input: Option<R>,
+    /// The last start line was faulty: its goal line is still to be skipped.
+    /// (Skipped when the next pair is asked for, not before the fault is
+    /// reported, so that a stream that sends a bad line and waits gets its
+    /// answer.)
+    skip_goal: bool,
 }
 
 impl<R: Read> PuzzleStream<R> {
@@ -142,10 +147,18 @@ impl<R: Read> PuzzleStream<R> {
         PuzzleStream {
             chunks: None,
             input: Some(input),
+            skip_goal: false,
         }
     }
 
-    fn next_pair(chunks: &mut Chunks<R>) -> Result<Option<Puzzle>, ReadError> {
+    fn next_pair(
+        chunks: &mut Chunks<R>,
+        skip_goal: &mut bool,
+    ) -> Result<Option<Puzzle>, ReadError> {
+        if std::mem::take(skip_goal) {
+            // The goal line of the faulty pair before.
+            skip_line(chunks)?;
+        }
         if !skip_blank_lines(chunks)? {
             return Ok(None);
         }
@@ -153,7 +166,7 @@ impl<R: Read> PuzzleStream<R> {
             Ok(read) => read,
             Err(e) => {
                 // The pair's goal line goes with its faulty start line.
-                skip_line(chunks)?;
+                *skip_goal = !e.is_io_error();
                 return Err(e);
             }
         };
@@ -176,7 +189,7 @@ impl<R: Read> Iterator for PuzzleStream<R> {
             }
         }
         let chunks = self.chunks.as_mut()?;
-        match Self::next_pair(chunks) {
+        match Self::next_pair(chunks, &mut self.skip_goal) {
             Ok(Some(puzzle)) => Some(Ok(puzzle)),
             Ok(None) => {
                 self.chunks = None;

@@ -5,9 +5,10 @@
 //! status 1; a failed system call is a message on stderr and status 1; a bad
 //! command line is a message on stderr and status 2.
 
+use puzzle::batch::{run_batch, BatchError, BatchNote, BatchOptions, Notes, MAX_JOBS};
 use puzzle::board_adt::Puzzle;
 use puzzle::generate::{random_puzzle, GoalShape};
-use puzzle::input::{read_puzzle, PuzzleStream};
+use puzzle::input::read_puzzle;
 use puzzle::report;
 use puzzle::solve::fifteen::{TableCache, TableEvent, TableSet};
 use puzzle::solve::{SolveEvent, SolveOptions, SolveStats, Solver};
@@ -16,8 +17,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::Arc;
 
 const USAGE: &str = "\
 Usage: puzzle [OPTIONS] [FILE]
@@ -83,8 +83,9 @@ const MAX_GENERATE_SIDE: u64 = 20_000;
 enum Failure {
     /// The input is not a valid puzzle: stdout, status 1.
     Invalid(BoardError),
-    /// Some input of a batch was invalid (already reported on stdout): status 1.
-    SomeInvalid,
+    /// Some pair of a batch was invalid or could not be solved (already reported
+    /// on stdout or stderr): status 1.
+    NotAllAnswered,
     /// A system call (or the solver) failed: stderr, status 1.
     System(String),
     /// The command line is wrong: stderr, status 2.
@@ -121,7 +122,6 @@ struct GenerateArgs {
 
 fn main() -> ExitCode {
     let result = parse_args(std::env::args_os().skip(1)).and_then(|command| {
-        check_standard_streams(&command)?;
         if uses_big_tables(&command) {
             ask_for_huge_pages();
         }
@@ -136,7 +136,7 @@ fn main() -> ExitCode {
                 Err(e) => system_failure(&format!("cannot write the output: {e}")),
             }
         }
-        Err(Failure::SomeInvalid) => ExitCode::FAILURE,
+        Err(Failure::NotAllAnswered) => ExitCode::FAILURE,
         Err(Failure::System(message)) => system_failure(&message),
         Err(Failure::Usage(message)) => {
             // If even stderr is gone there is no one left to tell.
@@ -169,7 +169,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
     let mut args = args.peekable();
     let mut only_files = false;
     while let Some(arg) = args.next() {
-        let text = arg.to_string_lossy();
+        let text = arg.to_string_lossy().into_owned();
         if only_files || text == "-" || !text.starts_with('-') {
             if check.file.is_some() {
                 return Err(Failure::Usage(format!(
@@ -179,20 +179,19 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
             check.file = Some(arg);
             continue;
         }
-        let (name, inline) = match text.split_once('=') {
-            Some((name, value)) if name.starts_with("--") => {
-                (name.to_string(), Some(value.to_string()))
-            }
-            _ => (text.to_string(), None),
+        // `--name=value`; the value keeps its bytes (a directory need not be
+        // UTF-8). `--=x` is no option at all.
+        let (name, inline) = match split_inline_value(&arg) {
+            Some((name, value)) if name.len() > 2 => (name, Some(value)),
+            _ => (text.clone(), None),
         };
-        let mut value = |what: &str| -> Result<String, Failure> {
-            let next = || args.next().map(|v| v.to_string_lossy().into_owned());
+        let mut value = |what: &str| -> Result<OsString, Failure> {
             inline
                 .clone()
-                .or_else(next)
+                .or_else(|| args.next())
                 .ok_or_else(|| Failure::Usage(format!("option '{name}' needs a value: {what}")))
         };
-        let flag = |inline: &Option<String>| match inline {
+        let flag = |inline: &Option<OsString>| match inline {
             Some(_) => Err(Failure::Usage(format!("option '{name}' takes no value"))),
             None => Ok(true),
         };
@@ -210,9 +209,17 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
                 if jobs == 0 {
                     return Err(Failure::Usage("--jobs needs at least 1".into()));
                 }
-                check.jobs = Some(jobs as usize);
+                check.jobs = Some(jobs.min(MAX_JOBS as u64) as usize);
             }
-            "--cache-dir" => check.cache = Some(value("a directory")?.into()),
+            "--cache-dir" => {
+                let dir = value("a directory")?;
+                if dir.is_empty() {
+                    return Err(Failure::Usage(
+                        "--cache-dir needs a directory, not an empty value".into(),
+                    ));
+                }
+                check.cache = Some(dir);
+            }
             "--build-tables" => build_tables = flag(&inline)?,
             "--generate" => generate = Some(number(&name, &value("the board's side")?)?),
             "--seed" => seed = Some(number(&name, &value("a number")?)?),
@@ -236,7 +243,9 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
                 "--build-tables reads nothing; it goes with --cache-dir only".into(),
             ));
         }
-        return Ok(Command::BuildTables { cache: check.cache });
+        return Ok(Command::BuildTables {
+            cache: cache_dir(check.cache)?,
+        });
     }
     match generate {
         Some(side) => {
@@ -264,14 +273,58 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
         None if seed.is_some() || unsolvable || random_goal => Err(Failure::Usage(
             "--seed, --unsolvable and --random-goal go with --generate".into(),
         )),
-        None => Ok(Command::Check(check)),
+        None => {
+            if check.solve {
+                check.cache = cache_dir(check.cache)?;
+            }
+            Ok(Command::Check(check))
+        }
     }
 }
 
-fn number(option: &str, value: &str) -> Result<u64, Failure> {
-    value.parse().map_err(|_| {
+/// Splits `--name=value` at its first `=`, keeping the value's bytes as they are.
+fn split_inline_value(arg: &OsString) -> Option<(String, OsString)> {
+    let bytes = arg.as_encoded_bytes();
+    if !bytes.starts_with(b"--") {
+        return None;
+    }
+    let at = bytes.iter().position(|&b| b == b'=')?;
+    let name = String::from_utf8_lossy(&bytes[..at]).into_owned();
+    Some((name, os_string_from_bytes(&bytes[at + 1..])))
+}
+
+#[cfg(unix)]
+fn os_string_from_bytes(bytes: &[u8]) -> OsString {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::OsStr::from_bytes(bytes).to_owned()
+}
+
+#[cfg(not(unix))]
+fn os_string_from_bytes(bytes: &[u8]) -> OsString {
+    String::from_utf8_lossy(bytes).into_owned().into()
+}
+
+/// The cache directory a command that may use the tables asks for: `--cache-dir`,
+/// else `$PUZZLE_CACHE_DIR` (checked here), else the library's defaults. An empty
+/// value of either is refused: it is almost always an unset variable in a script,
+/// and would put hundreds of MB in the current directory.
+fn cache_dir(option: Option<OsString>) -> Result<Option<OsString>, Failure> {
+    if option.is_some() {
+        return Ok(option);
+    }
+    match std::env::var_os("PUZZLE_CACHE_DIR") {
+        Some(dir) if dir.is_empty() => Err(Failure::Usage(
+            "PUZZLE_CACHE_DIR is set but empty: set it to a directory, or unset it".into(),
+        )),
+        dir => Ok(dir),
+    }
+}
+
+fn number(option: &str, value: &OsString) -> Result<u64, Failure> {
+    let text = value.to_string_lossy();
+    text.parse().map_err(|_| {
         Failure::Usage(format!(
-            "option '{option}' needs a whole number, not '{value}'"
+            "option '{option}' needs a whole number, not '{text}'"
         ))
     })
 }
@@ -306,24 +359,23 @@ fn run(command: Command) -> Result<(), Failure> {
             Ok(())
         }
         Command::Check(args) => {
-            let (input, name): (Box<dyn Read>, String) = match &args.file {
+            let (input, name): (Box<dyn Read + Send>, String) = match &args.file {
                 Some(path) if path != "-" => {
                     let name = path.to_string_lossy().into_owned();
                     let file = File::open(path)
                         .map_err(|e| Failure::System(format!("cannot open '{name}': {e}")))?;
                     (Box::new(file), format!("'{name}'"))
                 }
-                _ => (Box::new(io::stdin().lock()), "standard input".into()),
+                _ => (Box::new(io::stdin()), "standard input".into()),
             };
             let solver = Solver::new(solve_options(args.shortest, &args.cache));
             if args.batch {
-                return batch(input, &name, &args, &solver, &mut out);
+                return batch(input, &name, &args, solver, &mut out);
             }
             let puzzle = read_puzzle(input).map_err(|e| read_failure(e, &name))?;
             write_out(&mut out, |out| report::write_verdict(out, &puzzle))?;
             if args.solve {
-                let answer = solve_one(&puzzle, &args, &solver)?;
-                write_out(&mut out, |out| out.write_all(&answer))?;
+                solve_one(&puzzle, &args, &solver, &mut out)?;
             }
             Ok(())
         }
@@ -348,128 +400,101 @@ fn read_failure(error: ReadError, name: &str) -> Failure {
     }
 }
 
-/// The solution lines (and boards, with --show) for a solvable `puzzle`, or
-/// nothing for an unsolvable one. Progress and statistics go to stderr.
-fn solve_one(puzzle: &Puzzle, args: &CheckArgs, solver: &Solver) -> Result<Vec<u8>, Failure> {
-    let mut stats = SolveStats::default();
-    let mut report = |event: &SolveEvent| match event {
-        // Loading takes a fraction of a second: worth a line only with --stats.
-        SolveEvent::Table(TableEvent::Loading { .. } | TableEvent::Loaded { .. })
-            if !args.stats => {}
-        _ => note(event),
-    };
-    let solution = solver
-        .solve(puzzle, &mut report, &mut stats)
-        .map_err(|e| Failure::System(e.to_string()))?;
-    let mut answer = Vec::new();
-    if let Some(solution) = solution {
-        // Writing to memory cannot fail.
-        let _ = report::write_solution(&mut answer, &solution);
-        if args.show {
-            let _ = report::write_boards(&mut answer, puzzle.start(), &solution.moves);
-        }
-        if args.stats {
-            note(&format_args!(
-                "stats: {} moves by {}; {} nodes; search {:.6} s; tables {:.3} s",
-                solution.moves.len(),
-                stats.method,
-                stats.nodes,
-                stats.search_time.as_secs_f64(),
-                stats.table_time.as_secs_f64()
-            ));
-        }
-    }
-    Ok(answer)
+/// Whether a solver event is worth a line on stderr: loading takes a fraction of
+/// a second, worth a line only with --stats.
+fn worth_telling(event: &SolveEvent, stats: bool) -> bool {
+    stats
+        || !matches!(
+            event,
+            SolveEvent::Table(TableEvent::Loading { .. } | TableEvent::Loaded { .. })
+        )
 }
 
-/// `--batch`: answers every pair of lines in input order; with --solve, the
-/// puzzles are solved on `--jobs` threads, sharing one solver (and its tables).
-fn batch(
-    input: Box<dyn Read>,
-    name: &str,
+fn stats_line(moves: usize, stats: &SolveStats) -> String {
+    format!(
+        "stats: {moves} moves by {}; {} nodes; search {:.6} s; tables {:.3} s",
+        stats.method,
+        stats.nodes,
+        stats.search_time.as_secs_f64(),
+        stats.table_time.as_secs_f64()
+    )
+}
+
+/// Solves `puzzle` and streams its solution lines (and boards, with --show) to
+/// `out`; an unsolvable puzzle gets nothing. Progress and statistics go to stderr.
+fn solve_one(
+    puzzle: &Puzzle,
     args: &CheckArgs,
     solver: &Solver,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let mut items = Vec::new();
-    let mut any_invalid = false;
-    for item in PuzzleStream::new(input) {
-        match item {
-            Ok(puzzle) => items.push(Ok(puzzle)),
-            Err(ReadError::Invalid(e)) => {
-                any_invalid = true;
-                items.push(Err(e));
-            }
-            Err(e) => return Err(read_failure(e, name)),
+    let mut stats = SolveStats::default();
+    let mut report = |event: &SolveEvent| {
+        if worth_telling(event, args.stats) {
+            note(event);
         }
-    }
-    let answer = |item: &Result<Puzzle, BoardError>| -> Result<Vec<u8>, Failure> {
-        let mut text = Vec::new();
-        match item {
-            Err(e) => {
-                let _ = writeln!(text, "error: {e}");
-            }
-            Ok(puzzle) => {
-                let _ = report::write_verdict(&mut text, puzzle);
-                if args.solve {
-                    text.extend(solve_one(puzzle, args, solver)?);
-                }
-            }
-        }
-        Ok(text)
     };
-    let jobs = if args.solve {
-        args.jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .min(items.len().max(1))
-    } else {
-        1
+    let solution = solver
+        .solve(puzzle, &mut report, &mut stats)
+        .map_err(|e| Failure::System(e.to_string()))?;
+    let Some(solution) = solution else {
+        return Ok(());
     };
-    if jobs <= 1 {
-        for item in &items {
-            let text = answer(item)?;
-            write_out(out, |out| out.write_all(&text))?;
+    write_out(out, |out| {
+        report::write_solution(out, &solution)?;
+        if args.show {
+            report::write_boards(out, puzzle.start(), &solution.moves)?;
         }
-    } else {
-        // Workers take puzzles in turn and send back their answers; this thread
-        // prints them in input order as they arrive.
-        let next = AtomicUsize::new(0);
-        let (sender, answers) = mpsc::channel::<(usize, Result<Vec<u8>, Failure>)>();
-        std::thread::scope(|scope| -> Result<(), Failure> {
-            for _ in 0..jobs {
-                let sender = sender.clone();
-                let (next, items, answer) = (&next, &items, &answer);
-                scope.spawn(move || loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(item) = items.get(index) else { break };
-                    if sender.send((index, answer(item))).is_err() {
-                        break;
-                    }
-                });
-            }
-            drop(sender);
-            let mut pending = std::collections::BTreeMap::new();
-            let mut printed = 0;
-            for (index, text) in answers {
-                pending.insert(index, text);
-                while let Some(text) = pending.remove(&printed) {
-                    let text = text?;
-                    printed += 1;
-                    let written = write_out(out, |out| out.write_all(&text));
-                    if written.is_err() {
-                        // Stop the workers: nothing more can be printed.
-                        next.store(items.len(), Ordering::Relaxed);
-                        return written;
-                    }
-                }
-            }
-            Ok(())
-        })?;
-    }
-    if any_invalid {
-        Err(Failure::SomeInvalid)
-    } else {
         Ok(())
+    })?;
+    if args.stats {
+        note(&stats_line(solution.moves.len(), &stats));
+    }
+    Ok(())
+}
+
+/// `--batch`: every pair answered in input order as it comes (the pipeline is
+/// [`puzzle::batch`]); notes about a pair go to stderr with its number.
+fn batch(
+    input: Box<dyn Read + Send>,
+    name: &str,
+    args: &CheckArgs,
+    solver: Solver,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let options = BatchOptions {
+        solve: args.solve,
+        show: args.show,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+    };
+    let stats = args.stats;
+    let notes: Notes = Arc::new(move |batch_note: &BatchNote| match batch_note {
+        BatchNote::Progress { pair, event } => {
+            if worth_telling(event, stats) {
+                note(&format_args!("pair {pair}: {event}"));
+            }
+        }
+        BatchNote::Solved {
+            pair,
+            moves,
+            stats: solve_stats,
+        } => {
+            if stats {
+                note(&format_args!(
+                    "pair {pair}: {}",
+                    stats_line(*moves, solve_stats)
+                ));
+            }
+        }
+        BatchNote::Unsolved { pair, error } => note(&format_args!("pair {pair}: {error}")),
+    });
+    match run_batch(input, out, Arc::new(solver), &options, notes) {
+        Ok(summary) if summary.all_answered() => Ok(()),
+        Ok(_) => Err(Failure::NotAllAnswered),
+        Err(BatchError::Read(e)) => Err(Failure::System(format!("cannot read {name}: {e}"))),
+        Err(e @ BatchError::Write(_)) => Err(Failure::System(e.to_string())),
     }
 }
 
@@ -482,46 +507,6 @@ fn write_out<W: Write>(
     write(out)
         .and_then(|()| out.flush())
         .map_err(|e| Failure::System(format!("cannot write the output: {e}")))
-}
-
-/// Fails if standard input or output was closed when `puzzle` started. The Rust
-/// runtime quietly reopens a closed standard descriptor on `/dev/null`
-/// (read-write), which would turn a closed output into a silent success and a
-/// closed input into an empty one; a descriptor opened read-write on
-/// `/dev/null` is taken as that sign (a shell's `> /dev/null` opens it
-/// write-only, `< /dev/null` read-only).
-fn check_standard_streams(command: &Command) -> Result<(), Failure> {
-    let reads_stdin =
-        matches!(command, Command::Check(args) if args.file.as_ref().is_none_or(|f| f == "-"));
-    if reads_stdin && reopened_on_null(0) {
-        return Err(Failure::System(
-            "cannot read standard input: it is closed".into(),
-        ));
-    }
-    if reopened_on_null(1) {
-        return Err(Failure::System(
-            "cannot write the output: standard output is closed".into(),
-        ));
-    }
-    Ok(())
-}
-
-/// Whether descriptor `fd` is `/dev/null` opened read-write (Linux only; `false`
-/// wherever `/proc` cannot tell).
-fn reopened_on_null(fd: u32) -> bool {
-    let Ok(target) = std::fs::read_link(format!("/proc/self/fd/{fd}")) else {
-        return false;
-    };
-    if target != std::path::Path::new("/dev/null") {
-        return false;
-    }
-    let Ok(info) = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")) else {
-        return false;
-    };
-    info.lines()
-        .find_map(|line| line.strip_prefix("flags:"))
-        .and_then(|flags| u32::from_str_radix(flags.trim(), 8).ok())
-        .is_some_and(|flags| flags & 0o3 == 0o2)
 }
 
 /// Whether the command may load or build the 4x4 tables (hundreds of MB).
@@ -591,4 +576,39 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&[u8]]) -> Result<Command, Failure> {
+        parse_args(list.iter().map(|bytes| os_string_from_bytes(bytes)))
+    }
+
+    #[test]
+    fn a_cache_directory_keeps_its_bytes() {
+        // Not UTF-8: the directory must be used as given, not "repaired".
+        for list in [
+            &[b"--solve".as_slice(), b"--cache-dir", b"/tmp/caf\xe9"][..],
+            &[b"--solve", b"--cache-dir=/tmp/caf\xe9"],
+        ] {
+            let Ok(Command::Check(check)) = args(list) else {
+                panic!("a valid command line")
+            };
+            assert_eq!(check.cache, Some(os_string_from_bytes(b"/tmp/caf\xe9")));
+        }
+    }
+
+    #[test]
+    fn an_option_needs_a_name_before_its_value() {
+        let Err(Failure::Usage(message)) = args(&[b"--=x"]) else {
+            panic!("'--=x' is refused")
+        };
+        assert_eq!(message, "unknown option '--=x'");
+        let Ok(Command::Check(check)) = args(&[b"--", b"--=x"]) else {
+            panic!("after '--' it is a file")
+        };
+        assert_eq!(check.file, Some(OsString::from("--=x")));
+    }
 }

@@ -5,6 +5,7 @@
 //! buffered standard output and turns a failed write into a message on stderr.
 
 use crate::board_adt::{Board, Puzzle};
+use crate::solve::move_list::MoveList;
 use crate::solve::moves::{self, Move};
 use crate::solve::Solution;
 use std::io::{self, Write};
@@ -44,26 +45,30 @@ pub fn write_solution<W: Write>(out: &mut W, solution: &Solution) -> io::Result<
     out.write_all(b"solution:")?;
     if !solution.moves.is_empty() {
         out.write_all(b" ")?;
+        let mut run = [Move::Up; 1 << 14];
         let mut letters = [0u8; 1 << 14];
-        for chunk in solution.moves.chunks(letters.len()) {
-            for (slot, mv) in letters.iter_mut().zip(chunk) {
+        solution.moves.for_each_run(&mut run, |moves| {
+            for (slot, mv) in letters.iter_mut().zip(moves) {
                 *slot = mv.letter();
             }
-            out.write_all(&letters[..chunk.len()])?;
-        }
+            out.write_all(&letters[..moves.len()])
+        })?;
     }
     out.write_all(b"\n")
 }
 
 /// Writes `start`, then the board after each move, as grids with right-aligned
 /// columns, each headed by the move number and letter and followed by an empty line.
-pub fn write_boards<W: Write>(out: &mut W, start: &Board, path: &[Move]) -> io::Result<()> {
+///
+/// Each board is written as soon as it is made, so memory stays at one board
+/// whatever the length of the path.
+pub fn write_boards<W: Write>(out: &mut W, start: &Board, path: &MoveList) -> io::Result<()> {
     let mut cells = start.cells().to_vec();
     let side = start.side();
     let mut blank = start.blank();
     let width = (cells.len() - 1).to_string().len();
     write_grid(out, "start", &cells, side, width)?;
-    for (index, &mv) in path.iter().enumerate() {
+    for (index, mv) in path.iter().enumerate() {
         // The path comes from the solver; a move that does not apply is a bug.
         assert!(
             moves::apply_move(&mut cells, side, &mut blank, mv),
@@ -114,14 +119,14 @@ mod tests {
     fn solution_lines_follow_the_contract() {
         let mut out = Vec::new();
         let solution = Solution {
-            moves: moves::from_letters("DRU").unwrap(),
+            moves: moves::from_letters("DRU").unwrap().into(),
             proven_shortest: true,
         };
         write_solution(&mut out, &solution).unwrap();
         assert_eq!(out, b"moves: 3 (shortest)\nsolution: DRU\n");
         let mut out = Vec::new();
         let empty = Solution {
-            moves: vec![],
+            moves: MoveList::new(),
             proven_shortest: false,
         };
         write_solution(&mut out, &empty).unwrap();
@@ -132,7 +137,7 @@ mod tests {
     fn boards_are_aligned_grids() {
         let start: Board = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 b 15".parse().unwrap();
         let mut out = Vec::new();
-        write_boards(&mut out, &start, &[Move::Left]).unwrap();
+        write_boards(&mut out, &start, &vec![Move::Left].into()).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(
             text,

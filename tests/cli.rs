@@ -171,7 +171,12 @@ fn rejects_empty_lines_and_missing_boards() {
     rejects("", "start board: the line is empty");
     rejects("\n\n", "start board: the line is empty");
     rejects(" \t\r\n1 2 3 b\n", "start board: the line is empty");
-    rejects("1 2 3 b\n", "goal board: the line is empty");
+    rejects(
+        "1 2 3 b\n",
+        "goal board: missing: the input ends after the start board",
+    );
+    rejects("1 2 3 b\n\n", "goal board: the line is empty");
+    rejects("1 2 3 b\n \t\r\n", "goal board: the line is empty");
     rejects(
         "1 2 3 b",
         "goal board: missing: the input ends after the start board",
@@ -251,6 +256,10 @@ fn rejects_repeats_blanks_and_shapes() {
     rejects(
         "1 2 3 4 5 b\n1 2 3 4 5 b\n",
         "start board: 6 tokens do not make a square board (2x2 needs 4, 3x3 needs 9)",
+    );
+    rejects(
+        "1 2 3\n1 2 3\n",
+        "start board: 3 tokens do not make a square board (the smallest, 2x2, needs 4)",
     );
     rejects(
         "b\nb\n",
@@ -402,33 +411,6 @@ fn a_directory_as_input_is_an_error_on_stderr() {
 }
 
 #[test]
-fn closed_standard_streams_are_errors_on_stderr() {
-    // The shell closes the descriptor before starting puzzle.
-    let binary = assert_cmd::cargo::cargo_bin("puzzle");
-    let fixture = root().join("Tests/sol4_assignment_example.inp");
-    for (script, message) in [
-        (
-            "exec \"$0\" >&- < \"$1\"",
-            "puzzle: cannot write the output: standard output is closed\n",
-        ),
-        (
-            "exec \"$0\" <&-",
-            "puzzle: cannot read standard input: it is closed\n",
-        ),
-    ] {
-        let out = std::process::Command::new("sh")
-            .arg("-c")
-            .arg(script)
-            .arg(&binary)
-            .arg(&fixture)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(1), "{script}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr), message);
-    }
-}
-
-#[test]
 fn a_bad_command_line_exits_2_and_points_to_help() {
     for args in [
         &["--frobnicate"][..],
@@ -438,6 +420,11 @@ fn a_bad_command_line_exits_2_and_points_to_help() {
         &["--generate", "abc"],
         &["a", "b"],
         &["--seed", "3"],
+        &["--=x"],
+        &["--jobs", "0"],
+        &["--jobs=x"],
+        &["--solve", "--cache-dir="],
+        &["--solve", "--cache-dir"],
     ] {
         puzzle()
             .args(args)
@@ -488,5 +475,33 @@ fn generated_puzzles_have_the_verdict_asked_for() {
             .assert()
             .code(0)
             .stdout(predicate::str::ends_with(format!("\n{verdict}\n")));
+    }
+}
+
+#[test]
+fn the_repository_stands_on_its_own() {
+    // Nothing the build, the tests or the README rely on may live beside the
+    // repository; only the optional peer tests may be looked for there.
+    let mut files = vec![
+        root().join("Makefile"),
+        root().join("README.md"),
+        root().join("Testrun"),
+    ];
+    for dir in ["src", "src/solve", "tests", "benches"] {
+        for entry in fs::read_dir(root().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let outside = ["../", "shared"].concat();
+    for path in files {
+        let text = fs::read_to_string(&path).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            if line.contains(&outside) && !line.contains("peer-tests") {
+                panic!("{}:{}: {line}", path.display(), number + 1);
+            }
+        }
     }
 }

@@ -271,7 +271,7 @@ fn batch_answers_in_input_order_and_reports_bad_pairs() {
         if index == 20 {
             assert_eq!(
                 lines.next().unwrap(),
-                "error: goal board: token 4 'x' is neither a number nor 'b'"
+                "error: pair 22: goal board: token 4 'x' is neither a number nor 'b'"
             );
         }
     }
@@ -438,6 +438,25 @@ fn bfs_to_depth(goal: &[u32], depth: usize) -> HashMap<Vec<u32>, usize> {
 }
 
 #[test]
+fn equal_boards_of_any_size_need_no_moves_and_that_is_shortest() {
+    for side in [5, 7] {
+        let board = (1..side * side)
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+            + " b";
+        puzzle()
+            .arg("--solve")
+            .write_stdin(format!("{board}\n{board}\n"))
+            .assert()
+            .code(0)
+            .stdout(format!(
+                "start: {board}\ngoal: {board}\nsolvable\nmoves: 0 (shortest)\nsolution:\n"
+            ));
+    }
+}
+
+#[test]
 fn a_corrupt_table_cache_is_rebuilt() {
     // A cache of its own, so that the other tests keep theirs intact.
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("puzzle-cache-corrupt");
@@ -462,7 +481,20 @@ fn a_corrupt_table_cache_is_rebuilt() {
         .collect();
     files.sort();
     assert!(!files.is_empty(), "the tables were cached");
-    for (i, file) in files.iter().enumerate() {
+    // The first becomes a FIFO (opening it would block for ever).
+    std::fs::remove_file(&files[0]).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(&files[0])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !fifo {
+        std::fs::write(&files[0], b"no mkfifo here").unwrap();
+    }
+    // A killed writer's temporary file (no process has this id).
+    let name = files[1].file_name().unwrap().to_string_lossy().into_owned();
+    let stale = dir.join(format!(".{name}.tmp-2147483000-1-0"));
+    std::fs::write(&stale, b"half a table").unwrap();
+    for (i, file) in files.iter().enumerate().skip(1) {
         let mut bytes = std::fs::read(file).unwrap();
         if i % 2 == 0 {
             let middle = bytes.len() / 2;
@@ -478,6 +510,16 @@ fn a_corrupt_table_cache_is_rebuilt() {
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(stderr.contains("unusable"), "{stderr}");
     assert!(stderr.contains("built table"), "{stderr}");
+    if fifo {
+        assert!(
+            stderr.contains("(it is a FIFO, not a regular file)"),
+            "{stderr}"
+        );
+    }
+    assert!(
+        !stale.exists(),
+        "the dead writer's temporary file is removed"
+    );
     // Repaired: the third run only loads.
     let third = run();
     let stderr = String::from_utf8_lossy(&third.stderr);

@@ -20,6 +20,17 @@
 //! build the same table at once both leave a valid file (the last rename wins).
 //! Loading reads the payload with one `read_exact` into a buffer and then checks
 //! the header against the expected pattern, the file size and the checksum.
+//!
+//! Whatever else may be in the directory is handled without surprises:
+//!
+//! - A temporary file is named `.<table file>.tmp-<pid>-<nanos>-<n>`. One whose
+//!   writer was killed (Ctrl-C, SIGKILL, a crash) would stay forever, so every
+//!   load and every store first removes the temporary files whose writer is no
+//!   longer running, and any older than an hour (a write takes seconds).
+//! - Something that is not a regular file where a table should be (a FIFO, a
+//!   socket, a device, a directory) is never opened, since opening a FIFO blocks
+//!   until someone writes to it: it is reported as unusable, and the rebuilt
+//!   table is renamed over it (or, for a directory, kept in memory).
 
 use super::pdb::PatternSpec;
 use std::fmt;
@@ -27,7 +38,7 @@ use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// File magic.
 pub const MAGIC: [u8; 8] = *b"PZ15PDB\0";
@@ -102,6 +113,19 @@ fn header(spec: &PatternSpec, payload: &[u8]) -> [u8; HEADER_LEN] {
 
 /// Reads and checks the table for `spec` from `path`.
 pub fn read_table(path: &Path, spec: &PatternSpec) -> Result<Vec<u8>, ReadError> {
+    if let Some(dir) = path.parent() {
+        remove_stale_temporaries(dir);
+    }
+    match fs::metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(ReadError::Missing),
+        Ok(meta) if !meta.is_file() => {
+            return Err(ReadError::Corrupt(format!(
+                "it is {}, not a regular file",
+                describe_file_type(&meta.file_type())
+            )))
+        }
+        _ => {}
+    }
     let mut file = match File::open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(ReadError::Missing),
@@ -155,6 +179,7 @@ pub fn read_table(path: &Path, spec: &PatternSpec) -> Result<Vec<u8>, ReadError>
 /// directory, flushed, then renamed over the final name). Returns the final path.
 pub fn write_table(dir: &Path, spec: &PatternSpec, data: &[u8]) -> io::Result<PathBuf> {
     fs::create_dir_all(dir)?;
+    remove_stale_temporaries(dir);
     let path = dir.join(file_name(spec));
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos = SystemTime::now()
@@ -182,6 +207,70 @@ pub fn write_table(dir: &Path, spec: &PatternSpec, data: &[u8]) -> io::Result<Pa
     result.map(|()| path)
 }
 
+/// What a file type is, for a message: "a FIFO", "a directory", ...
+fn describe_file_type(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        } else if kind.is_socket() {
+            return "a socket";
+        } else if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "something else"
+    }
+}
+
+/// A temporary file older than this is stale whoever wrote it.
+const STALE_AGE: Duration = Duration::from_secs(3600);
+
+/// Removes from `dir` the temporary files of [`write_table`] that nobody is
+/// writing any more: their writer's process is gone, or they are older than
+/// [`STALE_AGE`]. Another process's file is left alone while that process runs;
+/// this process's own are never touched (another thread may be writing one).
+/// Failures are ignored: this is tidying, not work anyone waits for.
+pub fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let me = std::process::id();
+    // Whether a process can be looked up at all (procfs mounted).
+    let can_see_processes = Path::new("/proc/self").exists();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(writer) = temporary_writer(&name.to_string_lossy()) else {
+            continue;
+        };
+        if writer == me {
+            continue;
+        }
+        let gone = can_see_processes && !Path::new("/proc").join(writer.to_string()).exists();
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE_AGE);
+        if gone || old {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The writer's process id, if `name` is a temporary table file's name
+/// (`.<name>.pdb.tmp-<pid>-...`).
+fn temporary_writer(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?;
+    let (_, tail) = rest.split_once(".pdb.tmp-")?;
+    tail.split('-').next()?.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +286,58 @@ mod tests {
         ));
         fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn temporary_files_of_dead_writers_are_removed() {
+        let dir = temp_dir("stale");
+        let spec = PatternSpec::new(0x0013, 5);
+        let name = file_name(&spec);
+        // No process has this id (ids stop at 2^22 on Linux).
+        let dead = dir.join(format!(".{name}.tmp-2147483000-5-0"));
+        let mine = dir.join(format!(".{name}.tmp-{}-5-0", std::process::id()));
+        let alive = dir.join(format!(".{name}.tmp-1-5-0"));
+        let other = dir.join("notes.txt.tmp-2147483000-5-0");
+        for path in [&dead, &mine, &alive, &other] {
+            fs::write(path, b"partial").unwrap();
+        }
+        assert!(matches!(
+            read_table(&dir.join(&name), &spec),
+            Err(ReadError::Missing)
+        ));
+        assert!(!dead.exists(), "a dead writer's file is removed");
+        assert!(mine.exists() && other.exists());
+        if Path::new("/proc/1").exists() {
+            assert!(alive.exists(), "a running writer's file is kept");
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_fifo_where_a_table_should_be_is_not_opened() {
+        let dir = temp_dir("fifo");
+        let spec = PatternSpec::new(0x0013, 5);
+        let path = dir.join(file_name(&spec));
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here: nothing to test
+        }
+        // Opening the FIFO would block this test forever.
+        assert!(
+            matches!(read_table(&path, &spec), Err(ReadError::Corrupt(r)) if r == "it is a FIFO, not a regular file")
+        );
+        let data = vec![7u8; spec.packed_len()];
+        write_table(&dir, &spec, &data).unwrap();
+        assert_eq!(
+            read_table(&path, &spec).unwrap(),
+            data,
+            "replaced by the table"
+        );
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        assert!(
+            matches!(read_table(&dir.join("sub"), &spec), Err(ReadError::Corrupt(r)) if r.contains("a directory"))
+        );
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

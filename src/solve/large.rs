@@ -58,6 +58,7 @@
 //! few cells). Moves that undo the previous one are cancelled as they are
 //! recorded.
 
+use crate::solve::move_list::MoveList;
 use crate::solve::moves::{reversed, Move};
 use crate::solve::small::solve_small;
 use std::cmp::Reverse;
@@ -102,13 +103,13 @@ const PAIR_COLS: usize = 4;
 /// reachable from the start (same parity; the caller checks). Boards of side 2 and
 /// 3 are solved optimally by [`solve_small`]; larger ones by the reduction described
 /// in the module documentation, in time proportional to the number of moves.
-pub fn solve_large(side: usize, start: &[u32], goal: &[u32]) -> Vec<Move> {
+pub fn solve_large(side: usize, start: &[u32], goal: &[u32]) -> MoveList {
     if side < 2 || start == goal {
-        return Vec::new();
+        return MoveList::new();
     }
     if side <= 3 {
         let narrow = |b: &[u32]| b.iter().map(|&t| t as u8).collect::<Vec<u8>>();
-        return solve_small(side, &narrow(start), &narrow(goal));
+        return solve_small(side, &narrow(start), &narrow(goal)).into();
     }
     // Every symmetry of the square gives another reduction (its rows and
     // columns are other lines of the original); on small boards several are
@@ -117,7 +118,7 @@ pub fn solve_large(side: usize, start: &[u32], goal: &[u32]) -> Vec<Move> {
         .iter()
         .find(|&&(most, _)| side <= most)
         .map_or(1, |&(_, tries)| tries);
-    let mut best: Option<Vec<Move>> = None;
+    let mut best: Option<MoveList> = None;
     for symmetry in 0..tries {
         let map = |b: &[u32]| {
             let mut out = vec![0; b.len()];
@@ -152,7 +153,7 @@ fn transform(side: usize, symmetry: usize, cell: usize) -> usize {
 
 /// The moves on the original board of `moves`, made on its image under
 /// `symmetry` (see [`transform`]).
-fn untransform_moves(symmetry: usize, mut moves: Vec<Move>) -> Vec<Move> {
+fn untransform_moves(symmetry: usize, mut moves: MoveList) -> MoveList {
     // The image of each move's direction, then its inverse mapping.
     let image = |mv: Move| {
         let mut mv = mv;
@@ -176,14 +177,12 @@ fn untransform_moves(symmetry: usize, mut moves: Vec<Move>) -> Vec<Move> {
     for mv in Move::ALL {
         back[image(mv) as usize] = mv;
     }
-    for mv in &mut moves {
-        *mv = back[*mv as usize];
-    }
+    moves.map_each(back);
     moves
 }
 
 /// The reduction of the module documentation, for `side >= 4`.
-fn reduce(side: usize, start: &[u32], goal: &[u32]) -> Vec<Move> {
+fn reduce(side: usize, start: &[u32], goal: &[u32]) -> MoveList {
     let n = side;
 
     // C: the goal with its blank walked down, then right, just into the
@@ -264,7 +263,7 @@ struct Reducer<'a> {
     target: &'a [u32],
     /// Whether view coordinates are transposed (solving a column).
     transposed: bool,
-    moves: Vec<Move>,
+    moves: MoveList,
     search: Search,
     exact: Exact,
 }
@@ -342,7 +341,7 @@ impl<'a> Reducer<'a> {
             locked: vec![false; n * n],
             target,
             transposed: false,
-            moves: Vec::new(),
+            moves: MoveList::new(),
             search: Search {
                 stamp: vec![0; n * n],
                 current: 0,
@@ -410,7 +409,7 @@ impl<'a> Reducer<'a> {
 
     /// Records `mv`, cancelling it against the previous move if it undoes it.
     fn record(&mut self, mv: Move) {
-        if self.moves.last() == Some(&mv.inverse()) {
+        if self.moves.last() == Some(mv.inverse()) {
             self.moves.pop();
         } else {
             self.moves.push(mv);
@@ -1171,7 +1170,7 @@ mod tests {
     }
 
     fn check(side: usize, start: &[u32], goal: &[u32]) -> usize {
-        let moves = solve_large(side, start, goal);
+        let moves = solve_large(side, start, goal).to_vec();
         let mut cells = start.to_vec();
         let mut blank = start.iter().position(|&t| t == 0).unwrap();
         assert_eq!(replay(&mut cells, side, &mut blank, &moves), Ok(()));
@@ -1216,7 +1215,7 @@ mod tests {
     fn hundred_by_hundred_random_pair() {
         let mut rng = SplitMix64::new(4);
         let (start, goal) = pair(&mut rng, 100);
-        let moves = solve_large(100, &start, &goal);
+        let moves = solve_large(100, &start, &goal).to_vec();
         let mut cells = start.clone();
         let mut blank = start.iter().position(|&t| t == 0).unwrap();
         assert_eq!(replay(&mut cells, 100, &mut blank, &moves), Ok(()));
@@ -1282,7 +1281,7 @@ mod tests {
         let goal: Vec<u32> = (0..25).collect();
         let mut start = goal.clone();
         start.swap(0, 1); // the blank and tile 1 swap places: one move, `R`
-        assert_eq!(solve_large(5, &start, &goal), vec![Move::Right]);
+        assert_eq!(solve_large(5, &start, &goal).to_vec(), vec![Move::Right]);
     }
 
     #[test]
@@ -1302,7 +1301,8 @@ mod tests {
                     let moves = untransform_moves(
                         symmetry,
                         reduce(side, &map(start.as_slice()), &map(&goal)),
-                    );
+                    )
+                    .to_vec();
                     let mut cells = start.clone();
                     let mut blank = start.iter().position(|&t| t == 0).unwrap();
                     assert_eq!(replay(&mut cells, side, &mut blank, &moves), Ok(()));
@@ -1380,7 +1380,7 @@ mod tests {
             assert_eq!(r.moves.len(), usize::from(expected));
             let mut cells = start.clone();
             let mut blank = start.iter().position(|&t| t == 0).unwrap();
-            assert_eq!(replay(&mut cells, 5, &mut blank, &r.moves), Ok(()));
+            assert_eq!(replay(&mut cells, 5, &mut blank, &r.moves.to_vec()), Ok(()));
             assert!(cells == r.cells);
 
             // Without the blank's cell the window is refused and nothing moves.

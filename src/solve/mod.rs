@@ -17,6 +17,7 @@ mod cache;
 pub mod fifteen;
 mod ida;
 pub mod large;
+pub mod move_list;
 pub mod moves;
 mod pdb;
 pub mod search;
@@ -24,7 +25,7 @@ pub mod small;
 
 use crate::board_adt::{Board, Puzzle};
 use fifteen::{goal_class, FifteenTables, SearchStats, TableCache, TableEvent, TableSet};
-use moves::Move;
+use move_list::MoveList;
 use search::SearchProgress;
 use std::fmt;
 use std::io;
@@ -38,9 +39,11 @@ pub const MAX_SOLVE_SIDE: usize = 1000;
 /// A solution: the moves that take the start board to the goal board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
-    /// The moves, in order.
-    pub moves: Vec<Move>,
-    /// Whether no shorter solution exists.
+    /// The moves, in order, packed (a large board's solution has billions).
+    pub moves: MoveList,
+    /// Whether no shorter solution exists: the method guarantees it, or the
+    /// length equals a lower bound (no moves at all, or as many as the tiles'
+    /// Manhattan distance).
     pub proven_shortest: bool,
 }
 
@@ -213,7 +216,7 @@ impl Solver {
     ///     .solve(&puzzle, &mut |_| {}, &mut SolveStats::default())
     ///     .unwrap()
     ///     .unwrap();
-    /// assert_eq!(moves::to_letters(&solution.moves), "D");
+    /// assert_eq!(moves::to_letters(&solution.moves.to_vec()), "D");
     /// assert!(solution.proven_shortest);
     /// ```
     pub fn solve(
@@ -239,7 +242,8 @@ impl Solver {
                         side,
                         &narrow(start)[..side * side],
                         &narrow(goal)[..side * side],
-                    ),
+                    )
+                    .into(),
                     proven_shortest: true,
                 }
             }
@@ -253,7 +257,7 @@ impl Solver {
                 stats.nodes = search.nodes;
                 stats.search_time = search.search_time;
                 return Ok(Some(Solution {
-                    moves,
+                    moves: moves.into(),
                     proven_shortest: true,
                 }));
             }
@@ -266,21 +270,40 @@ impl Solver {
                 });
                 stats.nodes = nodes;
                 Solution {
-                    moves,
+                    moves: moves.into(),
                     proven_shortest: true,
                 }
             }
             _ => {
                 stats.method = "row-by-row reduction, 3x3 corner finished optimally";
+                let moves = large::solve_large(side, start.cells(), goal.cells());
+                let proven_shortest =
+                    moves.len() as u64 == manhattan_distance(side, start.cells(), goal.cells());
                 Solution {
-                    moves: large::solve_large(side, start.cells(), goal.cells()),
-                    proven_shortest: false,
+                    moves,
+                    proven_shortest,
                 }
             }
         };
         stats.search_time = began.elapsed();
         Ok(Some(solution))
     }
+}
+
+/// The sum over the tiles of the rows and columns between their cells on `start`
+/// and on `goal`: every move carries one tile one cell, so no solution is
+/// shorter.
+fn manhattan_distance(side: usize, start: &[u32], goal: &[u32]) -> u64 {
+    let mut goal_cell = vec![0u32; goal.len()];
+    for (cell, &tile) in goal.iter().enumerate() {
+        goal_cell[tile as usize] = cell as u32;
+    }
+    let mut sum = 0;
+    for (cell, &tile) in start.iter().enumerate().filter(|&(_, &t)| t != 0) {
+        let home = goal_cell[tile as usize] as usize;
+        sum += ((cell / side).abs_diff(home / side) + (cell % side).abs_diff(home % side)) as u64;
+    }
+    sum
 }
 
 /// A board of at most 16 cells as bytes, on the stack: no allocation for the
@@ -297,6 +320,7 @@ fn narrow(board: &Board) -> [u8; 16] {
 mod tests {
     use super::*;
     use crate::generate::{random_puzzle, GoalShape};
+    use moves::Move;
 
     fn solve(puzzle: &Puzzle) -> Option<Solution> {
         // Small in-memory 4x4 tables: unit tests build nothing big.
@@ -313,7 +337,7 @@ mod tests {
     /// Replays `solution` on the start board and checks it ends on the goal.
     fn replays(puzzle: &Puzzle, solution: &Solution) {
         let mut board = puzzle.start().clone();
-        for (i, &mv) in solution.moves.iter().enumerate() {
+        for (i, mv) in solution.moves.iter().enumerate() {
             assert!(board.slide(mv), "move {i} ({mv}) does not apply");
         }
         assert_eq!(&board, puzzle.goal());
@@ -356,6 +380,23 @@ mod tests {
     fn equal_boards_need_no_moves() {
         let puzzle = random_puzzle(5, true, GoalShape::Random, 1);
         let same = Puzzle::new(puzzle.goal().clone(), puzzle.goal().clone()).unwrap();
-        assert_eq!(solve(&same).unwrap().moves, vec![]);
+        let solution = solve(&same).unwrap();
+        assert!(solution.moves.is_empty());
+        assert!(solution.proven_shortest, "no moves is proven shortest");
+    }
+
+    #[test]
+    fn a_large_solution_as_long_as_the_manhattan_distance_is_shortest() {
+        let goal = Board::from_cells((1..25).chain([0]).collect()).unwrap();
+        let mut start = goal.clone();
+        start.slide(Move::Right);
+        start.slide(Move::Down);
+        let one = Puzzle::new(start, goal.clone()).unwrap();
+        let solution = solve(&one).unwrap();
+        assert_eq!(solution.moves.len(), 2);
+        assert!(solution.proven_shortest);
+        // A random 5x5 is far longer than its Manhattan distance.
+        let random = random_puzzle(5, true, GoalShape::Random, 3);
+        assert!(!solve(&random).unwrap().proven_shortest);
     }
 }

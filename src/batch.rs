@@ -1,0 +1,564 @@
+//! Many puzzles from one stream (`puzzle --batch`): every pair answered in input
+//! order, as soon as it and the pairs before it are done, while later pairs are
+//! still arriving.
+//!
+//! # The pipeline
+//!
+//! - A **reader** thread parses pairs ([`PuzzleStream`]) one after another. It
+//!   reads a pair only while fewer than a window of pairs (a few per worker) are
+//!   read but not yet written, so memory is bounded by the pairs in flight,
+//!   never by the input: `yes '1 2 3 b' | puzzle --batch` runs in constant space.
+//! - With solving, **workers** take the pairs in input order and solve them with
+//!   one shared [`Solver`] (and so one copy of its tables).
+//! - The **caller's thread** writes the answers in input order, streaming each
+//!   (a solution of billions of moves is written from its packed list), and
+//!   flushes whenever the next answer is not ready yet: a pipe that sends one
+//!   pair and waits gets its answer.
+//!
+//! A failed write stops the pipeline: the reader and the workers see the stop
+//! before they take their next pair, and [`run_batch`] returns at once. A thread
+//! still inside a read or a search is not waited for (it holds only shared
+//! handles) and ends when that finishes or the process exits. A thread that cannot
+//! be started is done without: fewer workers, or, when not even the reader can be
+//! started, everything on the caller's thread.
+//!
+//! This module never prints: answers go to the writer it is given, everything
+//! else (progress, statistics, pairs that could not be solved) to a callback.
+
+use crate::board_adt::Puzzle;
+use crate::error::{BoardError, ReadError};
+use crate::input::PuzzleStream;
+use crate::report;
+use crate::solve::{Solution, SolveError, SolveEvent, SolveStats, Solver};
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread;
+
+/// The most worker threads a batch starts, whatever it is asked for: more would
+/// only wait for the same cores and cost a stack each.
+pub const MAX_JOBS: usize = 256;
+
+/// Pairs read ahead of the writer (or four per worker, if more): enough to keep
+/// every thread busy on small puzzles, and to hand pairs over in runs.
+const WINDOW: u64 = 64;
+
+/// Cells (of both boards) read ahead of the writer: once the pairs in flight
+/// hold this many, the reader waits, so that a run of large boards takes tens of
+/// MB, not a window of them. One pair is always let through, whatever its size.
+const CELL_BUDGET: u64 = 1 << 22;
+
+/// How to answer a batch.
+#[derive(Clone, Debug, Default)]
+pub struct BatchOptions {
+    /// Also solve every solvable pair (`--solve`).
+    pub solve: bool,
+    /// With `solve`, also write the boards along each solution (`--show`).
+    pub show: bool,
+    /// Worker threads for solving (at least 1; capped at [`MAX_JOBS`]).
+    pub jobs: usize,
+}
+
+/// Something to tell about one pair besides its answer; `pair` counts from 1.
+#[derive(Debug)]
+pub enum BatchNote<'a> {
+    /// The solver reports progress on the pair.
+    Progress {
+        /// The pair's number.
+        pair: u64,
+        /// What the solver reports.
+        event: &'a SolveEvent<'a>,
+    },
+    /// The pair was solved (sent when its answer is written, so in input order).
+    Solved {
+        /// The pair's number.
+        pair: u64,
+        /// The solution's length.
+        moves: usize,
+        /// What solving took.
+        stats: &'a SolveStats,
+    },
+    /// The pair got its verdict but no solution (sent in input order).
+    Unsolved {
+        /// The pair's number.
+        pair: u64,
+        /// Why it could not be solved.
+        error: &'a SolveError,
+    },
+}
+
+/// How a batch went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BatchSummary {
+    /// Pairs answered, valid or not.
+    pub pairs: u64,
+    /// Pairs answered with an `error: ` line.
+    pub invalid: u64,
+    /// Solvable pairs that got their verdict but no solution.
+    pub unsolved: u64,
+}
+
+impl BatchSummary {
+    /// Whether every pair was valid and fully answered.
+    pub fn all_answered(&self) -> bool {
+        self.invalid == 0 && self.unsolved == 0
+    }
+}
+
+/// Why a batch stopped before its end.
+#[derive(Debug)]
+pub enum BatchError {
+    /// Reading the input failed; every pair before the failure was answered.
+    Read(io::Error),
+    /// Writing an answer failed.
+    Write(io::Error),
+}
+
+impl fmt::Display for BatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BatchError::Read(e) => write!(f, "cannot read the input: {e}"),
+            BatchError::Write(e) => write!(f, "cannot write the output: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+/// The callback that hears [`BatchNote`]s, from any thread.
+pub type Notes = Arc<dyn Fn(&BatchNote) + Send + Sync>;
+
+/// Reads every pair of `input`, answers it on `out` in input order (its three
+/// lines, its solution lines with `solve`, or `error: pair N: ...`), and returns
+/// the counts; see the module docs.
+///
+/// # Examples
+///
+/// ```
+/// use puzzle::batch::{run_batch, BatchOptions};
+/// use puzzle::solve::Solver;
+/// use std::sync::Arc;
+/// let input = &b"1 2 3 b\n1 2 b 3\n\n1 2 3 x\n1 2 3 b\n"[..];
+/// let mut out = Vec::new();
+/// let options = BatchOptions { solve: true, show: false, jobs: 2 };
+/// let summary = run_batch(input, &mut out, Arc::new(Solver::default()), &options, Arc::new(|_| {}))
+///     .unwrap();
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "start: 1 2 3 b\ngoal: 1 2 b 3\nsolvable\nmoves: 1 (shortest)\nsolution: R\n\
+///      error: pair 2: start board: token 4 'x' is neither a number nor 'b'\n"
+/// );
+/// assert_eq!((summary.pairs, summary.invalid), (2, 1));
+/// ```
+pub fn run_batch<R, W>(
+    input: R,
+    out: &mut W,
+    solver: Arc<Solver>,
+    options: &BatchOptions,
+    notes: Notes,
+) -> Result<BatchSummary, BatchError>
+where
+    R: Read + Send + 'static,
+    W: Write,
+{
+    let jobs = options.jobs.clamp(1, MAX_JOBS);
+    let window = (4 * jobs as u64).max(WINDOW);
+    let shared = Arc::new(Shared::new(options.solve, window));
+    // The stream stays here if the reader thread cannot be started.
+    let stream = Arc::new(Mutex::new(Some(PuzzleStream::new(input))));
+    let started = {
+        let (shared, stream) = (Arc::clone(&shared), Arc::clone(&stream));
+        thread::Builder::new()
+            .name("batch reader".into())
+            .spawn(move || {
+                let stream = stream.lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some(stream) = stream {
+                    shared.read_all(stream);
+                }
+            })
+    };
+    let reader = match started {
+        Ok(handle) => handle,
+        Err(_) => {
+            // No second thread at all: one pair at a time, here.
+            let stream = stream.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let stream = stream.expect("a reader that never started left the stream");
+            return run_in_place(stream, out, &solver, options, &notes);
+        }
+    };
+    let mut workers = Vec::new();
+    if options.solve {
+        for index in 0..jobs {
+            let (shared, solver, notes) =
+                (Arc::clone(&shared), Arc::clone(&solver), Arc::clone(&notes));
+            let started = thread::Builder::new()
+                .name(format!("batch worker {index}"))
+                .spawn(move || shared.work(&solver, &notes));
+            match started {
+                Ok(handle) => workers.push(handle),
+                Err(_) => break,
+            }
+        }
+    }
+    let helper = workers.is_empty().then_some(&*solver);
+    let result = shared.write_all(out, options, helper, &notes);
+    if result.is_ok() {
+        // Every pair is written, so every thread has nothing left to do.
+        let _ = reader.join();
+        for worker in workers {
+            let _ = worker.join();
+        }
+    }
+    result
+}
+
+/// What the reader found for one pair.
+enum Answer {
+    /// A valid pair, solved (with `solve`) or only checked.
+    Checked {
+        puzzle: Puzzle,
+        solved: Option<Result<(Option<Solution>, SolveStats), SolveError>>,
+    },
+    /// A faulty pair.
+    Invalid(BoardError),
+    /// The input failed here; nothing follows.
+    ReadFailed(io::Error),
+}
+
+#[derive(Default)]
+struct State {
+    /// Valid pairs read and not yet taken by a worker, in input order.
+    queue: VecDeque<(u64, Puzzle)>,
+    /// Answers ready and not yet written, by pair index (from 0).
+    answers: BTreeMap<u64, Answer>,
+    /// Pairs (and a read failure) read so far.
+    read: u64,
+    /// Answers written so far.
+    written: u64,
+    /// Cells of the pairs read and not yet written.
+    cells_in_flight: u64,
+    /// The reader has seen the end of the input (or a failed read).
+    reading_done: bool,
+    /// The writer has failed: everybody stops.
+    stop: bool,
+    /// Who sleeps, so that nobody is woken for nothing (a wake-up is a system
+    /// call, and a batch of small puzzles has millions of pairs).
+    reader_waiting: bool,
+    writer_waiting: bool,
+    idle_workers: usize,
+}
+
+impl State {
+    /// Whether the reader may read one more pair: fewer than `window` pairs in
+    /// flight and their cells within budget (one pair may always be read).
+    fn has_room(&self, window: u64) -> bool {
+        let pairs = self.read - self.written;
+        pairs == 0 || (pairs < window && self.cells_in_flight < CELL_BUDGET)
+    }
+}
+
+struct Shared {
+    state: Mutex<State>,
+    /// The reader waits here for room.
+    room: Condvar,
+    /// Workers wait here for pairs.
+    work: Condvar,
+    /// The writer waits here for the next answer.
+    answer: Condvar,
+    solve: bool,
+    /// Most pairs read but not yet written.
+    window: u64,
+}
+
+impl Shared {
+    fn new(solve: bool, window: u64) -> Shared {
+        Shared {
+            state: Mutex::new(State::default()),
+            room: Condvar::new(),
+            work: Condvar::new(),
+            answer: Condvar::new(),
+            solve,
+            window,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panicking thread is a bug; the state itself is still consistent.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wait<'a>(&self, on: &Condvar, guard: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        on.wait(guard).unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Files the answer to pair `index`, waking the writer if it waits for it.
+    fn answered(&self, state: &mut State, index: u64, answer: Answer) {
+        state.answers.insert(index, answer);
+        if state.writer_waiting && index == state.written {
+            self.answer.notify_one();
+        }
+    }
+
+    /// The reader: every pair of `stream`, into the queue (to solve) or straight
+    /// into the answers.
+    fn read_all<R: Read>(&self, mut stream: PuzzleStream<R>) {
+        loop {
+            let mut state = self.lock();
+            while !state.stop && !state.has_room(self.window) {
+                state.reader_waiting = true;
+                state = self.wait(&self.room, state);
+                state.reader_waiting = false;
+            }
+            if state.stop {
+                return;
+            }
+            drop(state);
+            let item = stream.next();
+            let mut state = self.lock();
+            let index = state.read;
+            state.read += 1;
+            match item {
+                Some(Ok(puzzle)) => {
+                    state.cells_in_flight += 2 * puzzle.start().len() as u64;
+                    if self.solve {
+                        state.queue.push_back((index, puzzle));
+                        if state.idle_workers > 0 {
+                            self.work.notify_one();
+                        }
+                    } else {
+                        let solved = None;
+                        self.answered(&mut state, index, Answer::Checked { puzzle, solved });
+                    }
+                }
+                Some(Err(ReadError::Invalid(e))) => {
+                    self.answered(&mut state, index, Answer::Invalid(e));
+                }
+                end => {
+                    match end {
+                        Some(Err(ReadError::Io(e))) => {
+                            self.answered(&mut state, index, Answer::ReadFailed(e));
+                        }
+                        _ => state.read -= 1,
+                    }
+                    state.reading_done = true;
+                    self.work.notify_all();
+                    self.answer.notify_one();
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A worker: solves queued pairs until there are no more.
+    fn work(&self, solver: &Solver, notes: &Notes) {
+        while let Some((index, puzzle)) = self.take() {
+            let solved = solve(solver, &puzzle, index, notes);
+            let answer = Answer::Checked {
+                puzzle,
+                solved: Some(solved),
+            };
+            self.answered(&mut self.lock(), index, answer);
+        }
+    }
+
+    /// The next queued pair; `None` when there are no more (or on stop).
+    fn take(&self) -> Option<(u64, Puzzle)> {
+        let mut state = self.lock();
+        loop {
+            if state.stop {
+                return None;
+            }
+            if let Some(pair) = state.queue.pop_front() {
+                return Some(pair);
+            }
+            if state.reading_done {
+                return None;
+            }
+            state.idle_workers += 1;
+            state = self.wait(&self.work, state);
+            state.idle_workers -= 1;
+        }
+    }
+
+    /// The writer: every answer in input order. With `helper` (no worker could
+    /// be started), it solves each pair itself when its turn comes.
+    fn write_all<W: Write>(
+        &self,
+        out: &mut W,
+        options: &BatchOptions,
+        helper: Option<&Solver>,
+        notes: &Notes,
+    ) -> Result<BatchSummary, BatchError> {
+        let mut summary = BatchSummary::default();
+        let mut flushed = true;
+        loop {
+            let next = {
+                let mut state = self.lock();
+                loop {
+                    let written = state.written;
+                    if let Some(answer) = state.answers.remove(&written) {
+                        break Some(answer);
+                    }
+                    if state.reading_done && state.written == state.read {
+                        break None;
+                    }
+                    if let Some(solver) = helper {
+                        // Pairs are queued in order and only this thread takes
+                        // them, so the one to write next is at the front.
+                        if state.queue.front().is_some_and(|&(i, _)| i == written) {
+                            let (index, puzzle) = state.queue.pop_front().expect("a front");
+                            drop(state);
+                            let solved = Some(solve(solver, &puzzle, index, notes));
+                            break Some(Answer::Checked { puzzle, solved });
+                        }
+                    }
+                    if !flushed {
+                        // Nothing to write until a later pair is done: whoever
+                        // reads the output should have what is ready.
+                        drop(state);
+                        let result = out.flush();
+                        flushed = true;
+                        if let Err(e) = result {
+                            return Err(self.fail(e));
+                        }
+                        state = self.lock();
+                        continue;
+                    }
+                    state.writer_waiting = true;
+                    state = self.wait(&self.answer, state);
+                    state.writer_waiting = false;
+                }
+            };
+            let Some(answer) = next else {
+                out.flush().map_err(|e| self.fail(e))?;
+                return Ok(summary);
+            };
+            let pair = summary.pairs + 1;
+            let mut cells = 0;
+            match answer {
+                Answer::ReadFailed(e) => {
+                    out.flush().map_err(|e| self.fail(e))?;
+                    return Err(BatchError::Read(e));
+                }
+                Answer::Invalid(e) => {
+                    summary.invalid += 1;
+                    writeln!(out, "error: pair {pair}: {e}").map_err(|e| self.fail(e))?;
+                }
+                Answer::Checked { puzzle, solved } => {
+                    cells = 2 * puzzle.start().len() as u64;
+                    write_checked(out, &puzzle, solved, options, pair, notes, &mut summary)
+                        .map_err(|e| self.fail(e))?;
+                }
+            }
+            summary.pairs = pair;
+            flushed = false;
+            let mut state = self.lock();
+            state.written += 1;
+            state.cells_in_flight -= cells;
+            // Wake the reader only when half the window is free, so that it
+            // reads pairs in runs rather than one per wake-up.
+            let free = self.window - (state.read - state.written).min(self.window);
+            if state.reader_waiting
+                && (free >= self.window.div_ceil(2) || state.written == state.read)
+            {
+                self.room.notify_one();
+            }
+        }
+    }
+
+    /// Stops every thread after a failed write.
+    fn fail(&self, error: io::Error) -> BatchError {
+        self.lock().stop = true;
+        self.room.notify_all();
+        self.work.notify_all();
+        BatchError::Write(error)
+    }
+}
+
+/// Solves pair `index` (from 0), telling `notes` of its progress.
+fn solve(
+    solver: &Solver,
+    puzzle: &Puzzle,
+    index: u64,
+    notes: &Notes,
+) -> Result<(Option<Solution>, SolveStats), SolveError> {
+    let mut stats = SolveStats::default();
+    let pair = index + 1;
+    let solution = solver.solve(
+        puzzle,
+        &mut |event| notes(&BatchNote::Progress { pair, event }),
+        &mut stats,
+    )?;
+    Ok((solution, stats))
+}
+
+/// Writes a valid pair's answer: its verdict, then its solution (and boards) or,
+/// through `notes`, why it has none.
+fn write_checked<W: Write>(
+    out: &mut W,
+    puzzle: &Puzzle,
+    solved: Option<Result<(Option<Solution>, SolveStats), SolveError>>,
+    options: &BatchOptions,
+    pair: u64,
+    notes: &Notes,
+    summary: &mut BatchSummary,
+) -> io::Result<()> {
+    report::write_verdict(out, puzzle)?;
+    match solved {
+        None | Some(Ok((None, _))) => {}
+        Some(Ok((Some(solution), stats))) => {
+            report::write_solution(out, &solution)?;
+            if options.show {
+                report::write_boards(out, puzzle.start(), &solution.moves)?;
+            }
+            let moves = solution.moves.len();
+            notes(&BatchNote::Solved {
+                pair,
+                moves,
+                stats: &stats,
+            });
+        }
+        Some(Err(error)) => {
+            summary.unsolved += 1;
+            notes(&BatchNote::Unsolved {
+                pair,
+                error: &error,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The whole batch on the caller's thread, one pair at a time, each answer
+/// flushed at once (used only when no thread can be started).
+fn run_in_place<R: Read, W: Write>(
+    stream: PuzzleStream<R>,
+    out: &mut W,
+    solver: &Solver,
+    options: &BatchOptions,
+    notes: &Notes,
+) -> Result<BatchSummary, BatchError> {
+    let mut summary = BatchSummary::default();
+    for (index, item) in stream.enumerate() {
+        let pair = index as u64 + 1;
+        let written = match item {
+            Ok(puzzle) => {
+                let solved = options
+                    .solve
+                    .then(|| solve(solver, &puzzle, index as u64, notes));
+                write_checked(out, &puzzle, solved, options, pair, notes, &mut summary)
+            }
+            Err(ReadError::Invalid(e)) => {
+                summary.invalid += 1;
+                writeln!(out, "error: pair {pair}: {e}")
+            }
+            Err(ReadError::Io(e)) => return Err(BatchError::Read(e)),
+        };
+        written
+            .and_then(|()| out.flush())
+            .map_err(BatchError::Write)?;
+        summary.pairs = pair;
+    }
+    Ok(summary)
+}
