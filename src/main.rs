@@ -42,24 +42,36 @@ one letter a move. A letter names the direction in which the moved TILE slides:
 U the tile below the blank slides up, D the tile above slides down, L the tile
 right of the blank slides left, R the tile left of it slides right. Solutions
 are shortest for 2x2, 3x3 and 4x4 boards (4x4 builds its tables, about 290 MB,
-on first use and caches them) and valid for larger ones.
+on first use and caches them), and for 5x5 with --shortest (its tables, about
+260 MB a goal class, are built on first use and cached too); valid for larger
+ones.
 
 Options:
   -s, --solve           Also print a solution (see above)
       --shortest        With --solve: insist on a shortest solution for 5x5
-                        and larger boards too (can take hours; progress on
-                        stderr)
+                        and larger boards too (5x5: seconds to hours, on
+                        every core; larger: only short distances; progress
+                        on stderr)
+      --time-limit SECONDS
+                        With --shortest: give up the search after SECONDS
+                        (tables not counted) and print the constructive
+                        solution, not proven shortest; stderr says how long
+                        the shortest is at least
       --show            With --solve: print the boards along the solution
       --stats           With --solve: print search statistics on stderr
       --batch           Read many puzzles, consecutive pairs of lines (blank
                         lines between pairs are skipped), and answer each in
                         input order; with --solve, on every core
-      --jobs N          With --batch: solve on N threads (default: all cores)
-      --cache-dir DIR   Where the 4x4 tables are cached (default:
+      --jobs N          Threads (default: all cores): with --batch, puzzles
+                        solved at once; else the threads that search one
+                        5x5 puzzle with --shortest (same answer for any N)
+      --cache-dir DIR   Where the 4x4 and 5x5 tables are cached (default:
                         $PUZZLE_CACHE_DIR, else $XDG_CACHE_HOME/puzzle, else
                         ~/.cache/puzzle)
-      --build-tables    Build (or check) every 4x4 table in the cache now,
-                        then exit; progress on stderr
+      --build-tables[=SIDE]
+                        Build (or check) every table in the cache now, then
+                        exit; progress on stderr. All: 4x4 (375 MB, about
+                        10 s) and 5x5 (637 MB); =4 or =5 for one size
       --generate SIDE   Print a random SIDExSIDE puzzle in the input format
                         (SIDE from 2 to 20000)
       --seed N          With --generate: the seed (default: from the clock)
@@ -98,7 +110,10 @@ enum Command {
     Version,
     Check(CheckArgs),
     Generate(GenerateArgs),
-    BuildTables { cache: Option<OsString> },
+    BuildTables {
+        cache: Option<OsString>,
+        sides: Vec<usize>,
+    },
 }
 
 #[derive(Default)]
@@ -110,6 +125,7 @@ struct CheckArgs {
     stats: bool,
     batch: bool,
     jobs: Option<usize>,
+    time_limit: Option<std::time::Duration>,
     cache: Option<OsString>,
 }
 
@@ -165,7 +181,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
     let mut seed = None;
     let mut unsolvable = false;
     let mut random_goal = false;
-    let mut build_tables = false;
+    let mut build_tables: Option<Vec<usize>> = None;
     let mut args = args.peekable();
     let mut only_files = false;
     while let Some(arg) = args.next() {
@@ -220,7 +236,31 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
                 }
                 check.cache = Some(dir);
             }
-            "--build-tables" => build_tables = flag(&inline)?,
+            "--build-tables" => {
+                build_tables = Some(match inline.as_ref().map(|v| v.to_string_lossy()) {
+                    None => vec![4, 5],
+                    Some(v) if v == "4" => vec![4],
+                    Some(v) if v == "5" => vec![5],
+                    Some(v) => {
+                        return Err(Failure::Usage(format!(
+                            "--build-tables takes 4 or 5 (a board's side), not '{v}'"
+                        )))
+                    }
+                })
+            }
+            "--time-limit" => {
+                let text = value("a number of seconds")?.to_string_lossy().into_owned();
+                match text.parse::<f64>() {
+                    Ok(secs) if secs.is_finite() && secs > 0.0 && secs < 1e9 => {
+                        check.time_limit = Some(std::time::Duration::from_secs_f64(secs))
+                    }
+                    _ => {
+                        return Err(Failure::Usage(format!(
+                            "option '--time-limit' needs a number of seconds above 0, not '{text}'"
+                        )))
+                    }
+                }
+            }
             "--generate" => generate = Some(number(&name, &value("the board's side")?)?),
             "--seed" => seed = Some(number(&name, &value("a number")?)?),
             "--unsolvable" => unsolvable = flag(&inline)?,
@@ -234,10 +274,13 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
             "--shortest, --show and --stats go with --solve".into(),
         ));
     }
-    if check.jobs.is_some() && !check.batch {
-        return Err(Failure::Usage("--jobs goes with --batch".into()));
+    if check.jobs.is_some() && !check.batch && !check.solve {
+        return Err(Failure::Usage("--jobs goes with --batch or --solve".into()));
     }
-    if build_tables {
+    if check.time_limit.is_some() && !check.shortest {
+        return Err(Failure::Usage("--time-limit goes with --shortest".into()));
+    }
+    if let Some(sides) = build_tables {
         if check.file.is_some() || check.solve || check.batch || generate.is_some() {
             return Err(Failure::Usage(
                 "--build-tables reads nothing; it goes with --cache-dir only".into(),
@@ -245,6 +288,7 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
         }
         return Ok(Command::BuildTables {
             cache: cache_dir(check.cache)?,
+            sides,
         });
     }
     match generate {
@@ -346,14 +390,16 @@ fn run(command: Command) -> Result<(), Failure> {
                 out.write_all(b"\n")
             })
         }
-        Command::BuildTables { cache } => {
-            let solver = Solver::new(solve_options(false, &cache));
+        Command::BuildTables { cache, sides } => {
+            let solver = Solver::new(solve_options(&CheckArgs::default(), &cache));
             let began = std::time::Instant::now();
             solver
-                .build_tables(&mut |event: &SolveEvent| note(event))
+                .build_tables(&sides, &mut |event: &SolveEvent| note(event))
                 .map_err(|e| Failure::System(e.to_string()))?;
+            let names: Vec<String> = sides.iter().map(|s| format!("{s}x{s}")).collect();
             note(&format_args!(
-                "4x4 tables ready in {:.1} s",
+                "{} tables ready in {:.1} s",
+                names.join(" and "),
                 began.elapsed().as_secs_f64()
             ));
             Ok(())
@@ -368,7 +414,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 }
                 _ => (Box::new(io::stdin()), "standard input".into()),
             };
-            let solver = Solver::new(solve_options(args.shortest, &args.cache));
+            let solver = Solver::new(solve_options(&args, &args.cache));
             if args.batch {
                 return batch(input, &name, &args, solver, &mut out);
             }
@@ -382,14 +428,17 @@ fn run(command: Command) -> Result<(), Failure> {
     }
 }
 
-fn solve_options(shortest: bool, cache: &Option<OsString>) -> SolveOptions {
+fn solve_options(args: &CheckArgs, cache: &Option<OsString>) -> SolveOptions {
     SolveOptions {
-        shortest,
+        shortest: args.shortest,
         cache: match cache {
             Some(dir) => Some(TableCache::new(dir.into())),
             None => TableCache::from_env(),
         },
         tables: TableSet::Standard,
+        // A batch solves its puzzles side by side, one thread each.
+        jobs: if args.batch { Some(1) } else { args.jobs },
+        time_limit: args.time_limit,
     }
 }
 

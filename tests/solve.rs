@@ -15,7 +15,7 @@ fn puzzle() -> Command {
     static TABLES: Once = Once::new();
     TABLES.call_once(|| {
         let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("puzzle"))
-            .arg("--build-tables")
+            .arg("--build-tables=4")
             .env("PUZZLE_CACHE_DIR", cache_dir())
             .output()
             .expect("puzzle --build-tables runs");

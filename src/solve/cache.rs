@@ -47,9 +47,15 @@ pub const VERSION: u32 = 2;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 64;
 
-/// The file name of a table: `fifteen-v<version>-<k>-<cells>.<region>.pdb`.
+/// The file name of a table: `fifteen-v<version>-<k>-<cells>.<region>.pdb` for
+/// a 4x4 table, `twentyfour-...` for a 5x5 one (`puzzle-<side>-...` otherwise).
 pub fn file_name(spec: &PatternSpec) -> String {
-    format!("fifteen-v{VERSION}-{}.pdb", spec.name())
+    let size = match spec.side() {
+        4 => "fifteen".to_string(),
+        5 => "twentyfour".to_string(),
+        side => format!("puzzle-{side}"),
+    };
+    format!("{size}-v{VERSION}-{}.pdb", spec.name())
 }
 
 /// Why a table file could not be used.
@@ -103,8 +109,8 @@ fn header(spec: &PatternSpec, payload: &[u8]) -> [u8; HEADER_LEN] {
     h[0..8].copy_from_slice(&MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
     h[12..16].copy_from_slice(&(spec.tiles() as u32).to_le_bytes());
-    h[16..20].copy_from_slice(&(spec.cells as u32).to_le_bytes());
-    h[20..24].copy_from_slice(&(spec.goal_region as u32).to_le_bytes());
+    h[16..20].copy_from_slice(&spec.cells.to_le_bytes());
+    h[20..24].copy_from_slice(&spec.goal_region.to_le_bytes());
     h[24..32].copy_from_slice(&(spec.entries() as u64).to_le_bytes());
     h[32..40].copy_from_slice(&(payload.len() as u64).to_le_bytes());
     h[40..48].copy_from_slice(&checksum(payload).to_le_bytes());
@@ -158,8 +164,8 @@ pub fn read_table(path: &Path, spec: &PatternSpec) -> Result<Vec<u8>, ReadError>
         )));
     }
     if u32_at(12) != spec.tiles() as u32
-        || u32_at(16) != spec.cells as u32
-        || u32_at(20) != spec.goal_region as u32
+        || u32_at(16) != spec.cells
+        || u32_at(20) != spec.goal_region
         || u64_at(24) != spec.entries() as u64
         || u64_at(32) != want_payload
     {
@@ -291,7 +297,7 @@ mod tests {
     #[test]
     fn temporary_files_of_dead_writers_are_removed() {
         let dir = temp_dir("stale");
-        let spec = PatternSpec::new(0x0013, 5);
+        let spec = PatternSpec::new(4, 0x0013, 5);
         let name = file_name(&spec);
         // No process has this id (ids stop at 2^22 on Linux).
         let dead = dir.join(format!(".{name}.tmp-2147483000-5-0"));
@@ -316,7 +322,7 @@ mod tests {
     #[test]
     fn a_fifo_where_a_table_should_be_is_not_opened() {
         let dir = temp_dir("fifo");
-        let spec = PatternSpec::new(0x0013, 5);
+        let spec = PatternSpec::new(4, 0x0013, 5);
         let path = dir.join(file_name(&spec));
         let made = std::process::Command::new("mkfifo").arg(&path).status();
         if !made.is_ok_and(|s| s.success()) {
@@ -355,19 +361,19 @@ mod tests {
     #[test]
     fn tables_round_trip_and_damage_is_caught() {
         let dir = temp_dir("roundtrip");
-        let spec = PatternSpec::new(0x0013, 5);
+        let spec = PatternSpec::new(4, 0x0013, 5);
         let data: Vec<u8> = (0..spec.packed_len()).map(|i| (i % 13) as u8).collect();
         let path = write_table(&dir, &spec, &data).unwrap();
         assert_eq!(read_table(&path, &spec).unwrap(), data);
         // Only the final file is left behind.
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
 
-        let other = PatternSpec::new(0x0013, 15);
+        let other = PatternSpec::new(4, 0x0013, 15);
         assert_eq!(
             other.goal_region, spec.goal_region,
             "same connected free cells"
         );
-        let third = PatternSpec::new(0x0023, 15);
+        let third = PatternSpec::new(4, 0x0023, 15);
         assert!(matches!(
             read_table(&path, &third),
             Err(ReadError::Corrupt(_))

@@ -57,173 +57,55 @@
 //! depending on the run (the machine is a shared VM); loading the corner tables
 //! takes about 0.2 s.
 
-use super::cache::{self, ReadError};
-use super::ida::{self, Counters, Group, Heuristic, BLANK};
+use super::goals::{self, identity, transpose, Sym};
+use super::ida::{self, Counters, Four, Geometry, Heuristic};
 use super::moves::Move;
-use super::pdb::{manhattan, PatternSpec, Pdb, CELLS, SIDE};
-use std::fmt;
+use super::pdb::tables::{self, TableGroups};
+use super::pdb::PatternSpec;
 use std::io;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-/// Where pattern-database files are kept.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableCache {
-    dir: PathBuf,
-}
+pub use super::pdb::tables::{TableCache, TableEvent};
 
-impl TableCache {
-    /// A cache in `dir` (created when the first table is stored).
-    pub fn new(dir: PathBuf) -> TableCache {
-        TableCache { dir }
-    }
-
-    /// `$PUZZLE_CACHE_DIR` if set, else `$XDG_CACHE_HOME/puzzle`, else
-    /// `$HOME/.cache/puzzle`; `None` if none is set (empty values count as unset).
-    pub fn from_env() -> Option<TableCache> {
-        TableCache::from_vars(|name| std::env::var_os(name))
-    }
-
-    /// [`TableCache::from_env`] with the environment given as a lookup.
-    fn from_vars(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<TableCache> {
-        let var = |name: &str| var(name).filter(|v| !v.is_empty());
-        if let Some(dir) = var("PUZZLE_CACHE_DIR") {
-            return Some(TableCache::new(PathBuf::from(dir)));
-        }
-        if let Some(xdg) = var("XDG_CACHE_HOME") {
-            return Some(TableCache::new(PathBuf::from(xdg).join("puzzle")));
-        }
-        var("HOME").map(|home| TableCache::new(PathBuf::from(home).join(".cache").join("puzzle")))
-    }
-
-    /// The cache directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-}
-
-/// Progress and lifecycle events of the tables; the library never prints.
-///
-/// `table` names a table (its tiles and goal region), `path` a cache file,
-/// `bytes` a table's size and `elapsed` the time a step took.
-#[derive(Clone, Debug, PartialEq)]
-#[allow(missing_docs)] // the fields are named above, once for all variants
-pub enum TableEvent {
-    /// A cached table file is being read.
-    Loading { table: String, path: PathBuf },
-    /// A table was read and checked.
-    Loaded {
-        table: String,
-        bytes: u64,
-        elapsed: Duration,
-    },
-    /// A table is being built: `done` of `total` entries are set.
-    Building {
-        table: String,
-        done: u64,
-        total: u64,
-    },
-    /// A table was built.
-    Built {
-        table: String,
-        bytes: u64,
-        elapsed: Duration,
-    },
-    /// A built table was written to the cache.
-    Stored { table: String, path: PathBuf },
-    /// A cached file was unusable (`reason`) and will be rebuilt.
-    Corrupt { path: PathBuf, reason: String },
-    /// The cache directory `dir` could not be written (`error`); the table stays
-    /// in memory only.
-    CacheUnwritable { dir: PathBuf, error: String },
-}
-
-fn megabytes(bytes: u64) -> f64 {
-    bytes as f64 / 1e6
-}
-
-impl fmt::Display for TableEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TableEvent::Loading { table, path } => {
-                write!(f, "loading table {table} from {}", path.display())
-            }
-            TableEvent::Loaded {
-                table,
-                bytes,
-                elapsed,
-            } => write!(
-                f,
-                "loaded table {table} ({:.0} MB) in {:.2} s",
-                megabytes(*bytes),
-                elapsed.as_secs_f64()
-            ),
-            TableEvent::Building { table, done, total } => write!(
-                f,
-                "building table {table}: {}% ({done} of {total} entries)",
-                done * 100 / (*total).max(1)
-            ),
-            TableEvent::Built {
-                table,
-                bytes,
-                elapsed,
-            } => write!(
-                f,
-                "built table {table} ({:.0} MB) in {:.1} s",
-                megabytes(*bytes),
-                elapsed.as_secs_f64()
-            ),
-            TableEvent::Stored { table, path } => {
-                write!(f, "stored table {table} in {}", path.display())
-            }
-            TableEvent::Corrupt { path, reason } => write!(
-                f,
-                "table file {} is unusable ({reason}); rebuilding it",
-                path.display()
-            ),
-            TableEvent::CacheUnwritable { dir, error } => write!(
-                f,
-                "cannot write the table cache in {} ({error}); keeping the table in memory only",
-                dir.display()
-            ),
-        }
-    }
-}
+/// Side of the board.
+const SIDE: usize = 4;
+/// Cells on the board.
+const CELLS: usize = 16;
 
 /// Which partition the tables use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TableSet {
-    /// The production 7-8 partition described in the module docs.
+    /// The production partition: 7-8 on 4x4 (described in the module docs),
+    /// 6-6-6-6 on 5x5 (see [`crate::solve::twentyfour`]).
     Standard,
-    /// A 6-6-3 partition (cells other than the blank's in row-major order: 6, 6, 3)
-    /// with the same two lookups; builds in about a second, searches much slower.
-    /// For tests.
+    /// A small partition with the same lookups that builds in about a second
+    /// and searches far slower (for tests): on 4x4, 6-6-3 (cells other than the
+    /// blank's in row-major order: 6, 6, 3); on 5x5, six tables of 4 tiles.
     Small,
 }
 
 impl TableSet {
     /// The pattern cell sets of one group for goals with the blank on `g`.
-    fn masks(self, g: usize) -> Vec<u16> {
+    fn masks(self, g: usize) -> Vec<u32> {
         match self {
-            TableSet::Standard => vec![0x00ff & !(1u16 << g), 0xff00],
+            TableSet::Standard => vec![0x00ff & !(1u32 << g), 0xff00],
             TableSet::Small => {
                 let cells: Vec<usize> = (0..CELLS).filter(|&c| c != g).collect();
-                let mask = |r: &[usize]| r.iter().fold(0u16, |m, &c| m | 1 << c);
+                let mask = |r: &[usize]| r.iter().fold(0u32, |m, &c| m | 1 << c);
                 vec![mask(&cells[..6]), mask(&cells[6..12]), mask(&cells[12..])]
             }
         }
     }
 
     /// The groups for goal class `rep`: (frame, specs).
-    fn groups(self, rep: usize) -> Vec<([u8; CELLS], Vec<PatternSpec>)> {
+    fn groups(self, rep: usize) -> Vec<(Sym, Vec<PatternSpec>)> {
         let mut out = Vec::new();
-        for frame in [IDENTITY, TRANSPOSE] {
+        for frame in [identity(SIDE), transpose(SIDE)] {
             let g = frame[rep] as usize;
             let specs = self
                 .masks(g)
                 .into_iter()
-                .map(|m| PatternSpec::new(m, g))
+                .map(|m| PatternSpec::new(SIDE, m, g))
                 .collect();
             out.push((frame, specs));
         }
@@ -231,90 +113,23 @@ impl TableSet {
     }
 }
 
-/// A symmetry of the square as a map of cells.
-type Sym = [u8; CELLS];
-
-const IDENTITY: Sym = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-const TRANSPOSE: Sym = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
-
-/// A symmetry of the square as a map of (row, column).
-type RowCol = fn(usize, usize) -> (usize, usize);
-
-/// The 8 symmetries of the square, identity first.
-fn symmetries() -> [Sym; 8] {
-    let maps: [RowCol; 8] = [
-        |r, c| (r, c),
-        |r, c| (c, SIDE - 1 - r),
-        |r, c| (SIDE - 1 - r, SIDE - 1 - c),
-        |r, c| (SIDE - 1 - c, r),
-        |r, c| (r, SIDE - 1 - c),
-        |r, c| (SIDE - 1 - r, c),
-        |r, c| (c, r),
-        |r, c| (SIDE - 1 - c, SIDE - 1 - r),
-    ];
-    maps.map(|m| {
-        let mut s = [0u8; CELLS];
-        for (cell, out) in s.iter_mut().enumerate() {
-            let (r, c) = m(cell / SIDE, cell % SIDE);
-            *out = (r * SIDE + c) as u8;
-        }
-        s
-    })
-}
-
-/// Whether `cells` holds each of 0..=15 once.
-fn is_board(cells: &[u8; 16]) -> bool {
-    let mut seen = 0u32;
-    for &c in cells {
-        seen |= 1 << (c & 31);
-    }
-    seen == 0xffff
-}
-
 /// Whether `goal` is reachable from `start`: every move is a transposition that
 /// also moves the blank one step, so the parity of the permutation between the
 /// boards must equal that of the blank's Manhattan distance.
 pub fn reachable(start: &[u8; 16], goal: &[u8; 16]) -> bool {
-    let mut goal_cell = [0usize; CELLS];
-    for (c, &label) in goal.iter().enumerate() {
-        goal_cell[label as usize] = c;
-    }
-    let perm: [usize; CELLS] = std::array::from_fn(|c| goal_cell[start[c] as usize]);
-    let mut seen = [false; CELLS];
-    let mut cycles = 0;
-    for c in 0..CELLS {
-        if !seen[c] {
-            cycles += 1;
-            let mut x = c;
-            while !seen[x] {
-                seen[x] = true;
-                x = perm[x];
-            }
-        }
-    }
-    let blank = |b: &[u8; 16]| b.iter().position(|&t| t == 0).unwrap_or(0);
-    (CELLS - cycles) % 2 == manhattan(blank(start), blank(goal)) as usize % 2
+    goals::reachable(SIDE, start, goal)
 }
 
 /// The representative of `cell`'s class: 0 (corner), 1 (edge) or 5 (centre).
 pub fn goal_class(cell: usize) -> usize {
-    let (r, c) = (cell / SIDE, cell % SIDE);
-    let inner = |x: usize| x == 1 || x == 2;
-    match (inner(r), inner(c)) {
-        (false, false) => 0,
-        (true, true) => 5,
-        _ => 1,
-    }
+    goals::goal_class(SIDE, cell)
 }
 
 /// The tables for every goal whose blank sits in one class of cells (corner,
 /// edge or centre). Immutable once loaded: `Send + Sync`, shared by reference.
 pub struct FifteenTables {
-    rep: usize,
     set: TableSet,
-    pdbs: Vec<Arc<Pdb>>,
-    /// Per group: its frame and indices into `pdbs`.
-    groups: Vec<(Sym, Vec<usize>)>,
+    tables: TableGroups,
 }
 
 impl FifteenTables {
@@ -343,36 +158,13 @@ impl FifteenTables {
     ) -> io::Result<FifteenTables> {
         assert!(goal_blank < CELLS, "goal blank cell out of range");
         let rep = goal_class(goal_blank);
-        let mut pdbs: Vec<Arc<Pdb>> = Vec::new();
-        let mut groups = Vec::new();
-        for (frame, specs) in set.groups(rep) {
-            let mut idx = Vec::new();
-            for spec in specs {
-                let i = match pdbs.iter().position(|p| *p.spec() == spec) {
-                    Some(i) => i,
-                    None => {
-                        pdbs.push(shared(cache, spec, progress)?);
-                        pdbs.len() - 1
-                    }
-                };
-                idx.push(i);
-            }
-            groups.push((frame, idx));
-        }
-        // The move-pruning machine is shared; build it now rather than in the
-        // first search.
-        ida::Fsm::get();
-        Ok(FifteenTables {
-            rep,
-            set,
-            pdbs,
-            groups,
-        })
+        let tables = TableGroups::load(cache, rep, set.groups(rep), progress)?;
+        Ok(FifteenTables { set, tables })
     }
 
     /// Whether these tables serve goals with the blank on `goal_blank`.
     pub fn covers(&self, goal_blank: usize) -> bool {
-        goal_blank < CELLS && goal_class(goal_blank) == self.rep
+        goal_blank < CELLS && goal_class(goal_blank) == self.tables.rep()
     }
 
     /// The partition in use.
@@ -382,201 +174,31 @@ impl FifteenTables {
 
     /// Total bytes of the tables held.
     pub fn bytes(&self) -> u64 {
-        self.pdbs.iter().map(|p| p.packed().len() as u64).sum()
+        self.tables.bytes()
     }
 
-    fn heuristic(&self) -> Heuristic<'_> {
-        let groups = self
-            .groups
-            .iter()
-            .map(|(frame, idx)| Group {
-                frame: *frame,
-                tables: idx.iter().map(|&i| &*self.pdbs[i]).collect(),
-            })
-            .collect();
-        Heuristic::new(self.rep, groups)
+    fn heuristic(&self) -> Heuristic<'_, Four> {
+        self.tables.heuristic()
     }
 
     /// The heuristic estimate (a lower bound on the solution length) of `start`
     /// towards `goal` (same conventions as [`solve_fifteen`]).
     pub fn estimate(&self, start: &[u8; 16], goal: &[u8; 16]) -> u32 {
-        let (cells, _) = self.normalise(start, goal);
-        self.heuristic().value(&cells)
-    }
-
-    /// The board in the canonical frame (tiles named by home cell) and the
-    /// symmetry used.
-    fn normalise(&self, start: &[u8; 16], goal: &[u8; 16]) -> ([u8; CELLS], Sym) {
-        assert!(
-            is_board(start) && is_board(goal),
-            "boards hold 0..=15 once each"
-        );
-        assert!(
-            reachable(start, goal),
-            "the goal is not reachable from the start (parity differs)"
-        );
-        let g = goal.iter().position(|&t| t == 0).expect("goal has a blank");
-        assert!(
-            self.covers(g),
-            "tables for goal class {} cannot solve a goal with the blank on cell {g}",
-            self.rep
-        );
-        let sigma = symmetries()
-            .into_iter()
-            .find(|s| s[g] as usize == self.rep)
-            .expect("some symmetry maps every cell onto its class representative");
-        let mut home = [0u8; CELLS];
-        for (cell, &label) in goal.iter().enumerate() {
-            home[label as usize] = sigma[cell];
-        }
-        let mut cells = [0u8; CELLS];
-        for (cell, &label) in start.iter().enumerate() {
-            cells[sigma[cell] as usize] = if label == 0 {
-                BLANK
-            } else {
-                home[label as usize]
-            };
-        }
-        (cells, sigma)
+        let canon = goals::normalise(SIDE, start, goal, self.tables.rep(), Four::BLANK);
+        self.heuristic().value(&canon.cells)
     }
 }
 
-/// Gets one table: from the cache if it is there and sound, else built (and
-/// stored when `store`).
-/// The table for `spec` from `cache`, shared with every other set of tables in
-/// this process that uses it: the 8-tile table serves all three goal classes,
-/// and a batch that mixes them holds it once, not three times. A table no set
-/// uses any more is freed.
-fn shared(
-    cache: Option<&TableCache>,
-    spec: PatternSpec,
-    progress: &mut dyn FnMut(&TableEvent),
-) -> io::Result<Arc<Pdb>> {
-    type Loaded = Vec<(Option<PathBuf>, Weak<Pdb>)>;
-    static LOADED: Mutex<Loaded> = Mutex::new(Vec::new());
-    let dir = cache.map(|c| c.dir.clone());
-    // Held while loading, so that two threads never load the same table twice.
-    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
-    loaded.retain(|(_, weak)| weak.strong_count() > 0);
-    let found = loaded
-        .iter()
-        .filter(|(from, _)| *from == dir)
-        .filter_map(|(_, weak)| weak.upgrade())
-        .find(|pdb| *pdb.spec() == spec);
-    if let Some(pdb) = found {
-        return Ok(pdb);
-    }
-    let pdb = Arc::new(obtain(cache, spec, true, progress)?);
-    loaded.push((dir, Arc::downgrade(&pdb)));
-    Ok(pdb)
-}
-
-fn obtain(
-    cache: Option<&TableCache>,
-    spec: PatternSpec,
-    store: bool,
-    progress: &mut dyn FnMut(&TableEvent),
-) -> io::Result<Pdb> {
-    let table = spec.name();
-    if let Some(cache) = cache {
-        let path = cache.dir.join(cache::file_name(&spec));
-        if path.exists() {
-            progress(&TableEvent::Loading {
-                table: table.clone(),
-                path: path.clone(),
-            });
-            let t = Instant::now();
-            match cache::read_table(&path, &spec) {
-                Ok(data) => {
-                    progress(&TableEvent::Loaded {
-                        table,
-                        bytes: data.len() as u64,
-                        elapsed: t.elapsed(),
-                    });
-                    return Ok(Pdb::from_packed(spec, data));
-                }
-                Err(ReadError::Missing) => {}
-                Err(ReadError::Corrupt(reason)) => {
-                    progress(&TableEvent::Corrupt { path, reason });
-                }
-            }
-        }
-    }
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let t = Instant::now();
-    let mut last_percent = u64::MAX;
-    let pdb = Pdb::build(spec, threads, &mut |done, total| {
-        let percent = done * 100 / total.max(1);
-        if percent != last_percent {
-            last_percent = percent;
-            progress(&TableEvent::Building {
-                table: table.clone(),
-                done,
-                total,
-            });
-        }
-    });
-    progress(&TableEvent::Built {
-        table: table.clone(),
-        bytes: pdb.packed().len() as u64,
-        elapsed: t.elapsed(),
-    });
-    if let (Some(cache), true) = (cache, store) {
-        match cache::write_table(&cache.dir, &spec, pdb.packed()) {
-            Ok(path) => progress(&TableEvent::Stored { table, path }),
-            Err(e) => progress(&TableEvent::CacheUnwritable {
-                dir: cache.dir.clone(),
-                error: e.to_string(),
-            }),
-        }
-    }
-    Ok(pdb)
-}
-
-/// Builds every table ahead of time (the `--build-tables` flag): each table of
-/// every goal class that is not already cached and sound is built and stored, one
-/// at a time. Fails if a table cannot be stored.
+/// Builds every 4x4 table ahead of time (the `--build-tables` flag): each table
+/// of every goal class that is not already cached and sound is built and
+/// stored, one at a time. Fails if a table cannot be stored.
 pub fn build_all(cache: &TableCache, progress: &mut dyn FnMut(&TableEvent)) -> io::Result<()> {
-    let mut seen = Vec::new();
-    for rep in [0, 1, 5] {
-        for (_, specs) in TableSet::Standard.groups(rep) {
-            for spec in specs {
-                if seen.contains(&spec) {
-                    continue;
-                }
-                seen.push(spec);
-                let path = cache.dir.join(cache::file_name(&spec));
-                if path.exists() {
-                    progress(&TableEvent::Loading {
-                        table: spec.name(),
-                        path: path.clone(),
-                    });
-                    let t = Instant::now();
-                    match cache::read_table(&path, &spec) {
-                        Ok(data) => {
-                            progress(&TableEvent::Loaded {
-                                table: spec.name(),
-                                bytes: data.len() as u64,
-                                elapsed: t.elapsed(),
-                            });
-                            continue;
-                        }
-                        Err(ReadError::Missing) => {}
-                        Err(ReadError::Corrupt(reason)) => {
-                            progress(&TableEvent::Corrupt { path, reason })
-                        }
-                    }
-                }
-                let pdb = obtain(None, spec, false, progress)?;
-                let path = cache::write_table(&cache.dir, &spec, pdb.packed())?;
-                progress(&TableEvent::Stored {
-                    table: spec.name(),
-                    path,
-                });
-            }
-        }
-    }
-    Ok(())
+    let specs: Vec<PatternSpec> = [0, 1, 5]
+        .into_iter()
+        .flat_map(|rep| TableSet::Standard.groups(rep))
+        .flat_map(|(_, specs)| specs)
+        .collect();
+    tables::build_into(cache, &specs, progress)
 }
 
 /// Counters and timing of one solve.
@@ -596,6 +218,20 @@ pub struct SearchStats {
     pub search_time: Duration,
 }
 
+impl SearchStats {
+    /// The statistics of a search that took `counters` and `search_time`.
+    pub fn from_counters(counters: &Counters, search_time: Duration) -> SearchStats {
+        SearchStats {
+            nodes: counters.expanded,
+            generated: counters.generated,
+            reads: counters.reads,
+            iterations: counters.iterations,
+            start_h: counters.start_h,
+            search_time,
+        }
+    }
+}
+
 /// A shortest solution from `start` to `goal`. Cells are row-major, 0 is the
 /// blank, tiles 1..=15 each once. `goal` may be any arrangement with the blank
 /// anywhere.
@@ -612,39 +248,16 @@ pub fn solve_fifteen(
     stats: &mut SearchStats,
 ) -> Vec<Move> {
     let t = Instant::now();
-    let (cells, sigma) = tables.normalise(start, goal);
+    let canon = goals::normalise(SIDE, start, goal, tables.tables.rep(), Four::BLANK);
     let heur = tables.heuristic();
     let mut counters = Counters::default();
-    let path = ida::search(&heur, &cells, &mut counters);
-    // Map the blank's path back through the inverse symmetry.
-    let mut inverse = [0u8; CELLS];
-    for (c, &s) in sigma.iter().enumerate() {
-        inverse[s as usize] = c as u8;
-    }
-    let mut blank = start
+    let path = ida::search(&heur, &canon.cells, &mut counters);
+    let blank = start
         .iter()
         .position(|&t| t == 0)
         .expect("start has a blank");
-    let mut moves = Vec::with_capacity(path.len());
-    for &canon in &path {
-        let next = inverse[canon as usize] as usize;
-        moves.push(match next as isize - blank as isize {
-            4 => Move::Up,
-            -4 => Move::Down,
-            1 => Move::Left,
-            -1 => Move::Right,
-            _ => unreachable!("the blank moves to a neighbouring cell"),
-        });
-        blank = next;
-    }
-    *stats = SearchStats {
-        nodes: counters.expanded,
-        generated: counters.generated,
-        reads: counters.reads,
-        iterations: counters.iterations,
-        start_h: counters.start_h,
-        search_time: t.elapsed(),
-    };
+    let moves = goals::moves_back(SIDE, &canon.sigma, blank, &path);
+    *stats = SearchStats::from_counters(&counters, t.elapsed());
     moves
 }
 
@@ -652,7 +265,10 @@ pub fn solve_fifteen(
 mod tests {
     use super::*;
     use crate::generate::SplitMix64;
+    use crate::solve::goals::symmetries;
     use crate::solve::moves::replay;
+    use crate::solve::pdb::manhattan;
+    use std::path::PathBuf;
     use std::sync::OnceLock;
 
     /// The small tables of each goal class, built once for all tests.
@@ -720,7 +336,7 @@ mod tests {
         let h = |b: &[u8; 16]| -> usize {
             (0..16)
                 .filter(|&c| b[c] != 0)
-                .map(|c| manhattan(c, home[b[c] as usize]) as usize)
+                .map(|c| manhattan(SIDE, c, home[b[c] as usize]) as usize)
                 .sum()
         };
         fn dfs(
@@ -770,7 +386,7 @@ mod tests {
         assert_eq!(classes, [0, 1, 1, 0, 1, 5, 5, 1, 1, 5, 5, 1, 0, 1, 1, 0]);
         for cell in 0..16 {
             let rep = goal_class(cell);
-            assert!(symmetries().iter().any(|s| s[cell] as usize == rep));
+            assert!(symmetries(SIDE).iter().any(|s| s[cell] as usize == rep));
         }
     }
 
@@ -858,7 +474,7 @@ mod tests {
         let goal: [u8; 16] = std::array::from_fn(|i| i as u8);
         let mut rng = SplitMix64::new(99);
         for (id, want, start) in KORF {
-            for (k, sym) in symmetries().iter().enumerate() {
+            for (k, sym) in symmetries(SIDE).iter().enumerate() {
                 // Move every cell by the symmetry, then rename the tiles at random.
                 let mut names: [u8; 16] = std::array::from_fn(|i| i as u8);
                 for i in (2..16).rev() {

@@ -15,6 +15,7 @@
 
 mod cache;
 pub mod fifteen;
+mod goals;
 mod ida;
 pub mod large;
 pub mod move_list;
@@ -22,15 +23,18 @@ pub mod moves;
 mod pdb;
 pub mod search;
 pub mod small;
+pub mod twentyfour;
 
 use crate::board_adt::{Board, Puzzle};
 use fifteen::{goal_class, FifteenTables, SearchStats, TableCache, TableEvent, TableSet};
+use ida::parallel::Limits;
 use move_list::MoveList;
 use search::SearchProgress;
 use std::fmt;
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use twentyfour::{Shortest, TwentyFourTables};
 
 /// The largest side `--solve` accepts: a valid solution of an `N`x`N` board is
 /// about `2.6 N^3` moves, so beyond this one would not fit in memory.
@@ -56,9 +60,18 @@ pub struct SolveOptions {
     /// Where the 4x4 tables are cached; `None` keeps them in memory only, built
     /// anew by each process.
     pub cache: Option<TableCache>,
-    /// Which 4x4 tables: the production 7-8 partition, or a small 6-6-3 one that
-    /// builds in a fraction of a second and searches far slower (for tests).
+    /// Which 4x4 and 5x5 tables: the production partitions (7-8, 6-6-6-6), or
+    /// small ones that build in a fraction of a second and search far slower
+    /// (for tests).
     pub tables: TableSet,
+    /// Threads that search one 5x5 puzzle with [`SolveOptions::shortest`];
+    /// `None`: one a core. The answer does not depend on it.
+    pub jobs: Option<usize>,
+    /// With [`SolveOptions::shortest`] on 5x5: how long the search may take
+    /// (tables not counted). When it runs out, the solution is the constructive
+    /// one, not proven shortest, and a [`SolveEvent::LowerBound`] says how long
+    /// the shortest is at least. `None`: no limit.
+    pub time_limit: Option<Duration>,
 }
 
 impl Default for SolveOptions {
@@ -69,6 +82,8 @@ impl Default for SolveOptions {
             shortest: false,
             cache: TableCache::from_env(),
             tables: TableSet::Standard,
+            jobs: None,
+            time_limit: None,
         }
     }
 }
@@ -81,6 +96,9 @@ pub enum SolveEvent<'a> {
     /// The shortest-path search for 5x5 and larger finished an iteration, or went
     /// on for a while.
     Search(&'a SearchProgress),
+    /// The 5x5 search ran out of time: every solution has at least this many
+    /// moves.
+    LowerBound(u32),
 }
 
 impl fmt::Display for SolveEvent<'_> {
@@ -89,10 +107,15 @@ impl fmt::Display for SolveEvent<'_> {
             SolveEvent::Table(event) => event.fmt(f),
             SolveEvent::Search(p) => write!(
                 f,
-                "searching: bound {}, {} nodes, {:.1} s",
+                "searching: bound {}, {} nodes, {:.1} M nodes/s, {:.1} s",
                 p.bound,
                 p.nodes,
+                p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9) / 1e6,
                 p.elapsed.as_secs_f64()
+            ),
+            SolveEvent::LowerBound(bound) => write!(
+                f,
+                "time limit reached: the shortest solution has at least {bound} moves"
             ),
         }
     }
@@ -119,7 +142,7 @@ pub enum SolveError {
         /// The board's side.
         side: usize,
     },
-    /// The 4x4 tables could be neither loaded nor built.
+    /// The 4x4 or 5x5 tables could be neither loaded nor built.
     Tables(io::Error),
 }
 
@@ -131,20 +154,23 @@ impl fmt::Display for SolveError {
                 "cannot solve a {side}x{side} board: the largest is {MAX_SOLVE_SIDE}x{MAX_SOLVE_SIDE} \
                  (a solution takes about 2.6 N^3 moves)"
             ),
-            SolveError::Tables(e) => write!(f, "cannot load or build the 4x4 tables: {e}"),
+            SolveError::Tables(e) => write!(f, "cannot load or build the tables: {e}"),
         }
     }
 }
 
 impl std::error::Error for SolveError {}
 
-/// Solves puzzles; holds what is worth keeping between them (the 4x4 tables of
-/// each goal class, loaded on first need), and may be shared by several threads.
+/// Solves puzzles; holds what is worth keeping between them (the 4x4 and 5x5
+/// tables of each goal class, loaded on first need), and may be shared by
+/// several threads.
 #[derive(Default)]
 pub struct Solver {
     options: SolveOptions,
     /// The 4x4 tables for corner, edge and centre goals.
     fifteen: [Mutex<Option<Arc<FifteenTables>>>; 3],
+    /// The 5x5 tables of each goal class ([`twentyfour::CLASSES`]).
+    twentyfour: [Mutex<Option<Arc<TwentyFourTables>>>; 6],
 }
 
 impl fmt::Debug for Solver {
@@ -161,7 +187,99 @@ impl Solver {
         Solver {
             options,
             fifteen: Default::default(),
+            twentyfour: Default::default(),
         }
+    }
+
+    /// The 5x5 tables for goals with the blank on `goal_blank`, loaded or built
+    /// once and then shared. Other threads asking meanwhile wait for them.
+    fn twentyfour_tables(
+        &self,
+        goal_blank: usize,
+        events: &mut dyn FnMut(&SolveEvent),
+    ) -> Result<Arc<TwentyFourTables>, SolveError> {
+        let class = goals::goal_class(5, goal_blank);
+        let slot = twentyfour::CLASSES
+            .iter()
+            .position(|&c| c == class)
+            .expect("every cell has a class");
+        let mut tables = self.twentyfour[slot]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(tables) = tables.as_ref() {
+            return Ok(Arc::clone(tables));
+        }
+        let loaded = TwentyFourTables::load_or_build_with(
+            self.options.cache.as_ref(),
+            goal_blank,
+            self.options.tables,
+            &mut |event| events(&SolveEvent::Table(event)),
+        )
+        .map_err(SolveError::Tables)?;
+        let loaded = Arc::new(loaded);
+        *tables = Some(Arc::clone(&loaded));
+        Ok(loaded)
+    }
+
+    /// A shortest solution of a 5x5 puzzle by IDA* over the 5x5 tables on
+    /// [`SolveOptions::jobs`] threads; when [`SolveOptions::time_limit`] runs
+    /// out, the constructive solution instead.
+    fn solve_twentyfour(
+        &self,
+        start: &Board,
+        goal: &Board,
+        events: &mut dyn FnMut(&SolveEvent),
+        stats: &mut SolveStats,
+    ) -> Result<Solution, SolveError> {
+        let began = Instant::now();
+        let tables = self.twentyfour_tables(goal.blank(), events)?;
+        stats.table_time = began.elapsed();
+        let searching = Instant::now();
+        let jobs = self
+            .options
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let limits = Limits {
+            jobs,
+            deadline: self.options.time_limit.map(|t| searching + t),
+            report_every: Duration::from_secs(2),
+            stop: None,
+        };
+        let (start_cells, goal_cells) = (narrow_to::<25>(start), narrow_to::<25>(goal));
+        let mut counters = ida::Counters::default();
+        let outcome = twentyfour::solve_twentyfour(
+            &start_cells,
+            &goal_cells,
+            &tables,
+            &limits,
+            &mut counters,
+            &mut |p| {
+                events(&SolveEvent::Search(&SearchProgress {
+                    bound: p.bound,
+                    nodes: p.nodes,
+                    elapsed: p.elapsed,
+                }))
+            },
+        );
+        stats.nodes = counters.expanded;
+        stats.method = "IDA* over pattern databases";
+        let solution = match outcome {
+            Shortest::Found(moves) => Solution {
+                moves: moves.into(),
+                proven_shortest: true,
+            },
+            Shortest::Stopped { lower_bound } => {
+                events(&SolveEvent::LowerBound(lower_bound));
+                stats.method = "row-by-row reduction (search stopped by the time limit)";
+                let moves = large::solve_large(5, start.cells(), goal.cells());
+                Solution {
+                    proven_shortest: moves.len() as u64 <= u64::from(lower_bound),
+                    moves,
+                }
+            }
+        };
+        stats.search_time = searching.elapsed();
+        Ok(solution)
     }
 
     /// The 4x4 tables for goals with the blank on `goal_blank`, loaded or built
@@ -192,16 +310,29 @@ impl Solver {
         Ok(loaded)
     }
 
-    /// Builds (or checks) every 4x4 table in the cache ahead of time.
-    pub fn build_tables(&self, events: &mut dyn FnMut(&SolveEvent)) -> Result<(), SolveError> {
+    /// Builds (or checks) every table for boards of the given sides (4 and 5)
+    /// in the cache ahead of time.
+    pub fn build_tables(
+        &self,
+        sides: &[usize],
+        events: &mut dyn FnMut(&SolveEvent),
+    ) -> Result<(), SolveError> {
         let Some(cache) = self.options.cache.as_ref() else {
             return Err(SolveError::Tables(io::Error::new(
                 io::ErrorKind::NotFound,
                 "no cache directory: set PUZZLE_CACHE_DIR, XDG_CACHE_HOME or HOME, or use --cache-dir",
             )));
         };
-        fifteen::build_all(cache, &mut |event| events(&SolveEvent::Table(event)))
-            .map_err(SolveError::Tables)
+        for &side in sides {
+            let mut report = |event: &TableEvent| events(&SolveEvent::Table(event));
+            match side {
+                4 => fifteen::build_all(cache, &mut report),
+                5 => twentyfour::build_all(cache, &mut report),
+                _ => Ok(()),
+            }
+            .map_err(SolveError::Tables)?;
+        }
+        Ok(())
     }
 
     /// Solves `puzzle`: `Ok(None)` when the goal cannot be reached.
@@ -261,6 +392,9 @@ impl Solver {
                     proven_shortest: true,
                 }));
             }
+            5 if self.options.shortest => {
+                return self.solve_twentyfour(start, goal, events, stats).map(Some);
+            }
             _ if self.options.shortest => {
                 stats.method = "IDA* with Manhattan distance and linear conflicts";
                 let mut nodes = 0;
@@ -309,7 +443,12 @@ fn manhattan_distance(side: usize, start: &[u32], goal: &[u32]) -> u64 {
 /// A board of at most 16 cells as bytes, on the stack: no allocation for the
 /// millions of small puzzles a batch may hold.
 fn narrow(board: &Board) -> [u8; 16] {
-    let mut cells = [0u8; 16];
+    narrow_to::<16>(board)
+}
+
+/// A board of at most `N` cells as bytes, on the stack.
+fn narrow_to<const N: usize>(board: &Board) -> [u8; N] {
+    let mut cells = [0u8; N];
     for (cell, &tile) in cells.iter_mut().zip(board.cells()) {
         *cell = tile as u8;
     }
@@ -328,6 +467,8 @@ mod tests {
             shortest: false,
             cache: None,
             tables: TableSet::Small,
+            jobs: None,
+            time_limit: None,
         };
         Solver::new(options)
             .solve(puzzle, &mut |_| {}, &mut SolveStats::default())

@@ -1,0 +1,958 @@
+//! IDA* over additive pattern databases, for the 4x4 and the 5x5 puzzle from one
+//! implementation ([`Geometry`] names the side), towards a canonical goal (tile
+//! `c` home on cell `c`, the blank on a given cell), looked up in one or two
+//! frames of the board, with a finite-state machine that prunes duplicate move
+//! sequences ([`fsm`]) and a split of the tree that lets several threads search
+//! one puzzle ([`parallel`]).
+//!
+//! The board handed to [`search`] names every tile by its home cell; the blank is
+//! [`Geometry::BLANK`]. The heuristic is `manhattan + 2 * max over groups (sum of
+//! the stored half-differences)`: each group is a set of disjoint tables (Korf &
+//! Felner 2002) covering every tile, looked up either on the board itself or on
+//! the board mirrored by a symmetry that fixes the goal (their "reflection about
+//! the main diagonal", taking the maximum of the two lookups).
+//!
+//! What makes it fast (measured on Korf's 100 4x4 instances, where plain IDA*
+//! with these tables expands 1.95 M nodes):
+//!
+//! - **Batched depth-first search.** A table read misses every cache: about
+//!   260 ns alone on the target machine, but about 20 ns each when 16 or more
+//!   are in flight. Each step takes the top 16 nodes (`BATCH`) off an explicit
+//!   stack, computes all their children's table indices, reads them in one tight
+//!   loop, and only then prunes and pushes. (2.4x faster than recursion.)
+//! - **Incremental indices.** A move changes one tile of one table per group: a
+//!   sideways move only changes the occupied-cell set, an up/down move also
+//!   shifts the permutation rank by a few weights ([`Indexer::weight`]); no
+//!   allocation and no large auxiliary table in the loop.
+//! - **Lazy second group.** The mirrored group is read only for children the
+//!   first read did not prune, and the group whose estimate of the parent is
+//!   larger goes first; a child whose bound without any read (Manhattan plus the
+//!   unchanged tables) already fails is not read at all.
+//! - **Duplicate pruning** with [`Fsm`] (25% fewer nodes), **sibling ordering**
+//!   by estimate (12% fewer nodes in the last iteration), and **bidirectional
+//!   pathmax** (Felner et al. 2005; the tables are inconsistent because each
+//!   entry is a minimum over blank positions).
+//!
+//! Together: 1.17 M nodes and about 3.6 M table reads for Korf's 100.
+//!
+//! The search is generic over [`Geometry`]: the side, the width of a cell set
+//! (`u16` on 4x4, so that a node stays one 64-byte cache line; `u32` on 5x5),
+//! the packed board (4 bits a cell in a `u64`; 5 bits in a `u128`) and the
+//! longest path. Each size gets its own compiled copy, so nothing is decided at
+//! run time in the inner loop.
+
+pub mod fsm;
+pub mod parallel;
+
+pub use fsm::Fsm;
+
+use super::pdb::{manhattan, CellSet, Indexer, Pdb};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Groups: the board itself and one mirror image.
+const MAX_GROUPS: usize = 2;
+/// Tables per group: 2 (4x4, 7-8) or 4 (5x5, 6-6-6-6) in production, up to 6
+/// for the small test partitions.
+const MAX_TABLES: usize = 6;
+/// Array length for per-cell data of any supported board.
+const MAX_CELLS: usize = 25;
+/// No neighbour in this direction.
+const NO_CELL: u8 = u8::MAX;
+
+/// Blank directions: the blank moves up, down, left or right on the board.
+pub(crate) const DIRS: [(isize, isize); 4] = [(-1, 0), (1, 0), (0, -1), (0, 1)];
+
+/// A board packed into an integer, a fixed number of bits a cell.
+pub trait PackedBoard: Copy + Default + Send + Sync + 'static {
+    /// The tile code on `cell`.
+    fn tile_at(self, cell: usize) -> usize;
+    /// The board with `code` added on `cell` (which must hold 0).
+    fn with(self, cell: usize, code: usize) -> Self;
+    /// The board with `x` xored into the codes on cells `a` and `b`: swapping
+    /// two codes `p` and `q` is xoring both with `p ^ q`.
+    fn xor2(self, x: usize, a: usize, b: usize) -> Self;
+}
+
+impl PackedBoard for u64 {
+    #[inline(always)]
+    fn tile_at(self, cell: usize) -> usize {
+        ((self >> (4 * cell)) & 15) as usize
+    }
+    #[inline(always)]
+    fn with(self, cell: usize, code: usize) -> u64 {
+        self | (code as u64) << (4 * cell)
+    }
+    #[inline(always)]
+    fn xor2(self, x: usize, a: usize, b: usize) -> u64 {
+        self ^ ((x as u64) << (4 * a)) ^ ((x as u64) << (4 * b))
+    }
+}
+
+impl PackedBoard for u128 {
+    #[inline(always)]
+    fn tile_at(self, cell: usize) -> usize {
+        ((self >> (5 * cell)) & 31) as usize
+    }
+    #[inline(always)]
+    fn with(self, cell: usize, code: usize) -> u128 {
+        self | (code as u128) << (5 * cell)
+    }
+    #[inline(always)]
+    fn xor2(self, x: usize, a: usize, b: usize) -> u128 {
+        self ^ ((x as u128) << (5 * a)) ^ ((x as u128) << (5 * b))
+    }
+}
+
+/// Cell tables of a side: neighbours and Manhattan distances.
+pub struct CellTables {
+    /// `neighbour[cell][dir]`: where the blank goes, or `NO_CELL` off the board.
+    neighbour: [[u8; 4]; MAX_CELLS],
+    /// `manhattan[a][b]`: the Manhattan distance between cells `a` and `b`.
+    manhattan: [[u8; MAX_CELLS]; MAX_CELLS],
+}
+
+impl CellTables {
+    /// The tables of a `side`-wide board.
+    pub const fn new(side: usize) -> CellTables {
+        let cells = side * side;
+        let mut neighbour = [[NO_CELL; 4]; MAX_CELLS];
+        let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
+        let mut c = 0;
+        while c < cells {
+            let (r, col) = ((c / side) as isize, (c % side) as isize);
+            let mut d = 0;
+            while d < 4 {
+                let (nr, nc) = (r + DIRS[d].0, col + DIRS[d].1);
+                if nr >= 0 && nr < side as isize && nc >= 0 && nc < side as isize {
+                    neighbour[c][d] = (nr * side as isize + nc) as u8;
+                }
+                d += 1;
+            }
+            let mut b = 0;
+            while b < cells {
+                md[c][b] = manhattan(side, c, b) as u8;
+                b += 1;
+            }
+            c += 1;
+        }
+        CellTables {
+            neighbour,
+            manhattan: md,
+        }
+    }
+}
+
+/// A board size the search is compiled for.
+pub trait Geometry: Copy + Send + Sync + 'static {
+    /// The side.
+    const SIDE: usize;
+    /// Cells, `SIDE * SIDE`.
+    const CELLS: usize;
+    /// The blank in a board given to [`search`]: a number no tile has.
+    const BLANK: u8 = Self::CELLS as u8;
+    /// A set of cells.
+    type Mask: CellSet;
+    /// The board packed into an integer.
+    type Board: PackedBoard;
+    /// The moves so far, 2 bits a move (8 a word).
+    type Path: Copy + Default + Send + Sync + AsRef<[u16]> + AsMut<[u16]>;
+    /// The cell tables of this side.
+    fn cells() -> &'static CellTables;
+    /// The longest path a node can hold.
+    fn max_depth() -> usize {
+        Self::Path::default().as_ref().len() * 8
+    }
+}
+
+/// The 4x4 board.
+#[derive(Clone, Copy, Debug)]
+pub struct Four;
+
+impl Geometry for Four {
+    const SIDE: usize = 4;
+    const CELLS: usize = 16;
+    type Mask = u16;
+    type Board = u64;
+    /// 88 moves. Every goal is at most 2 moves from a goal with the blank in a
+    /// corner, whose farthest boards are 80 moves away (Brüngger et al. 1999),
+    /// so no optimal solution is longer than 82 moves.
+    type Path = [u16; 11];
+    fn cells() -> &'static CellTables {
+        static TABLES: CellTables = CellTables::new(4);
+        &TABLES
+    }
+}
+
+/// The 5x5 board.
+#[derive(Clone, Copy, Debug)]
+pub struct Five;
+
+impl Geometry for Five {
+    const SIDE: usize = 5;
+    const CELLS: usize = 25;
+    type Mask = u32;
+    type Board = u128;
+    /// 256 moves. The farthest 5x5 boards from a corner goal are at most 205
+    /// moves away (the best published upper bound on the 24-puzzle's diameter,
+    /// 205, Brüngger's 152 being a lower one), and any goal is at most 4 moves
+    /// from a corner goal.
+    type Path = [u16; 32];
+    fn cells() -> &'static CellTables {
+        static TABLES: CellTables = CellTables::new(5);
+        &TABLES
+    }
+}
+
+/// One additive group: disjoint tables whose patterns, seen through `frame`,
+/// cover all tiles.
+pub struct Group<'a> {
+    /// Cell map into the tables' frame: a symmetry of the square that maps the
+    /// goal's blank cell onto the cell the tables' goal expects. Tile `t` on cell
+    /// `c` is seen as tile `frame[t]` on cell `frame[c]`.
+    pub frame: Vec<u8>,
+    /// The tables; their pattern cells partition the frame's non-blank cells.
+    pub tables: Vec<&'a Pdb>,
+}
+
+/// What the inner loop needs of one table.
+#[derive(Clone, Copy)]
+struct TableRef<'a> {
+    ix: &'a Indexer,
+    data: &'a [u8],
+}
+
+impl TableRef<'_> {
+    #[inline(always)]
+    fn half_excess(&self, index: u32) -> u8 {
+        let i = index as usize;
+        (self.data[i >> 1] >> ((i & 1) << 2)) & 15
+    }
+}
+
+/// The heuristic for one canonical goal: the blank's goal cell and the groups.
+pub struct Heuristic<'a, G: Geometry> {
+    goal_blank: usize,
+    groups: Vec<Group<'a>>,
+    /// `tables[g][q]`: table `q` of group `g`.
+    tables: [[Option<TableRef<'a>>; MAX_TABLES]; MAX_GROUPS],
+    /// `local[g][q][f]`: the local tile number, in table `q` of group `g`, of the
+    /// tile whose home is frame cell `f`.
+    local: [[[u8; MAX_CELLS]; MAX_TABLES]; MAX_GROUPS],
+    /// `tile_table[g][t]`: which table of group `g` tracks tile `t`.
+    tile_table: [[u8; MAX_CELLS]; MAX_GROUPS],
+    frame: [[u8; MAX_CELLS]; MAX_GROUPS],
+    geometry: std::marker::PhantomData<G>,
+}
+
+impl<'a, G: Geometry> Heuristic<'a, G> {
+    /// Checks that every group is admissible for goals with the blank on
+    /// `goal_blank`, and prepares the lookups.
+    pub fn new(goal_blank: usize, groups: Vec<Group<'a>>) -> Heuristic<'a, G> {
+        assert!(!groups.is_empty() && groups.len() <= MAX_GROUPS);
+        let cells = G::CELLS;
+        let all = (1u32 << cells) - 1;
+        let mut tile_table = [[u8::MAX; MAX_CELLS]; MAX_GROUPS];
+        let mut frame = [[0u8; MAX_CELLS]; MAX_GROUPS];
+        let mut tables = [[None; MAX_TABLES]; MAX_GROUPS];
+        let mut local = [[[u8::MAX; MAX_CELLS]; MAX_TABLES]; MAX_GROUPS];
+        for (g, group) in groups.iter().enumerate() {
+            assert!(group.tables.len() <= MAX_TABLES);
+            let f = &group.frame;
+            assert_eq!(f.len(), cells, "a frame maps every cell");
+            let seen = f.iter().fold(0u32, |m, &c| m | 1 << c);
+            assert_eq!(seen, all, "a frame is a permutation of the cells");
+            assert!(
+                g > 0 || f.iter().enumerate().all(|(c, &x)| x as usize == c),
+                "group 0 looks up the board itself"
+            );
+            frame[g][..cells].copy_from_slice(f);
+            let fb = f[goal_blank] as usize;
+            let mut covered = 0u32;
+            for (q, pdb) in group.tables.iter().enumerate() {
+                let spec = pdb.spec();
+                assert_eq!(spec.side(), G::SIDE, "tables for this side");
+                assert_eq!(covered & spec.cells, 0, "tables of a group are disjoint");
+                covered |= spec.cells;
+                assert!(
+                    spec.goal_region & (1 << fb) != 0,
+                    "table goal leaves the blank where this goal does"
+                );
+                for t in 0..cells {
+                    if spec.cells & (1 << f[t]) != 0 {
+                        tile_table[g][t] = q as u8;
+                    }
+                }
+                for (i, h) in spec.home_cells().into_iter().enumerate() {
+                    local[g][q][h] = i as u8;
+                }
+                tables[g][q] = Some(TableRef {
+                    ix: pdb.indexer(),
+                    data: pdb.packed(),
+                });
+            }
+            assert_eq!(covered, all & !(1u32 << fb), "a group covers every tile");
+        }
+        Heuristic {
+            goal_blank,
+            groups,
+            tables,
+            local,
+            tile_table,
+            frame,
+            geometry: std::marker::PhantomData,
+        }
+    }
+
+    /// Tables in the largest group.
+    fn tables_per_group(&self) -> usize {
+        self.groups
+            .iter()
+            .map(|g| g.tables.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The heuristic value of a board (tiles named by home cell, blank
+    /// [`Geometry::BLANK`]).
+    pub fn value(&self, cells: &[u8]) -> u32 {
+        self.root::<MAX_TABLES>(cells).h(self.groups.len())
+    }
+
+    /// The search node of a board.
+    fn root<const T: usize>(&self, cells: &[u8]) -> Node<G, T> {
+        assert_eq!(cells.len(), G::CELLS);
+        let gb = self.goal_blank;
+        let mut node: Node<G, T> = Node {
+            board: G::Board::default(),
+            fboard1: G::Board::default(),
+            mask: [[G::Mask::default(); T]; MAX_GROUPS],
+            perm: [[0; T]; MAX_GROUPS],
+            nib: [[0; T]; MAX_GROUPS],
+            md: 0,
+            blank: 0,
+            g: 0,
+            fsm: Fsm::START,
+            path: G::Path::default(),
+        };
+        let mut md = 0;
+        for (c, &t) in cells.iter().enumerate() {
+            let t = if t == G::BLANK {
+                node.blank = c as u8;
+                gb
+            } else {
+                md += manhattan(G::SIDE, c, t as usize);
+                t as usize
+            };
+            node.board = PackedBoard::with(node.board, c, t);
+            let f = &self.frame[1];
+            node.fboard1 = PackedBoard::with(node.fboard1, f[c] as usize, f[t] as usize);
+        }
+        node.md = md as u8;
+        for (g, group) in self.groups.iter().enumerate() {
+            let fboard = node.fboard(g);
+            for (q, pdb) in group.tables.iter().enumerate() {
+                let mut mask = 0u32;
+                for c in 0..G::CELLS {
+                    if pdb.spec().cells & (1 << fboard.tile_at(c)) != 0 {
+                        mask |= 1 << c;
+                    }
+                }
+                let ix = pdb.indexer();
+                let local = &self.local[g][q];
+                let perm = ix.rank_cells(mask, |c| local[fboard.tile_at(c)]);
+                node.mask[g][q] = G::Mask::from_bits(mask);
+                node.perm[g][q] = perm as u16;
+                node.nib[g][q] = pdb.half_excess(ix.index(mask, perm)) as u8;
+            }
+        }
+        node
+    }
+
+    /// The move of tile `t` from `from` to `to` (the blank) seen by group `g`:
+    /// the table that tracks `t`, its new occupied cells and permutation rank, and
+    /// the entry to read. `fboard` is the group's frame board after the move.
+    #[inline(always)]
+    fn slide<const T: usize>(
+        &self,
+        node: &Node<G, T>,
+        g: usize,
+        t: usize,
+        from: usize,
+        to: usize,
+        fboard: G::Board,
+    ) -> Slide<G::Mask> {
+        let q = self.tile_table[g][t] as usize;
+        let table = self.tables[g][q].expect("every tile has a table");
+        let (ff, ft) = (self.frame[g][from] as usize, self.frame[g][to] as usize);
+        let old_mask = node.mask[g][q].bits();
+        let mask = G::Mask::from_bits(old_mask ^ (1 << ff) ^ (1 << ft));
+        let perm = node.perm[g][q] as usize;
+        let perm = if ff.abs_diff(ft) == 1 {
+            // Sideways in this frame: the order of the pattern tiles is unchanged.
+            perm
+        } else {
+            // Up or down: the tile passes the pattern tiles on the (at most
+            // side - 1) cells between, and the rank moves by their weights (see
+            // `Indexer::weight`). `fboard` is unchanged on those cells.
+            let local = &self.local[g][q];
+            let a = local[self.frame[g][t] as usize] as usize;
+            let low = ff.min(ft);
+            let mut between = (old_mask >> (low + 1)) & ((1 << (G::SIDE - 1)) - 1);
+            let (mut greater, mut smaller_weights) = (0, 0);
+            while between != 0 {
+                let c = low + 1 + between.trailing_zeros() as usize;
+                between &= between - 1;
+                let x = local[fboard.tile_at(c)] as usize;
+                if x > a {
+                    greater += 1;
+                } else {
+                    smaller_weights += table.ix.weight(x);
+                }
+            }
+            let up = table.ix.weight(a) * greater;
+            if ft > ff {
+                perm + up - smaller_weights
+            } else {
+                perm + smaller_weights - up
+            }
+        };
+        Slide {
+            table: q as u8,
+            mask,
+            perm: perm as u16,
+            index: table.ix.index_of(mask, perm) as u32,
+        }
+    }
+
+    /// Group `g`'s frame board after tile `t` slides from `from` to `to`.
+    #[inline(always)]
+    fn moved(&self, g: usize, fboard: G::Board, t: usize, from: usize, to: usize) -> G::Board {
+        let f = &self.frame[g];
+        let swap = (f[t] ^ f[self.goal_blank]) as usize;
+        fboard.xor2(swap, f[from] as usize, f[to] as usize)
+    }
+}
+
+/// One group's view of a move.
+#[derive(Clone, Copy, Default)]
+struct Slide<M: CellSet> {
+    table: u8,
+    mask: M,
+    perm: u16,
+    index: u32,
+}
+
+/// Counters of one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Nodes expanded: the start and every child that passed the bound.
+    pub expanded: u64,
+    /// Children generated (each has at least one table read).
+    pub generated: u64,
+    /// Table reads.
+    pub reads: u64,
+    /// IDA* iterations (bounds tried).
+    pub iterations: u32,
+    /// Heuristic value of the start.
+    pub start_h: u32,
+}
+
+impl Counters {
+    fn add(&mut self, other: &Counters) {
+        self.expanded += other.expanded;
+        self.generated += other.generated;
+        self.reads += other.reads;
+    }
+}
+
+/// Nodes expanded together. Their children's table reads are independent, so
+/// the processor overlaps them: a read into the 259 MB table costs about 260 ns
+/// alone but about 20 ns when 16 or more are in flight (measured on the target
+/// machine; batches of 8 to 24 nodes performed alike).
+const BATCH: usize = 16;
+
+/// A node on the search stack, for groups of up to `T` tables (64 bytes for
+/// the 4x4 production `T = 2`, one cache line).
+#[derive(Clone, Copy)]
+struct Node<G: Geometry, const T: usize> {
+    /// Tile (home cell) per cell; the blank's cell holds the goal's blank cell
+    /// number, which no tile uses. This is also group 0's frame board (its
+    /// frame is the identity).
+    board: G::Board,
+    /// The board as group 1's frame sees it.
+    fboard1: G::Board,
+    /// Per group and table: occupied cells and permutation rank of the pattern
+    /// tiles in the group's frame, and the stored half-difference.
+    mask: [[G::Mask; T]; MAX_GROUPS],
+    perm: [[u16; T]; MAX_GROUPS],
+    nib: [[u8; T]; MAX_GROUPS],
+    /// Manhattan distance.
+    md: u8,
+    blank: u8,
+    g: u8,
+    fsm: u16,
+    /// Blank directions so far, 2 bits a move.
+    path: G::Path,
+}
+
+impl<G: Geometry, const T: usize> Node<G, T> {
+    #[inline(always)]
+    fn fboard(&self, g: usize) -> G::Board {
+        if g == 0 {
+            self.board
+        } else {
+            self.fboard1
+        }
+    }
+
+    #[inline(always)]
+    fn sum(&self, g: usize) -> u32 {
+        self.nib[g].iter().map(|&n| n as u32).sum()
+    }
+
+    #[inline(always)]
+    fn h(&self, groups: usize) -> u32 {
+        let mut best = 0;
+        for g in 0..groups {
+            best = best.max(self.sum(g));
+        }
+        self.md as u32 + 2 * best
+    }
+}
+
+/// A child awaiting its table reads; only survivors become [`Node`]s.
+#[derive(Clone, Copy, Default)]
+struct Candidate<M: CellSet> {
+    /// Index of the parent in the batch.
+    parent: u8,
+    /// Blank direction.
+    dir: u8,
+    /// The moved tile and its cell before the move.
+    tile: u8,
+    from: u8,
+    md: u8,
+    /// The group read first (the other one second, if the child survives).
+    first: u8,
+    /// Sort key: smaller is searched first.
+    key: u16,
+    fsm: u16,
+    slide: [Slide<M>; MAX_GROUPS],
+    nib: [u8; MAX_GROUPS],
+}
+
+/// A shortest path from `cells` to the canonical goal of `heur`, as the blank's
+/// cell after each move, found by one thread. `cells` must be solvable.
+///
+/// IDA* (Korf 1985) whose depth-first iterations run on an explicit stack in
+/// batches (`BATCH` nodes at a time): each child is pruned before it is pushed,
+/// first on the group looked up on the board itself and then, only if it
+/// survived, on the mirrored group; the bound rises to the smallest f-value that
+/// exceeded it (always by an even step: f-values share the parity of the
+/// Manhattan distance). Siblings are searched smallest heuristic first, which
+/// shortens the last iteration.
+pub fn search<G: Geometry>(
+    heur: &Heuristic<'_, G>,
+    cells: &[u8],
+    counters: &mut Counters,
+) -> Vec<u8> {
+    match heur.tables_per_group() {
+        0..=2 => search_with::<G, 2>(heur, cells, counters),
+        3 | 4 => search_with::<G, 4>(heur, cells, counters),
+        _ => search_with::<G, MAX_TABLES>(heur, cells, counters),
+    }
+}
+
+fn search_with<G: Geometry, const T: usize>(
+    heur: &Heuristic<'_, G>,
+    cells: &[u8],
+    counters: &mut Counters,
+) -> Vec<u8> {
+    let root: Node<G, T> = heur.root(cells);
+    let groups = heur.groups.len();
+    *counters = Counters {
+        start_h: root.h(groups),
+        ..Counters::default()
+    };
+    if root.md == 0 {
+        return Vec::new();
+    }
+    let mut bound = root.h(groups);
+    let mut worker = Worker::new();
+    let never = AtomicBool::new(false);
+    let nodes = AtomicU64::new(0);
+    let watch = Watch {
+        stop: &never,
+        nodes: &nodes,
+    };
+    loop {
+        counters.iterations += 1;
+        match worker.iterate(heur, &root, bound, counters, &watch, || false) {
+            Iteration::Found(goal) => return goal.decode_path(root.blank as usize),
+            Iteration::Exhausted(next_bound) => {
+                assert!(
+                    next_bound != u32::MAX && (next_bound as usize) < G::max_depth(),
+                    "goal unreachable from this board (wrong parity?)"
+                );
+                bound = next_bound;
+            }
+            Iteration::Stopped => unreachable!("nothing stops a single search"),
+        }
+    }
+}
+
+/// How one depth-first iteration ended.
+enum Iteration<N> {
+    /// A goal node within the bound.
+    Found(N),
+    /// No goal within the bound; the smallest f-value that exceeded it.
+    Exhausted(u32),
+    /// Stopped from outside before it ended.
+    Stopped,
+}
+
+/// Shared with the threads of a search: a flag that stops it, and the nodes
+/// expanded so far (added in steps, for progress reports).
+struct Watch<'w> {
+    stop: &'w AtomicBool,
+    nodes: &'w AtomicU64,
+}
+
+/// Nodes a worker expands between two additions to [`Watch::nodes`] (and looks
+/// at its stop condition).
+const REPORT_NODES: u64 = 1 << 16;
+
+/// The buffers of one searching thread, allocated once: no allocation in the
+/// loop.
+struct Worker<G: Geometry, const T: usize> {
+    stack: Vec<Node<G, T>>,
+    kids: Vec<Node<G, T>>,
+    cands: Vec<Candidate<G::Mask>>,
+    order: Vec<u32>,
+}
+
+impl<G: Geometry, const T: usize> Worker<G, T> {
+    fn new() -> Self {
+        // Each batch takes at most BATCH nodes off the stack and puts back at
+        // most 3 per node, so the stack stays below 3 * BATCH per level of depth.
+        Worker {
+            stack: Vec::with_capacity(3 * BATCH * G::max_depth() + 1),
+            kids: Vec::with_capacity(3 * BATCH),
+            cands: Vec::with_capacity(4 * BATCH),
+            order: Vec::with_capacity(4 * BATCH),
+        }
+    }
+
+    /// One depth-first iteration below `root` with cost bound `bound`. It looks
+    /// at `watch.stop` and `abandon` every [`REPORT_NODES`] nodes.
+    fn iterate(
+        &mut self,
+        heur: &Heuristic<'_, G>,
+        root: &Node<G, T>,
+        bound: u32,
+        counters: &mut Counters,
+        watch: &Watch<'_>,
+        abandon: impl Fn() -> bool,
+    ) -> Iteration<Node<G, T>> {
+        let fsm = Fsm::get();
+        let groups = heur.groups.len();
+        let Worker {
+            stack,
+            kids,
+            cands,
+            order,
+        } = self;
+        // Per batch node: the largest and the smallest pruned f-value of its children.
+        let (mut max_f, mut min_f) = ([0u32; BATCH], [u32::MAX; BATCH]);
+        let mut next_bound = u32::MAX;
+        let mut unreported = 0;
+        stack.clear();
+        stack.push(*root);
+        while !stack.is_empty() {
+            let lo = stack.len().saturating_sub(BATCH);
+            let batch = &stack[lo..];
+            counters.expanded += batch.len() as u64;
+            unreported += batch.len() as u64;
+            if unreported >= REPORT_NODES {
+                watch.nodes.fetch_add(unreported, Ordering::Relaxed);
+                unreported = 0;
+                if watch.stop.load(Ordering::Relaxed) || abandon() {
+                    return Iteration::Stopped;
+                }
+            }
+            cands.clear();
+            for (pi, node) in batch.iter().enumerate() {
+                let room = bound - node.g as u32 - 1;
+                if let Some(goal) = expand(heur, fsm, node, pi, room, cands, &mut max_f, &mut min_f)
+                {
+                    watch.nodes.fetch_add(unreported, Ordering::Relaxed);
+                    return Iteration::Found(goal);
+                }
+            }
+            counters.generated += cands.len() as u64;
+            for phase in 0..groups {
+                // The reads of the whole batch back to back, nothing depending on
+                // them in between, so that they overlap.
+                counters.reads += cands.len() as u64;
+                for c in cands.iter_mut() {
+                    let grp = c.first as usize ^ phase;
+                    let s = c.slide[grp];
+                    let table = heur.tables[grp][s.table as usize].expect("table");
+                    c.nib[grp] = table.half_excess(s.index);
+                }
+                let last = phase + 1 == groups;
+                let mut kept = 0;
+                for i in 0..cands.len() {
+                    let c = &mut cands[i];
+                    let p = c.parent as usize;
+                    let node = &batch[p];
+                    let grp = c.first as usize ^ phase;
+                    let f = node.g as u32 + 1 + c.h(node, grp);
+                    max_f[p] = max_f[p].max(f);
+                    if f > bound {
+                        min_f[p] = min_f[p].min(f);
+                        continue;
+                    }
+                    if last {
+                        // Smallest h first; ties: the child both groups think
+                        // closer (2.5% fewer nodes than h alone).
+                        let (mut best, mut total) = (0, 0);
+                        for g in 0..groups {
+                            let hg = c.h(node, g);
+                            best = best.max(hg);
+                            total += hg;
+                        }
+                        c.key = (best.min(255) * 256 + total.min(255)) as u16;
+                    } else {
+                        // Survived this group: prepare the other group's read.
+                        let g = grp ^ 1;
+                        let (t, from, to) = (c.tile as usize, c.from as usize, node.blank as usize);
+                        let fb = heur.moved(g, node.fboard(g), t, from, to);
+                        c.slide[g] = heur.slide(node, g, t, from, to, fb);
+                    }
+                    if kept != i {
+                        cands[kept] = cands[i];
+                    }
+                    kept += 1;
+                }
+                cands.truncate(kept);
+            }
+            // Bidirectional pathmax (Felner et al. 2005): the tables are not
+            // consistent (an estimate can jump by up to 7 in one move), and a child
+            // with estimate h proves its parent is at least h - 1 from the goal. A
+            // child beyond bound + 2 therefore lifts its parent's f-value past the
+            // bound, and all its siblings go (1.8% fewer nodes).
+            let mut cut = [false; BATCH];
+            for p in 0..batch.len() {
+                if max_f[p] > bound + 2 {
+                    next_bound = next_bound.min(max_f[p] - 2);
+                    cut[p] = true;
+                } else {
+                    next_bound = next_bound.min(min_f[p]);
+                }
+                max_f[p] = 0;
+                min_f[p] = u32::MAX;
+            }
+            // Push the most promising last, so that it is popped first: sort
+            // (key, index) pairs rather than the candidates themselves.
+            order.clear();
+            for (i, c) in cands.iter().enumerate() {
+                if !cut[c.parent as usize] {
+                    order.push((u32::from(c.key) << 8) | i as u32);
+                }
+            }
+            order.sort_unstable_by(|a, b| b.cmp(a));
+            kids.clear();
+            for &o in order.iter() {
+                let c = &cands[(o & 0xff) as usize];
+                kids.push(child(heur, &batch[c.parent as usize], c, groups));
+            }
+            stack.truncate(lo);
+            stack.extend_from_slice(kids);
+        }
+        watch.nodes.fetch_add(unreported, Ordering::Relaxed);
+        Iteration::Exhausted(next_bound)
+    }
+}
+
+impl<M: CellSet> Candidate<M> {
+    /// Group `g`'s heuristic value of this child of `parent` (its read done).
+    #[inline(always)]
+    fn h<G: Geometry<Mask = M>, const T: usize>(&self, parent: &Node<G, T>, g: usize) -> u32 {
+        let q = self.slide[g].table as usize;
+        let sum = parent.sum(g) + self.nib[g] as u32 - parent.nib[g][q] as u32;
+        self.md as u32 + 2 * sum
+    }
+}
+
+/// Appends the children of `node` (number `parent` in the batch) allowed by the
+/// move-pruning machine, with their Manhattan distance and first group's table
+/// entry computed (the reads come later). Returns a child that is the goal.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn expand<G: Geometry, const T: usize>(
+    heur: &Heuristic<'_, G>,
+    fsm: &Fsm,
+    node: &Node<G, T>,
+    parent: usize,
+    room: u32,
+    cands: &mut Vec<Candidate<G::Mask>>,
+    max_f: &mut [u32; BATCH],
+    min_f: &mut [u32; BATCH],
+) -> Option<Node<G, T>> {
+    let blank = node.blank as usize;
+    let tables = G::cells();
+    for (d, &nb) in tables.neighbour[blank].iter().enumerate() {
+        if nb == NO_CELL {
+            continue;
+        }
+        let state = fsm.next(node.fsm, d);
+        if state == Fsm::DEAD {
+            continue;
+        }
+        let nb = nb as usize;
+        let t = node.board.tile_at(nb);
+        let md = node.md + tables.manhattan[blank][t] - tables.manhattan[nb][t];
+        let mut c = Candidate {
+            parent: parent as u8,
+            dir: d as u8,
+            tile: t as u8,
+            from: nb as u8,
+            md,
+            fsm: state,
+            ..Candidate::default()
+        };
+        if md == 0 {
+            // Every tile is home. (A goal child is always within the bound: its
+            // parent's f is at most the bound and its h at least 1.)
+            return Some(child(heur, node, &c, 0));
+        }
+        // A table entry is at least 0, so without any read each group's estimate
+        // is at least the Manhattan distance plus the other tables' part.
+        let mut floor = 0;
+        for g in 0..heur.groups.len() {
+            let q = heur.tile_table[g][t] as usize;
+            floor = floor.max(md as u32 + 2 * (node.sum(g) - node.nib[g][q] as u32));
+        }
+        if floor > room {
+            let f = node.g as u32 + 1 + floor;
+            max_f[parent] = max_f[parent].max(f);
+            min_f[parent] = min_f[parent].min(f);
+            continue;
+        }
+        // Read first the group whose estimate of the parent is larger: it is the
+        // likelier to prune the child, sparing the second read.
+        let g = usize::from(heur.groups.len() > 1 && node.sum(1) > node.sum(0));
+        c.first = g as u8;
+        let fb = heur.moved(g, node.fboard(g), t, nb, blank);
+        c.slide[g] = heur.slide(node, g, t, nb, blank, fb);
+        cands.push(c);
+    }
+    None
+}
+
+/// The child node of `parent` for candidate `c`, whose first `groups` groups
+/// have been read.
+#[inline(always)]
+fn child<G: Geometry, const T: usize>(
+    heur: &Heuristic<'_, G>,
+    parent: &Node<G, T>,
+    c: &Candidate<G::Mask>,
+    groups: usize,
+) -> Node<G, T> {
+    let mut n = *parent;
+    let (t, from, to) = (c.tile as usize, c.from as usize, parent.blank as usize);
+    n.board = heur.moved(0, n.board, t, from, to);
+    if heur.groups.len() > 1 {
+        n.fboard1 = heur.moved(1, n.fboard1, t, from, to);
+    }
+    for g in 0..groups {
+        let s = c.slide[g];
+        let q = s.table as usize;
+        n.mask[g][q] = s.mask;
+        n.perm[g][q] = s.perm;
+        n.nib[g][q] = c.nib[g];
+    }
+    n.md = c.md;
+    n.blank = from as u8;
+    n.fsm = c.fsm;
+    let g = n.g as usize;
+    n.path.as_mut()[g / 8] |= (c.dir as u16) << (2 * (g % 8));
+    n.g += 1;
+    n
+}
+
+impl<G: Geometry, const T: usize> Node<G, T> {
+    /// The blank's cells along this node's path from the start blank `blank`.
+    fn decode_path(&self, mut blank: usize) -> Vec<u8> {
+        let path = self.path.as_ref();
+        let len = self.g as usize;
+        let mut out = Vec::with_capacity(len);
+        for i in 0..len {
+            let d = ((path[i / 8] >> (2 * (i % 8))) & 3) as usize;
+            blank = G::cells().neighbour[blank][d] as usize;
+            out.push(blank as u8);
+        }
+        out
+    }
+
+    /// The child reached by moving the blank in direction `d`, with every group
+    /// read, if the board and the move-pruning machine allow the move.
+    fn child_in(&self, heur: &Heuristic<'_, G>, d: usize) -> Option<Node<G, T>> {
+        let blank = self.blank as usize;
+        let tables = G::cells();
+        let nb = tables.neighbour[blank][d];
+        if nb == NO_CELL {
+            return None;
+        }
+        let state = Fsm::get().next(self.fsm, d);
+        if state == Fsm::DEAD {
+            return None;
+        }
+        let nb = nb as usize;
+        let t = self.board.tile_at(nb);
+        let mut c = Candidate {
+            dir: d as u8,
+            tile: t as u8,
+            from: nb as u8,
+            md: self.md + tables.manhattan[blank][t] - tables.manhattan[nb][t],
+            fsm: state,
+            ..Candidate::default()
+        };
+        let groups = heur.groups.len();
+        for g in 0..groups {
+            let fb = heur.moved(g, self.fboard(g), t, nb, blank);
+            let s = heur.slide(self, g, t, nb, blank, fb);
+            let table = heur.tables[g][s.table as usize].expect("table");
+            c.slide[g] = s;
+            c.nib[g] = table.half_excess(s.index);
+        }
+        Some(child(heur, self, &c, groups))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbours_stay_on_the_board() {
+        let four = Four::cells();
+        assert_eq!(four.neighbour[0], [NO_CELL, 4, NO_CELL, 1]);
+        assert_eq!(four.neighbour[15], [11, NO_CELL, 14, NO_CELL]);
+        assert_eq!(four.neighbour[5], [1, 9, 4, 6]);
+        let five = Five::cells();
+        assert_eq!(five.neighbour[24], [19, NO_CELL, 23, NO_CELL]);
+        assert_eq!(five.neighbour[12], [7, 17, 11, 13]);
+        assert_eq!(five.manhattan[0][24], 8);
+    }
+
+    #[test]
+    fn packed_boards_swap_codes() {
+        let b = 0u128.with(3, 17).with(24, 9);
+        assert_eq!((b.tile_at(3), b.tile_at(24), b.tile_at(0)), (17, 9, 0));
+        let swapped = b.xor2(17 ^ 9, 3, 24);
+        assert_eq!((swapped.tile_at(3), swapped.tile_at(24)), (9, 17));
+        let b = 0u64.with(15, 12).xor2(12, 15, 0);
+        assert_eq!((b.tile_at(15), b.tile_at(0)), (0, 12));
+    }
+}

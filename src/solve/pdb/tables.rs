@@ -1,0 +1,345 @@
+//! The lifecycle of pattern databases, for every side: where they are cached,
+//! what happens to them (reported as [`TableEvent`]s; the library never
+//! prints), one copy of each table a process shared by every set that uses it,
+//! built when missing or damaged and stored atomically
+//! (format in [`crate::solve::cache`]), and a set of tables grouped for a
+//! heuristic ([`TableGroups`]).
+
+use super::{PatternSpec, Pdb};
+use crate::solve::cache::{self, ReadError};
+use crate::solve::ida::{Geometry, Group, Heuristic};
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+/// Where pattern-database files are kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableCache {
+    dir: PathBuf,
+}
+
+impl TableCache {
+    /// A cache in `dir` (created when the first table is stored).
+    pub fn new(dir: PathBuf) -> TableCache {
+        TableCache { dir }
+    }
+
+    /// `$PUZZLE_CACHE_DIR` if set, else `$XDG_CACHE_HOME/puzzle`, else
+    /// `$HOME/.cache/puzzle`; `None` if none is set (empty values count as unset).
+    pub fn from_env() -> Option<TableCache> {
+        TableCache::from_vars(|name| std::env::var_os(name))
+    }
+
+    /// [`TableCache::from_env`] with the environment given as a lookup.
+    pub(crate) fn from_vars(
+        var: impl Fn(&str) -> Option<std::ffi::OsString>,
+    ) -> Option<TableCache> {
+        let var = |name: &str| var(name).filter(|v| !v.is_empty());
+        if let Some(dir) = var("PUZZLE_CACHE_DIR") {
+            return Some(TableCache::new(PathBuf::from(dir)));
+        }
+        if let Some(xdg) = var("XDG_CACHE_HOME") {
+            return Some(TableCache::new(PathBuf::from(xdg).join("puzzle")));
+        }
+        var("HOME").map(|home| TableCache::new(PathBuf::from(home).join(".cache").join("puzzle")))
+    }
+
+    /// The cache directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// Progress and lifecycle events of the tables; the library never prints.
+///
+/// `table` names a table (its tiles and goal region), `path` a cache file,
+/// `bytes` a table's size and `elapsed` the time a step took.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(missing_docs)] // the fields are named above, once for all variants
+pub enum TableEvent {
+    /// A cached table file is being read.
+    Loading { table: String, path: PathBuf },
+    /// A table was read and checked.
+    Loaded {
+        table: String,
+        bytes: u64,
+        elapsed: Duration,
+    },
+    /// A table is being built: `done` of `total` entries are set.
+    Building {
+        table: String,
+        done: u64,
+        total: u64,
+    },
+    /// A table was built.
+    Built {
+        table: String,
+        bytes: u64,
+        elapsed: Duration,
+    },
+    /// A built table was written to the cache.
+    Stored { table: String, path: PathBuf },
+    /// A cached file was unusable (`reason`) and will be rebuilt.
+    Corrupt { path: PathBuf, reason: String },
+    /// The cache directory `dir` could not be written (`error`); the table stays
+    /// in memory only.
+    CacheUnwritable { dir: PathBuf, error: String },
+}
+
+fn megabytes(bytes: u64) -> f64 {
+    bytes as f64 / 1e6
+}
+
+impl fmt::Display for TableEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableEvent::Loading { table, path } => {
+                write!(f, "loading table {table} from {}", path.display())
+            }
+            TableEvent::Loaded {
+                table,
+                bytes,
+                elapsed,
+            } => write!(
+                f,
+                "loaded table {table} ({:.0} MB) in {:.2} s",
+                megabytes(*bytes),
+                elapsed.as_secs_f64()
+            ),
+            TableEvent::Building { table, done, total } => write!(
+                f,
+                "building table {table}: {}% ({done} of {total} entries)",
+                done * 100 / (*total).max(1)
+            ),
+            TableEvent::Built {
+                table,
+                bytes,
+                elapsed,
+            } => write!(
+                f,
+                "built table {table} ({:.0} MB) in {:.1} s",
+                megabytes(*bytes),
+                elapsed.as_secs_f64()
+            ),
+            TableEvent::Stored { table, path } => {
+                write!(f, "stored table {table} in {}", path.display())
+            }
+            TableEvent::Corrupt { path, reason } => write!(
+                f,
+                "table file {} is unusable ({reason}); rebuilding it",
+                path.display()
+            ),
+            TableEvent::CacheUnwritable { dir, error } => write!(
+                f,
+                "cannot write the table cache in {} ({error}); keeping the table in memory only",
+                dir.display()
+            ),
+        }
+    }
+}
+
+/// The table for `spec` from `cache`, shared with every other set of tables in
+/// this process that uses it: the 4x4 8-tile table serves all three goal
+/// classes, and a batch that mixes them holds it once, not three times. A table
+/// no set uses any more is freed.
+pub fn shared(
+    cache: Option<&TableCache>,
+    spec: PatternSpec,
+    progress: &mut dyn FnMut(&TableEvent),
+) -> io::Result<Arc<Pdb>> {
+    type Loaded = Vec<(Option<PathBuf>, Weak<Pdb>)>;
+    static LOADED: Mutex<Loaded> = Mutex::new(Vec::new());
+    let dir = cache.map(|c| c.dir.clone());
+    // Held while loading, so that two threads never load the same table twice.
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    loaded.retain(|(_, weak)| weak.strong_count() > 0);
+    let found = loaded
+        .iter()
+        .filter(|(from, _)| *from == dir)
+        .filter_map(|(_, weak)| weak.upgrade())
+        .find(|pdb| *pdb.spec() == spec);
+    if let Some(pdb) = found {
+        return Ok(pdb);
+    }
+    let pdb = Arc::new(obtain(cache, spec, true, progress)?);
+    loaded.push((dir, Arc::downgrade(&pdb)));
+    Ok(pdb)
+}
+
+fn obtain(
+    cache: Option<&TableCache>,
+    spec: PatternSpec,
+    store: bool,
+    progress: &mut dyn FnMut(&TableEvent),
+) -> io::Result<Pdb> {
+    let table = spec.name();
+    if let Some(cache) = cache {
+        let path = cache.dir.join(cache::file_name(&spec));
+        if path.exists() {
+            progress(&TableEvent::Loading {
+                table: table.clone(),
+                path: path.clone(),
+            });
+            let t = Instant::now();
+            match cache::read_table(&path, &spec) {
+                Ok(data) => {
+                    progress(&TableEvent::Loaded {
+                        table,
+                        bytes: data.len() as u64,
+                        elapsed: t.elapsed(),
+                    });
+                    return Ok(Pdb::from_packed(spec, data));
+                }
+                Err(ReadError::Missing) => {}
+                Err(ReadError::Corrupt(reason)) => {
+                    progress(&TableEvent::Corrupt { path, reason });
+                }
+            }
+        }
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let t = Instant::now();
+    let mut last_percent = u64::MAX;
+    let pdb = Pdb::build(spec, threads, &mut |done, total| {
+        let percent = done * 100 / total.max(1);
+        if percent != last_percent {
+            last_percent = percent;
+            progress(&TableEvent::Building {
+                table: table.clone(),
+                done,
+                total,
+            });
+        }
+    });
+    progress(&TableEvent::Built {
+        table: table.clone(),
+        bytes: pdb.packed().len() as u64,
+        elapsed: t.elapsed(),
+    });
+    if let (Some(cache), true) = (cache, store) {
+        match cache::write_table(&cache.dir, &spec, pdb.packed()) {
+            Ok(path) => progress(&TableEvent::Stored { table, path }),
+            Err(e) => progress(&TableEvent::CacheUnwritable {
+                dir: cache.dir.clone(),
+                error: e.to_string(),
+            }),
+        }
+    }
+    Ok(pdb)
+}
+
+/// Makes sure the cache holds a sound file for each of `specs` (the
+/// `--build-tables` flag): a table already cached and sound is checked, any
+/// other built and stored, one at a time. Fails if a table cannot be stored.
+pub fn build_into(
+    cache: &TableCache,
+    specs: &[PatternSpec],
+    progress: &mut dyn FnMut(&TableEvent),
+) -> io::Result<()> {
+    let mut seen = Vec::new();
+    for &spec in specs {
+        if seen.contains(&spec) {
+            continue;
+        }
+        seen.push(spec);
+        let path = cache.dir.join(cache::file_name(&spec));
+        if path.exists() {
+            progress(&TableEvent::Loading {
+                table: spec.name(),
+                path: path.clone(),
+            });
+            let t = Instant::now();
+            match cache::read_table(&path, &spec) {
+                Ok(data) => {
+                    progress(&TableEvent::Loaded {
+                        table: spec.name(),
+                        bytes: data.len() as u64,
+                        elapsed: t.elapsed(),
+                    });
+                    continue;
+                }
+                Err(ReadError::Missing) => {}
+                Err(ReadError::Corrupt(reason)) => progress(&TableEvent::Corrupt { path, reason }),
+            }
+        }
+        let pdb = obtain(None, spec, false, progress)?;
+        let path = cache::write_table(&cache.dir, &spec, pdb.packed())?;
+        progress(&TableEvent::Stored {
+            table: spec.name(),
+            path,
+        });
+    }
+    Ok(())
+}
+
+/// The tables of one goal class, grouped for the heuristic: each group is a
+/// frame (a symmetry of the square) and disjoint tables that cover every tile
+/// in it. Immutable once loaded: `Send + Sync`, shared by reference.
+pub struct TableGroups {
+    /// The class representative: the goal's blank cell in the canonical frame.
+    rep: usize,
+    pdbs: Vec<Arc<Pdb>>,
+    /// Per group: its frame and indices into `pdbs`.
+    groups: Vec<(Vec<u8>, Vec<usize>)>,
+}
+
+impl TableGroups {
+    /// Loads (or builds and stores) every table of `groups`, each once, for goals
+    /// whose blank is on `rep` in the canonical frame.
+    pub fn load(
+        cache: Option<&TableCache>,
+        rep: usize,
+        groups: Vec<(Vec<u8>, Vec<PatternSpec>)>,
+        progress: &mut dyn FnMut(&TableEvent),
+    ) -> io::Result<TableGroups> {
+        let mut pdbs: Vec<Arc<Pdb>> = Vec::new();
+        let mut out = Vec::new();
+        for (frame, specs) in groups {
+            let mut idx = Vec::new();
+            for spec in specs {
+                let i = match pdbs.iter().position(|p| *p.spec() == spec) {
+                    Some(i) => i,
+                    None => {
+                        pdbs.push(shared(cache, spec, progress)?);
+                        pdbs.len() - 1
+                    }
+                };
+                idx.push(i);
+            }
+            out.push((frame, idx));
+        }
+        // The move-pruning machine is shared; build it now rather than in the
+        // first search.
+        crate::solve::ida::Fsm::get();
+        Ok(TableGroups {
+            rep,
+            pdbs,
+            groups: out,
+        })
+    }
+
+    /// The goal's blank cell in the canonical frame.
+    pub fn rep(&self) -> usize {
+        self.rep
+    }
+
+    /// Total bytes of the tables held.
+    pub fn bytes(&self) -> u64 {
+        self.pdbs.iter().map(|p| p.packed().len() as u64).sum()
+    }
+
+    /// The heuristic over these tables.
+    pub fn heuristic<G: Geometry>(&self) -> Heuristic<'_, G> {
+        let groups = self
+            .groups
+            .iter()
+            .map(|(frame, idx)| Group {
+                frame: frame.clone(),
+                tables: idx.iter().map(|&i| &*self.pdbs[i]).collect(),
+            })
+            .collect();
+        Heuristic::new(self.rep, groups)
+    }
+}
