@@ -107,6 +107,8 @@ fn main() {
         assert_eq!(median.optimal, korf.len(), "every length must be optimal");
     }
 
+    twentyfour(&puzzle, &root, &out);
+
     println!();
     println!("== random 3x3 puzzles, random goals, one core, through the library");
     let solver = Solver::new(SolveOptions {
@@ -255,25 +257,12 @@ fn solve_batch(
             println!("instance {id}: {} moves, optimum {length}", moves.len());
         }
     }
-    let mut search = Duration::ZERO;
-    let mut tables = Duration::ZERO;
-    let mut nodes = 0;
-    let mut peak = None;
-    for line in stderr.lines() {
-        if let Some(stats) = line.strip_prefix("puzzle: stats: ") {
-            for part in stats.split("; ") {
-                if let Some(n) = part.strip_suffix(" nodes") {
-                    nodes += n.parse::<u64>().unwrap();
-                } else if let Some(s) = part.strip_prefix("search ") {
-                    search += Duration::from_secs_f64(s.trim_end_matches(" s").parse().unwrap());
-                } else if let Some(s) = part.strip_prefix("tables ") {
-                    tables += Duration::from_secs_f64(s.trim_end_matches(" s").parse().unwrap());
-                }
-            }
-        } else if let Some(kib) = line.strip_prefix("peak-kib ") {
-            peak = kib.trim().parse::<f64>().ok().map(|k| k / 1024.0);
-        }
-    }
+    let (nodes, search, tables) = stats_of(&stderr);
+    let peak = stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("peak-kib "))
+        .find_map(|kib| kib.trim().parse::<f64>().ok())
+        .map(|k| k / 1024.0);
     BatchRun {
         optimal,
         search,
@@ -281,6 +270,127 @@ fn solve_batch(
         nodes,
         peak,
     }
+}
+
+/// Korf and Felner's five easiest 24-puzzles, in the order of the issue.
+const EASIEST_FIVE: [u32; 5] = [38, 40, 25, 32, 44];
+
+/// clausecker/24puzzle (catalogue `reinefeld-t`, one search thread) on the
+/// same machine, as the issue measured it: seconds for each of the five.
+const REFERENCE_24: [(u32, f64); 5] = [(38, 3.8), (40, 3.65), (25, 20.0), (32, 29.0), (44, 42.0)];
+
+/// The 5x5 part: the corner goal's tables built from nothing, then Korf and
+/// Felner's five easiest instances on one thread and on every core, each
+/// replayed and checked against its known length.
+fn twentyfour(puzzle: &Path, root: &Path, out: &Path) {
+    let cache = out.join("tables5");
+    let _ = std::fs::remove_dir_all(&cache);
+    std::fs::create_dir_all(&cache).expect("cannot create bench-out/tables5");
+    let instances: Vec<(u32, usize, String)> = korf_instances(&root.join("data/korf24.txt"))
+        .into_iter()
+        .filter(|(id, _, _)| EASIEST_FIVE.contains(id))
+        .collect();
+    let goal = (0..25)
+        .map(|t| {
+            if t == 0 {
+                "b".to_string()
+            } else {
+                t.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+
+    println!();
+    println!("== 5x5 tables for corner goals, built from nothing (both cores)");
+    // A puzzle two moves from the goal: the run is all table building.
+    let easy = "1 6 2 3 4 b 5 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24";
+    let file = out.join("easy24.txt");
+    std::fs::write(&file, format!("{easy}\n{goal}\n")).unwrap();
+    let started = Instant::now();
+    let (status, peak) = run_measured(
+        Command::new(puzzle)
+            .args(["--solve", "--shortest", "--cache-dir"])
+            .arg(&cache)
+            .arg(&file),
+    );
+    assert!(status, "building the 5x5 tables failed");
+    println!(
+        "4 tables: {:.1} s wall, peak {} MiB; {:.0} MB on disk (target: 120 s, 6 GB peak, 2.5 GB)",
+        started.elapsed().as_secs_f64(),
+        peak.map_or("-".into(), |m| format!("{m:.0}")),
+        dir_bytes(&cache, "") as f64 / 1e6
+    );
+
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for jobs in [1, cores] {
+        println!();
+        println!("== Korf and Felner's five easiest 24-puzzles, {jobs} search thread(s)");
+        let (mut total, mut total_nodes) = (Duration::ZERO, 0);
+        for (id, length, board) in &instances {
+            let file = out.join(format!("korf24-{id}.txt"));
+            std::fs::write(&file, format!("{board}\n{goal}\n")).unwrap();
+            let output = Command::new(puzzle)
+                .args(["--solve", "--shortest", "--stats", "--jobs"])
+                .arg(jobs.to_string())
+                .arg("--cache-dir")
+                .arg(&cache)
+                .arg(&file)
+                .stdin(Stdio::null())
+                .output()
+                .expect("cannot run puzzle");
+            assert!(output.status.success(), "instance {id} failed");
+            let stdout = String::from_utf8(output.stdout).unwrap();
+            let lines: Vec<&str> = stdout.lines().collect();
+            assert_eq!(lines[3], format!("moves: {length} (shortest)"), "#{id}");
+            let moves = from_letters(lines[4].trim_start_matches("solution: ")).unwrap();
+            let mut start: Board = board.parse().unwrap();
+            let goal_board: Board = goal.parse().unwrap();
+            assert!(
+                moves.iter().all(|&m| start.slide(m)) && start == goal_board,
+                "instance {id} replays"
+            );
+            let (nodes, search, _) = stats_of(&String::from_utf8(output.stderr).unwrap());
+            total += search;
+            total_nodes += nodes;
+            let reference = REFERENCE_24.iter().find(|(r, _)| r == id).unwrap().1;
+            println!(
+                "#{id}: {length} moves, optimal, replayed; {nodes} nodes; search {:.2} s; \
+                 {:.2} M nodes/s; reference {reference} s, ratio {:.2}",
+                search.as_secs_f64(),
+                nodes as f64 / search.as_secs_f64() / 1e6,
+                search.as_secs_f64() / reference
+            );
+        }
+        let reference: f64 = REFERENCE_24.iter().map(|(_, s)| s).sum();
+        println!(
+            "all five: search {:.1} s, {total_nodes} nodes, {:.2} M nodes/s; reference {reference:.0} s, \
+             ratio {:.2} (target 0.25)",
+            total.as_secs_f64(),
+            total_nodes as f64 / total.as_secs_f64() / 1e6,
+            total.as_secs_f64() / reference
+        );
+    }
+}
+
+/// Nodes, search time and table time summed over the `--stats` lines of `stderr`.
+fn stats_of(stderr: &str) -> (u64, Duration, Duration) {
+    let (mut nodes, mut search, mut tables) = (0, Duration::ZERO, Duration::ZERO);
+    for line in stderr.lines() {
+        let Some(stats) = line.split("stats: ").nth(1) else {
+            continue;
+        };
+        for part in stats.split("; ") {
+            if let Some(n) = part.strip_suffix(" nodes") {
+                nodes += n.parse::<u64>().unwrap();
+            } else if let Some(s) = part.strip_prefix("search ") {
+                search += Duration::from_secs_f64(s.trim_end_matches(" s").parse().unwrap());
+            } else if let Some(s) = part.strip_prefix("tables ") {
+                tables += Duration::from_secs_f64(s.trim_end_matches(" s").parse().unwrap());
+            }
+        }
+    }
+    (nodes, search, tables)
 }
 
 /// Korf's instances: id, optimal length, the board in `puzzle`'s notation.

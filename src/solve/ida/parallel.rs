@@ -107,6 +107,7 @@ fn split<G: Geometry, const T: usize>(
         let mut next = Vec::with_capacity(level.len() * 3);
         for node in &level {
             counters.expanded += 1;
+            let mut kept: Vec<(u32, Node<G, T>)> = Vec::with_capacity(3);
             for d in 0..4 {
                 let Some(child) = node.child_in(heur, d) else {
                     continue;
@@ -120,9 +121,14 @@ fn split<G: Geometry, const T: usize>(
                 if f > bound {
                     pruned_min = pruned_min.min(f);
                 } else {
-                    next.push(child);
+                    kept.push((sibling_key(&child, groups), child));
                 }
             }
+            // Siblings in the order the depth-first search takes them, so that
+            // the frontier is in depth-first order and the last iteration meets
+            // a goal as early as a single search would.
+            kept.sort_by_key(|&(key, _)| key);
+            next.extend(kept.into_iter().map(|(_, child)| child));
         }
         level = next;
     }
@@ -130,6 +136,18 @@ fn split<G: Geometry, const T: usize>(
         nodes: level,
         pruned_min,
     }
+}
+
+/// The order of siblings in the depth-first search: smallest estimate first,
+/// ties by the sum of the groups' estimates (as `Worker::iterate` orders them).
+fn sibling_key<G: Geometry, const T: usize>(node: &Node<G, T>, groups: usize) -> u32 {
+    let (mut best, mut total) = (0, 0);
+    for g in 0..groups {
+        let h = node.md as u32 + 2 * node.sum(g);
+        best = best.max(h);
+        total += h;
+    }
+    best.min(255) * 256 + total.min(255)
 }
 
 /// What the threads of one iteration share.
