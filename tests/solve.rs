@@ -529,3 +529,38 @@ fn a_corrupt_table_cache_is_rebuilt() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn jobs_and_time_limit_are_checked_on_the_command_line() {
+    let bad: [&[&str]; 6] = [
+        &["--time-limit", "5"],
+        &["--solve", "--time-limit", "5"],
+        &["--solve", "--shortest", "--time-limit", "0"],
+        &["--solve", "--shortest", "--time-limit", "soon"],
+        &["--jobs", "2"],
+        &["--build-tables=6"],
+    ];
+    for args in bad {
+        let out = puzzle().args(args).write_stdin("").output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn one_puzzle_takes_jobs_and_a_time_limit() {
+    // A 3x3 puzzle never needs the limit; --jobs does not change the answer.
+    let input = "8 6 7 2 5 4 3 b 1\n1 2 3 4 5 6 7 8 b\n";
+    let mut answers = Vec::new();
+    for args in [
+        &["--solve", "--jobs", "1"][..],
+        &["--solve", "--shortest", "--jobs", "2", "--time-limit", "30"][..],
+        &["--solve", "--shortest", "--time-limit=0.5"][..],
+    ] {
+        let out = puzzle().args(args).write_stdin(input).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        answers.push(String::from_utf8(out.stdout).unwrap());
+    }
+    assert!(answers[0].contains("moves: 31 (shortest)"));
+    assert!(answers.iter().all(|a| *a == answers[0]));
+}

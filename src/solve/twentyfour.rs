@@ -361,6 +361,78 @@ mod tests {
     }
 
     #[test]
+    fn damaged_table_files_are_rebuilt() {
+        let dir = std::env::temp_dir().join(format!(
+            "puzzle-twentyfour-cache-{}-{:?}",
+            std::process::id(),
+            std::time::Instant::now()
+        ));
+        let cache = TableCache::new(dir.clone());
+        let load = || {
+            let mut events = Vec::new();
+            let t =
+                TwentyFourTables::load_or_build_with(Some(&cache), 7, TableSet::Small, &mut |e| {
+                    events.push(e.clone())
+                })
+                .unwrap();
+            (t, events)
+        };
+        let count = |events: &[TableEvent], f: fn(&TableEvent) -> bool| {
+            events.iter().filter(|e| f(e)).count()
+        };
+        let (first, events) = load();
+        // Six tables of the first group; the mirror fixes cell 7 and shares them.
+        assert_eq!(
+            count(&events, |e| matches!(e, TableEvent::Stored { .. })),
+            6
+        );
+        drop(first);
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        assert_eq!(files.len(), 6, "no temporary files are left behind");
+        assert!(files.iter().all(|f| f
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("twentyfour-")));
+        // Flip a bit in one payload, cut another short.
+        let mut bytes = std::fs::read(&files[0]).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0x01;
+        std::fs::write(&files[0], &bytes).unwrap();
+        std::fs::write(&files[3], &bytes[..100]).unwrap();
+        let (tables, events) = load();
+        assert_eq!(
+            count(&events, |e| matches!(e, TableEvent::Corrupt { .. })),
+            2
+        );
+        assert_eq!(count(&events, |e| matches!(e, TableEvent::Built { .. })), 2);
+        assert_eq!(
+            count(&events, |e| matches!(e, TableEvent::Loaded { .. })),
+            4
+        );
+        // The rebuilt tables solve as the in-memory ones do.
+        let mut rng = SplitMix64::new(3);
+        let goal = random_goal(&mut rng, 7);
+        let start = scramble(&mut rng, &goal, 24);
+        let want = solve(&start, &goal, 1);
+        let mut counters = Counters::default();
+        let got = solve_twentyfour(
+            &start,
+            &goal,
+            &tables,
+            &limits(2),
+            &mut counters,
+            &mut |_| {},
+        );
+        assert_eq!(got, Shortest::Found(want));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn production_partition_covers_every_class() {
         for rep in CLASSES {
             for (frame, specs) in groups(TableSet::Standard, rep) {
