@@ -53,11 +53,14 @@ Options:
       --stats           With --solve: print search statistics on stderr
       --batch           Read many puzzles, consecutive pairs of lines (blank
                         lines between pairs are skipped), and answer each in
-                        input order; with --solve, on every core
-      --jobs N          With --batch: solve on N threads (default: all cores)
+                        input order as soon as it is done ('error: pair N: ...'
+                        for a bad pair); with --solve, on every core
+      --jobs N          With --batch: solve on N threads (default: all cores;
+                        at most 256)
       --cache-dir DIR   Where the 4x4 tables are cached (default:
                         $PUZZLE_CACHE_DIR, else $XDG_CACHE_HOME/puzzle, else
-                        ~/.cache/puzzle)
+                        ~/.cache/puzzle; an empty DIR or PUZZLE_CACHE_DIR is
+                        an error)
       --build-tables    Build (or check) every 4x4 table in the cache now,
                         then exit; progress on stderr
       --generate SIDE   Print a random SIDExSIDE puzzle in the input format
@@ -71,7 +74,8 @@ Options:
 Exit status:
   0  the input is valid (solvable or not)
   1  the input is invalid (one 'error: ...' line on stdout; with --batch, any
-     pair), or reading, writing or solving failed (a message on stderr)
+     pair), or reading, writing or solving failed (a message on stderr; with
+     --batch, a pair that could not be solved still gets its verdict)
   2  the command line is wrong (a message on stderr)
 ";
 
