@@ -113,6 +113,9 @@ pub enum BatchError {
     Read(io::Error),
     /// Writing an answer failed.
     Write(io::Error),
+    /// A reader or worker thread panicked (a bug; the panic message is on
+    /// stderr): the batch stops rather than wait for an answer that will not come.
+    Panicked,
 }
 
 impl fmt::Display for BatchError {
@@ -120,6 +123,7 @@ impl fmt::Display for BatchError {
         match self {
             BatchError::Read(e) => write!(f, "cannot read the input: {e}"),
             BatchError::Write(e) => write!(f, "cannot write the output: {e}"),
+            BatchError::Panicked => f.write_str("a batch thread failed; the batch stops here"),
         }
     }
 }
@@ -240,8 +244,10 @@ struct State {
     cells_in_flight: u64,
     /// The reader has seen the end of the input (or a failed read).
     reading_done: bool,
-    /// The writer has failed: everybody stops.
+    /// The writer has failed, or a thread panicked: everybody stops.
     stop: bool,
+    /// A reader or worker thread panicked.
+    panicked: bool,
     /// Who sleeps, so that nobody is woken for nothing (a wake-up is a system
     /// call, and a batch of small puzzles has millions of pairs).
     reader_waiting: bool,
@@ -303,6 +309,7 @@ impl Shared {
     /// The reader: every pair of `stream`, into the queue (to solve) or straight
     /// into the answers.
     fn read_all<R: Read>(&self, mut stream: PuzzleStream<R>) {
+        let _alarm = PanicAlarm(self);
         loop {
             let mut state = self.lock();
             while !state.stop && !state.has_room(self.window) {
@@ -352,6 +359,7 @@ impl Shared {
 
     /// A worker: solves queued pairs until there are no more.
     fn work(&self, solver: &Solver, notes: &Notes) {
+        let _alarm = PanicAlarm(self);
         while let Some((index, puzzle)) = self.take() {
             let solved = solve(solver, &puzzle, index, notes);
             let answer = Answer::Checked {
@@ -396,6 +404,9 @@ impl Shared {
             let next = {
                 let mut state = self.lock();
                 loop {
+                    if state.panicked {
+                        return Err(BatchError::Panicked);
+                    }
                     let written = state.written;
                     if let Some(answer) = state.answers.remove(&written) {
                         break Some(answer);
@@ -473,6 +484,23 @@ impl Shared {
         self.room.notify_all();
         self.work.notify_all();
         BatchError::Write(error)
+    }
+}
+
+/// Stops the batch if the thread holding it panics: the writer would otherwise
+/// wait for ever for the answer that thread owed.
+struct PanicAlarm<'a>(&'a Shared);
+
+impl Drop for PanicAlarm<'_> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            let mut state = self.0.lock();
+            state.stop = true;
+            state.panicked = true;
+            self.0.room.notify_all();
+            self.0.work.notify_all();
+            self.0.answer.notify_all();
+        }
     }
 }
 
@@ -561,4 +589,224 @@ fn run_in_place<R: Read, W: Write>(
         summary.pairs = pair;
     }
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{random_puzzle, GoalShape};
+    use crate::solve::fifteen::TableSet;
+    use crate::solve::SolveOptions;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::mpsc::{self, Receiver, Sender};
+    use std::time::Duration;
+
+    fn solver() -> Arc<Solver> {
+        Arc::new(Solver::new(SolveOptions {
+            shortest: false,
+            cache: None,
+            tables: TableSet::Small,
+        }))
+    }
+
+    fn quiet() -> Notes {
+        Arc::new(|_| {})
+    }
+
+    /// The answers of a batch worked out one pair at a time, without threads.
+    fn one_by_one(input: &[u8], options: &BatchOptions) -> Vec<u8> {
+        let mut out = Vec::new();
+        run_in_place(
+            PuzzleStream::new(input),
+            &mut out,
+            &solver(),
+            options,
+            &quiet(),
+        )
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn answers_come_in_input_order_whatever_the_threads() {
+        let mut input = Vec::new();
+        for seed in 0..60u64 {
+            let side = [2, 3, 5][seed as usize % 3];
+            let p = random_puzzle(side, seed % 4 != 0, GoalShape::Random, seed);
+            input.extend(format!("{}\n{}\n\n", p.start(), p.goal()).bytes());
+            if seed % 13 == 0 {
+                input.extend_from_slice(b"1 2 3 b\n1 2 3 x\n");
+            }
+        }
+        for solve in [false, true] {
+            let options = BatchOptions {
+                solve,
+                show: solve,
+                jobs: 1,
+            };
+            let want = one_by_one(&input, &options);
+            assert!(want.windows(13).any(|w| w == b"error: pair 2"));
+            for jobs in [1, 2, 3, 8] {
+                let options = BatchOptions {
+                    jobs,
+                    ..options.clone()
+                };
+                let mut out = Vec::new();
+                let summary = run_batch(
+                    io::Cursor::new(input.clone()),
+                    &mut out,
+                    solver(),
+                    &options,
+                    quiet(),
+                )
+                .unwrap();
+                assert_eq!(out, want, "solve {solve}, jobs {jobs}");
+                assert_eq!((summary.pairs, summary.invalid), (65, 5));
+                assert!(!summary.all_answered());
+            }
+        }
+    }
+
+    /// An input that hands out what a test sends it, and waits in between.
+    struct Pipe(Receiver<Vec<u8>>, Vec<u8>);
+
+    impl Read for Pipe {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.1.is_empty() {
+                match self.0.recv() {
+                    Ok(bytes) => self.1 = bytes,
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.1.len());
+            buf[..n].copy_from_slice(&self.1[..n]);
+            self.1.drain(..n);
+            Ok(n)
+        }
+    }
+
+    /// An output that passes on every flushed piece.
+    struct Flushed(Sender<Vec<u8>>, Vec<u8>);
+
+    impl Write for Flushed {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.1.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            if !self.1.is_empty() {
+                let _ = self.0.send(std::mem::take(&mut self.1));
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_pair_is_answered_before_the_next_one_is_sent() {
+        for solve in [false, true] {
+            let (send, input) = mpsc::channel();
+            let (flushed, answers) = mpsc::channel();
+            let batch = thread::spawn(move || {
+                let mut out = Flushed(flushed, Vec::new());
+                let options = BatchOptions {
+                    solve,
+                    show: false,
+                    jobs: 2,
+                };
+                run_batch(
+                    Pipe(input, Vec::new()),
+                    &mut out,
+                    solver(),
+                    &options,
+                    quiet(),
+                )
+            });
+            let answer = |pair: &[u8]| {
+                send.send(pair.to_vec()).unwrap();
+                let text = answers.recv_timeout(Duration::from_secs(20)).unwrap();
+                String::from_utf8(text).unwrap()
+            };
+            let first = answer(b"1 2 3 b\n1 2 b 3\n");
+            assert!(first.starts_with("start: 1 2 3 b\ngoal: 1 2 b 3\nsolvable\n"));
+            assert_eq!(first.ends_with("solution: R\n"), solve);
+            assert_eq!(
+                answer(b"2 1 3 b\n1 2 3 b\n"),
+                "start: 2 1 3 b\ngoal: 1 2 3 b\nunsolvable\n"
+            );
+            drop(send);
+            let summary = batch.join().unwrap().unwrap();
+            assert_eq!(summary.pairs, 2);
+        }
+    }
+
+    /// An endless input of 50x50 pairs that counts the bytes it hands out.
+    struct Endless {
+        pair: Vec<u8>,
+        at: usize,
+        given: Arc<AtomicU64>,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.pair.len() - self.at);
+            buf[..n].copy_from_slice(&self.pair[self.at..self.at + n]);
+            self.at = (self.at + n) % self.pair.len();
+            self.given.fetch_add(n as u64, Ordering::Relaxed);
+            Ok(n)
+        }
+    }
+
+    /// An output that takes `room` bytes, then blocks until the test ends.
+    struct Stuck {
+        room: usize,
+        release: Receiver<()>,
+    }
+
+    impl Write for Stuck {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                let _ = self.release.recv();
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn reading_waits_for_the_writer_and_a_failed_write_stops_everything() {
+        let line: String = (1..2500).map(|t| format!("{t} ")).collect::<String>() + "b\n";
+        let pair = format!("{line}{line}").into_bytes();
+        let given = Arc::new(AtomicU64::new(0));
+        let input = Endless {
+            pair: pair.clone(),
+            at: 0,
+            given: Arc::clone(&given),
+        };
+        let (release, stuck) = mpsc::channel();
+        let batch = thread::spawn(move || {
+            let mut out = Stuck {
+                room: 100_000,
+                release: stuck,
+            };
+            let options = BatchOptions::default();
+            run_batch(input, &mut out, solver(), &options, quiet())
+        });
+        // The writer is stuck: the reader may run ahead by its window only.
+        thread::sleep(Duration::from_millis(300));
+        let before = given.load(Ordering::Relaxed);
+        thread::sleep(Duration::from_millis(300));
+        let after = given.load(Ordering::Relaxed);
+        assert_eq!(before, after, "reading has stopped");
+        let bound = (WINDOW + 2) * pair.len() as u64 + 128 * 1024;
+        assert!(after <= bound, "read {after} bytes ahead, bound {bound}");
+        // The write fails: the batch ends although the input never does.
+        release.send(()).unwrap();
+        let result = batch.join().unwrap();
+        assert!(matches!(result, Err(BatchError::Write(_))), "{result:?}");
+    }
 }

@@ -498,7 +498,7 @@ fn batch(
         Ok(summary) if summary.all_answered() => Ok(()),
         Ok(_) => Err(Failure::NotAllAnswered),
         Err(BatchError::Read(e)) => Err(Failure::System(format!("cannot read {name}: {e}"))),
-        Err(e @ BatchError::Write(_)) => Err(Failure::System(e.to_string())),
+        Err(e) => Err(Failure::System(e.to_string())),
     }
 }
 
