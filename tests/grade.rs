@@ -5,8 +5,9 @@
 //! The broken programs are built here. Four are shell scripts around the real
 //! binary: one capitalises `Solvable`, one prints an extra line, one hangs
 //! (with a sleeping child) when the goal line lacks its final newline, one
-//! dies of SIGSEGV on empty input; a fifth floods its output with `yes`. The
-//! sixth is `examples/int32_counter.rs`, a whole checker whose inversion
+//! dies of SIGSEGV on empty input; a fifth floods its output with `yes`, and a
+//! sixth has one fault a fixture, to show the other report lines. The
+//! seventh is `examples/int32_counter.rs`, a whole checker whose inversion
 //! counter is a signed 32-bit int, compiled here with the toolchain's `rustc`
 //! (a test cannot ask cargo to build an example: cargo holds its lock while
 //! tests run). Each grading runs in a scratch folder whose `Tests/` holds a
@@ -117,6 +118,15 @@ impl Drop for Scratch {
     }
 }
 
+/// Grades the shell script `body`, as program `name`, on the fixtures of
+/// `FEW`.
+fn grade_script(name: &str, body: &str, timeout: u32) -> (Scratch, Output) {
+    let scratch = Scratch::new(name, &FEW);
+    let program = scratch.script(name, body);
+    let out = scratch.grade(&program, &[], timeout);
+    (scratch, out)
+}
+
 /// The report's last four lines, for passed/failed counts of bad, sol, unsol.
 fn summary(counts: [(usize, usize); 3]) -> String {
     let mut text = "category passed failed\n".to_string();
@@ -214,14 +224,16 @@ fn grading_puzzle_itself_passes_every_fixture() {
     assert_report(&out, 0, &report);
 }
 
+/// Capitalises the verdict.
+const CAPITALISES: &str = r#"out=$(PUZZLE)
+status=$?
+printf '%s\n' "$out" | sed 's/^solvable$/Solvable/'
+exit $status
+"#;
+
 #[test]
 fn a_capitalised_verdict_is_caught() {
-    let scratch = Scratch::new("capitalised", &FEW);
-    let program = scratch.script(
-        "capitalised",
-        "out=$(PUZZLE)\nstatus=$?\nprintf '%s\\n' \"$out\" | sed 's/^solvable$/Solvable/'\nexit $status\n",
-    );
-    let out = scratch.grade(&program, &[], 10);
+    let (_scratch, out) = grade_script("capitalises", CAPITALISES, 10);
     let report = FEW_MESSAGES.to_string()
         + "\
 FAIL Tests/sol257_inversions_2181136127_overflow_signed_int.inp: line 3: expected 'solvable', got 'Solvable'
@@ -233,9 +245,7 @@ FAIL Tests/sol7_no_final_newline.inp: line 3: expected 'solvable', got 'Solvable
 
 #[test]
 fn an_extra_line_is_caught() {
-    let scratch = Scratch::new("extra-line", &FEW);
-    let program = scratch.script("extra-line", "PUZZLE && echo done\n");
-    let out = scratch.grade(&program, &[], 10);
+    let (_scratch, out) = grade_script("extra-line", "PUZZLE && echo done\n", 10);
     let report = FEW_MESSAGES.to_string()
         + "\
 FAIL Tests/sol257_inversions_2181136127_overflow_signed_int.inp: line 4: expected end of output, got 'done'
@@ -248,14 +258,13 @@ FAIL Tests/unsol2_tiles_swapped.inp: line 4: expected end of output, got 'done'
 
 /// A program that waits for a newline that never comes when the input does
 /// not end with one, with a sleeping child; it writes both ids to `pids`.
-const HANGS_WITHOUT_FINAL_NEWLINE: &str = "\
-input=$(cat; echo .)
+const HANGS_WITHOUT_FINAL_NEWLINE: &str = r#"input=$(cat; echo .)
 case $input in
 . | *'
-.') printf '%s' \"${input%.}\" | PUZZLE ;;
+.') printf '%s' "${input%.}" | PUZZLE ;;
 *) echo $$ >> pids; sleep 600 & echo $! >> pids; wait ;;
 esac
-";
+"#;
 
 /// Whether process `pid` has ended (a zombie has ended too), waiting up to
 /// two seconds for it.
@@ -284,10 +293,8 @@ fn assert_ended(pids: &Path) {
 
 #[test]
 fn a_hang_is_cut_at_the_time_limit_with_its_children() {
-    let scratch = Scratch::new("hangs", &FEW);
-    let program = scratch.script("hangs", HANGS_WITHOUT_FINAL_NEWLINE);
     let began = Instant::now();
-    let out = scratch.grade(&program, &[], 1);
+    let (scratch, out) = grade_script("hangs", HANGS_WITHOUT_FINAL_NEWLINE, 1);
     assert!(began.elapsed() < Duration::from_secs(5));
     let report = FEW_MESSAGES.to_string()
         + "FAIL Tests/sol7_no_final_newline.inp: timed out after 1 s\n"
@@ -310,7 +317,7 @@ fn an_interrupted_grading_leaves_nothing_behind() {
     while fs::read_to_string(&pids).map_or(0, |p| p.lines().count()) < 2 {
         assert!(
             began.elapsed() < Duration::from_secs(10),
-            "the program hangs"
+            "the hanging program did not start"
         );
         sleep(Duration::from_millis(20));
     }
@@ -324,14 +331,15 @@ fn an_interrupted_grading_leaves_nothing_behind() {
     scratch.assert_clean();
 }
 
+/// Dies of a segmentation fault on empty input.
+const CRASHES_ON_EMPTY_INPUT: &str = r#"input=$(cat; echo .)
+[ "$input" = . ] && kill -s SEGV $$
+printf '%s' "${input%.}" | PUZZLE
+"#;
+
 #[test]
 fn a_crash_is_reported_with_its_signal() {
-    let scratch = Scratch::new("crashes", &FEW);
-    let program = scratch.script(
-        "crashes",
-        "input=$(cat; echo .)\n[ \"$input\" = . ] && kill -s SEGV $$\nprintf '%s' \"${input%.}\" | PUZZLE\n",
-    );
-    let out = scratch.grade(&program, &[], 10);
+    let (_scratch, out) = grade_script("crashes", CRASHES_ON_EMPTY_INPUT, 10);
     let report = "\
 FAIL Tests/bad_empty_input.inp: killed by signal 11 (SEGV)
 msg  Tests/bad_number_4294967297_wraps_to_1.inp: error: start board: number 4294967297 at token 1 is too large to be a tile
@@ -391,24 +399,21 @@ FAIL Tests/sol257_inversions_2181136127_overflow_signed_int.inp: line 3: expecte
 
 /// One fault a fixture, each the kind a marker meets, so that every other
 /// report line shows once: the fixture is told by its first bytes.
-const ONE_FAULT_EACH: &str = "\
-input=$(cat; echo .)
-out=$(printf '%s' \"${input%.}\" | PUZZLE)
+const ONE_FAULT_EACH: &str = r#"input=$(cat; echo .)
+out=$(printf '%s' "${input%.}" | PUZZLE)
 case $input in
-.) printf '%s\\n' \"$out\"; exit 0 ;;
-4294967297*) printf 'start: 1 2 3 b\\ngoal: 1 2 3 b\\nsolvable\\n' ;;
-66047*) printf '%s\\n' \"$out\" | head -n 2; echo 'Segmentation fault' >&2; exit 1 ;;
-'9 12'*) printf '%s\\n' \"$out\"; exit 3 ;;
-43*) printf '%s' \"$out\" ;;
-'2 1'*) printf '%s\\n' \"$out\"; echo 'warning: unused variable' >&2 ;;
+.) printf '%s\n' "$out"; exit 0 ;;
+4294967297*) printf 'start: 1 2 3 b\ngoal: 1 2 3 b\nsolvable\n' ;;
+66047*) printf '%s\n' "$out" | head -n 2; echo 'Segmentation fault' >&2; exit 1 ;;
+'9 12'*) printf '%s\n' "$out"; exit 3 ;;
+43*) printf '%s' "$out" ;;
+'2 1'*) printf '%s\n' "$out"; echo 'warning: unused variable' >&2 ;;
 esac
-";
+"#;
 
 #[test]
 fn every_other_report_line_shows_what_came() {
-    let scratch = Scratch::new("one-fault-each", &FEW);
-    let program = scratch.script("one-fault-each", ONE_FAULT_EACH);
-    let out = scratch.grade(&program, &[], 10);
+    let (_scratch, out) = grade_script("one-fault-each", ONE_FAULT_EACH, 10);
     let report = "\
 FAIL Tests/bad_empty_input.inp: exit status 0 after 'error: start board: the line is empty', expected 1
 FAIL Tests/bad_number_4294967297_wraps_to_1.inp: line 1: expected 'error: ...', got 'start: 1 2 3 b'
