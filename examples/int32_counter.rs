@@ -5,7 +5,7 @@
 //! signed 32-bit counter, as a C program with `int inversions` does, and takes
 //! a board for odd when `disorder % 2 == 1`. Past 2^31 - 1 inversions the
 //! counter wraps to a negative number (C leaves signed overflow undefined;
-//! compiled without sanitizers it wraps, and `wrapping_add` below does the
+//! compiled without optimisation it wraps, and `wrapping_add` below does the
 //! same), a negative odd count has `% 2 == -1`, the board is taken for even,
 //! and the verdict flips. The fixture
 //! `Tests/sol257_inversions_2181136127_overflow_signed_int.inp` catches it:
