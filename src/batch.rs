@@ -36,6 +36,14 @@ use std::io::{self, Read, Write};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 
+/// How long the writer waits for the next answer before it flushes what it has
+/// written: short enough that nobody notices, long enough that a run of answers
+/// goes out in one write.
+const FLUSH_DELAY: std::time::Duration = std::time::Duration::from_millis(1);
+
+/// The most pairs the reader hands over at once.
+const RUN: usize = 32;
+
 /// The most worker threads a batch starts, whatever it is asked for: more would
 /// only wait for the same cores and cost a stack each.
 pub const MAX_JOBS: usize = 256;
@@ -298,6 +306,18 @@ impl Shared {
         on.wait(guard).unwrap_or_else(|e| e.into_inner())
     }
 
+    /// [`Shared::wait`], for [`FLUSH_DELAY`] at most.
+    fn wait_briefly<'a>(
+        &self,
+        on: &Condvar,
+        guard: MutexGuard<'a, State>,
+    ) -> MutexGuard<'a, State> {
+        match on.wait_timeout(guard, FLUSH_DELAY) {
+            Ok((guard, _)) => guard,
+            Err(e) => e.into_inner().0,
+        }
+    }
+
     /// Files the answer to pair `index`, waking the writer if it waits for it.
     fn answered(&self, state: &mut State, index: u64, answer: Answer) {
         state.answers.insert(index, answer);
@@ -310,50 +330,101 @@ impl Shared {
     /// into the answers.
     fn read_all<R: Read>(&self, mut stream: PuzzleStream<R>) {
         let _alarm = PanicAlarm(self);
+        let mut run = Vec::new();
         loop {
-            let mut state = self.lock();
-            while !state.stop && !state.has_room(self.window) {
-                state.reader_waiting = true;
-                state = self.wait(&self.room, state);
-                state.reader_waiting = false;
-            }
-            if state.stop {
+            let (mut pairs_left, mut cells_left) = {
+                let mut state = self.lock();
+                while !state.stop && !state.has_room(self.window) {
+                    state.reader_waiting = true;
+                    state = self.wait(&self.room, state);
+                    state.reader_waiting = false;
+                }
+                if state.stop {
+                    return;
+                }
+                let in_flight = state.read - state.written;
+                (
+                    self.window.saturating_sub(in_flight).max(1),
+                    CELL_BUDGET.saturating_sub(state.cells_in_flight),
+                )
+            };
+            // Pairs are handed over in runs, while the next pair is already in
+            // the input buffer; before a read that may wait for the input, the
+            // run so far is handed over, so no answer waits on later input.
+            let ended = loop {
+                let item = stream.next();
+                let last = !matches!(item, Some(Ok(_)) | Some(Err(ReadError::Invalid(_))));
+                if let Some(Ok(puzzle)) = &item {
+                    cells_left = cells_left.saturating_sub(2 * puzzle.start().len() as u64);
+                }
+                run.push(item);
+                pairs_left -= 1;
+                if last {
+                    break true;
+                }
+                if pairs_left == 0
+                    || cells_left == 0
+                    || run.len() >= RUN
+                    || !stream.next_pair_is_buffered()
+                {
+                    break false;
+                }
+            };
+            self.hand_over(&mut run);
+            if ended {
                 return;
             }
-            drop(state);
-            let item = stream.next();
-            let mut state = self.lock();
+        }
+    }
+
+    /// Files a run of what the reader found: pairs to solve into the queue,
+    /// everything else straight into the answers; the end of the input (`None`)
+    /// or a failed read ends the reading.
+    fn hand_over(&self, run: &mut Vec<Option<Result<Puzzle, ReadError>>>) {
+        let mut state = self.lock();
+        let mut queued = 0;
+        for item in run.drain(..) {
             let index = state.read;
-            state.read += 1;
-            match item {
+            let answer = match item {
                 Some(Ok(puzzle)) => {
                     state.cells_in_flight += 2 * puzzle.start().len() as u64;
                     if self.solve {
                         state.queue.push_back((index, puzzle));
-                        if state.idle_workers > 0 {
-                            self.work.notify_one();
-                        }
-                    } else {
-                        let solved = None;
-                        self.answered(&mut state, index, Answer::Checked { puzzle, solved });
+                        state.read += 1;
+                        queued += 1;
+                        continue;
+                    }
+                    Answer::Checked {
+                        puzzle,
+                        solved: None,
                     }
                 }
-                Some(Err(ReadError::Invalid(e))) => {
-                    self.answered(&mut state, index, Answer::Invalid(e));
-                }
-                end => {
-                    match end {
-                        Some(Err(ReadError::Io(e))) => {
-                            self.answered(&mut state, index, Answer::ReadFailed(e));
-                        }
-                        _ => state.read -= 1,
-                    }
+                Some(Err(ReadError::Invalid(e))) => Answer::Invalid(e),
+                Some(Err(ReadError::Io(e))) => {
                     state.reading_done = true;
-                    self.work.notify_all();
-                    self.answer.notify_one();
-                    return;
+                    Answer::ReadFailed(e)
                 }
-            }
+                None => {
+                    state.reading_done = true;
+                    continue;
+                }
+            };
+            state.answers.insert(index, answer);
+            state.read += 1;
+        }
+        match queued {
+            0 => {}
+            1 if state.idle_workers > 0 => self.work.notify_one(),
+            _ if state.idle_workers > 0 => self.work.notify_all(),
+            _ => {}
+        }
+        if state.reading_done {
+            self.work.notify_all();
+        }
+        if state.writer_waiting
+            && (state.reading_done || state.answers.contains_key(&state.written))
+        {
+            self.answer.notify_one();
         }
     }
 
@@ -403,6 +474,7 @@ impl Shared {
         loop {
             let next = {
                 let mut state = self.lock();
+                let mut waited = false;
                 loop {
                     if state.panicked {
                         return Err(BatchError::Panicked);
@@ -423,6 +495,15 @@ impl Shared {
                             let solved = Some(solve(solver, &puzzle, index, notes));
                             break Some(Answer::Checked { puzzle, solved });
                         }
+                    }
+                    if !flushed && !waited {
+                        // Answers often come in runs: a moment's wait spares a
+                        // write for each of them.
+                        waited = true;
+                        state.writer_waiting = true;
+                        state = self.wait_briefly(&self.answer, state);
+                        state.writer_waiting = false;
+                        continue;
                     }
                     if !flushed {
                         // Nothing to write until a later pair is done: whoever
