@@ -36,6 +36,14 @@ use std::io::{self, Read, Write};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 
+/// How long the writer waits for the next answer before it flushes what it has
+/// written: short enough that nobody notices, long enough that a run of answers
+/// goes out in one write.
+const FLUSH_DELAY: std::time::Duration = std::time::Duration::from_millis(1);
+
+/// The most pairs the reader hands over at once.
+const RUN: usize = 32;
+
 /// The most worker threads a batch starts, whatever it is asked for: more would
 /// only wait for the same cores and cost a stack each.
 pub const MAX_JOBS: usize = 256;
@@ -113,6 +121,9 @@ pub enum BatchError {
     Read(io::Error),
     /// Writing an answer failed.
     Write(io::Error),
+    /// A reader or worker thread panicked (a bug; the panic message is on
+    /// stderr): the batch stops rather than wait for an answer that will not come.
+    Panicked,
 }
 
 impl fmt::Display for BatchError {
@@ -120,6 +131,7 @@ impl fmt::Display for BatchError {
         match self {
             BatchError::Read(e) => write!(f, "cannot read the input: {e}"),
             BatchError::Write(e) => write!(f, "cannot write the output: {e}"),
+            BatchError::Panicked => f.write_str("a batch thread failed; the batch stops here"),
         }
     }
 }
@@ -240,8 +252,10 @@ struct State {
     cells_in_flight: u64,
     /// The reader has seen the end of the input (or a failed read).
     reading_done: bool,
-    /// The writer has failed: everybody stops.
+    /// The writer has failed, or a thread panicked: everybody stops.
     stop: bool,
+    /// A reader or worker thread panicked.
+    panicked: bool,
     /// Who sleeps, so that nobody is woken for nothing (a wake-up is a system
     /// call, and a batch of small puzzles has millions of pairs).
     reader_waiting: bool,
@@ -292,6 +306,18 @@ impl Shared {
         on.wait(guard).unwrap_or_else(|e| e.into_inner())
     }
 
+    /// [`Shared::wait`], for [`FLUSH_DELAY`] at most.
+    fn wait_briefly<'a>(
+        &self,
+        on: &Condvar,
+        guard: MutexGuard<'a, State>,
+    ) -> MutexGuard<'a, State> {
+        match on.wait_timeout(guard, FLUSH_DELAY) {
+            Ok((guard, _)) => guard,
+            Err(e) => e.into_inner().0,
+        }
+    }
+
     /// Files the answer to pair `index`, waking the writer if it waits for it.
     fn answered(&self, state: &mut State, index: u64, answer: Answer) {
         state.answers.insert(index, answer);
@@ -303,55 +329,108 @@ impl Shared {
     /// The reader: every pair of `stream`, into the queue (to solve) or straight
     /// into the answers.
     fn read_all<R: Read>(&self, mut stream: PuzzleStream<R>) {
+        let _alarm = PanicAlarm(self);
+        let mut run = Vec::new();
         loop {
-            let mut state = self.lock();
-            while !state.stop && !state.has_room(self.window) {
-                state.reader_waiting = true;
-                state = self.wait(&self.room, state);
-                state.reader_waiting = false;
-            }
-            if state.stop {
+            let (mut pairs_left, mut cells_left) = {
+                let mut state = self.lock();
+                while !state.stop && !state.has_room(self.window) {
+                    state.reader_waiting = true;
+                    state = self.wait(&self.room, state);
+                    state.reader_waiting = false;
+                }
+                if state.stop {
+                    return;
+                }
+                let in_flight = state.read - state.written;
+                (
+                    self.window.saturating_sub(in_flight).max(1),
+                    CELL_BUDGET.saturating_sub(state.cells_in_flight),
+                )
+            };
+            // Pairs are handed over in runs, while the next pair is already in
+            // the input buffer; before a read that may wait for the input, the
+            // run so far is handed over, so no answer waits on later input.
+            let ended = loop {
+                let item = stream.next();
+                let last = !matches!(item, Some(Ok(_)) | Some(Err(ReadError::Invalid(_))));
+                if let Some(Ok(puzzle)) = &item {
+                    cells_left = cells_left.saturating_sub(2 * puzzle.start().len() as u64);
+                }
+                run.push(item);
+                pairs_left -= 1;
+                if last {
+                    break true;
+                }
+                if pairs_left == 0
+                    || cells_left == 0
+                    || run.len() >= RUN
+                    || !stream.next_pair_is_buffered()
+                {
+                    break false;
+                }
+            };
+            self.hand_over(&mut run);
+            if ended {
                 return;
             }
-            drop(state);
-            let item = stream.next();
-            let mut state = self.lock();
+        }
+    }
+
+    /// Files a run of what the reader found: pairs to solve into the queue,
+    /// everything else straight into the answers; the end of the input (`None`)
+    /// or a failed read ends the reading.
+    fn hand_over(&self, run: &mut Vec<Option<Result<Puzzle, ReadError>>>) {
+        let mut state = self.lock();
+        let mut queued = 0;
+        for item in run.drain(..) {
             let index = state.read;
-            state.read += 1;
-            match item {
+            let answer = match item {
                 Some(Ok(puzzle)) => {
                     state.cells_in_flight += 2 * puzzle.start().len() as u64;
                     if self.solve {
                         state.queue.push_back((index, puzzle));
-                        if state.idle_workers > 0 {
-                            self.work.notify_one();
-                        }
-                    } else {
-                        let solved = None;
-                        self.answered(&mut state, index, Answer::Checked { puzzle, solved });
+                        state.read += 1;
+                        queued += 1;
+                        continue;
+                    }
+                    Answer::Checked {
+                        puzzle,
+                        solved: None,
                     }
                 }
-                Some(Err(ReadError::Invalid(e))) => {
-                    self.answered(&mut state, index, Answer::Invalid(e));
-                }
-                end => {
-                    match end {
-                        Some(Err(ReadError::Io(e))) => {
-                            self.answered(&mut state, index, Answer::ReadFailed(e));
-                        }
-                        _ => state.read -= 1,
-                    }
+                Some(Err(ReadError::Invalid(e))) => Answer::Invalid(e),
+                Some(Err(ReadError::Io(e))) => {
                     state.reading_done = true;
-                    self.work.notify_all();
-                    self.answer.notify_one();
-                    return;
+                    Answer::ReadFailed(e)
                 }
-            }
+                None => {
+                    state.reading_done = true;
+                    continue;
+                }
+            };
+            state.answers.insert(index, answer);
+            state.read += 1;
+        }
+        match queued {
+            0 => {}
+            1 if state.idle_workers > 0 => self.work.notify_one(),
+            _ if state.idle_workers > 0 => self.work.notify_all(),
+            _ => {}
+        }
+        if state.reading_done {
+            self.work.notify_all();
+        }
+        if state.writer_waiting
+            && (state.reading_done || state.answers.contains_key(&state.written))
+        {
+            self.answer.notify_one();
         }
     }
 
     /// A worker: solves queued pairs until there are no more.
     fn work(&self, solver: &Solver, notes: &Notes) {
+        let _alarm = PanicAlarm(self);
         while let Some((index, puzzle)) = self.take() {
             let solved = solve(solver, &puzzle, index, notes);
             let answer = Answer::Checked {
@@ -395,7 +474,11 @@ impl Shared {
         loop {
             let next = {
                 let mut state = self.lock();
+                let mut waited = false;
                 loop {
+                    if state.panicked {
+                        return Err(BatchError::Panicked);
+                    }
                     let written = state.written;
                     if let Some(answer) = state.answers.remove(&written) {
                         break Some(answer);
@@ -412,6 +495,15 @@ impl Shared {
                             let solved = Some(solve(solver, &puzzle, index, notes));
                             break Some(Answer::Checked { puzzle, solved });
                         }
+                    }
+                    if !flushed && !waited {
+                        // Answers often come in runs: a moment's wait spares a
+                        // write for each of them.
+                        waited = true;
+                        state.writer_waiting = true;
+                        state = self.wait_briefly(&self.answer, state);
+                        state.writer_waiting = false;
+                        continue;
                     }
                     if !flushed {
                         // Nothing to write until a later pair is done: whoever
@@ -473,6 +565,23 @@ impl Shared {
         self.room.notify_all();
         self.work.notify_all();
         BatchError::Write(error)
+    }
+}
+
+/// Stops the batch if the thread holding it panics: the writer would otherwise
+/// wait for ever for the answer that thread owed.
+struct PanicAlarm<'a>(&'a Shared);
+
+impl Drop for PanicAlarm<'_> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            let mut state = self.0.lock();
+            state.stop = true;
+            state.panicked = true;
+            self.0.room.notify_all();
+            self.0.work.notify_all();
+            self.0.answer.notify_all();
+        }
     }
 }
 
@@ -561,4 +670,224 @@ fn run_in_place<R: Read, W: Write>(
         summary.pairs = pair;
     }
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{random_puzzle, GoalShape};
+    use crate::solve::fifteen::TableSet;
+    use crate::solve::SolveOptions;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::mpsc::{self, Receiver, Sender};
+    use std::time::Duration;
+
+    fn solver() -> Arc<Solver> {
+        Arc::new(Solver::new(SolveOptions {
+            shortest: false,
+            cache: None,
+            tables: TableSet::Small,
+        }))
+    }
+
+    fn quiet() -> Notes {
+        Arc::new(|_| {})
+    }
+
+    /// The answers of a batch worked out one pair at a time, without threads.
+    fn one_by_one(input: &[u8], options: &BatchOptions) -> Vec<u8> {
+        let mut out = Vec::new();
+        run_in_place(
+            PuzzleStream::new(input),
+            &mut out,
+            &solver(),
+            options,
+            &quiet(),
+        )
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn answers_come_in_input_order_whatever_the_threads() {
+        let mut input = Vec::new();
+        for seed in 0..60u64 {
+            let side = [2, 3, 5][seed as usize % 3];
+            let p = random_puzzle(side, seed % 4 != 0, GoalShape::Random, seed);
+            input.extend(format!("{}\n{}\n\n", p.start(), p.goal()).bytes());
+            if seed % 13 == 0 {
+                input.extend_from_slice(b"1 2 3 b\n1 2 3 x\n");
+            }
+        }
+        for solve in [false, true] {
+            let options = BatchOptions {
+                solve,
+                show: solve,
+                jobs: 1,
+            };
+            let want = one_by_one(&input, &options);
+            assert!(want.windows(13).any(|w| w == b"error: pair 2"));
+            for jobs in [1, 2, 3, 8] {
+                let options = BatchOptions {
+                    jobs,
+                    ..options.clone()
+                };
+                let mut out = Vec::new();
+                let summary = run_batch(
+                    io::Cursor::new(input.clone()),
+                    &mut out,
+                    solver(),
+                    &options,
+                    quiet(),
+                )
+                .unwrap();
+                assert_eq!(out, want, "solve {solve}, jobs {jobs}");
+                assert_eq!((summary.pairs, summary.invalid), (65, 5));
+                assert!(!summary.all_answered());
+            }
+        }
+    }
+
+    /// An input that hands out what a test sends it, and waits in between.
+    struct Pipe(Receiver<Vec<u8>>, Vec<u8>);
+
+    impl Read for Pipe {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.1.is_empty() {
+                match self.0.recv() {
+                    Ok(bytes) => self.1 = bytes,
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.1.len());
+            buf[..n].copy_from_slice(&self.1[..n]);
+            self.1.drain(..n);
+            Ok(n)
+        }
+    }
+
+    /// An output that passes on every flushed piece.
+    struct Flushed(Sender<Vec<u8>>, Vec<u8>);
+
+    impl Write for Flushed {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.1.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            if !self.1.is_empty() {
+                let _ = self.0.send(std::mem::take(&mut self.1));
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_pair_is_answered_before_the_next_one_is_sent() {
+        for solve in [false, true] {
+            let (send, input) = mpsc::channel();
+            let (flushed, answers) = mpsc::channel();
+            let batch = thread::spawn(move || {
+                let mut out = Flushed(flushed, Vec::new());
+                let options = BatchOptions {
+                    solve,
+                    show: false,
+                    jobs: 2,
+                };
+                run_batch(
+                    Pipe(input, Vec::new()),
+                    &mut out,
+                    solver(),
+                    &options,
+                    quiet(),
+                )
+            });
+            let answer = |pair: &[u8]| {
+                send.send(pair.to_vec()).unwrap();
+                let text = answers.recv_timeout(Duration::from_secs(20)).unwrap();
+                String::from_utf8(text).unwrap()
+            };
+            let first = answer(b"1 2 3 b\n1 2 b 3\n");
+            assert!(first.starts_with("start: 1 2 3 b\ngoal: 1 2 b 3\nsolvable\n"));
+            assert_eq!(first.ends_with("solution: R\n"), solve);
+            assert_eq!(
+                answer(b"2 1 3 b\n1 2 3 b\n"),
+                "start: 2 1 3 b\ngoal: 1 2 3 b\nunsolvable\n"
+            );
+            drop(send);
+            let summary = batch.join().unwrap().unwrap();
+            assert_eq!(summary.pairs, 2);
+        }
+    }
+
+    /// An endless input of 50x50 pairs that counts the bytes it hands out.
+    struct Endless {
+        pair: Vec<u8>,
+        at: usize,
+        given: Arc<AtomicU64>,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.pair.len() - self.at);
+            buf[..n].copy_from_slice(&self.pair[self.at..self.at + n]);
+            self.at = (self.at + n) % self.pair.len();
+            self.given.fetch_add(n as u64, Ordering::Relaxed);
+            Ok(n)
+        }
+    }
+
+    /// An output that takes `room` bytes, then blocks until the test ends.
+    struct Stuck {
+        room: usize,
+        release: Receiver<()>,
+    }
+
+    impl Write for Stuck {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.room == 0 {
+                let _ = self.release.recv();
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            let n = buf.len().min(self.room);
+            self.room -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn reading_waits_for_the_writer_and_a_failed_write_stops_everything() {
+        let line: String = (1..2500).map(|t| format!("{t} ")).collect::<String>() + "b\n";
+        let pair = format!("{line}{line}").into_bytes();
+        let given = Arc::new(AtomicU64::new(0));
+        let input = Endless {
+            pair: pair.clone(),
+            at: 0,
+            given: Arc::clone(&given),
+        };
+        let (release, stuck) = mpsc::channel();
+        let batch = thread::spawn(move || {
+            let mut out = Stuck {
+                room: 100_000,
+                release: stuck,
+            };
+            let options = BatchOptions::default();
+            run_batch(input, &mut out, solver(), &options, quiet())
+        });
+        // The writer is stuck: the reader may run ahead by its window only.
+        thread::sleep(Duration::from_millis(300));
+        let before = given.load(Ordering::Relaxed);
+        thread::sleep(Duration::from_millis(300));
+        let after = given.load(Ordering::Relaxed);
+        assert_eq!(before, after, "reading has stopped");
+        let bound = (WINDOW + 2) * pair.len() as u64 + 128 * 1024;
+        assert!(after <= bound, "read {after} bytes ahead, bound {bound}");
+        // The write fails: the batch ends although the input never does.
+        release.send(()).unwrap();
+        let result = batch.join().unwrap();
+        assert!(matches!(result, Err(BatchError::Write(_))), "{result:?}");
+    }
 }

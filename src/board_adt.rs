@@ -233,7 +233,7 @@ impl Board {
     }
 
     /// Whether `goal` can be reached from this board by sliding tiles: the two have
-    /// the same size and the same parity (the tutorial's rule, `seeds/001`).
+    /// the same size and the same parity (the tutorial's rule; see `SPEC.md`).
     pub fn can_reach(&self, goal: &Board) -> bool {
         self.side == goal.side && self.parity() == goal.parity()
     }

@@ -178,6 +178,44 @@ impl<R: Read> PuzzleStream<R> {
     }
 }
 
+impl<R: Read> PuzzleStream<R> {
+    /// Whether the next pair can be read without reading more input: its lines
+    /// (after any blank lines, and the goal line of a faulty pair before) are
+    /// already buffered whole. `false` when unsure: it looks at most a few KiB
+    /// ahead. A reader that hands pairs on in runs asks this before a read that
+    /// could wait for input.
+    pub fn next_pair_is_buffered(&self) -> bool {
+        const LOOK_AHEAD: usize = 4096;
+        let Some(chunks) = &self.chunks else {
+            return false;
+        };
+        let rest = &chunks.buffer[chunks.pos..chunks.end];
+        // Line ends still to see: the skipped goal line's, the start line's
+        // (blank lines before it do not count) and the goal line's.
+        let mut skip = self.skip_goal;
+        let mut ends_needed = 2;
+        let mut blank = true;
+        for &byte in rest.iter().take(LOOK_AHEAD) {
+            match byte {
+                b'\n' if skip => {
+                    skip = false;
+                    blank = true;
+                }
+                b'\n' if ends_needed == 2 && blank => {}
+                b'\n' => {
+                    ends_needed -= 1;
+                    if ends_needed == 0 {
+                        return true;
+                    }
+                }
+                b' ' | b'\t' | b'\r' => {}
+                _ => blank = false,
+            }
+        }
+        false
+    }
+}
+
 impl<R: Read> Iterator for PuzzleStream<R> {
     type Item = Result<Puzzle, ReadError>;
 
@@ -360,6 +398,25 @@ mod tests {
             p.start().to_string(),
             "9 12 5 4 2 b 7 11 3 6 10 13 14 1 8 15"
         );
+    }
+
+    #[test]
+    fn a_pair_is_buffered_when_both_its_lines_are() {
+        let stream = |text: &'static [u8], pairs: usize| {
+            let mut stream = PuzzleStream::new(text);
+            for _ in 0..pairs {
+                stream.next();
+            }
+            stream.next_pair_is_buffered()
+        };
+        assert!(!stream(b"1 2 3 b\n1 2 b 3\n", 0), "nothing read yet");
+        assert!(stream(b"1 2 3 b\n1 2 b 3\n\n \n1 2 3 b\n2 1 3 b\n", 1));
+        assert!(!stream(b"1 2 3 b\n1 2 b 3\n\n \n1 2 3 b\n2 1 3 b", 1));
+        assert!(!stream(b"1 2 3 b\n1 2 b 3\n1 2 3 b\n", 1));
+        // A faulty start line's goal line is skipped first.
+        assert!(!stream(b"1 2 x b\n1 2 b 3\n1 2 3 b\n", 1));
+        assert!(stream(b"1 2 x b\n\n1 2 3 b\n1 2 b 3\n", 1));
+        assert!(!stream(b"1 2 x b\nz\n\n1 2 3 b\n", 1));
     }
 
     #[test]

@@ -61,17 +61,21 @@ Options:
       --stats           With --solve: print search statistics on stderr
       --batch           Read many puzzles, consecutive pairs of lines (blank
                         lines between pairs are skipped), and answer each in
-                        input order; with --solve, on every core
-      --jobs N          Threads (default: all cores): with --batch, puzzles
-                        solved at once; else the threads that search one
-                        5x5 puzzle with --shortest (same answer for any N)
+                        input order as soon as it is done ('error: pair N: ...'
+                        for a bad pair); with --solve, on every core
+      --jobs N          Threads (default: all cores; at most 256): with
+                        --batch, puzzles solved at once; else the threads that
+                        search one 5x5 puzzle with --shortest (the same
+                        answer for any N)
       --cache-dir DIR   Where the 4x4 and 5x5 tables are cached (default:
                         $PUZZLE_CACHE_DIR, else $XDG_CACHE_HOME/puzzle, else
-                        ~/.cache/puzzle)
+                        ~/.cache/puzzle; an empty DIR or PUZZLE_CACHE_DIR is
+                        an error)
       --build-tables[=SIDE]
                         Build (or check) every table in the cache now, then
                         exit; progress on stderr. All: 4x4 (375 MB, about
-                        10 s) and 5x5 (637 MB); =4 or =5 for one size
+                        10 s) and 5x5 (637 MB, about a minute); =4 or =5 for
+                        one size
       --generate SIDE   Print a random SIDExSIDE puzzle in the input format
                         (SIDE from 2 to 20000)
       --seed N          With --generate: the seed (default: from the clock)
@@ -83,7 +87,8 @@ Options:
 Exit status:
   0  the input is valid (solvable or not)
   1  the input is invalid (one 'error: ...' line on stdout; with --batch, any
-     pair), or reading, writing or solving failed (a message on stderr)
+     pair), or reading, writing or solving failed (a message on stderr; with
+     --batch, a pair that could not be solved still gets its verdict)
   2  the command line is wrong (a message on stderr)
 ";
 
@@ -543,7 +548,7 @@ fn batch(
         Ok(summary) if summary.all_answered() => Ok(()),
         Ok(_) => Err(Failure::NotAllAnswered),
         Err(BatchError::Read(e)) => Err(Failure::System(format!("cannot read {name}: {e}"))),
-        Err(e @ BatchError::Write(_)) => Err(Failure::System(e.to_string())),
+        Err(e) => Err(Failure::System(e.to_string())),
     }
 }
 

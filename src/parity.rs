@@ -1,7 +1,7 @@
 //! The parity rule's arithmetic: the parity of a tile sequence's inversions, counted
 //! one tile at a time as the tiles arrive, together with the duplicate check.
 //!
-//! The tutorial (`seeds/001`) defines a tile's *disorder* as the number of smaller
+//! The assignment's parity tutorial defines a tile's *disorder* as the number of smaller
 //! tiles after it; summed over a board, that is the number of inversions. Only its
 //! parity matters, so nothing here ever counts past one bit per node: no counter can
 //! overflow, whatever the board's size.

@@ -61,54 +61,58 @@ pub fn write_solution<W: Write>(out: &mut W, solution: &Solution) -> io::Result<
 /// columns, each headed by the move number and letter and followed by an empty line.
 ///
 /// Each board is written as soon as it is made, so memory stays at one board
-/// whatever the length of the path.
+/// whatever the length of the path. The grid's text is kept between boards and
+/// only the two cells a move changes are formatted again: every cell has the
+/// same width, so a cell's text never moves.
 pub fn write_boards<W: Write>(out: &mut W, start: &Board, path: &MoveList) -> io::Result<()> {
     let mut cells = start.cells().to_vec();
     let side = start.side();
     let mut blank = start.blank();
     let width = (cells.len() - 1).to_string().len();
-    write_grid(out, "start", &cells, side, width)?;
+    // Each cell is `width` bytes and a space, or a newline at the end of a row.
+    let stride = width + 1;
+    let mut grid = vec![b' '; cells.len() * stride];
+    for (cell, &tile) in cells.iter().enumerate() {
+        put_cell(&mut grid[cell * stride..][..width], tile);
+        if (cell + 1) % side == 0 {
+            grid[cell * stride + width] = b'\n';
+        }
+    }
+    out.write_all(b"start:\n")?;
+    out.write_all(&grid)?;
+    out.write_all(b"\n")?;
     for (index, mv) in path.iter().enumerate() {
+        let from = blank;
         // The path comes from the solver; a move that does not apply is a bug.
         assert!(
             moves::apply_move(&mut cells, side, &mut blank, mv),
             "move {index} of the solution does not apply"
         );
-        write_grid(
-            out,
-            &format!("move {} {}", index + 1, mv),
-            &cells,
-            side,
-            width,
-        )?;
+        put_cell(&mut grid[from * stride..][..width], cells[from]);
+        put_cell(&mut grid[blank * stride..][..width], 0);
+        writeln!(out, "move {} {mv}:", index + 1)?;
+        out.write_all(&grid)?;
+        out.write_all(b"\n")?;
     }
     Ok(())
 }
 
-fn write_grid<W: Write>(
-    out: &mut W,
-    title: &str,
-    cells: &[u32],
-    side: usize,
-    width: usize,
-) -> io::Result<()> {
-    writeln!(out, "{title}:")?;
-    for row in cells.chunks(side) {
-        let mut line = String::new();
-        for (i, &cell) in row.iter().enumerate() {
-            if i > 0 {
-                line.push(' ');
-            }
-            let token = if cell == 0 {
-                "b".to_string()
-            } else {
-                cell.to_string()
-            };
-            line.push_str(&format!("{token:>width$}"));
-        }
-        writeln!(out, "{line}")?;
+/// Writes `tile` (`b` for the blank) right-aligned into `slot`.
+fn put_cell(slot: &mut [u8], tile: u32) {
+    slot.fill(b' ');
+    let last = slot.len() - 1;
+    if tile == 0 {
+        slot[last] = b'b';
+        return;
     }
-    writeln!(out)
+    let mut rest = tile;
+    for at in (0..=last).rev() {
+        slot[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -131,6 +135,49 @@ mod tests {
         };
         write_solution(&mut out, &empty).unwrap();
         assert_eq!(out, b"moves: 0 (not proven shortest)\nsolution:\n");
+    }
+
+    #[test]
+    fn every_board_along_a_long_path_is_formatted_whole() {
+        // 11x11: three-digit tiles; each board checked against one formatted
+        // from scratch.
+        let side = 11;
+        let start = Board::from_cells((1..121).chain([0]).collect()).unwrap();
+        let mut rng = crate::generate::SplitMix64::new(3);
+        let mut board = start.clone();
+        let mut path = MoveList::new();
+        while path.len() < 300 {
+            let mv = Move::ALL[rng.below(4) as usize];
+            if board.slide(mv) {
+                path.push(mv);
+            }
+        }
+        let mut out = Vec::new();
+        write_boards(&mut out, &start, &path).unwrap();
+        let mut want = String::new();
+        let mut board = start.clone();
+        for index in 0..=path.len() {
+            if index == 0 {
+                want.push_str("start:\n");
+            } else {
+                let mv = path.get(index - 1);
+                board.slide(mv);
+                want.push_str(&format!("move {index} {mv}:\n"));
+            }
+            for row in board.cells().chunks(side) {
+                let tokens: Vec<String> = row
+                    .iter()
+                    .map(|&t| match t {
+                        0 => format!("{:>3}", "b"),
+                        t => format!("{t:>3}"),
+                    })
+                    .collect();
+                want.push_str(&tokens.join(" "));
+                want.push('\n');
+            }
+            want.push('\n');
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), want);
     }
 
     #[test]

@@ -139,10 +139,16 @@ fn batch_answers_each_pair_while_the_input_is_still_open() {
 /// Writes a child's input.
 type Feed = Box<dyn FnOnce(&mut dyn Write) + Send>;
 
-/// The largest resident memory of `child` (from `/proc`, sampled every few
-/// milliseconds until it exits) and its exit status; `input` is written to its
-/// stdin from another thread and its stdout is read and counted here.
-fn run_measured(mut child: Child, input: Feed) -> (u64, u64, Option<i32>) {
+/// Runs `puzzle ARGS` and returns its largest resident memory in kB (from
+/// `/proc`, sampled every few milliseconds until it exits), the bytes it wrote
+/// and its exit status; `input` is written to its stdin from another thread.
+fn run_measured(args: &[&str], input: Feed) -> (u64, u64, Option<i32>) {
+    let mut child = Command::new(binary())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
     let pid = child.id();
     let mut stdin = child.stdin.take().expect("stdin is piped");
     std::thread::spawn(move || input(&mut stdin));
@@ -176,6 +182,23 @@ fn run_measured(mut child: Child, input: Feed) -> (u64, u64, Option<i32>) {
     (sampler.join().unwrap(), bytes, status.code())
 }
 
+/// A random solvable puzzle of `side`, with a random goal.
+fn generated(side: usize, seed: u64) -> Vec<u8> {
+    let (side, seed) = (side.to_string(), seed.to_string());
+    Command::new(binary())
+        .args(["--generate", &side, "--random-goal", "--seed", &seed])
+        .output()
+        .unwrap()
+        .stdout
+}
+
+/// Writes `bytes`, whatever becomes of them.
+fn feed(bytes: Vec<u8>) -> Feed {
+    Box::new(move |stdin: &mut dyn Write| {
+        let _ = stdin.write_all(&bytes);
+    })
+}
+
 fn has_proc() -> bool {
     let here = std::path::Path::new("/proc/self/status").exists();
     if !here {
@@ -197,15 +220,9 @@ fn batch_memory_is_bounded_by_the_pairs_in_flight() {
         .collect::<Vec<_>>()
         .join(" ")
         + " b\n";
-    let child = Command::new(binary())
-        .arg("--batch")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let pair = format!("{line}{line}").into_bytes();
     let (peak_kb, bytes, code) = run_measured(
-        child,
+        &["--batch"],
         Box::new(move |stdin: &mut dyn Write| {
             for _ in 0..PAIRS {
                 if stdin.write_all(&pair).is_err() {
@@ -227,24 +244,9 @@ fn a_long_solution_is_written_in_bounded_memory() {
     }
     // About 70 million moves: 70 MB as bytes, twice that while a vector grows,
     // and as much again as text before the first byte is written.
-    let input = Command::new(binary())
-        .args(["--generate", "300", "--random-goal", "--seed", "11"])
-        .output()
-        .unwrap()
-        .stdout;
+    let input = generated(300, 11);
     let input_len = input.len() as u64;
-    let child = Command::new(binary())
-        .arg("--solve")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (peak_kb, bytes, code) = run_measured(
-        child,
-        Box::new(move |stdin: &mut dyn Write| {
-            let _ = stdin.write_all(&input);
-        }),
-    );
+    let (peak_kb, bytes, code) = run_measured(&["--solve"], feed(input));
     assert_eq!(code, Some(0));
     // The output echoes the input; nearly all the rest is the solution.
     let moves = bytes - input_len;
@@ -260,23 +262,7 @@ fn boards_along_a_solution_are_written_in_bounded_memory() {
         return;
     }
     // 20x20: about 20,000 boards of 400 cells, 30 MB of text.
-    let input = Command::new(binary())
-        .args(["--generate", "20", "--random-goal", "--seed", "5"])
-        .output()
-        .unwrap()
-        .stdout;
-    let child = Command::new(binary())
-        .args(["--solve", "--show"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (peak_kb, bytes, code) = run_measured(
-        child,
-        Box::new(move |stdin: &mut dyn Write| {
-            let _ = stdin.write_all(&input);
-        }),
-    );
+    let (peak_kb, bytes, code) = run_measured(&["--solve", "--show"], feed(generated(20, 5)));
     assert_eq!(code, Some(0));
     assert!(bytes > 20_000_000, "{bytes} bytes of boards");
     assert!(peak_kb < 12_000, "peak {peak_kb} kB for {bytes} bytes");
