@@ -67,8 +67,8 @@ pub struct SolveOptions {
     /// Threads that search one 5x5 puzzle with [`SolveOptions::shortest`];
     /// `None`: one a core. The answer does not depend on it.
     pub jobs: Option<usize>,
-    /// With [`SolveOptions::shortest`] on 5x5: how long the search may take
-    /// (tables not counted). When it runs out, the solution is the constructive
+    /// With [`SolveOptions::shortest`]: how long the search may take (5x5
+    /// tables built on first use not counted). When it runs out, the solution is the constructive
     /// one, not proven shortest, and a [`SolveEvent::LowerBound`] says how long
     /// the shortest is at least. `None`: no limit.
     pub time_limit: Option<Duration>,
@@ -269,13 +269,7 @@ impl Solver {
                 proven_shortest: true,
             },
             Shortest::Stopped { lower_bound } => {
-                events(&SolveEvent::LowerBound(lower_bound));
-                stats.method = "row-by-row reduction (search stopped by the time limit)";
-                let moves = large::solve_large(5, start.cells(), goal.cells());
-                Solution {
-                    proven_shortest: moves.len() as u64 <= u64::from(lower_bound),
-                    moves,
-                }
+                unfinished(start, goal, lower_bound, events, stats)
             }
         };
         stats.search_time = searching.elapsed();
@@ -398,14 +392,24 @@ impl Solver {
             _ if self.options.shortest => {
                 stats.method = "IDA* with Manhattan distance and linear conflicts";
                 let mut nodes = 0;
-                let moves = search::solve_shortest(side, start.cells(), goal.cells(), &mut |p| {
-                    nodes = p.nodes;
-                    events(&SolveEvent::Search(p));
-                });
+                let deadline = self.options.time_limit.map(|t| began + t);
+                let found = search::solve_shortest_until(
+                    side,
+                    start.cells(),
+                    goal.cells(),
+                    deadline,
+                    &mut |p| {
+                        nodes = p.nodes;
+                        events(&SolveEvent::Search(p));
+                    },
+                );
                 stats.nodes = nodes;
-                Solution {
-                    moves: moves.into(),
-                    proven_shortest: true,
+                match found {
+                    Ok(moves) => Solution {
+                        moves: moves.into(),
+                        proven_shortest: true,
+                    },
+                    Err(lower_bound) => unfinished(start, goal, lower_bound, events, stats),
                 }
             }
             _ => {
@@ -421,6 +425,25 @@ impl Solver {
         };
         stats.search_time = began.elapsed();
         Ok(Some(solution))
+    }
+}
+
+/// The answer when the shortest-path search ran out of time: the constructive
+/// solution, shortest only if it is no longer than the proven `lower_bound`
+/// (which an event reports).
+fn unfinished(
+    start: &Board,
+    goal: &Board,
+    lower_bound: u32,
+    events: &mut dyn FnMut(&SolveEvent),
+    stats: &mut SolveStats,
+) -> Solution {
+    events(&SolveEvent::LowerBound(lower_bound));
+    stats.method = "row-by-row reduction (search stopped by the time limit)";
+    let moves = large::solve_large(start.side(), start.cells(), goal.cells());
+    Solution {
+        proven_shortest: moves.len() as u64 <= u64::from(lower_bound),
+        moves,
     }
 }
 

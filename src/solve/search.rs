@@ -33,6 +33,10 @@ pub struct SearchProgress {
 /// Nodes between two progress reports within an iteration.
 const REPORT_EVERY: u64 = 1 << 24;
 
+/// Nodes between two looks at the clock when there is a deadline (a few
+/// milliseconds of search).
+const DEADLINE_EVERY: u64 = 1 << 14;
+
 /// A shortest solution taking `start` to `goal` on a `side`-wide board.
 ///
 /// Both boards are row-major cells with `0` for the blank and the tiles
@@ -47,21 +51,37 @@ pub fn solve_shortest(
     goal: &[u32],
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Vec<Move> {
+    solve_shortest_until(side, start, goal, None, progress).unwrap_or_default()
+}
+
+/// [`solve_shortest`] that gives up at `deadline`: then `Err` holds a lower
+/// bound on the solution length (the bound of the unfinished iteration).
+pub fn solve_shortest_until(
+    side: usize,
+    start: &[u32],
+    goal: &[u32],
+    deadline: Option<Instant>,
+    progress: &mut dyn FnMut(&SearchProgress),
+) -> Result<Vec<Move>, u32> {
     let cells = side * side;
     if side == 0 || start.len() != cells || goal.len() != cells || start == goal {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     if !reachable(side, start, goal) {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let mut search = Search::new(side, start, goal, progress);
+    search.deadline = deadline;
     search.bound = search.heuristic();
     loop {
         search.next_bound = u32::MAX;
         let found = search.dfs(0, None);
         search.report();
         if found {
-            return search.path;
+            return Ok(search.path);
+        }
+        if search.stopped {
+            return Err(search.bound);
         }
         // Parity makes the least exceeding cost at least `bound + 2`.
         search.bound = search.next_bound.max(search.bound + 2);
@@ -135,6 +155,9 @@ struct Search<'p> {
     next_bound: u32,
     nodes: u64,
     started: Instant,
+    /// When to give up, and whether it has come.
+    deadline: Option<Instant>,
+    stopped: bool,
     progress: &'p mut dyn FnMut(&SearchProgress),
 }
 
@@ -169,6 +192,8 @@ impl Search<'_> {
             next_bound: u32::MAX,
             nodes: 0,
             started: Instant::now(),
+            deadline: None,
+            stopped: false,
             progress,
         };
         search.manhattan = (0..cells)
@@ -318,6 +343,12 @@ impl Search<'_> {
         self.nodes += 1;
         if self.nodes & (REPORT_EVERY - 1) == 0 {
             self.report();
+        }
+        if self.nodes & (DEADLINE_EVERY - 1) == 0 {
+            self.stopped |= self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        if self.stopped {
+            return false;
         }
         for mv in Move::ALL {
             if previous == Some(mv.inverse()) {
