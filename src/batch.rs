@@ -684,9 +684,9 @@ mod tests {
 
     fn solver() -> Arc<Solver> {
         Arc::new(Solver::new(SolveOptions {
-            shortest: false,
             cache: None,
             tables: TableSet::Small,
+            ..SolveOptions::default()
         }))
     }
 
