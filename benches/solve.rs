@@ -42,7 +42,7 @@ fn main() {
     let started = Instant::now();
     let (status, peak) = run_measured(
         Command::new(&puzzle)
-            .arg("--build-tables")
+            .arg("--build-tables=4")
             .arg("--cache-dir")
             .arg(&cache),
     );

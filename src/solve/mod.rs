@@ -203,22 +203,14 @@ impl Solver {
             .iter()
             .position(|&c| c == class)
             .expect("every cell has a class");
-        let mut tables = self.twentyfour[slot]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some(tables) = tables.as_ref() {
-            return Ok(Arc::clone(tables));
-        }
-        let loaded = TwentyFourTables::load_or_build_with(
-            self.options.cache.as_ref(),
-            goal_blank,
-            self.options.tables,
-            &mut |event| events(&SolveEvent::Table(event)),
-        )
-        .map_err(SolveError::Tables)?;
-        let loaded = Arc::new(loaded);
-        *tables = Some(Arc::clone(&loaded));
-        Ok(loaded)
+        load_once(&self.twentyfour[slot], || {
+            TwentyFourTables::load_or_build_with(
+                self.options.cache.as_ref(),
+                goal_blank,
+                self.options.tables,
+                &mut |event| events(&SolveEvent::Table(event)),
+            )
+        })
     }
 
     /// A shortest solution of a 5x5 puzzle by IDA* over the 5x5 tables on
@@ -288,20 +280,14 @@ impl Solver {
             1 => 1,
             _ => 2,
         };
-        let mut tables = self.fifteen[slot].lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(tables) = tables.as_ref() {
-            return Ok(Arc::clone(tables));
-        }
-        let loaded = FifteenTables::load_or_build_with(
-            self.options.cache.as_ref(),
-            goal_blank,
-            self.options.tables,
-            &mut |event| events(&SolveEvent::Table(event)),
-        )
-        .map_err(SolveError::Tables)?;
-        let loaded = Arc::new(loaded);
-        *tables = Some(Arc::clone(&loaded));
-        Ok(loaded)
+        load_once(&self.fifteen[slot], || {
+            FifteenTables::load_or_build_with(
+                self.options.cache.as_ref(),
+                goal_blank,
+                self.options.tables,
+                &mut |event| events(&SolveEvent::Table(event)),
+            )
+        })
     }
 
     /// Builds (or checks) every table for boards of the given sides (4 and 5)
@@ -426,6 +412,22 @@ impl Solver {
         stats.search_time = began.elapsed();
         Ok(Some(solution))
     }
+}
+
+/// The tables in `slot`, or those `load` makes, kept there for every later
+/// caller. The lock is held while loading: other threads asking meanwhile wait
+/// rather than load the same tables again.
+fn load_once<T>(
+    slot: &Mutex<Option<Arc<T>>>,
+    load: impl FnOnce() -> io::Result<T>,
+) -> Result<Arc<T>, SolveError> {
+    let mut tables = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(tables) = tables.as_ref() {
+        return Ok(Arc::clone(tables));
+    }
+    let loaded = Arc::new(load().map_err(SolveError::Tables)?);
+    *tables = Some(Arc::clone(&loaded));
+    Ok(loaded)
 }
 
 /// The answer when the shortest-path search ran out of time: the constructive

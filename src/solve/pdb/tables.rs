@@ -168,6 +168,39 @@ pub fn shared(
     Ok(pdb)
 }
 
+/// The table for `spec` from `cache` if a sound file is there (reporting
+/// loading, or why the file is unusable), else `None`.
+fn read_cached(
+    cache: &TableCache,
+    spec: &PatternSpec,
+    progress: &mut dyn FnMut(&TableEvent),
+) -> Option<Vec<u8>> {
+    let path = cache.dir.join(cache::file_name(spec));
+    if !path.exists() {
+        return None;
+    }
+    progress(&TableEvent::Loading {
+        table: spec.name(),
+        path: path.clone(),
+    });
+    let t = Instant::now();
+    match cache::read_table(&path, spec) {
+        Ok(data) => {
+            progress(&TableEvent::Loaded {
+                table: spec.name(),
+                bytes: data.len() as u64,
+                elapsed: t.elapsed(),
+            });
+            Some(data)
+        }
+        Err(ReadError::Missing) => None,
+        Err(ReadError::Corrupt(reason)) => {
+            progress(&TableEvent::Corrupt { path, reason });
+            None
+        }
+    }
+}
+
 fn obtain(
     cache: Option<&TableCache>,
     spec: PatternSpec,
@@ -175,29 +208,8 @@ fn obtain(
     progress: &mut dyn FnMut(&TableEvent),
 ) -> io::Result<Pdb> {
     let table = spec.name();
-    if let Some(cache) = cache {
-        let path = cache.dir.join(cache::file_name(&spec));
-        if path.exists() {
-            progress(&TableEvent::Loading {
-                table: table.clone(),
-                path: path.clone(),
-            });
-            let t = Instant::now();
-            match cache::read_table(&path, &spec) {
-                Ok(data) => {
-                    progress(&TableEvent::Loaded {
-                        table,
-                        bytes: data.len() as u64,
-                        elapsed: t.elapsed(),
-                    });
-                    return Ok(Pdb::from_packed(spec, data));
-                }
-                Err(ReadError::Missing) => {}
-                Err(ReadError::Corrupt(reason)) => {
-                    progress(&TableEvent::Corrupt { path, reason });
-                }
-            }
-        }
+    if let Some(data) = cache.and_then(|cache| read_cached(cache, &spec, progress)) {
+        return Ok(Pdb::from_packed(spec, data));
     }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let t = Instant::now();
@@ -244,25 +256,8 @@ pub fn build_into(
             continue;
         }
         seen.push(spec);
-        let path = cache.dir.join(cache::file_name(&spec));
-        if path.exists() {
-            progress(&TableEvent::Loading {
-                table: spec.name(),
-                path: path.clone(),
-            });
-            let t = Instant::now();
-            match cache::read_table(&path, &spec) {
-                Ok(data) => {
-                    progress(&TableEvent::Loaded {
-                        table: spec.name(),
-                        bytes: data.len() as u64,
-                        elapsed: t.elapsed(),
-                    });
-                    continue;
-                }
-                Err(ReadError::Missing) => {}
-                Err(ReadError::Corrupt(reason)) => progress(&TableEvent::Corrupt { path, reason }),
-            }
+        if read_cached(cache, &spec, progress).is_some() {
+            continue;
         }
         let pdb = obtain(None, spec, false, progress)?;
         let path = cache::write_table(&cache.dir, &spec, pdb.packed())?;
