@@ -1,7 +1,8 @@
-//! Optimal solving of the 4x4 puzzle (the 15-puzzle) towards any goal: goal
-//! normalisation by relabelling and symmetry, the pattern databases each goal
-//! needs and their lifecycle (built on first use, cached on disk, loaded), and the
-//! public entry points.
+//! Optimal solving of the 4x4 puzzle (the 15-puzzle) towards any goal: the
+//! partition of the tiles into pattern databases for each goal class, and the
+//! public entry points. The machinery is shared with the 5x5
+//! ([`crate::solve::pdb`], [`crate::solve::ida`], [`crate::solve::goals`]);
+//! this file is mostly data.
 //!
 //! # Design
 //!
@@ -9,7 +10,8 @@
 //! becomes "tile `c` on cell `c`" with the blank on the goal's blank cell `g`. One
 //! of the 8 symmetries of the square then moves `g` onto the representative of its
 //! class: a corner (cell 0), an edge cell (cell 1) or a centre cell (cell 5). The
-//! search runs on the transformed board and its moves are mapped back.
+//! search runs on the transformed board and its moves are mapped back
+//! ([`crate::solve::goals`]).
 //!
 //! **Tables.** Every class uses the 7-8 partition of Korf & Felner (2002): the 8
 //! tiles whose home is in rows 2-3, and the 7 tiles of rows 0-1 other than the
@@ -42,8 +44,9 @@
 //! [`crate::solve::ida`]: IDA* in batches (so that table reads overlap), duplicate
 //! pruning by a finite-state machine, sibling ordering and bidirectional pathmax.
 //!
-//! **Lifecycle.** [`FifteenTables::load_or_build`] reads each table from the
-//! cache directory ([`TableCache`]) or builds it (about 8 s for the 8-tile table
+//! **Lifecycle** (shared with the 5x5, in [`crate::solve::pdb::tables`]).
+//! [`FifteenTables::load_or_build`] reads each table from the cache directory
+//! ([`TableCache`]) or builds it (about 8 s for the 8-tile table
 //! and 1 s for a 7-tile one on two cores, 0.7 GB peak) and stores it. Files are
 //! written to a temporary name and renamed into place, and checked on load
 //! (magic, version, pattern, size, checksum; format in [`crate::solve::cache`]);

@@ -1,5 +1,5 @@
-//! Finding the moves: a shortest solution for boards up to 4x4, a valid one for
-//! any size, against any goal.
+//! Finding the moves: a shortest solution for boards up to 4x4 (and 5x5 on
+//! request), a valid one for any size, against any goal.
 //!
 //! [`Solver::solve`] picks the method by the board's side:
 //!
@@ -8,7 +8,13 @@
 //! | 2, 3 | complete distance tables, one per goal blank class ([`small`]) | shortest |
 //! | 4 | IDA* over additive pattern databases, built on first use and cached ([`fifteen`]) | shortest |
 //! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally ([`large`]) | not proven shortest |
-//! | 5 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts ([`search`]) | shortest |
+//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads ([`twentyfour`]) | shortest |
+//! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts ([`search`]) | shortest |
+//!
+//! The pattern-database solvers share one engine, generic over the side:
+//! `goals` (any goal onto a canonical one), `pdb` (tables, their build and
+//! lifecycle), `cache` (files), `ida` (the search, its move machine and its
+//! split over threads).
 //!
 //! The solver takes [`Board`]s and converts them to its own compact cells; it
 //! never prints, and reports progress through the events callback.

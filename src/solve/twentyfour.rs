@@ -42,12 +42,15 @@
 
 use super::fifteen::TableSet;
 use super::goals::{self, identity, symmetries, transpose, Sym};
-use super::ida::parallel::{self, Limits, Outcome, Progress};
-use super::ida::{Counters, Five, Geometry, Heuristic};
+use super::ida::parallel::{self, Outcome};
+use super::ida::{Five, Geometry, Heuristic};
 use super::moves::Move;
 use super::pdb::tables::{self, TableCache, TableEvent, TableGroups};
 use super::pdb::PatternSpec;
 use std::io;
+
+pub use super::ida::parallel::{Limits, Progress};
+pub use super::ida::Counters;
 
 /// Side of the board.
 const SIDE: usize = 5;
