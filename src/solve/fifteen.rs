@@ -1,7 +1,7 @@
 //! Optimal solving of the 4x4 puzzle (the 15-puzzle) towards any goal: the
 //! partition of the tiles into pattern databases for each goal class, and the
 //! public entry points. The machinery is shared with the 5x5
-//! ([`crate::solve::pdb`], [`crate::solve::ida`], [`crate::solve::goals`]);
+//! (`solve::pdb`, `solve::ida`, `solve::goals`);
 //! this file is mostly data.
 //!
 //! # Design
@@ -11,13 +11,13 @@
 //! of the 8 symmetries of the square then moves `g` onto the representative of its
 //! class: a corner (cell 0), an edge cell (cell 1) or a centre cell (cell 5). The
 //! search runs on the transformed board and its moves are mapped back
-//! ([`crate::solve::goals`]).
+//! (`solve::goals`).
 //!
 //! **Tables.** Every class uses the 7-8 partition of Korf & Felner (2002): the 8
 //! tiles whose home is in rows 2-3, and the 7 tiles of rows 0-1 other than the
 //! blank's cell. The tables model the blank: a pattern tile's move costs 1, the
 //! blank moves freely through other cells, an entry is the minimum over blank
-//! positions (see [`crate::solve::pdb`]). A table depends only on its tiles and
+//! positions (see `solve::pdb`). A table depends only on its tiles and
 //! on which connected part of the free cells holds the goal's blank, so:
 //!
 //! - the 8-tile table of rows 2-3 (its free cells, rows 0-1, are connected) is the
@@ -41,15 +41,15 @@
 //! | centre     | 8-tile, 7-tile rows 0-1 \ {5}                   | 288 MB |
 //!
 //! All five files take 375 MB. The search itself is described in
-//! [`crate::solve::ida`]: IDA* in batches (so that table reads overlap), duplicate
+//! `solve::ida`: IDA* in batches (so that table reads overlap), duplicate
 //! pruning by a finite-state machine, sibling ordering and bidirectional pathmax.
 //!
-//! **Lifecycle** (shared with the 5x5, in [`crate::solve::pdb::tables`]).
+//! **Lifecycle** (shared with the 5x5, in `solve::pdb::tables`).
 //! [`FifteenTables::load_or_build`] reads each table from the cache directory
 //! ([`TableCache`]) or builds it (about 8 s for the 8-tile table
 //! and 1 s for a 7-tile one on two cores, 0.7 GB peak) and stores it. Files are
 //! written to a temporary name and renamed into place, and checked on load
-//! (magic, version, pattern, size, checksum; format in [`crate::solve::cache`]);
+//! (magic, version, pattern, size, checksum; format in `solve::cache`);
 //! a missing or damaged file is rebuilt. Two processes that start at once both
 //! build and both rename; the last rename wins and both files are valid, so no
 //! lock file is used. If the cache cannot be written the tables stay in memory.

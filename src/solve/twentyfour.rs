@@ -1,7 +1,7 @@
 //! Shortest solutions of the 5x5 puzzle (the 24-puzzle) towards any goal: the
 //! partition of the tiles into pattern databases for each goal class, their
 //! lifecycle, and the entry point. The machinery is the one the 4x4 uses
-//! ([`crate::solve::pdb`], [`crate::solve::ida`], [`crate::solve::goals`]); this
+//! (`solve::pdb`, `solve::ida`, `solve::goals`); this
 //! file is mostly data.
 //!
 //! # Tables
@@ -19,10 +19,10 @@
 //! ```
 //!
 //! Every class representative (cells 0, 1, 2, 6, 7 and 12; see
-//! [`crate::solve::goals`]) lies in part A, so for a goal blank `g` the tables
+//! `solve::goals`) lies in part A, so for a goal blank `g` the tables
 //! are A without `g`, B, C and D: four tables of 6 tiles, 64 MB each at 4 bits
 //! an entry (`C(25, 6) * 6!` = 127.5 M entries). They model the blank (see
-//! [`crate::solve::pdb`]); B, C and D leave the free cells connected, so they
+//! `solve::pdb`); B, C and D leave the free cells connected, so they
 //! serve every goal, and each class adds its own A table.
 //!
 //! **Second lookup.** The heuristic is the larger of the tables' sum on the
