@@ -197,7 +197,10 @@ fn search_with<G: Geometry, const T: usize>(
     };
     loop {
         counters.iterations += 1;
-        let (frontier, pruned_min) = match split(heur, &root, bound, counters) {
+        let before = counters.expanded;
+        let split = split(heur, &root, bound, counters);
+        nodes.fetch_add(counters.expanded - before, Ordering::Relaxed);
+        let (frontier, pruned_min) = match split {
             Split::Goal(goal) => return Outcome::Solved(goal.decode_path(root.blank as usize)),
             Split::Frontier { nodes, pruned_min } => (nodes, pruned_min),
         };
@@ -251,12 +254,16 @@ fn search_with<G: Geometry, const T: usize>(
             counters.add(c);
             next_bound = next_bound.min(*b);
         }
-        if stop.load(Ordering::Relaxed) {
-            return Outcome::Stopped { lower_bound: bound };
-        }
+        // A goal met within this bound is as long as the bound, and no solution
+        // is shorter (the earlier bounds failed): a shortest solution even if
+        // the search was stopped before the subtrees ahead of it were done (then
+        // it may not be the one an unstopped search would give).
         if let Some((_, goal)) = shared.goal.into_inner().expect("goal lock") {
             report(bound, true, progress);
             return Outcome::Solved(goal.decode_path(root.blank as usize));
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Outcome::Stopped { lower_bound: bound };
         }
         assert!(
             next_bound != u32::MAX && (next_bound as usize) < G::max_depth(),
