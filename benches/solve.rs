@@ -281,7 +281,8 @@ const REFERENCE_24: [(u32, f64); 5] = [(38, 3.8), (40, 3.65), (25, 20.0), (32, 2
 
 /// The 5x5 part: the corner goal's tables built from nothing, then Korf and
 /// Felner's five easiest instances on one thread and on every core, each
-/// replayed and checked against its known length.
+/// replayed and checked against its known length, the answers on every core
+/// byte for byte those of one thread.
 fn twentyfour(puzzle: &Path, root: &Path, out: &Path) {
     let cache = out.join("tables5");
     let _ = std::fs::remove_dir_all(&cache);
@@ -323,6 +324,9 @@ fn twentyfour(puzzle: &Path, root: &Path, out: &Path) {
     );
 
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // The solution lines of the one-thread run: every other run must print
+    // the same bytes.
+    let mut first_answers: Vec<String> = Vec::new();
     for jobs in [1, cores] {
         println!();
         println!("== Korf and Felner's five easiest 24-puzzles, {jobs} search thread(s)");
@@ -341,6 +345,12 @@ fn twentyfour(puzzle: &Path, root: &Path, out: &Path) {
                 .expect("cannot run puzzle");
             assert!(output.status.success(), "instance {id} failed");
             let stdout = String::from_utf8(output.stdout).unwrap();
+            if jobs == 1 {
+                first_answers.push(stdout.clone());
+            } else {
+                let i = instances.iter().position(|(j, _, _)| j == id).unwrap();
+                assert_eq!(stdout, first_answers[i], "#{id}: same answer for any --jobs");
+            }
             let lines: Vec<&str> = stdout.lines().collect();
             assert_eq!(lines[3], format!("moves: {length} (shortest)"), "#{id}");
             let moves = from_letters(lines[4].trim_start_matches("solution: ")).unwrap();
