@@ -212,18 +212,26 @@ fn search_with<G: Geometry, const T: usize>(
         };
         let (done_tx, done_rx) = mpsc::channel::<()>();
         let results: Vec<(Counters, u32)> = std::thread::scope(|scope| {
+            // A thread the system refuses to start is done without.
             let handles: Vec<_> = workers
                 .iter_mut()
-                .map(|worker| {
+                .filter_map(|worker| {
                     let (shared, watch, done) = (&shared, &watch, done_tx.clone());
-                    scope.spawn(move || {
-                        let result = work(worker, heur, shared, bound, watch);
-                        let _ = done.send(());
-                        result
-                    })
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || {
+                            let result = work(worker, heur, shared, bound, watch);
+                            let _ = done.send(());
+                            result
+                        })
+                        .ok()
                 })
                 .collect();
-            let mut running = jobs;
+            if handles.is_empty() {
+                // No thread could start: search here, without progress reports
+                // within the iteration.
+                return vec![work(&mut Worker::new(), heur, &shared, bound, &watch)];
+            }
+            let mut running = handles.len();
             let mut last_report = Instant::now();
             while running > 0 {
                 let now = Instant::now();
