@@ -74,7 +74,7 @@ Options:
       --build-tables[=SIDE]
                         Build (or check) every table in the cache now, then
                         exit; progress on stderr. All: 4x4 (375 MB, about
-                        10 s) and 5x5 (637 MB, about a minute); =4 or =5 for
+                        10 s) and 5x5 (637 MB, about 30 s); =4 or =5 for
                         one size
       --generate SIDE   Print a random SIDExSIDE puzzle in the input format
                         (SIDE from 2 to 20000)
