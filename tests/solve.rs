@@ -564,3 +564,30 @@ fn one_puzzle_takes_jobs_and_a_time_limit() {
     assert!(answers[0].contains("moves: 31 (shortest)"));
     assert!(answers.iter().all(|a| *a == answers[0]));
 }
+
+#[test]
+fn a_search_out_of_time_prints_the_constructive_solution_and_a_lower_bound() {
+    // A random 6x6 board is far beyond the plain search in a fifth of a second.
+    let p = random_puzzle(6, true, GoalShape::Random, 8);
+    let input = format!("{}\n{}\n", p.start(), p.goal());
+    let out = puzzle()
+        .args(["--solve", "--shortest", "--time-limit", "0.2"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let answer = parse_answer(&String::from_utf8(out.stdout).unwrap());
+    replays(&answer);
+    assert!(!answer.shortest, "not proven shortest");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let bound: usize = stderr
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("puzzle: time limit reached: the shortest solution has at least ")
+        })
+        .and_then(|rest| rest.strip_suffix(" moves"))
+        .expect("the lower bound on stderr")
+        .parse()
+        .unwrap();
+    assert!(bound > 0 && bound < answer.moves.len(), "{stderr}");
+}
