@@ -370,7 +370,7 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
 
     /// The move of tile `t` from `from` to `to` (the blank) seen by group `g`:
     /// the table that tracks `t`, its new occupied cells and permutation rank, and
-    /// the entry to read. `fboard` is the group's frame board after the move.
+    /// the entry to read.
     #[inline(always)]
     fn slide<const T: usize>(
         &self,
@@ -379,7 +379,6 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
         t: usize,
         from: usize,
         to: usize,
-        fboard: G::Board,
     ) -> Slide<G::Mask> {
         let q = self.tile_table[g][t] as usize;
         let table = self.tables[g][q].expect("every tile has a table");
@@ -393,7 +392,8 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
         } else {
             // Up or down: the tile passes the pattern tiles on the (at most
             // side - 1) cells between, and the rank moves by their weights (see
-            // `Indexer::weight`). `fboard` is unchanged on those cells.
+            // `Indexer::weight`). The move leaves those cells as they were.
+            let fboard = node.fboard(g);
             let local = &self.local[g][q];
             let a = local[self.frame[g][t] as usize] as usize;
             let low = ff.min(ft);
@@ -538,6 +538,8 @@ struct Candidate<M: CellSet> {
     fsm: u16,
     slide: [Slide<M>; MAX_GROUPS],
     nib: [u8; MAX_GROUPS],
+    /// Per group: the child's estimate without the table the move changes.
+    rest: [u16; MAX_GROUPS],
 }
 
 /// A shortest path from `cells` to the canonical goal of `heur`, as the blank's
@@ -706,7 +708,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                     let p = c.parent as usize;
                     let node = &batch[p];
                     let grp = c.first as usize ^ phase;
-                    let f = node.g as u32 + 1 + c.h(node, grp);
+                    let f = node.g as u32 + 1 + c.h(grp);
                     max_f[p] = max_f[p].max(f);
                     if f > bound {
                         min_f[p] = min_f[p].min(f);
@@ -717,7 +719,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                         // closer (2.5% fewer nodes than h alone).
                         let (mut best, mut total) = (0, 0);
                         for g in 0..groups {
-                            let hg = c.h(node, g);
+                            let hg = c.h(g);
                             best = best.max(hg);
                             total += hg;
                         }
@@ -726,8 +728,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                         // Survived this group: prepare the other group's read.
                         let g = grp ^ 1;
                         let (t, from, to) = (c.tile as usize, c.from as usize, node.blank as usize);
-                        let fb = heur.moved(g, node.fboard(g), t, from, to);
-                        c.slide[g] = heur.slide(node, g, t, from, to, fb);
+                        c.slide[g] = heur.slide(node, g, t, from, to);
                     }
                     if kept != i {
                         cands[kept] = cands[i];
@@ -775,12 +776,10 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
 }
 
 impl<M: CellSet> Candidate<M> {
-    /// Group `g`'s heuristic value of this child of `parent` (its read done).
+    /// Group `g`'s heuristic value of this child (its read done).
     #[inline(always)]
-    fn h<G: Geometry<Mask = M>, const T: usize>(&self, parent: &Node<G, T>, g: usize) -> u32 {
-        let q = self.slide[g].table as usize;
-        let sum = parent.sum(g) + self.nib[g] as u32 - parent.nib[g][q] as u32;
-        self.md as u32 + 2 * sum
+    fn h(&self, g: usize) -> u32 {
+        self.rest[g] as u32 + 2 * self.nib[g] as u32
     }
 }
 
@@ -801,6 +800,7 @@ fn expand<G: Geometry, const T: usize>(
 ) -> Option<Node<G, T>> {
     let blank = node.blank as usize;
     let tables = G::cells();
+    let sums = [node.sum(0), node.sum(1)];
     for (d, &nb) in tables.neighbour[blank].iter().enumerate() {
         if nb == NO_CELL {
             continue;
@@ -829,9 +829,11 @@ fn expand<G: Geometry, const T: usize>(
         // A table entry is at least 0, so without any read each group's estimate
         // is at least the Manhattan distance plus the other tables' part.
         let mut floor = 0;
-        for g in 0..heur.groups.len() {
+        for (g, &sum) in sums.iter().enumerate().take(heur.groups.len()) {
             let q = heur.tile_table[g][t] as usize;
-            floor = floor.max(md as u32 + 2 * (node.sum(g) - node.nib[g][q] as u32));
+            let rest = md as u32 + 2 * (sum - node.nib[g][q] as u32);
+            c.rest[g] = rest as u16;
+            floor = floor.max(rest);
         }
         if floor > room {
             let f = node.g as u32 + 1 + floor;
@@ -841,10 +843,9 @@ fn expand<G: Geometry, const T: usize>(
         }
         // Read first the group whose estimate of the parent is larger: it is the
         // likelier to prune the child, sparing the second read.
-        let g = usize::from(heur.groups.len() > 1 && node.sum(1) > node.sum(0));
+        let g = usize::from(heur.groups.len() > 1 && sums[1] > sums[0]);
         c.first = g as u8;
-        let fb = heur.moved(g, node.fboard(g), t, nb, blank);
-        c.slide[g] = heur.slide(node, g, t, nb, blank, fb);
+        c.slide[g] = heur.slide(node, g, t, nb, blank);
         cands.push(c);
     }
     None
@@ -920,8 +921,7 @@ impl<G: Geometry, const T: usize> Node<G, T> {
         };
         let groups = heur.groups.len();
         for g in 0..groups {
-            let fb = heur.moved(g, self.fboard(g), t, nb, blank);
-            let s = heur.slide(self, g, t, nb, blank, fb);
+            let s = heur.slide(self, g, t, nb, blank);
             let table = heur.tables[g][s.table as usize].expect("table");
             c.slide[g] = s;
             c.nib[g] = table.half_excess(s.index);
