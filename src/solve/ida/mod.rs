@@ -765,7 +765,10 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             kids.clear();
             for &o in order.iter() {
                 let c = &cands[(o & 0xff) as usize];
-                kids.push(child(heur, &batch[c.parent as usize], c, groups));
+                // A copy straight into the vector (`push` makes two).
+                kids.extend_from_slice(std::slice::from_ref(&batch[c.parent as usize]));
+                let n = kids.last_mut().expect("just pushed");
+                make_child(heur, n, c, groups);
             }
             stack.truncate(lo);
             stack.extend_from_slice(kids);
@@ -861,7 +864,20 @@ fn child<G: Geometry, const T: usize>(
     groups: usize,
 ) -> Node<G, T> {
     let mut n = *parent;
-    let (t, from, to) = (c.tile as usize, c.from as usize, parent.blank as usize);
+    make_child(heur, &mut n, c, groups);
+    n
+}
+
+/// Turns `n`, a copy of the parent, into its child for candidate `c` (see
+/// [`child`]). In place, so that a child pushed onto a vector is copied once.
+#[inline(always)]
+fn make_child<G: Geometry, const T: usize>(
+    heur: &Heuristic<'_, G>,
+    n: &mut Node<G, T>,
+    c: &Candidate<G::Mask>,
+    groups: usize,
+) {
+    let (t, from, to) = (c.tile as usize, c.from as usize, n.blank as usize);
     n.board = heur.moved(0, n.board, t, from, to);
     if heur.groups.len() > 1 {
         n.fboard1 = heur.moved(1, n.fboard1, t, from, to);
@@ -879,7 +895,6 @@ fn child<G: Geometry, const T: usize>(
     let g = n.g as usize;
     n.path.as_mut()[g / 8] |= (c.dir as u16) << (2 * (g % 8));
     n.g += 1;
-    n
 }
 
 impl<G: Geometry, const T: usize> Node<G, T> {
