@@ -17,7 +17,7 @@
 //!
 //! - **Batched depth-first search.** A table read misses every cache: about
 //!   260 ns alone on the target machine, but about 20 ns each when 16 or more
-//!   are in flight. Each step takes the top 16 nodes (`BATCH`) off an explicit
+//!   are in flight. Each step takes the top 16 nodes (32 on 5x5: [`Geometry::BATCH`]) off an explicit
 //!   stack, computes all their children's table indices, reads them in one tight
 //!   loop, and only then prunes and pushes. (2.4x faster than recursion.)
 //! - **Incremental indices.** A move changes one tile of one table per group: a
@@ -156,6 +156,12 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     type Board: PackedBoard;
     /// The moves so far, 2 bits a move (8 a word).
     type Path: Copy + Default + Send + Sync + AsRef<[u16]> + AsMut<[u16]>;
+    /// Nodes expanded together, at most [`MAX_BATCH`]. Their children's table
+    /// reads are independent, so the processor overlaps them: a read into the
+    /// 259 MB 4x4 table costs about 260 ns alone but about 20 ns when 16 or
+    /// more are in flight (measured on the target machine; on 4x4 batches of 8
+    /// to 24 nodes performed alike, and 32 expanded 4.6% more nodes).
+    const BATCH: usize = 16;
     /// The cell tables of this side.
     fn cells() -> &'static CellTables;
     /// The longest path a node can hold.
@@ -190,6 +196,9 @@ pub struct Five;
 impl Geometry for Five {
     const SIDE: usize = 5;
     const CELLS: usize = 25;
+    /// Four tables of 64 MB a group: 32 nodes a batch searched Korf and
+    /// Felner's #38 on two threads 13-15% faster than 16 (48: no better).
+    const BATCH: usize = 32;
     type Mask = u32;
     type Board = u128;
     /// 256 moves, more than any optimal 5x5 solution needs: the 24-puzzle's
@@ -465,11 +474,8 @@ impl Counters {
     }
 }
 
-/// Nodes expanded together. Their children's table reads are independent, so
-/// the processor overlaps them: a read into the 259 MB table costs about 260 ns
-/// alone but about 20 ns when 16 or more are in flight (measured on the target
-/// machine; batches of 8 to 24 nodes performed alike).
-const BATCH: usize = 16;
+/// The most nodes a batch holds on any side (see [`Geometry::BATCH`]).
+const MAX_BATCH: usize = 32;
 
 /// A node on the search stack, for groups of up to `T` tables (64 bytes for
 /// the 4x4 production `T = 2`, one cache line).
@@ -546,7 +552,7 @@ struct Candidate<M: CellSet> {
 /// cell after each move, found by one thread. `cells` must be solvable.
 ///
 /// IDA* (Korf 1985) whose depth-first iterations run on an explicit stack in
-/// batches (`BATCH` nodes at a time): each child is pruned before it is pushed,
+/// batches ([`Geometry::BATCH`] nodes at a time): each child is pruned before it is pushed,
 /// first on the group looked up on the board itself and then, only if it
 /// survived, on the mirrored group; the bound rises to the smallest f-value that
 /// exceeded it (always by an even step: f-values share the parity of the
@@ -634,13 +640,17 @@ struct Worker<G: Geometry, const T: usize> {
 
 impl<G: Geometry, const T: usize> Worker<G, T> {
     fn new() -> Self {
-        // Each batch takes at most BATCH nodes off the stack and puts back at
-        // most 3 per node, so the stack stays below 3 * BATCH per level of depth.
+        // The per-batch arrays hold MAX_BATCH nodes, and a candidate's index
+        // in a batch (up to 4 a node) must fit the 8 bits `order` gives it.
+        const { assert!(G::BATCH <= MAX_BATCH && 4 * MAX_BATCH <= 256) };
+        // Each batch takes at most G::BATCH nodes off the stack and puts back
+        // at most 3 per node, so the stack stays below 3 * G::BATCH per level
+        // of depth.
         Worker {
-            stack: Vec::with_capacity(3 * BATCH * G::max_depth() + 1),
-            kids: Vec::with_capacity(3 * BATCH),
-            cands: Vec::with_capacity(4 * BATCH),
-            order: Vec::with_capacity(4 * BATCH),
+            stack: Vec::with_capacity(3 * G::BATCH * G::max_depth() + 1),
+            kids: Vec::with_capacity(3 * G::BATCH),
+            cands: Vec::with_capacity(4 * G::BATCH),
+            order: Vec::with_capacity(4 * G::BATCH),
         }
     }
 
@@ -664,13 +674,13 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             order,
         } = self;
         // Per batch node: the largest and the smallest pruned f-value of its children.
-        let (mut max_f, mut min_f) = ([0u32; BATCH], [u32::MAX; BATCH]);
+        let (mut max_f, mut min_f) = ([0u32; MAX_BATCH], [u32::MAX; MAX_BATCH]);
         let mut next_bound = u32::MAX;
         let mut unreported = 0;
         stack.clear();
         stack.push(*root);
         while !stack.is_empty() {
-            let lo = stack.len().saturating_sub(BATCH);
+            let lo = stack.len().saturating_sub(G::BATCH);
             let batch = &stack[lo..];
             counters.expanded += batch.len() as u64;
             unreported += batch.len() as u64;
@@ -742,7 +752,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             // with estimate h proves its parent is at least h - 1 from the goal. A
             // child beyond bound + 2 therefore lifts its parent's f-value past the
             // bound, and all its siblings go (1.8% fewer nodes).
-            let mut cut = [false; BATCH];
+            let mut cut = [false; MAX_BATCH];
             for p in 0..batch.len() {
                 if max_f[p] > bound + 2 {
                     next_bound = next_bound.min(max_f[p] - 2);
@@ -798,8 +808,8 @@ fn expand<G: Geometry, const T: usize>(
     parent: usize,
     room: u32,
     cands: &mut Vec<Candidate<G::Mask>>,
-    max_f: &mut [u32; BATCH],
-    min_f: &mut [u32; BATCH],
+    max_f: &mut [u32; MAX_BATCH],
+    min_f: &mut [u32; MAX_BATCH],
 ) -> Option<Node<G, T>> {
     let blank = node.blank as usize;
     let tables = G::cells();
