@@ -17,7 +17,7 @@
 //!
 //! - **Batched depth-first search.** A table read misses every cache: about
 //!   260 ns alone on the target machine, but about 20 ns each when 16 or more
-//!   are in flight. Each step takes the top 16 nodes (`BATCH`) off an explicit
+//!   are in flight. Each step takes the top 16 nodes (32 on 5x5: [`Geometry::BATCH`]) off an explicit
 //!   stack, computes all their children's table indices, reads them in one tight
 //!   loop, and only then prunes and pushes. (2.4x faster than recursion.)
 //! - **Incremental indices.** A move changes one tile of one table per group: a
@@ -156,6 +156,12 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     type Board: PackedBoard;
     /// The moves so far, 2 bits a move (8 a word).
     type Path: Copy + Default + Send + Sync + AsRef<[u16]> + AsMut<[u16]>;
+    /// Nodes expanded together, at most [`MAX_BATCH`]. Their children's table
+    /// reads are independent, so the processor overlaps them: a read into the
+    /// 259 MB 4x4 table costs about 260 ns alone but about 20 ns when 16 or
+    /// more are in flight (measured on the target machine; on 4x4 batches of 8
+    /// to 24 nodes performed alike, and 32 expanded 4.6% more nodes).
+    const BATCH: usize = 16;
     /// The cell tables of this side.
     fn cells() -> &'static CellTables;
     /// The longest path a node can hold.
@@ -190,6 +196,9 @@ pub struct Five;
 impl Geometry for Five {
     const SIDE: usize = 5;
     const CELLS: usize = 25;
+    /// Four tables of 64 MB a group: 32 nodes a batch searched Korf and
+    /// Felner's #38 on two threads 13-15% faster than 16 (48: no better).
+    const BATCH: usize = 32;
     type Mask = u32;
     type Board = u128;
     /// 256 moves, more than any optimal 5x5 solution needs: the 24-puzzle's
@@ -370,7 +379,7 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
 
     /// The move of tile `t` from `from` to `to` (the blank) seen by group `g`:
     /// the table that tracks `t`, its new occupied cells and permutation rank, and
-    /// the entry to read. `fboard` is the group's frame board after the move.
+    /// the entry to read.
     #[inline(always)]
     fn slide<const T: usize>(
         &self,
@@ -379,7 +388,6 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
         t: usize,
         from: usize,
         to: usize,
-        fboard: G::Board,
     ) -> Slide<G::Mask> {
         let q = self.tile_table[g][t] as usize;
         let table = self.tables[g][q].expect("every tile has a table");
@@ -393,7 +401,8 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
         } else {
             // Up or down: the tile passes the pattern tiles on the (at most
             // side - 1) cells between, and the rank moves by their weights (see
-            // `Indexer::weight`). `fboard` is unchanged on those cells.
+            // `Indexer::weight`). The move leaves those cells as they were.
+            let fboard = node.fboard(g);
             let local = &self.local[g][q];
             let a = local[self.frame[g][t] as usize] as usize;
             let low = ff.min(ft);
@@ -465,11 +474,8 @@ impl Counters {
     }
 }
 
-/// Nodes expanded together. Their children's table reads are independent, so
-/// the processor overlaps them: a read into the 259 MB table costs about 260 ns
-/// alone but about 20 ns when 16 or more are in flight (measured on the target
-/// machine; batches of 8 to 24 nodes performed alike).
-const BATCH: usize = 16;
+/// The most nodes a batch holds on any side (see [`Geometry::BATCH`]).
+const MAX_BATCH: usize = 32;
 
 /// A node on the search stack, for groups of up to `T` tables (64 bytes for
 /// the 4x4 production `T = 2`, one cache line).
@@ -538,13 +544,15 @@ struct Candidate<M: CellSet> {
     fsm: u16,
     slide: [Slide<M>; MAX_GROUPS],
     nib: [u8; MAX_GROUPS],
+    /// Per group: the child's estimate without the table the move changes.
+    rest: [u16; MAX_GROUPS],
 }
 
 /// A shortest path from `cells` to the canonical goal of `heur`, as the blank's
 /// cell after each move, found by one thread. `cells` must be solvable.
 ///
 /// IDA* (Korf 1985) whose depth-first iterations run on an explicit stack in
-/// batches (`BATCH` nodes at a time): each child is pruned before it is pushed,
+/// batches ([`Geometry::BATCH`] nodes at a time): each child is pruned before it is pushed,
 /// first on the group looked up on the board itself and then, only if it
 /// survived, on the mirrored group; the bound rises to the smallest f-value that
 /// exceeded it (always by an even step: f-values share the parity of the
@@ -632,13 +640,17 @@ struct Worker<G: Geometry, const T: usize> {
 
 impl<G: Geometry, const T: usize> Worker<G, T> {
     fn new() -> Self {
-        // Each batch takes at most BATCH nodes off the stack and puts back at
-        // most 3 per node, so the stack stays below 3 * BATCH per level of depth.
+        // The per-batch arrays hold MAX_BATCH nodes, and a candidate's index
+        // in a batch (up to 4 a node) must fit the 8 bits `order` gives it.
+        const { assert!(G::BATCH <= MAX_BATCH && 4 * MAX_BATCH <= 256) };
+        // Each batch takes at most G::BATCH nodes off the stack and puts back
+        // at most 3 per node, so the stack stays below 3 * G::BATCH per level
+        // of depth.
         Worker {
-            stack: Vec::with_capacity(3 * BATCH * G::max_depth() + 1),
-            kids: Vec::with_capacity(3 * BATCH),
-            cands: Vec::with_capacity(4 * BATCH),
-            order: Vec::with_capacity(4 * BATCH),
+            stack: Vec::with_capacity(3 * G::BATCH * G::max_depth() + 1),
+            kids: Vec::with_capacity(3 * G::BATCH),
+            cands: Vec::with_capacity(4 * G::BATCH),
+            order: Vec::with_capacity(4 * G::BATCH),
         }
     }
 
@@ -662,13 +674,13 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             order,
         } = self;
         // Per batch node: the largest and the smallest pruned f-value of its children.
-        let (mut max_f, mut min_f) = ([0u32; BATCH], [u32::MAX; BATCH]);
+        let (mut max_f, mut min_f) = ([0u32; MAX_BATCH], [u32::MAX; MAX_BATCH]);
         let mut next_bound = u32::MAX;
         let mut unreported = 0;
         stack.clear();
         stack.push(*root);
         while !stack.is_empty() {
-            let lo = stack.len().saturating_sub(BATCH);
+            let lo = stack.len().saturating_sub(G::BATCH);
             let batch = &stack[lo..];
             counters.expanded += batch.len() as u64;
             unreported += batch.len() as u64;
@@ -706,7 +718,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                     let p = c.parent as usize;
                     let node = &batch[p];
                     let grp = c.first as usize ^ phase;
-                    let f = node.g as u32 + 1 + c.h(node, grp);
+                    let f = node.g as u32 + 1 + c.h(grp);
                     max_f[p] = max_f[p].max(f);
                     if f > bound {
                         min_f[p] = min_f[p].min(f);
@@ -717,7 +729,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                         // closer (2.5% fewer nodes than h alone).
                         let (mut best, mut total) = (0, 0);
                         for g in 0..groups {
-                            let hg = c.h(node, g);
+                            let hg = c.h(g);
                             best = best.max(hg);
                             total += hg;
                         }
@@ -726,8 +738,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                         // Survived this group: prepare the other group's read.
                         let g = grp ^ 1;
                         let (t, from, to) = (c.tile as usize, c.from as usize, node.blank as usize);
-                        let fb = heur.moved(g, node.fboard(g), t, from, to);
-                        c.slide[g] = heur.slide(node, g, t, from, to, fb);
+                        c.slide[g] = heur.slide(node, g, t, from, to);
                     }
                     if kept != i {
                         cands[kept] = cands[i];
@@ -741,7 +752,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             // with estimate h proves its parent is at least h - 1 from the goal. A
             // child beyond bound + 2 therefore lifts its parent's f-value past the
             // bound, and all its siblings go (1.8% fewer nodes).
-            let mut cut = [false; BATCH];
+            let mut cut = [false; MAX_BATCH];
             for p in 0..batch.len() {
                 if max_f[p] > bound + 2 {
                     next_bound = next_bound.min(max_f[p] - 2);
@@ -764,7 +775,10 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             kids.clear();
             for &o in order.iter() {
                 let c = &cands[(o & 0xff) as usize];
-                kids.push(child(heur, &batch[c.parent as usize], c, groups));
+                // A copy straight into the vector (`push` makes two).
+                kids.extend_from_slice(std::slice::from_ref(&batch[c.parent as usize]));
+                let n = kids.last_mut().expect("just pushed");
+                make_child(heur, n, c, groups);
             }
             stack.truncate(lo);
             stack.extend_from_slice(kids);
@@ -775,12 +789,10 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
 }
 
 impl<M: CellSet> Candidate<M> {
-    /// Group `g`'s heuristic value of this child of `parent` (its read done).
+    /// Group `g`'s heuristic value of this child (its read done).
     #[inline(always)]
-    fn h<G: Geometry<Mask = M>, const T: usize>(&self, parent: &Node<G, T>, g: usize) -> u32 {
-        let q = self.slide[g].table as usize;
-        let sum = parent.sum(g) + self.nib[g] as u32 - parent.nib[g][q] as u32;
-        self.md as u32 + 2 * sum
+    fn h(&self, g: usize) -> u32 {
+        self.rest[g] as u32 + 2 * self.nib[g] as u32
     }
 }
 
@@ -796,11 +808,12 @@ fn expand<G: Geometry, const T: usize>(
     parent: usize,
     room: u32,
     cands: &mut Vec<Candidate<G::Mask>>,
-    max_f: &mut [u32; BATCH],
-    min_f: &mut [u32; BATCH],
+    max_f: &mut [u32; MAX_BATCH],
+    min_f: &mut [u32; MAX_BATCH],
 ) -> Option<Node<G, T>> {
     let blank = node.blank as usize;
     let tables = G::cells();
+    let sums = [node.sum(0), node.sum(1)];
     for (d, &nb) in tables.neighbour[blank].iter().enumerate() {
         if nb == NO_CELL {
             continue;
@@ -829,9 +842,11 @@ fn expand<G: Geometry, const T: usize>(
         // A table entry is at least 0, so without any read each group's estimate
         // is at least the Manhattan distance plus the other tables' part.
         let mut floor = 0;
-        for g in 0..heur.groups.len() {
+        for (g, &sum) in sums.iter().enumerate().take(heur.groups.len()) {
             let q = heur.tile_table[g][t] as usize;
-            floor = floor.max(md as u32 + 2 * (node.sum(g) - node.nib[g][q] as u32));
+            let rest = md as u32 + 2 * (sum - node.nib[g][q] as u32);
+            c.rest[g] = rest as u16;
+            floor = floor.max(rest);
         }
         if floor > room {
             let f = node.g as u32 + 1 + floor;
@@ -841,10 +856,9 @@ fn expand<G: Geometry, const T: usize>(
         }
         // Read first the group whose estimate of the parent is larger: it is the
         // likelier to prune the child, sparing the second read.
-        let g = usize::from(heur.groups.len() > 1 && node.sum(1) > node.sum(0));
+        let g = usize::from(heur.groups.len() > 1 && sums[1] > sums[0]);
         c.first = g as u8;
-        let fb = heur.moved(g, node.fboard(g), t, nb, blank);
-        c.slide[g] = heur.slide(node, g, t, nb, blank, fb);
+        c.slide[g] = heur.slide(node, g, t, nb, blank);
         cands.push(c);
     }
     None
@@ -860,7 +874,20 @@ fn child<G: Geometry, const T: usize>(
     groups: usize,
 ) -> Node<G, T> {
     let mut n = *parent;
-    let (t, from, to) = (c.tile as usize, c.from as usize, parent.blank as usize);
+    make_child(heur, &mut n, c, groups);
+    n
+}
+
+/// Turns `n`, a copy of the parent, into its child for candidate `c` (see
+/// [`child`]). In place, so that a child pushed onto a vector is copied once.
+#[inline(always)]
+fn make_child<G: Geometry, const T: usize>(
+    heur: &Heuristic<'_, G>,
+    n: &mut Node<G, T>,
+    c: &Candidate<G::Mask>,
+    groups: usize,
+) {
+    let (t, from, to) = (c.tile as usize, c.from as usize, n.blank as usize);
     n.board = heur.moved(0, n.board, t, from, to);
     if heur.groups.len() > 1 {
         n.fboard1 = heur.moved(1, n.fboard1, t, from, to);
@@ -878,7 +905,6 @@ fn child<G: Geometry, const T: usize>(
     let g = n.g as usize;
     n.path.as_mut()[g / 8] |= (c.dir as u16) << (2 * (g % 8));
     n.g += 1;
-    n
 }
 
 impl<G: Geometry, const T: usize> Node<G, T> {
@@ -920,8 +946,7 @@ impl<G: Geometry, const T: usize> Node<G, T> {
         };
         let groups = heur.groups.len();
         for g in 0..groups {
-            let fb = heur.moved(g, self.fboard(g), t, nb, blank);
-            let s = heur.slide(self, g, t, nb, blank, fb);
+            let s = heur.slide(self, g, t, nb, blank);
             let table = heur.tables[g][s.table as usize].expect("table");
             c.slide[g] = s;
             c.nib[g] = table.half_excess(s.index);

@@ -235,6 +235,14 @@ impl CellSet for u32 {
     }
 }
 
+/// Bits of a rank part in [`Indexer`]'s `comb_part` (the parts of a 5x5 rank
+/// are below `C(25, 8)`, about 2^20); the row of the next byte sits above them.
+const PART_BITS: u32 = 21;
+/// Entries of `comb_part`: rows for all four bytes of a `u32` mask and `k <= 8`
+/// (`1 + 3 * 9` rows of 256), rounded up to a power of two so that a masked
+/// index needs no bounds check.
+const PART_LEN: usize = 8192;
+
 /// Ranking of `k`-tile placements on a board (see the module docs) and the
 /// permutation tables that make updates incremental.
 pub struct Indexer {
@@ -244,10 +252,12 @@ pub struct Indexer {
     /// The rank of a `k`-subset, one table a byte of its mask so that the tables
     /// stay in L1 (a 65536-entry 4x4 table measured 9% slower searches). A set
     /// whose lowest elements are `c_0 < c_1 < ...` has the colexicographic rank
-    /// `sum C(c_i, i + 1)`; `comb_part[row(b, j) + x]` holds the part of that sum
-    /// contributed by byte `b` of the mask when it is `x` and `j` elements lie in
-    /// the bytes below it ([`Indexer::part_row`]).
-    comb_part: Vec<u32>,
+    /// `sum C(c_i, i + 1)`; `comb_part[row(b, j) * 256 + x]` holds, in its low
+    /// [`PART_BITS`] bits, the part of that sum contributed by byte `b` of the
+    /// mask when it is `x` and `j` elements lie in the bytes below it
+    /// ([`Indexer::part_row_for`]), and above them the row of byte `b + 1`
+    /// (`j` plus the elements of `x`), so that ranking needs no bit count.
+    comb_part: Box<[u32; PART_LEN]>,
     /// `weight[t] = (k - 1 - t)!`, the place value of tile `t` in a permutation rank.
     weight: [usize; 8],
     /// The `k`-subsets in rank order.
@@ -278,7 +288,7 @@ impl Indexer {
         }
         // Rows for all four bytes of a u32, so that any mask type can be ranked.
         let bytes = 4;
-        let mut comb_part = vec![0u32; Indexer::part_row_for(k, bytes, 0) as usize];
+        let mut comb_part = Box::new([0u32; PART_LEN]);
         for b in 0..bytes {
             for j in 0..=if b == 0 { 0 } else { k } {
                 let row = Indexer::part_row_for(k, b, j) as usize;
@@ -291,7 +301,18 @@ impl Indexer {
                             i += 1;
                         }
                     }
-                    comb_part[row + x] = sum as u32;
+                    if i > k || (x as u64) << (8 * b) >= 1 << cells {
+                        // More than k elements, or cells past the board: never
+                        // ranked.
+                        sum = 0;
+                    }
+                    assert!(sum < 1 << PART_BITS, "rank parts fit");
+                    let next = if b + 1 < bytes && i <= k {
+                        Indexer::part_row_for(k, b + 1, i)
+                    } else {
+                        0
+                    };
+                    comb_part[row * 256 + x] = sum as u32 | next << PART_BITS;
                 }
             }
         }
@@ -317,14 +338,25 @@ impl Indexer {
         ix
     }
 
-    /// Where the row of byte `b` with `j` elements below starts in `comb_part`;
-    /// with `j = 0` and `b` = the number of bytes, the table's length. Byte 0
-    /// always has `j = 0`, so it has one row; every other byte has `k + 1`.
+    /// The one indexer for `k`-tile patterns on a `side`-wide board, made on
+    /// first use and kept for the life of the process: the tables of a search
+    /// share its rank tables, which then stay in the first-level cache (one
+    /// copy a table took 180 KB for the eight 5x5 tables).
+    pub fn shared(side: usize, k: usize) -> &'static Indexer {
+        static SHARED: [[OnceLock<Indexer>; 8]; MAX_SIDE - 1] =
+            [const { [const { OnceLock::new() }; 8] }; MAX_SIDE - 1];
+        assert!((1..=8).contains(&k) && (2..=MAX_SIDE).contains(&side));
+        SHARED[side - 2][k - 1].get_or_init(|| Indexer::new(side, k))
+    }
+
+    /// The row of byte `b` with `j` elements below in `comb_part` (each row has
+    /// 256 entries). Byte 0 always has `j = 0`, so it has one row; every other
+    /// byte has `k + 1`.
     const fn part_row_for(k: usize, b: usize, j: usize) -> u32 {
         if b == 0 {
             0
         } else {
-            (256 * (1 + (b - 1) * (k + 1) + j)) as u32
+            (1 + (b - 1) * (k + 1) + j) as u32
         }
     }
 
@@ -358,13 +390,14 @@ impl Indexer {
     #[inline(always)]
     pub fn comb_rank_of<M: CellSet>(&self, mask: M) -> usize {
         let bits = mask.bits();
-        let mut rank = self.comb_part[(bits & 0xff) as usize];
-        let mut below = 0;
-        let k1 = self.k + 1;
+        let part = self.comb_part[(bits & 0xff) as usize];
+        let mut rank = part & ((1 << PART_BITS) - 1);
+        let mut row = part >> PART_BITS;
         for b in 1..M::BYTES {
-            below += ((bits >> (8 * (b - 1))) & 0xff).count_ones() as usize;
-            let row = 256 * (1 + (b - 1) * k1 + below);
-            rank += self.comb_part[row + ((bits >> (8 * b)) & 0xff) as usize];
+            let x = (bits >> (8 * b)) & 0xff;
+            let part = self.comb_part[(row as usize * 256 + x as usize) & (PART_LEN - 1)];
+            rank += part & ((1 << PART_BITS) - 1);
+            row = part >> PART_BITS;
         }
         rank as usize
     }
@@ -547,7 +580,7 @@ pub fn unrank_perm(k: usize, mut rank: usize) -> [u8; 8] {
 /// A built or loaded table: the spec, its indexer and the packed half-differences.
 pub struct Pdb {
     spec: PatternSpec,
-    ix: Indexer,
+    ix: &'static Indexer,
     data: Vec<u8>,
 }
 
@@ -557,15 +590,15 @@ impl Pdb {
         assert_eq!(data.len(), spec.packed_len());
         Pdb {
             spec,
-            ix: Indexer::new(spec.side(), spec.tiles()),
+            ix: Indexer::shared(spec.side(), spec.tiles()),
             data,
         }
     }
 
     /// Builds the table for `spec` on `threads` threads.
     pub fn build(spec: PatternSpec, threads: usize, progress: &mut dyn FnMut(u64, u64)) -> Pdb {
-        let ix = Indexer::new(spec.side(), spec.tiles());
-        let data = build::build_packed(&spec, &ix, threads, progress);
+        let ix = Indexer::shared(spec.side(), spec.tiles());
+        let data = build::build_packed(&spec, ix, threads, progress);
         Pdb { spec, ix, data }
     }
 
@@ -576,7 +609,7 @@ impl Pdb {
 
     /// The placement ranking used by this table.
     pub fn indexer(&self) -> &Indexer {
-        &self.ix
+        self.ix
     }
 
     /// The packed bytes.
