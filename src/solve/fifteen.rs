@@ -271,6 +271,7 @@ mod tests {
     use crate::solve::goals::symmetries;
     use crate::solve::moves::replay;
     use crate::solve::pdb::manhattan;
+    use crate::solve::pdb::tables::testing::{tally, Tally};
     use std::path::PathBuf;
     use std::sync::OnceLock;
 
@@ -528,24 +529,15 @@ mod tests {
         let dir = temp_dir("cache");
         let cache = TableCache::new(dir.clone());
         let load = || {
-            let mut events = Vec::new();
-            let t = FifteenTables::load_or_build_with(Some(&cache), 0, TableSet::Small, &mut |e| {
-                events.push(e.clone())
+            tally(|progress| {
+                FifteenTables::load_or_build_with(Some(&cache), 0, TableSet::Small, progress)
+                    .unwrap()
             })
-            .unwrap();
-            (t, events)
-        };
-        let count = |events: &[TableEvent], f: fn(&TableEvent) -> bool| {
-            events.iter().filter(|e| f(e)).count()
         };
         let (_, first) = load();
-        assert_eq!(count(&first, |e| matches!(e, TableEvent::Stored { .. })), 3);
+        assert_eq!(first.stored, 3);
         let (_, second) = load();
-        assert_eq!(
-            count(&second, |e| matches!(e, TableEvent::Loaded { .. })),
-            3
-        );
-        assert_eq!(count(&second, |e| matches!(e, TableEvent::Built { .. })), 0);
+        assert_eq!((second.loaded, second.built), (3, 0));
 
         // Damage one table's payload and truncate another.
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -560,24 +552,16 @@ mod tests {
         std::fs::write(&files[0], &bytes).unwrap();
         std::fs::write(&files[1], b"PZ15PDB").unwrap();
         let (tables, third) = load();
-        assert_eq!(
-            count(&third, |e| matches!(e, TableEvent::Corrupt { .. })),
-            2
-        );
-        assert_eq!(count(&third, |e| matches!(e, TableEvent::Built { .. })), 2);
-        assert_eq!(count(&third, |e| matches!(e, TableEvent::Loaded { .. })), 1);
+        assert_eq!((third.corrupt, third.built, third.loaded), (2, 2, 1));
         let (_, want, start) = KORF[0];
         let goal: [u8; 16] = std::array::from_fn(|i| i as u8);
         assert_eq!(solve_checked(&start, &goal, &tables).len(), want);
         // While one set of tables is alive, another shares them: nothing is read.
         let (_, sharing) = load();
-        assert_eq!(sharing, vec![]);
+        assert_eq!(sharing, Tally::default());
         drop(tables);
         let (_, fourth) = load();
-        assert_eq!(
-            count(&fourth, |e| matches!(e, TableEvent::Loaded { .. })),
-            3
-        );
+        assert_eq!(fourth.loaded, 3);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -216,6 +216,7 @@ mod tests {
     use super::*;
     use crate::generate::SplitMix64;
     use crate::solve::moves::{apply_move, replay};
+    use crate::solve::pdb::tables::testing::tally;
     use crate::solve::search::solve_shortest;
     use std::sync::OnceLock;
     use std::time::Duration;
@@ -372,23 +373,14 @@ mod tests {
         ));
         let cache = TableCache::new(dir.clone());
         let load = || {
-            let mut events = Vec::new();
-            let t =
-                TwentyFourTables::load_or_build_with(Some(&cache), 7, TableSet::Small, &mut |e| {
-                    events.push(e.clone())
-                })
-                .unwrap();
-            (t, events)
-        };
-        let count = |events: &[TableEvent], f: fn(&TableEvent) -> bool| {
-            events.iter().filter(|e| f(e)).count()
+            tally(|progress| {
+                TwentyFourTables::load_or_build_with(Some(&cache), 7, TableSet::Small, progress)
+                    .unwrap()
+            })
         };
         let (first, events) = load();
         // Six tables of the first group; the mirror fixes cell 7 and shares them.
-        assert_eq!(
-            count(&events, |e| matches!(e, TableEvent::Stored { .. })),
-            6
-        );
+        assert_eq!(events.stored, 6);
         drop(first);
         let mut files: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
@@ -408,15 +400,7 @@ mod tests {
         std::fs::write(&files[0], &bytes).unwrap();
         std::fs::write(&files[3], &bytes[..100]).unwrap();
         let (tables, events) = load();
-        assert_eq!(
-            count(&events, |e| matches!(e, TableEvent::Corrupt { .. })),
-            2
-        );
-        assert_eq!(count(&events, |e| matches!(e, TableEvent::Built { .. })), 2);
-        assert_eq!(
-            count(&events, |e| matches!(e, TableEvent::Loaded { .. })),
-            4
-        );
+        assert_eq!((events.corrupt, events.built, events.loaded), (2, 2, 4));
         // The rebuilt tables solve as the in-memory ones do.
         let mut rng = SplitMix64::new(3);
         let goal = random_goal(&mut rng, 7);

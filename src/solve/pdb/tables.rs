@@ -338,3 +338,36 @@ impl TableGroups {
         Heuristic::new(self.rep, groups)
     }
 }
+
+/// What the cache tests of the 4x4 and 5x5 tables share.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::TableEvent;
+
+    /// How many events of each kind a load or build reported.
+    #[derive(Debug, Default, PartialEq, Eq)]
+    pub struct Tally {
+        pub loaded: usize,
+        pub built: usize,
+        pub stored: usize,
+        pub corrupt: usize,
+        /// Every event, progress included.
+        pub all: usize,
+    }
+
+    /// Runs `load` with a progress callback and counts what it reported.
+    pub fn tally<T>(load: impl FnOnce(&mut dyn FnMut(&TableEvent)) -> T) -> (T, Tally) {
+        let mut tally = Tally::default();
+        let value = load(&mut |e| {
+            tally.all += 1;
+            match e {
+                TableEvent::Loaded { .. } => tally.loaded += 1,
+                TableEvent::Built { .. } => tally.built += 1,
+                TableEvent::Stored { .. } => tally.stored += 1,
+                TableEvent::Corrupt { .. } => tally.corrupt += 1,
+                _ => {}
+            }
+        });
+        (value, tally)
+    }
+}
