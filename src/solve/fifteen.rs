@@ -271,7 +271,7 @@ mod tests {
     use crate::solve::goals::symmetries;
     use crate::solve::moves::replay;
     use crate::solve::pdb::manhattan;
-    use crate::solve::pdb::tables::testing::{tally, Tally};
+    use crate::solve::pdb::tables::testing::{files_in, tally, Tally};
     use std::path::PathBuf;
     use std::sync::OnceLock;
 
@@ -540,11 +540,7 @@ mod tests {
         assert_eq!((second.loaded, second.built), (3, 0));
 
         // Damage one table's payload and truncate another.
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
+        let files = files_in(&dir);
         assert_eq!(files.len(), 3, "no temporary files are left behind");
         let mut bytes = std::fs::read(&files[0]).unwrap();
         let last = bytes.len() - 1;

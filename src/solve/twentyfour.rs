@@ -216,7 +216,7 @@ mod tests {
     use super::*;
     use crate::generate::SplitMix64;
     use crate::solve::moves::{apply_move, replay};
-    use crate::solve::pdb::tables::testing::tally;
+    use crate::solve::pdb::tables::testing::{files_in, tally};
     use crate::solve::search::solve_shortest;
     use std::sync::OnceLock;
     use std::time::Duration;
@@ -382,11 +382,7 @@ mod tests {
         // Six tables of the first group; the mirror fixes cell 7 and shares them.
         assert_eq!(events.stored, 6);
         drop(first);
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
+        let files = files_in(&dir);
         assert_eq!(files.len(), 6, "no temporary files are left behind");
         assert!(files.iter().all(|f| f
             .file_name()

@@ -370,4 +370,14 @@ pub(crate) mod testing {
         });
         (value, tally)
     }
+
+    /// The files in `dir`, sorted by name.
+    pub fn files_in(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        files
+    }
 }
