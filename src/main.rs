@@ -228,7 +228,9 @@ fn parse_args(args: impl Iterator<Item = OsString>) -> Result<Command, Failure> 
             "--jobs" => {
                 let jobs = number(&name, &value("a number of threads")?)?;
                 if jobs == 0 {
-                    return Err(Failure::Usage("--jobs needs at least 1".into()));
+                    return Err(Failure::Usage(format!(
+                        "option '{name}' needs at least 1 thread, not '0'"
+                    )));
                 }
                 check.jobs = Some(jobs.min(MAX_JOBS as u64) as usize);
             }
@@ -372,9 +374,15 @@ fn cache_dir(option: Option<OsString>) -> Result<Option<OsString>, Failure> {
 fn number(option: &str, value: &OsString) -> Result<u64, Failure> {
     let text = value.to_string_lossy();
     text.parse().map_err(|_| {
-        Failure::Usage(format!(
-            "option '{option}' needs a whole number, not '{text}'"
-        ))
+        let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+        Failure::Usage(if digits {
+            format!(
+                "option '{option}' takes whole numbers up to {}, not '{text}'",
+                u64::MAX
+            )
+        } else {
+            format!("option '{option}' needs a whole number, not '{text}'")
+        })
     })
 }
 
@@ -664,5 +672,32 @@ mod tests {
             panic!("after '--' it is a file")
         };
         assert_eq!(check.file, Some(OsString::from("--=x")));
+    }
+
+    #[test]
+    fn numbers_out_of_reach_are_named_as_such() {
+        let usage = |list: &[&[u8]]| match args(list) {
+            Err(Failure::Usage(message)) => message,
+            _ => panic!("{list:?} is refused"),
+        };
+        assert_eq!(
+            usage(&[b"--jobs", b"0"]),
+            "option '--jobs' needs at least 1 thread, not '0'"
+        );
+        assert_eq!(
+            usage(&[b"--jobs=18446744073709551616"]),
+            "option '--jobs' takes whole numbers up to 18446744073709551615, \
+             not '18446744073709551616'"
+        );
+        assert_eq!(
+            usage(&[b"--jobs", b"-1"]),
+            "option '--jobs' needs a whole number, not '-1'"
+        );
+        // The largest number is taken, and the threads capped.
+        let Ok(Command::Check(check)) = args(&[b"--solve", b"--jobs", b"18446744073709551615"])
+        else {
+            panic!("a valid command line")
+        };
+        assert_eq!(check.jobs, Some(MAX_JOBS));
     }
 }
