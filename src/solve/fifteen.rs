@@ -269,7 +269,7 @@ mod tests {
     use super::*;
     use crate::generate::SplitMix64;
     use crate::solve::goals::symmetries;
-    use crate::solve::moves::replay;
+    use crate::solve::moves::{random_walk, replay};
     use crate::solve::pdb::manhattan;
     use crate::solve::pdb::tables::testing::{files_in, tally, Tally};
     use std::path::PathBuf;
@@ -298,21 +298,8 @@ mod tests {
 
     /// `board` after `n` random moves that never undo the previous one.
     fn scramble(rng: &mut SplitMix64, board: &[u8; 16], n: usize) -> [u8; 16] {
-        let mut b = *board;
-        let mut blank = b.iter().position(|&t| t == 0).unwrap();
-        let mut last: Option<Move> = None;
-        let mut done = 0;
-        while done < n {
-            let mv = Move::ALL[rng.index(4)];
-            if Some(mv.inverse()) == last {
-                continue;
-            }
-            if crate::solve::moves::apply_move(&mut b, 4, &mut blank, mv) {
-                last = Some(mv);
-                done += 1;
-            }
-        }
-        b
+        let walked = random_walk(rng, 4, board, n);
+        walked.try_into().expect("16 cells")
     }
 
     /// Solves, replays the moves and checks they reach the goal.

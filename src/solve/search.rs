@@ -372,27 +372,13 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::generate::SplitMix64;
-    use crate::solve::moves::{apply_move, replay};
+    use crate::solve::moves::{apply_move, random_walk, replay};
     use crate::solve::small::solve_small;
     use std::collections::HashMap;
 
     /// A board `steps` random moves (none undoing the last) from `goal`.
     fn scramble(rng: &mut SplitMix64, side: usize, goal: &[u32], steps: usize) -> Vec<u32> {
-        let mut cells = goal.to_vec();
-        let mut blank = cells.iter().position(|&t| t == 0).unwrap();
-        let mut last: Option<Move> = None;
-        let mut made = 0;
-        while made < steps {
-            let mv = Move::ALL[rng.index(4)];
-            if last == Some(mv.inverse()) {
-                continue;
-            }
-            if apply_move(&mut cells, side, &mut blank, mv) {
-                last = Some(mv);
-                made += 1;
-            }
-        }
-        cells
+        random_walk(rng, side, goal, steps)
     }
 
     fn replays(side: usize, start: &[u32], goal: &[u32], moves: &[Move]) {

@@ -215,7 +215,7 @@ pub fn solve_twentyfour(
 mod tests {
     use super::*;
     use crate::generate::SplitMix64;
-    use crate::solve::moves::{apply_move, replay};
+    use crate::solve::moves::{random_walk, replay};
     use crate::solve::pdb::tables::testing::{files_in, tally};
     use crate::solve::search::solve_shortest;
     use std::sync::OnceLock;
@@ -243,21 +243,7 @@ mod tests {
 
     /// `board` after `n` random moves that never undo the previous one.
     fn scramble(rng: &mut SplitMix64, board: &[u8], n: usize) -> Vec<u8> {
-        let mut b = board.to_vec();
-        let mut blank = b.iter().position(|&t| t == 0).unwrap();
-        let mut last: Option<Move> = None;
-        let mut done = 0;
-        while done < n {
-            let mv = Move::ALL[rng.index(4)];
-            if Some(mv.inverse()) == last {
-                continue;
-            }
-            if apply_move(&mut b, SIDE, &mut blank, mv) {
-                last = Some(mv);
-                done += 1;
-            }
-        }
-        b
+        random_walk(rng, SIDE, board, n)
     }
 
     fn solve(start: &[u8], goal: &[u8], jobs: usize) -> Vec<Move> {
