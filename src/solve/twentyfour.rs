@@ -323,7 +323,7 @@ mod tests {
     #[test]
     fn threads_give_the_same_moves() {
         let mut rng = SplitMix64::new(77);
-        for goal_blank in [0, 7] {
+        for goal_blank in [0, 7, 12] {
             let goal = random_goal(&mut rng, goal_blank);
             let start = scramble(&mut rng, &goal, 30);
             let one = solve(&start, &goal, 1);

@@ -3,7 +3,8 @@
 //! `c` home on cell `c`, the blank on a given cell), looked up in one or two
 //! frames of the board, with a finite-state machine that prunes duplicate move
 //! sequences ([`fsm`]) and a split of the tree that lets several threads search
-//! one puzzle ([`parallel`]).
+//! one puzzle and searches first the subtrees that came nearest the goal in the
+//! previous iteration ([`parallel`]).
 //!
 //! The board handed to [`search`] names every tile by its home cell; the blank is
 //! [`Geometry::BLANK`]. The heuristic is `manhattan + 2 * max over groups (sum of
@@ -155,7 +156,7 @@ pub trait Geometry: Copy + Send + Sync + 'static {
     /// The board packed into an integer.
     type Board: PackedBoard;
     /// The moves so far, 2 bits a move (8 a word).
-    type Path: Copy + Default + Send + Sync + AsRef<[u16]> + AsMut<[u16]>;
+    type Path: Copy + Default + Send + Sync + Eq + std::hash::Hash + AsRef<[u16]> + AsMut<[u16]>;
     /// Nodes expanded together, at most [`MAX_BATCH`]. Their children's table
     /// reads are independent, so the processor overlaps them: a read into the
     /// 259 MB 4x4 table costs about 260 ns alone but about 20 ns when 16 or
@@ -636,6 +637,10 @@ struct Worker<G: Geometry, const T: usize> {
     kids: Vec<Node<G, T>>,
     cands: Vec<Candidate<G::Mask>>,
     order: Vec<u32>,
+    /// The smallest estimate among the nodes the last [`Worker::iterate`]
+    /// expanded: how near its tree came to the goal. [`parallel`] orders the
+    /// next iteration's subtrees by it.
+    nearest: u32,
 }
 
 impl<G: Geometry, const T: usize> Worker<G, T> {
@@ -651,6 +656,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             kids: Vec::with_capacity(3 * G::BATCH),
             cands: Vec::with_capacity(4 * G::BATCH),
             order: Vec::with_capacity(4 * G::BATCH),
+            nearest: u32::MAX,
         }
     }
 
@@ -672,7 +678,9 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             kids,
             cands,
             order,
+            nearest,
         } = self;
+        *nearest = root.h(groups);
         // Per batch node: the largest and the smallest pruned f-value of its children.
         let (mut max_f, mut min_f) = ([0u32; MAX_BATCH], [u32::MAX; MAX_BATCH]);
         let mut next_bound = u32::MAX;
@@ -734,6 +742,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                             total += hg;
                         }
                         c.key = (best.min(255) * 256 + total.min(255)) as u16;
+                        *nearest = (*nearest).min(best);
                     } else {
                         // Survived this group: prepare the other group's read.
                         let g = grp ^ 1;

@@ -1,30 +1,56 @@
 //! Several threads searching one puzzle, with the same answer whatever their
 //! number; progress reports, a deadline and a stop from outside.
 //!
-//! Each IDA* iteration first expands the tree breadth-first from the start, in
-//! a fixed order (parents in order, then the four directions), keeping the
-//! children within the bound, until a level holds at least [`FRONTIER_NODES`]
-//! nodes (or the tree runs out). The threads then take the frontier's subtrees
-//! one by one in that order and search each depth-first, as a single search
-//! would. When a subtree holds a goal, subtrees after it are abandoned, those
-//! before it are finished, and the goal of the first subtree in frontier order
-//! that holds one is the answer. The frontier and each subtree's search depend
-//! only on the puzzle and the bound, so the answer is the same moves for any
+//! Each IDA* iteration first expands the tree breadth-first from the start,
+//! keeping the children within the bound, until a level holds at least
+//! [`FRONTIER_NODES`] nodes (or the tree runs out). The threads then take the
+//! frontier's subtrees one by one in frontier order and search each
+//! depth-first, as a single search would. When a subtree holds a goal, subtrees
+//! after it are abandoned, those before it are finished, and the goal of the
+//! first subtree in frontier order that holds one is the answer. This is the
+//! tree split of parallel window-free IDA* (Rao, Kumar and Ramesh 1987, "A
+//! parallel implementation of iterative-deepening-A*"), with a shared queue of
+//! subtrees rather than work stealing: a few thousand subtrees keep two to a
+//! few dozen threads busy.
+//!
+//! **Frontier order.** The first iteration's frontier is in depth-first order
+//! (siblings by estimate, as [`Worker::iterate`] takes them). Every later one
+//! is sorted by how near the previous iteration's search of each subtree came
+//! to the goal: the smallest estimate among the nodes it expanded, nearest
+//! first, ties in depth-first order ([`order_by_nearness`]). A subtree that
+//! got within a few moves of the goal under the old bound is the likeliest to
+//! reach it under the new one, so the last iteration meets a goal early: on
+//! Korf and Felner's five easiest 24-puzzles this took the nodes from 366 M
+//! to 191 M (#38: 47.8 M to 10.9 M, #44: 144.6 M to 40.5 M), every instance
+//! fewer. This refines the frontier sorted by estimate of Powley and Korf
+//! (1991, "Single-agent parallel window search") with what the previous
+//! iteration learnt, as Cook and Varnell's operator ordering does with the
+//! cut-off node of smallest estimate (1998, "Adaptive parallel iterative
+//! deepening search").
+//!
+//! The frontier, its order and each subtree's search depend only on the
+//! puzzle and the bound (the nearness comes from complete searches of the
+//! previous iteration's subtrees), so the answer is the same moves for any
 //! number of threads, on any machine; only the node count of the last
 //! iteration (subtrees searched past the answer before they were abandoned)
-//! varies. This is the tree split of parallel window-free IDA* (Rao, Kumar and
-//! Ramesh 1987, "A parallel implementation of iterative-deepening-A*"), with a
-//! shared queue of subtrees rather than work stealing: a few thousand subtrees
-//! keep two to a few dozen threads busy.
+//! varies.
 
 use super::{Counters, Geometry, Heuristic, Iteration, Node, Watch, Worker, MAX_TABLES};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Nodes the frontier of an iteration holds at least (unless the tree is
 /// smaller): enough that the threads finish their last subtrees close together.
+/// (On the five easiest 24-puzzles, 1024 and 16384 met the goals after as many
+/// nodes, give or take 10% an instance either way.)
+#[cfg(not(test))]
 pub const FRONTIER_NODES: usize = 4096;
+/// In unit tests, a small frontier, so that the small puzzles they solve take
+/// several iterations with one (and the frontier order is exercised).
+#[cfg(test)]
+pub const FRONTIER_NODES: usize = 64;
 
 /// Where a search stands, for progress reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -150,6 +176,50 @@ fn sibling_key<G: Geometry, const T: usize>(node: &Node<G, T>, groups: usize) ->
     best.min(255) * 256 + total.min(255)
 }
 
+/// How near each subtree of a finished iteration came to the goal: the moves
+/// from the start to the subtree's root, and the smallest estimate among the
+/// nodes its search expanded.
+struct Nearness<P> {
+    /// The depth of that iteration's frontier.
+    depth: usize,
+    by_path: Vec<(P, u32)>,
+}
+
+/// The first `depth` moves of `path`.
+fn path_prefix<P: AsMut<[u16]>>(mut path: P, depth: usize) -> P {
+    for (i, word) in path.as_mut().iter_mut().enumerate() {
+        let moves = depth.saturating_sub(8 * i);
+        if moves < 8 {
+            *word &= (1u16 << (2 * moves)).wrapping_sub(1);
+        }
+    }
+    path
+}
+
+/// Sorts `frontier` (one level of the tree, in depth-first order) nearest the
+/// goal first by `previous`, a deeper or equal level of the previous iteration:
+/// a node's nearness is the smallest among the subtrees below it there, or its
+/// own estimate if none was (it was beyond the old bound). Ties keep their
+/// order.
+fn order_by_nearness<G: Geometry, const T: usize>(
+    frontier: &mut [Node<G, T>],
+    previous: &Nearness<G::Path>,
+    groups: usize,
+) {
+    let Some(depth) = frontier.first().map(|n| n.g as usize) else {
+        return;
+    };
+    if depth > previous.depth {
+        return;
+    }
+    let mut nearest: HashMap<G::Path, u32> = HashMap::with_capacity(frontier.len());
+    for &(path, near) in &previous.by_path {
+        let slot = nearest.entry(path_prefix(path, depth)).or_insert(near);
+        *slot = (*slot).min(near);
+    }
+    frontier.sort_by_cached_key(|n| nearest.get(&n.path).copied().unwrap_or(n.h(groups)));
+}
+
 /// What the threads of one iteration share.
 struct Shared<'s, N> {
     frontier: &'s [N],
@@ -187,6 +257,7 @@ fn search_with<G: Geometry, const T: usize>(
     let jobs = limits.jobs.max(1);
     let mut bound = root.h(groups);
     let mut workers: Vec<Worker<G, T>> = (0..jobs).map(|_| Worker::new()).collect();
+    let mut previous: Option<Nearness<G::Path>> = None;
     let report = |bound, iteration_done, progress: &mut dyn FnMut(&Progress)| {
         progress(&Progress {
             bound,
@@ -200,10 +271,13 @@ fn search_with<G: Geometry, const T: usize>(
         let before = counters.expanded;
         let split = split(heur, &root, bound, counters);
         nodes.fetch_add(counters.expanded - before, Ordering::Relaxed);
-        let (frontier, pruned_min) = match split {
+        let (mut frontier, pruned_min) = match split {
             Split::Goal(goal) => return Outcome::Solved(goal.decode_path(root.blank as usize)),
             Split::Frontier { nodes, pruned_min } => (nodes, pruned_min),
         };
+        if let Some(previous) = &previous {
+            order_by_nearness(&mut frontier, previous, groups);
+        }
         let shared = Shared {
             frontier: &frontier,
             next: AtomicUsize::new(0),
@@ -211,7 +285,7 @@ fn search_with<G: Geometry, const T: usize>(
             goal: Mutex::new(None),
         };
         let (done_tx, done_rx) = mpsc::channel::<()>();
-        let results: Vec<(Counters, u32)> = std::thread::scope(|scope| {
+        let results: Vec<Done> = std::thread::scope(|scope| {
             // A thread the system refuses to start is done without.
             let handles: Vec<_> = workers
                 .iter_mut()
@@ -258,10 +332,20 @@ fn search_with<G: Geometry, const T: usize>(
                 .collect()
         });
         let mut next_bound = pruned_min;
-        for (c, b) in &results {
-            counters.add(c);
-            next_bound = next_bound.min(*b);
+        let mut nearness = Nearness {
+            depth: frontier.first().map_or(0, |n| n.g as usize),
+            by_path: Vec::with_capacity(frontier.len()),
+        };
+        for done in &results {
+            counters.add(&done.counters);
+            next_bound = next_bound.min(done.next_bound);
+            let paths = done
+                .nearest
+                .iter()
+                .map(|&(i, near)| (frontier[i].path, near));
+            nearness.by_path.extend(paths);
         }
+        previous = Some(nearness);
         // A goal met within this bound is as long as the bound, and no solution
         // is shorter (the earlier bounds failed): a shortest solution even if
         // the search was stopped before the subtrees ahead of it were done (then
@@ -282,32 +366,44 @@ fn search_with<G: Geometry, const T: usize>(
     }
 }
 
+/// What one thread did in an iteration.
+struct Done {
+    counters: Counters,
+    /// The smallest f-value above the bound it met.
+    next_bound: u32,
+    /// Per subtree it searched (index in the frontier): how near it came to
+    /// the goal (see [`Worker::iterate`]).
+    nearest: Vec<(usize, u32)>,
+}
+
 /// One thread's part of an iteration: subtrees in frontier order until none is
-/// left, or none before the first known goal. Returns its counters and the
-/// smallest f-value above the bound it met.
+/// left, or none before the first known goal.
 fn work<G: Geometry, const T: usize>(
     worker: &mut Worker<G, T>,
     heur: &Heuristic<'_, G>,
     shared: &Shared<'_, Node<G, T>>,
     bound: u32,
     watch: &Watch<'_>,
-) -> (Counters, u32) {
+) -> Done {
     let mut counters = Counters::default();
     let mut next_bound = u32::MAX;
+    let mut nearest = Vec::new();
     loop {
         let i = shared.next.fetch_add(1, Ordering::Relaxed);
         if i >= shared.frontier.len() || i > shared.first_goal.load(Ordering::Relaxed) {
             break;
         }
         let abandon = || shared.first_goal.load(Ordering::Relaxed) < i;
-        match worker.iterate(
+        let ended = worker.iterate(
             heur,
             &shared.frontier[i],
             bound,
             &mut counters,
             watch,
             abandon,
-        ) {
+        );
+        nearest.push((i, worker.nearest));
+        match ended {
             Iteration::Found(goal) => {
                 let mut slot = shared.goal.lock().expect("goal lock");
                 if slot.as_ref().is_none_or(|(j, _)| i < *j) {
@@ -323,5 +419,82 @@ fn work<G: Geometry, const T: usize>(
             }
         }
     }
-    (counters, next_bound)
+    Done {
+        counters,
+        next_bound,
+        nearest,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::ida::Four;
+
+    /// A 4x4 node at the end of the blank moves `dirs`, with estimate `md`.
+    fn node(dirs: &[u16], md: u8) -> Node<Four, 2> {
+        let mut path = <Four as Geometry>::Path::default();
+        for (i, &d) in dirs.iter().enumerate() {
+            path[i / 8] |= d << (2 * (i % 8));
+        }
+        Node {
+            board: 0,
+            fboard1: 0,
+            mask: [[0; 2]; 2],
+            perm: [[0; 2]; 2],
+            nib: [[0; 2]; 2],
+            md,
+            blank: 0,
+            g: dirs.len() as u8,
+            fsm: 0,
+            path,
+        }
+    }
+
+    #[test]
+    fn a_path_prefix_keeps_the_first_moves_only() {
+        let dirs = [1, 2, 3, 3, 2, 1, 1, 2, 3, 1, 2];
+        let full = node(&dirs, 0).path;
+        for depth in 0..=dirs.len() {
+            assert_eq!(
+                path_prefix(full, depth),
+                node(&dirs[..depth], 0).path,
+                "depth {depth}"
+            );
+        }
+        assert_eq!(path_prefix(full, 88), full);
+    }
+
+    #[test]
+    fn the_frontier_is_ordered_nearest_the_goal_first() {
+        // The previous iteration's frontier, one level deeper.
+        let previous = Nearness {
+            depth: 3,
+            by_path: vec![
+                (node(&[0, 1, 2], 0).path, 5),
+                (node(&[0, 1, 3], 0).path, 2),
+                (node(&[1, 0, 0], 0).path, 7),
+                (node(&[2, 3, 1], 0).path, 2),
+                (node(&[2, 3, 2], 0).path, 9),
+            ],
+        };
+        // In depth-first order; [3, 3] was beyond the old bound: its own
+        // estimate (6) counts.
+        let mut frontier = [
+            node(&[0, 1], 11),
+            node(&[1, 0], 12),
+            node(&[2, 3], 13),
+            node(&[3, 3], 6),
+        ];
+        order_by_nearness(&mut frontier, &previous, 2);
+        let order: Vec<u8> = frontier.iter().map(|n| n.md).collect();
+        // [0, 1] and [2, 3] both came within 2 (the smaller of their subtrees),
+        // and keep their order.
+        assert_eq!(order, [11, 13, 6, 12]);
+
+        // A frontier deeper than the previous one cannot be matched: unchanged.
+        let mut deeper = [node(&[1, 0, 0, 1], 3), node(&[0, 1, 3, 0], 2)];
+        order_by_nearness(&mut deeper, &previous, 2);
+        assert_eq!(deeper.map(|n| n.md), [3, 2]);
+    }
 }
