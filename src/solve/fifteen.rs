@@ -61,7 +61,8 @@
 //! takes about 0.2 s.
 
 use super::goals::{self, identity, transpose, Sym};
-use super::ida::{self, Counters, Four, Geometry, Heuristic};
+use super::ida::parallel::{self, Limits, Outcome};
+use super::ida::{Counters, Four, Geometry, Heuristic};
 use super::moves::Move;
 use super::pdb::tables::{self, TableGroups};
 use super::pdb::PatternSpec;
@@ -254,7 +255,17 @@ pub fn solve_fifteen(
     let canon = goals::normalise(SIDE, start, goal, tables.tables.rep(), Four::BLANK);
     let heur = tables.heuristic();
     let mut counters = Counters::default();
-    let path = ida::search(&heur, &canon.cells, &mut counters);
+    // One thread: a 4x4 search takes milliseconds.
+    let limits = Limits {
+        jobs: 1,
+        deadline: None,
+        report_every: None,
+        stop: None,
+    };
+    let path = match parallel::search(&heur, &canon.cells, &limits, &mut counters, &mut |_| {}) {
+        Outcome::Solved(path) => path,
+        Outcome::Stopped { .. } => unreachable!("no deadline and no stop"),
+    };
     let blank = start
         .iter()
         .position(|&t| t == 0)

@@ -240,7 +240,7 @@ impl Solver {
         let limits = Limits {
             jobs,
             deadline: self.options.time_limit.map(|t| searching + t),
-            report_every: Duration::from_secs(2),
+            report_every: Some(Duration::from_secs(2)),
             stop: None,
         };
         let (start_cells, goal_cells) = (narrow_to::<25>(start), narrow_to::<25>(goal));

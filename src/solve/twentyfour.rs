@@ -219,7 +219,6 @@ mod tests {
     use crate::solve::pdb::tables::testing::{files_in, tally};
     use crate::solve::search::solve_shortest;
     use std::sync::OnceLock;
-    use std::time::Duration;
 
     /// The small tables of each goal class, built once for all tests.
     fn small(goal_blank: usize) -> &'static TwentyFourTables {
@@ -236,7 +235,7 @@ mod tests {
         Limits {
             jobs,
             deadline: None,
-            report_every: Duration::from_secs(3600),
+            report_every: None,
             stop: None,
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! Each IDA* iteration first expands the tree breadth-first from the start,
 //! keeping the children within the bound, until a level holds at least
-//! [`FRONTIER_NODES`] nodes (or the tree runs out). The threads then take the
+//! [`Geometry::FRONTIER`] nodes (or the tree runs out). The threads then take the
 //! frontier's subtrees one by one in frontier order and search each
 //! depth-first, as a single search would. When a subtree holds a goal, subtrees
 //! after it are abandoned, those before it are finished, and the goal of the
@@ -42,15 +42,16 @@ use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Nodes the frontier of an iteration holds at least (unless the tree is
-/// smaller): enough that the threads finish their last subtrees close together.
-/// (On the five easiest 24-puzzles, 1024 and 16384 met the goals after as many
-/// nodes, give or take 10% an instance either way.)
-#[cfg(not(test))]
-pub const FRONTIER_NODES: usize = 4096;
-/// In unit tests, a small frontier, so that the small puzzles they solve take
-/// several iterations with one (and the frontier order is exercised).
-#[cfg(test)]
-pub const FRONTIER_NODES: usize = 64;
+/// smaller): [`Geometry::FRONTIER`], but at most 64 in unit tests, so that the
+/// small 5x5 puzzles they solve take several iterations with a frontier (and
+/// its order is exercised).
+fn frontier_nodes<G: Geometry>() -> usize {
+    if cfg!(test) {
+        G::FRONTIER.min(64)
+    } else {
+        G::FRONTIER
+    }
+}
 
 /// Where a search stands, for progress reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,8 +73,9 @@ pub struct Limits<'a> {
     pub jobs: usize,
     /// When to give up; `None` searches to the end.
     pub deadline: Option<Instant>,
-    /// Time between two progress reports within an iteration.
-    pub report_every: Duration,
+    /// Time between two progress reports within an iteration; `None`: reports
+    /// at the end of each iteration only.
+    pub report_every: Option<Duration>,
     /// Set from outside to stop the search (it then ends as at the deadline).
     pub stop: Option<&'a AtomicBool>,
 }
@@ -94,6 +96,10 @@ pub enum Outcome {
 /// A shortest path from `cells` to the canonical goal of `heur`, searched by
 /// `limits.jobs` threads (see the module docs); `progress` is called on this
 /// thread at the end of every iteration and every `limits.report_every`.
+///
+/// With one thread and nothing to watch within an iteration (no deadline, no
+/// reports), the subtrees are searched on this thread: starting a thread per
+/// iteration would cost a 4x4 search about a fifth of its time.
 pub fn search<G: Geometry>(
     heur: &Heuristic<'_, G>,
     cells: &[u8],
@@ -119,7 +125,7 @@ enum Split<N> {
 }
 
 /// Expands the tree breadth-first from `root` within `bound` until a level
-/// holds at least [`FRONTIER_NODES`] nodes, or is empty.
+/// holds at least [`frontier_nodes`] nodes, or is empty.
 fn split<G: Geometry, const T: usize>(
     heur: &Heuristic<'_, G>,
     root: &Node<G, T>,
@@ -129,7 +135,8 @@ fn split<G: Geometry, const T: usize>(
     let groups = heur.groups.len();
     let mut level = vec![*root];
     let mut pruned_min = u32::MAX;
-    while !level.is_empty() && level.len() < FRONTIER_NODES {
+    let wanted = frontier_nodes::<G>();
+    while !level.is_empty() && level.len() < wanted {
         let mut next = Vec::with_capacity(level.len() * 3);
         for node in &level {
             counters.expanded += 1;
@@ -258,6 +265,9 @@ fn search_with<G: Geometry, const T: usize>(
     let mut bound = root.h(groups);
     let mut workers: Vec<Worker<G, T>> = (0..jobs).map(|_| Worker::new()).collect();
     let mut previous: Option<Nearness<G::Path>> = None;
+    let here = jobs == 1 && limits.deadline.is_none() && limits.report_every.is_none();
+    // Without reports, the threads are waited for in steps of a day.
+    let every = limits.report_every.unwrap_or(Duration::from_secs(86_400));
     let report = |bound, iteration_done, progress: &mut dyn FnMut(&Progress)| {
         progress(&Progress {
             bound,
@@ -285,52 +295,56 @@ fn search_with<G: Geometry, const T: usize>(
             goal: Mutex::new(None),
         };
         let (done_tx, done_rx) = mpsc::channel::<()>();
-        let results: Vec<Done> = std::thread::scope(|scope| {
-            // A thread the system refuses to start is done without.
-            let handles: Vec<_> = workers
-                .iter_mut()
-                .filter_map(|worker| {
-                    let (shared, watch, done) = (&shared, &watch, done_tx.clone());
-                    std::thread::Builder::new()
-                        .spawn_scoped(scope, move || {
-                            let result = work(worker, heur, shared, bound, watch);
-                            let _ = done.send(());
-                            result
-                        })
-                        .ok()
-                })
-                .collect();
-            if handles.is_empty() {
-                // No thread could start: search here, without progress reports
-                // within the iteration.
-                return vec![work(&mut Worker::new(), heur, &shared, bound, &watch)];
-            }
-            let mut running = handles.len();
-            let mut last_report = Instant::now();
-            while running > 0 {
-                let now = Instant::now();
-                let mut wait = limits.report_every.saturating_sub(now - last_report);
-                if let Some(deadline) = limits.deadline {
-                    if now >= deadline {
-                        stop.store(true, Ordering::Relaxed);
+        let results: Vec<Done> = if here {
+            vec![work(&mut workers[0], heur, &shared, bound, &watch)]
+        } else {
+            std::thread::scope(|scope| {
+                // A thread the system refuses to start is done without.
+                let handles: Vec<_> = workers
+                    .iter_mut()
+                    .filter_map(|worker| {
+                        let (shared, watch, done) = (&shared, &watch, done_tx.clone());
+                        std::thread::Builder::new()
+                            .spawn_scoped(scope, move || {
+                                let result = work(worker, heur, shared, bound, watch);
+                                let _ = done.send(());
+                                result
+                            })
+                            .ok()
+                    })
+                    .collect();
+                if handles.is_empty() {
+                    // No thread could start: search here, without progress reports
+                    // within the iteration.
+                    return vec![work(&mut Worker::new(), heur, &shared, bound, &watch)];
+                }
+                let mut running = handles.len();
+                let mut last_report = Instant::now();
+                while running > 0 {
+                    let now = Instant::now();
+                    let mut wait = every.saturating_sub(now - last_report);
+                    if let Some(deadline) = limits.deadline {
+                        if now >= deadline {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        wait = wait.min(deadline.saturating_duration_since(now));
                     }
-                    wait = wait.min(deadline.saturating_duration_since(now));
+                    match done_rx.recv_timeout(wait.max(Duration::from_millis(1))) {
+                        Ok(()) => running -= 1,
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    }
+                    if limits.report_every.is_some() && last_report.elapsed() >= every {
+                        last_report = Instant::now();
+                        report(bound, false, progress);
+                    }
                 }
-                match done_rx.recv_timeout(wait.max(Duration::from_millis(1))) {
-                    Ok(()) => running -= 1,
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                }
-                if last_report.elapsed() >= limits.report_every {
-                    last_report = Instant::now();
-                    report(bound, false, progress);
-                }
-            }
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a search thread panicked"))
-                .collect()
-        });
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread panicked"))
+                    .collect()
+            })
+        };
         let mut next_bound = pruned_min;
         let mut nearness = Nearness {
             depth: frontier.first().map_or(0, |n| n.g as usize),
