@@ -56,9 +56,9 @@
 //! Progress is reported through [`TableEvent`]s; the library never prints.
 //!
 //! **Measured** (release build, Korf's 100 instances, one core, tables loaded):
-//! all lengths optimal, 1.17 M nodes expanded, 0.19-0.27 s of search in total
-//! depending on the run (the machine is a shared VM); loading the corner tables
-//! takes about 0.2 s.
+//! all lengths optimal, 0.97 M nodes expanded, about 0.20 s of search in total
+//! (0.19-0.30 s from run to run: the machine is a shared VM); loading the
+//! corner tables takes about 0.1-0.2 s.
 
 use super::goals::{self, identity, transpose, Sym};
 use super::ida::parallel::{self, Limits, Outcome};
