@@ -350,6 +350,37 @@ mod tests {
     }
 
     #[test]
+    fn a_stopped_search_starts_no_subtree() {
+        let mut rng = SplitMix64::new(9);
+        let goal: Vec<u8> = (0..CELLS as u8).collect();
+        let start = scramble(&mut rng, &goal, 200);
+        for jobs in [1, 2] {
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let mut counters = Counters::default();
+            let limits = Limits {
+                stop: Some(&stop),
+                ..limits(jobs)
+            };
+            // Stopped at the end of the fourth iteration: the fifth only splits.
+            let (mut iterations, mut nodes_then) = (0, 0);
+            let out = solve_twentyfour(&start, &goal, small(0), &limits, &mut counters, &mut |p| {
+                if p.iteration_done {
+                    iterations += 1;
+                    if iterations == 4 {
+                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                        nodes_then = p.nodes;
+                    }
+                }
+            });
+            assert!(matches!(out, Shortest::Stopped { .. }), "jobs {jobs}");
+            // Only the fifth iteration's breadth-first split (a frontier of 64
+            // nodes in tests): no thread starts a subtree once stopped.
+            let after = counters.expanded - nodes_then;
+            assert!(after < 1000, "jobs {jobs}: {after} nodes after the stop");
+        }
+    }
+
+    #[test]
     fn damaged_table_files_are_rebuilt() {
         let dir = std::env::temp_dir().join(format!(
             "puzzle-twentyfour-cache-{}-{:?}",

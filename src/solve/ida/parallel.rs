@@ -403,6 +403,12 @@ fn work<G: Geometry, const T: usize>(
     let mut next_bound = u32::MAX;
     let mut nearest = Vec::new();
     loop {
+        // A subtree looks at the stop flag only every few thousand nodes, and
+        // most are smaller: look before each one too, or a stopped iteration
+        // would run on through its small subtrees.
+        if watch.stop.load(Ordering::Relaxed) {
+            break;
+        }
         let i = shared.next.fetch_add(1, Ordering::Relaxed);
         if i >= shared.frontier.len() || i > shared.first_goal.load(Ordering::Relaxed) {
             break;
