@@ -219,8 +219,10 @@ impl Geometry for Five {
     /// Östergård 2000), and a goal with its blank elsewhere is at most 8
     /// moves from one with its blank in the corner.
     type Path = [u16; 32];
-    /// On Korf and Felner's five easiest, 1024, 4096 and 16384 met the goals
-    /// after as many nodes, give or take 10% an instance either way.
+    /// On eight of Korf and Felner's instances, 16384 took as long in all
+    /// (53.2 s against 54.2 s on two threads: #25 needed 24% fewer nodes, #38
+    /// lost 0.14 s to the larger serial split); on the five easiest, 1024
+    /// needed 7% more nodes.
     const FRONTIER: usize = 4096;
     fn cells() -> &'static CellTables {
         static TABLES: CellTables = CellTables::new(5);
