@@ -697,16 +697,9 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                         continue;
                     }
                     if last {
-                        // Smallest h first; ties: the child both groups think
-                        // closer (2.5% fewer nodes than h alone).
-                        let (mut best, mut total) = (0, 0);
-                        for g in 0..groups {
-                            let hg = c.h(g);
-                            best = best.max(hg);
-                            total += hg;
-                        }
-                        c.key = (best.min(255) * 256 + total.min(255)) as u16;
-                        *nearest = (*nearest).min(best);
+                        let (key, h) = sibling_key((0..groups).map(|g| c.h(g)));
+                        c.key = key;
+                        *nearest = (*nearest).min(h);
                     } else {
                         // Survived this group: prepare the other group's read.
                         let g = grp ^ 1;
@@ -759,6 +752,20 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
         watch.nodes.fetch_add(unreported, Ordering::Relaxed);
         Iteration::Exhausted(next_bound)
     }
+}
+
+/// The order of siblings in the depth-first search, from each group's estimate
+/// of a child: smallest estimate first; ties, the child both groups think
+/// closer (2.5% fewer nodes than the estimate alone). Returns the sort key and
+/// the estimate (the largest).
+#[inline(always)]
+fn sibling_key(estimates: impl Iterator<Item = u32>) -> (u16, u32) {
+    let (mut best, mut total) = (0, 0);
+    for h in estimates {
+        best = best.max(h);
+        total += h;
+    }
+    ((best.min(255) * 256 + total.min(255)) as u16, best)
 }
 
 impl<M: CellSet> Candidate<M> {

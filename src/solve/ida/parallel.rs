@@ -35,7 +35,9 @@
 //! iteration (subtrees searched past the answer before they were abandoned)
 //! varies.
 
-use super::{Counters, Geometry, Heuristic, Iteration, Node, Watch, Worker, MAX_TABLES};
+use super::{
+    sibling_key, Counters, Geometry, Heuristic, Iteration, Node, Watch, Worker, MAX_TABLES,
+};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
@@ -140,7 +142,7 @@ fn split<G: Geometry, const T: usize>(
         let mut next = Vec::with_capacity(level.len() * 3);
         for node in &level {
             counters.expanded += 1;
-            let mut kept: Vec<(u32, Node<G, T>)> = Vec::with_capacity(3);
+            let mut kept: Vec<(u16, Node<G, T>)> = Vec::with_capacity(3);
             for d in 0..4 {
                 let Some(child) = node.child_in(heur, d) else {
                     continue;
@@ -154,7 +156,8 @@ fn split<G: Geometry, const T: usize>(
                 if f > bound {
                     pruned_min = pruned_min.min(f);
                 } else {
-                    kept.push((sibling_key(&child, groups), child));
+                    let estimates = (0..groups).map(|g| child.md as u32 + 2 * child.sum(g));
+                    kept.push((sibling_key(estimates).0, child));
                 }
             }
             // Siblings in the order the depth-first search takes them, so that
@@ -169,18 +172,6 @@ fn split<G: Geometry, const T: usize>(
         nodes: level,
         pruned_min,
     }
-}
-
-/// The order of siblings in the depth-first search: smallest estimate first,
-/// ties by the sum of the groups' estimates (as `Worker::iterate` orders them).
-fn sibling_key<G: Geometry, const T: usize>(node: &Node<G, T>, groups: usize) -> u32 {
-    let (mut best, mut total) = (0, 0);
-    for g in 0..groups {
-        let h = node.md as u32 + 2 * node.sum(g);
-        best = best.max(h);
-        total += h;
-    }
-    best.min(255) * 256 + total.min(255)
 }
 
 /// How near each subtree of a finished iteration came to the goal: the moves
@@ -266,8 +257,6 @@ fn search_with<G: Geometry, const T: usize>(
     let mut workers: Vec<Worker<G, T>> = (0..jobs).map(|_| Worker::new()).collect();
     let mut previous: Option<Nearness<G::Path>> = None;
     let here = jobs == 1 && limits.deadline.is_none() && limits.report_every.is_none();
-    // Without reports, the threads are waited for in steps of a day.
-    let every = limits.report_every.unwrap_or(Duration::from_secs(86_400));
     let report = |bound, iteration_done, progress: &mut dyn FnMut(&Progress)| {
         progress(&Progress {
             bound,
@@ -322,7 +311,10 @@ fn search_with<G: Geometry, const T: usize>(
                 let mut last_report = Instant::now();
                 while running > 0 {
                     let now = Instant::now();
-                    let mut wait = every.saturating_sub(now - last_report);
+                    // Without reports or a deadline: until a thread ends.
+                    let mut wait = limits.report_every.map_or(Duration::MAX, |every| {
+                        every.saturating_sub(now - last_report)
+                    });
                     if let Some(deadline) = limits.deadline {
                         if now >= deadline {
                             stop.store(true, Ordering::Relaxed);
@@ -334,7 +326,10 @@ fn search_with<G: Geometry, const T: usize>(
                         Err(mpsc::RecvTimeoutError::Timeout) => {}
                         Err(mpsc::RecvTimeoutError::Disconnected) => break,
                     }
-                    if limits.report_every.is_some() && last_report.elapsed() >= every {
+                    if limits
+                        .report_every
+                        .is_some_and(|every| last_report.elapsed() >= every)
+                    {
                         last_report = Instant::now();
                         report(bound, false, progress);
                     }
