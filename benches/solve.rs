@@ -21,10 +21,10 @@
 //!
 //! It prints figures; it fails only if a solution is wrong.
 
+use puzzle::board_adt::moves::from_letters;
 use puzzle::board_adt::{Board, Puzzle};
 use puzzle::generate::{random_puzzle, GoalShape};
-use puzzle::solve::fifteen::TableCache;
-use puzzle::solve::moves::from_letters;
+use puzzle::solve::pattern::fifteen::TableCache;
 use puzzle::solve::{SolveOptions, SolveStats, Solver};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -25,8 +25,8 @@
 //! This module never prints: answers go to the writer it is given, everything
 //! else (progress, statistics, pairs that could not be solved) to a callback.
 
+use crate::board_adt::error::{BoardError, ReadError};
 use crate::board_adt::Puzzle;
-use crate::error::{BoardError, ReadError};
 use crate::input::PuzzleStream;
 use crate::report;
 use crate::solve::{Solution, SolveError, SolveEvent, SolveStats, Solver};
@@ -676,7 +676,7 @@ fn run_in_place<R: Read, W: Write>(
 mod tests {
     use super::*;
     use crate::generate::{random_puzzle, GoalShape};
-    use crate::solve::fifteen::TableSet;
+    use crate::solve::pattern::fifteen::TableSet;
     use crate::solve::SolveOptions;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::mpsc::{self, Receiver, Sender};

@@ -18,15 +18,10 @@
 
 pub mod batch;
 pub mod board_adt;
-mod board_size;
-mod error;
 pub mod generate;
 pub mod input;
-mod parity;
-mod parse;
 pub mod report;
 pub mod solve;
-mod tile_check;
 
-pub use crate::board_size::{MAX_CELLS, MAX_SIDE};
-pub use crate::error::{BoardError, ErrorKind, ReadError, Role};
+pub use crate::board_adt::error::{BoardError, ErrorKind, ReadError, Role};
+pub use crate::board_adt::size::{MAX_CELLS, MAX_SIDE};

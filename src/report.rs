@@ -4,9 +4,9 @@
 //! These functions format; they never choose a stream. The binary hands them a
 //! buffered standard output and turns a failed write into a message on stderr.
 
+use crate::board_adt::move_list::MoveList;
+use crate::board_adt::moves::{self, Move};
 use crate::board_adt::{Board, Puzzle};
-use crate::solve::move_list::MoveList;
-use crate::solve::moves::{self, Move};
 use crate::solve::Solution;
 use std::io::{self, Write};
 

@@ -6,10 +6,10 @@
 //! | side | method | label |
 //! |---|---|---|
 //! | 2, 3 | complete distance tables, one per goal blank class ([`small`]) | shortest |
-//! | 4 | IDA* over additive pattern databases, built on first use and cached ([`fifteen`]) | shortest |
-//! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally ([`large`]) | not proven shortest |
-//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads ([`twentyfour`]) | shortest |
-//! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts ([`search`]) | shortest |
+//! | 4 | IDA* over additive pattern databases, built on first use and cached ([`pattern::fifteen`]) | shortest |
+//! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally ([`constructive`]) | not proven shortest |
+//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads ([`pattern::twentyfour`]) | shortest |
+//! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts ([`manhattan`]) | shortest |
 //!
 //! The pattern-database solvers share one engine, generic over the side:
 //! `goals` (any goal onto a canonical one), `pdb` (tables, their build and
@@ -19,28 +19,24 @@
 //! The solver takes [`Board`]s and converts them to its own compact cells; it
 //! never prints, and reports progress through the events callback.
 
-mod cache;
-pub mod fifteen;
-mod goals;
-mod ida;
-pub mod large;
-pub mod move_list;
-pub mod moves;
-mod pdb;
-pub mod search;
+pub mod constructive;
+pub mod manhattan;
+pub mod pattern;
 pub mod small;
-pub mod twentyfour;
 
+use crate::board_adt::move_list::MoveList;
 use crate::board_adt::{Board, Puzzle};
-use fifteen::{goal_class, FifteenTables, SearchStats, TableCache, TableEvent, TableSet};
-use ida::parallel::Limits;
-use move_list::MoveList;
-use search::SearchProgress;
+use manhattan::SearchProgress;
+use pattern::fifteen::{
+    self, goal_class, FifteenTables, SearchStats, TableCache, TableEvent, TableSet,
+};
+use pattern::ida::parallel::Limits;
+use pattern::twentyfour::{self, Shortest, TwentyFourTables};
+use pattern::{goals, ida};
 use std::fmt;
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use twentyfour::{Shortest, TwentyFourTables};
 
 /// The largest side `--solve` accepts: a valid solution of an `N`x`N` board is
 /// about `2.6 N^3` moves, so beyond this one would not fit in memory.
@@ -327,7 +323,8 @@ impl Solver {
     ///
     /// ```
     /// use puzzle::input::read_puzzle;
-    /// use puzzle::solve::{moves, Solver, SolveStats};
+    /// use puzzle::board_adt::moves;
+    /// use puzzle::solve::{Solver, SolveStats};
     /// let puzzle = read_puzzle(&b"1 2 3 b\n1 b 3 2\n"[..]).unwrap();
     /// let solution = Solver::default()
     ///     .solve(&puzzle, &mut |_| {}, &mut SolveStats::default())
@@ -385,7 +382,7 @@ impl Solver {
                 stats.method = "IDA* with Manhattan distance and linear conflicts";
                 let mut nodes = 0;
                 let deadline = self.options.time_limit.map(|t| began + t);
-                let found = search::solve_shortest_until(
+                let found = manhattan::solve_shortest_until(
                     side,
                     start.cells(),
                     goal.cells(),
@@ -406,7 +403,7 @@ impl Solver {
             }
             _ => {
                 stats.method = "row-by-row reduction, 3x3 corner finished optimally";
-                let moves = large::solve_large(side, start.cells(), goal.cells());
+                let moves = constructive::solve_large(side, start.cells(), goal.cells());
                 let proven_shortest =
                     moves.len() as u64 == manhattan_distance(side, start.cells(), goal.cells());
                 Solution {
@@ -448,7 +445,7 @@ fn unfinished(
 ) -> Solution {
     events(&SolveEvent::LowerBound(lower_bound));
     stats.method = "row-by-row reduction (search stopped by the time limit)";
-    let moves = large::solve_large(start.side(), start.cells(), goal.cells());
+    let moves = constructive::solve_large(start.side(), start.cells(), goal.cells());
     Solution {
         proven_shortest: moves.len() as u64 <= u64::from(lower_bound),
         moves,
@@ -489,8 +486,8 @@ fn narrow_to<const N: usize>(board: &Board) -> [u8; N] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board_adt::moves::Move;
     use crate::generate::{random_puzzle, GoalShape};
-    use moves::Move;
 
     fn solve(puzzle: &Puzzle) -> Option<Solution> {
         // Small in-memory 4x4 tables: unit tests build nothing big.

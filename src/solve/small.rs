@@ -26,7 +26,7 @@
 //! parity-determined last Lehmer digit dropped numbers the reachable states with no
 //! gaps.
 
-use crate::solve::moves::Move;
+use crate::board_adt::moves::Move;
 use std::sync::OnceLock;
 
 /// Cells of the largest board handled here.
@@ -326,8 +326,8 @@ pub fn distance_small(side: usize, start: &[u8], goal: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board_adt::moves::{apply_move, replay};
     use crate::generate::SplitMix64;
-    use crate::solve::moves::{apply_move, replay};
     use std::collections::{HashMap, VecDeque};
 
     /// A random board of `cells` cells, as bytes.
@@ -512,7 +512,7 @@ mod tests {
         let start = [0, 1, 2, 3, 4, 5, 6, 7, 8];
         let goal = [1, 4, 2, 3, 0, 5, 6, 7, 8];
         assert_eq!(
-            crate::solve::moves::to_letters(&solve_small(3, &start, &goal)),
+            crate::board_adt::moves::to_letters(&solve_small(3, &start, &goal)),
             "LU"
         );
     }

@@ -11,7 +11,7 @@
 //! (7) or the centre (12). The search runs on the transformed board and its
 //! moves are mapped back.
 
-use super::moves::Move;
+use crate::board_adt::moves::Move;
 
 /// A symmetry of the square as a map of cells: cell `c` goes to `sym[c]`.
 pub type Sym = Vec<u8>;

@@ -10,7 +10,7 @@ use puzzle::board_adt::Puzzle;
 use puzzle::generate::{random_puzzle, GoalShape};
 use puzzle::input::read_puzzle;
 use puzzle::report;
-use puzzle::solve::fifteen::{TableCache, TableEvent, TableSet};
+use puzzle::solve::pattern::fifteen::{TableCache, TableEvent, TableSet};
 use puzzle::solve::{SolveEvent, SolveOptions, SolveStats, Solver};
 use puzzle::{BoardError, ReadError};
 use std::ffi::OsString;

@@ -58,8 +58,8 @@
 //! few cells). Moves that undo the previous one are cancelled as they are
 //! recorded.
 
-use crate::solve::move_list::MoveList;
-use crate::solve::moves::{reversed, Move};
+use crate::board_adt::move_list::MoveList;
+use crate::board_adt::moves::{reversed, Move};
 use crate::solve::small::solve_small;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -1119,8 +1119,8 @@ impl<'a> Reducer<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board_adt::moves::replay;
     use crate::generate::SplitMix64;
-    use crate::solve::moves::replay;
 
     /// A random goal, and a random start of the same parity.
     fn pair(rng: &mut SplitMix64, side: usize) -> (Vec<u32>, Vec<u32>) {
@@ -1269,7 +1269,7 @@ mod tests {
                 let mut blank = start.iter().position(|&t| t == 0).unwrap();
                 for _ in 0..walk {
                     let mv = Move::ALL[rng.index(4)];
-                    crate::solve::moves::apply_move(&mut start, side, &mut blank, mv);
+                    crate::board_adt::moves::apply_move(&mut start, side, &mut blank, mv);
                 }
                 check(side, &start, &goal);
             }

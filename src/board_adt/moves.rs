@@ -65,7 +65,7 @@ impl Move {
     /// # Examples
     ///
     /// ```
-    /// use puzzle::solve::moves::Move;
+    /// use puzzle::board_adt::moves::Move;
     /// // Blank in the top-left corner of a 3x3 grid: the tile below can slide up.
     /// assert_eq!(Move::Up.blank_target(3, 0), Some(3));
     /// assert_eq!(Move::Down.blank_target(3, 0), None);

@@ -444,7 +444,7 @@ fn work<G: Geometry, const T: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::ida::Four;
+    use crate::solve::pattern::ida::Four;
 
     /// A 4x4 node at the end of the blank moves `dirs`, with estimate `md`.
     fn node(dirs: &[u16], md: u8) -> Node<Four, 2> {

@@ -1,14 +1,14 @@
 //! Reading a puzzle, the two board lines, from a byte stream of any size.
 //!
-//! The input is read in chunks and parsed as it arrives ([`crate::parse`]); it is
+//! The input is read in chunks and parsed as it arrives ([`crate::board_adt::parse`]); it is
 //! never held whole. This module owns what surrounds the two lines: a UTF-8
 //! byte-order mark at the very start is skipped, the goal line may end without a
 //! `\n`, and after it only empty or whitespace-only lines may follow (a `\r`
 //! before a `\n` or at the very end counts as nothing, as everywhere).
 
+use crate::board_adt::error::{show_bytes, BoardError, ErrorKind, ReadError, Role};
+use crate::board_adt::parse::{Fed, LineParser};
 use crate::board_adt::{Board, Puzzle};
-use crate::error::{show_bytes, BoardError, ErrorKind, ReadError, Role};
-use crate::parse::{Fed, LineParser};
 use std::io::{self, Read};
 
 /// Bytes read at a time: large enough that system calls cost nothing, small

@@ -135,7 +135,7 @@ impl fmt::Display for BoardError {
                 "{tokens} tokens do not make a square board (the smallest, 2x2, needs 4)"
             ),
             ErrorKind::NotSquare { tokens } => {
-                let below = crate::board_size::isqrt(*tokens);
+                let below = crate::board_adt::size::isqrt(*tokens);
                 write!(
                     f,
                     "{tokens} tokens do not make a square board ({below}x{below} needs {}, {}x{} needs {})",

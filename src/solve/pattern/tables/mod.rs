@@ -50,7 +50,8 @@
 //! 178 MB and the 259 MB output (0.65 GB peak).
 
 pub mod build;
-pub mod tables;
+pub mod file;
+pub mod store;
 
 use std::sync::OnceLock;
 

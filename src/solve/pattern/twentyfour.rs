@@ -44,9 +44,9 @@ use super::fifteen::TableSet;
 use super::goals::{self, identity, symmetries, transpose, Sym};
 use super::ida::parallel::{self, Outcome};
 use super::ida::{Five, Geometry, Heuristic};
-use super::moves::Move;
-use super::pdb::tables::{self, TableCache, TableEvent, TableGroups};
-use super::pdb::PatternSpec;
+use super::tables::store::{self, TableCache, TableEvent, TableGroups};
+use super::tables::PatternSpec;
+use crate::board_adt::moves::Move;
 use std::io;
 
 pub use super::ida::parallel::{Limits, Progress};
@@ -129,7 +129,7 @@ pub struct TwentyFourTables {
 impl TwentyFourTables {
     /// Loads the tables for goals with the blank on `goal_blank` (0..25) from
     /// the cache, or builds and stores them (atomically); as
-    /// [`crate::solve::fifteen::FifteenTables::load_or_build_with`].
+    /// [`crate::solve::pattern::fifteen::FifteenTables::load_or_build_with`].
     pub fn load_or_build_with(
         cache: Option<&TableCache>,
         goal_blank: usize,
@@ -160,14 +160,14 @@ impl TwentyFourTables {
 }
 
 /// Builds every 5x5 table ahead of time (the `--build-tables` flag), as
-/// [`crate::solve::fifteen::build_all`] does for 4x4.
+/// [`crate::solve::pattern::fifteen::build_all`] does for 4x4.
 pub fn build_all(cache: &TableCache, progress: &mut dyn FnMut(&TableEvent)) -> io::Result<()> {
     let specs: Vec<PatternSpec> = CLASSES
         .into_iter()
         .flat_map(|rep| groups(TableSet::Standard, rep))
         .flat_map(|(_, specs)| specs)
         .collect();
-    tables::build_into(cache, &specs, progress)
+    store::build_into(cache, &specs, progress)
 }
 
 /// How a 5x5 search ended.
@@ -214,10 +214,10 @@ pub fn solve_twentyfour(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board_adt::moves::{random_walk, replay};
     use crate::generate::SplitMix64;
-    use crate::solve::moves::{random_walk, replay};
-    use crate::solve::pdb::tables::testing::{files_in, tally};
-    use crate::solve::search::solve_shortest;
+    use crate::solve::manhattan::solve_shortest;
+    use crate::solve::pattern::tables::store::testing::{files_in, tally};
     use std::sync::OnceLock;
 
     /// The small tables of each goal class, built once for all tests.

@@ -2,12 +2,12 @@
 //! what happens to them (reported as [`TableEvent`]s; the library never
 //! prints), one copy of each table a process shared by every set that uses it,
 //! built when missing or damaged and stored atomically
-//! (format in [`crate::solve::cache`]), and a set of tables grouped for a
+//! (format in [`super::file`]), and a set of tables grouped for a
 //! heuristic ([`TableGroups`]).
 
+use super::file::{self, ReadError};
 use super::{PatternSpec, Pdb};
-use crate::solve::cache::{self, ReadError};
-use crate::solve::ida::{Geometry, Group, Heuristic};
+use crate::solve::pattern::ida::{Geometry, Group, Heuristic};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -175,7 +175,7 @@ fn read_cached(
     spec: &PatternSpec,
     progress: &mut dyn FnMut(&TableEvent),
 ) -> Option<Vec<u8>> {
-    let path = cache.dir.join(cache::file_name(spec));
+    let path = cache.dir.join(file::file_name(spec));
     if !path.exists() {
         return None;
     }
@@ -184,7 +184,7 @@ fn read_cached(
         path: path.clone(),
     });
     let t = Instant::now();
-    match cache::read_table(&path, spec) {
+    match file::read_table(&path, spec) {
         Ok(data) => {
             progress(&TableEvent::Loaded {
                 table: spec.name(),
@@ -231,7 +231,7 @@ fn obtain(
         elapsed: t.elapsed(),
     });
     if let (Some(cache), true) = (cache, store) {
-        match cache::write_table(&cache.dir, &spec, pdb.packed()) {
+        match file::write_table(&cache.dir, &spec, pdb.packed()) {
             Ok(path) => progress(&TableEvent::Stored { table, path }),
             Err(e) => progress(&TableEvent::CacheUnwritable {
                 dir: cache.dir.clone(),
@@ -260,7 +260,7 @@ pub fn build_into(
             continue;
         }
         let pdb = obtain(None, spec, false, progress)?;
-        let path = cache::write_table(&cache.dir, &spec, pdb.packed())?;
+        let path = file::write_table(&cache.dir, &spec, pdb.packed())?;
         progress(&TableEvent::Stored {
             table: spec.name(),
             path,
@@ -307,7 +307,7 @@ impl TableGroups {
         }
         // The move-pruning machine is shared; build it now rather than in the
         // first search.
-        crate::solve::ida::Fsm::get();
+        crate::solve::pattern::ida::Fsm::get();
         Ok(TableGroups {
             rep,
             pdbs,

@@ -51,7 +51,7 @@ pub mod parallel;
 
 pub use fsm::Fsm;
 
-use super::pdb::{manhattan, CellSet, Indexer, Pdb};
+use super::tables::{manhattan, CellSet, Indexer, Pdb};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Groups: the board itself and one mirror image.

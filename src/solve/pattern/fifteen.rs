@@ -63,13 +63,13 @@
 use super::goals::{self, identity, transpose, Sym};
 use super::ida::parallel::{self, Limits, Outcome};
 use super::ida::{Counters, Four, Geometry, Heuristic};
-use super::moves::Move;
-use super::pdb::tables::{self, TableGroups};
-use super::pdb::PatternSpec;
+use super::tables::store::{self, TableGroups};
+use super::tables::PatternSpec;
+use crate::board_adt::moves::Move;
 use std::io;
 use std::time::{Duration, Instant};
 
-pub use super::pdb::tables::{TableCache, TableEvent};
+pub use super::tables::store::{TableCache, TableEvent};
 
 /// Side of the board.
 const SIDE: usize = 4;
@@ -80,7 +80,7 @@ const CELLS: usize = 16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TableSet {
     /// The production partition: 7-8 on 4x4 (described in the module docs),
-    /// 6-6-6-6 on 5x5 (see [`crate::solve::twentyfour`]).
+    /// 6-6-6-6 on 5x5 (see [`crate::solve::pattern::twentyfour`]).
     Standard,
     /// A small partition with the same lookups that builds in about a second
     /// and searches far slower (for tests): on 4x4, 6-6-3 (cells other than the
@@ -202,7 +202,7 @@ pub fn build_all(cache: &TableCache, progress: &mut dyn FnMut(&TableEvent)) -> i
         .flat_map(|rep| TableSet::Standard.groups(rep))
         .flat_map(|(_, specs)| specs)
         .collect();
-    tables::build_into(cache, &specs, progress)
+    store::build_into(cache, &specs, progress)
 }
 
 /// Counters and timing of one solve.
@@ -278,11 +278,11 @@ pub fn solve_fifteen(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board_adt::moves::{random_walk, replay};
     use crate::generate::SplitMix64;
-    use crate::solve::goals::symmetries;
-    use crate::solve::moves::{random_walk, replay};
-    use crate::solve::pdb::manhattan;
-    use crate::solve::pdb::tables::testing::{files_in, tally, Tally};
+    use crate::solve::pattern::goals::symmetries;
+    use crate::solve::pattern::tables::manhattan;
+    use crate::solve::pattern::tables::store::testing::{files_in, tally, Tally};
     use std::path::PathBuf;
     use std::sync::OnceLock;
 

@@ -13,12 +13,18 @@
 //! This module and its helpers never print: the `puzzle` binary is the client and
 //! does all the printing.
 
-use crate::board_size::{isqrt, MAX_CELLS};
-use crate::error::ReadError;
-pub use crate::error::{BoardError, ErrorKind, Role};
-use crate::parity::TileSet;
-use crate::parse::{CheckedLine, Fed, LineParser};
-use crate::solve::moves::Move;
+pub(crate) mod error;
+pub mod move_list;
+pub mod moves;
+pub(crate) mod parse;
+pub(crate) mod size;
+
+use error::ReadError;
+pub use error::{BoardError, ErrorKind, Role};
+use moves::Move;
+use parse::parity::TileSet;
+use parse::{CheckedLine, Fed, LineParser};
+use size::{isqrt, MAX_CELLS};
 use std::fmt;
 use std::io::{self, Write};
 
@@ -101,7 +107,7 @@ impl Board {
                     role,
                     ErrorKind::InvalidToken {
                         position: 1,
-                        text: crate::error::show_bytes(&line[end..], 40),
+                        text: error::show_bytes(&line[end..], 40),
                     },
                 ))
             }

@@ -15,7 +15,7 @@
 //! of the first heuristic: each iteration raises the bound by 2 (or more, to the
 //! least value that exceeded it, which has the same parity).
 
-use crate::solve::moves::Move;
+use crate::board_adt::moves::Move;
 use std::time::{Duration, Instant};
 
 /// Where a search stands: reported after each finished iteration and every
@@ -371,8 +371,8 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board_adt::moves::{apply_move, random_walk, replay};
     use crate::generate::SplitMix64;
-    use crate::solve::moves::{apply_move, random_walk, replay};
     use crate::solve::small::solve_small;
     use std::collections::HashMap;
 
@@ -586,6 +586,6 @@ mod tests {
         let start = [1, 2, 3, 4, 0, 5, 7, 8, 6];
         let goal = [1, 2, 3, 4, 5, 6, 7, 8, 0];
         let moves = solve_shortest(3, &start, &goal, &mut |_| {});
-        assert_eq!(crate::solve::moves::to_letters(&moves), "LU");
+        assert_eq!(crate::board_adt::moves::to_letters(&moves), "LU");
     }
 }
