@@ -18,6 +18,7 @@ pub mod move_list;
 pub mod moves;
 pub(crate) mod parse;
 pub(crate) mod size;
+pub(crate) mod symmetry;
 
 use error::ReadError;
 pub use error::{BoardError, ErrorKind, Role};

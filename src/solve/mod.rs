@@ -30,9 +30,9 @@ use manhattan::SearchProgress;
 use pattern::fifteen::{
     self, goal_class, FifteenTables, SearchStats, TableCache, TableEvent, TableSet,
 };
+use pattern::ida;
 use pattern::ida::parallel::Limits;
 use pattern::twentyfour::{self, Shortest, TwentyFourTables};
-use pattern::{goals, ida};
 use std::fmt;
 use std::io;
 use std::sync::{Arc, Mutex};
@@ -200,7 +200,7 @@ impl Solver {
         goal_blank: usize,
         events: &mut dyn FnMut(&SolveEvent),
     ) -> Result<Arc<TwentyFourTables>, SolveError> {
-        let class = goals::goal_class(5, goal_blank);
+        let class = crate::board_adt::symmetry::class_of(5, goal_blank);
         let slot = twentyfour::CLASSES
             .iter()
             .position(|&c| c == class)

@@ -27,6 +27,7 @@
 //! gaps.
 
 use crate::board_adt::moves::Move;
+use crate::board_adt::symmetry::{class_of, Symmetry};
 use std::sync::OnceLock;
 
 /// Cells of the largest board handled here.
@@ -35,22 +36,32 @@ const MAX_CELLS: usize = 9;
 /// Marks a table entry not yet reached by the breadth-first search.
 const UNSEEN: u8 = 0xFF;
 
-/// Row and column steps of the blank for each move, in [`Move::ALL`]'s order.
-const BLANK_STEP: [(isize, isize); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-
 /// Lehmer-digit weights of the tile order with the last two digits dropped:
 /// `(m-1-i)!/2` for `m` tiles.
 const WEIGHTS_3: [u32; 6] = [2520, 360, 60, 12, 3, 1];
 const WEIGHTS_2: [u32; 1] = [1];
 
-/// One symmetry of the square, as used to canonicalise a goal.
+/// A symmetry of the square as the look-ups use it, in arrays.
 #[derive(Clone, Copy)]
-struct Symmetry {
+struct Turn {
     /// `cell[i]` is where cell `i` goes.
     cell: [u8; MAX_CELLS],
     /// `back[m]` is the move on the original board that the move with index `m`
     /// (in [`Move::ALL`]) on the transformed board stands for.
     back: [Move; 4],
+}
+
+impl Turn {
+    fn new(side: usize, symmetry: Symmetry) -> Turn {
+        let mut cell = [0u8; MAX_CELLS];
+        for (i, to) in cell.iter_mut().enumerate().take(side * side) {
+            *to = symmetry.cell(side, i) as u8;
+        }
+        Turn {
+            cell,
+            back: symmetry.moves_back(),
+        }
+    }
 }
 
 /// Everything about one side length that does not depend on the tables.
@@ -59,7 +70,7 @@ struct Geometry {
     cells: usize,
     /// For each possible goal blank cell: its class and the symmetry taking it onto
     /// the class representative.
-    per_blank: [(usize, Symmetry); MAX_CELLS],
+    per_blank: [(usize, Turn); MAX_CELLS],
     /// For each class, the label of each cell in its canonical goal (0 = blank).
     canonical: Vec<[u8; MAX_CELLS]>,
     /// Lehmer-digit weights, see [`WEIGHTS_3`].
@@ -74,20 +85,18 @@ impl Geometry {
     fn new(side: usize) -> Geometry {
         let cells = side * side;
         let representatives: &[usize] = if side == 3 { &[0, 1, 4] } else { &[0] };
-        let symmetries: Vec<Symmetry> = (0..8).map(|k| symmetry(side, k)).collect();
-        let identity = symmetries[0];
-        let mut per_blank = [(0, identity); MAX_CELLS];
+        let mut per_blank = [(0, Turn::new(side, Symmetry::IDENTITY)); MAX_CELLS];
         for (blank, slot) in per_blank.iter_mut().enumerate().take(cells) {
-            *slot = symmetries
+            // The first symmetry in number order that carries the blank onto
+            // its class's representative.
+            let rep = class_of(side, blank);
+            let class = representatives
                 .iter()
-                .find_map(|sym| {
-                    let to = sym.cell[blank] as usize;
-                    representatives
-                        .iter()
-                        .position(|&r| r == to)
-                        .map(|class| (class, *sym))
-                })
+                .position(|&r| r == rep)
+                .expect("every class has its table");
+            let sym = Symmetry::first_onto(side, blank, rep)
                 .expect("every cell maps onto a representative");
+            *slot = (class, Turn::new(side, sym));
         }
         let canonical = representatives
             .iter()
@@ -122,7 +131,7 @@ impl Geometry {
     /// `start` in the canonical frame of `goal`'s class: the class, the symmetry
     /// that maps `goal` onto the class's canonical goal, the start's relabelled
     /// cells and its blank cell there.
-    fn normalise(&self, start: &[u8], goal: &[u8]) -> (usize, Symmetry, [u8; MAX_CELLS], usize) {
+    fn normalise(&self, start: &[u8], goal: &[u8]) -> (usize, Turn, [u8; MAX_CELLS], usize) {
         let goal_blank = goal
             .iter()
             .position(|&t| t == 0)
@@ -207,51 +216,6 @@ impl Geometry {
         }
         table
     }
-}
-
-/// The symmetry number `k` (bit 0: transpose, bit 1: flip rows, bit 2: flip
-/// columns) of a `side`-wide square.
-fn symmetry(side: usize, k: usize) -> Symmetry {
-    let transpose = k & 1 != 0;
-    let flip_rows = k & 2 != 0;
-    let flip_cols = k & 4 != 0;
-    let last = side - 1;
-    let mut cell = [0u8; MAX_CELLS];
-    for (i, to) in cell.iter_mut().enumerate().take(side * side) {
-        let (mut r, mut c) = (i / side, i % side);
-        if transpose {
-            std::mem::swap(&mut r, &mut c);
-        }
-        if flip_rows {
-            r = last - r;
-        }
-        if flip_cols {
-            c = last - c;
-        }
-        *to = (r * side + c) as u8;
-    }
-    let turn = |(mut dr, mut dc): (isize, isize)| {
-        if transpose {
-            std::mem::swap(&mut dr, &mut dc);
-        }
-        if flip_rows {
-            dr = -dr;
-        }
-        if flip_cols {
-            dc = -dc;
-        }
-        (dr, dc)
-    };
-    let mut back = Move::ALL;
-    for (original, &step) in BLANK_STEP.iter().enumerate() {
-        let turned = turn(step);
-        let m = BLANK_STEP
-            .iter()
-            .position(|&s| s == turned)
-            .expect("a symmetry maps steps onto steps");
-        back[m] = Move::ALL[original];
-    }
-    Symmetry { cell, back }
 }
 
 fn geometry(side: usize) -> &'static Geometry {

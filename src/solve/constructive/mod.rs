@@ -60,6 +60,7 @@
 
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::{reversed, Move};
+use crate::board_adt::symmetry::Symmetry;
 use crate::solve::small::solve_small;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -88,6 +89,20 @@ const SINGLE_BOX: usize = 64;
 /// the largest side: more tries shorten the solution (each try is a different
 /// reduction) but cost time.
 const PORTFOLIO: [(usize, usize); 3] = [(6, 8), (10, 4), (16, 2)];
+
+/// The images the reduction is tried on, in this order (the first of the
+/// shortest answers is kept): the four that keep rows as rows, then the four
+/// that transpose.
+pub(crate) const IMAGES: [Symmetry; 8] = [
+    Symmetry::IDENTITY,
+    Symmetry::FLIP_ROWS,
+    Symmetry::FLIP_COLS,
+    Symmetry::new(false, true, true),
+    Symmetry::TRANSPOSE,
+    Symmetry::new(true, true, false),
+    Symmetry::new(true, false, true),
+    Symmetry::new(true, true, true),
+];
 
 /// The window at a line's end in which a large region's last two tiles are
 /// searched exactly: this many rows ...
@@ -119,66 +134,27 @@ pub fn solve_large(side: usize, start: &[u32], goal: &[u32]) -> MoveList {
         .find(|&&(most, _)| side <= most)
         .map_or(1, |&(_, tries)| tries);
     let mut best: Option<MoveList> = None;
-    for symmetry in 0..tries {
-        let map = |b: &[u32]| {
-            let mut out = vec![0; b.len()];
-            for (cell, &tile) in b.iter().enumerate() {
-                out[transform(side, symmetry, cell)] = tile;
-            }
-            out
-        };
-        let moves = reduce(side, &map(start), &map(goal));
+    for image in &IMAGES[..tries] {
+        let mut moves = reduce(
+            side,
+            &turned(side, *image, start),
+            &turned(side, *image, goal),
+        );
         if best.as_ref().is_none_or(|b| moves.len() < b.len()) {
-            best = Some(untransform_moves(symmetry, moves));
+            moves.map_each(image.moves_back());
+            best = Some(moves);
         }
     }
     best.unwrap_or_default()
 }
 
-/// Where `cell` of a `side`-wide board goes under symmetry `symmetry`
-/// (`0..8`): bit 2 transposes, then bit 0 flips the rows and bit 1 the columns.
-fn transform(side: usize, symmetry: usize, cell: usize) -> usize {
-    let (mut r, mut c) = (cell / side, cell % side);
-    if symmetry & 4 != 0 {
-        (r, c) = (c, r);
+/// The image of `board` under `image`.
+fn turned(side: usize, image: Symmetry, board: &[u32]) -> Vec<u32> {
+    let mut out = vec![0; board.len()];
+    for (cell, &tile) in board.iter().enumerate() {
+        out[image.cell(side, cell)] = tile;
     }
-    if symmetry & 1 != 0 {
-        r = side - 1 - r;
-    }
-    if symmetry & 2 != 0 {
-        c = side - 1 - c;
-    }
-    r * side + c
-}
-
-/// The moves on the original board of `moves`, made on its image under
-/// `symmetry` (see [`transform`]).
-fn untransform_moves(symmetry: usize, mut moves: MoveList) -> MoveList {
-    // The image of each move's direction, then its inverse mapping.
-    let image = |mv: Move| {
-        let mut mv = mv;
-        if symmetry & 4 != 0 {
-            mv = match mv {
-                Move::Up => Move::Left,
-                Move::Left => Move::Up,
-                Move::Down => Move::Right,
-                Move::Right => Move::Down,
-            };
-        }
-        let flip_rows = symmetry & 1 != 0 && matches!(mv, Move::Up | Move::Down);
-        let flip_cols = symmetry & 2 != 0 && matches!(mv, Move::Left | Move::Right);
-        if flip_rows || flip_cols {
-            mv.inverse()
-        } else {
-            mv
-        }
-    };
-    let mut back = Move::ALL;
-    for mv in Move::ALL {
-        back[image(mv) as usize] = mv;
-    }
-    moves.map_each(back);
-    moves
+    out
 }
 
 /// The reduction of the module documentation, for `side >= 4`.
@@ -1285,28 +1261,51 @@ mod tests {
     }
 
     #[test]
-    fn every_symmetry_maps_its_moves_back() {
+    fn every_image_maps_its_moves_back() {
         let mut rng = SplitMix64::new(8);
         for side in [4, 5, 7] {
-            for symmetry in 0..8 {
+            for (symmetry, image) in IMAGES.into_iter().enumerate() {
                 for _ in 0..20 {
                     let (start, goal) = pair(&mut rng, side);
-                    let map = |b: &[u32]| {
-                        let mut out = vec![0; b.len()];
-                        for (cell, &tile) in b.iter().enumerate() {
-                            out[transform(side, symmetry, cell)] = tile;
-                        }
-                        out
-                    };
-                    let moves = untransform_moves(
-                        symmetry,
-                        reduce(side, &map(start.as_slice()), &map(&goal)),
-                    )
-                    .to_vec();
+                    let mut moves = reduce(
+                        side,
+                        &turned(side, image, &start),
+                        &turned(side, image, &goal),
+                    );
+                    moves.map_each(image.moves_back());
+                    let moves = moves.to_vec();
                     let mut cells = start.clone();
                     let mut blank = start.iter().position(|&t| t == 0).unwrap();
                     assert_eq!(replay(&mut cells, side, &mut blank, &moves), Ok(()));
                     assert!(cells == goal, "symmetry {symmetry}, side {side}");
+                }
+            }
+        }
+    }
+
+    /// Where `cell` goes under image `k` as this module numbered its images
+    /// before [`Symmetry`]: bit 2 transposes, then bit 0 flips the rows and
+    /// bit 1 the columns.
+    fn old_transform(side: usize, k: usize, cell: usize) -> usize {
+        let (mut r, mut c) = (cell / side, cell % side);
+        if k & 4 != 0 {
+            (r, c) = (c, r);
+        }
+        if k & 1 != 0 {
+            r = side - 1 - r;
+        }
+        if k & 2 != 0 {
+            c = side - 1 - c;
+        }
+        r * side + c
+    }
+
+    #[test]
+    fn the_images_are_tried_in_their_old_order() {
+        for side in [4, 5, 6, 9] {
+            for (k, image) in IMAGES.into_iter().enumerate() {
+                for cell in 0..side * side {
+                    assert_eq!(image.cell(side, cell), old_transform(side, k, cell));
                 }
             }
         }

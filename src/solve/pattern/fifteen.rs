@@ -60,12 +60,13 @@
 //! (0.19-0.30 s from run to run: the machine is a shared VM); loading the
 //! corner tables takes about 0.1-0.2 s.
 
-use super::goals::{self, identity, transpose, Sym};
+use super::goals;
 use super::ida::parallel::{self, Limits, Outcome};
 use super::ida::{Counters, Four, Geometry, Heuristic};
 use super::tables::store::{self, TableGroups};
 use super::tables::PatternSpec;
 use crate::board_adt::moves::Move;
+use crate::board_adt::symmetry::{class_of, Symmetry};
 use std::io;
 use std::time::{Duration, Instant};
 
@@ -102,9 +103,9 @@ impl TableSet {
     }
 
     /// The groups for goal class `rep`: (frame, specs).
-    fn groups(self, rep: usize) -> Vec<(Sym, Vec<PatternSpec>)> {
+    fn groups(self, rep: usize) -> Vec<(Vec<u8>, Vec<PatternSpec>)> {
         let mut out = Vec::new();
-        for frame in [identity(SIDE), transpose(SIDE)] {
+        for frame in [Symmetry::IDENTITY, Symmetry::TRANSPOSE].map(|s| s.cells(SIDE)) {
             let g = frame[rep] as usize;
             let specs = self
                 .masks(g)
@@ -126,7 +127,7 @@ pub fn reachable(start: &[u8; 16], goal: &[u8; 16]) -> bool {
 
 /// The representative of `cell`'s class: 0 (corner), 1 (edge) or 5 (centre).
 pub fn goal_class(cell: usize) -> usize {
-    goals::goal_class(SIDE, cell)
+    class_of(SIDE, cell)
 }
 
 /// The tables for every goal whose blank sits in one class of cells (corner,
@@ -280,7 +281,6 @@ mod tests {
     use super::*;
     use crate::board_adt::moves::{random_walk, replay};
     use crate::generate::SplitMix64;
-    use crate::solve::pattern::goals::symmetries;
     use crate::solve::pattern::tables::manhattan;
     use crate::solve::pattern::tables::store::testing::{files_in, tally, Tally};
     use std::path::PathBuf;
@@ -388,7 +388,7 @@ mod tests {
         assert_eq!(classes, [0, 1, 1, 0, 1, 5, 5, 1, 1, 5, 5, 1, 0, 1, 1, 0]);
         for cell in 0..16 {
             let rep = goal_class(cell);
-            assert!(symmetries(SIDE).iter().any(|s| s[cell] as usize == rep));
+            assert!(Symmetry::ALL.iter().any(|s| s.cell(SIDE, cell) == rep));
         }
     }
 
@@ -476,7 +476,7 @@ mod tests {
         let goal: [u8; 16] = std::array::from_fn(|i| i as u8);
         let mut rng = SplitMix64::new(99);
         for (id, want, start) in KORF {
-            for (k, sym) in symmetries(SIDE).iter().enumerate() {
+            for (k, sym) in Symmetry::ALL.map(|s| s.cells(SIDE)).iter().enumerate() {
                 // Move every cell by the symmetry, then rename the tiles at random.
                 let mut names: [u8; 16] = std::array::from_fn(|i| i as u8);
                 for i in (2..16).rev() {

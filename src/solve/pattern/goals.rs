@@ -1,65 +1,19 @@
 //! Any goal onto a canonical one, for the pattern-database solvers of every
-//! side: relabelling, the symmetries of the square, goal classes, and the way
-//! back from a canonical path to moves.
+//! side: relabelling, a symmetry of the square
+//! ([`crate::board_adt::symmetry`]), and the way back from a canonical path to
+//! moves.
 //!
 //! Tiles are renamed by their cell in the goal, so every goal becomes "tile `c`
 //! on cell `c`" with the blank on the goal's blank cell `g`. One of the 8
 //! symmetries of the square then moves `g` onto the representative of its class,
-//! the smallest cell of its orbit: on 4x4 a corner (0), an edge cell (1) or a
+//! the smallest cell of its orbit (the rotation that does, when one does): on 4x4 a corner (0), an edge cell (1) or a
 //! centre cell (5); on 5x5 a corner (0), a cell next to a corner on the edge (1),
 //! the middle of an edge (2), an inner corner (6), the middle of an inner edge
 //! (7) or the centre (12). The search runs on the transformed board and its
 //! moves are mapped back.
 
 use crate::board_adt::moves::Move;
-
-/// A symmetry of the square as a map of cells: cell `c` goes to `sym[c]`.
-pub type Sym = Vec<u8>;
-
-/// The 8 symmetries of the `side`-wide square, identity first, then the
-/// rotations, the two axis mirrors and the two diagonal mirrors (the
-/// transpose is number 6).
-pub fn symmetries(side: usize) -> [Sym; 8] {
-    type RowCol = fn(usize, usize, usize) -> (usize, usize);
-    let maps: [RowCol; 8] = [
-        |_, r, c| (r, c),
-        |n, r, c| (c, n - 1 - r),
-        |n, r, c| (n - 1 - r, n - 1 - c),
-        |n, r, c| (n - 1 - c, r),
-        |n, r, c| (r, n - 1 - c),
-        |n, r, c| (n - 1 - r, c),
-        |_, r, c| (c, r),
-        |n, r, c| (n - 1 - c, n - 1 - r),
-    ];
-    maps.map(|m| {
-        (0..side * side)
-            .map(|cell| {
-                let (r, c) = m(side, cell / side, cell % side);
-                (r * side + c) as u8
-            })
-            .collect()
-    })
-}
-
-/// The identity map of a `side`-wide square.
-pub fn identity(side: usize) -> Sym {
-    (0..(side * side) as u8).collect()
-}
-
-/// The mirror about the main diagonal (rows become columns).
-pub fn transpose(side: usize) -> Sym {
-    symmetries(side)[6].clone()
-}
-
-/// The representative of `cell`'s class: the smallest cell any symmetry maps
-/// it onto.
-pub fn goal_class(side: usize, cell: usize) -> usize {
-    symmetries(side)
-        .iter()
-        .map(|s| s[cell] as usize)
-        .min()
-        .expect("eight symmetries")
-}
+use crate::board_adt::symmetry::{class_of, Symmetry};
 
 /// Whether `cells` holds each of `0 .. cells.len()` once.
 pub fn is_board(cells: &[u8]) -> bool {
@@ -106,8 +60,9 @@ pub fn reachable(side: usize, start: &[u8], goal: &[u8]) -> bool {
 pub struct Canonical {
     /// Tiles named by their home cell in the frame; the blank is `blank_code`.
     pub cells: Vec<u8>,
-    /// The symmetry that took the goal's blank onto the class representative.
-    pub sigma: Sym,
+    /// The symmetry that took the goal's blank onto the class representative,
+    /// as a map of cells.
+    pub sigma: Vec<u8>,
 }
 
 /// `start` towards `goal` (row-major, 0 the blank, each of `0 .. side*side`
@@ -130,14 +85,13 @@ pub fn normalise(side: usize, start: &[u8], goal: &[u8], rep: usize, blank_code:
     );
     let g = goal.iter().position(|&t| t == 0).expect("goal has a blank");
     assert_eq!(
-        goal_class(side, g),
+        class_of(side, g),
         rep,
         "tables for goal class {rep} cannot solve a goal with the blank on cell {g}"
     );
-    let sigma = symmetries(side)
-        .into_iter()
-        .find(|s| s[g] as usize == rep)
-        .expect("some symmetry maps every cell onto its class representative");
+    let sigma = Symmetry::rotation_onto(side, g, rep)
+        .expect("some symmetry maps every cell onto its class representative")
+        .cells(side);
     let mut home = vec![0u8; cells];
     for (cell, &label) in goal.iter().enumerate() {
         home[label as usize] = sigma[cell];
@@ -180,34 +134,6 @@ pub fn moves_back(side: usize, sigma: &[u8], mut blank: usize, path: &[u8]) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn goal_cells_fall_into_classes() {
-        let four: Vec<usize> = (0..16).map(|c| goal_class(4, c)).collect();
-        assert_eq!(four, [0, 1, 1, 0, 1, 5, 5, 1, 1, 5, 5, 1, 0, 1, 1, 0]);
-        let five: Vec<usize> = (0..25).map(|c| goal_class(5, c)).collect();
-        #[rustfmt::skip]
-        let want = [
-            0, 1, 2, 1, 0,
-            1, 6, 7, 6, 1,
-            2, 7, 12, 7, 2,
-            1, 6, 7, 6, 1,
-            0, 1, 2, 1, 0,
-        ];
-        assert_eq!(five, want);
-    }
-
-    #[test]
-    fn symmetries_are_distinct_permutations() {
-        for side in [4, 5] {
-            let all = symmetries(side);
-            for (i, s) in all.iter().enumerate() {
-                assert!(is_board(s));
-                assert!(all[..i].iter().all(|t| t != s));
-            }
-            assert_eq!(all[6][1], side as u8, "the transpose sends cell 1 down");
-        }
-    }
 
     #[test]
     fn normalising_renames_tiles_by_home_cell() {

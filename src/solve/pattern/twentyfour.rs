@@ -41,12 +41,13 @@
 //! All ten files take 637 MB.
 
 use super::fifteen::TableSet;
-use super::goals::{self, identity, symmetries, transpose, Sym};
+use super::goals;
 use super::ida::parallel::{self, Outcome};
 use super::ida::{Five, Geometry, Heuristic};
 use super::tables::store::{self, TableCache, TableEvent, TableGroups};
 use super::tables::PatternSpec;
 use crate::board_adt::moves::Move;
+use crate::board_adt::symmetry::{class_of, Symmetry};
 use std::io;
 
 pub use super::ida::parallel::{Limits, Progress};
@@ -91,12 +92,12 @@ fn masks(set: TableSet, g: usize) -> Vec<u32> {
 /// The frame of the second lookup for goals with the blank on `rep`: the
 /// transpose if it leaves the blank in part A, else the left-right mirror
 /// (which fixes the middle column).
-fn second_frame(rep: usize) -> Sym {
-    let t = transpose(SIDE);
+fn second_frame(rep: usize) -> Vec<u8> {
+    let t = Symmetry::TRANSPOSE.cells(SIDE);
     if PARTS[0].contains(&(t[rep] as usize)) {
         t
     } else {
-        let mirror = symmetries(SIDE)[4].clone();
+        let mirror = Symmetry::FLIP_COLS.cells(SIDE);
         assert_eq!(
             mirror[rep] as usize, rep,
             "the mirror fixes the middle column"
@@ -106,8 +107,8 @@ fn second_frame(rep: usize) -> Sym {
 }
 
 /// The groups for goal class `rep`: (frame, specs).
-fn groups(set: TableSet, rep: usize) -> Vec<(Sym, Vec<PatternSpec>)> {
-    [identity(SIDE), second_frame(rep)]
+fn groups(set: TableSet, rep: usize) -> Vec<(Vec<u8>, Vec<PatternSpec>)> {
+    [Symmetry::IDENTITY.cells(SIDE), second_frame(rep)]
         .into_iter()
         .map(|frame| {
             let g = frame[rep] as usize;
@@ -137,7 +138,7 @@ impl TwentyFourTables {
         progress: &mut dyn FnMut(&TableEvent),
     ) -> io::Result<TwentyFourTables> {
         assert!(goal_blank < CELLS, "goal blank cell out of range");
-        let rep = goals::goal_class(SIDE, goal_blank);
+        let rep = class_of(SIDE, goal_blank);
         let tables = TableGroups::load(cache, rep, groups(set, rep), progress)?;
         Ok(TwentyFourTables { tables })
     }
@@ -223,7 +224,7 @@ mod tests {
     /// The small tables of each goal class, built once for all tests.
     fn small(goal_blank: usize) -> &'static TwentyFourTables {
         static TABLES: [OnceLock<TwentyFourTables>; 6] = [const { OnceLock::new() }; 6];
-        let rep = goals::goal_class(SIDE, goal_blank);
+        let rep = class_of(SIDE, goal_blank);
         let slot = CLASSES.iter().position(|&c| c == rep).unwrap();
         TABLES[slot].get_or_init(|| {
             TwentyFourTables::load_or_build_with(None, goal_blank, TableSet::Small, &mut |_| {})
