@@ -16,6 +16,7 @@
 //! least value that exceeded it, which has the same parity).
 
 use crate::board_adt::moves::Move;
+use crate::solve::grid::{manhattan, reachable};
 use std::time::{Duration, Instant};
 
 /// Where a search stands: reported after each finished iteration and every
@@ -88,42 +89,6 @@ pub fn solve_shortest_until(
     }
 }
 
-/// Whether `goal` is reachable from `start`: the permutation of cells taking one
-/// to the other must have the parity of the blank's Manhattan displacement.
-fn reachable(side: usize, start: &[u32], goal: &[u32]) -> bool {
-    let n = side * side;
-    let mut where_in_goal = vec![usize::MAX; n];
-    for (i, &t) in goal.iter().enumerate() {
-        match where_in_goal.get_mut(t as usize) {
-            Some(slot) if *slot == usize::MAX => *slot = i,
-            _ => return false,
-        }
-    }
-    let mut perm = Vec::with_capacity(n);
-    for &t in start {
-        match where_in_goal.get(t as usize) {
-            Some(&i) if i != usize::MAX => perm.push(i),
-            _ => return false,
-        }
-    }
-    let mut seen = vec![false; n];
-    let mut transpositions = 0;
-    for i in 0..n {
-        let mut j = i;
-        let mut length = 0;
-        while !seen[j] {
-            seen[j] = true;
-            j = perm[j];
-            length += 1;
-        }
-        transpositions += length.max(1) - 1;
-    }
-    let (a, b) = (where_in_goal[0], start.iter().position(|&t| t == 0));
-    let Some(b) = b else { return false };
-    let displacement = (a / side).abs_diff(b / side) + (a % side).abs_diff(b % side);
-    transpositions % 2 == displacement % 2
-}
-
 /// What [`Search::make`] changed, to take a move back.
 struct Undo {
     /// Where the moved tile was (and the blank went).
@@ -140,6 +105,8 @@ struct Search<'p> {
     side: usize,
     cells: Vec<u32>,
     blank: usize,
+    /// Each tile's cell in the goal, and its row and column there.
+    goal_cell: Vec<usize>,
     goal_row: Vec<usize>,
     goal_col: Vec<usize>,
     manhattan: u32,
@@ -170,9 +137,11 @@ impl Search<'_> {
         progress: &'p mut dyn FnMut(&SearchProgress),
     ) -> Search<'p> {
         let cells = side * side;
+        let mut goal_cell = vec![0usize; cells];
         let mut goal_row = vec![0usize; cells];
         let mut goal_col = vec![0usize; cells];
         for (i, &t) in goal.iter().enumerate() {
+            goal_cell[t as usize] = i;
             goal_row[t as usize] = i / side;
             goal_col[t as usize] = i % side;
         }
@@ -180,6 +149,7 @@ impl Search<'_> {
             side,
             cells: start.to_vec(),
             blank: start.iter().position(|&t| t == 0).unwrap_or(0),
+            goal_cell,
             goal_row,
             goal_col,
             manhattan: 0,
@@ -215,9 +185,7 @@ impl Search<'_> {
     }
 
     fn tile_distance(&self, tile: u32, cell: usize) -> u32 {
-        let t = tile as usize;
-        ((cell / self.side).abs_diff(self.goal_row[t])
-            + (cell % self.side).abs_diff(self.goal_col[t])) as u32
+        manhattan(self.side, cell, self.goal_cell[tile as usize])
     }
 
     /// Tiles of row (or column) `line` whose goal is in that line, less a longest

@@ -20,6 +20,7 @@
 //! never prints, and reports progress through the events callback.
 
 pub mod constructive;
+mod grid;
 pub mod manhattan;
 pub mod pattern;
 pub mod small;
@@ -239,7 +240,7 @@ impl Solver {
             report_every: Some(Duration::from_secs(2)),
             stop: None,
         };
-        let (start_cells, goal_cells) = (narrow_to::<25>(start), narrow_to::<25>(goal));
+        let (start_cells, goal_cells) = (grid::narrow::<25>(start), grid::narrow::<25>(goal));
         let mut counters = ida::Counters::default();
         let outcome = twentyfour::solve_twentyfour(
             &start_cells,
@@ -354,8 +355,8 @@ impl Solver {
                 Solution {
                     moves: small::solve_small(
                         side,
-                        &narrow(start)[..side * side],
-                        &narrow(goal)[..side * side],
+                        &grid::narrow::<16>(start)[..side * side],
+                        &grid::narrow::<16>(goal)[..side * side],
                     )
                     .into(),
                     proven_shortest: true,
@@ -363,7 +364,8 @@ impl Solver {
             }
             4 => {
                 stats.method = "IDA* over pattern databases";
-                let (start_cells, goal_cells) = (narrow(start), narrow(goal));
+                let (start_cells, goal_cells) =
+                    (grid::narrow::<16>(start), grid::narrow::<16>(goal));
                 let tables = self.fifteen_tables(goal.blank(), events)?;
                 stats.table_time = began.elapsed();
                 let mut search = SearchStats::default();
@@ -405,7 +407,7 @@ impl Solver {
                 stats.method = "row-by-row reduction, 3x3 corner finished optimally";
                 let moves = constructive::solve_large(side, start.cells(), goal.cells());
                 let proven_shortest =
-                    moves.len() as u64 == manhattan_distance(side, start.cells(), goal.cells());
+                    moves.len() as u64 == grid::distance(side, start.cells(), goal.cells());
                 Solution {
                     moves,
                     proven_shortest,
@@ -450,37 +452,6 @@ fn unfinished(
         proven_shortest: moves.len() as u64 <= u64::from(lower_bound),
         moves,
     }
-}
-
-/// The sum over the tiles of the rows and columns between their cells on `start`
-/// and on `goal`: every move carries one tile one cell, so no solution is
-/// shorter.
-fn manhattan_distance(side: usize, start: &[u32], goal: &[u32]) -> u64 {
-    let mut goal_cell = vec![0u32; goal.len()];
-    for (cell, &tile) in goal.iter().enumerate() {
-        goal_cell[tile as usize] = cell as u32;
-    }
-    let mut sum = 0;
-    for (cell, &tile) in start.iter().enumerate().filter(|&(_, &t)| t != 0) {
-        let home = goal_cell[tile as usize] as usize;
-        sum += ((cell / side).abs_diff(home / side) + (cell % side).abs_diff(home % side)) as u64;
-    }
-    sum
-}
-
-/// A board of at most 16 cells as bytes, on the stack: no allocation for the
-/// millions of small puzzles a batch may hold.
-fn narrow(board: &Board) -> [u8; 16] {
-    narrow_to::<16>(board)
-}
-
-/// A board of at most `N` cells as bytes, on the stack.
-fn narrow_to<const N: usize>(board: &Board) -> [u8; N] {
-    let mut cells = [0u8; N];
-    for (cell, &tile) in cells.iter_mut().zip(board.cells()) {
-        *cell = tile as u8;
-    }
-    cells
 }
 
 #[cfg(test)]

@@ -292,6 +292,7 @@ mod tests {
     use super::*;
     use crate::board_adt::moves::{apply_move, replay};
     use crate::generate::SplitMix64;
+    use crate::solve::grid::reachable;
     use std::collections::{HashMap, VecDeque};
 
     /// A random board of `cells` cells, as bytes.
@@ -433,7 +434,7 @@ mod tests {
                     for _ in 0..1000 {
                         let goal = board(&mut rng, 9);
                         let mut start = board(&mut rng, 9);
-                        if !same_parity(&start, &goal) {
+                        if !reachable(3, &start, &goal) {
                             let (i, j) = nonblank_pair(&start);
                             start.swap(i, j);
                         }
@@ -454,20 +455,6 @@ mod tests {
     fn nonblank_pair(b: &[u8]) -> (usize, usize) {
         let mut it = (0..b.len()).filter(|&i| b[i] != 0);
         (it.next().unwrap(), it.next().unwrap())
-    }
-
-    /// Whether the 3x3 boards are reachable from each other: odd side, so the
-    /// tiles' reading order must differ by an even permutation.
-    fn same_parity(a: &[u8], b: &[u8]) -> bool {
-        let ta: Vec<u8> = a.iter().copied().filter(|&t| t != 0).collect();
-        let tb: Vec<u8> = b.iter().copied().filter(|&t| t != 0).collect();
-        inversions(&ta) % 2 == inversions(&tb) % 2
-    }
-
-    fn inversions(v: &[u8]) -> usize {
-        (0..v.len())
-            .map(|i| (i + 1..v.len()).filter(|&j| v[j] < v[i]).count())
-            .sum()
     }
 
     #[test]

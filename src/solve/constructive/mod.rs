@@ -61,6 +61,7 @@
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::{reversed, Move};
 use crate::board_adt::symmetry::Symmetry;
+use crate::solve::grid::manhattan;
 use crate::solve::small::solve_small;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -358,8 +359,7 @@ impl<'a> Reducer<'a> {
     }
 
     fn distance(&self, a: usize, b: usize) -> usize {
-        let n = self.n;
-        (a / n).abs_diff(b / n) + (a % n).abs_diff(b % n)
+        manhattan(self.n, a, b) as usize
     }
 
     /// An estimate of the moves the blank needs to reach `q`, next to the tile at
@@ -494,8 +494,7 @@ impl<'a> Reducer<'a> {
         s.heap.clear();
         s.stamp[start] = stamp;
         s.cost[start] = 0;
-        let h =
-            |cell: usize| ((cell / n).abs_diff(goal / n) + (cell % n).abs_diff(goal % n)) as u32;
+        let h = |cell: usize| manhattan(n, cell, goal);
         s.heap.push(Reverse((h(start), h(start), start)));
         let mut found = false;
         while let Some(Reverse((f, hx, x))) = s.heap.pop() {
@@ -1097,6 +1096,7 @@ mod tests {
     use super::*;
     use crate::board_adt::moves::replay;
     use crate::generate::SplitMix64;
+    use crate::solve::grid::reachable;
 
     /// A random goal, and a random start of the same parity.
     fn pair(rng: &mut SplitMix64, side: usize) -> (Vec<u32>, Vec<u32>) {
@@ -1108,41 +1108,6 @@ mod tests {
             start.swap(i, j);
         }
         (start, goal)
-    }
-
-    /// Parity of a permutation given as `perm[i]` = image of `i`.
-    fn odd(perm: &[usize]) -> bool {
-        let mut seen = vec![false; perm.len()];
-        let mut transpositions = 0;
-        for i in 0..perm.len() {
-            let mut j = i;
-            let mut len = 0;
-            while !seen[j] {
-                seen[j] = true;
-                j = perm[j];
-                len += 1;
-            }
-            if len > 0 {
-                transpositions += len - 1;
-            }
-        }
-        transpositions % 2 == 1
-    }
-
-    /// Whether `goal` can be reached from `start`: the cell permutation taking one
-    /// to the other has the parity of the blank's Manhattan displacement.
-    fn reachable(side: usize, start: &[u32], goal: &[u32]) -> bool {
-        let mut where_in_goal = vec![0; goal.len()];
-        for (i, &t) in goal.iter().enumerate() {
-            where_in_goal[t as usize] = i;
-        }
-        let perm: Vec<usize> = start.iter().map(|&t| where_in_goal[t as usize]).collect();
-        let (a, b) = (
-            where_in_goal[0],
-            start.iter().position(|&t| t == 0).unwrap(),
-        );
-        let blank = (a / side).abs_diff(b / side) + (a % side).abs_diff(b % side);
-        odd(&perm) == (blank % 2 == 1)
     }
 
     fn check(side: usize, start: &[u32], goal: &[u32]) -> usize {

@@ -118,13 +118,6 @@ impl TableSet {
     }
 }
 
-/// Whether `goal` is reachable from `start`: every move is a transposition that
-/// also moves the blank one step, so the parity of the permutation between the
-/// boards must equal that of the blank's Manhattan distance.
-pub fn reachable(start: &[u8; 16], goal: &[u8; 16]) -> bool {
-    goals::reachable(SIDE, start, goal)
-}
-
 /// The representative of `cell`'s class: 0 (corner), 1 (edge) or 5 (centre).
 pub fn goal_class(cell: usize) -> usize {
     class_of(SIDE, cell)
@@ -281,7 +274,7 @@ mod tests {
     use super::*;
     use crate::board_adt::moves::{random_walk, replay};
     use crate::generate::SplitMix64;
-    use crate::solve::pattern::tables::manhattan;
+    use crate::solve::grid::{manhattan, reachable};
     use crate::solve::pattern::tables::store::testing::{files_in, tally, Tally};
     use std::path::PathBuf;
     use std::sync::OnceLock;
@@ -397,7 +390,7 @@ mod tests {
         let goal: [u8; 16] = std::array::from_fn(|i| i as u8);
         let mut rng = SplitMix64::new(7);
         let start = scramble(&mut rng, &goal, 31);
-        assert!(reachable(&start, &goal) && reachable(&goal, &start));
+        assert!(reachable(SIDE, &start, &goal) && reachable(SIDE, &goal, &start));
         let mut swapped = start;
         let (a, b) = if swapped[0] == 0 || swapped[1] == 0 {
             (2, 3)
@@ -405,7 +398,7 @@ mod tests {
             (0, 1)
         };
         swapped.swap(a, b);
-        assert!(!reachable(&swapped, &goal));
+        assert!(!reachable(SIDE, &swapped, &goal));
     }
 
     #[test]

@@ -14,6 +14,7 @@
 
 use crate::board_adt::moves::Move;
 use crate::board_adt::symmetry::{class_of, Symmetry};
+use crate::solve::grid::reachable;
 
 /// Whether `cells` holds each of `0 .. cells.len()` once.
 pub fn is_board(cells: &[u8]) -> bool {
@@ -25,35 +26,6 @@ pub fn is_board(cells: &[u8]) -> bool {
         }
         fresh
     })
-}
-
-/// Whether `goal` is reachable from `start` on a `side`-wide board: every move
-/// is a transposition that also moves the blank one step, so the parity of the
-/// permutation between the boards must equal that of the blank's Manhattan
-/// distance.
-pub fn reachable(side: usize, start: &[u8], goal: &[u8]) -> bool {
-    let cells = side * side;
-    let mut goal_cell = vec![0usize; cells];
-    for (c, &label) in goal.iter().enumerate() {
-        goal_cell[label as usize] = c;
-    }
-    let perm: Vec<usize> = start.iter().map(|&t| goal_cell[t as usize]).collect();
-    let mut seen = vec![false; cells];
-    let mut cycles = 0;
-    for c in 0..cells {
-        if !seen[c] {
-            cycles += 1;
-            let mut x = c;
-            while !seen[x] {
-                seen[x] = true;
-                x = perm[x];
-            }
-        }
-    }
-    let blank = |b: &[u8]| b.iter().position(|&t| t == 0).unwrap_or(0);
-    let (a, b) = (blank(start), blank(goal));
-    let md = (a / side).abs_diff(b / side) + (a % side).abs_diff(b % side);
-    (cells - cycles) % 2 == md % 2
 }
 
 /// A start board seen in the canonical frame of its goal's class.

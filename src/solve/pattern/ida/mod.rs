@@ -51,7 +51,8 @@ pub mod parallel;
 
 pub use fsm::Fsm;
 
-use super::tables::{manhattan, CellSet, Indexer, Pdb};
+use super::tables::{CellSet, Indexer, Pdb};
+use crate::solve::grid::manhattan;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Groups: the board itself and one mirror image.

@@ -94,11 +94,6 @@ pub fn components(side: usize, mut free: u32) -> Vec<u32> {
     out
 }
 
-/// Manhattan distance between two cells of a `side`-wide board.
-pub const fn manhattan(side: usize, a: usize, b: usize) -> u32 {
-    ((a / side).abs_diff(b / side) + (a % side).abs_diff(b % side)) as u32
-}
-
 const fn factorial(n: usize) -> usize {
     let mut f = 1;
     let mut i = 2;
@@ -628,6 +623,7 @@ impl Pdb {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::grid::manhattan;
     use std::collections::VecDeque;
 
     #[test]
