@@ -24,7 +24,7 @@
 use puzzle::board_adt::moves::from_letters;
 use puzzle::board_adt::{Board, Puzzle};
 use puzzle::generate::{random_puzzle, GoalShape};
-use puzzle::solve::pattern::fifteen::TableCache;
+use puzzle::solve::TableCache;
 use puzzle::solve::{SolveOptions, SolveStats, Solver};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

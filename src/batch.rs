@@ -676,8 +676,8 @@ fn run_in_place<R: Read, W: Write>(
 mod tests {
     use super::*;
     use crate::generate::{random_puzzle, GoalShape};
-    use crate::solve::pattern::fifteen::TableSet;
     use crate::solve::SolveOptions;
+    use crate::solve::TableSet;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::mpsc::{self, Receiver, Sender};
     use std::time::Duration;

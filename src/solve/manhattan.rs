@@ -17,19 +17,8 @@
 
 use crate::board_adt::moves::Move;
 use crate::solve::grid::{manhattan, reachable};
-use std::time::{Duration, Instant};
-
-/// Where a search stands: reported after each finished iteration and every
-/// 2^24 nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchProgress {
-    /// The cost bound of the current (or just finished) iteration.
-    pub bound: u32,
-    /// Nodes expanded so far, over all iterations.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
-}
+use crate::solve::method::SearchProgress;
+use std::time::Instant;
 
 /// Nodes between two progress reports within an iteration.
 const REPORT_EVERY: u64 = 1 << 24;
@@ -77,7 +66,7 @@ pub fn solve_shortest_until(
     loop {
         search.next_bound = u32::MAX;
         let found = search.dfs(0, None);
-        search.report();
+        search.report(true);
         if found {
             return Ok(search.path);
         }
@@ -225,11 +214,12 @@ impl Search<'_> {
         count - self.tails.len() as u32
     }
 
-    fn report(&mut self) {
+    fn report(&mut self, iteration_done: bool) {
         let p = SearchProgress {
             bound: self.bound,
             nodes: self.nodes,
             elapsed: self.started.elapsed(),
+            iteration_done,
         };
         (self.progress)(&p);
     }
@@ -310,7 +300,7 @@ impl Search<'_> {
         }
         self.nodes += 1;
         if self.nodes & (REPORT_EVERY - 1) == 0 {
-            self.report();
+            self.report(false);
         }
         if self.nodes & (DEADLINE_EVERY - 1) == 0 {
             self.stopped |= self.deadline.is_some_and(|d| Instant::now() >= d);

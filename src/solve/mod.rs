@@ -6,15 +6,13 @@
 //! | side | method | label |
 //! |---|---|---|
 //! | 2, 3 | complete distance tables, one per goal blank class ([`small`]) | shortest |
-//! | 4 | IDA* over additive pattern databases, built on first use and cached ([`pattern::fifteen`]) | shortest |
+//! | 4 | IDA* over additive pattern databases, built on first use and cached (`pattern`) | shortest |
 //! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally ([`constructive`]) | not proven shortest |
-//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads ([`pattern::twentyfour`]) | shortest |
+//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern`) | shortest |
 //! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts ([`manhattan`]) | shortest |
 //!
-//! The pattern-database solvers share one engine, generic over the side:
-//! `goals` (any goal onto a canonical one), `pdb` (tables, their build and
-//! lifecycle), `cache` (files), `ida` (the search, its move machine and its
-//! split over threads).
+//! The 4x4 and 5x5 pattern-database solvers are one method, `pattern`, whose
+//! partitions of the board are data.
 //!
 //! The solver takes [`Board`]s and converts them to its own compact cells; it
 //! never prints, and reports progress through the events callback.
@@ -22,21 +20,19 @@
 pub mod constructive;
 mod grid;
 pub mod manhattan;
-pub mod pattern;
+mod method;
+mod pattern;
 pub mod small;
+
+pub use method::SearchProgress;
+pub use pattern::{TableCache, TableEvent, TableSet};
 
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::{Board, Puzzle};
-use manhattan::SearchProgress;
-use pattern::fifteen::{
-    self, goal_class, FifteenTables, SearchStats, TableCache, TableEvent, TableSet,
-};
-use pattern::ida;
-use pattern::ida::parallel::Limits;
-use pattern::twentyfour::{self, Shortest, TwentyFourTables};
+use method::{Counters, Limits, Outcome};
+use pattern::{Shelf, FIFTEEN, TWENTY_FOUR};
 use std::fmt;
 use std::io;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The largest side `--solve` accepts: a valid solution of an `N`x`N` board is
@@ -167,13 +163,19 @@ impl std::error::Error for SolveError {}
 /// Solves puzzles; holds what is worth keeping between them (the 4x4 and 5x5
 /// tables of each goal class, loaded on first need), and may be shared by
 /// several threads.
-#[derive(Default)]
 pub struct Solver {
     options: SolveOptions,
-    /// The 4x4 tables for corner, edge and centre goals.
-    fifteen: [Mutex<Option<Arc<FifteenTables>>>; 3],
-    /// The 5x5 tables of each goal class ([`twentyfour::CLASSES`]).
-    twentyfour: [Mutex<Option<Arc<TwentyFourTables>>>; 6],
+    /// The 4x4 tables of each goal class: corner, edge and centre.
+    fifteen: Shelf,
+    /// The 5x5 tables of each goal class.
+    twentyfour: Shelf,
+}
+
+impl Default for Solver {
+    /// A solver with the default options ([`SolveOptions::default`]).
+    fn default() -> Solver {
+        Solver::new(SolveOptions::default())
+    }
 }
 
 impl fmt::Debug for Solver {
@@ -189,108 +191,61 @@ impl Solver {
     pub fn new(options: SolveOptions) -> Solver {
         Solver {
             options,
-            fifteen: Default::default(),
-            twentyfour: Default::default(),
+            fifteen: Shelf::new(&FIFTEEN),
+            twentyfour: Shelf::new(&TWENTY_FOUR),
         }
     }
 
-    /// The 5x5 tables for goals with the blank on `goal_blank`, loaded or built
-    /// once and then shared. Other threads asking meanwhile wait for them.
-    fn twentyfour_tables(
+    /// A shortest solution by IDA* over the pattern databases on `shelf`,
+    /// under the `limits` made from the time the search starts (after the
+    /// tables), its progress told as events when `tell` says so; when the
+    /// limits stop the search, the constructive solution instead.
+    #[allow(clippy::too_many_arguments)]
+    fn solve_by_patterns(
         &self,
-        goal_blank: usize,
-        events: &mut dyn FnMut(&SolveEvent),
-    ) -> Result<Arc<TwentyFourTables>, SolveError> {
-        let class = crate::board_adt::symmetry::class_of(5, goal_blank);
-        let slot = twentyfour::CLASSES
-            .iter()
-            .position(|&c| c == class)
-            .expect("every cell has a class");
-        load_once(&self.twentyfour[slot], || {
-            TwentyFourTables::load_or_build_with(
-                self.options.cache.as_ref(),
-                goal_blank,
-                self.options.tables,
-                &mut |event| events(&SolveEvent::Table(event)),
-            )
-        })
-    }
-
-    /// A shortest solution of a 5x5 puzzle by IDA* over the 5x5 tables on
-    /// [`SolveOptions::jobs`] threads; when [`SolveOptions::time_limit`] runs
-    /// out, the constructive solution instead.
-    fn solve_twentyfour(
-        &self,
+        shelf: &Shelf,
         start: &Board,
         goal: &Board,
+        limits: impl FnOnce(Instant) -> Limits<'static>,
+        tell: bool,
         events: &mut dyn FnMut(&SolveEvent),
         stats: &mut SolveStats,
     ) -> Result<Solution, SolveError> {
         let began = Instant::now();
-        let tables = self.twentyfour_tables(goal.blank(), events)?;
+        let tables = shelf
+            .tables(
+                self.options.cache.as_ref(),
+                self.options.tables,
+                goal.blank(),
+                &mut |event| events(&SolveEvent::Table(event)),
+            )
+            .map_err(SolveError::Tables)?;
         stats.table_time = began.elapsed();
         let searching = Instant::now();
-        let jobs = self
-            .options
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let limits = Limits {
-            jobs,
-            deadline: self.options.time_limit.map(|t| searching + t),
-            report_every: Some(Duration::from_secs(2)),
-            stop: None,
-        };
-        let (start_cells, goal_cells) = (grid::narrow::<25>(start), grid::narrow::<25>(goal));
-        let mut counters = ida::Counters::default();
-        let outcome = twentyfour::solve_twentyfour(
-            &start_cells,
-            &goal_cells,
+        let mut counters = Counters::default();
+        let outcome = pattern::solve(
+            start,
+            goal,
             &tables,
-            &limits,
+            &limits(searching),
             &mut counters,
             &mut |p| {
-                events(&SolveEvent::Search(&SearchProgress {
-                    bound: p.bound,
-                    nodes: p.nodes,
-                    elapsed: p.elapsed,
-                }))
+                if tell {
+                    events(&SolveEvent::Search(p))
+                }
             },
         );
         stats.nodes = counters.expanded;
         stats.method = "IDA* over pattern databases";
         let solution = match outcome {
-            Shortest::Found(moves) => Solution {
-                moves: moves.into(),
+            Outcome::Solved(moves) => Solution {
+                moves,
                 proven_shortest: true,
             },
-            Shortest::Stopped { lower_bound } => {
-                unfinished(start, goal, lower_bound, events, stats)
-            }
+            Outcome::Stopped { lower_bound } => unfinished(start, goal, lower_bound, events, stats),
         };
         stats.search_time = searching.elapsed();
         Ok(solution)
-    }
-
-    /// The 4x4 tables for goals with the blank on `goal_blank`, loaded or built
-    /// once and then shared. Other threads asking meanwhile wait for them.
-    fn fifteen_tables(
-        &self,
-        goal_blank: usize,
-        events: &mut dyn FnMut(&SolveEvent),
-    ) -> Result<Arc<FifteenTables>, SolveError> {
-        let slot = match goal_class(goal_blank) {
-            0 => 0,
-            1 => 1,
-            _ => 2,
-        };
-        load_once(&self.fifteen[slot], || {
-            FifteenTables::load_or_build_with(
-                self.options.cache.as_ref(),
-                goal_blank,
-                self.options.tables,
-                &mut |event| events(&SolveEvent::Table(event)),
-            )
-        })
     }
 
     /// Builds (or checks) every table for boards of the given sides (4 and 5)
@@ -309,8 +264,8 @@ impl Solver {
         for &side in sides {
             let mut report = |event: &TableEvent| events(&SolveEvent::Table(event));
             match side {
-                4 => fifteen::build_all(cache, &mut report),
-                5 => twentyfour::build_all(cache, &mut report),
+                4 => pattern::build_all(&FIFTEEN, cache, &mut report),
+                5 => pattern::build_all(&TWENTY_FOUR, cache, &mut report),
                 _ => Ok(()),
             }
             .map_err(SolveError::Tables)?;
@@ -363,22 +318,25 @@ impl Solver {
                 }
             }
             4 => {
-                stats.method = "IDA* over pattern databases";
-                let (start_cells, goal_cells) =
-                    (grid::narrow::<16>(start), grid::narrow::<16>(goal));
-                let tables = self.fifteen_tables(goal.blank(), events)?;
-                stats.table_time = began.elapsed();
-                let mut search = SearchStats::default();
-                let moves = fifteen::solve_fifteen(&start_cells, &goal_cells, &tables, &mut search);
-                stats.nodes = search.nodes;
-                stats.search_time = search.search_time;
-                return Ok(Some(Solution {
-                    moves: moves.into(),
-                    proven_shortest: true,
-                }));
+                // One thread, and nothing to tell: a 4x4 search takes
+                // milliseconds.
+                let limits = |_| Limits::UNLIMITED;
+                return self
+                    .solve_by_patterns(&self.fifteen, start, goal, limits, false, events, stats)
+                    .map(Some);
             }
             5 if self.options.shortest => {
-                return self.solve_twentyfour(start, goal, events, stats).map(Some);
+                let limits = |searching: Instant| Limits {
+                    jobs: self.options.jobs.unwrap_or_else(|| {
+                        std::thread::available_parallelism().map_or(1, |n| n.get())
+                    }),
+                    deadline: self.options.time_limit.map(|t| searching + t),
+                    report_every: Some(Duration::from_secs(2)),
+                    stop: None,
+                };
+                return self
+                    .solve_by_patterns(&self.twentyfour, start, goal, limits, true, events, stats)
+                    .map(Some);
             }
             _ if self.options.shortest => {
                 stats.method = "IDA* with Manhattan distance and linear conflicts";
@@ -417,22 +375,6 @@ impl Solver {
         stats.search_time = began.elapsed();
         Ok(Some(solution))
     }
-}
-
-/// The tables in `slot`, or those `load` makes, kept there for every later
-/// caller. The lock is held while loading: other threads asking meanwhile wait
-/// rather than load the same tables again.
-fn load_once<T>(
-    slot: &Mutex<Option<Arc<T>>>,
-    load: impl FnOnce() -> io::Result<T>,
-) -> Result<Arc<T>, SolveError> {
-    let mut tables = slot.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(tables) = tables.as_ref() {
-        return Ok(Arc::clone(tables));
-    }
-    let loaded = Arc::new(load().map_err(SolveError::Tables)?);
-    *tables = Some(Arc::clone(&loaded));
-    Ok(loaded)
 }
 
 /// The answer when the shortest-path search ran out of time: the constructive

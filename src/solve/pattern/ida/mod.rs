@@ -46,13 +46,17 @@
 //! longest path. Each size gets its own compiled copy, so nothing is decided at
 //! run time in the inner loop.
 
-pub mod fsm;
-pub mod parallel;
+mod fsm;
+mod parallel;
 
-pub use fsm::Fsm;
+pub(crate) use fsm::Fsm;
+pub(crate) use parallel::search;
 
 use super::tables::{CellSet, Indexer, Pdb};
+use crate::board_adt::move_list::MoveList;
+use crate::board_adt::moves::Move;
 use crate::solve::grid::manhattan;
+use crate::solve::method::Counters;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Groups: the board itself and one mirror image.
@@ -342,6 +346,7 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
 
     /// The heuristic value of a board (tiles named by home cell, blank
     /// [`Geometry::BLANK`]).
+    #[cfg(test)]
     pub fn value(&self, cells: &[u8]) -> u32 {
         self.root::<MAX_TABLES>(cells).h(self.groups.len())
     }
@@ -468,29 +473,6 @@ struct Slide<M: CellSet> {
     mask: M,
     perm: u16,
     index: u32,
-}
-
-/// Counters of one search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counters {
-    /// Nodes expanded: the start and every child that passed the bound.
-    pub expanded: u64,
-    /// Children generated (each has at least one table read).
-    pub generated: u64,
-    /// Table reads.
-    pub reads: u64,
-    /// IDA* iterations (bounds tried).
-    pub iterations: u32,
-    /// Heuristic value of the start.
-    pub start_h: u32,
-}
-
-impl Counters {
-    fn add(&mut self, other: &Counters) {
-        self.expanded += other.expanded;
-        self.generated += other.generated;
-        self.reads += other.reads;
-    }
 }
 
 /// The most nodes a batch holds on any side (see [`Geometry::BATCH`]).
@@ -889,17 +871,15 @@ fn make_child<G: Geometry, const T: usize>(
 }
 
 impl<G: Geometry, const T: usize> Node<G, T> {
-    /// The blank's cells along this node's path from the start blank `blank`.
-    fn decode_path(&self, mut blank: usize) -> Vec<u8> {
+    /// The moves along this node's path.
+    fn moves(&self) -> MoveList {
+        // The blank steps in direction `d` of `DIRS` when the tile on that
+        // side slides the other way.
+        const MOVE: [Move; 4] = [Move::Down, Move::Up, Move::Right, Move::Left];
         let path = self.path.as_ref();
-        let len = self.g as usize;
-        let mut out = Vec::with_capacity(len);
-        for i in 0..len {
-            let d = ((path[i / 8] >> (2 * (i % 8))) & 3) as usize;
-            blank = G::cells().neighbour[blank][d] as usize;
-            out.push(blank as u8);
-        }
-        out
+        (0..self.g as usize)
+            .map(|i| MOVE[((path[i / 8] >> (2 * (i % 8))) & 3) as usize])
+            .collect()
     }
 
     /// The child reached by moving the blank in direction `d`, with every group

@@ -1,13 +1,12 @@
 //! The lifecycle of pattern databases, for every side: where they are cached,
 //! what happens to them (reported as [`TableEvent`]s; the library never
 //! prints), one copy of each table a process shared by every set that uses it,
-//! built when missing or damaged and stored atomically
-//! (format in [`super::file`]), and a set of tables grouped for a
-//! heuristic ([`TableGroups`]).
+//! built when missing or damaged and stored atomically (format in
+//! [`super::file`]).
 
 use super::file::{self, ReadError};
-use super::{PatternSpec, Pdb};
-use crate::solve::pattern::ida::{Geometry, Group, Heuristic};
+use super::pdb::Pdb;
+use super::spec::PatternSpec;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -269,76 +268,6 @@ pub fn build_into(
     Ok(())
 }
 
-/// The tables of one goal class, grouped for the heuristic: each group is a
-/// frame (a symmetry of the square) and disjoint tables that cover every tile
-/// in it. Immutable once loaded: `Send + Sync`, shared by reference.
-pub struct TableGroups {
-    /// The class representative: the goal's blank cell in the canonical frame.
-    rep: usize,
-    pdbs: Vec<Arc<Pdb>>,
-    /// Per group: its frame and indices into `pdbs`.
-    groups: Vec<(Vec<u8>, Vec<usize>)>,
-}
-
-impl TableGroups {
-    /// Loads (or builds and stores) every table of `groups`, each once, for goals
-    /// whose blank is on `rep` in the canonical frame.
-    pub fn load(
-        cache: Option<&TableCache>,
-        rep: usize,
-        groups: Vec<(Vec<u8>, Vec<PatternSpec>)>,
-        progress: &mut dyn FnMut(&TableEvent),
-    ) -> io::Result<TableGroups> {
-        let mut pdbs: Vec<Arc<Pdb>> = Vec::new();
-        let mut out = Vec::new();
-        for (frame, specs) in groups {
-            let mut idx = Vec::new();
-            for spec in specs {
-                let i = match pdbs.iter().position(|p| *p.spec() == spec) {
-                    Some(i) => i,
-                    None => {
-                        pdbs.push(shared(cache, spec, progress)?);
-                        pdbs.len() - 1
-                    }
-                };
-                idx.push(i);
-            }
-            out.push((frame, idx));
-        }
-        // The move-pruning machine is shared; build it now rather than in the
-        // first search.
-        crate::solve::pattern::ida::Fsm::get();
-        Ok(TableGroups {
-            rep,
-            pdbs,
-            groups: out,
-        })
-    }
-
-    /// The goal's blank cell in the canonical frame.
-    pub fn rep(&self) -> usize {
-        self.rep
-    }
-
-    /// Total bytes of the tables held.
-    pub fn bytes(&self) -> u64 {
-        self.pdbs.iter().map(|p| p.packed().len() as u64).sum()
-    }
-
-    /// The heuristic over these tables.
-    pub fn heuristic<G: Geometry>(&self) -> Heuristic<'_, G> {
-        let groups = self
-            .groups
-            .iter()
-            .map(|(frame, idx)| Group {
-                frame: frame.clone(),
-                tables: idx.iter().map(|&i| &*self.pdbs[i]).collect(),
-            })
-            .collect();
-        Heuristic::new(self.rep, groups)
-    }
-}
-
 /// What the cache tests of the 4x4 and 5x5 tables share.
 #[cfg(test)]
 pub(crate) mod testing {
@@ -379,5 +308,94 @@ pub(crate) mod testing {
             .collect();
         files.sort();
         files
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_directory_comes_from_the_environment_in_order() {
+        use std::ffi::OsString;
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| OsString::from(v))
+            }
+        };
+        const ALL: [(&str, &str); 3] = [
+            ("PUZZLE_CACHE_DIR", "/p"),
+            ("XDG_CACHE_HOME", "/x"),
+            ("HOME", "/h"),
+        ];
+        let dir = |c: Option<TableCache>| c.map(|c| c.dir().to_path_buf());
+        assert_eq!(
+            dir(TableCache::from_vars(env(&ALL))),
+            Some(PathBuf::from("/p"))
+        );
+        assert_eq!(
+            dir(TableCache::from_vars(env(&[
+                ("XDG_CACHE_HOME", "/x"),
+                ("HOME", "/h")
+            ]))),
+            Some(PathBuf::from("/x/puzzle"))
+        );
+        assert_eq!(
+            dir(TableCache::from_vars(env(&[
+                ("PUZZLE_CACHE_DIR", ""),
+                ("HOME", "/h")
+            ]))),
+            Some(PathBuf::from("/h/.cache/puzzle"))
+        );
+        assert_eq!(TableCache::from_vars(env(&[])), None);
+    }
+
+    #[test]
+    fn events_read_as_one_lowercase_line() {
+        let events = [
+            TableEvent::Loading {
+                table: "t".into(),
+                path: "/c/f".into(),
+            },
+            TableEvent::Loaded {
+                table: "t".into(),
+                bytes: 288_288_000,
+                elapsed: Duration::from_millis(120),
+            },
+            TableEvent::Building {
+                table: "t".into(),
+                done: 5,
+                total: 10,
+            },
+            TableEvent::Built {
+                table: "t".into(),
+                bytes: 1,
+                elapsed: Duration::from_secs(8),
+            },
+            TableEvent::Stored {
+                table: "t".into(),
+                path: "/c/f".into(),
+            },
+            TableEvent::Corrupt {
+                path: "/c/f".into(),
+                reason: "checksum mismatch".into(),
+            },
+            TableEvent::CacheUnwritable {
+                dir: "/c".into(),
+                error: "denied".into(),
+            },
+        ];
+        for e in &events {
+            let line = e.to_string();
+            assert!(!line.contains('\n') && !line.ends_with('.'), "{line}");
+            assert!(line.starts_with(|c: char| c.is_lowercase()), "{line}");
+        }
+        assert_eq!(
+            events[2].to_string(),
+            "building table t: 50% (5 of 10 entries)"
+        );
     }
 }
