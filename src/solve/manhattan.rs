@@ -15,9 +15,11 @@
 //! of the first heuristic: each iteration raises the bound by 2 (or more, to the
 //! least value that exceeded it, which has the same parity).
 
+use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::Move;
+use crate::board_adt::Board;
 use crate::solve::grid::{manhattan, reachable};
-use crate::solve::method::SearchProgress;
+use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
 use std::time::Instant;
 
 /// Nodes between two progress reports within an iteration.
@@ -27,54 +29,82 @@ const REPORT_EVERY: u64 = 1 << 24;
 /// milliseconds of search).
 const DEADLINE_EVERY: u64 = 1 << 14;
 
-/// A shortest solution taking `start` to `goal` on a `side`-wide board.
-///
-/// Both boards are row-major cells with `0` for the blank and the tiles
-/// `1..side*side` once each; the goal may have its blank anywhere. `progress` is
-/// called once per finished iteration and every 2^24 nodes. The goal must be
-/// reachable (same parity); if it is not, the answer is empty rather than a search
-/// that never ends. The time grows very fast with the distance: fine for 3x3 and
-/// 4x4, only short solutions of 5x5 and beyond.
-pub fn solve_shortest(
+/// A shortest solution from `start` to `goal` (the goal reachable), or, when
+/// `limits.deadline` comes first, a lower bound on its length (the bound of
+/// the unfinished iteration). `progress` is called once per finished
+/// iteration and every 2^24 nodes. The time grows very fast with the
+/// distance: fine for 3x3 and 4x4, only short solutions of 5x5 and beyond.
+pub(crate) fn solve(
+    start: &Board,
+    goal: &Board,
+    limits: &Limits<'_>,
+    counters: &mut Counters,
+    progress: &mut dyn FnMut(&SearchProgress),
+) -> Outcome {
+    let side = start.side();
+    search(
+        side,
+        start.cells(),
+        goal.cells(),
+        limits.deadline,
+        counters,
+        progress,
+    )
+}
+
+/// [`solve`] on plain cells (row-major, `0` the blank, the tiles
+/// `1..side*side` once each; the goal may have its blank anywhere). If the
+/// goal cannot be reached, the answer is no moves rather than a search that
+/// never ends.
+fn search(
+    side: usize,
+    start: &[u32],
+    goal: &[u32],
+    deadline: Option<Instant>,
+    counters: &mut Counters,
+    progress: &mut dyn FnMut(&SearchProgress),
+) -> Outcome {
+    let cells = side * side;
+    if side == 0 || start.len() != cells || goal.len() != cells || start == goal {
+        return Outcome::Solved(MoveList::new());
+    }
+    if !reachable(side, start, goal) {
+        return Outcome::Solved(MoveList::new());
+    }
+    let mut search = Search::new(side, start, goal, progress);
+    search.deadline = deadline;
+    search.bound = search.heuristic();
+    counters.start_h = search.bound;
+    loop {
+        search.next_bound = u32::MAX;
+        let found = search.dfs(0, None);
+        search.report(true);
+        counters.expanded = search.nodes;
+        counters.iterations += 1;
+        if found {
+            return Outcome::Solved(std::mem::take(&mut search.path).into());
+        }
+        if search.stopped {
+            return Outcome::Stopped {
+                lower_bound: search.bound,
+            };
+        }
+        // Parity makes the least exceeding cost at least `bound + 2`.
+        search.bound = search.next_bound.max(search.bound + 2);
+    }
+}
+
+/// A shortest solution with no limits, as moves (for tests).
+#[cfg(test)]
+pub(crate) fn solve_shortest(
     side: usize,
     start: &[u32],
     goal: &[u32],
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Vec<Move> {
-    solve_shortest_until(side, start, goal, None, progress).unwrap_or_default()
-}
-
-/// [`solve_shortest`] that gives up at `deadline`: then `Err` holds a lower
-/// bound on the solution length (the bound of the unfinished iteration).
-pub fn solve_shortest_until(
-    side: usize,
-    start: &[u32],
-    goal: &[u32],
-    deadline: Option<Instant>,
-    progress: &mut dyn FnMut(&SearchProgress),
-) -> Result<Vec<Move>, u32> {
-    let cells = side * side;
-    if side == 0 || start.len() != cells || goal.len() != cells || start == goal {
-        return Ok(Vec::new());
-    }
-    if !reachable(side, start, goal) {
-        return Ok(Vec::new());
-    }
-    let mut search = Search::new(side, start, goal, progress);
-    search.deadline = deadline;
-    search.bound = search.heuristic();
-    loop {
-        search.next_bound = u32::MAX;
-        let found = search.dfs(0, None);
-        search.report(true);
-        if found {
-            return Ok(search.path);
-        }
-        if search.stopped {
-            return Err(search.bound);
-        }
-        // Parity makes the least exceeding cost at least `bound + 2`.
-        search.bound = search.next_bound.max(search.bound + 2);
+    match search(side, start, goal, None, &mut Counters::default(), progress) {
+        Outcome::Solved(moves) => moves.to_vec(),
+        Outcome::Stopped { .. } => unreachable!("no deadline"),
     }
 }
 

@@ -17,20 +17,20 @@
 //! The solver takes [`Board`]s and converts them to its own compact cells; it
 //! never prints, and reports progress through the events callback.
 
-pub mod constructive;
+mod constructive;
 mod grid;
-pub mod manhattan;
+mod manhattan;
 mod method;
 mod pattern;
-pub mod small;
+mod small;
 
 pub use method::SearchProgress;
 pub use pattern::{TableCache, TableEvent, TableSet};
 
 use crate::board_adt::move_list::MoveList;
-use crate::board_adt::{Board, Puzzle};
+use crate::board_adt::Puzzle;
 use method::{Counters, Limits, Outcome};
-use pattern::{Shelf, FIFTEEN, TWENTY_FOUR};
+use pattern::{Partition, Shelf, FIFTEEN, TWENTY_FOUR};
 use std::fmt;
 use std::io;
 use std::time::{Duration, Instant};
@@ -186,6 +186,42 @@ impl fmt::Debug for Solver {
     }
 }
 
+/// The ways to solve, and which one a board gets (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    /// 2x2 and 3x3: complete distance tables.
+    Tables,
+    /// 4x4, and 5x5 with [`SolveOptions::shortest`]: pattern databases.
+    Patterns(&'static Partition),
+    /// 6x6 and up with [`SolveOptions::shortest`].
+    Manhattan,
+    /// 5x5 and up: the reduction.
+    Constructive,
+}
+
+impl Method {
+    /// The method for a `side`-wide board.
+    fn for_side(side: usize, shortest: bool) -> Method {
+        match side {
+            2 | 3 => Method::Tables,
+            4 => Method::Patterns(&FIFTEEN),
+            5 if shortest => Method::Patterns(&TWENTY_FOUR),
+            _ if shortest => Method::Manhattan,
+            _ => Method::Constructive,
+        }
+    }
+
+    /// Its name in [`SolveStats::method`].
+    fn name(self) -> &'static str {
+        match self {
+            Method::Tables => "complete distance table",
+            Method::Patterns(_) => "IDA* over pattern databases",
+            Method::Manhattan => "IDA* with Manhattan distance and linear conflicts",
+            Method::Constructive => "row-by-row reduction, 3x3 corner finished optimally",
+        }
+    }
+}
+
 impl Solver {
     /// A solver with these options.
     pub fn new(options: SolveOptions) -> Solver {
@@ -194,58 +230,6 @@ impl Solver {
             fifteen: Shelf::new(&FIFTEEN),
             twentyfour: Shelf::new(&TWENTY_FOUR),
         }
-    }
-
-    /// A shortest solution by IDA* over the pattern databases on `shelf`,
-    /// under the `limits` made from the time the search starts (after the
-    /// tables), its progress told as events when `tell` says so; when the
-    /// limits stop the search, the constructive solution instead.
-    #[allow(clippy::too_many_arguments)]
-    fn solve_by_patterns(
-        &self,
-        shelf: &Shelf,
-        start: &Board,
-        goal: &Board,
-        limits: impl FnOnce(Instant) -> Limits<'static>,
-        tell: bool,
-        events: &mut dyn FnMut(&SolveEvent),
-        stats: &mut SolveStats,
-    ) -> Result<Solution, SolveError> {
-        let began = Instant::now();
-        let tables = shelf
-            .tables(
-                self.options.cache.as_ref(),
-                self.options.tables,
-                goal.blank(),
-                &mut |event| events(&SolveEvent::Table(event)),
-            )
-            .map_err(SolveError::Tables)?;
-        stats.table_time = began.elapsed();
-        let searching = Instant::now();
-        let mut counters = Counters::default();
-        let outcome = pattern::solve(
-            start,
-            goal,
-            &tables,
-            &limits(searching),
-            &mut counters,
-            &mut |p| {
-                if tell {
-                    events(&SolveEvent::Search(p))
-                }
-            },
-        );
-        stats.nodes = counters.expanded;
-        stats.method = "IDA* over pattern databases";
-        let solution = match outcome {
-            Outcome::Solved(moves) => Solution {
-                moves,
-                proven_shortest: true,
-            },
-            Outcome::Stopped { lower_bound } => unfinished(start, goal, lower_bound, events, stats),
-        };
-        stats.search_time = searching.elapsed();
-        Ok(solution)
     }
 
     /// Builds (or checks) every table for boards of the given sides (4 and 5)
@@ -304,95 +288,90 @@ impl Solver {
             return Err(SolveError::TooLarge { side });
         }
         let began = Instant::now();
-        let solution = match side {
-            2 | 3 => {
-                stats.method = "complete distance table";
-                Solution {
-                    moves: small::solve_small(
-                        side,
-                        &grid::narrow::<16>(start)[..side * side],
-                        &grid::narrow::<16>(goal)[..side * side],
-                    )
-                    .into(),
-                    proven_shortest: true,
-                }
-            }
-            4 => {
-                // One thread, and nothing to tell: a 4x4 search takes
-                // milliseconds.
-                let limits = |_| Limits::UNLIMITED;
-                return self
-                    .solve_by_patterns(&self.fifteen, start, goal, limits, false, events, stats)
-                    .map(Some);
-            }
-            5 if self.options.shortest => {
-                let limits = |searching: Instant| Limits {
-                    jobs: self.options.jobs.unwrap_or_else(|| {
-                        std::thread::available_parallelism().map_or(1, |n| n.get())
-                    }),
-                    deadline: self.options.time_limit.map(|t| searching + t),
-                    report_every: Some(Duration::from_secs(2)),
-                    stop: None,
+        let method = Method::for_side(side, self.options.shortest);
+        stats.method = method.name();
+        let mut counters = Counters::default();
+        // Searching begins once the tables are there; the time limit, too.
+        let mut searching = began;
+        let outcome = match method {
+            Method::Tables => small::solve(start, goal),
+            Method::Patterns(partition) => {
+                let shelf = if partition.side == 4 {
+                    &self.fifteen
+                } else {
+                    &self.twentyfour
                 };
-                return self
-                    .solve_by_patterns(&self.twentyfour, start, goal, limits, true, events, stats)
-                    .map(Some);
+                let tables = shelf
+                    .tables(
+                        self.options.cache.as_ref(),
+                        self.options.tables,
+                        goal.blank(),
+                        &mut |event| events(&SolveEvent::Table(event)),
+                    )
+                    .map_err(SolveError::Tables)?;
+                stats.table_time = began.elapsed();
+                searching = Instant::now();
+                // A 4x4 search takes milliseconds: one thread, nothing to tell.
+                let (limits, tell) = if partition.side == 4 {
+                    (Limits::UNLIMITED, false)
+                } else {
+                    (self.limits(searching, Some(Duration::from_secs(2))), true)
+                };
+                let mut progress = |p: &SearchProgress| {
+                    if tell {
+                        events(&SolveEvent::Search(p))
+                    }
+                };
+                pattern::solve(start, goal, &tables, &limits, &mut counters, &mut progress)
             }
-            _ if self.options.shortest => {
-                stats.method = "IDA* with Manhattan distance and linear conflicts";
-                let mut nodes = 0;
-                let deadline = self.options.time_limit.map(|t| began + t);
-                let found = manhattan::solve_shortest_until(
-                    side,
-                    start.cells(),
-                    goal.cells(),
-                    deadline,
-                    &mut |p| {
-                        nodes = p.nodes;
-                        events(&SolveEvent::Search(p));
-                    },
-                );
-                stats.nodes = nodes;
-                match found {
-                    Ok(moves) => Solution {
-                        moves: moves.into(),
-                        proven_shortest: true,
-                    },
-                    Err(lower_bound) => unfinished(start, goal, lower_bound, events, stats),
-                }
-            }
-            _ => {
-                stats.method = "row-by-row reduction, 3x3 corner finished optimally";
-                let moves = constructive::solve_large(side, start.cells(), goal.cells());
-                let proven_shortest =
-                    moves.len() as u64 == grid::distance(side, start.cells(), goal.cells());
+            Method::Manhattan => manhattan::solve(
+                start,
+                goal,
+                &self.limits(searching, None),
+                &mut counters,
+                &mut |p| events(&SolveEvent::Search(p)),
+            ),
+            Method::Constructive => constructive::solve(start, goal),
+        };
+        if matches!(method, Method::Patterns(_) | Method::Manhattan) {
+            stats.nodes = counters.expanded;
+        }
+        let solution = match outcome {
+            Outcome::Solved(moves) => Solution {
+                proven_shortest: method != Method::Constructive
+                    || moves.len() as u64 == grid::distance(side, start.cells(), goal.cells()),
+                moves,
+            },
+            Outcome::Stopped { lower_bound } => {
+                events(&SolveEvent::LowerBound(lower_bound));
+                stats.method = "row-by-row reduction (search stopped by the time limit)";
+                let Outcome::Solved(moves) = constructive::solve(start, goal) else {
+                    unreachable!("the reduction always ends")
+                };
                 Solution {
+                    proven_shortest: moves.len() as u64 <= u64::from(lower_bound),
                     moves,
-                    proven_shortest,
                 }
             }
         };
-        stats.search_time = began.elapsed();
+        stats.search_time = searching.elapsed();
         Ok(Some(solution))
     }
-}
 
-/// The answer when the shortest-path search ran out of time: the constructive
-/// solution, shortest only if it is no longer than the proven `lower_bound`
-/// (which an event reports).
-fn unfinished(
-    start: &Board,
-    goal: &Board,
-    lower_bound: u32,
-    events: &mut dyn FnMut(&SolveEvent),
-    stats: &mut SolveStats,
-) -> Solution {
-    events(&SolveEvent::LowerBound(lower_bound));
-    stats.method = "row-by-row reduction (search stopped by the time limit)";
-    let moves = constructive::solve_large(start.side(), start.cells(), goal.cells());
-    Solution {
-        proven_shortest: moves.len() as u64 <= u64::from(lower_bound),
-        moves,
+    /// The limits of a search that begins at `searching`: the threads and
+    /// the time limit of the options (for 5x5 and up, with
+    /// [`SolveOptions::shortest`]), and progress reports every
+    /// `report_every` within an iteration.
+    fn limits(&self, searching: Instant, report_every: Option<Duration>) -> Limits<'static> {
+        Limits {
+            jobs: self
+                .options
+                .jobs
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            deadline: self.options.time_limit.map(|t| searching + t),
+            report_every,
+            stop: None,
+        }
     }
 }
 
@@ -400,6 +379,7 @@ fn unfinished(
 mod tests {
     use super::*;
     use crate::board_adt::moves::Move;
+    use crate::board_adt::Board;
     use crate::generate::{random_puzzle, GoalShape};
 
     fn solve(puzzle: &Puzzle) -> Option<Solution> {

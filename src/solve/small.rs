@@ -28,6 +28,9 @@
 
 use crate::board_adt::moves::Move;
 use crate::board_adt::symmetry::{class_of, Symmetry};
+use crate::board_adt::Board;
+use crate::solve::grid;
+use crate::solve::method::Outcome;
 use std::sync::OnceLock;
 
 /// Cells of the largest board handled here.
@@ -228,6 +231,14 @@ fn geometry(side: usize) -> &'static Geometry {
     }
 }
 
+/// A shortest solution from `start` to `goal`, 2x2 or 3x3 boards, the goal
+/// reachable.
+pub(crate) fn solve(start: &Board, goal: &Board) -> Outcome {
+    let (side, cells) = (start.side(), start.len());
+    let (start, goal) = (grid::narrow::<16>(start), grid::narrow::<16>(goal));
+    Outcome::Solved(solve_small(side, &start[..cells], &goal[..cells]).into())
+}
+
 /// A shortest solution taking `start` to `goal` on a `side`-wide board, `side`
 /// being 2 or 3.
 ///
@@ -240,7 +251,7 @@ fn geometry(side: usize) -> &'static Geometry {
 ///
 /// If `side` is not 2 or 3, or the boards are not of `side * side` cells holding
 /// the values `0..side*side`.
-pub fn solve_small(side: usize, start: &[u8], goal: &[u8]) -> Vec<Move> {
+pub(crate) fn solve_small(side: usize, start: &[u8], goal: &[u8]) -> Vec<Move> {
     let geom = geometry(side);
     let n = geom.cells;
     assert!(
@@ -281,7 +292,8 @@ pub fn solve_small(side: usize, start: &[u8], goal: &[u8]) -> Vec<Move> {
 /// The length of a shortest solution, without building it.
 ///
 /// Same conditions as [`solve_small`].
-pub fn distance_small(side: usize, start: &[u8], goal: &[u8]) -> usize {
+#[cfg(test)]
+fn distance_small(side: usize, start: &[u8], goal: &[u8]) -> usize {
     let geom = geometry(side);
     let (class, _, cells, blank) = geom.normalise(start, goal);
     usize::from(geom.table(class)[geom.index(&cells, blank)] >> 2)

@@ -61,7 +61,9 @@
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::{reversed, Move};
 use crate::board_adt::symmetry::Symmetry;
+use crate::board_adt::Board;
 use crate::solve::grid::manhattan;
+use crate::solve::method::Outcome;
 use crate::solve::small::solve_small;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -112,6 +114,12 @@ const PAIR_ROWS: usize = 4;
 /// ... and columns.
 const PAIR_COLS: usize = 4;
 
+/// A valid solution from `start` to `goal`, the goal reachable: see the module
+/// docs.
+pub(crate) fn solve(start: &Board, goal: &Board) -> Outcome {
+    Outcome::Solved(solve_large(start.side(), start.cells(), goal.cells()))
+}
+
 /// A valid solution taking `start` to `goal` on a `side`-wide board.
 ///
 /// Both boards are row-major cells with `0` for the blank and the tiles
@@ -119,7 +127,7 @@ const PAIR_COLS: usize = 4;
 /// reachable from the start (same parity; the caller checks). Boards of side 2 and
 /// 3 are solved optimally by [`solve_small`]; larger ones by the reduction described
 /// in the module documentation, in time proportional to the number of moves.
-pub fn solve_large(side: usize, start: &[u32], goal: &[u32]) -> MoveList {
+pub(crate) fn solve_large(side: usize, start: &[u32], goal: &[u32]) -> MoveList {
     if side < 2 || start == goal {
         return MoveList::new();
     }

@@ -69,7 +69,7 @@ pub enum TableSet {
 }
 
 /// How the pattern databases of one side cut the board (see the module docs).
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Partition {
     /// The board's side.
     pub(crate) side: usize,
