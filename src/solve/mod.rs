@@ -25,7 +25,7 @@ mod pattern;
 mod small;
 
 pub use method::SearchProgress;
-pub use pattern::{TableCache, TableEvent, TableSet};
+pub use pattern::{EmptyCacheDir, TableCache, TableEvent, TableSet};
 
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::Puzzle;

@@ -42,7 +42,7 @@ mod tables;
 
 pub use partition::TableSet;
 pub(crate) use partition::{Partition, FIFTEEN, TWENTY_FOUR};
-pub use tables::{TableCache, TableEvent};
+pub use tables::{EmptyCacheDir, TableCache, TableEvent};
 
 use crate::board_adt::symmetry::class_of;
 use crate::board_adt::Board;

@@ -62,4 +62,4 @@ pub(crate) use spec::PatternSpec;
 #[cfg(test)]
 pub(crate) use store::testing;
 pub(crate) use store::{build_into, shared};
-pub use store::{TableCache, TableEvent};
+pub use store::{EmptyCacheDir, TableCache, TableEvent};

@@ -31,6 +31,29 @@ impl TableCache {
         TableCache::from_vars(|name| std::env::var_os(name))
     }
 
+    /// The cache a program is asked to use: `dir` if given (say by
+    /// `--cache-dir`), else the environment's ([`TableCache::from_env`]),
+    /// except that an empty `$PUZZLE_CACHE_DIR` is refused rather than taken
+    /// as unset: in a script it is nearly always a variable that was never
+    /// set, and the tables would end up in the current directory.
+    pub fn chosen(dir: Option<PathBuf>) -> Result<Option<TableCache>, EmptyCacheDir> {
+        TableCache::choose(dir, |name| std::env::var_os(name))
+    }
+
+    /// [`TableCache::chosen`] with the environment given as a lookup.
+    fn choose(
+        dir: Option<PathBuf>,
+        var: impl Fn(&str) -> Option<std::ffi::OsString>,
+    ) -> Result<Option<TableCache>, EmptyCacheDir> {
+        if let Some(dir) = dir {
+            return Ok(Some(TableCache::new(dir)));
+        }
+        if var("PUZZLE_CACHE_DIR").is_some_and(|dir| dir.is_empty()) {
+            return Err(EmptyCacheDir);
+        }
+        Ok(TableCache::from_vars(var))
+    }
+
     /// [`TableCache::from_env`] with the environment given as a lookup.
     pub(crate) fn from_vars(
         var: impl Fn(&str) -> Option<std::ffi::OsString>,
@@ -50,6 +73,18 @@ impl TableCache {
         &self.dir
     }
 }
+
+/// `$PUZZLE_CACHE_DIR` is set but empty ([`TableCache::chosen`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmptyCacheDir;
+
+impl fmt::Display for EmptyCacheDir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PUZZLE_CACHE_DIR is set but empty: set it to a directory, or unset it")
+    }
+}
+
+impl std::error::Error for EmptyCacheDir {}
 
 /// Progress and lifecycle events of the tables; the library never prints.
 ///
@@ -351,6 +386,34 @@ mod tests {
             Some(PathBuf::from("/h/.cache/puzzle"))
         );
         assert_eq!(TableCache::from_vars(env(&[])), None);
+    }
+
+    #[test]
+    fn a_chosen_directory_comes_first_and_an_empty_variable_is_refused() {
+        use std::ffi::OsString;
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| OsString::from(v))
+            }
+        };
+        let given = Some(PathBuf::from("/given"));
+        let chosen = TableCache::choose(given.clone(), env(&[("PUZZLE_CACHE_DIR", "")]));
+        assert_eq!(chosen, Ok(Some(TableCache::new(PathBuf::from("/given")))));
+        let refused = TableCache::choose(None, env(&[("PUZZLE_CACHE_DIR", ""), ("HOME", "/h")]));
+        assert_eq!(refused, Err(EmptyCacheDir));
+        assert_eq!(
+            EmptyCacheDir.to_string(),
+            "PUZZLE_CACHE_DIR is set but empty: set it to a directory, or unset it"
+        );
+        let home = TableCache::choose(None, env(&[("XDG_CACHE_HOME", ""), ("HOME", "/h")]));
+        assert_eq!(
+            home,
+            Ok(Some(TableCache::new(PathBuf::from("/h/.cache/puzzle"))))
+        );
+        assert_eq!(TableCache::choose(None, env(&[])), Ok(None));
     }
 
     #[test]
