@@ -152,8 +152,7 @@ pub type Notes = Arc<dyn Fn(&BatchNote) + Send + Sync>;
 /// # Examples
 ///
 /// ```
-/// use puzzle::batch::{run_batch, BatchOptions};
-/// use puzzle::solve::SolveOptions;
+/// use puzzle::{run_batch, BatchOptions, SolveOptions};
 /// use std::sync::Arc;
 /// let input = &b"1 2 3 b\n1 2 b 3\n\n1 2 3 x\n1 2 3 b\n"[..];
 /// let mut out = Vec::new();

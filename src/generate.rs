@@ -73,12 +73,12 @@ pub fn standard_cells(side: usize) -> Vec<u32> {
 }
 
 /// A random puzzle on a `side`x`side` board (`side >= 2`, `side*side` at most
-/// [`crate::MAX_CELLS`]) whose goal is reachable exactly when `solvable` is set.
+/// [`crate::board_adt::MAX_CELLS`]) whose goal is reachable exactly when `solvable` is set.
 ///
 /// # Examples
 ///
 /// ```
-/// use puzzle::generate::{random_puzzle, GoalShape};
+/// use puzzle::{random_puzzle, GoalShape};
 /// let puzzle = random_puzzle(5, true, GoalShape::Standard, 7);
 /// assert!(puzzle.is_solvable());
 /// assert_eq!(puzzle.goal().to_string().split(' ').last(), Some("b"));
@@ -131,7 +131,10 @@ mod tests {
                     let p = random_puzzle(side, solvable, GoalShape::Random, seed);
                     assert_eq!(p.is_solvable(), solvable, "side {side} seed {seed}");
                     // The boards are genuinely valid: they survive a round trip.
-                    let again = Board::parse(p.start().to_string().as_bytes(), crate::Role::Start);
+                    let again = Board::parse(
+                        p.start().to_string().as_bytes(),
+                        crate::board_adt::Role::Start,
+                    );
                     assert_eq!(again.as_ref(), Ok(p.start()));
                 }
             }

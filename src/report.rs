@@ -16,7 +16,7 @@ use std::io::{self, Write};
 ///
 /// ```
 /// use puzzle::input::read_puzzle;
-/// use puzzle::report::write_verdict;
+/// use puzzle::write_verdict;
 /// let puzzle = read_puzzle(&b"2 1 3 b\n1 2 3 b"[..]).unwrap();
 /// let mut out = Vec::new();
 /// write_verdict(&mut out, &puzzle).unwrap();
@@ -42,9 +42,9 @@ pub fn write_verdict<W: Write>(out: &mut W, puzzle: &Puzzle) -> io::Result<()> {
 ///
 /// ```
 /// use puzzle::input::read_puzzle;
-/// use puzzle::report::write_error;
+/// use puzzle::write_error;
 /// let error = read_puzzle(&b"1 2 3 b\n1 2 b b\n"[..]).unwrap_err();
-/// let puzzle::ReadError::Invalid(error) = error else { panic!("bad input") };
+/// let puzzle::input::ReadError::Invalid(error) = error else { panic!("bad input") };
 /// let mut out = Vec::new();
 /// write_error(&mut out, Some(3), &error).unwrap();
 /// assert_eq!(out, b"error: pair 3: goal board: a second blank 'b' at token 4 (the first is token 3)\n");

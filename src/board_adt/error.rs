@@ -58,7 +58,7 @@ pub enum ErrorKind {
     },
     /// One token: a 1x1 board, smaller than the smallest puzzle.
     TooSmall,
-    /// More tokens than the largest board `puzzle` can hold ([`crate::MAX_CELLS`]).
+    /// More tokens than the largest board `puzzle` can hold ([`crate::board_adt::MAX_CELLS`]).
     TooLarge,
     /// No token is `b`.
     NoBlank,
@@ -151,9 +151,9 @@ impl fmt::Display for BoardError {
             ErrorKind::TooLarge => write!(
                 f,
                 "more than {} tokens: the largest board puzzle can hold is {}x{}",
-                crate::MAX_CELLS,
-                crate::MAX_SIDE,
-                crate::MAX_SIDE
+                crate::board_adt::MAX_CELLS,
+                crate::board_adt::MAX_SIDE,
+                crate::board_adt::MAX_SIDE
             ),
             ErrorKind::NoBlank => f.write_str("there is no blank 'b'"),
             ErrorKind::SeveralBlanks { first, second } => {

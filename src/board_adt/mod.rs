@@ -10,22 +10,30 @@
 //! stream is [`crate::input::read_puzzle`]. Whether the goal can be reached is the
 //! parity rule ([`Board::parity`], [`Board::can_reach`]).
 //!
+//! A [`Move`] names the direction in which the moved tile slides
+//! ([`Board::slide`]); a [`MoveList`] holds a solution's moves, packed.
+//!
 //! This module and its helpers never print: the `puzzle` binary is the client and
-//! does all the printing.
+//! does all the printing. Below the board lie its parts: the line parser
+//! (`parse/`, with the tile keeping and the parity tree), the faults
+//! (`error.rs`), the size limits (`size.rs`), the moves (`moves.rs`,
+//! `move_list.rs`) and the symmetries of the square (`symmetry.rs`).
 
 pub(crate) mod error;
-pub mod move_list;
-pub mod moves;
+pub(crate) mod move_list;
+pub(crate) mod moves;
 pub(crate) mod parse;
 pub(crate) mod size;
 pub(crate) mod symmetry;
 
 use error::ReadError;
 pub use error::{BoardError, ErrorKind, Role};
-use moves::Move;
+pub use move_list::MoveList;
+pub use moves::{apply_move, from_letters, to_letters, Move};
 use parse::parity::TileSet;
 use parse::{CheckedLine, Fed, LineParser};
-use size::{isqrt, MAX_CELLS};
+use size::isqrt;
+pub use size::{MAX_CELLS, MAX_SIDE};
 use std::fmt;
 use std::io::{self, Write};
 

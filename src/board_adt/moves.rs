@@ -65,7 +65,7 @@ impl Move {
     /// # Examples
     ///
     /// ```
-    /// use puzzle::board_adt::moves::Move;
+    /// use puzzle::board_adt::Move;
     /// // Blank in the top-left corner of a 3x3 grid: the tile below can slide up.
     /// assert_eq!(Move::Up.blank_target(3, 0), Some(3));
     /// assert_eq!(Move::Down.blank_target(3, 0), None);
@@ -105,6 +105,7 @@ pub fn apply_move<T: Copy>(cells: &mut [T], side: usize, blank: &mut usize, mv: 
 
 /// Makes every move of `moves` in turn; on the first impossible move, returns its
 /// index and leaves the grid as it was just before it.
+#[cfg(test)]
 pub fn replay<T: Copy>(
     cells: &mut [T],
     side: usize,

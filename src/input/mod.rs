@@ -1,12 +1,13 @@
 //! Reading a puzzle, the two board lines, from a byte stream of any size.
 //!
-//! The input is read in chunks and parsed as it arrives ([`crate::board_adt::parse`]); it is
-//! never held whole. This module owns what surrounds the two lines: a UTF-8
+//! The input is read in chunks and parsed as it arrives (by the board's line
+//! parser, `board_adt/parse/`); it is never held whole. This module owns what surrounds the two lines: a UTF-8
 //! byte-order mark at the very start is skipped, the goal line may end without a
 //! `\n`, and after it only empty or whitespace-only lines may follow (a `\r`
 //! before a `\n` or at the very end counts as nothing, as everywhere).
 
-use crate::board_adt::error::{show_bytes, BoardError, ErrorKind, ReadError, Role};
+pub use crate::board_adt::error::ReadError;
+use crate::board_adt::error::{show_bytes, BoardError, ErrorKind, Role};
 use crate::board_adt::parse::{Fed, LineParser};
 use crate::board_adt::{Board, Puzzle};
 use std::io::{self, Read};

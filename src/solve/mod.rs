@@ -263,14 +263,14 @@ impl Solver {
     ///
     /// ```
     /// use puzzle::input::read_puzzle;
-    /// use puzzle::board_adt::moves;
-    /// use puzzle::solve::{Solver, SolveStats};
+    /// use puzzle::board_adt::to_letters;
+    /// use puzzle::{Solver, SolveStats};
     /// let puzzle = read_puzzle(&b"1 2 3 b\n1 b 3 2\n"[..]).unwrap();
     /// let solution = Solver::default()
     ///     .solve(&puzzle, &mut |_| {}, &mut SolveStats::default())
     ///     .unwrap()
     ///     .unwrap();
-    /// assert_eq!(moves::to_letters(&solution.moves.to_vec()), "D");
+    /// assert_eq!(to_letters(&solution.moves.to_vec()), "D");
     /// assert!(solution.proven_shortest);
     /// ```
     pub fn solve(

@@ -4,9 +4,7 @@
 //! [`Usage`] message.
 
 use crate::platform::os_string_from_bytes;
-use puzzle::batch::MAX_JOBS;
-use puzzle::generate::GoalShape;
-use puzzle::solve::TableCache;
+use puzzle::{GoalShape, TableCache, MAX_JOBS};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;

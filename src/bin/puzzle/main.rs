@@ -10,13 +10,11 @@ mod args;
 mod platform;
 
 use args::{CheckArgs, Command, Usage};
-use puzzle::batch::{run_batch, BatchError, BatchNote, BatchOptions, Notes};
 use puzzle::board_adt::{BoardError, Puzzle};
-use puzzle::generate::random_puzzle;
-use puzzle::input::read_puzzle;
-use puzzle::report;
-use puzzle::solve::{SolveEvent, SolveOptions, SolveStats, Solver, TableEvent, TableSet};
-use puzzle::ReadError;
+use puzzle::input::{read_puzzle, ReadError};
+use puzzle::{random_puzzle, run_batch, BatchError, BatchNote, BatchOptions, Notes};
+use puzzle::{write_boards, write_error, write_solution, write_verdict};
+use puzzle::{SolveEvent, SolveOptions, SolveStats, Solver, TableEvent, TableSet};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
@@ -52,7 +50,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Invalid(error)) => {
             let mut out = io::stdout().lock();
-            match report::write_error(&mut out, None, &error).and_then(|()| out.flush()) {
+            match write_error(&mut out, None, &error).and_then(|()| out.flush()) {
                 Ok(()) => ExitCode::FAILURE,
                 Err(e) => system_failure(&format!("cannot write the output: {e}")),
             }
@@ -129,7 +127,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 return batch(input, &name, &args, &mut out);
             }
             let puzzle = read_puzzle(input).map_err(|e| read_failure(e, &name))?;
-            write_out(&mut out, |out| report::write_verdict(out, &puzzle))?;
+            write_out(&mut out, |out| write_verdict(out, &puzzle))?;
             if args.solve {
                 let solver = Solver::new(solve_options(&args));
                 solve_one(&puzzle, &args, &solver, &mut out)?;
@@ -197,9 +195,9 @@ fn solve_one(
         return Ok(());
     };
     write_out(out, |out| {
-        report::write_solution(out, &solution)?;
+        write_solution(out, &solution)?;
         if args.show {
-            report::write_boards(out, puzzle.start(), &solution.moves)?;
+            write_boards(out, puzzle.start(), &solution.moves)?;
         }
         Ok(())
     })?;
@@ -210,7 +208,7 @@ fn solve_one(
 }
 
 /// `--batch`: every pair answered in input order as it comes (the pipeline is
-/// `puzzle::batch`); notes about a pair go to stderr with its number.
+/// [`puzzle::run_batch`]); notes about a pair go to stderr with its number.
 fn batch(
     input: Box<dyn Read + Send>,
     name: &str,
