@@ -5,6 +5,8 @@
 //! every machine: the generator is [`SplitMix64`], written here, not the
 //! platform's.
 
+#[cfg(test)]
+use crate::board_adt::{apply_move, Move};
 use crate::board_adt::{Board, Puzzle};
 
 /// A small, fast, seedable random number generator (Steele, Lea and Flood's
@@ -110,6 +112,35 @@ pub fn random_puzzle(side: usize, solvable: bool, goal: GoalShape, seed: u64) ->
 /// The board of cells known to be valid (a permutation with one 0).
 fn board_of(cells: Vec<u32>) -> Board {
     Board::from_cells(cells).expect("a shuffled standard board is valid")
+}
+
+/// `board` (blank 0) after `steps` random moves, none undoing the one before:
+/// a start at most `steps` moves from `board`, for the solvers' tests.
+#[cfg(test)]
+pub(crate) fn random_walk<T: Copy + Default + PartialEq>(
+    rng: &mut SplitMix64,
+    side: usize,
+    board: &[T],
+    steps: usize,
+) -> Vec<T> {
+    let mut cells = board.to_vec();
+    let mut blank = cells
+        .iter()
+        .position(|&t| t == T::default())
+        .expect("a blank");
+    let mut last: Option<Move> = None;
+    let mut made = 0;
+    while made < steps {
+        let mv = Move::ALL[rng.index(4)];
+        if last == Some(mv.inverse()) {
+            continue;
+        }
+        if apply_move(&mut cells, side, &mut blank, mv) {
+            last = Some(mv);
+            made += 1;
+        }
+    }
+    cells
 }
 
 #[cfg(test)]

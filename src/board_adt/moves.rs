@@ -136,35 +136,6 @@ pub fn reversed(moves: &[Move]) -> Vec<Move> {
     moves.iter().rev().map(|m| m.inverse()).collect()
 }
 
-/// `board` (blank 0) after `steps` random moves, none undoing the one before:
-/// a start at most `steps` moves from `board`, for the solvers' tests.
-#[cfg(test)]
-pub(crate) fn random_walk<T: Copy + Default + PartialEq>(
-    rng: &mut crate::generate::SplitMix64,
-    side: usize,
-    board: &[T],
-    steps: usize,
-) -> Vec<T> {
-    let mut cells = board.to_vec();
-    let mut blank = cells
-        .iter()
-        .position(|&t| t == T::default())
-        .expect("a blank");
-    let mut last: Option<Move> = None;
-    let mut made = 0;
-    while made < steps {
-        let mv = Move::ALL[rng.index(4)];
-        if last == Some(mv.inverse()) {
-            continue;
-        }
-        if apply_move(&mut cells, side, &mut blank, mv) {
-            last = Some(mv);
-            made += 1;
-        }
-    }
-    cells
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

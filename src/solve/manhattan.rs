@@ -359,7 +359,8 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board_adt::moves::{apply_move, random_walk, replay};
+    use crate::board_adt::moves::{apply_move, replay};
+    use crate::generate::random_walk;
     use crate::generate::SplitMix64;
     use crate::solve::small::solve_small;
     use std::collections::HashMap;

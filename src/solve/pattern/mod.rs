@@ -263,7 +263,8 @@ fn search<G: Geometry>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board_adt::moves::{random_walk, replay, Move};
+    use crate::board_adt::moves::{replay, Move};
+    use crate::generate::random_walk;
     use crate::generate::SplitMix64;
     use std::sync::OnceLock;
 
