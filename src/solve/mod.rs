@@ -5,17 +5,22 @@
 //!
 //! | side | method | label |
 //! |---|---|---|
-//! | 2, 3 | complete distance tables, one per goal blank class ([`small`]) | shortest |
-//! | 4 | IDA* over additive pattern databases, built on first use and cached (`pattern`) | shortest |
-//! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally ([`constructive`]) | not proven shortest |
-//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern`) | shortest |
-//! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts ([`manhattan`]) | shortest |
+//! | 2, 3 | complete distance tables, one per goal blank class (`small.rs`) | shortest |
+//! | 4 | IDA* over additive pattern databases, built on first use and cached (`pattern/`) | shortest |
+//! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally (`constructive/`) | not proven shortest |
+//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern/`) | shortest |
+//! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts (`manhattan.rs`) | shortest |
 //!
-//! The 4x4 and 5x5 pattern-database solvers are one method, `pattern`, whose
-//! partitions of the board are data.
+//! Every method is called the same way and answers the same way (`method.rs`):
+//! `solve(start, goal, ...)` on two boards, an `Outcome` back; the searches
+//! also take their limits, counters and a progress callback. The 4x4 and 5x5
+//! pattern-database solvers are one method, `pattern/`, whose partitions of
+//! the board are data. `grid.rs` holds what the methods share about plain
+//! cells: the Manhattan distance, reachability, a board as bytes.
 //!
-//! The solver takes [`Board`]s and converts them to its own compact cells; it
-//! never prints, and reports progress through the events callback.
+//! The solver takes [`Board`](crate::board_adt::Board)s and converts them to
+//! its own compact cells; it never prints, and reports progress through the
+//! events callback.
 
 mod constructive;
 mod grid;
