@@ -14,6 +14,22 @@ pub(crate) const fn manhattan(side: usize, a: usize, b: usize) -> u32 {
     ((a / side).abs_diff(b / side) + (a % side).abs_diff(b % side)) as u32
 }
 
+/// The cells next to `cell` on a `side`-wide board, `None` off the board: the
+/// one below, above, right and left, the order in which [`Move::ALL`]'s moves
+/// take the blank.
+///
+/// [`Move::ALL`]: crate::board_adt::Move::ALL
+#[inline(always)]
+pub(crate) fn neighbours(side: usize, cell: usize) -> [Option<usize>; 4] {
+    let (r, c) = (cell / side, cell % side);
+    [
+        (r + 1 < side).then(|| cell + side),
+        (r > 0).then(|| cell - side),
+        (c + 1 < side).then(|| cell + 1),
+        (c > 0).then(|| cell - 1),
+    ]
+}
+
 /// The sum over the tiles of their Manhattan distance between `start` and
 /// `goal` (the blank not counted): every move carries one tile one cell, so no
 /// solution is shorter.
@@ -93,6 +109,16 @@ mod tests {
     use crate::board_adt::moves::apply_move;
     use crate::board_adt::moves::Move;
     use crate::generate::SplitMix64;
+
+    #[test]
+    fn neighbours_are_where_the_moves_take_the_blank() {
+        for side in [2, 3, 5] {
+            for cell in 0..side * side {
+                let by_moves = Move::ALL.map(|mv| mv.blank_target(side, cell));
+                assert_eq!(neighbours(side, cell), by_moves);
+            }
+        }
+    }
 
     #[test]
     fn manhattan_counts_rows_and_columns() {

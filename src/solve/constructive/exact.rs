@@ -5,6 +5,8 @@
 //! largest single-tile distance, read from tables that a breadth-first search
 //! fills for the window (admissible and consistent).
 
+use crate::solve::grid;
+
 /// Largest state space (cells of the window to the power of the tracked tiles
 /// plus one) an exact placement search may use.
 pub(super) const EXACT_STATES: usize = 1 << 18;
@@ -79,14 +81,7 @@ impl Exact {
         // Neighbours of each window cell, as window indices.
         let mut neighbours = vec![[u32::MAX; 4]; w];
         for (i, &cell) in window.iter().enumerate() {
-            let (r, c) = (cell / n, cell % n);
-            let around = [
-                (r + 1 < n).then(|| cell + n),
-                (r > 0).then(|| cell - n),
-                (c + 1 < n).then(|| cell + 1),
-                (c > 0).then(|| cell - 1),
-            ];
-            for (slot, y) in neighbours[i].iter_mut().zip(around) {
+            for (slot, y) in neighbours[i].iter_mut().zip(grid::neighbours(n, cell)) {
                 if let Some(y) = y.filter(|&y| inside(e, y)) {
                     *slot = local(e, y) as u32;
                 }
@@ -256,23 +251,37 @@ pub(super) fn single_distances(table: &mut Vec<u16>, neighbours: &[[u32; 4]], go
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+
+    /// The neighbours of every cell of a whole free `side`-wide board, as a
+    /// window of all its cells: written out here, apart from the search's own.
+    pub(in crate::solve::constructive) fn board_neighbours(side: usize) -> Vec<[u32; 4]> {
+        (0..side * side)
+            .map(|i| {
+                let (r, c) = (i / side, i % side);
+                [
+                    if r + 1 < side {
+                        (i + side) as u32
+                    } else {
+                        u32::MAX
+                    },
+                    if r > 0 { (i - side) as u32 } else { u32::MAX },
+                    if c + 1 < side {
+                        (i + 1) as u32
+                    } else {
+                        u32::MAX
+                    },
+                    if c > 0 { (i - 1) as u32 } else { u32::MAX },
+                ]
+            })
+            .collect()
+    }
 
     #[test]
     fn single_tile_distances_match_hand_counts() {
         // A free 3x3 window: cell `i` at row `i / 3`, column `i % 3`.
-        let neighbours: Vec<[u32; 4]> = (0..9usize)
-            .map(|i| {
-                let (r, c) = (i / 3, i % 3);
-                [
-                    if r < 2 { (i + 3) as u32 } else { u32::MAX },
-                    if r > 0 { (i - 3) as u32 } else { u32::MAX },
-                    if c < 2 { (i + 1) as u32 } else { u32::MAX },
-                    if c > 0 { (i - 1) as u32 } else { u32::MAX },
-                ]
-            })
-            .collect();
+        let neighbours = board_neighbours(3);
         let mut table = Vec::new();
         single_distances(&mut table, &neighbours, 5);
         let d = |tile: usize, blank: usize| table[tile * 9 + blank];

@@ -33,6 +33,24 @@ const PAIR_ROWS: usize = 4;
 /// ... and columns.
 const PAIR_COLS: usize = 4;
 
+/// The cells after `from` up to `to` on an `n`-wide board, `from` and `to` on
+/// one row or one column.
+fn segment(n: usize, from: usize, to: usize) -> impl Iterator<Item = usize> {
+    let stride = if from / n == to / n { 1 } else { n };
+    let mut cell = from;
+    std::iter::from_fn(move || {
+        if cell == to {
+            return None;
+        }
+        cell = if to > cell {
+            cell + stride
+        } else {
+            cell - stride
+        };
+        Some(cell)
+    })
+}
+
 /// The reduction's state: the board as it is being solved, with every tile's cell.
 pub(super) struct Reducer<'a> {
     n: usize,
@@ -178,34 +196,12 @@ impl<'a> Reducer<'a> {
         } else {
             goal / n * n + self.blank % n
         };
-        let clear = |from: usize, to: usize, s: &Self| {
-            // Every cell after `from` up to `to`, on one row or one column.
-            let stride = if from / n == to / n { 1 } else { n };
-            let mut cell = from;
-            while cell != to {
-                cell = if to > cell {
-                    cell + stride
-                } else {
-                    cell - stride
-                };
-                if !s.free(cell, avoid) {
-                    return false;
-                }
-            }
-            true
-        };
-        if !clear(self.blank, corner, self) || !clear(corner, goal, self) {
+        let clear = |from: usize, to: usize| segment(n, from, to).all(|c| self.free(c, avoid));
+        if !clear(self.blank, corner) || !clear(corner, goal) {
             return false;
         }
         for (from, to) in [(self.blank, corner), (corner, goal)] {
-            let stride = if from / n == to / n { 1 } else { n };
-            let mut cell = from;
-            while cell != to {
-                cell = if to > cell {
-                    cell + stride
-                } else {
-                    cell - stride
-                };
+            for cell in segment(n, from, to) {
                 self.step(cell);
             }
         }
@@ -623,6 +619,7 @@ mod tests {
     use crate::board_adt::moves::replay;
     use crate::generate::SplitMix64;
     use crate::solve::constructive::exact::single_distances;
+    use crate::solve::constructive::exact::tests::board_neighbours;
     use crate::solve::constructive::tests::pair;
 
     #[test]
@@ -635,19 +632,7 @@ mod tests {
             let target = rng.index(25);
             let all: Vec<usize> = (0..25).collect();
             // The single-tile table, built independently, gives the distance.
-            let window = all.clone();
-            let neighbours: Vec<[u32; 4]> = window
-                .iter()
-                .map(|&c| {
-                    let (row, col) = (c / 5, c % 5);
-                    [
-                        if row < 4 { (c + 5) as u32 } else { u32::MAX },
-                        if row > 0 { (c - 5) as u32 } else { u32::MAX },
-                        if col < 4 { (c + 1) as u32 } else { u32::MAX },
-                        if col > 0 { (c - 1) as u32 } else { u32::MAX },
-                    ]
-                })
-                .collect();
+            let neighbours = board_neighbours(5);
             let mut table = Vec::new();
             single_distances(&mut table, &neighbours, target);
             let expected = table[r.pos[tile as usize] * 25 + r.blank];

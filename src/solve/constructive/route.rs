@@ -2,7 +2,7 @@
 //! must not enter, by A* with the Manhattan distance (it explores only a few
 //! cells around the straight way).
 
-use crate::solve::grid::manhattan;
+use crate::solve::grid::{manhattan, neighbours};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -62,14 +62,7 @@ impl Router {
                 found = true;
                 break;
             }
-            let (r, c) = (x / n, x % n);
-            let neighbours = [
-                (r + 1 < n).then(|| x + n),
-                (r > 0).then(|| x - n),
-                (c + 1 < n).then(|| x + 1),
-                (c > 0).then(|| x - 1),
-            ];
-            for y in neighbours.into_iter().flatten() {
+            for y in neighbours(n, x).into_iter().flatten() {
                 if y == avoid || locked[y] {
                     continue;
                 }

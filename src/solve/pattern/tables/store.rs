@@ -349,18 +349,20 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::OsString;
+
+    /// An environment of these variables only.
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<OsString> {
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
 
     #[test]
     fn cache_directory_comes_from_the_environment_in_order() {
-        use std::ffi::OsString;
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| OsString::from(v))
-            }
-        };
         const ALL: [(&str, &str); 3] = [
             ("PUZZLE_CACHE_DIR", "/p"),
             ("XDG_CACHE_HOME", "/x"),
@@ -390,15 +392,6 @@ mod tests {
 
     #[test]
     fn a_chosen_directory_comes_first_and_an_empty_variable_is_refused() {
-        use std::ffi::OsString;
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| OsString::from(v))
-            }
-        };
         let given = Some(PathBuf::from("/given"));
         let chosen = TableCache::choose(given.clone(), env(&[("PUZZLE_CACHE_DIR", "")]));
         assert_eq!(chosen, Ok(Some(TableCache::new(PathBuf::from("/given")))));
