@@ -61,8 +61,8 @@ pub struct SolveOptions {
     /// Insist on a shortest solution for 5x5 and larger boards too (IDA*; it can
     /// take very long: hours or more for a random 5x5 board).
     pub shortest: bool,
-    /// Where the 4x4 tables are cached; `None` keeps them in memory only, built
-    /// anew by each process.
+    /// Where the 4x4 and 5x5 tables are cached; `None` keeps them in memory
+    /// only, built anew by each process.
     pub cache: Option<TableCache>,
     /// Which 4x4 and 5x5 tables: the production partitions (7-8, 6-6-6-6), or
     /// small ones that build in a fraction of a second and search far slower
@@ -95,7 +95,7 @@ impl Default for SolveOptions {
 /// Something the solver reports while it works.
 #[derive(Debug)]
 pub enum SolveEvent<'a> {
-    /// The 4x4 tables are being loaded or built.
+    /// The 4x4 or 5x5 tables are being loaded or built.
     Table(&'a TableEvent),
     /// The shortest-path search for 5x5 and larger finished an iteration, or went
     /// on for a while.

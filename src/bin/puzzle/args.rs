@@ -54,6 +54,29 @@ pub(crate) struct GenerateArgs {
 
 /// Reads the command line (the arguments after the program's name).
 pub(crate) fn parse(args: impl Iterator<Item = OsString>) -> Result<Command, Usage> {
+    let given = read(args)?;
+    match given.at_once {
+        Some(command) => Ok(command),
+        None => given.command(),
+    }
+}
+
+/// The options as given, before their combinations are checked.
+#[derive(Default)]
+struct Given {
+    /// `--help` or `--version`: answered at once, whatever else is given.
+    at_once: Option<Command>,
+    check: CheckArgs,
+    cache_dir: Option<OsString>,
+    generate: Option<u64>,
+    seed: Option<u64>,
+    unsolvable: bool,
+    random_goal: bool,
+    build_tables: Option<Vec<usize>>,
+}
+
+/// Reads every argument in turn, one `match` on its name.
+fn read(args: impl Iterator<Item = OsString>) -> Result<Given, Usage> {
     let mut check = CheckArgs::default();
     let mut cache_dir: Option<OsString> = None;
     let mut generate = None;
@@ -91,8 +114,8 @@ pub(crate) fn parse(args: impl Iterator<Item = OsString>) -> Result<Command, Usa
             None => Ok(true),
         };
         match name.as_str() {
-            "-h" | "--help" => return Ok(Command::Help),
-            "-V" | "--version" => return Ok(Command::Version),
+            "-h" | "--help" => return Ok(Given::at_once(Command::Help)),
+            "-V" | "--version" => return Ok(Given::at_once(Command::Version)),
             "--" => only_files = true,
             "-s" | "--solve" => check.solve = flag(&inline)?,
             "--shortest" => check.shortest = flag(&inline)?,
@@ -149,59 +172,93 @@ pub(crate) fn parse(args: impl Iterator<Item = OsString>) -> Result<Command, Usa
             _ => return Err(Usage(format!("unknown option '{text}'"))),
         }
     }
-    let solving_options = check.shortest || check.show || check.stats;
-    if solving_options && !check.solve {
-        return Err(Usage(
-            "--shortest, --show and --stats go with --solve".into(),
-        ));
+    Ok(Given {
+        at_once: None,
+        check,
+        cache_dir,
+        generate,
+        seed,
+        unsolvable,
+        random_goal,
+        build_tables,
+    })
+}
+
+impl Given {
+    /// `command`, whatever else is given.
+    fn at_once(command: Command) -> Given {
+        Given {
+            at_once: Some(command),
+            ..Given::default()
+        }
     }
-    if check.jobs.is_some() && !check.batch && !check.solve {
-        return Err(Usage("--jobs goes with --batch or --solve".into()));
-    }
-    if check.time_limit.is_some() && !check.shortest {
-        return Err(Usage("--time-limit goes with --shortest".into()));
-    }
-    if let Some(sides) = build_tables {
-        if check.file.is_some() || check.solve || check.batch || generate.is_some() {
+
+    /// The command these options make, if they go together.
+    fn command(self) -> Result<Command, Usage> {
+        let Given {
+            mut check,
+            cache_dir,
+            generate,
+            seed,
+            unsolvable,
+            random_goal,
+            build_tables,
+            ..
+        } = self;
+        let solving_options = check.shortest || check.show || check.stats;
+        if solving_options && !check.solve {
             return Err(Usage(
-                "--build-tables reads nothing; it goes with --cache-dir only".into(),
+                "--shortest, --show and --stats go with --solve".into(),
             ));
         }
-        return Ok(Command::BuildTables {
-            cache: cache(cache_dir)?,
-            sides,
-        });
-    }
-    match generate {
-        Some(side) => {
-            if check.file.is_some() || check.solve || check.batch {
-                return Err(Usage("--generate reads nothing and solves nothing".into()));
-            }
-            if !(2..=MAX_GENERATE_SIDE).contains(&side) {
-                return Err(Usage(format!(
-                    "--generate needs a side from 2 to {MAX_GENERATE_SIDE}, not {side}"
-                )));
-            }
-            Ok(Command::Generate(GenerateArgs {
-                side: side as usize,
-                seed,
-                solvable: !unsolvable,
-                goal: if random_goal {
-                    GoalShape::Random
-                } else {
-                    GoalShape::Standard
-                },
-            }))
+        if check.jobs.is_some() && !check.batch && !check.solve {
+            return Err(Usage("--jobs goes with --batch or --solve".into()));
         }
-        None if seed.is_some() || unsolvable || random_goal => Err(Usage(
-            "--seed, --unsolvable and --random-goal go with --generate".into(),
-        )),
-        None => {
-            // Only a run that solves uses the tables.
-            if check.solve {
-                check.cache = cache(cache_dir)?;
+        if check.time_limit.is_some() && !check.shortest {
+            return Err(Usage("--time-limit goes with --shortest".into()));
+        }
+        if let Some(sides) = build_tables {
+            if check.file.is_some() || check.solve || check.batch || generate.is_some() {
+                return Err(Usage(
+                    "--build-tables reads nothing; it goes with --cache-dir only".into(),
+                ));
             }
-            Ok(Command::Check(check))
+            return Ok(Command::BuildTables {
+                cache: cache(cache_dir)?,
+                sides,
+            });
+        }
+        match generate {
+            Some(side) => {
+                if check.file.is_some() || check.solve || check.batch {
+                    return Err(Usage("--generate reads nothing and solves nothing".into()));
+                }
+                if !(2..=MAX_GENERATE_SIDE).contains(&side) {
+                    return Err(Usage(format!(
+                        "--generate needs a side from 2 to {MAX_GENERATE_SIDE}, not {side}"
+                    )));
+                }
+                Ok(Command::Generate(GenerateArgs {
+                    side: side as usize,
+                    seed,
+                    solvable: !unsolvable,
+                    goal: if random_goal {
+                        GoalShape::Random
+                    } else {
+                        GoalShape::Standard
+                    },
+                }))
+            }
+            None if seed.is_some() || unsolvable || random_goal => Err(Usage(
+                "--seed, --unsolvable and --random-goal go with --generate".into(),
+            )),
+            None => {
+                // Only a run that solves uses the tables.
+                if check.solve {
+                    check.cache = cache(cache_dir)?;
+                }
+                Ok(Command::Check(check))
+            }
         }
     }
 }

@@ -6,8 +6,9 @@
 //! one puzzle and searches first the subtrees that came nearest the goal in the
 //! previous iteration ([`parallel`]).
 //!
-//! The board handed to [`parallel::search`] names every tile by its home cell; the blank is
-//! [`Geometry::BLANK`]. The heuristic is `manhattan + 2 * max over groups (sum of
+//! The board handed to [`parallel::search`] names every tile by its home cell;
+//! the blank is [`Geometry::BLANK`]. The answer is the moves on that board (the
+//! caller turns them back to the goal's frame). The heuristic is `manhattan + 2 * max over groups (sum of
 //! the stored half-differences)`: each group is a set of disjoint tables (Korf &
 //! Felner 2002) covering every tile, looked up either on the board itself or on
 //! the board mirrored by a symmetry that fixes the goal (their "reflection about
@@ -40,7 +41,7 @@
 //!
 //! Together: 0.97 M nodes for Korf's 100 (1.17 M without the learnt order).
 //!
-//! The search is generic over [`Geometry`]: the side, the width of a cell set
+//! The search is generic over [`Geometry`] (`geometry.rs`): the side, the width of a cell set
 //! (`u16` on 4x4, so that a node stays one 64-byte cache line; `u32` on 5x5),
 //! the packed board (4 bits a cell in a `u64`; 5 bits in a `u128`) and the
 //! longest path. Each size gets its own compiled copy, so nothing is decided at
