@@ -320,7 +320,15 @@ impl Solver {
                 let (limits, tell) = if partition.side == 4 {
                     (Limits::UNLIMITED, false)
                 } else {
-                    (self.limits(searching, Some(Duration::from_secs(2))), true)
+                    let limits = Limits {
+                        jobs: self.options.jobs.unwrap_or_else(|| {
+                            std::thread::available_parallelism().map_or(1, |n| n.get())
+                        }),
+                        deadline: self.deadline(searching),
+                        report_every: Some(Duration::from_secs(2)),
+                        stop: None,
+                    };
+                    (limits, true)
                 };
                 let mut progress = |p: &SearchProgress| {
                     if tell {
@@ -329,13 +337,14 @@ impl Solver {
                 };
                 pattern::solve(start, goal, &tables, &limits, &mut counters, &mut progress)
             }
-            Method::Manhattan => manhattan::solve(
-                start,
-                goal,
-                &self.limits(searching, None),
-                &mut counters,
-                &mut |p| events(&SolveEvent::Search(p)),
-            ),
+            Method::Manhattan => {
+                let limits = Limits {
+                    deadline: self.deadline(searching),
+                    ..Limits::UNLIMITED
+                };
+                let mut progress = |p: &SearchProgress| events(&SolveEvent::Search(p));
+                manhattan::solve(start, goal, &limits, &mut counters, &mut progress)
+            }
             Method::Constructive => constructive::solve(start, goal),
         };
         if matches!(method, Method::Patterns(_) | Method::Manhattan) {
@@ -363,20 +372,10 @@ impl Solver {
         Ok(Some(solution))
     }
 
-    /// The limits of a search that begins at `searching`: the threads and
-    /// the time limit of the options (for 5x5 and up, with
-    /// [`SolveOptions::shortest`]), and progress reports every
-    /// `report_every` within an iteration.
-    fn limits(&self, searching: Instant, report_every: Option<Duration>) -> Limits<'static> {
-        Limits {
-            jobs: self
-                .options
-                .jobs
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-            deadline: self.options.time_limit.map(|t| searching + t),
-            report_every,
-            stop: None,
-        }
+    /// When a search that begins at `searching` must stop:
+    /// [`SolveOptions::time_limit`] later.
+    fn deadline(&self, searching: Instant) -> Option<Instant> {
+        self.options.time_limit.map(|t| searching + t)
     }
 }
 
