@@ -13,6 +13,7 @@ test:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
 
 # Throughput and memory against `wc -w` on generated boards (not a test).
 bench: puzzle

@@ -21,11 +21,8 @@
 //!
 //! It prints figures; it fails only if a solution is wrong.
 
-use puzzle::board_adt::{Board, Puzzle};
-use puzzle::generate::{random_puzzle, GoalShape};
-use puzzle::solve::fifteen::TableCache;
-use puzzle::solve::moves::from_letters;
-use puzzle::solve::{SolveOptions, SolveStats, Solver};
+use puzzle::board_adt::{from_letters, Board, Puzzle};
+use puzzle::{random_puzzle, GoalShape, SolveOptions, SolveStats, Solver, TableCache};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

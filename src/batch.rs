@@ -8,8 +8,9 @@
 //!   reads a pair only while fewer than a window of pairs (a few per worker) are
 //!   read but not yet written, so memory is bounded by the pairs in flight,
 //!   never by the input: `yes '1 2 3 b' | puzzle --batch` runs in constant space.
-//! - With solving, **workers** take the pairs in input order and solve them with
-//!   one shared [`Solver`] (and so one copy of its tables).
+//! - With solving, **workers** (one per core unless told otherwise) take the
+//!   pairs in input order and solve them with one shared [`Solver`] (and so
+//!   one copy of its tables), each pair on its worker's thread alone.
 //! - The **caller's thread** writes the answers in input order, streaming each
 //!   (a solution of billions of moves is written from its packed list), and
 //!   flushes whenever the next answer is not ready yet: a pipe that sends one
@@ -25,11 +26,11 @@
 //! This module never prints: answers go to the writer it is given, everything
 //! else (progress, statistics, pairs that could not be solved) to a callback.
 
+use crate::board_adt::error::{BoardError, ReadError};
 use crate::board_adt::Puzzle;
-use crate::error::{BoardError, ReadError};
 use crate::input::PuzzleStream;
 use crate::report;
-use crate::solve::{Solution, SolveError, SolveEvent, SolveStats, Solver};
+use crate::solve::{Solution, SolveError, SolveEvent, SolveOptions, SolveStats, Solver};
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -64,8 +65,9 @@ pub struct BatchOptions {
     pub solve: bool,
     /// With `solve`, also write the boards along each solution (`--show`).
     pub show: bool,
-    /// Worker threads for solving (at least 1; capped at [`MAX_JOBS`]).
-    pub jobs: usize,
+    /// Worker threads for solving (at least 1; capped at [`MAX_JOBS`]);
+    /// `None`: one a core.
+    pub jobs: Option<usize>,
 }
 
 /// Something to tell about one pair besides its answer; `pair` counts from 1.
@@ -143,18 +145,19 @@ pub type Notes = Arc<dyn Fn(&BatchNote) + Send + Sync>;
 
 /// Reads every pair of `input`, answers it on `out` in input order (its three
 /// lines, its solution lines with `solve`, or `error: pair N: ...`), and returns
-/// the counts; see the module docs.
+/// the counts; see the module docs. Pairs are solved as `solving` says, except
+/// that each is searched on one thread: the batch solves its pairs side by
+/// side.
 ///
 /// # Examples
 ///
 /// ```
-/// use puzzle::batch::{run_batch, BatchOptions};
-/// use puzzle::solve::Solver;
+/// use puzzle::{run_batch, BatchOptions, SolveOptions};
 /// use std::sync::Arc;
 /// let input = &b"1 2 3 b\n1 2 b 3\n\n1 2 3 x\n1 2 3 b\n"[..];
 /// let mut out = Vec::new();
-/// let options = BatchOptions { solve: true, show: false, jobs: 2 };
-/// let summary = run_batch(input, &mut out, Arc::new(Solver::default()), &options, Arc::new(|_| {}))
+/// let options = BatchOptions { solve: true, show: false, jobs: Some(2) };
+/// let summary = run_batch(input, &mut out, SolveOptions::default(), &options, Arc::new(|_| {}))
 ///     .unwrap();
 /// assert_eq!(
 ///     String::from_utf8(out).unwrap(),
@@ -166,7 +169,7 @@ pub type Notes = Arc<dyn Fn(&BatchNote) + Send + Sync>;
 pub fn run_batch<R, W>(
     input: R,
     out: &mut W,
-    solver: Arc<Solver>,
+    solving: SolveOptions,
     options: &BatchOptions,
     notes: Notes,
 ) -> Result<BatchSummary, BatchError>
@@ -174,7 +177,11 @@ where
     R: Read + Send + 'static,
     W: Write,
 {
-    let jobs = options.jobs.clamp(1, MAX_JOBS);
+    let solver = Arc::new(batch_solver(solving));
+    let jobs = options
+        .jobs
+        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, MAX_JOBS);
     let window = (4 * jobs as u64).max(WINDOW);
     let shared = Arc::new(Shared::new(options.solve, window));
     // The stream stays here if the reader thread cannot be started.
@@ -223,6 +230,15 @@ where
         }
     }
     result
+}
+
+/// The solver of a batch: one search thread a pair, since the pairs are
+/// solved side by side.
+fn batch_solver(solving: SolveOptions) -> Solver {
+    Solver::new(SolveOptions {
+        jobs: Some(1),
+        ..solving
+    })
 }
 
 /// What the reader found for one pair.
@@ -535,7 +551,7 @@ impl Shared {
                 }
                 Answer::Invalid(e) => {
                     summary.invalid += 1;
-                    writeln!(out, "error: pair {pair}: {e}").map_err(|e| self.fail(e))?;
+                    report::write_error(out, Some(pair), &e).map_err(|e| self.fail(e))?;
                 }
                 Answer::Checked { puzzle, solved } => {
                     cells = 2 * puzzle.start().len() as u64;
@@ -660,7 +676,7 @@ fn run_in_place<R: Read, W: Write>(
             }
             Err(ReadError::Invalid(e)) => {
                 summary.invalid += 1;
-                writeln!(out, "error: pair {pair}: {e}")
+                report::write_error(out, Some(pair), &e)
             }
             Err(ReadError::Io(e)) => return Err(BatchError::Read(e)),
         };
@@ -676,18 +692,19 @@ fn run_in_place<R: Read, W: Write>(
 mod tests {
     use super::*;
     use crate::generate::{random_puzzle, GoalShape};
-    use crate::solve::fifteen::TableSet;
     use crate::solve::SolveOptions;
+    use crate::solve::TableSet;
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::mpsc::{self, Receiver, Sender};
     use std::time::Duration;
 
-    fn solver() -> Arc<Solver> {
-        Arc::new(Solver::new(SolveOptions {
+    /// Small in-memory tables: unit tests build nothing big.
+    fn solving() -> SolveOptions {
+        SolveOptions {
             cache: None,
             tables: TableSet::Small,
             ..SolveOptions::default()
-        }))
+        }
     }
 
     fn quiet() -> Notes {
@@ -700,7 +717,7 @@ mod tests {
         run_in_place(
             PuzzleStream::new(input),
             &mut out,
-            &solver(),
+            &batch_solver(solving()),
             options,
             &quiet(),
         )
@@ -723,20 +740,20 @@ mod tests {
             let options = BatchOptions {
                 solve,
                 show: solve,
-                jobs: 1,
+                jobs: Some(1),
             };
             let want = one_by_one(&input, &options);
             assert!(want.windows(13).any(|w| w == b"error: pair 2"));
             for jobs in [1, 2, 3, 8] {
                 let options = BatchOptions {
-                    jobs,
+                    jobs: Some(jobs),
                     ..options.clone()
                 };
                 let mut out = Vec::new();
                 let summary = run_batch(
                     io::Cursor::new(input.clone()),
                     &mut out,
-                    solver(),
+                    solving(),
                     &options,
                     quiet(),
                 )
@@ -792,12 +809,12 @@ mod tests {
                 let options = BatchOptions {
                     solve,
                     show: false,
-                    jobs: 2,
+                    jobs: Some(2),
                 };
                 run_batch(
                     Pipe(input, Vec::new()),
                     &mut out,
-                    solver(),
+                    solving(),
                     &options,
                     quiet(),
                 )
@@ -875,7 +892,7 @@ mod tests {
                 release: stuck,
             };
             let options = BatchOptions::default();
-            run_batch(input, &mut out, solver(), &options, quiet())
+            run_batch(input, &mut out, solving(), &options, quiet())
         });
         // The writer is stuck: the reader may run ahead by its window only.
         thread::sleep(Duration::from_millis(300));

@@ -5,6 +5,8 @@
 //! every machine: the generator is [`SplitMix64`], written here, not the
 //! platform's.
 
+#[cfg(test)]
+use crate::board_adt::{apply_move, Move};
 use crate::board_adt::{Board, Puzzle};
 
 /// A small, fast, seedable random number generator (Steele, Lea and Flood's
@@ -73,12 +75,12 @@ pub fn standard_cells(side: usize) -> Vec<u32> {
 }
 
 /// A random puzzle on a `side`x`side` board (`side >= 2`, `side*side` at most
-/// [`crate::MAX_CELLS`]) whose goal is reachable exactly when `solvable` is set.
+/// [`crate::board_adt::MAX_CELLS`]) whose goal is reachable exactly when `solvable` is set.
 ///
 /// # Examples
 ///
 /// ```
-/// use puzzle::generate::{random_puzzle, GoalShape};
+/// use puzzle::{random_puzzle, GoalShape};
 /// let puzzle = random_puzzle(5, true, GoalShape::Standard, 7);
 /// assert!(puzzle.is_solvable());
 /// assert_eq!(puzzle.goal().to_string().split(' ').last(), Some("b"));
@@ -112,6 +114,35 @@ fn board_of(cells: Vec<u32>) -> Board {
     Board::from_cells(cells).expect("a shuffled standard board is valid")
 }
 
+/// `board` (blank 0) after `steps` random moves, none undoing the one before:
+/// a start at most `steps` moves from `board`, for the solvers' tests.
+#[cfg(test)]
+pub(crate) fn random_walk<T: Copy + Default + PartialEq>(
+    rng: &mut SplitMix64,
+    side: usize,
+    board: &[T],
+    steps: usize,
+) -> Vec<T> {
+    let mut cells = board.to_vec();
+    let mut blank = cells
+        .iter()
+        .position(|&t| t == T::default())
+        .expect("a blank");
+    let mut last: Option<Move> = None;
+    let mut made = 0;
+    while made < steps {
+        let mv = Move::ALL[rng.index(4)];
+        if last == Some(mv.inverse()) {
+            continue;
+        }
+        if apply_move(&mut cells, side, &mut blank, mv) {
+            last = Some(mv);
+            made += 1;
+        }
+    }
+    cells
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,7 +162,10 @@ mod tests {
                     let p = random_puzzle(side, solvable, GoalShape::Random, seed);
                     assert_eq!(p.is_solvable(), solvable, "side {side} seed {seed}");
                     // The boards are genuinely valid: they survive a round trip.
-                    let again = Board::parse(p.start().to_string().as_bytes(), crate::Role::Start);
+                    let again = Board::parse(
+                        p.start().to_string().as_bytes(),
+                        crate::board_adt::Role::Start,
+                    );
                     assert_eq!(again.as_ref(), Ok(p.start()));
                 }
             }

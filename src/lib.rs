@@ -1,10 +1,22 @@
 //! `puzzle`: checks, and solves, NxN sliding-tile puzzles.
 //!
-//! The input is two lines, a start board and a goal board (`SPEC.md` in the repository).
-//! [`input::read_puzzle`] reads and checks them as a stream, [`board_adt`] is the
-//! board interface (the assignment's `boardADT.h`) with the parity rule, and
-//! [`solve`] finds the moves. The `puzzle` binary is the client: it owns the
-//! command line, the output streams and the exit codes; this library never prints.
+//! The input is two lines, a start board and a goal board (`SPEC.md` in the
+//! repository). [`input::read_puzzle`] reads and checks them as a stream,
+//! [`board_adt`] is the board interface (the assignment's `boardADT.h`) with
+//! the parity rule, and [`Solver`] finds the moves. The `puzzle` binary is the
+//! client: it owns the command line, the output streams and the exit codes;
+//! this library never prints.
+//!
+//! This file is the whole public API:
+//!
+//! | what | items |
+//! |---|---|
+//! | the board, its moves and its faults | the module [`board_adt`] |
+//! | reading puzzles from a stream | the module [`input`] |
+//! | solving | [`Solver`], [`SolveOptions`], [`Solution`], [`SolveError`], [`SolveEvent`], [`SolveStats`], [`SearchProgress`], [`TableCache`], [`TableEvent`], [`TableSet`], [`EmptyCacheDir`], [`MAX_SOLVE_SIDE`] |
+//! | the output format | [`write_verdict`], [`write_solution`], [`write_boards`], [`write_error`] |
+//! | many puzzles at once (`--batch`) | [`run_batch`], [`BatchOptions`], [`BatchNote`], [`BatchSummary`], [`BatchError`], [`Notes`], [`MAX_JOBS`] |
+//! | random puzzles | [`random_puzzle`], [`GoalShape`], [`SplitMix64`] |
 //!
 //! # Examples
 //!
@@ -16,17 +28,18 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod batch;
 pub mod board_adt;
-mod board_size;
-mod error;
-pub mod generate;
 pub mod input;
-mod parity;
-mod parse;
-pub mod report;
-pub mod solve;
-mod tile_check;
 
-pub use crate::board_size::{MAX_CELLS, MAX_SIDE};
-pub use crate::error::{BoardError, ErrorKind, ReadError, Role};
+mod batch;
+mod generate;
+mod report;
+mod solve;
+
+pub use batch::{run_batch, BatchError, BatchNote, BatchOptions, BatchSummary, Notes, MAX_JOBS};
+pub use generate::{random_puzzle, GoalShape, SplitMix64};
+pub use report::{write_boards, write_error, write_solution, write_verdict};
+pub use solve::{
+    EmptyCacheDir, SearchProgress, Solution, SolveError, SolveEvent, SolveOptions, SolveStats,
+    Solver, TableCache, TableEvent, TableSet, MAX_SOLVE_SIDE,
+};

@@ -4,9 +4,9 @@
 //! These functions format; they never choose a stream. The binary hands them a
 //! buffered standard output and turns a failed write into a message on stderr.
 
-use crate::board_adt::{Board, Puzzle};
-use crate::solve::move_list::MoveList;
-use crate::solve::moves::{self, Move};
+use crate::board_adt::move_list::MoveList;
+use crate::board_adt::moves::{self, Move};
+use crate::board_adt::{Board, BoardError, Puzzle};
 use crate::solve::Solution;
 use std::io::{self, Write};
 
@@ -16,7 +16,7 @@ use std::io::{self, Write};
 ///
 /// ```
 /// use puzzle::input::read_puzzle;
-/// use puzzle::report::write_verdict;
+/// use puzzle::write_verdict;
 /// let puzzle = read_puzzle(&b"2 1 3 b\n1 2 3 b"[..]).unwrap();
 /// let mut out = Vec::new();
 /// write_verdict(&mut out, &puzzle).unwrap();
@@ -31,6 +31,28 @@ pub fn write_verdict<W: Write>(out: &mut W, puzzle: &Puzzle) -> io::Result<()> {
         out.write_all(b"\nsolvable\n")
     } else {
         out.write_all(b"\nunsolvable\n")
+    }
+}
+
+/// Writes the one line that answers an input that is not a valid puzzle:
+/// `error: ` and what is wrong, or, for pair `pair` of a batch,
+/// `error: pair N: ` and what is wrong.
+///
+/// # Examples
+///
+/// ```
+/// use puzzle::input::read_puzzle;
+/// use puzzle::write_error;
+/// let error = read_puzzle(&b"1 2 3 b\n1 2 b b\n"[..]).unwrap_err();
+/// let puzzle::input::ReadError::Invalid(error) = error else { panic!("bad input") };
+/// let mut out = Vec::new();
+/// write_error(&mut out, Some(3), &error).unwrap();
+/// assert_eq!(out, b"error: pair 3: goal board: a second blank 'b' at token 4 (the first is token 3)\n");
+/// ```
+pub fn write_error<W: Write>(out: &mut W, pair: Option<u64>, error: &BoardError) -> io::Result<()> {
+    match pair {
+        Some(pair) => writeln!(out, "error: pair {pair}: {error}"),
+        None => writeln!(out, "error: {error}"),
     }
 }
 

@@ -1,9 +1,8 @@
 //! The parity rule against the truth: breadth-first search over every board of
 //! 2x2 and 3x3, and random walks on boards up to 50x50.
 
-use puzzle::board_adt::Board;
-use puzzle::generate::SplitMix64;
-use puzzle::solve::moves::{apply_move, Move};
+use puzzle::board_adt::{apply_move, Board, Move};
+use puzzle::SplitMix64;
 use std::collections::HashSet;
 
 /// Every board reachable from `goal`, by breadth-first search over moves.

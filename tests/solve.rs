@@ -2,9 +2,8 @@
 //! lengths that must be shortest are checked against breadth-first search.
 
 use assert_cmd::Command;
-use puzzle::board_adt::{Board, Puzzle};
-use puzzle::generate::{random_puzzle, GoalShape, SplitMix64};
-use puzzle::solve::moves::{apply_move, from_letters, Move};
+use puzzle::board_adt::{apply_move, from_letters, Board, Move, Puzzle};
+use puzzle::{random_puzzle, GoalShape, SplitMix64};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Once;

@@ -5,42 +5,40 @@
 //!
 //! | side | method | label |
 //! |---|---|---|
-//! | 2, 3 | complete distance tables, one per goal blank class ([`small`]) | shortest |
-//! | 4 | IDA* over additive pattern databases, built on first use and cached ([`fifteen`]) | shortest |
-//! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally ([`large`]) | not proven shortest |
-//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads ([`twentyfour`]) | shortest |
-//! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts ([`search`]) | shortest |
+//! | 2, 3 | complete distance tables, one per goal blank class (`small.rs`) | shortest |
+//! | 4 | IDA* over additive pattern databases, built on first use and cached (`pattern/`) | shortest |
+//! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally (`constructive/`) | not proven shortest |
+//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern/`) | shortest |
+//! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts (`manhattan.rs`) | shortest |
 //!
-//! The pattern-database solvers share one engine, generic over the side:
-//! `goals` (any goal onto a canonical one), `pdb` (tables, their build and
-//! lifecycle), `cache` (files), `ida` (the search, its move machine and its
-//! split over threads).
+//! Every method is called the same way and answers the same way (`method.rs`):
+//! `solve(start, goal, ...)` on two boards, an `Outcome` back; the searches
+//! also take their limits, counters and a progress callback. The 4x4 and 5x5
+//! pattern-database solvers are one method, `pattern/`, whose partitions of
+//! the board are data. `grid.rs` holds what the methods share about plain
+//! cells: the Manhattan distance, reachability, a board as bytes.
 //!
-//! The solver takes [`Board`]s and converts them to its own compact cells; it
-//! never prints, and reports progress through the events callback.
+//! The solver takes [`Board`](crate::board_adt::Board)s and converts them to
+//! its own compact cells; it never prints, and reports progress through the
+//! events callback.
 
-mod cache;
-pub mod fifteen;
-mod goals;
-mod ida;
-pub mod large;
-pub mod move_list;
-pub mod moves;
-mod pdb;
-pub mod search;
-pub mod small;
-pub mod twentyfour;
+mod constructive;
+mod grid;
+mod manhattan;
+mod method;
+mod pattern;
+mod small;
 
-use crate::board_adt::{Board, Puzzle};
-use fifteen::{goal_class, FifteenTables, SearchStats, TableCache, TableEvent, TableSet};
-use ida::parallel::Limits;
-use move_list::MoveList;
-use search::SearchProgress;
+pub use method::SearchProgress;
+pub use pattern::{EmptyCacheDir, TableCache, TableEvent, TableSet};
+
+use crate::board_adt::move_list::MoveList;
+use crate::board_adt::Puzzle;
+use method::{Counters, Limits, Outcome};
+use pattern::{Partition, Shelf, FIFTEEN, TWENTY_FOUR};
 use std::fmt;
 use std::io;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use twentyfour::{Shortest, TwentyFourTables};
 
 /// The largest side `--solve` accepts: a valid solution of an `N`x`N` board is
 /// about `2.6 N^3` moves, so beyond this one would not fit in memory.
@@ -63,8 +61,8 @@ pub struct SolveOptions {
     /// Insist on a shortest solution for 5x5 and larger boards too (IDA*; it can
     /// take very long: hours or more for a random 5x5 board).
     pub shortest: bool,
-    /// Where the 4x4 tables are cached; `None` keeps them in memory only, built
-    /// anew by each process.
+    /// Where the 4x4 and 5x5 tables are cached; `None` keeps them in memory
+    /// only, built anew by each process.
     pub cache: Option<TableCache>,
     /// Which 4x4 and 5x5 tables: the production partitions (7-8, 6-6-6-6), or
     /// small ones that build in a fraction of a second and search far slower
@@ -97,7 +95,7 @@ impl Default for SolveOptions {
 /// Something the solver reports while it works.
 #[derive(Debug)]
 pub enum SolveEvent<'a> {
-    /// The 4x4 tables are being loaded or built.
+    /// The 4x4 or 5x5 tables are being loaded or built.
     Table(&'a TableEvent),
     /// The shortest-path search for 5x5 and larger finished an iteration, or went
     /// on for a while.
@@ -170,13 +168,19 @@ impl std::error::Error for SolveError {}
 /// Solves puzzles; holds what is worth keeping between them (the 4x4 and 5x5
 /// tables of each goal class, loaded on first need), and may be shared by
 /// several threads.
-#[derive(Default)]
 pub struct Solver {
     options: SolveOptions,
-    /// The 4x4 tables for corner, edge and centre goals.
-    fifteen: [Mutex<Option<Arc<FifteenTables>>>; 3],
-    /// The 5x5 tables of each goal class ([`twentyfour::CLASSES`]).
-    twentyfour: [Mutex<Option<Arc<TwentyFourTables>>>; 6],
+    /// The 4x4 tables of each goal class: corner, edge and centre.
+    fifteen: Shelf,
+    /// The 5x5 tables of each goal class.
+    twentyfour: Shelf,
+}
+
+impl Default for Solver {
+    /// A solver with the default options ([`SolveOptions::default`]).
+    fn default() -> Solver {
+        Solver::new(SolveOptions::default())
+    }
 }
 
 impl fmt::Debug for Solver {
@@ -187,113 +191,50 @@ impl fmt::Debug for Solver {
     }
 }
 
+/// The ways to solve, and which one a board gets (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    /// 2x2 and 3x3: complete distance tables.
+    Tables,
+    /// 4x4, and 5x5 with [`SolveOptions::shortest`]: pattern databases.
+    Patterns(&'static Partition),
+    /// 6x6 and up with [`SolveOptions::shortest`].
+    Manhattan,
+    /// 5x5 and up: the reduction.
+    Constructive,
+}
+
+impl Method {
+    /// The method for a `side`-wide board.
+    fn for_side(side: usize, shortest: bool) -> Method {
+        match side {
+            2 | 3 => Method::Tables,
+            4 => Method::Patterns(&FIFTEEN),
+            5 if shortest => Method::Patterns(&TWENTY_FOUR),
+            _ if shortest => Method::Manhattan,
+            _ => Method::Constructive,
+        }
+    }
+
+    /// Its name in [`SolveStats::method`].
+    fn name(self) -> &'static str {
+        match self {
+            Method::Tables => "complete distance table",
+            Method::Patterns(_) => "IDA* over pattern databases",
+            Method::Manhattan => "IDA* with Manhattan distance and linear conflicts",
+            Method::Constructive => "row-by-row reduction, 3x3 corner finished optimally",
+        }
+    }
+}
+
 impl Solver {
     /// A solver with these options.
     pub fn new(options: SolveOptions) -> Solver {
         Solver {
             options,
-            fifteen: Default::default(),
-            twentyfour: Default::default(),
+            fifteen: Shelf::new(&FIFTEEN),
+            twentyfour: Shelf::new(&TWENTY_FOUR),
         }
-    }
-
-    /// The 5x5 tables for goals with the blank on `goal_blank`, loaded or built
-    /// once and then shared. Other threads asking meanwhile wait for them.
-    fn twentyfour_tables(
-        &self,
-        goal_blank: usize,
-        events: &mut dyn FnMut(&SolveEvent),
-    ) -> Result<Arc<TwentyFourTables>, SolveError> {
-        let class = goals::goal_class(5, goal_blank);
-        let slot = twentyfour::CLASSES
-            .iter()
-            .position(|&c| c == class)
-            .expect("every cell has a class");
-        load_once(&self.twentyfour[slot], || {
-            TwentyFourTables::load_or_build_with(
-                self.options.cache.as_ref(),
-                goal_blank,
-                self.options.tables,
-                &mut |event| events(&SolveEvent::Table(event)),
-            )
-        })
-    }
-
-    /// A shortest solution of a 5x5 puzzle by IDA* over the 5x5 tables on
-    /// [`SolveOptions::jobs`] threads; when [`SolveOptions::time_limit`] runs
-    /// out, the constructive solution instead.
-    fn solve_twentyfour(
-        &self,
-        start: &Board,
-        goal: &Board,
-        events: &mut dyn FnMut(&SolveEvent),
-        stats: &mut SolveStats,
-    ) -> Result<Solution, SolveError> {
-        let began = Instant::now();
-        let tables = self.twentyfour_tables(goal.blank(), events)?;
-        stats.table_time = began.elapsed();
-        let searching = Instant::now();
-        let jobs = self
-            .options
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let limits = Limits {
-            jobs,
-            deadline: self.options.time_limit.map(|t| searching + t),
-            report_every: Some(Duration::from_secs(2)),
-            stop: None,
-        };
-        let (start_cells, goal_cells) = (narrow_to::<25>(start), narrow_to::<25>(goal));
-        let mut counters = ida::Counters::default();
-        let outcome = twentyfour::solve_twentyfour(
-            &start_cells,
-            &goal_cells,
-            &tables,
-            &limits,
-            &mut counters,
-            &mut |p| {
-                events(&SolveEvent::Search(&SearchProgress {
-                    bound: p.bound,
-                    nodes: p.nodes,
-                    elapsed: p.elapsed,
-                }))
-            },
-        );
-        stats.nodes = counters.expanded;
-        stats.method = "IDA* over pattern databases";
-        let solution = match outcome {
-            Shortest::Found(moves) => Solution {
-                moves: moves.into(),
-                proven_shortest: true,
-            },
-            Shortest::Stopped { lower_bound } => {
-                unfinished(start, goal, lower_bound, events, stats)
-            }
-        };
-        stats.search_time = searching.elapsed();
-        Ok(solution)
-    }
-
-    /// The 4x4 tables for goals with the blank on `goal_blank`, loaded or built
-    /// once and then shared. Other threads asking meanwhile wait for them.
-    fn fifteen_tables(
-        &self,
-        goal_blank: usize,
-        events: &mut dyn FnMut(&SolveEvent),
-    ) -> Result<Arc<FifteenTables>, SolveError> {
-        let slot = match goal_class(goal_blank) {
-            0 => 0,
-            1 => 1,
-            _ => 2,
-        };
-        load_once(&self.fifteen[slot], || {
-            FifteenTables::load_or_build_with(
-                self.options.cache.as_ref(),
-                goal_blank,
-                self.options.tables,
-                &mut |event| events(&SolveEvent::Table(event)),
-            )
-        })
     }
 
     /// Builds (or checks) every table for boards of the given sides (4 and 5)
@@ -312,8 +253,8 @@ impl Solver {
         for &side in sides {
             let mut report = |event: &TableEvent| events(&SolveEvent::Table(event));
             match side {
-                4 => fifteen::build_all(cache, &mut report),
-                5 => twentyfour::build_all(cache, &mut report),
+                4 => pattern::build_all(&FIFTEEN, cache, &mut report),
+                5 => pattern::build_all(&TWENTY_FOUR, cache, &mut report),
                 _ => Ok(()),
             }
             .map_err(SolveError::Tables)?;
@@ -327,13 +268,14 @@ impl Solver {
     ///
     /// ```
     /// use puzzle::input::read_puzzle;
-    /// use puzzle::solve::{moves, Solver, SolveStats};
+    /// use puzzle::board_adt::to_letters;
+    /// use puzzle::{Solver, SolveStats};
     /// let puzzle = read_puzzle(&b"1 2 3 b\n1 b 3 2\n"[..]).unwrap();
     /// let solution = Solver::default()
     ///     .solve(&puzzle, &mut |_| {}, &mut SolveStats::default())
     ///     .unwrap()
     ///     .unwrap();
-    /// assert_eq!(moves::to_letters(&solution.moves.to_vec()), "D");
+    /// assert_eq!(to_letters(&solution.moves.to_vec()), "D");
     /// assert!(solution.proven_shortest);
     /// ```
     pub fn solve(
@@ -351,146 +293,98 @@ impl Solver {
             return Err(SolveError::TooLarge { side });
         }
         let began = Instant::now();
-        let solution = match side {
-            2 | 3 => {
-                stats.method = "complete distance table";
-                Solution {
-                    moves: small::solve_small(
-                        side,
-                        &narrow(start)[..side * side],
-                        &narrow(goal)[..side * side],
+        let method = Method::for_side(side, self.options.shortest);
+        stats.method = method.name();
+        let mut counters = Counters::default();
+        // Searching begins once the tables are there; the time limit, too.
+        let mut searching = began;
+        let outcome = match method {
+            Method::Tables => small::solve(start, goal),
+            Method::Patterns(partition) => {
+                let shelf = if partition.side == 4 {
+                    &self.fifteen
+                } else {
+                    &self.twentyfour
+                };
+                let tables = shelf
+                    .tables(
+                        self.options.cache.as_ref(),
+                        self.options.tables,
+                        goal.blank(),
+                        &mut |event| events(&SolveEvent::Table(event)),
                     )
-                    .into(),
-                    proven_shortest: true,
-                }
-            }
-            4 => {
-                stats.method = "IDA* over pattern databases";
-                let (start_cells, goal_cells) = (narrow(start), narrow(goal));
-                let tables = self.fifteen_tables(goal.blank(), events)?;
+                    .map_err(SolveError::Tables)?;
                 stats.table_time = began.elapsed();
-                let mut search = SearchStats::default();
-                let moves = fifteen::solve_fifteen(&start_cells, &goal_cells, &tables, &mut search);
-                stats.nodes = search.nodes;
-                stats.search_time = search.search_time;
-                return Ok(Some(Solution {
-                    moves: moves.into(),
-                    proven_shortest: true,
-                }));
+                searching = Instant::now();
+                // A 4x4 search takes milliseconds: one thread, nothing to tell.
+                let (limits, tell) = if partition.side == 4 {
+                    (Limits::UNLIMITED, false)
+                } else {
+                    let limits = Limits {
+                        jobs: self.options.jobs.unwrap_or_else(|| {
+                            std::thread::available_parallelism().map_or(1, |n| n.get())
+                        }),
+                        deadline: self.deadline(searching),
+                        report_every: Some(Duration::from_secs(2)),
+                        stop: None,
+                    };
+                    (limits, true)
+                };
+                let mut progress = |p: &SearchProgress| {
+                    if tell {
+                        events(&SolveEvent::Search(p))
+                    }
+                };
+                pattern::solve(start, goal, &tables, &limits, &mut counters, &mut progress)
             }
-            5 if self.options.shortest => {
-                return self.solve_twentyfour(start, goal, events, stats).map(Some);
+            Method::Manhattan => {
+                let limits = Limits {
+                    deadline: self.deadline(searching),
+                    ..Limits::UNLIMITED
+                };
+                let mut progress = |p: &SearchProgress| events(&SolveEvent::Search(p));
+                manhattan::solve(start, goal, &limits, &mut counters, &mut progress)
             }
-            _ if self.options.shortest => {
-                stats.method = "IDA* with Manhattan distance and linear conflicts";
-                let mut nodes = 0;
-                let deadline = self.options.time_limit.map(|t| began + t);
-                let found = search::solve_shortest_until(
-                    side,
-                    start.cells(),
-                    goal.cells(),
-                    deadline,
-                    &mut |p| {
-                        nodes = p.nodes;
-                        events(&SolveEvent::Search(p));
-                    },
-                );
-                stats.nodes = nodes;
-                match found {
-                    Ok(moves) => Solution {
-                        moves: moves.into(),
-                        proven_shortest: true,
-                    },
-                    Err(lower_bound) => unfinished(start, goal, lower_bound, events, stats),
-                }
-            }
-            _ => {
-                stats.method = "row-by-row reduction, 3x3 corner finished optimally";
-                let moves = large::solve_large(side, start.cells(), goal.cells());
-                let proven_shortest =
-                    moves.len() as u64 == manhattan_distance(side, start.cells(), goal.cells());
+            Method::Constructive => constructive::solve(start, goal),
+        };
+        if matches!(method, Method::Patterns(_) | Method::Manhattan) {
+            stats.nodes = counters.expanded;
+        }
+        let solution = match outcome {
+            Outcome::Solved(moves) => Solution {
+                proven_shortest: method != Method::Constructive
+                    || moves.len() as u64 == grid::distance(side, start.cells(), goal.cells()),
+                moves,
+            },
+            Outcome::Stopped { lower_bound } => {
+                events(&SolveEvent::LowerBound(lower_bound));
+                stats.method = "row-by-row reduction (search stopped by the time limit)";
+                let Outcome::Solved(moves) = constructive::solve(start, goal) else {
+                    unreachable!("the reduction always ends")
+                };
                 Solution {
+                    proven_shortest: moves.len() as u64 <= u64::from(lower_bound),
                     moves,
-                    proven_shortest,
                 }
             }
         };
-        stats.search_time = began.elapsed();
+        stats.search_time = searching.elapsed();
         Ok(Some(solution))
     }
-}
 
-/// The tables in `slot`, or those `load` makes, kept there for every later
-/// caller. The lock is held while loading: other threads asking meanwhile wait
-/// rather than load the same tables again.
-fn load_once<T>(
-    slot: &Mutex<Option<Arc<T>>>,
-    load: impl FnOnce() -> io::Result<T>,
-) -> Result<Arc<T>, SolveError> {
-    let mut tables = slot.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(tables) = tables.as_ref() {
-        return Ok(Arc::clone(tables));
+    /// When a search that begins at `searching` must stop:
+    /// [`SolveOptions::time_limit`] later.
+    fn deadline(&self, searching: Instant) -> Option<Instant> {
+        self.options.time_limit.map(|t| searching + t)
     }
-    let loaded = Arc::new(load().map_err(SolveError::Tables)?);
-    *tables = Some(Arc::clone(&loaded));
-    Ok(loaded)
-}
-
-/// The answer when the shortest-path search ran out of time: the constructive
-/// solution, shortest only if it is no longer than the proven `lower_bound`
-/// (which an event reports).
-fn unfinished(
-    start: &Board,
-    goal: &Board,
-    lower_bound: u32,
-    events: &mut dyn FnMut(&SolveEvent),
-    stats: &mut SolveStats,
-) -> Solution {
-    events(&SolveEvent::LowerBound(lower_bound));
-    stats.method = "row-by-row reduction (search stopped by the time limit)";
-    let moves = large::solve_large(start.side(), start.cells(), goal.cells());
-    Solution {
-        proven_shortest: moves.len() as u64 <= u64::from(lower_bound),
-        moves,
-    }
-}
-
-/// The sum over the tiles of the rows and columns between their cells on `start`
-/// and on `goal`: every move carries one tile one cell, so no solution is
-/// shorter.
-fn manhattan_distance(side: usize, start: &[u32], goal: &[u32]) -> u64 {
-    let mut goal_cell = vec![0u32; goal.len()];
-    for (cell, &tile) in goal.iter().enumerate() {
-        goal_cell[tile as usize] = cell as u32;
-    }
-    let mut sum = 0;
-    for (cell, &tile) in start.iter().enumerate().filter(|&(_, &t)| t != 0) {
-        let home = goal_cell[tile as usize] as usize;
-        sum += ((cell / side).abs_diff(home / side) + (cell % side).abs_diff(home % side)) as u64;
-    }
-    sum
-}
-
-/// A board of at most 16 cells as bytes, on the stack: no allocation for the
-/// millions of small puzzles a batch may hold.
-fn narrow(board: &Board) -> [u8; 16] {
-    narrow_to::<16>(board)
-}
-
-/// A board of at most `N` cells as bytes, on the stack.
-fn narrow_to<const N: usize>(board: &Board) -> [u8; N] {
-    let mut cells = [0u8; N];
-    for (cell, &tile) in cells.iter_mut().zip(board.cells()) {
-        *cell = tile as u8;
-    }
-    cells
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board_adt::moves::Move;
+    use crate::board_adt::Board;
     use crate::generate::{random_puzzle, GoalShape};
-    use moves::Move;
 
     fn solve(puzzle: &Puzzle) -> Option<Solution> {
         // Small in-memory 4x4 tables: unit tests build nothing big.

@@ -26,7 +26,11 @@
 //! parity-determined last Lehmer digit dropped numbers the reachable states with no
 //! gaps.
 
-use crate::solve::moves::Move;
+use crate::board_adt::moves::Move;
+use crate::board_adt::symmetry::{class_of, Symmetry};
+use crate::board_adt::Board;
+use crate::solve::grid;
+use crate::solve::method::Outcome;
 use std::sync::OnceLock;
 
 /// Cells of the largest board handled here.
@@ -35,22 +39,32 @@ const MAX_CELLS: usize = 9;
 /// Marks a table entry not yet reached by the breadth-first search.
 const UNSEEN: u8 = 0xFF;
 
-/// Row and column steps of the blank for each move, in [`Move::ALL`]'s order.
-const BLANK_STEP: [(isize, isize); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-
 /// Lehmer-digit weights of the tile order with the last two digits dropped:
 /// `(m-1-i)!/2` for `m` tiles.
 const WEIGHTS_3: [u32; 6] = [2520, 360, 60, 12, 3, 1];
 const WEIGHTS_2: [u32; 1] = [1];
 
-/// One symmetry of the square, as used to canonicalise a goal.
+/// A symmetry of the square as the look-ups use it, in arrays.
 #[derive(Clone, Copy)]
-struct Symmetry {
+struct Turn {
     /// `cell[i]` is where cell `i` goes.
     cell: [u8; MAX_CELLS],
     /// `back[m]` is the move on the original board that the move with index `m`
     /// (in [`Move::ALL`]) on the transformed board stands for.
     back: [Move; 4],
+}
+
+impl Turn {
+    fn new(side: usize, symmetry: Symmetry) -> Turn {
+        let mut cell = [0u8; MAX_CELLS];
+        for (i, to) in cell.iter_mut().enumerate().take(side * side) {
+            *to = symmetry.cell(side, i) as u8;
+        }
+        Turn {
+            cell,
+            back: symmetry.moves_back(),
+        }
+    }
 }
 
 /// Everything about one side length that does not depend on the tables.
@@ -59,7 +73,7 @@ struct Geometry {
     cells: usize,
     /// For each possible goal blank cell: its class and the symmetry taking it onto
     /// the class representative.
-    per_blank: [(usize, Symmetry); MAX_CELLS],
+    per_blank: [(usize, Turn); MAX_CELLS],
     /// For each class, the label of each cell in its canonical goal (0 = blank).
     canonical: Vec<[u8; MAX_CELLS]>,
     /// Lehmer-digit weights, see [`WEIGHTS_3`].
@@ -74,20 +88,18 @@ impl Geometry {
     fn new(side: usize) -> Geometry {
         let cells = side * side;
         let representatives: &[usize] = if side == 3 { &[0, 1, 4] } else { &[0] };
-        let symmetries: Vec<Symmetry> = (0..8).map(|k| symmetry(side, k)).collect();
-        let identity = symmetries[0];
-        let mut per_blank = [(0, identity); MAX_CELLS];
+        let mut per_blank = [(0, Turn::new(side, Symmetry::IDENTITY)); MAX_CELLS];
         for (blank, slot) in per_blank.iter_mut().enumerate().take(cells) {
-            *slot = symmetries
+            // The first symmetry in number order that carries the blank onto
+            // its class's representative.
+            let rep = class_of(side, blank);
+            let class = representatives
                 .iter()
-                .find_map(|sym| {
-                    let to = sym.cell[blank] as usize;
-                    representatives
-                        .iter()
-                        .position(|&r| r == to)
-                        .map(|class| (class, *sym))
-                })
+                .position(|&r| r == rep)
+                .expect("every class has its table");
+            let sym = Symmetry::first_onto(side, blank, rep)
                 .expect("every cell maps onto a representative");
+            *slot = (class, Turn::new(side, sym));
         }
         let canonical = representatives
             .iter()
@@ -122,7 +134,7 @@ impl Geometry {
     /// `start` in the canonical frame of `goal`'s class: the class, the symmetry
     /// that maps `goal` onto the class's canonical goal, the start's relabelled
     /// cells and its blank cell there.
-    fn normalise(&self, start: &[u8], goal: &[u8]) -> (usize, Symmetry, [u8; MAX_CELLS], usize) {
+    fn normalise(&self, start: &[u8], goal: &[u8]) -> (usize, Turn, [u8; MAX_CELLS], usize) {
         let goal_blank = goal
             .iter()
             .position(|&t| t == 0)
@@ -209,51 +221,6 @@ impl Geometry {
     }
 }
 
-/// The symmetry number `k` (bit 0: transpose, bit 1: flip rows, bit 2: flip
-/// columns) of a `side`-wide square.
-fn symmetry(side: usize, k: usize) -> Symmetry {
-    let transpose = k & 1 != 0;
-    let flip_rows = k & 2 != 0;
-    let flip_cols = k & 4 != 0;
-    let last = side - 1;
-    let mut cell = [0u8; MAX_CELLS];
-    for (i, to) in cell.iter_mut().enumerate().take(side * side) {
-        let (mut r, mut c) = (i / side, i % side);
-        if transpose {
-            std::mem::swap(&mut r, &mut c);
-        }
-        if flip_rows {
-            r = last - r;
-        }
-        if flip_cols {
-            c = last - c;
-        }
-        *to = (r * side + c) as u8;
-    }
-    let turn = |(mut dr, mut dc): (isize, isize)| {
-        if transpose {
-            std::mem::swap(&mut dr, &mut dc);
-        }
-        if flip_rows {
-            dr = -dr;
-        }
-        if flip_cols {
-            dc = -dc;
-        }
-        (dr, dc)
-    };
-    let mut back = Move::ALL;
-    for (original, &step) in BLANK_STEP.iter().enumerate() {
-        let turned = turn(step);
-        let m = BLANK_STEP
-            .iter()
-            .position(|&s| s == turned)
-            .expect("a symmetry maps steps onto steps");
-        back[m] = Move::ALL[original];
-    }
-    Symmetry { cell, back }
-}
-
 fn geometry(side: usize) -> &'static Geometry {
     static TWO: OnceLock<Geometry> = OnceLock::new();
     static THREE: OnceLock<Geometry> = OnceLock::new();
@@ -262,6 +229,14 @@ fn geometry(side: usize) -> &'static Geometry {
         3 => THREE.get_or_init(|| Geometry::new(3)),
         _ => panic!("solve_small handles sides 2 and 3, not {side}"),
     }
+}
+
+/// A shortest solution from `start` to `goal`, 2x2 or 3x3 boards, the goal
+/// reachable.
+pub(crate) fn solve(start: &Board, goal: &Board) -> Outcome {
+    let (side, cells) = (start.side(), start.len());
+    let (start, goal) = (grid::narrow::<16>(start), grid::narrow::<16>(goal));
+    Outcome::Solved(solve_small(side, &start[..cells], &goal[..cells]).into())
 }
 
 /// A shortest solution taking `start` to `goal` on a `side`-wide board, `side`
@@ -276,7 +251,7 @@ fn geometry(side: usize) -> &'static Geometry {
 ///
 /// If `side` is not 2 or 3, or the boards are not of `side * side` cells holding
 /// the values `0..side*side`.
-pub fn solve_small(side: usize, start: &[u8], goal: &[u8]) -> Vec<Move> {
+pub(crate) fn solve_small(side: usize, start: &[u8], goal: &[u8]) -> Vec<Move> {
     let geom = geometry(side);
     let n = geom.cells;
     assert!(
@@ -317,7 +292,8 @@ pub fn solve_small(side: usize, start: &[u8], goal: &[u8]) -> Vec<Move> {
 /// The length of a shortest solution, without building it.
 ///
 /// Same conditions as [`solve_small`].
-pub fn distance_small(side: usize, start: &[u8], goal: &[u8]) -> usize {
+#[cfg(test)]
+fn distance_small(side: usize, start: &[u8], goal: &[u8]) -> usize {
     let geom = geometry(side);
     let (class, _, cells, blank) = geom.normalise(start, goal);
     usize::from(geom.table(class)[geom.index(&cells, blank)] >> 2)
@@ -326,8 +302,9 @@ pub fn distance_small(side: usize, start: &[u8], goal: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board_adt::moves::{apply_move, replay};
     use crate::generate::SplitMix64;
-    use crate::solve::moves::{apply_move, replay};
+    use crate::solve::grid::reachable;
     use std::collections::{HashMap, VecDeque};
 
     /// A random board of `cells` cells, as bytes.
@@ -469,7 +446,7 @@ mod tests {
                     for _ in 0..1000 {
                         let goal = board(&mut rng, 9);
                         let mut start = board(&mut rng, 9);
-                        if !same_parity(&start, &goal) {
+                        if !reachable(3, &start, &goal) {
                             let (i, j) = nonblank_pair(&start);
                             start.swap(i, j);
                         }
@@ -492,27 +469,13 @@ mod tests {
         (it.next().unwrap(), it.next().unwrap())
     }
 
-    /// Whether the 3x3 boards are reachable from each other: odd side, so the
-    /// tiles' reading order must differ by an even permutation.
-    fn same_parity(a: &[u8], b: &[u8]) -> bool {
-        let ta: Vec<u8> = a.iter().copied().filter(|&t| t != 0).collect();
-        let tb: Vec<u8> = b.iter().copied().filter(|&t| t != 0).collect();
-        inversions(&ta) % 2 == inversions(&tb) % 2
-    }
-
-    fn inversions(v: &[u8]) -> usize {
-        (0..v.len())
-            .map(|i| (i + 1..v.len()).filter(|&j| v[j] < v[i]).count())
-            .sum()
-    }
-
     #[test]
     fn a_two_move_example() {
         // The tile right of the blank slides left, then the one below slides up.
         let start = [0, 1, 2, 3, 4, 5, 6, 7, 8];
         let goal = [1, 4, 2, 3, 0, 5, 6, 7, 8];
         assert_eq!(
-            crate::solve::moves::to_letters(&solve_small(3, &start, &goal)),
+            crate::board_adt::moves::to_letters(&solve_small(3, &start, &goal)),
             "LU"
         );
     }

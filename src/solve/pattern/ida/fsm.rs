@@ -130,7 +130,7 @@ impl Fsm {
 /// as blank directions (0 up, 1 down, 2 left, 3 right), none containing another.
 #[cfg(test)]
 pub fn forbidden_paths(max_len: usize) -> Vec<Vec<u8>> {
-    use super::DIRS;
+    use super::geometry::DIRS;
     use std::collections::HashMap;
     use std::hash::BuildHasherDefault;
     assert!((1..=15).contains(&max_len));

@@ -1,7 +1,7 @@
 //! Keeping a line's tiles: storing them, finding a repeated tile, and counting
 //! the inversion parity, on a second core when the line is long.
 //!
-//! The scanner ([`crate::parse`]) hands over tiles in blocks. Short lines are
+//! The scanner ([`crate::board_adt::parse`]) hands over tiles in blocks. Short lines are
 //! checked inline; once a line proves long (a full block), the [`TileKeeper`]
 //! moves to a worker thread and the scanner goes on reading while the worker
 //! checks: on a million-cell board the two halves of the work overlap, which is
@@ -12,7 +12,7 @@
 //! first: the scanner's faults are at its current token, the worker's at earlier
 //! ones, so the scanner always lets the worker finish before it reports.
 
-use crate::parity::TileSet;
+use super::parity::TileSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;

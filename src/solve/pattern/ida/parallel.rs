@@ -35,9 +35,9 @@
 //! iteration (subtrees searched past the answer before they were abandoned)
 //! varies.
 
-use super::{
-    sibling_key, Counters, Geometry, Heuristic, Iteration, Node, Watch, Worker, MAX_TABLES,
-};
+use super::{sibling_key, Geometry, Heuristic, Iteration, Node, Watch, Worker, MAX_TABLES};
+use crate::board_adt::move_list::MoveList;
+use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
@@ -55,59 +55,20 @@ fn frontier_nodes<G: Geometry>() -> usize {
     }
 }
 
-/// Where a search stands, for progress reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    /// The cost bound of the current iteration: every solution is at least
-    /// this long (once the first iteration has begun).
-    pub bound: u32,
-    /// Nodes expanded so far, over all iterations and threads.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
-    /// Whether this report closes an iteration (the bound then rises).
-    pub iteration_done: bool,
-}
-
-/// How a search is run.
-pub struct Limits<'a> {
-    /// Threads (at least 1).
-    pub jobs: usize,
-    /// When to give up; `None` searches to the end.
-    pub deadline: Option<Instant>,
-    /// Time between two progress reports within an iteration; `None`: reports
-    /// at the end of each iteration only.
-    pub report_every: Option<Duration>,
-    /// Set from outside to stop the search (it then ends as at the deadline).
-    pub stop: Option<&'a AtomicBool>,
-}
-
-/// How a search ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// A shortest path, as the blank's cell after each move.
-    Solved(Vec<u8>),
-    /// Stopped (deadline or from outside) before the end: every solution has at
-    /// least `lower_bound` moves.
-    Stopped {
-        /// A proven lower bound on the length of every solution.
-        lower_bound: u32,
-    },
-}
-
-/// A shortest path from `cells` to the canonical goal of `heur`, searched by
+/// A shortest solution from `cells` to the canonical goal of `heur` (its moves
+/// on that board), searched by
 /// `limits.jobs` threads (see the module docs); `progress` is called on this
 /// thread at the end of every iteration and every `limits.report_every`.
 ///
 /// With one thread and nothing to watch within an iteration (no deadline, no
 /// reports), the subtrees are searched on this thread: starting a thread per
 /// iteration would cost a 4x4 search about a fifth of its time.
-pub fn search<G: Geometry>(
+pub(crate) fn search<G: Geometry>(
     heur: &Heuristic<'_, G>,
     cells: &[u8],
     limits: &Limits<'_>,
     counters: &mut Counters,
-    progress: &mut dyn FnMut(&Progress),
+    progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
     match heur.tables_per_group() {
         0..=2 => search_with::<G, 2>(heur, cells, limits, counters, progress),
@@ -233,7 +194,7 @@ fn search_with<G: Geometry, const T: usize>(
     cells: &[u8],
     limits: &Limits<'_>,
     counters: &mut Counters,
-    progress: &mut dyn FnMut(&Progress),
+    progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
     let started = Instant::now();
     let root: Node<G, T> = heur.root(cells);
@@ -243,7 +204,7 @@ fn search_with<G: Geometry, const T: usize>(
         ..Counters::default()
     };
     if root.md == 0 {
-        return Outcome::Solved(Vec::new());
+        return Outcome::Solved(MoveList::new());
     }
     let never = AtomicBool::new(false);
     let stop = limits.stop.unwrap_or(&never);
@@ -257,8 +218,8 @@ fn search_with<G: Geometry, const T: usize>(
     let mut workers: Vec<Worker<G, T>> = (0..jobs).map(|_| Worker::new()).collect();
     let mut previous: Option<Nearness<G::Path>> = None;
     let here = jobs == 1 && limits.deadline.is_none() && limits.report_every.is_none();
-    let report = |bound, iteration_done, progress: &mut dyn FnMut(&Progress)| {
-        progress(&Progress {
+    let report = |bound, iteration_done, progress: &mut dyn FnMut(&SearchProgress)| {
+        progress(&SearchProgress {
             bound,
             nodes: nodes.load(Ordering::Relaxed),
             elapsed: started.elapsed(),
@@ -271,7 +232,7 @@ fn search_with<G: Geometry, const T: usize>(
         let split = split(heur, &root, bound, counters);
         nodes.fetch_add(counters.expanded - before, Ordering::Relaxed);
         let (mut frontier, pruned_min) = match split {
-            Split::Goal(goal) => return Outcome::Solved(goal.decode_path(root.blank as usize)),
+            Split::Goal(goal) => return Outcome::Solved(goal.moves()),
             Split::Frontier { nodes, pruned_min } => (nodes, pruned_min),
         };
         if let Some(previous) = &previous {
@@ -361,7 +322,7 @@ fn search_with<G: Geometry, const T: usize>(
         // it may not be the one an unstopped search would give).
         if let Some((_, goal)) = shared.goal.into_inner().expect("goal lock") {
             report(bound, true, progress);
-            return Outcome::Solved(goal.decode_path(root.blank as usize));
+            return Outcome::Solved(goal.moves());
         }
         if stop.load(Ordering::Relaxed) {
             return Outcome::Stopped { lower_bound: bound };
@@ -444,7 +405,7 @@ fn work<G: Geometry, const T: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::ida::Four;
+    use crate::solve::pattern::ida::Four;
 
     /// A 4x4 node at the end of the blank moves `dirs`, with estimate `md`.
     fn node(dirs: &[u16], md: u8) -> Node<Four, 2> {

@@ -5,6 +5,7 @@
 //! lowercase without a trailing period, e.g. `goal board: tile 7 appears twice
 //! (tokens 2 and 5)`. The binary prefixes them with `error: `.
 
+use super::size::{isqrt, MAX_CELLS, MAX_SIDE};
 use std::fmt;
 use std::io;
 
@@ -58,7 +59,7 @@ pub enum ErrorKind {
     },
     /// One token: a 1x1 board, smaller than the smallest puzzle.
     TooSmall,
-    /// More tokens than the largest board `puzzle` can hold ([`crate::MAX_CELLS`]).
+    /// More tokens than the largest board `puzzle` can hold ([`MAX_CELLS`]).
     TooLarge,
     /// No token is `b`.
     NoBlank,
@@ -135,7 +136,7 @@ impl fmt::Display for BoardError {
                 "{tokens} tokens do not make a square board (the smallest, 2x2, needs 4)"
             ),
             ErrorKind::NotSquare { tokens } => {
-                let below = crate::board_size::isqrt(*tokens);
+                let below = isqrt(*tokens);
                 write!(
                     f,
                     "{tokens} tokens do not make a square board ({below}x{below} needs {}, {}x{} needs {})",
@@ -151,9 +152,7 @@ impl fmt::Display for BoardError {
             ErrorKind::TooLarge => write!(
                 f,
                 "more than {} tokens: the largest board puzzle can hold is {}x{}",
-                crate::MAX_CELLS,
-                crate::MAX_SIDE,
-                crate::MAX_SIDE
+                MAX_CELLS, MAX_SIDE, MAX_SIDE
             ),
             ErrorKind::NoBlank => f.write_str("there is no blank 'b'"),
             ErrorKind::SeveralBlanks { first, second } => {

@@ -15,20 +15,12 @@
 //! of the first heuristic: each iteration raises the bound by 2 (or more, to the
 //! least value that exceeded it, which has the same parity).
 
-use crate::solve::moves::Move;
-use std::time::{Duration, Instant};
-
-/// Where a search stands: reported after each finished iteration and every
-/// 2^24 nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchProgress {
-    /// The cost bound of the current (or just finished) iteration.
-    pub bound: u32,
-    /// Nodes expanded so far, over all iterations.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
-}
+use crate::board_adt::move_list::MoveList;
+use crate::board_adt::moves::Move;
+use crate::board_adt::Board;
+use crate::solve::grid::{manhattan, reachable};
+use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
+use std::time::Instant;
 
 /// Nodes between two progress reports within an iteration.
 const REPORT_EVERY: u64 = 1 << 24;
@@ -37,91 +29,83 @@ const REPORT_EVERY: u64 = 1 << 24;
 /// milliseconds of search).
 const DEADLINE_EVERY: u64 = 1 << 14;
 
-/// A shortest solution taking `start` to `goal` on a `side`-wide board.
-///
-/// Both boards are row-major cells with `0` for the blank and the tiles
-/// `1..side*side` once each; the goal may have its blank anywhere. `progress` is
-/// called once per finished iteration and every 2^24 nodes. The goal must be
-/// reachable (same parity); if it is not, the answer is empty rather than a search
-/// that never ends. The time grows very fast with the distance: fine for 3x3 and
-/// 4x4, only short solutions of 5x5 and beyond.
-pub fn solve_shortest(
-    side: usize,
-    start: &[u32],
-    goal: &[u32],
+/// A shortest solution from `start` to `goal` (the goal reachable), or, when
+/// `limits.deadline` comes first, a lower bound on its length (the bound of
+/// the unfinished iteration). `progress` is called once per finished
+/// iteration and every 2^24 nodes. The time grows very fast with the
+/// distance: fine for 3x3 and 4x4, only short solutions of 5x5 and beyond.
+pub(crate) fn solve(
+    start: &Board,
+    goal: &Board,
+    limits: &Limits<'_>,
+    counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
-) -> Vec<Move> {
-    solve_shortest_until(side, start, goal, None, progress).unwrap_or_default()
+) -> Outcome {
+    let side = start.side();
+    search(
+        side,
+        start.cells(),
+        goal.cells(),
+        limits.deadline,
+        counters,
+        progress,
+    )
 }
 
-/// [`solve_shortest`] that gives up at `deadline`: then `Err` holds a lower
-/// bound on the solution length (the bound of the unfinished iteration).
-pub fn solve_shortest_until(
+/// [`solve`] on plain cells (row-major, `0` the blank, the tiles
+/// `1..side*side` once each; the goal may have its blank anywhere). If the
+/// goal cannot be reached, the answer is no moves rather than a search that
+/// never ends.
+fn search(
     side: usize,
     start: &[u32],
     goal: &[u32],
     deadline: Option<Instant>,
+    counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
-) -> Result<Vec<Move>, u32> {
+) -> Outcome {
     let cells = side * side;
     if side == 0 || start.len() != cells || goal.len() != cells || start == goal {
-        return Ok(Vec::new());
+        return Outcome::Solved(MoveList::new());
     }
     if !reachable(side, start, goal) {
-        return Ok(Vec::new());
+        return Outcome::Solved(MoveList::new());
     }
     let mut search = Search::new(side, start, goal, progress);
     search.deadline = deadline;
     search.bound = search.heuristic();
+    counters.start_h = search.bound;
     loop {
         search.next_bound = u32::MAX;
         let found = search.dfs(0, None);
-        search.report();
+        search.report(true);
+        counters.expanded = search.nodes;
+        counters.iterations += 1;
         if found {
-            return Ok(search.path);
+            return Outcome::Solved(std::mem::take(&mut search.path).into());
         }
         if search.stopped {
-            return Err(search.bound);
+            return Outcome::Stopped {
+                lower_bound: search.bound,
+            };
         }
         // Parity makes the least exceeding cost at least `bound + 2`.
         search.bound = search.next_bound.max(search.bound + 2);
     }
 }
 
-/// Whether `goal` is reachable from `start`: the permutation of cells taking one
-/// to the other must have the parity of the blank's Manhattan displacement.
-fn reachable(side: usize, start: &[u32], goal: &[u32]) -> bool {
-    let n = side * side;
-    let mut where_in_goal = vec![usize::MAX; n];
-    for (i, &t) in goal.iter().enumerate() {
-        match where_in_goal.get_mut(t as usize) {
-            Some(slot) if *slot == usize::MAX => *slot = i,
-            _ => return false,
-        }
+/// A shortest solution with no limits, as moves (for tests).
+#[cfg(test)]
+pub(crate) fn solve_shortest(
+    side: usize,
+    start: &[u32],
+    goal: &[u32],
+    progress: &mut dyn FnMut(&SearchProgress),
+) -> Vec<Move> {
+    match search(side, start, goal, None, &mut Counters::default(), progress) {
+        Outcome::Solved(moves) => moves.to_vec(),
+        Outcome::Stopped { .. } => unreachable!("no deadline"),
     }
-    let mut perm = Vec::with_capacity(n);
-    for &t in start {
-        match where_in_goal.get(t as usize) {
-            Some(&i) if i != usize::MAX => perm.push(i),
-            _ => return false,
-        }
-    }
-    let mut seen = vec![false; n];
-    let mut transpositions = 0;
-    for i in 0..n {
-        let mut j = i;
-        let mut length = 0;
-        while !seen[j] {
-            seen[j] = true;
-            j = perm[j];
-            length += 1;
-        }
-        transpositions += length.max(1) - 1;
-    }
-    let (a, b) = (where_in_goal[0], start.iter().position(|&t| t == 0));
-    let Some(b) = b else { return false };
-    let displacement = (a / side).abs_diff(b / side) + (a % side).abs_diff(b % side);
-    transpositions % 2 == displacement % 2
 }
 
 /// What [`Search::make`] changed, to take a move back.
@@ -140,6 +124,8 @@ struct Search<'p> {
     side: usize,
     cells: Vec<u32>,
     blank: usize,
+    /// Each tile's cell in the goal, and its row and column there.
+    goal_cell: Vec<usize>,
     goal_row: Vec<usize>,
     goal_col: Vec<usize>,
     manhattan: u32,
@@ -170,9 +156,11 @@ impl Search<'_> {
         progress: &'p mut dyn FnMut(&SearchProgress),
     ) -> Search<'p> {
         let cells = side * side;
+        let mut goal_cell = vec![0usize; cells];
         let mut goal_row = vec![0usize; cells];
         let mut goal_col = vec![0usize; cells];
         for (i, &t) in goal.iter().enumerate() {
+            goal_cell[t as usize] = i;
             goal_row[t as usize] = i / side;
             goal_col[t as usize] = i % side;
         }
@@ -180,6 +168,7 @@ impl Search<'_> {
             side,
             cells: start.to_vec(),
             blank: start.iter().position(|&t| t == 0).unwrap_or(0),
+            goal_cell,
             goal_row,
             goal_col,
             manhattan: 0,
@@ -215,9 +204,7 @@ impl Search<'_> {
     }
 
     fn tile_distance(&self, tile: u32, cell: usize) -> u32 {
-        let t = tile as usize;
-        ((cell / self.side).abs_diff(self.goal_row[t])
-            + (cell % self.side).abs_diff(self.goal_col[t])) as u32
+        manhattan(self.side, cell, self.goal_cell[tile as usize])
     }
 
     /// Tiles of row (or column) `line` whose goal is in that line, less a longest
@@ -257,11 +244,12 @@ impl Search<'_> {
         count - self.tails.len() as u32
     }
 
-    fn report(&mut self) {
+    fn report(&mut self, iteration_done: bool) {
         let p = SearchProgress {
             bound: self.bound,
             nodes: self.nodes,
             elapsed: self.started.elapsed(),
+            iteration_done,
         };
         (self.progress)(&p);
     }
@@ -342,7 +330,7 @@ impl Search<'_> {
         }
         self.nodes += 1;
         if self.nodes & (REPORT_EVERY - 1) == 0 {
-            self.report();
+            self.report(false);
         }
         if self.nodes & (DEADLINE_EVERY - 1) == 0 {
             self.stopped |= self.deadline.is_some_and(|d| Instant::now() >= d);
@@ -371,8 +359,9 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board_adt::moves::{apply_move, replay};
+    use crate::generate::random_walk;
     use crate::generate::SplitMix64;
-    use crate::solve::moves::{apply_move, random_walk, replay};
     use crate::solve::small::solve_small;
     use std::collections::HashMap;
 
@@ -586,6 +575,6 @@ mod tests {
         let start = [1, 2, 3, 4, 0, 5, 7, 8, 6];
         let goal = [1, 2, 3, 4, 5, 6, 7, 8, 0];
         let moves = solve_shortest(3, &start, &goal, &mut |_| {});
-        assert_eq!(crate::solve::moves::to_letters(&moves), "LU");
+        assert_eq!(crate::board_adt::moves::to_letters(&moves), "LU");
     }
 }

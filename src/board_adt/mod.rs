@@ -10,15 +10,30 @@
 //! stream is [`crate::input::read_puzzle`]. Whether the goal can be reached is the
 //! parity rule ([`Board::parity`], [`Board::can_reach`]).
 //!
+//! A [`Move`] names the direction in which the moved tile slides
+//! ([`Board::slide`]); a [`MoveList`] holds a solution's moves, packed.
+//!
 //! This module and its helpers never print: the `puzzle` binary is the client and
-//! does all the printing.
+//! does all the printing. Below the board lie its parts: the line parser
+//! (`parse/`, with the tile keeping and the parity tree), the faults
+//! (`error.rs`), the size limits (`size.rs`), the moves (`moves.rs`,
+//! `move_list.rs`) and the symmetries of the square (`symmetry.rs`).
 
-use crate::board_size::{isqrt, MAX_CELLS};
-use crate::error::ReadError;
-pub use crate::error::{BoardError, ErrorKind, Role};
-use crate::parity::TileSet;
-use crate::parse::{CheckedLine, Fed, LineParser};
-use crate::solve::moves::Move;
+pub(crate) mod error;
+pub(crate) mod move_list;
+pub(crate) mod moves;
+pub(crate) mod parse;
+pub(crate) mod size;
+pub(crate) mod symmetry;
+
+use error::ReadError;
+pub use error::{BoardError, ErrorKind, Role};
+pub use move_list::MoveList;
+pub use moves::{apply_move, from_letters, to_letters, Move};
+use parse::parity::TileSet;
+use parse::{CheckedLine, Fed, LineParser};
+use size::isqrt;
+pub use size::{MAX_CELLS, MAX_SIDE};
 use std::fmt;
 use std::io::{self, Write};
 
@@ -101,7 +116,7 @@ impl Board {
                     role,
                     ErrorKind::InvalidToken {
                         position: 1,
-                        text: crate::error::show_bytes(&line[end..], 40),
+                        text: error::show_bytes(&line[end..], 40),
                     },
                 ))
             }

@@ -22,8 +22,7 @@ const BLOCK_BYTES: usize = BLOCK_MOVES / 4;
 /// # Examples
 ///
 /// ```
-/// use puzzle::solve::move_list::MoveList;
-/// use puzzle::solve::moves::Move;
+/// use puzzle::board_adt::{Move, MoveList};
 /// let mut list = MoveList::new();
 /// list.push(Move::Up);
 /// list.push(Move::Left);

@@ -1,204 +1,9 @@
-//! Additive pattern databases for square boards up to 5x5: pattern
-//! specifications, the ranking of pattern placements, the 4-bit packed tables,
-//! and their parallel breadth-first construction ([`build`]). The 4x4 and 5x5
-//! solvers share this one implementation; only the side differs.
-//!
-//! A pattern is a set of tiles, each named by its home cell. A table maps every
-//! placement of the pattern tiles on the board's cells to a lower bound on the
-//! number of moves *of pattern tiles* needed to bring them all home. Following
-//! Korf & Felner (2002, "Disjoint pattern database heuristics"), only
-//! pattern-tile moves are counted, so the values of tables over disjoint patterns
-//! add up to an admissible heuristic. Unlike the "blank-free" variant, the blank
-//! is modelled: it moves for free through cells not occupied by pattern tiles and
-//! a pattern tile can only move into the blank, and an entry is the minimum over
-//! all blank positions (4x4 tables that ignore the blank were measured at 91x
-//! more search nodes).
-//!
-//! # Index
-//!
-//! A placement is ranked as `comb * k! + perm`, where `comb` is the rank of the set
-//! of occupied cells among the `C(cells, k)` `k`-subsets (in increasing order of
-//! their bitmask, that is colexicographic order) and `perm` ranks which tile sits
-//! in each occupied cell (the cells taken in increasing order): it is the
-//! lexicographic rank of the inverse, the slot of each tile in turn. Sliding a
-//! tile sideways keeps `perm`. Sliding it up or down passes it over at most
-//! `side - 1` occupied cells; only its order against those tiles flips, so `perm`
-//! moves by a few place values ([`Indexer::weight`]). The searcher thus updates
-//! indices with a handful of instructions, and the builder maps whole bitsets
-//! (sideways) or bits through a small rotation table (up or down).
-//!
-//! # Packing
-//!
-//! Every pattern-tile move changes the pattern's Manhattan distance by one, so a
-//! value minus that distance is even; half of it is stored in 4 bits (two entries
-//! a byte). The builder checks that no half-difference exceeds 15 (the largest is
-//! 9 for the 4x4 8-tile table of rows 2-3).
-//!
-//! # Building
-//!
-//! A plain breadth-first search over (placement, blank cell) costs minutes (280 s
-//! of CPU was measured for the 4x4 8-tile table). Here a state is (occupied set,
-//! blank region, permutation), where the blank region is the connected component
-//! of free cells that holds the blank (free moves inside it cost nothing). For
-//! each (occupied set, region) pair the permutations form a bitset of `k!` bits,
-//! so a sideways move maps a whole bitset word by word and an up/down move maps
-//! bit by bit through a rotation table that stays in cache. The search runs level
-//! by level (moves cost 1; free moves are folded into the region), pulling into
-//! each target set from its predecessors so that the worker threads own disjoint
-//! parts of the output (`std::thread::scope`). The 4x4 8-tile table (1.4 G
-//! states) takes about 13 s of CPU, 7-8 s on two cores, with three bitsets of
-//! 178 MB and the 259 MB output (0.65 GB peak).
+//! Ranking the placements of a pattern's tiles: the index of a table entry,
+//! and the tables that let the search and the builder update it a move at a
+//! time (see the [`super`] docs, "Index").
 
-pub mod build;
-pub mod tables;
-
+use super::spec::{binomial, factorial, MAX_SIDE};
 use std::sync::OnceLock;
-
-/// The largest side the tables support: cell sets are `u32` bitmasks.
-pub const MAX_SIDE: usize = 5;
-
-/// The cells next to any cell of `x` (a bitmask of cells) on a `side`-wide board.
-pub fn neighbours(side: usize, x: u32) -> u32 {
-    let cells = side * side;
-    let all = (1u32 << cells) - 1;
-    // Column 0 and column side-1 as masks.
-    let mut col0 = 0u32;
-    for r in 0..side {
-        col0 |= 1 << (r * side);
-    }
-    let col_last = col0 << (side - 1);
-    (((x & !col_last) << 1) | ((x & !col0) >> 1) | (x << side) | (x >> side)) & all
-}
-
-/// The connected part of `free` that contains `cell` (empty if `cell` is not free).
-pub fn component(side: usize, free: u32, cell: usize) -> u32 {
-    let mut region = (1u32 << cell) & free;
-    loop {
-        let grown = (region | neighbours(side, region)) & free;
-        if grown == region {
-            return region;
-        }
-        region = grown;
-    }
-}
-
-/// The connected parts of `free`, ordered by their lowest cell.
-pub fn components(side: usize, mut free: u32) -> Vec<u32> {
-    let mut out = Vec::new();
-    while free != 0 {
-        let region = component(side, free, free.trailing_zeros() as usize);
-        out.push(region);
-        free &= !region;
-    }
-    out
-}
-
-/// Manhattan distance between two cells of a `side`-wide board.
-pub const fn manhattan(side: usize, a: usize, b: usize) -> u32 {
-    ((a / side).abs_diff(b / side) + (a % side).abs_diff(b % side)) as u32
-}
-
-const fn factorial(n: usize) -> usize {
-    let mut f = 1;
-    let mut i = 2;
-    while i <= n {
-        f *= i;
-        i += 1;
-    }
-    f
-}
-
-const fn binomial(n: usize, k: usize) -> usize {
-    if k > n {
-        return 0;
-    }
-    let mut r = 1;
-    let mut i = 0;
-    while i < k {
-        r = r * (n - i) / (i + 1);
-        i += 1;
-    }
-    r
-}
-
-/// What one table tracks: the board's side, the pattern tiles (by home cell) and
-/// where the abstract goal lets the blank be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct PatternSpec {
-    /// The board's side (4 or 5; 2 and 3 work too).
-    pub side: u8,
-    /// Home cells of the pattern tiles, one bit per cell.
-    pub cells: u32,
-    /// The free cells the blank may occupy in the goal: the connected part of the
-    /// non-pattern cells that holds the real goal's blank. (When the non-pattern
-    /// cells are connected this is all of them, and tables for different goal
-    /// blanks coincide and are shared.)
-    pub goal_region: u32,
-}
-
-impl PatternSpec {
-    /// The pattern of the tiles whose home cells are in `cells` on a `side`-wide
-    /// board, for goals with the blank on `goal_blank` (which must not be one of
-    /// `cells`).
-    pub fn new(side: usize, cells: u32, goal_blank: usize) -> PatternSpec {
-        assert!((2..=MAX_SIDE).contains(&side), "sides 2 to {MAX_SIDE}");
-        let all = (1u32 << (side * side)) - 1;
-        assert!(goal_blank < side * side && cells & (1 << goal_blank) == 0);
-        assert!(cells & !all == 0, "pattern cells lie on the board");
-        let k = cells.count_ones() as usize;
-        assert!((1..=8).contains(&k), "patterns have 1 to 8 tiles");
-        PatternSpec {
-            side: side as u8,
-            cells,
-            goal_region: component(side, all & !cells, goal_blank),
-        }
-    }
-
-    /// The board's side.
-    pub fn side(&self) -> usize {
-        self.side as usize
-    }
-
-    /// Cells on the board.
-    pub fn board_cells(&self) -> usize {
-        self.side() * self.side()
-    }
-
-    /// Number of pattern tiles.
-    pub fn tiles(&self) -> usize {
-        self.cells.count_ones() as usize
-    }
-
-    /// Number of entries: placements of the pattern tiles, `cells! / (cells - k)!`.
-    pub fn entries(&self) -> usize {
-        binomial(self.board_cells(), self.tiles()) * factorial(self.tiles())
-    }
-
-    /// Bytes of the packed table (two entries a byte).
-    pub fn packed_len(&self) -> usize {
-        self.entries().div_ceil(2)
-    }
-
-    /// A short name, e.g. `8-ff00.00ff` (4x4) or `6-00018c6.0000001` (5x5),
-    /// naming tiles and goal region in hexadecimal, one digit per four cells.
-    pub fn name(&self) -> String {
-        let width = self.board_cells().div_ceil(4);
-        format!(
-            "{}-{:0width$x}.{:0width$x}",
-            self.tiles(),
-            self.cells,
-            self.goal_region
-        )
-    }
-
-    /// The home cells of the pattern tiles in increasing order; the tile at
-    /// position `i` of this list is the pattern's local tile `i`.
-    pub fn home_cells(&self) -> Vec<usize> {
-        (0..self.board_cells())
-            .filter(|&c| self.cells & (1 << c) != 0)
-            .collect()
-    }
-}
 
 /// A set of cells as a bitmask of the width the board needs: `u16` for 4x4,
 /// `u32` for 5x5, so that the 4x4 search keeps its 64-byte nodes.
@@ -426,7 +231,7 @@ impl Indexer {
     }
 
     /// The rotation table (see the `rot` field), built on first use.
-    fn rotations(&self) -> &[u16] {
+    pub(super) fn rotations(&self) -> &[u16] {
         self.rot.get_or_init(|| {
             let (k, fact, unrank) = (self.k, self.fact, &self.unrank);
             let mut rot = vec![0u16; k * k * fact];
@@ -577,57 +382,9 @@ pub fn unrank_perm(k: usize, mut rank: usize) -> [u8; 8] {
     out
 }
 
-/// A built or loaded table: the spec, its indexer and the packed half-differences.
-pub struct Pdb {
-    spec: PatternSpec,
-    ix: &'static Indexer,
-    data: Vec<u8>,
-}
-
-impl Pdb {
-    /// Wraps packed table bytes (as built by [`Pdb::build`] or read from the cache).
-    pub fn from_packed(spec: PatternSpec, data: Vec<u8>) -> Pdb {
-        assert_eq!(data.len(), spec.packed_len());
-        Pdb {
-            spec,
-            ix: Indexer::shared(spec.side(), spec.tiles()),
-            data,
-        }
-    }
-
-    /// Builds the table for `spec` on `threads` threads.
-    pub fn build(spec: PatternSpec, threads: usize, progress: &mut dyn FnMut(u64, u64)) -> Pdb {
-        let ix = Indexer::shared(spec.side(), spec.tiles());
-        let data = build::build_packed(&spec, ix, threads, progress);
-        Pdb { spec, ix, data }
-    }
-
-    /// What this table tracks.
-    pub fn spec(&self) -> &PatternSpec {
-        &self.spec
-    }
-
-    /// The placement ranking used by this table.
-    pub fn indexer(&self) -> &Indexer {
-        self.ix
-    }
-
-    /// The packed bytes.
-    pub fn packed(&self) -> &[u8] {
-        &self.data
-    }
-
-    /// The stored half-difference at `index` (0..=15).
-    #[inline(always)]
-    pub fn half_excess(&self, index: usize) -> u32 {
-        ((self.data[index >> 1] >> ((index & 1) << 2)) & 15) as u32
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::VecDeque;
 
     #[test]
     fn permutation_ranks_round_trip() {
@@ -655,18 +412,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn neighbours_respect_the_edges() {
-        // 5x5: cell 4 (top right) touches 3 and 9; cell 20 (bottom left) 15 and 21.
-        assert_eq!(neighbours(5, 1 << 4), (1 << 3) | (1 << 9));
-        assert_eq!(neighbours(5, 1 << 20), (1 << 15) | (1 << 21));
-        assert_eq!(neighbours(5, 1 << 12).count_ones(), 4);
-        assert_eq!(neighbours(4, 1 << 3), (1 << 2) | (1 << 7));
-        // A wall of column 2 splits a 5x5 board in two parts.
-        let wall = (0..5).fold(0u32, |m, r| m | 1 << (r * 5 + 2));
-        assert_eq!(components(5, ((1 << 25) - 1) & !wall).len(), 2);
     }
 
     #[test]
@@ -746,113 +491,5 @@ mod tests {
                 assert_eq!((m, p), ix.locate(&cells), "after {from} -> {to}");
             }
         }
-    }
-
-    /// 0-1 BFS over (placement, blank cell) for a small pattern: the minimum over
-    /// blank cells of the number of pattern-tile moves to the abstract goal.
-    fn reference_table(spec: &PatternSpec) -> Vec<u32> {
-        let (side, cells) = (spec.side(), spec.board_cells());
-        let ix = Indexer::new(side, spec.tiles());
-        let home: Vec<u8> = spec.home_cells().iter().map(|&h| h as u8).collect();
-        let n = spec.entries();
-        let mut dist = vec![u32::MAX; n * cells];
-        let mut deque = VecDeque::new();
-        let (gm, gp) = ix.locate(&home);
-        let g = ix.index(gm, gp);
-        for b in 0..cells {
-            if spec.goal_region & (1 << b) != 0 {
-                dist[g * cells + b] = 0;
-                deque.push_back((home.clone(), b, 0));
-            }
-        }
-        while let Some((placed, blank, d)) = deque.pop_front() {
-            let (m, p) = ix.locate(&placed);
-            let id = ix.index(m, p);
-            if dist[id * cells + blank] < d {
-                continue;
-            }
-            for nb in (0..cells).filter(|&nb| manhattan(side, nb, blank) == 1) {
-                let mut next = placed.clone();
-                let (cost, id2) = match placed.iter().position(|&c| c as usize == nb) {
-                    Some(t) => {
-                        next[t] = blank as u8;
-                        let (m2, p2) = ix.locate(&next);
-                        (1, ix.index(m2, p2))
-                    }
-                    None => (0, id),
-                };
-                let nd = d + cost;
-                if nd < dist[id2 * cells + nb] {
-                    dist[id2 * cells + nb] = nd;
-                    if cost == 0 {
-                        deque.push_front((next, nb, nd));
-                    } else {
-                        deque.push_back((next, nb, nd));
-                    }
-                }
-            }
-        }
-        (0..n)
-            .map(|i| {
-                let v = dist[i * cells..(i + 1) * cells].iter().min().copied();
-                v.filter(|&v| v != u32::MAX)
-                    .expect("every placement reachable")
-            })
-            .collect()
-    }
-
-    #[test]
-    fn builder_matches_plain_search_on_small_patterns() {
-        // 4x4: two tiles in a corner nook (blank-specific goal region), three
-        // scattered tiles, and a diagonal that splits the free cells into parts.
-        // 5x5: a corner nook, an L of four tiles walling off a corner, and three
-        // tiles on the middle column.
-        let cases: [(usize, u32, usize); 8] = [
-            (4, 0x0012, 0),
-            (4, 0x0013, 5),
-            (4, 0x8421, 1),
-            (4, 0x0124, 0),
-            (5, (1 << 1) | (1 << 5), 0),
-            (5, (1 << 3) | (1 << 8) | (1 << 9) | (1 << 13), 4),
-            (5, (1 << 2) | (1 << 12) | (1 << 22), 7),
-            (5, (1 << 6) | (1 << 18) | (1 << 23), 24),
-        ];
-        for (side, cells, blank) in cases {
-            let spec = PatternSpec::new(side, cells, blank);
-            let reference = reference_table(&spec);
-            let pdb = Pdb::build(spec, 2, &mut |_, _| {});
-            let home = spec.home_cells();
-            for (i, &want) in reference.iter().enumerate() {
-                let mask = pdb.ix.comb_mask(i / pdb.ix.fact());
-                let perm = pdb.ix.unrank(i % pdb.ix.fact());
-                let slots = (0..spec.board_cells()).filter(|&c| mask & (1 << c) != 0);
-                let md: u32 = slots
-                    .enumerate()
-                    .map(|(slot, cell)| manhattan(side, cell, home[perm[slot] as usize]))
-                    .sum();
-                let got = md + 2 * pdb.half_excess(i);
-                assert_eq!(got, want, "entry {i} of {}", spec.name());
-            }
-        }
-    }
-
-    #[test]
-    fn goal_region_depends_on_the_blank_only_when_free_cells_split() {
-        // Rows 2-3: the free cells (rows 0-1) are connected, so every blank agrees.
-        assert_eq!(
-            PatternSpec::new(4, 0xff00, 0),
-            PatternSpec::new(4, 0xff00, 5)
-        );
-        // Rows 0-1 without cell 0: cell 0 is cut off from rows 2-3.
-        let a = PatternSpec::new(4, 0x00fe, 0);
-        assert_eq!(a.goal_region, 0x0001);
-        assert_eq!(a.entries(), 57_657_600);
-        assert_eq!(a.name(), "7-00fe.0001");
-        // 5x5: Korf and Felner's pattern next to a corner blank walls it in.
-        let kf = [1, 2, 5, 6, 7, 12].iter().fold(0u32, |m, c| m | 1 << c);
-        let b = PatternSpec::new(5, kf, 0);
-        assert_eq!(b.goal_region, 1);
-        assert_eq!(b.entries(), 177_100 * 720);
-        assert_eq!(b.name(), "6-00010e6.0000001");
     }
 }

@@ -1,7 +1,9 @@
 //! Breadth-first construction of a packed pattern database (see the parent
 //! module's docs, "Building"), for any side.
 
-use super::{components, manhattan, Indexer, PatternSpec};
+use super::index::Indexer;
+use super::spec::{components, PatternSpec};
+use crate::solve::grid::manhattan;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 

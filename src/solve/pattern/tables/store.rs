@@ -1,13 +1,12 @@
 //! The lifecycle of pattern databases, for every side: where they are cached,
 //! what happens to them (reported as [`TableEvent`]s; the library never
 //! prints), one copy of each table a process shared by every set that uses it,
-//! built when missing or damaged and stored atomically
-//! (format in [`crate::solve::cache`]), and a set of tables grouped for a
-//! heuristic ([`TableGroups`]).
+//! built when missing or damaged and stored atomically (format in
+//! [`super::file`]).
 
-use super::{PatternSpec, Pdb};
-use crate::solve::cache::{self, ReadError};
-use crate::solve::ida::{Geometry, Group, Heuristic};
+use super::file::{self, ReadError};
+use super::pdb::Pdb;
+use super::spec::PatternSpec;
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -32,6 +31,29 @@ impl TableCache {
         TableCache::from_vars(|name| std::env::var_os(name))
     }
 
+    /// The cache a program is asked to use: `dir` if given (say by
+    /// `--cache-dir`), else the environment's ([`TableCache::from_env`]),
+    /// except that an empty `$PUZZLE_CACHE_DIR` is refused rather than taken
+    /// as unset: in a script it is nearly always a variable that was never
+    /// set, and the tables would end up in the current directory.
+    pub fn chosen(dir: Option<PathBuf>) -> Result<Option<TableCache>, EmptyCacheDir> {
+        TableCache::choose(dir, |name| std::env::var_os(name))
+    }
+
+    /// [`TableCache::chosen`] with the environment given as a lookup.
+    fn choose(
+        dir: Option<PathBuf>,
+        var: impl Fn(&str) -> Option<std::ffi::OsString>,
+    ) -> Result<Option<TableCache>, EmptyCacheDir> {
+        if let Some(dir) = dir {
+            return Ok(Some(TableCache::new(dir)));
+        }
+        if var("PUZZLE_CACHE_DIR").is_some_and(|dir| dir.is_empty()) {
+            return Err(EmptyCacheDir);
+        }
+        Ok(TableCache::from_vars(var))
+    }
+
     /// [`TableCache::from_env`] with the environment given as a lookup.
     pub(crate) fn from_vars(
         var: impl Fn(&str) -> Option<std::ffi::OsString>,
@@ -51,6 +73,18 @@ impl TableCache {
         &self.dir
     }
 }
+
+/// `$PUZZLE_CACHE_DIR` is set but empty ([`TableCache::chosen`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmptyCacheDir;
+
+impl fmt::Display for EmptyCacheDir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PUZZLE_CACHE_DIR is set but empty: set it to a directory, or unset it")
+    }
+}
+
+impl std::error::Error for EmptyCacheDir {}
 
 /// Progress and lifecycle events of the tables; the library never prints.
 ///
@@ -175,7 +209,7 @@ fn read_cached(
     spec: &PatternSpec,
     progress: &mut dyn FnMut(&TableEvent),
 ) -> Option<Vec<u8>> {
-    let path = cache.dir.join(cache::file_name(spec));
+    let path = cache.dir.join(file::file_name(spec));
     if !path.exists() {
         return None;
     }
@@ -184,7 +218,7 @@ fn read_cached(
         path: path.clone(),
     });
     let t = Instant::now();
-    match cache::read_table(&path, spec) {
+    match file::read_table(&path, spec) {
         Ok(data) => {
             progress(&TableEvent::Loaded {
                 table: spec.name(),
@@ -231,7 +265,7 @@ fn obtain(
         elapsed: t.elapsed(),
     });
     if let (Some(cache), true) = (cache, store) {
-        match cache::write_table(&cache.dir, &spec, pdb.packed()) {
+        match file::write_table(&cache.dir, &spec, pdb.packed()) {
             Ok(path) => progress(&TableEvent::Stored { table, path }),
             Err(e) => progress(&TableEvent::CacheUnwritable {
                 dir: cache.dir.clone(),
@@ -260,83 +294,13 @@ pub fn build_into(
             continue;
         }
         let pdb = obtain(None, spec, false, progress)?;
-        let path = cache::write_table(&cache.dir, &spec, pdb.packed())?;
+        let path = file::write_table(&cache.dir, &spec, pdb.packed())?;
         progress(&TableEvent::Stored {
             table: spec.name(),
             path,
         });
     }
     Ok(())
-}
-
-/// The tables of one goal class, grouped for the heuristic: each group is a
-/// frame (a symmetry of the square) and disjoint tables that cover every tile
-/// in it. Immutable once loaded: `Send + Sync`, shared by reference.
-pub struct TableGroups {
-    /// The class representative: the goal's blank cell in the canonical frame.
-    rep: usize,
-    pdbs: Vec<Arc<Pdb>>,
-    /// Per group: its frame and indices into `pdbs`.
-    groups: Vec<(Vec<u8>, Vec<usize>)>,
-}
-
-impl TableGroups {
-    /// Loads (or builds and stores) every table of `groups`, each once, for goals
-    /// whose blank is on `rep` in the canonical frame.
-    pub fn load(
-        cache: Option<&TableCache>,
-        rep: usize,
-        groups: Vec<(Vec<u8>, Vec<PatternSpec>)>,
-        progress: &mut dyn FnMut(&TableEvent),
-    ) -> io::Result<TableGroups> {
-        let mut pdbs: Vec<Arc<Pdb>> = Vec::new();
-        let mut out = Vec::new();
-        for (frame, specs) in groups {
-            let mut idx = Vec::new();
-            for spec in specs {
-                let i = match pdbs.iter().position(|p| *p.spec() == spec) {
-                    Some(i) => i,
-                    None => {
-                        pdbs.push(shared(cache, spec, progress)?);
-                        pdbs.len() - 1
-                    }
-                };
-                idx.push(i);
-            }
-            out.push((frame, idx));
-        }
-        // The move-pruning machine is shared; build it now rather than in the
-        // first search.
-        crate::solve::ida::Fsm::get();
-        Ok(TableGroups {
-            rep,
-            pdbs,
-            groups: out,
-        })
-    }
-
-    /// The goal's blank cell in the canonical frame.
-    pub fn rep(&self) -> usize {
-        self.rep
-    }
-
-    /// Total bytes of the tables held.
-    pub fn bytes(&self) -> u64 {
-        self.pdbs.iter().map(|p| p.packed().len() as u64).sum()
-    }
-
-    /// The heuristic over these tables.
-    pub fn heuristic<G: Geometry>(&self) -> Heuristic<'_, G> {
-        let groups = self
-            .groups
-            .iter()
-            .map(|(frame, idx)| Group {
-                frame: frame.clone(),
-                tables: idx.iter().map(|&i| &*self.pdbs[i]).collect(),
-            })
-            .collect();
-        Heuristic::new(self.rep, groups)
-    }
 }
 
 /// What the cache tests of the 4x4 and 5x5 tables share.
@@ -379,5 +343,115 @@ pub(crate) mod testing {
             .collect();
         files.sort();
         files
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    /// An environment of these variables only.
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<OsString> {
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
+
+    #[test]
+    fn cache_directory_comes_from_the_environment_in_order() {
+        const ALL: [(&str, &str); 3] = [
+            ("PUZZLE_CACHE_DIR", "/p"),
+            ("XDG_CACHE_HOME", "/x"),
+            ("HOME", "/h"),
+        ];
+        let dir = |c: Option<TableCache>| c.map(|c| c.dir().to_path_buf());
+        assert_eq!(
+            dir(TableCache::from_vars(env(&ALL))),
+            Some(PathBuf::from("/p"))
+        );
+        assert_eq!(
+            dir(TableCache::from_vars(env(&[
+                ("XDG_CACHE_HOME", "/x"),
+                ("HOME", "/h")
+            ]))),
+            Some(PathBuf::from("/x/puzzle"))
+        );
+        assert_eq!(
+            dir(TableCache::from_vars(env(&[
+                ("PUZZLE_CACHE_DIR", ""),
+                ("HOME", "/h")
+            ]))),
+            Some(PathBuf::from("/h/.cache/puzzle"))
+        );
+        assert_eq!(TableCache::from_vars(env(&[])), None);
+    }
+
+    #[test]
+    fn a_chosen_directory_comes_first_and_an_empty_variable_is_refused() {
+        let given = Some(PathBuf::from("/given"));
+        let chosen = TableCache::choose(given.clone(), env(&[("PUZZLE_CACHE_DIR", "")]));
+        assert_eq!(chosen, Ok(Some(TableCache::new(PathBuf::from("/given")))));
+        let refused = TableCache::choose(None, env(&[("PUZZLE_CACHE_DIR", ""), ("HOME", "/h")]));
+        assert_eq!(refused, Err(EmptyCacheDir));
+        assert_eq!(
+            EmptyCacheDir.to_string(),
+            "PUZZLE_CACHE_DIR is set but empty: set it to a directory, or unset it"
+        );
+        let home = TableCache::choose(None, env(&[("XDG_CACHE_HOME", ""), ("HOME", "/h")]));
+        assert_eq!(
+            home,
+            Ok(Some(TableCache::new(PathBuf::from("/h/.cache/puzzle"))))
+        );
+        assert_eq!(TableCache::choose(None, env(&[])), Ok(None));
+    }
+
+    #[test]
+    fn events_read_as_one_lowercase_line() {
+        let events = [
+            TableEvent::Loading {
+                table: "t".into(),
+                path: "/c/f".into(),
+            },
+            TableEvent::Loaded {
+                table: "t".into(),
+                bytes: 288_288_000,
+                elapsed: Duration::from_millis(120),
+            },
+            TableEvent::Building {
+                table: "t".into(),
+                done: 5,
+                total: 10,
+            },
+            TableEvent::Built {
+                table: "t".into(),
+                bytes: 1,
+                elapsed: Duration::from_secs(8),
+            },
+            TableEvent::Stored {
+                table: "t".into(),
+                path: "/c/f".into(),
+            },
+            TableEvent::Corrupt {
+                path: "/c/f".into(),
+                reason: "checksum mismatch".into(),
+            },
+            TableEvent::CacheUnwritable {
+                dir: "/c".into(),
+                error: "denied".into(),
+            },
+        ];
+        for e in &events {
+            let line = e.to_string();
+            assert!(!line.contains('\n') && !line.ends_with('.'), "{line}");
+            assert!(line.starts_with(|c: char| c.is_lowercase()), "{line}");
+        }
+        assert_eq!(
+            events[2].to_string(),
+            "building table t: 50% (5 of 10 entries)"
+        );
     }
 }

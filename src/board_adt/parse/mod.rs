@@ -12,10 +12,13 @@
 //! The parser knows tokens and line ends; the byte-order mark and the lines after
 //! the goal belong to [`crate::input`].
 
-use crate::board_size::{isqrt, MAX_CELLS};
-use crate::error::{show_bytes, BoardError, ErrorKind, ReadError, Role};
-use crate::tile_check::{KeepFault, Keeper, TileKeeper, BLOCK};
+pub(crate) mod parity;
+mod tile_check;
+
+use crate::board_adt::error::{show_bytes, BoardError, ErrorKind, ReadError, Role};
+use crate::board_adt::size::{isqrt, MAX_CELLS};
 use std::io;
+use tile_check::{KeepFault, Keeper, TileKeeper, BLOCK};
 
 /// How much of a token an error message shows.
 const SHOWN_BYTES: usize = 40;

@@ -65,7 +65,7 @@ impl Move {
     /// # Examples
     ///
     /// ```
-    /// use puzzle::solve::moves::Move;
+    /// use puzzle::board_adt::Move;
     /// // Blank in the top-left corner of a 3x3 grid: the tile below can slide up.
     /// assert_eq!(Move::Up.blank_target(3, 0), Some(3));
     /// assert_eq!(Move::Down.blank_target(3, 0), None);
@@ -105,6 +105,7 @@ pub fn apply_move<T: Copy>(cells: &mut [T], side: usize, blank: &mut usize, mv: 
 
 /// Makes every move of `moves` in turn; on the first impossible move, returns its
 /// index and leaves the grid as it was just before it.
+#[cfg(test)]
 pub fn replay<T: Copy>(
     cells: &mut [T],
     side: usize,
@@ -133,35 +134,6 @@ pub fn from_letters(letters: &str) -> Option<Vec<Move>> {
 /// reverse order.
 pub fn reversed(moves: &[Move]) -> Vec<Move> {
     moves.iter().rev().map(|m| m.inverse()).collect()
-}
-
-/// `board` (blank 0) after `steps` random moves, none undoing the one before:
-/// a start at most `steps` moves from `board`, for the solvers' tests.
-#[cfg(test)]
-pub(crate) fn random_walk<T: Copy + Default + PartialEq>(
-    rng: &mut crate::generate::SplitMix64,
-    side: usize,
-    board: &[T],
-    steps: usize,
-) -> Vec<T> {
-    let mut cells = board.to_vec();
-    let mut blank = cells
-        .iter()
-        .position(|&t| t == T::default())
-        .expect("a blank");
-    let mut last: Option<Move> = None;
-    let mut made = 0;
-    while made < steps {
-        let mv = Move::ALL[rng.index(4)];
-        if last == Some(mv.inverse()) {
-            continue;
-        }
-        if apply_move(&mut cells, side, &mut blank, mv) {
-            last = Some(mv);
-            made += 1;
-        }
-    }
-    cells
 }
 
 #[cfg(test)]

@@ -1,85 +1,23 @@
 //! Reading a puzzle, the two board lines, from a byte stream of any size.
 //!
-//! The input is read in chunks and parsed as it arrives ([`crate::parse`]); it is
-//! never held whole. This module owns what surrounds the two lines: a UTF-8
-//! byte-order mark at the very start is skipped, the goal line may end without a
-//! `\n`, and after it only empty or whitespace-only lines may follow (a `\r`
-//! before a `\n` or at the very end counts as nothing, as everywhere).
+//! The input is read in chunks (`chunks.rs`) and parsed as it arrives, by the
+//! board's line parser; it is never held whole. This module owns what
+//! surrounds the two lines: a UTF-8 byte-order mark at the very start is
+//! skipped, the goal line may end without a `\n`, and after it only empty or
+//! whitespace-only lines may follow (a `\r` before a `\n` or at the very end
+//! counts as nothing, as everywhere). [`PuzzleStream`] (`stream.rs`) reads
+//! pair after pair, for batches.
 
-use crate::board_adt::{Board, Puzzle};
-use crate::error::{show_bytes, BoardError, ErrorKind, ReadError, Role};
-use crate::parse::{Fed, LineParser};
-use std::io::{self, Read};
+mod chunks;
+mod stream;
 
-/// Bytes read at a time: large enough that system calls cost nothing, small
-/// enough to stay in cache.
-const CHUNK: usize = 128 * 1024;
+pub use crate::board_adt::error::ReadError;
+pub use stream::PuzzleStream;
 
-const BOM: &[u8] = b"\xEF\xBB\xBF";
-
-/// A read buffer over the input: `buffer[pos..end]` is read but not yet used.
-struct Chunks<R> {
-    input: R,
-    buffer: Vec<u8>,
-    pos: usize,
-    end: usize,
-}
-
-impl<R: Read> Chunks<R> {
-    /// A buffer over `input`, past a byte-order mark at its start.
-    fn new(input: R) -> io::Result<Chunks<R>> {
-        let mut chunks = Chunks {
-            input,
-            buffer: vec![0; CHUNK],
-            pos: 0,
-            end: 0,
-        };
-        chunks.fill_to(BOM.len())?;
-        if chunks.buffer[..chunks.end].starts_with(BOM) {
-            chunks.pos = BOM.len();
-        }
-        Ok(chunks)
-    }
-
-    /// Refills the buffer when it is used up; `false` at the end of the input.
-    fn fill(&mut self) -> io::Result<bool> {
-        if self.pos < self.end {
-            return Ok(true);
-        }
-        loop {
-            match self.input.read(&mut self.buffer) {
-                Ok(n) => {
-                    self.pos = 0;
-                    self.end = n;
-                    return Ok(n > 0);
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        }
-    }
-
-    /// Reads until at least `want` unused bytes are buffered or the input ends.
-    fn fill_to(&mut self, want: usize) -> io::Result<()> {
-        while self.end - self.pos < want {
-            self.buffer.copy_within(self.pos..self.end, 0);
-            self.end -= self.pos;
-            self.pos = 0;
-            let n = loop {
-                match self.input.read(&mut self.buffer[self.end..]) {
-                    Ok(n) => break n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(e),
-                }
-            };
-            if n == 0 {
-                break;
-            }
-            self.end += n;
-        }
-        Ok(())
-    }
-}
+use crate::board_adt::error::{show_bytes, BoardError, ErrorKind, Role};
+use crate::board_adt::Puzzle;
+use chunks::{read_line, Chunks};
+use std::io::Read;
 
 /// Reads a puzzle: the start line, the goal line, then nothing but blank lines.
 ///
@@ -106,205 +44,6 @@ pub fn read_puzzle<R: Read>(input: R) -> Result<Puzzle, ReadError> {
         check_trailing(&mut chunks)?;
     }
     Ok(Puzzle::new(start, goal)?)
-}
-
-/// Reads many puzzles from one stream: consecutive pairs of lines, start then
-/// goal, as in `puzzle --batch`.
-///
-/// Empty and whitespace-only lines between pairs are skipped. A faulty pair is
-/// reported and skipped (its start and goal line both), and reading goes on with
-/// the next pair; a failed read ends the stream.
-///
-/// # Examples
-///
-/// ```
-/// use puzzle::input::PuzzleStream;
-/// let text = &b"1 2 3 b\n1 b 3 2\n\n2 1 3 b\nx\n1 2 3 b\n2 1 3 b"[..];
-/// let answers: Vec<String> = PuzzleStream::new(text)
-///     .map(|p| match p {
-///         Ok(p) => p.is_solvable().to_string(),
-///         Err(e) => e.to_string(),
-///     })
-///     .collect();
-/// assert_eq!(
-///     answers,
-///     ["true", "goal board: token 1 'x' is neither a number nor 'b'", "false"]
-/// );
-/// ```
-pub struct PuzzleStream<R> {
-    chunks: Option<Chunks<R>>,
-    input: Option<R>,
-    /// The last start line was faulty: its goal line is still to be skipped.
-    /// (Skipped when the next pair is asked for, not before the fault is
-    /// reported, so that a stream that sends a bad line and waits gets its
-    /// answer.)
-    skip_goal: bool,
-}
-
-impl<R: Read> PuzzleStream<R> {
-    /// A stream of the puzzles in `input`.
-    pub fn new(input: R) -> PuzzleStream<R> {
-        PuzzleStream {
-            chunks: None,
-            input: Some(input),
-            skip_goal: false,
-        }
-    }
-
-    fn next_pair(
-        chunks: &mut Chunks<R>,
-        skip_goal: &mut bool,
-    ) -> Result<Option<Puzzle>, ReadError> {
-        if std::mem::take(skip_goal) {
-            // The goal line of the faulty pair before.
-            skip_line(chunks)?;
-        }
-        if !skip_blank_lines(chunks)? {
-            return Ok(None);
-        }
-        let (start, more) = match read_line(chunks, Role::Start, None, true) {
-            Ok(read) => read,
-            Err(e) => {
-                // The pair's goal line goes with its faulty start line.
-                *skip_goal = !e.is_io_error();
-                return Err(e);
-            }
-        };
-        if !more || !chunks.fill()? {
-            return Err(BoardError::new(Role::Goal, ErrorKind::MissingLine).into());
-        }
-        let (goal, _) = read_line(chunks, Role::Goal, Some(start.len() as u64), true)?;
-        Ok(Some(Puzzle::new(start, goal)?))
-    }
-}
-
-impl<R: Read> PuzzleStream<R> {
-    /// Whether the next pair can be read without reading more input: its lines
-    /// (after any blank lines, and the goal line of a faulty pair before) are
-    /// already buffered whole. `false` when unsure: it looks at most a few KiB
-    /// ahead. A reader that hands pairs on in runs asks this before a read that
-    /// could wait for input.
-    pub fn next_pair_is_buffered(&self) -> bool {
-        const LOOK_AHEAD: usize = 4096;
-        let Some(chunks) = &self.chunks else {
-            return false;
-        };
-        let rest = &chunks.buffer[chunks.pos..chunks.end];
-        // Line ends still to see: the skipped goal line's, the start line's
-        // (blank lines before it do not count) and the goal line's.
-        let mut skip = self.skip_goal;
-        let mut ends_needed = 2;
-        let mut blank = true;
-        for &byte in rest.iter().take(LOOK_AHEAD) {
-            match byte {
-                b'\n' if skip => {
-                    skip = false;
-                    blank = true;
-                }
-                b'\n' if ends_needed == 2 && blank => {}
-                b'\n' => {
-                    ends_needed -= 1;
-                    if ends_needed == 0 {
-                        return true;
-                    }
-                }
-                b' ' | b'\t' | b'\r' => {}
-                _ => blank = false,
-            }
-        }
-        false
-    }
-}
-
-impl<R: Read> Iterator for PuzzleStream<R> {
-    type Item = Result<Puzzle, ReadError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if let Some(input) = self.input.take() {
-            match Chunks::new(input) {
-                Ok(chunks) => self.chunks = Some(chunks),
-                Err(e) => return Some(Err(e.into())),
-            }
-        }
-        let chunks = self.chunks.as_mut()?;
-        match Self::next_pair(chunks, &mut self.skip_goal) {
-            Ok(Some(puzzle)) => Some(Ok(puzzle)),
-            Ok(None) => {
-                self.chunks = None;
-                None
-            }
-            Err(e) => {
-                if e.is_io_error() {
-                    self.chunks = None;
-                }
-                Some(Err(e))
-            }
-        }
-    }
-}
-
-/// Reads one board line; the flag says whether it ended with a `\n` (rather than
-/// with the input). With `resync`, a line found faulty before its end is read to
-/// its end, so that the next read starts on the next line.
-fn read_line<R: Read>(
-    chunks: &mut Chunks<R>,
-    role: Role,
-    expected: Option<u64>,
-    resync: bool,
-) -> Result<(Board, bool), ReadError> {
-    let mut parser = LineParser::new(role, expected);
-    loop {
-        if !chunks.fill()? {
-            parser.feed_end()?;
-            return Ok((Board::from_checked(parser.finish()?), false));
-        }
-        match parser.feed(&chunks.buffer[chunks.pos..chunks.end]) {
-            Ok(Fed::More) => chunks.pos = chunks.end,
-            Ok(Fed::LineEnd(used)) => {
-                chunks.pos += used;
-                return Ok((Board::from_checked(parser.finish()?), true));
-            }
-            Err(e) => {
-                if resync && !e.is_io_error() {
-                    skip_line(chunks)?;
-                }
-                return Err(e);
-            }
-        }
-    }
-}
-
-/// Reads past the next `\n` (or to the end); `false` at the end of the input.
-fn skip_line<R: Read>(chunks: &mut Chunks<R>) -> io::Result<bool> {
-    while chunks.fill()? {
-        let rest = &chunks.buffer[chunks.pos..chunks.end];
-        match rest.iter().position(|&b| b == b'\n') {
-            Some(at) => {
-                chunks.pos += at + 1;
-                return Ok(true);
-            }
-            None => chunks.pos = chunks.end,
-        }
-    }
-    Ok(false)
-}
-
-/// Skips empty and whitespace-only lines; `false` if the input ends first.
-fn skip_blank_lines<R: Read>(chunks: &mut Chunks<R>) -> io::Result<bool> {
-    while chunks.fill()? {
-        match chunks.buffer[chunks.pos] {
-            b' ' | b'\t' | b'\n' => chunks.pos += 1,
-            b'\r' => {
-                chunks.fill_to(2)?;
-                match chunks.buffer[chunks.pos..chunks.end].get(1) {
-                    None | Some(b'\n') => chunks.pos += 1,
-                    Some(_) => return Ok(true),
-                }
-            }
-            _ => return Ok(true),
-        }
-    }
-    Ok(false)
 }
 
 /// Checks that only spaces, tabs and line ends follow the goal line.
@@ -352,6 +91,7 @@ fn check_trailing<R: Read>(chunks: &mut Chunks<R>) -> Result<(), ReadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io;
 
     /// A reader that hands out its bytes in pieces of `step`, to test tokens,
     /// `\r\n` and the byte-order mark split across chunks.
@@ -398,25 +138,6 @@ mod tests {
             p.start().to_string(),
             "9 12 5 4 2 b 7 11 3 6 10 13 14 1 8 15"
         );
-    }
-
-    #[test]
-    fn a_pair_is_buffered_when_both_its_lines_are() {
-        let stream = |text: &'static [u8], pairs: usize| {
-            let mut stream = PuzzleStream::new(text);
-            for _ in 0..pairs {
-                stream.next();
-            }
-            stream.next_pair_is_buffered()
-        };
-        assert!(!stream(b"1 2 3 b\n1 2 b 3\n", 0), "nothing read yet");
-        assert!(stream(b"1 2 3 b\n1 2 b 3\n\n \n1 2 3 b\n2 1 3 b\n", 1));
-        assert!(!stream(b"1 2 3 b\n1 2 b 3\n\n \n1 2 3 b\n2 1 3 b", 1));
-        assert!(!stream(b"1 2 3 b\n1 2 b 3\n1 2 3 b\n", 1));
-        // A faulty start line's goal line is skipped first.
-        assert!(!stream(b"1 2 x b\n1 2 b 3\n1 2 3 b\n", 1));
-        assert!(stream(b"1 2 x b\n\n1 2 3 b\n1 2 b 3\n", 1));
-        assert!(!stream(b"1 2 x b\nz\n\n1 2 3 b\n", 1));
     }
 
     #[test]

@@ -32,7 +32,7 @@
 //!   until someone writes to it: it is reported as unusable, and the rebuilt
 //!   table is renamed over it (or, for a directory, kept in memory).
 
-use super::pdb::PatternSpec;
+use super::spec::PatternSpec;
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};

@@ -1,0 +1,275 @@
+//! The `puzzle` command: the client of the `puzzle` library.
+//!
+//! It owns the command line ([`args`]), picks the streams and maps every
+//! outcome to an exit status in one place ([`main`]): bad input is one
+//! `error: ` line on stdout and status 1; a failed system call is a message on
+//! stderr and status 1; a bad command line is a message on stderr and status 2.
+//! What depends on the operating system is in [`platform`].
+
+mod args;
+mod platform;
+
+use args::{CheckArgs, Command, Usage};
+use puzzle::board_adt::{BoardError, Puzzle};
+use puzzle::input::{read_puzzle, ReadError};
+use puzzle::{random_puzzle, run_batch, BatchError, BatchNote, BatchOptions, Notes};
+use puzzle::{write_boards, write_error, write_solution, write_verdict};
+use puzzle::{SolveEvent, SolveOptions, SolveStats, Solver, TableEvent, TableSet};
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// The help text (`-h`, `--help`).
+const USAGE: &str = include_str!("usage.txt");
+
+/// Why the command stops early; each maps to one stream and one exit status.
+enum Failure {
+    /// The input is not a valid puzzle: stdout, status 1.
+    Invalid(BoardError),
+    /// Some pair of a batch was invalid or could not be solved (already reported
+    /// on stdout or stderr): status 1.
+    NotAllAnswered,
+    /// A system call (or the solver) failed: stderr, status 1.
+    System(String),
+    /// The command line is wrong: stderr, status 2.
+    Usage(String),
+}
+
+fn main() -> ExitCode {
+    let command = args::parse(std::env::args_os().skip(1));
+    let result = command
+        .map_err(|Usage(message)| Failure::Usage(message))
+        .and_then(|command| {
+            if uses_big_tables(&command) {
+                platform::ask_for_huge_pages();
+            }
+            run(command)
+        });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Invalid(error)) => {
+            let mut out = io::stdout().lock();
+            match write_error(&mut out, None, &error).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::FAILURE,
+                Err(e) => system_failure(&format!("cannot write the output: {e}")),
+            }
+        }
+        Err(Failure::NotAllAnswered) => ExitCode::FAILURE,
+        Err(Failure::System(message)) => system_failure(&message),
+        Err(Failure::Usage(message)) => {
+            // If even stderr is gone there is no one left to tell.
+            let _ = writeln!(
+                io::stderr(),
+                "puzzle: {message}\nTry 'puzzle --help' for more information."
+            );
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn system_failure(message: &str) -> ExitCode {
+    let _ = writeln!(io::stderr(), "puzzle: {message}");
+    ExitCode::FAILURE
+}
+
+/// A line on stderr about work in progress; lost if stderr is gone.
+fn note(message: &dyn std::fmt::Display) {
+    let _ = writeln!(io::stderr(), "puzzle: {message}");
+}
+
+fn run(command: Command) -> Result<(), Failure> {
+    let mut out = BufWriter::with_capacity(1 << 16, platform::raw_stdout());
+    match command {
+        Command::Help => write_out(&mut out, |out| out.write_all(USAGE.as_bytes())),
+        Command::Version => write_out(&mut out, |out| {
+            writeln!(out, "puzzle {}", env!("CARGO_PKG_VERSION"))
+        }),
+        Command::Generate(args) => {
+            let seed = args.seed.unwrap_or_else(clock_seed);
+            let puzzle = random_puzzle(args.side, args.solvable, args.goal, seed);
+            write_out(&mut out, |out| {
+                puzzle.start().write_tokens(out)?;
+                out.write_all(b"\n")?;
+                puzzle.goal().write_tokens(out)?;
+                out.write_all(b"\n")
+            })
+        }
+        Command::BuildTables { cache, sides } => {
+            let check = CheckArgs {
+                cache,
+                ..CheckArgs::default()
+            };
+            let solver = Solver::new(solve_options(&check));
+            let began = std::time::Instant::now();
+            solver
+                .build_tables(&sides, &mut |event: &SolveEvent| note(event))
+                .map_err(|e| Failure::System(e.to_string()))?;
+            let names: Vec<String> = sides.iter().map(|s| format!("{s}x{s}")).collect();
+            note(&format_args!(
+                "{} tables ready in {:.1} s",
+                names.join(" and "),
+                began.elapsed().as_secs_f64()
+            ));
+            Ok(())
+        }
+        Command::Check(args) => {
+            let (input, name): (Box<dyn Read + Send>, String) = match &args.file {
+                Some(path) if path != "-" => {
+                    let name = path.to_string_lossy().into_owned();
+                    let file = File::open(path)
+                        .map_err(|e| Failure::System(format!("cannot open '{name}': {e}")))?;
+                    (Box::new(file), format!("'{name}'"))
+                }
+                _ => (Box::new(io::stdin()), "standard input".into()),
+            };
+            if args.batch {
+                return batch(input, &name, &args, &mut out);
+            }
+            let puzzle = read_puzzle(input).map_err(|e| read_failure(e, &name))?;
+            write_out(&mut out, |out| write_verdict(out, &puzzle))?;
+            if args.solve {
+                let solver = Solver::new(solve_options(&args));
+                solve_one(&puzzle, &args, &solver, &mut out)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn solve_options(args: &CheckArgs) -> SolveOptions {
+    SolveOptions {
+        shortest: args.shortest,
+        cache: args.cache.clone(),
+        tables: TableSet::Standard,
+        jobs: args.jobs,
+        time_limit: args.time_limit,
+    }
+}
+
+fn read_failure(error: ReadError, name: &str) -> Failure {
+    match error {
+        ReadError::Invalid(e) => Failure::Invalid(e),
+        ReadError::Io(e) => Failure::System(format!("cannot read {name}: {e}")),
+    }
+}
+
+/// Whether a solver event is worth a line on stderr: loading takes a fraction of
+/// a second, worth a line only with --stats.
+fn worth_telling(event: &SolveEvent, stats: bool) -> bool {
+    stats
+        || !matches!(
+            event,
+            SolveEvent::Table(TableEvent::Loading { .. } | TableEvent::Loaded { .. })
+        )
+}
+
+fn stats_line(moves: usize, stats: &SolveStats) -> String {
+    format!(
+        "stats: {moves} moves by {}; {} nodes; search {:.6} s; tables {:.3} s",
+        stats.method,
+        stats.nodes,
+        stats.search_time.as_secs_f64(),
+        stats.table_time.as_secs_f64()
+    )
+}
+
+/// Solves `puzzle` and streams its solution lines (and boards, with --show) to
+/// `out`; an unsolvable puzzle gets nothing. Progress and statistics go to stderr.
+fn solve_one(
+    puzzle: &Puzzle,
+    args: &CheckArgs,
+    solver: &Solver,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let mut stats = SolveStats::default();
+    let mut report = |event: &SolveEvent| {
+        if worth_telling(event, args.stats) {
+            note(event);
+        }
+    };
+    let solution = solver
+        .solve(puzzle, &mut report, &mut stats)
+        .map_err(|e| Failure::System(e.to_string()))?;
+    let Some(solution) = solution else {
+        return Ok(());
+    };
+    write_out(out, |out| {
+        write_solution(out, &solution)?;
+        if args.show {
+            write_boards(out, puzzle.start(), &solution.moves)?;
+        }
+        Ok(())
+    })?;
+    if args.stats {
+        note(&stats_line(solution.moves.len(), &stats));
+    }
+    Ok(())
+}
+
+/// `--batch`: every pair answered in input order as it comes (the pipeline is
+/// [`puzzle::run_batch`]); notes about a pair go to stderr with its number.
+fn batch(
+    input: Box<dyn Read + Send>,
+    name: &str,
+    args: &CheckArgs,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let options = BatchOptions {
+        solve: args.solve,
+        show: args.show,
+        jobs: args.jobs,
+    };
+    let stats = args.stats;
+    let notes: Notes = Arc::new(move |batch_note: &BatchNote| match batch_note {
+        BatchNote::Progress { pair, event } => {
+            if worth_telling(event, stats) {
+                note(&format_args!("pair {pair}: {event}"));
+            }
+        }
+        BatchNote::Solved {
+            pair,
+            moves,
+            stats: solve_stats,
+        } => {
+            if stats {
+                note(&format_args!(
+                    "pair {pair}: {}",
+                    stats_line(*moves, solve_stats)
+                ));
+            }
+        }
+        BatchNote::Unsolved { pair, error } => note(&format_args!("pair {pair}: {error}")),
+    });
+    match run_batch(input, out, solve_options(args), &options, notes) {
+        Ok(summary) if summary.all_answered() => Ok(()),
+        Ok(_) => Err(Failure::NotAllAnswered),
+        Err(BatchError::Read(e)) => Err(Failure::System(format!("cannot read {name}: {e}"))),
+        Err(e) => Err(Failure::System(e.to_string())),
+    }
+}
+
+/// Runs `write` on the output and flushes it, turning a failed write (a closed
+/// pipe, a full disk) into a failure rather than a panic.
+fn write_out<W: Write>(
+    out: &mut W,
+    write: impl FnOnce(&mut W) -> io::Result<()>,
+) -> Result<(), Failure> {
+    write(out)
+        .and_then(|()| out.flush())
+        .map_err(|e| Failure::System(format!("cannot write the output: {e}")))
+}
+
+/// Whether the command may load or build the 4x4 tables (hundreds of MB).
+fn uses_big_tables(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::BuildTables { .. } | Command::Check(CheckArgs { solve: true, .. })
+    )
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}

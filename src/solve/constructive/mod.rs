@@ -1,0 +1,426 @@
+//! Valid (not shortest) solutions of boards of any side, by the usual reduction:
+//! solve the top row or the left column, and so on, until a 3x3 corner is left,
+//! which [`solve_small`] finishes optimally.
+//!
+//! # Any goal
+//!
+//! Start and goal are routed to one common board `C`, and the two paths joined:
+//! `path(start -> C) + reversed(path(goal -> C))`. `C` is the goal with its blank
+//! walked down and then right into the bottom-right 3x3 corner, so
+//! `path(goal -> C)` is that short walk, and `C` agrees with the goal everywhere
+//! except along it. The start is then reduced until every cell outside the
+//! bottom-right 3x3 corner holds `C`'s tile, and the two 3x3 corners (the start's
+//! and `C`'s, holding the same 8 tiles, relabelled `1..=8`) are joined by
+//! [`solve_small`]. Start and goal have the same parity, and so have `C` and the
+//! reduced start, which differ only inside the corner: no special case is needed.
+//!
+//! On small boards the whole reduction is run on several images of the puzzle
+//! under the symmetries of the square (all 8 up to side 6, fewer up to side 16),
+//! each a different order of lines, and the shortest solution, mapped back, is
+//! kept.
+//!
+//! # The reduction
+//!
+//! The unsolved region is a rectangle at the bottom right. Each step solves its
+//! top row or its left column, whichever has its tiles closer to their cells in
+//! total, as long as 3 rows and 3 columns remain; a column is solved exactly like
+//! a row on the transposed board, so one routine does both, in *view*
+//! coordinates.
+//!
+//! Tiles are placed by exact searches where they are affordable: an A* search
+//! over the cells of the tracked tiles (one, two or three) and of the blank in a
+//! window of free cells, the window's other tiles being interchangeable. Its
+//! heuristic is the largest single-tile distance, read from tables that a
+//! breadth-first search fills for the window (admissible and consistent), so it
+//! finds the shortest placement within the window. In a small region (at most
+//! 100 cells) the window is the whole region, and tiles are placed two at a time
+//! (or the last three together) while the state space stays within 2^18 states;
+//! the last two tiles of a line are always placed together, which places the
+//! corner tile without a special case.
+//!
+//! In a large region a tile is walked a cell at a time towards its target, each
+//! step by routing the blank (around the tile and the locked, already placed
+//! cells) to the cell ahead of the tile and sliding the tile into it, until it is
+//! near; a search in a small box around it and its target finishes. The last two
+//! tiles `a`, `b` are walked into a window at the line's end and searched there.
+//! Whenever a search cannot run or fails, the original method takes over, which
+//! always works: `a` to the end of the line, then, with `a` held, `b` anywhere
+//! into the 3-row, 2-column window at the line's end, the blank into the window
+//! without pulling either out, and a breadth-first search over the window's 120
+//! arrangements of `a`, `b` and the blank. This never gets stuck: the free cells
+//! minus the tile being walked always stay connected (the region left is at least
+//! 4 by 3 when a line is solved), which the tests check on many random boards.
+//!
+//! Each search has a bounded state space and each placement makes at least one
+//! move, so the time stays proportional to the number of moves. The blank's
+//! routing walks a straight L-shaped path when one is free and otherwise runs a
+//! small A* search (only around the walked tile or the window, so it explores a
+//! few cells). Moves that undo the previous one are cancelled as they are
+//! recorded.
+
+mod exact;
+mod reducer;
+mod route;
+
+use crate::board_adt::move_list::MoveList;
+use crate::board_adt::moves::{reversed, Move};
+use crate::board_adt::symmetry::Symmetry;
+use crate::board_adt::Board;
+use crate::solve::method::Outcome;
+use crate::solve::small::solve_small;
+
+/// How many symmetries of the square (of 8) the reduction is tried under, by
+/// the largest side: more tries shorten the solution (each try is a different
+/// reduction) but cost time.
+const PORTFOLIO: [(usize, usize); 3] = [(6, 8), (10, 4), (16, 2)];
+
+/// The images the reduction is tried on, in this order (the first of the
+/// shortest answers is kept): the four that keep rows as rows, then the four
+/// that transpose.
+pub(crate) const IMAGES: [Symmetry; 8] = [
+    Symmetry::IDENTITY,
+    Symmetry::FLIP_ROWS,
+    Symmetry::FLIP_COLS,
+    Symmetry::new(false, true, true),
+    Symmetry::TRANSPOSE,
+    Symmetry::new(true, true, false),
+    Symmetry::new(true, false, true),
+    Symmetry::new(true, true, true),
+];
+
+/// A valid solution from `start` to `goal`, the goal reachable: see the module
+/// docs.
+pub(crate) fn solve(start: &Board, goal: &Board) -> Outcome {
+    Outcome::Solved(solve_large(start.side(), start.cells(), goal.cells()))
+}
+
+/// A valid solution taking `start` to `goal` on a `side`-wide board.
+///
+/// Both boards are row-major cells with `0` for the blank and the tiles
+/// `1..side*side` once each; the goal may have its blank anywhere, and must be
+/// reachable from the start (same parity; the caller checks). Boards of side 2 and
+/// 3 are solved optimally by [`solve_small`]; larger ones by the reduction described
+/// in the module documentation, in time proportional to the number of moves.
+pub(crate) fn solve_large(side: usize, start: &[u32], goal: &[u32]) -> MoveList {
+    if side < 2 || start == goal {
+        return MoveList::new();
+    }
+    if side <= 3 {
+        let narrow = |b: &[u32]| b.iter().map(|&t| t as u8).collect::<Vec<u8>>();
+        return solve_small(side, &narrow(start), &narrow(goal)).into();
+    }
+    // Every symmetry of the square gives another reduction (its rows and
+    // columns are other lines of the original); on small boards several are
+    // tried and the shortest kept.
+    let tries = PORTFOLIO
+        .iter()
+        .find(|&&(most, _)| side <= most)
+        .map_or(1, |&(_, tries)| tries);
+    let mut best: Option<MoveList> = None;
+    for image in &IMAGES[..tries] {
+        let mut moves = reduce(
+            side,
+            &turned(side, *image, start),
+            &turned(side, *image, goal),
+        );
+        if best.as_ref().is_none_or(|b| moves.len() < b.len()) {
+            moves.map_each(image.moves_back());
+            best = Some(moves);
+        }
+    }
+    best.unwrap_or_default()
+}
+
+/// The image of `board` under `image`.
+fn turned(side: usize, image: Symmetry, board: &[u32]) -> Vec<u32> {
+    let mut out = vec![0; board.len()];
+    for (cell, &tile) in board.iter().enumerate() {
+        out[image.cell(side, cell)] = tile;
+    }
+    out
+}
+
+/// The reduction of the module documentation, for `side >= 4`.
+fn reduce(side: usize, start: &[u32], goal: &[u32]) -> MoveList {
+    let n = side;
+
+    // C: the goal with its blank walked down, then right, just into the
+    // bottom-right 3x3 corner: `solve_small` joins any two blank cells there, so
+    // walking it further would only add moves.
+    let mut common = goal.to_vec();
+    let mut blank = goal.iter().position(|&t| t == 0).unwrap_or(n * n - 1);
+    let mut walk = Vec::with_capacity(2 * n);
+    while blank / n < n - 3 {
+        common.swap(blank, blank + n);
+        blank += n;
+        walk.push(Move::Up);
+    }
+    while blank % n < n - 3 {
+        common.swap(blank, blank + 1);
+        blank += 1;
+        walk.push(Move::Left);
+    }
+
+    let mut r = reducer::Reducer::new(n, start, &common);
+    // The unsolved region is rows `top..n`, columns `left..n`; each step solves
+    // its top row or its left column, whichever looks cheaper, while it keeps
+    // at least 3 rows and 3 columns.
+    let (mut top, mut left) = (0, 0);
+    while top < n - 3 || left < n - 3 {
+        let row = if top == n - 3 {
+            false
+        } else if left == n - 3 {
+            true
+        } else {
+            r.line_cost(false, top, left) <= r.line_cost(true, left, top)
+        };
+        if row {
+            r.transposed = false;
+            r.solve_line(top, left);
+            top += 1;
+        } else {
+            r.transposed = true;
+            r.solve_line(left, top);
+            left += 1;
+        }
+    }
+
+    // The 3x3 corners, relabelled by C's reading order.
+    let corner: Vec<usize> = (n - 3..n)
+        .flat_map(|row| (n - 3..n).map(move |col| row * n + col))
+        .collect();
+    let mut label = vec![0u8; n * n];
+    let mut next = 1;
+    for &cell in &corner {
+        let tile = common[cell] as usize;
+        if tile != 0 {
+            label[tile] = next;
+            next += 1;
+        }
+    }
+    let small_start: Vec<u8> = corner.iter().map(|&c| label[r.cells[c] as usize]).collect();
+    let small_goal: Vec<u8> = corner.iter().map(|&c| label[common[c] as usize]).collect();
+    for mv in solve_small(3, &small_start, &small_goal) {
+        r.record(mv);
+    }
+    for mv in reversed(&walk) {
+        r.record(mv);
+    }
+    r.moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board_adt::moves::replay;
+    use crate::generate::SplitMix64;
+    use crate::solve::grid::reachable;
+
+    /// A random goal, and a random start of the same parity.
+    pub(super) fn pair(rng: &mut SplitMix64, side: usize) -> (Vec<u32>, Vec<u32>) {
+        let goal = rng.permutation(side * side);
+        let mut start = rng.permutation(side * side);
+        if !reachable(side, &start, &goal) {
+            let mut tiles = (0..start.len()).filter(|&i| start[i] != 0);
+            let (i, j) = (tiles.next().unwrap(), tiles.next().unwrap());
+            start.swap(i, j);
+        }
+        (start, goal)
+    }
+
+    fn check(side: usize, start: &[u32], goal: &[u32]) -> usize {
+        let moves = solve_large(side, start, goal).to_vec();
+        let mut cells = start.to_vec();
+        let mut blank = start.iter().position(|&t| t == 0).unwrap();
+        assert_eq!(replay(&mut cells, side, &mut blank, &moves), Ok(()));
+        assert!(cells == goal, "{side}x{side}: {start:?} -> {goal:?}");
+        assert!(
+            moves.windows(2).all(|w| w[1] != w[0].inverse()),
+            "no move undoes the one before"
+        );
+        moves.len()
+    }
+
+    #[test]
+    fn four_by_four_random_pairs() {
+        let mut rng = SplitMix64::new(1);
+        for _ in 0..20_000 {
+            let (start, goal) = pair(&mut rng, 4);
+            check(4, &start, &goal);
+        }
+    }
+
+    #[test]
+    fn five_to_nine_random_pairs() {
+        let mut rng = SplitMix64::new(2);
+        for side in 5..=9 {
+            for _ in 0..300 {
+                let (start, goal) = pair(&mut rng, side);
+                check(side, &start, &goal);
+            }
+        }
+    }
+
+    #[test]
+    fn ten_by_ten_random_pairs() {
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..40 {
+            let (start, goal) = pair(&mut rng, 10);
+            check(10, &start, &goal);
+        }
+    }
+
+    #[test]
+    fn hundred_by_hundred_random_pair() {
+        let mut rng = SplitMix64::new(4);
+        let (start, goal) = pair(&mut rng, 100);
+        let moves = solve_large(100, &start, &goal).to_vec();
+        let mut cells = start.clone();
+        let mut blank = start.iter().position(|&t| t == 0).unwrap();
+        assert_eq!(replay(&mut cells, 100, &mut blank, &moves), Ok(()));
+        assert!(cells == goal);
+    }
+
+    #[test]
+    fn goals_with_the_blank_in_every_cell() {
+        let mut rng = SplitMix64::new(5);
+        for side in 4..=6 {
+            for blank in 0..side * side {
+                for _ in 0..50 {
+                    let (mut start, mut goal) = pair(&mut rng, side);
+                    // Move the goal's blank to `blank` by swapping it with a tile,
+                    // then restore the parity by swapping two tiles of the start.
+                    let at = goal.iter().position(|&t| t == 0).unwrap();
+                    goal.swap(at, blank);
+                    if !reachable(side, &start, &goal) {
+                        let mut tiles = (0..start.len()).filter(|&i| start[i] != 0);
+                        let (i, j) = (tiles.next().unwrap(), tiles.next().unwrap());
+                        start.swap(i, j);
+                    }
+                    check(side, &start, &goal);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_sides_and_solved_boards() {
+        let mut rng = SplitMix64::new(6);
+        for side in 2..=3 {
+            for _ in 0..200 {
+                let (start, goal) = pair(&mut rng, side);
+                check(side, &start, &goal);
+            }
+        }
+        for side in [1, 2, 3, 4, 7] {
+            let goal = rng.permutation(side * side);
+            assert!(solve_large(side, &goal, &goal).is_empty());
+        }
+    }
+
+    #[test]
+    fn boards_a_few_moves_apart() {
+        let mut rng = SplitMix64::new(7);
+        for side in 4..=8 {
+            for walk in 1..40 {
+                let goal = rng.permutation(side * side);
+                let mut start = goal.clone();
+                let mut blank = start.iter().position(|&t| t == 0).unwrap();
+                for _ in 0..walk {
+                    let mv = Move::ALL[rng.index(4)];
+                    crate::board_adt::moves::apply_move(&mut start, side, &mut blank, mv);
+                }
+                check(side, &start, &goal);
+            }
+        }
+    }
+
+    #[test]
+    fn a_one_move_example() {
+        let goal: Vec<u32> = (0..25).collect();
+        let mut start = goal.clone();
+        start.swap(0, 1); // the blank and tile 1 swap places: one move, `R`
+        assert_eq!(solve_large(5, &start, &goal).to_vec(), vec![Move::Right]);
+    }
+
+    #[test]
+    fn every_image_maps_its_moves_back() {
+        let mut rng = SplitMix64::new(8);
+        for side in [4, 5, 7] {
+            for (symmetry, image) in IMAGES.into_iter().enumerate() {
+                for _ in 0..20 {
+                    let (start, goal) = pair(&mut rng, side);
+                    let mut moves = reduce(
+                        side,
+                        &turned(side, image, &start),
+                        &turned(side, image, &goal),
+                    );
+                    moves.map_each(image.moves_back());
+                    let moves = moves.to_vec();
+                    let mut cells = start.clone();
+                    let mut blank = start.iter().position(|&t| t == 0).unwrap();
+                    assert_eq!(replay(&mut cells, side, &mut blank, &moves), Ok(()));
+                    assert!(cells == goal, "symmetry {symmetry}, side {side}");
+                }
+            }
+        }
+    }
+
+    /// Where `cell` goes under image `k` as this module numbered its images
+    /// before [`Symmetry`]: bit 2 transposes, then bit 0 flips the rows and
+    /// bit 1 the columns.
+    fn old_transform(side: usize, k: usize, cell: usize) -> usize {
+        let (mut r, mut c) = (cell / side, cell % side);
+        if k & 4 != 0 {
+            (r, c) = (c, r);
+        }
+        if k & 1 != 0 {
+            r = side - 1 - r;
+        }
+        if k & 2 != 0 {
+            c = side - 1 - c;
+        }
+        r * side + c
+    }
+
+    #[test]
+    fn the_images_are_tried_in_their_old_order() {
+        for side in [4, 5, 6, 9] {
+            for (k, image) in IMAGES.into_iter().enumerate() {
+                for cell in 0..side * side {
+                    assert_eq!(image.cell(side, cell), old_transform(side, k, cell));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_portfolio_is_never_longer_than_the_plain_reduction() {
+        let mut rng = SplitMix64::new(9);
+        for side in [5, 6, 8] {
+            for _ in 0..50 {
+                let (start, goal) = pair(&mut rng, side);
+                let plain = reduce(side, &start, &goal).len();
+                assert!(check(side, &start, &goal) <= plain);
+            }
+        }
+    }
+
+    #[test]
+    fn solutions_are_much_shorter_than_the_plain_reduction_made_them() {
+        // The plain row-by-row reduction averaged about 225 moves on 5x5 and
+        // 2,260 on 10x10.
+        let mut rng = SplitMix64::new(12);
+        let mean = |side: usize, count: usize, rng: &mut SplitMix64| {
+            let total: usize = (0..count)
+                .map(|_| {
+                    let (start, goal) = pair(rng, side);
+                    check(side, &start, &goal)
+                })
+                .sum();
+            total / count
+        };
+        assert!(mean(5, 200, &mut rng) < 175);
+        assert!(mean(10, 20, &mut rng) < 2050);
+    }
+}

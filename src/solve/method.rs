@@ -1,0 +1,90 @@
+//! What the solving methods share: how they end ([`Outcome`]), the limits a
+//! search runs under ([`Limits`]), where it stands ([`SearchProgress`]) and
+//! what it counts ([`Counters`]).
+//!
+//! Every method is called the same way, `solve(start, goal, ...)`, on two
+//! [`crate::board_adt::Board`]s of the same side whose goal is reachable, and
+//! answers with an [`Outcome`]; a method that searches also takes its
+//! [`Limits`], its [`Counters`] and a progress callback.
+
+use crate::board_adt::move_list::MoveList;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How a method ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// The moves that take the start to the goal (shortest, if the method
+    /// promises it).
+    Solved(MoveList),
+    /// Stopped by the deadline (or from outside) before the end: every
+    /// solution has at least `lower_bound` moves.
+    Stopped {
+        /// A proven lower bound on the length of every solution.
+        lower_bound: u32,
+    },
+}
+
+/// How a search is run.
+pub(crate) struct Limits<'a> {
+    /// Threads (at least 1); only the pattern-database search uses more than one.
+    pub(crate) jobs: usize,
+    /// When to give up; `None` searches to the end.
+    pub(crate) deadline: Option<Instant>,
+    /// Time between two progress reports within an iteration; `None`: reports
+    /// at the end of each iteration only (the pattern-database search; the
+    /// Manhattan search reports every 2^24 nodes).
+    pub(crate) report_every: Option<Duration>,
+    /// Set from outside to stop the search (it then ends as at the deadline).
+    pub(crate) stop: Option<&'a AtomicBool>,
+}
+
+impl Limits<'_> {
+    /// One thread, no deadline, no reports within an iteration.
+    pub(crate) const UNLIMITED: Limits<'static> = Limits {
+        jobs: 1,
+        deadline: None,
+        report_every: None,
+        stop: None,
+    };
+}
+
+/// Where a shortest-path search stands: reported at the end of every IDA*
+/// iteration and now and then within one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchProgress {
+    /// The cost bound of the current (or just finished) iteration: once the
+    /// first iteration has begun, every solution is at least this long.
+    pub bound: u32,
+    /// Nodes expanded so far, over all iterations and threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Whether this report closes an iteration (the bound then rises).
+    pub iteration_done: bool,
+}
+
+/// What a search counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Counters {
+    /// Nodes expanded: the start and every child that passed the bound.
+    pub(crate) expanded: u64,
+    /// Children generated (the pattern-database search: each has at least
+    /// one table read).
+    pub(crate) generated: u64,
+    /// Table reads (the pattern-database search).
+    pub(crate) reads: u64,
+    /// IDA* iterations (bounds tried).
+    pub(crate) iterations: u32,
+    /// Heuristic value of the start.
+    pub(crate) start_h: u32,
+}
+
+impl Counters {
+    /// Adds what another thread counted (not its iterations or start).
+    pub(crate) fn add(&mut self, other: &Counters) {
+        self.expanded += other.expanded;
+        self.generated += other.generated;
+        self.reads += other.reads;
+    }
+}

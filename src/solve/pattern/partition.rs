@@ -1,0 +1,289 @@
+//! The partitions of the board into pattern databases: what sets the 4x4
+//! solver apart from the 5x5 one, as data ([`FIFTEEN`], [`TWENTY_FOUR`]).
+//!
+//! A partition cuts the board's cells into parts; for a goal whose blank is on
+//! `g` (in the canonical frame), each part without `g` is the home of the
+//! tiles of one table. Each goal class gets two *groups* of tables: one looked
+//! up on the board itself, one on a mirror image of it that fixes the goal
+//! ([`Partition::groups`]); the heuristic is the larger of the two sums.
+//!
+//! **4x4**: Korf and Felner's 7-8 partition (2002, "Disjoint pattern database
+//! heuristics"): rows 0-1, rows 2-3. The 8-tile table of rows 2-3 (its free
+//! cells, rows 0-1, are connected) serves every goal (259 MB); each class adds
+//! a 7-tile table of rows 0-1 without its goal cell (29 MB). The mirror is the
+//! transpose. It fixes corner and centre goals, so the same two tables serve
+//! again; an edge goal (cell 1) lies on no axis, and its transpose (cell 4)
+//! adds one more 7-tile table.
+//!
+//! | goal class | tables                                          | memory |
+//! |------------|-------------------------------------------------|--------|
+//! | corner     | 8-tile rows 2-3, 7-tile rows 0-1 \ {0}          | 288 MB |
+//! | edge       | 8-tile, 7-tile rows 0-1 \ {1}, 7-tile \ {4}      | 317 MB |
+//! | centre     | 8-tile, 7-tile rows 0-1 \ {5}                   | 288 MB |
+//!
+//! All five files take 375 MB. The second lookup raises the mean start
+//! estimate on Korf's 100 instances from 44.79 to 45.59 (Manhattan: 37.05;
+//! optimum: 53.05).
+//!
+//! **5x5**: Korf and Felner's 6-6-6-6 partition, the blank's corner added to
+//! the first part:
+//!
+//! ```text
+//! A A A B B
+//! A A A B B
+//! C C A B B
+//! C C D D D
+//! C C D D D
+//! ```
+//!
+//! Every class representative (cells 0, 1, 2, 6, 7 and 12) lies in part A, so
+//! for a goal blank `g` the tables are A without `g`, B, C and D: four tables
+//! of 6 tiles, 64 MB each (`C(25, 6) * 6!` = 127.5 M entries at 4 bits). B, C
+//! and D leave the free cells connected, so they serve every goal, and each
+//! class adds its own A table. The mirror is the transpose for goals on the
+//! diagonal (classes 0, 6 and 12), the left-right mirror for goals on the
+//! middle column (classes 2 and 7). No symmetry but the identity fixes cell 1;
+//! its mirror lookup is the transpose, which puts the goal's blank on cell 5,
+//! so class 1 loads one more table, A without cell 5.
+//!
+//! | goal class | tables | memory |
+//! |---|---|---|
+//! | 0, 2, 6, 7, 12 | A \ {g}, B, C, D | 255 MB |
+//! | 1 | A \ {1}, A \ {5}, B, C, D | 319 MB |
+//!
+//! All ten files take 637 MB.
+
+use super::tables::PatternSpec;
+use crate::board_adt::symmetry::{class_of, Symmetry};
+
+/// Which partition the tables use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableSet {
+    /// The production partitions: 7-8 on 4x4, 6-6-6-6 on 5x5.
+    Standard,
+    /// A small partition with the same lookups that builds in about a second
+    /// and searches far slower (for tests): the cells other than the goal
+    /// blank's, in row-major order, cut into tables of 6 tiles on 4x4 (6, 6,
+    /// 3) and of 4 tiles on 5x5.
+    Small,
+}
+
+/// How the pattern databases of one side cut the board (see the module docs).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Partition {
+    /// The board's side.
+    pub(crate) side: usize,
+    /// The parts, as masks of cells. The first holds every class
+    /// representative and its image in the second lookup.
+    parts: &'static [u32],
+    /// The class representatives of the goal's blank cell, smallest first.
+    pub(crate) classes: &'static [usize],
+    /// Tiles a table of the small test partition holds.
+    small_tiles: usize,
+}
+
+/// The 4x4 partition: rows 0-1 and rows 2-3.
+pub(crate) const FIFTEEN: Partition = Partition {
+    side: 4,
+    parts: &[0x00ff, 0xff00],
+    classes: &[0, 1, 5],
+    small_tiles: 6,
+};
+
+/// The 5x5 partition: parts A, B, C and D of the module docs.
+pub(crate) const TWENTY_FOUR: Partition = Partition {
+    side: 5,
+    parts: &[
+        mask(&[0, 1, 2, 5, 6, 7, 12]),
+        mask(&[3, 4, 8, 9, 13, 14]),
+        mask(&[10, 11, 15, 16, 20, 21]),
+        mask(&[17, 18, 19, 22, 23, 24]),
+    ],
+    classes: &[0, 1, 2, 6, 7, 12],
+    small_tiles: 4,
+};
+
+/// The mask of `cells`.
+const fn mask(cells: &[usize]) -> u32 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < cells.len() {
+        m |= 1 << cells[i];
+        i += 1;
+    }
+    m
+}
+
+impl Partition {
+    /// The index of the class of `goal_blank` in [`Partition::classes`].
+    pub(crate) fn class(&self, goal_blank: usize) -> usize {
+        let rep = class_of(self.side, goal_blank);
+        self.classes
+            .iter()
+            .position(|&c| c == rep)
+            .expect("every cell has a class")
+    }
+
+    /// The pattern cells of each table for goals with the blank on `g`.
+    fn masks(&self, set: TableSet, g: usize) -> Vec<u32> {
+        match set {
+            TableSet::Standard => {
+                assert!(
+                    self.parts[0] & (1 << g) != 0,
+                    "goal blank in the first part"
+                );
+                let mut out = self.parts.to_vec();
+                out[0] &= !(1 << g);
+                out
+            }
+            TableSet::Small => {
+                let cells: Vec<usize> = (0..self.side * self.side).filter(|&c| c != g).collect();
+                cells
+                    .chunks(self.small_tiles)
+                    .map(|part| part.iter().fold(0, |m, &c| m | 1 << c))
+                    .collect()
+            }
+        }
+    }
+
+    /// The frame of the second lookup for goals with the blank on `rep`: the
+    /// transpose if it leaves the blank in the first part, else the left-right
+    /// mirror (which fixes the middle column).
+    fn second_frame(&self, rep: usize) -> Symmetry {
+        let transposed = Symmetry::TRANSPOSE.cell(self.side, rep);
+        if self.parts[0] & (1 << transposed) != 0 {
+            Symmetry::TRANSPOSE
+        } else {
+            assert_eq!(
+                Symmetry::FLIP_COLS.cell(self.side, rep),
+                rep,
+                "the mirror fixes the middle column"
+            );
+            Symmetry::FLIP_COLS
+        }
+    }
+
+    /// The groups of goal class `rep`: each a frame (the board itself, then
+    /// its mirror) and the tables looked up in it.
+    pub(crate) fn groups(&self, set: TableSet, rep: usize) -> Vec<(Symmetry, Vec<PatternSpec>)> {
+        [Symmetry::IDENTITY, self.second_frame(rep)]
+            .into_iter()
+            .map(|frame| {
+                let g = frame.cell(self.side, rep);
+                let specs = self
+                    .masks(set, g)
+                    .into_iter()
+                    .map(|m| PatternSpec::new(self.side, m, g))
+                    .collect();
+                (frame, specs)
+            })
+            .collect()
+    }
+
+    /// Every production table of every class, in the order of the classes.
+    pub(crate) fn all_specs(&self) -> Vec<PatternSpec> {
+        self.classes
+            .iter()
+            .flat_map(|&rep| self.groups(TableSet::Standard, rep))
+            .flat_map(|(_, specs)| specs)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_classes_are_those_of_the_symmetries() {
+        for partition in [&FIFTEEN, &TWENTY_FOUR] {
+            let cells = partition.side * partition.side;
+            let mut reps: Vec<usize> = (0..cells).map(|c| class_of(partition.side, c)).collect();
+            reps.sort_unstable();
+            reps.dedup();
+            assert_eq!(reps, partition.classes);
+            let all = partition.parts.iter().fold(0, |m, p| m | p);
+            assert_eq!(all, (1 << cells) - 1, "the parts cover the board");
+        }
+    }
+
+    /// The 4x4 groups as `solve::fifteen` wrote them before the partition was
+    /// data: rows 0-1 without the goal's blank and rows 2-3 (small: the other
+    /// cells in tables of 6, 6 and 3), on the board and on its transpose.
+    fn old_fifteen_groups(set: TableSet, rep: usize) -> Vec<(Vec<u8>, Vec<PatternSpec>)> {
+        let masks = |g: usize| match set {
+            TableSet::Standard => vec![0x00ff & !(1u32 << g), 0xff00],
+            TableSet::Small => {
+                let cells: Vec<usize> = (0..16).filter(|&c| c != g).collect();
+                let mask = |r: &[usize]| r.iter().fold(0u32, |m, &c| m | 1 << c);
+                vec![mask(&cells[..6]), mask(&cells[6..12]), mask(&cells[12..])]
+            }
+        };
+        [Symmetry::IDENTITY.cells(4), Symmetry::TRANSPOSE.cells(4)]
+            .into_iter()
+            .map(|frame| {
+                let g = frame[rep] as usize;
+                let specs = masks(g)
+                    .into_iter()
+                    .map(|m| PatternSpec::new(4, m, g))
+                    .collect();
+                (frame, specs)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_fifteen_partition_is_the_one_it_was() {
+        for set in [TableSet::Standard, TableSet::Small] {
+            for &rep in FIFTEEN.classes {
+                let new: Vec<(Vec<u8>, Vec<PatternSpec>)> = FIFTEEN
+                    .groups(set, rep)
+                    .into_iter()
+                    .map(|(frame, specs)| (frame.cells(4), specs))
+                    .collect();
+                assert_eq!(new, old_fifteen_groups(set, rep), "class {rep}");
+            }
+        }
+    }
+
+    #[test]
+    fn production_partitions_cover_every_class() {
+        for (partition, tiles) in [(&FIFTEEN, [7, 8].as_slice()), (&TWENTY_FOUR, &[6])] {
+            let cells = partition.side * partition.side;
+            for &rep in partition.classes {
+                for (frame, specs) in partition.groups(TableSet::Standard, rep) {
+                    assert!(specs.iter().all(|s| tiles.contains(&s.tiles())));
+                    let g = frame.cell(partition.side, rep);
+                    let covered = specs.iter().fold(0, |m, s| m | s.cells);
+                    assert_eq!(covered, ((1 << cells) - 1) & !(1 << g));
+                }
+            }
+        }
+        // 5x5: ten distinct tables, B, C, D and A without each of 0, 1, 2, 5,
+        // 6, 7, 12; 4x4: five, the 8-tile table and rows 0-1 without 0, 1, 4, 5.
+        for (partition, distinct) in [(&TWENTY_FOUR, 10), (&FIFTEEN, 5)] {
+            let mut all = partition.all_specs();
+            all.sort_by_key(|s| (s.cells, s.goal_region));
+            all.dedup();
+            assert_eq!(all.len(), distinct);
+        }
+        let twentyfour = TWENTY_FOUR.groups(TableSet::Standard, 0);
+        assert!(twentyfour.iter().all(|(_, specs)| specs.len() == 4));
+    }
+
+    #[test]
+    fn the_second_lookup_fixes_the_goal() {
+        for partition in [&FIFTEEN, &TWENTY_FOUR] {
+            for &rep in partition.classes {
+                let frame = partition.second_frame(rep);
+                let image = frame.cell(partition.side, rep);
+                assert!(partition.parts[0] & (1 << image) != 0);
+                // Only cell 1 of each side is moved (to cell 4, or 5 on 5x5).
+                assert_eq!(image == rep, rep != 1, "class {rep}");
+            }
+        }
+        assert_eq!(TWENTY_FOUR.second_frame(2), Symmetry::FLIP_COLS);
+        assert_eq!(TWENTY_FOUR.second_frame(7), Symmetry::FLIP_COLS);
+        assert_eq!(TWENTY_FOUR.second_frame(6), Symmetry::TRANSPOSE);
+    }
+}
