@@ -13,7 +13,7 @@
 //! |---|---|
 //! | the board, its moves and its faults | the module [`board_adt`] |
 //! | reading puzzles from a stream | the module [`input`] |
-//! | solving | [`Solver`], [`SolveOptions`], [`Solution`], [`SolveError`], [`SolveEvent`], [`SolveStats`], [`SearchProgress`], [`TableCache`], [`TableEvent`], [`TableSet`], [`EmptyCacheDir`], [`MAX_SOLVE_SIDE`] |
+//! | solving | [`Solver`], [`SolveOptions`], [`Solution`], [`SolveError`], [`SolveEvent`], [`SolveStats`], [`SearchProgress`], [`Stop`], [`TableCache`], [`TableEvent`], [`TableSet`], [`EmptyCacheDir`], [`MAX_SOLVE_SIDE`] |
 //! | the output format | [`write_verdict`], [`write_solution`], [`write_boards`], [`write_error`] |
 //! | many puzzles at once (`--batch`) | [`run_batch`], [`BatchOptions`], [`BatchNote`], [`BatchSummary`], [`BatchError`], [`Notes`], [`MAX_JOBS`] |
 //! | random puzzles | [`random_puzzle`], [`GoalShape`], [`SplitMix64`] |
@@ -41,5 +41,5 @@ pub use generate::{random_puzzle, GoalShape, SplitMix64};
 pub use report::{write_boards, write_error, write_solution, write_verdict};
 pub use solve::{
     EmptyCacheDir, SearchProgress, Solution, SolveError, SolveEvent, SolveOptions, SolveStats,
-    Solver, TableCache, TableEvent, TableSet, MAX_SOLVE_SIDE,
+    Solver, Stop, TableCache, TableEvent, TableSet, MAX_SOLVE_SIDE,
 };

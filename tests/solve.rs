@@ -86,7 +86,20 @@ fn replays(answer: &Answer) {
 }
 
 fn solve_file(path: &Path) -> String {
-    let out = puzzle().arg("--solve").arg(path).output().unwrap();
+    let mut command = puzzle();
+    // 5x5 and larger boards use the 5x5 tables: the small ones here.
+    let first = std::fs::read_to_string(path).unwrap_or_default();
+    if first
+        .lines()
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .count()
+        >= 25
+    {
+        command.env("PUZZLE_TABLES", "small");
+    }
+    let out = command.arg("--solve").arg(path).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", path.display());
     String::from_utf8(out.stdout).unwrap()
 }
@@ -206,10 +219,18 @@ fn large_boards_get_valid_solutions_against_random_goals() {
     for (side, seed) in [(5, 1), (6, 2), (10, 3), (100, 4)] {
         let p = random_puzzle(side, true, GoalShape::Random, seed);
         let input = format!("{}\n{}\n", p.start(), p.goal());
-        let out = puzzle().arg("-s").write_stdin(input).output().unwrap();
+        let out = puzzle()
+            .arg("-s")
+            .env("PUZZLE_TABLES", "small")
+            .write_stdin(input)
+            .output()
+            .unwrap();
         let answer = parse_answer(&String::from_utf8(out.stdout).unwrap());
         replays(&answer);
         assert!(!answer.shortest, "{side}x{side} is not proven shortest");
+        let (bound, moves) = unproven_line(&String::from_utf8(out.stderr).unwrap(), "");
+        assert_eq!(moves, answer.moves.len());
+        assert!(bound >= manhattan(side, &answer.start, &answer.goal) && bound < moves);
     }
 }
 
@@ -593,14 +614,99 @@ fn a_search_out_of_time_prints_the_constructive_solution_and_a_lower_bound() {
     replays(&answer);
     assert!(!answer.shortest, "not proven shortest");
     let stderr = String::from_utf8(out.stderr).unwrap();
-    let bound: usize = stderr
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("puzzle: time limit reached: the shortest solution has at least ")
-        })
-        .and_then(|rest| rest.strip_suffix(" moves"))
-        .expect("the lower bound on stderr")
-        .parse()
-        .unwrap();
+    let (bound, moves) = unproven_line(&stderr, "time limit reached: ");
+    assert_eq!(moves, answer.moves.len());
     assert!(bound > 0 && bound < answer.moves.len(), "{stderr}");
+}
+
+/// The lower bound and the length in the line on `stderr` that says how far
+/// a solution may be from shortest (after `why`), checking its words.
+fn unproven_line(stderr: &str, why: &str) -> (usize, usize) {
+    let prefix = format!("puzzle: {why}the shortest solution has at least ");
+    let line = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix.as_str()))
+        .unwrap_or_else(|| panic!("no bound on stderr: {stderr}"));
+    let (bound, rest) = line.split_once(" moves; this one has ").unwrap();
+    let (moves, rest) = rest.split_once(", at most ").unwrap();
+    let (bound, moves): (usize, usize) = (bound.parse().unwrap(), moves.parse().unwrap());
+    assert_eq!(rest, format!("{} more", moves - bound), "{line}");
+    (bound, moves)
+}
+
+/// The Manhattan distance from `start` to `goal`: no solution is shorter.
+fn manhattan(side: usize, start: &Board, goal: &Board) -> usize {
+    let mut home = vec![0; side * side];
+    for (cell, &tile) in goal.cells().iter().enumerate() {
+        home[tile as usize] = cell;
+    }
+    let distance =
+        |a: usize, b: usize| (a / side).abs_diff(b / side) + (a % side).abs_diff(b % side);
+    start
+        .cells()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &tile)| tile != 0)
+        .map(|(cell, &tile)| distance(cell, home[tile as usize]))
+        .sum()
+}
+
+#[test]
+fn five_by_five_gets_a_near_shortest_solution_and_its_bound() {
+    // Goals with the blank in each class, starts a known number of moves
+    // away: the bound on stderr is at most that number (the shortest is), at
+    // least the Manhattan distance; the answer is the same bytes for any
+    // number of threads.
+    let mut rng = SplitMix64::new(16);
+    for blank in [0, 1, 2, 6, 7, 12, 23] {
+        let mut goal: Vec<u32> = (1..25).collect();
+        rng.shuffle(&mut goal);
+        goal.insert(blank, 0);
+        let walk = 40 + rng.below(80) as usize;
+        let mut start = goal.clone();
+        let mut at = blank;
+        let mut made = 0;
+        while made < walk {
+            made += usize::from(apply_move(
+                &mut start,
+                5,
+                &mut at,
+                Move::ALL[rng.below(4) as usize],
+            ));
+        }
+        let input = format!("{}\n{}\n", line(&start), line(&goal));
+        let mut outputs = Vec::new();
+        for jobs in ["1", "2", "3"] {
+            let out = puzzle()
+                .args(["--solve", "--jobs", jobs])
+                .env("PUZZLE_TABLES", "small")
+                .write_stdin(input.clone())
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0));
+            outputs.push(out);
+        }
+        let answer = parse_answer(&String::from_utf8(outputs[0].stdout.clone()).unwrap());
+        replays(&answer);
+        assert!(
+            outputs.iter().all(|o| o.stdout == outputs[0].stdout),
+            "goal blank {blank}"
+        );
+        // Other tests may be building the small tables at the same time.
+        let stderr: String = String::from_utf8(outputs[0].stderr.clone())
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("puzzle: buil"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        if answer.shortest {
+            assert_eq!(stderr, "", "a solution proven shortest needs no bound");
+            continue;
+        }
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        let (bound, moves) = unproven_line(&stderr, "");
+        assert_eq!(moves, answer.moves.len());
+        assert!(bound <= made.min(moves), "{bound} > {made} or {moves}");
+        assert!(bound >= manhattan(5, &answer.start, &answer.goal));
+    }
 }

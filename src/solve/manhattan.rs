@@ -87,6 +87,7 @@ fn search(
         if search.stopped {
             return Outcome::Stopped {
                 lower_bound: search.bound,
+                best: None,
             };
         }
         // Parity makes the least exceeding cost at least `bound + 2`.
@@ -104,7 +105,7 @@ pub(crate) fn solve_shortest(
 ) -> Vec<Move> {
     match search(side, start, goal, None, &mut Counters::default(), progress) {
         Outcome::Solved(moves) => moves.to_vec(),
-        Outcome::Stopped { .. } => unreachable!("no deadline"),
+        _ => unreachable!("no deadline"),
     }
 }
 

@@ -17,11 +17,22 @@ pub(crate) enum Outcome {
     /// The moves that take the start to the goal (shortest, if the method
     /// promises it).
     Solved(MoveList),
+    /// The moves that take the start to the goal, by a method that does not
+    /// search to the end, and how long every solution is at least.
+    Unproven {
+        /// The moves.
+        moves: MoveList,
+        /// A proven lower bound on the length of every solution.
+        lower_bound: u32,
+    },
     /// Stopped by the deadline (or from outside) before the end: every
-    /// solution has at least `lower_bound` moves.
+    /// solution has at least `lower_bound` moves, and `best` is the shortest
+    /// found so far, if any.
     Stopped {
         /// A proven lower bound on the length of every solution.
         lower_bound: u32,
+        /// The shortest solution found before the stop.
+        best: Option<MoveList>,
     },
 }
 
@@ -37,6 +48,10 @@ pub(crate) struct Limits<'a> {
     pub(crate) report_every: Option<Duration>,
     /// Set from outside to stop the search (it then ends as at the deadline).
     pub(crate) stop: Option<&'a AtomicBool>,
+    /// Nodes the search may expand before it stops as at the deadline; `None`:
+    /// no limit. On one thread without a deadline the count is checked at the
+    /// same points on every run, so where the search stops is deterministic.
+    pub(crate) max_nodes: Option<u64>,
 }
 
 impl Limits<'_> {
@@ -46,6 +61,7 @@ impl Limits<'_> {
         deadline: None,
         report_every: None,
         stop: None,
+        max_nodes: None,
     };
 }
 

@@ -38,6 +38,8 @@ use method::{Counters, Limits, Outcome};
 use pattern::{Partition, Shelf, FIFTEEN, TWENTY_FOUR};
 use std::fmt;
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The largest side `--solve` accepts: a valid solution of an `N`x`N` board is
@@ -72,10 +74,15 @@ pub struct SolveOptions {
     /// `None`: one a core. The answer does not depend on it.
     pub jobs: Option<usize>,
     /// With [`SolveOptions::shortest`]: how long the search may take (5x5
-    /// tables built on first use not counted). When it runs out, the solution is the constructive
-    /// one, not proven shortest, and a [`SolveEvent::LowerBound`] says how long
-    /// the shortest is at least. `None`: no limit.
+    /// tables built on first use not counted). When it runs out, the solution
+    /// is the best found so far, not proven shortest, and a
+    /// [`SolveEvent::Unproven`] says how long the shortest is at least.
+    /// `None`: no limit.
     pub time_limit: Option<Duration>,
+    /// Set from outside (say by a signal handler) to end a search early, as
+    /// the time limit does: the 5x5 and larger searches look at it every few
+    /// milliseconds. `None`: nothing stops them.
+    pub stop: Option<&'static AtomicBool>,
 }
 
 impl Default for SolveOptions {
@@ -88,6 +95,7 @@ impl Default for SolveOptions {
             tables: TableSet::Standard,
             jobs: None,
             time_limit: None,
+            stop: None,
         }
     }
 }
@@ -100,9 +108,26 @@ pub enum SolveEvent<'a> {
     /// The shortest-path search for 5x5 and larger finished an iteration, or went
     /// on for a while.
     Search(&'a SearchProgress),
-    /// The 5x5 search ran out of time: every solution has at least this many
-    /// moves.
-    LowerBound(u32),
+    /// The solution is not proven shortest: every solution has at least
+    /// `lower_bound` moves, this one `moves`; `stopped` says whether a time
+    /// limit or a stop from outside ended the search.
+    Unproven {
+        /// A proven lower bound on the length of every solution.
+        lower_bound: u64,
+        /// The length of the solution given.
+        moves: u64,
+        /// Why the search ended early, if it did.
+        stopped: Option<Stop>,
+    },
+}
+
+/// Why a search ended before it proved its solution shortest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// [`SolveOptions::time_limit`] ran out.
+    TimeLimit,
+    /// [`SolveOptions::stop`] was set.
+    Interrupted,
 }
 
 impl fmt::Display for SolveEvent<'_> {
@@ -117,10 +142,23 @@ impl fmt::Display for SolveEvent<'_> {
                 p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9) / 1e6,
                 p.elapsed.as_secs_f64()
             ),
-            SolveEvent::LowerBound(bound) => write!(
-                f,
-                "time limit reached: the shortest solution has at least {bound} moves"
-            ),
+            SolveEvent::Unproven {
+                lower_bound,
+                moves,
+                stopped,
+            } => {
+                match stopped {
+                    Some(Stop::TimeLimit) => f.write_str("time limit reached: ")?,
+                    Some(Stop::Interrupted) => f.write_str("stopped: ")?,
+                    None => {}
+                }
+                write!(
+                    f,
+                    "the shortest solution has at least {lower_bound} moves; this one has {moves}, \
+                     at most {} more",
+                    moves.saturating_sub(*lower_bound)
+                )
+            }
         }
     }
 }
@@ -198,6 +236,9 @@ enum Method {
     Tables,
     /// 4x4, and 5x5 with [`SolveOptions::shortest`]: pattern databases.
     Patterns(&'static Partition),
+    /// 5x5 without [`SolveOptions::shortest`]: a beam search over the pattern
+    /// databases.
+    Near(&'static Partition),
     /// 6x6 and up with [`SolveOptions::shortest`].
     Manhattan,
     /// 5x5 and up: the reduction.
@@ -211,6 +252,7 @@ impl Method {
             2 | 3 => Method::Tables,
             4 => Method::Patterns(&FIFTEEN),
             5 if shortest => Method::Patterns(&TWENTY_FOUR),
+            5 => Method::Near(&TWENTY_FOUR),
             _ if shortest => Method::Manhattan,
             _ => Method::Constructive,
         }
@@ -221,6 +263,7 @@ impl Method {
         match self {
             Method::Tables => "complete distance table",
             Method::Patterns(_) => "IDA* over pattern databases",
+            Method::Near(_) => "beam search over pattern databases",
             Method::Manhattan => "IDA* with Manhattan distance and linear conflicts",
             Method::Constructive => "row-by-row reduction, 3x3 corner finished optimally",
         }
@@ -292,54 +335,58 @@ impl Solver {
         if side > MAX_SOLVE_SIDE {
             return Err(SolveError::TooLarge { side });
         }
+        if side >= 5 && start == goal {
+            // Nothing to search for, and no table to load.
+            return Ok(Some(Solution {
+                moves: MoveList::new(),
+                proven_shortest: true,
+            }));
+        }
         let began = Instant::now();
         let method = Method::for_side(side, self.options.shortest);
         stats.method = method.name();
         let mut counters = Counters::default();
         // Searching begins once the tables are there; the time limit, too.
         let mut searching = began;
+        let jobs = self
+            .options
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let outcome = match method {
             Method::Tables => small::solve(start, goal),
-            Method::Patterns(partition) => {
-                let shelf = if partition.side == 4 {
-                    &self.fifteen
-                } else {
-                    &self.twentyfour
-                };
-                let tables = shelf
-                    .tables(
-                        self.options.cache.as_ref(),
-                        self.options.tables,
-                        goal.blank(),
-                        &mut |event| events(&SolveEvent::Table(event)),
-                    )
-                    .map_err(SolveError::Tables)?;
+            Method::Patterns(partition) | Method::Near(partition) => {
+                let tables = self.tables(partition, goal.blank(), events)?;
                 stats.table_time = began.elapsed();
                 searching = Instant::now();
-                // A 4x4 search takes milliseconds: one thread, nothing to tell.
-                let (limits, tell) = if partition.side == 4 {
-                    (Limits::UNLIMITED, false)
+                if let Method::Near(_) = method {
+                    pattern::near(start, goal, &tables, jobs, self.options.stop, &mut counters)
                 } else {
-                    let limits = Limits {
-                        jobs: self.options.jobs.unwrap_or_else(|| {
-                            std::thread::available_parallelism().map_or(1, |n| n.get())
-                        }),
-                        deadline: self.deadline(searching),
-                        report_every: Some(Duration::from_secs(2)),
-                        stop: None,
+                    // A 4x4 search takes milliseconds: one thread, nothing to
+                    // tell, nothing to stop.
+                    let (limits, tell) = if partition.side == 4 {
+                        (Limits::UNLIMITED, false)
+                    } else {
+                        let limits = Limits {
+                            jobs,
+                            deadline: self.deadline(searching),
+                            report_every: Some(Duration::from_secs(2)),
+                            stop: self.options.stop,
+                            max_nodes: None,
+                        };
+                        (limits, true)
                     };
-                    (limits, true)
-                };
-                let mut progress = |p: &SearchProgress| {
-                    if tell {
-                        events(&SolveEvent::Search(p))
-                    }
-                };
-                pattern::solve(start, goal, &tables, &limits, &mut counters, &mut progress)
+                    let mut progress = |p: &SearchProgress| {
+                        if tell {
+                            events(&SolveEvent::Search(p))
+                        }
+                    };
+                    pattern::solve(start, goal, &tables, &limits, &mut counters, &mut progress)
+                }
             }
             Method::Manhattan => {
                 let limits = Limits {
                     deadline: self.deadline(searching),
+                    stop: self.options.stop,
                     ..Limits::UNLIMITED
                 };
                 let mut progress = |p: &SearchProgress| events(&SolveEvent::Search(p));
@@ -347,29 +394,74 @@ impl Solver {
             }
             Method::Constructive => constructive::solve(start, goal),
         };
-        if matches!(method, Method::Patterns(_) | Method::Manhattan) {
+        if method != Method::Tables && method != Method::Constructive {
             stats.nodes = counters.expanded;
         }
-        let solution = match outcome {
-            Outcome::Solved(moves) => Solution {
-                proven_shortest: method != Method::Constructive
-                    || moves.len() as u64 == grid::distance(side, start.cells(), goal.cells()),
-                moves,
-            },
-            Outcome::Stopped { lower_bound } => {
-                events(&SolveEvent::LowerBound(lower_bound));
-                stats.method = "row-by-row reduction (search stopped by the time limit)";
-                let Outcome::Solved(moves) = constructive::solve(start, goal) else {
-                    unreachable!("the reduction always ends")
-                };
-                Solution {
-                    proven_shortest: moves.len() as u64 <= u64::from(lower_bound),
+        // The Manhattan distance bounds every solution from below; a method
+        // that proves more says so.
+        let manhattan = || grid::distance(side, start.cells(), goal.cells());
+        let (moves, lower_bound, stopped) = match outcome {
+            Outcome::Solved(moves) if method != Method::Constructive => {
+                stats.search_time = searching.elapsed();
+                return Ok(Some(Solution {
                     moves,
-                }
+                    proven_shortest: true,
+                }));
+            }
+            Outcome::Solved(moves) => (moves, manhattan(), None),
+            Outcome::Unproven { moves, lower_bound } => (moves, u64::from(lower_bound), None),
+            Outcome::Stopped { lower_bound, best } => {
+                let moves = best.unwrap_or_else(|| {
+                    stats.method = "row-by-row reduction (the search was stopped)";
+                    match constructive::solve(start, goal) {
+                        Outcome::Solved(moves) => moves,
+                        _ => unreachable!("the reduction always ends"),
+                    }
+                });
+                let why = match self.options.stop {
+                    Some(stop) if stop.load(Ordering::Relaxed) => Stop::Interrupted,
+                    _ => Stop::TimeLimit,
+                };
+                (moves, u64::from(lower_bound), Some(why))
             }
         };
         stats.search_time = searching.elapsed();
-        Ok(Some(solution))
+        let length = moves.len() as u64;
+        let proven_shortest = length <= lower_bound;
+        if !proven_shortest {
+            events(&SolveEvent::Unproven {
+                lower_bound,
+                moves: length,
+                stopped,
+            });
+        }
+        Ok(Some(Solution {
+            moves,
+            proven_shortest,
+        }))
+    }
+
+    /// The tables of `partition` for goals with the blank on `goal_blank`,
+    /// from the shelf, loaded or built on first need.
+    fn tables(
+        &self,
+        partition: &'static Partition,
+        goal_blank: usize,
+        events: &mut dyn FnMut(&SolveEvent),
+    ) -> Result<Arc<pattern::Tables>, SolveError> {
+        let shelf = if partition.side == 4 {
+            &self.fifteen
+        } else {
+            &self.twentyfour
+        };
+        shelf
+            .tables(
+                self.options.cache.as_ref(),
+                self.options.tables,
+                goal_blank,
+                &mut |event| events(&SolveEvent::Table(event)),
+            )
+            .map_err(SolveError::Tables)
     }
 
     /// When a search that begins at `searching` must stop:
@@ -394,6 +486,7 @@ mod tests {
             tables: TableSet::Small,
             jobs: None,
             time_limit: None,
+            stop: None,
         };
         Solver::new(options)
             .solve(puzzle, &mut |_| {}, &mut SolveStats::default())

@@ -145,9 +145,20 @@ fn solve_options(args: &CheckArgs) -> SolveOptions {
     SolveOptions {
         shortest: args.shortest,
         cache: args.cache.clone(),
-        tables: TableSet::Standard,
+        tables: table_set(),
         jobs: args.jobs,
         time_limit: args.time_limit,
+        stop: None,
+    }
+}
+
+/// The tables to use: the production ones, or, when the environment says
+/// `PUZZLE_TABLES=small`, the small ones that build in a second and search
+/// slower (for tests of the binary; the answers stay valid, the lengths grow).
+fn table_set() -> TableSet {
+    match std::env::var_os("PUZZLE_TABLES") {
+        Some(value) if value == "small" => TableSet::Small,
+        _ => TableSet::Standard,
     }
 }
 
@@ -187,7 +198,8 @@ fn telling(event: &SolveEvent, stats: bool) -> Telling {
 /// Tells `event` on stderr (with --stats, more of them), after `pair` when
 /// it is about one pair of a batch. A batch's notes come from several
 /// threads and its answers go out between them: they are plain lines, never
-/// the progress line.
+/// the progress line; and the lower bound of a solution not proven shortest
+/// is told only with --stats.
 fn tell(event: &SolveEvent, stats: bool, pair: Option<u64>) {
     let message: &dyn std::fmt::Display = event;
     let prefixed;
@@ -200,6 +212,8 @@ fn tell(event: &SolveEvent, stats: bool, pair: Option<u64>) {
     };
     match (telling(event, stats), pair) {
         (Telling::Not, _) => {}
+        // Every pair of a batch of large boards would get one.
+        (Telling::Line, Some(_)) if matches!(event, SolveEvent::Unproven { .. }) && !stats => {}
         (Telling::Line, _) | (Telling::Progress(Plain::Always), Some(_)) => note(message),
         (Telling::Progress(plain), None) => status::progress(message, plain),
         (Telling::Progress(_), Some(_)) => {}
@@ -225,7 +239,12 @@ fn solve_one(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let mut stats = SolveStats::default();
-    let mut report = |event: &SolveEvent| tell(event, args.stats, None);
+    // How far from shortest the solution may be is told after it.
+    let mut unproven = None;
+    let mut report = |event: &SolveEvent| match event {
+        SolveEvent::Unproven { .. } => unproven = Some(event.to_string()),
+        _ => tell(event, args.stats, None),
+    };
     let solution = solver.solve(puzzle, &mut report, &mut stats);
     status::clear();
     let solution = solution.map_err(|e| Failure::System(e.to_string()))?;
@@ -239,6 +258,9 @@ fn solve_one(
         }
         Ok(())
     })?;
+    if let Some(line) = unproven {
+        note(&line);
+    }
     if args.stats {
         note(&stats_line(solution.moves.len(), &stats));
     }

@@ -23,6 +23,8 @@ pub trait PackedBoard: Copy + Default + Send + Sync + 'static {
     /// The board with `x` xored into the codes on cells `a` and `b`: swapping
     /// two codes `p` and `q` is xoring both with `p ^ q`.
     fn xor2(self, x: usize, a: usize, b: usize) -> Self;
+    /// The packed bits, widened: two boards are equal when these are.
+    fn bits(self) -> u128;
 }
 
 impl PackedBoard for u64 {
@@ -38,6 +40,10 @@ impl PackedBoard for u64 {
     fn xor2(self, x: usize, a: usize, b: usize) -> u64 {
         self ^ ((x as u64) << (4 * a)) ^ ((x as u64) << (4 * b))
     }
+    #[inline(always)]
+    fn bits(self) -> u128 {
+        u128::from(self)
+    }
 }
 
 impl PackedBoard for u128 {
@@ -52,6 +58,10 @@ impl PackedBoard for u128 {
     #[inline(always)]
     fn xor2(self, x: usize, a: usize, b: usize) -> u128 {
         self ^ ((x as u128) << (5 * a)) ^ ((x as u128) << (5 * b))
+    }
+    #[inline(always)]
+    fn bits(self) -> u128 {
+        self
     }
 }
 

@@ -47,10 +47,12 @@
 //! longest path. Each size gets its own compiled copy, so nothing is decided at
 //! run time in the inner loop.
 
+mod beam;
 mod fsm;
 mod geometry;
 mod parallel;
 
+pub(crate) use beam::{beam, BeamLimits};
 pub(crate) use fsm::Fsm;
 pub(crate) use geometry::{Five, Four, Geometry};
 pub(crate) use parallel::search;
@@ -397,6 +399,15 @@ enum Iteration<N> {
 struct Watch<'w> {
     stop: &'w AtomicBool,
     nodes: &'w AtomicU64,
+    /// The search stops once `nodes` reaches this.
+    max_nodes: u64,
+}
+
+impl Watch<'_> {
+    /// Whether the search must stop: from outside, or out of nodes.
+    fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.nodes.load(Ordering::Relaxed) >= self.max_nodes
+    }
 }
 
 /// Nodes a worker expands between two additions to [`Watch::nodes`] (and looks
@@ -475,7 +486,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             if unreported >= REPORT_NODES {
                 watch.nodes.fetch_add(unreported, Ordering::Relaxed);
                 unreported = 0;
-                if watch.stop.load(Ordering::Relaxed) || abandon() {
+                if watch.halted() || abandon() {
                     return Iteration::Stopped;
                 }
             }

@@ -212,6 +212,7 @@ fn search_with<G: Geometry, const T: usize>(
     let watch = Watch {
         stop,
         nodes: &nodes,
+        max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
     };
     let jobs = limits.jobs.max(1);
     let mut bound = root.h(groups);
@@ -324,8 +325,11 @@ fn search_with<G: Geometry, const T: usize>(
             report(bound, true, progress);
             return Outcome::Solved(goal.moves());
         }
-        if stop.load(Ordering::Relaxed) {
-            return Outcome::Stopped { lower_bound: bound };
+        if watch.halted() {
+            return Outcome::Stopped {
+                lower_bound: bound,
+                best: None,
+            };
         }
         assert!(
             next_bound != u32::MAX && (next_bound as usize) < G::max_depth(),
@@ -362,7 +366,7 @@ fn work<G: Geometry, const T: usize>(
         // A subtree looks at the stop flag only every few thousand nodes, and
         // most are smaller: look before each one too, or a stopped iteration
         // would run on through its small subtrees.
-        if watch.stop.load(Ordering::Relaxed) {
+        if watch.halted() {
             break;
         }
         let i = shared.next.fetch_add(1, Ordering::Relaxed);
@@ -389,7 +393,7 @@ fn work<G: Geometry, const T: usize>(
             }
             Iteration::Exhausted(b) => next_bound = next_bound.min(b),
             Iteration::Stopped => {
-                if watch.stop.load(Ordering::Relaxed) {
+                if watch.halted() {
                     break;
                 }
             }
