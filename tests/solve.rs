@@ -710,3 +710,135 @@ fn five_by_five_gets_a_near_shortest_solution_and_its_bound() {
         assert!(bound >= manhattan(5, &answer.start, &answer.goal));
     }
 }
+
+/// A 5x5 puzzle that the small tables cannot solve shortest in any
+/// reasonable time, as input.
+fn hard_five() -> String {
+    let p = random_puzzle(5, true, GoalShape::Standard, 21);
+    format!("{}\n{}\n", p.start(), p.goal())
+}
+
+#[test]
+fn a_time_limit_prints_the_best_solution_found_and_its_bound() {
+    let input = hard_five();
+    let plain = puzzle()
+        .arg("--solve")
+        .env("PUZZLE_TABLES", "small")
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    let plain = parse_answer(&String::from_utf8(plain.stdout).unwrap());
+    let out = puzzle()
+        .args(["--solve", "--shortest", "--time-limit", "1.5"])
+        .env("PUZZLE_TABLES", "small")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let answer = parse_answer(&String::from_utf8(out.stdout).unwrap());
+    replays(&answer);
+    assert!(!answer.shortest);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let (bound, moves) = unproven_line(&stderr, "time limit reached: ");
+    assert_eq!(moves, answer.moves.len());
+    assert!(bound >= manhattan(5, &answer.start, &answer.goal));
+    // The search starts from the answer of a plain --solve, and only keeps
+    // shorter ones.
+    assert!(
+        plain.shortest || moves <= plain.moves.len(),
+        "{moves} > {}",
+        plain.moves.len()
+    );
+}
+
+/// Runs `puzzle --solve --shortest` on `input` (small tables), sends it
+/// `signal` once its search has begun, and returns its exit status, stdout
+/// and stderr.
+#[cfg(unix)]
+fn signalled(input: &str, signal: &str) -> (Option<i32>, String, String) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    // The 4x4 tables are built for every test of the binary.
+    drop(puzzle());
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("puzzle"))
+        .args(["--solve", "--shortest"])
+        .env("PUZZLE_CACHE_DIR", cache_dir())
+        .env("PUZZLE_TABLES", "small")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let (tx, rx) = mpsc::channel();
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        for line in stderr.lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    let mut lines = Vec::new();
+    // An iteration's end says the search has begun (and the signal is
+    // caught, no longer deadly).
+    loop {
+        match rx.recv_timeout(Duration::from_secs(120)) {
+            Ok(line) => {
+                let begun = line.starts_with("puzzle: search: bound");
+                lines.push(line);
+                if begun {
+                    break;
+                }
+            }
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no search began: {lines:?}");
+            }
+        }
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-s", signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    lines.extend(rx.try_iter());
+    (status.code(), stdout, lines.join("\n"))
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_the_search_and_prints_the_best_answer() {
+    let six = {
+        let p = random_puzzle(6, true, GoalShape::Random, 8);
+        format!("{}\n{}\n", p.start(), p.goal())
+    };
+    for (input, signal, code) in [
+        (hard_five(), "INT", 130),
+        (hard_five(), "TERM", 143),
+        (six, "INT", 130),
+    ] {
+        let (status, stdout, stderr) = signalled(&input, signal);
+        assert_eq!(status, Some(code), "{signal}: {stderr}");
+        let answer = parse_answer(&stdout);
+        replays(&answer);
+        assert!(!answer.shortest);
+        let (bound, moves) = unproven_line(&stderr, "stopped: ");
+        assert_eq!(moves, answer.moves.len());
+        assert!(bound >= manhattan(answer.start.side(), &answer.start, &answer.goal));
+    }
+}

@@ -20,6 +20,7 @@ use crate::board_adt::moves::Move;
 use crate::board_adt::Board;
 use crate::solve::grid::{manhattan, reachable};
 use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Nodes between two progress reports within an iteration.
@@ -42,11 +43,13 @@ pub(crate) fn solve(
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
     let side = start.side();
+    let never = AtomicBool::new(false);
+    let stop = limits.stop.unwrap_or(&never);
     search(
         side,
         start.cells(),
         goal.cells(),
-        limits.deadline,
+        (limits.deadline, stop),
         counters,
         progress,
     )
@@ -60,7 +63,7 @@ fn search(
     side: usize,
     start: &[u32],
     goal: &[u32],
-    deadline: Option<Instant>,
+    (deadline, stop): (Option<Instant>, &AtomicBool),
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
@@ -73,6 +76,7 @@ fn search(
     }
     let mut search = Search::new(side, start, goal, progress);
     search.deadline = deadline;
+    search.stop = Some(stop);
     search.bound = search.heuristic();
     counters.start_h = search.bound;
     loop {
@@ -103,7 +107,16 @@ pub(crate) fn solve_shortest(
     goal: &[u32],
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Vec<Move> {
-    match search(side, start, goal, None, &mut Counters::default(), progress) {
+    let never = AtomicBool::new(false);
+    let limits = (None, &never);
+    match search(
+        side,
+        start,
+        goal,
+        limits,
+        &mut Counters::default(),
+        progress,
+    ) {
         Outcome::Solved(moves) => moves.to_vec(),
         _ => unreachable!("no deadline"),
     }
@@ -142,8 +155,10 @@ struct Search<'p> {
     next_bound: u32,
     nodes: u64,
     started: Instant,
-    /// When to give up, and whether it has come.
+    /// When to give up, a flag set from outside to give up, and whether
+    /// either has come.
     deadline: Option<Instant>,
+    stop: Option<&'p AtomicBool>,
     stopped: bool,
     progress: &'p mut dyn FnMut(&SearchProgress),
 }
@@ -183,6 +198,7 @@ impl Search<'_> {
             nodes: 0,
             started: Instant::now(),
             deadline: None,
+            stop: None,
             stopped: false,
             progress,
         };
@@ -251,6 +267,9 @@ impl Search<'_> {
             nodes: self.nodes,
             elapsed: self.started.elapsed(),
             iteration_done,
+            best: None,
+            iteration_left: None,
+            proof_left: None,
         };
         (self.progress)(&p);
     }
@@ -334,7 +353,8 @@ impl Search<'_> {
             self.report(false);
         }
         if self.nodes & (DEADLINE_EVERY - 1) == 0 {
-            self.stopped |= self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped |= self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.is_some_and(|s| s.load(Ordering::Relaxed));
         }
         if self.stopped {
             return false;

@@ -78,6 +78,16 @@ pub struct SearchProgress {
     pub elapsed: Duration,
     /// Whether this report closes an iteration (the bound then rises).
     pub iteration_done: bool,
+    /// The length of the shortest solution found so far, if any (the 5x5
+    /// search keeps one from its first second).
+    pub best: Option<u64>,
+    /// About how long the current iteration has left, from the growth of
+    /// the nodes between the last iterations (once two have ended).
+    pub iteration_left: Option<Duration>,
+    /// About how long, at the same growth, until the search has gone
+    /// through every bound below `best`: then `best` is proven shortest, or
+    /// a shorter solution was found on the way. An upper estimate.
+    pub proof_left: Option<Duration>,
 }
 
 /// What a search counted.

@@ -134,14 +134,21 @@ impl fmt::Display for SolveEvent<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SolveEvent::Table(event) => event.fmt(f),
-            SolveEvent::Search(p) => write!(
-                f,
-                "searching: bound {}, {} nodes, {:.1} M nodes/s, {:.1} s",
-                p.bound,
-                p.nodes,
-                p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9) / 1e6,
-                p.elapsed.as_secs_f64()
-            ),
+            SolveEvent::Search(p) => {
+                let done = if p.iteration_done { " done" } else { "" };
+                write!(f, "search: bound {}{done}", p.bound)?;
+                if let Some(best) = p.best {
+                    write!(f, ", best {best}")?;
+                }
+                write!(f, "; {} nodes, {}", Count(p.nodes), Span(p.elapsed))?;
+                if let Some(left) = p.iteration_left {
+                    write!(f, "; next ~{}", Span(left))?;
+                }
+                if let Some(left) = p.proof_left {
+                    write!(f, ", proof ~{}", Span(left))?;
+                }
+                Ok(())
+            }
             SolveEvent::Unproven {
                 lower_bound,
                 moves,
@@ -159,6 +166,41 @@ impl fmt::Display for SolveEvent<'_> {
                     moves.saturating_sub(*lower_bound)
                 )
             }
+        }
+    }
+}
+
+/// A count for people: `950`, `12 k`, `3.4 M`, `1.2 G`.
+struct Count(u64);
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0 as f64;
+        match self.0 {
+            0..1_000 => write!(f, "{}", self.0),
+            1_000..1_000_000 => write!(f, "{:.0} k", n / 1e3),
+            1_000_000..1_000_000_000 => write!(f, "{:.1} M", n / 1e6),
+            _ => write!(f, "{:.1} G", n / 1e9),
+        }
+    }
+}
+
+/// A time for people: `12 s`, `4.5 min`, `3.1 h`, `2.0 days`, `years`.
+struct Span(Duration);
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0.as_secs_f64();
+        if s < 99.5 {
+            write!(f, "{s:.0} s")
+        } else if s < 5940.0 {
+            write!(f, "{:.1} min", s / 60.0)
+        } else if s < 172_800.0 {
+            write!(f, "{:.1} h", s / 3600.0)
+        } else if s < 3.2e7 {
+            write!(f, "{:.1} days", s / 86400.0)
+        } else {
+            f.write_str("years")
         }
     }
 }
@@ -305,6 +347,46 @@ impl Solver {
         Ok(())
     }
 
+    /// Loads or builds, ahead of [`Solver::solve`], the tables that solving
+    /// `puzzle` will use (none for 2x2, 3x3 and boards it cannot solve),
+    /// adding the time to `stats`. A client can so tell the tables apart
+    /// from the search: say, stop the search on Ctrl-C but not the build.
+    pub fn prepare(
+        &self,
+        puzzle: &Puzzle,
+        events: &mut dyn FnMut(&SolveEvent),
+        stats: &mut SolveStats,
+    ) -> Result<(), SolveError> {
+        let (start, goal) = (puzzle.start(), puzzle.goal());
+        let side = start.side();
+        if !puzzle.is_solvable() || side > MAX_SOLVE_SIDE || (side >= 5 && start == goal) {
+            return Ok(());
+        }
+        let began = Instant::now();
+        if let Method::Patterns(partition) | Method::Near(partition) =
+            Method::for_side(side, self.options.shortest)
+        {
+            self.tables(partition, goal.blank(), events)?;
+        }
+        stats.table_time += began.elapsed();
+        Ok(())
+    }
+
+    /// Whether solving `puzzle` may take long and looks at
+    /// [`SolveOptions::stop`]: 5x5 boards, and larger ones with
+    /// [`SolveOptions::shortest`]. The other methods take a fraction of a
+    /// second (or, on the largest boards, minutes of writing moves that no
+    /// stop could save).
+    pub fn stoppable(&self, puzzle: &Puzzle) -> bool {
+        let side = puzzle.start().side();
+        side <= MAX_SOLVE_SIDE
+            && matches!(
+                Method::for_side(side, self.options.shortest),
+                Method::Near(_) | Method::Manhattan
+            )
+            || (side == 5 && self.options.shortest)
+    }
+
     /// Solves `puzzle`: `Ok(None)` when the goal cannot be reached.
     ///
     /// # Examples
@@ -356,7 +438,7 @@ impl Solver {
             Method::Tables => small::solve(start, goal),
             Method::Patterns(partition) | Method::Near(partition) => {
                 let tables = self.tables(partition, goal.blank(), events)?;
-                stats.table_time = began.elapsed();
+                stats.table_time += began.elapsed();
                 searching = Instant::now();
                 if let Method::Near(_) = method {
                     pattern::near(start, goal, &tables, jobs, self.options.stop, &mut counters)
@@ -380,7 +462,18 @@ impl Solver {
                             events(&SolveEvent::Search(p))
                         }
                     };
-                    pattern::solve(start, goal, &tables, &limits, &mut counters, &mut progress)
+                    if partition.side == 4 {
+                        pattern::solve(start, goal, &tables, &limits, &mut counters, &mut progress)
+                    } else {
+                        pattern::shortest(
+                            start,
+                            goal,
+                            &tables,
+                            &limits,
+                            &mut counters,
+                            &mut progress,
+                        )
+                    }
                 }
             }
             Method::Manhattan => {

@@ -37,6 +37,9 @@ enum Failure {
     System(String),
     /// The command line is wrong: stderr, status 2.
     Usage(String),
+    /// A signal stopped the search, and its answer was printed: status 128
+    /// plus the signal's number, as a shell reports a process it killed.
+    Signalled(i32),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
             }
         }
         Err(Failure::NotAllAnswered) => ExitCode::FAILURE,
+        Err(Failure::Signalled(signum)) => ExitCode::from((128 + signum).clamp(0, 255) as u8),
         Err(Failure::System(message)) => system_failure(&message),
         Err(Failure::Usage(message)) => {
             // If even stderr is gone there is no one left to tell.
@@ -133,10 +137,16 @@ fn run(command: Command) -> Result<(), Failure> {
             let puzzle = read_puzzle(input).map_err(|e| read_failure(e, &name))?;
             write_out(&mut out, |out| write_verdict(out, &puzzle))?;
             if args.solve {
-                let solver = Solver::new(solve_options(&args));
+                let solver = Solver::new(SolveOptions {
+                    stop: platform::stop_flag(),
+                    ..solve_options(&args)
+                });
                 solve_one(&puzzle, &args, &solver, &mut out)?;
             }
-            Ok(())
+            match platform::caught_signal() {
+                Some(signum) => Err(Failure::Signalled(signum)),
+                None => Ok(()),
+            }
         }
     }
 }
@@ -245,7 +255,17 @@ fn solve_one(
         SolveEvent::Unproven { .. } => unproven = Some(event.to_string()),
         _ => tell(event, args.stats, None),
     };
-    let solution = solver.solve(puzzle, &mut report, &mut stats);
+    // A signal while tables are built ends the process as usual (a table
+    // half built is a temporary file, removed by the next run); once the
+    // search begins, it ends the search, and the best answer is printed.
+    let solution = solver
+        .prepare(puzzle, &mut report, &mut stats)
+        .and_then(|()| {
+            if solver.stoppable(puzzle) {
+                platform::catch_signals();
+            }
+            solver.solve(puzzle, &mut report, &mut stats)
+        });
     status::clear();
     let solution = solution.map_err(|e| Failure::System(e.to_string()))?;
     let Some(solution) = solution else {

@@ -1,6 +1,6 @@
 //! What depends on the operating system: the restart that asks for huge
-//! pages, standard output without line buffering, and strings of bytes as
-//! `OsString`s.
+//! pages, standard output without line buffering, strings of bytes as
+//! `OsString`s, and catching SIGINT and SIGTERM.
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -70,4 +70,93 @@ pub(crate) fn os_string_from_bytes(bytes: &[u8]) -> OsString {
 #[cfg(not(unix))]
 pub(crate) fn os_string_from_bytes(bytes: &[u8]) -> OsString {
     String::from_utf8_lossy(bytes).into_owned().into()
+}
+
+/// Ctrl-C and `kill`: SIGINT and SIGTERM end a long search with its best
+/// answer printed, rather than the process with nothing.
+///
+/// Why a foreign function: the standard library has no way to catch a
+/// signal, and the `libc` crate would be a new dependency for two
+/// declarations. The handler only stores into two atomics, which is
+/// async-signal-safe; the search looks at [`stop_flag`] every few
+/// milliseconds and ends as at its time limit, and `main` then exits with
+/// status 128 + the signal's number (130, 143), as a shell reports a process
+/// killed by it. A second signal while the first is being answered gets the
+/// default action at once: the user insists. A signal ignored when `puzzle`
+/// started (`nohup`, `&` in a script) stays ignored.
+#[cfg(unix)]
+mod signals {
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+
+    /// Set by the handler; the solver looks at it.
+    pub(super) static STOP: AtomicBool = AtomicBool::new(false);
+    /// The signal caught, or 0.
+    pub(super) static CAUGHT: AtomicI32 = AtomicI32::new(0);
+
+    const SIGINT: i32 = 2;
+    const SIGTERM: i32 = 15;
+    /// `SIG_DFL` and `SIG_IGN` as `signal` takes and returns them.
+    const SIG_DFL: usize = 0;
+    const SIG_IGN: usize = 1;
+
+    extern "C" {
+        /// POSIX `signal`: with glibc and the BSDs the handler stays
+        /// installed and interrupted system calls restart.
+        fn signal(signum: i32, handler: usize) -> usize;
+        fn raise(signum: i32) -> i32;
+    }
+
+    extern "C" fn on_signal(signum: i32) {
+        if STOP.load(Ordering::SeqCst) {
+            // SAFETY: `signal` and `raise` are async-signal-safe (POSIX.1).
+            unsafe {
+                signal(signum, SIG_DFL);
+                raise(signum);
+            }
+        }
+        // The signal first: whoever sees the flag finds it.
+        CAUGHT.store(signum, Ordering::SeqCst);
+        STOP.store(true, Ordering::SeqCst);
+    }
+
+    pub(super) fn catch() {
+        for signum in [SIGINT, SIGTERM] {
+            // SAFETY: the handler only touches atomics and calls
+            // async-signal-safe functions; `on_signal` has the C signature
+            // `void (*)(int)` that `signal` expects, as a pointer-sized value.
+            unsafe {
+                let handler: extern "C" fn(i32) = on_signal;
+                if signal(signum, handler as usize) == SIG_IGN {
+                    signal(signum, SIG_IGN);
+                }
+            }
+        }
+    }
+}
+
+/// From now on, SIGINT and SIGTERM set [`stop_flag`] instead of ending the
+/// process (see `signals`); elsewhere than on Unix, nothing changes.
+pub(crate) fn catch_signals() {
+    #[cfg(unix)]
+    signals::catch();
+}
+
+/// The flag a caught signal sets, for [`puzzle::SolveOptions::stop`].
+pub(crate) fn stop_flag() -> Option<&'static std::sync::atomic::AtomicBool> {
+    #[cfg(unix)]
+    return Some(&signals::STOP);
+    #[cfg(not(unix))]
+    None
+}
+
+/// The signal caught since [`catch_signals`], if any.
+pub(crate) fn caught_signal() -> Option<i32> {
+    #[cfg(unix)]
+    {
+        let signum = signals::CAUGHT.load(std::sync::atomic::Ordering::SeqCst);
+        if signum != 0 {
+            return Some(signum);
+        }
+    }
+    None
 }

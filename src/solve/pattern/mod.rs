@@ -35,6 +35,7 @@
 //! the corner tables takes about 0.1-0.2 s. Korf and Felner's five easiest
 //! 24-puzzles: 185 M nodes, 34 s on one thread, 16 s on two.
 
+mod anytime;
 mod canonical;
 mod ida;
 mod partition;
@@ -320,6 +321,29 @@ fn near_on<G: Geometry>(
             lower_bound,
             best: best.map(back),
         },
+    }
+}
+
+/// A shortest solution from `start` to `goal` (as for [`solve`]) that keeps
+/// the best solution found so far from its first second
+/// ([`anytime`]): when `limits` stop it, [`Outcome::Stopped`] carries that
+/// solution and the lower bound proven.
+pub(crate) fn shortest(
+    start: &Board,
+    goal: &Board,
+    tables: &Tables,
+    limits: &Limits<'_>,
+    counters: &mut Counters,
+    progress: &mut dyn FnMut(&SearchProgress),
+) -> Outcome {
+    let cells = start.len();
+    assert!(cells <= 25 && goal.len() == cells, "a 4x4 or 5x5 board");
+    let (start, goal) = (grid::narrow::<25>(start), grid::narrow::<25>(goal));
+    let (start, goal) = (&start[..cells], &goal[..cells]);
+    match tables.partition.side {
+        4 => anytime::solve::<Four>(start, goal, tables, limits, counters, progress),
+        5 => anytime::solve::<Five>(start, goal, tables, limits, counters, progress),
+        side => unreachable!("pattern databases for 4x4 and 5x5, not {side}x{side}"),
     }
 }
 

@@ -55,7 +55,7 @@ mod parallel;
 pub(crate) use beam::{beam, BeamLimits};
 pub(crate) use fsm::Fsm;
 pub(crate) use geometry::{Five, Four, Geometry};
-pub(crate) use parallel::search;
+pub(crate) use parallel::{search, search_between, IterationEnd};
 
 use super::tables::{CellSet, Indexer, Pdb};
 use crate::board_adt::move_list::MoveList;
@@ -397,16 +397,22 @@ enum Iteration<N> {
 /// Shared with the threads of a search: a flag that stops it, and the nodes
 /// expanded so far (added in steps, for progress reports).
 struct Watch<'w> {
+    /// Set from outside.
     stop: &'w AtomicBool,
+    /// Set by the search itself, at the deadline.
+    halt: &'w AtomicBool,
     nodes: &'w AtomicU64,
     /// The search stops once `nodes` reaches this.
     max_nodes: u64,
 }
 
 impl Watch<'_> {
-    /// Whether the search must stop: from outside, or out of nodes.
+    /// Whether the search must stop: from outside, at the deadline, or out of
+    /// nodes.
     fn halted(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.nodes.load(Ordering::Relaxed) >= self.max_nodes
+        self.stop.load(Ordering::Relaxed)
+            || self.halt.load(Ordering::Relaxed)
+            || self.nodes.load(Ordering::Relaxed) >= self.max_nodes
     }
 }
 

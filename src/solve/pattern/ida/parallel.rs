@@ -70,10 +70,35 @@ pub(crate) fn search<G: Geometry>(
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
+    search_between(heur, cells, limits, counters, progress, &mut |_| true)
+}
+
+/// An iteration that ended without a goal: the next bound (every solution
+/// is at least that long), and what it took.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IterationEnd {
+    pub(crate) next_bound: u32,
+    /// Nodes the iteration expanded (the same for any number of threads).
+    pub(crate) nodes: u64,
+    pub(crate) elapsed: Duration,
+}
+
+/// [`search`], calling `between` after every iteration that ends without a
+/// goal, before the next one begins (no search thread runs meanwhile): if
+/// it answers `false`, the search ends there, as stopped, with the next
+/// bound as its lower bound.
+pub(crate) fn search_between<G: Geometry>(
+    heur: &Heuristic<'_, G>,
+    cells: &[u8],
+    limits: &Limits<'_>,
+    counters: &mut Counters,
+    progress: &mut dyn FnMut(&SearchProgress),
+    between: &mut dyn FnMut(&IterationEnd) -> bool,
+) -> Outcome {
     match heur.tables_per_group() {
-        0..=2 => search_with::<G, 2>(heur, cells, limits, counters, progress),
-        3 | 4 => search_with::<G, 4>(heur, cells, limits, counters, progress),
-        _ => search_with::<G, MAX_TABLES>(heur, cells, limits, counters, progress),
+        0..=2 => search_with::<G, 2>(heur, cells, limits, counters, progress, between),
+        3 | 4 => search_with::<G, 4>(heur, cells, limits, counters, progress, between),
+        _ => search_with::<G, MAX_TABLES>(heur, cells, limits, counters, progress, between),
     }
 }
 
@@ -195,6 +220,7 @@ fn search_with<G: Geometry, const T: usize>(
     limits: &Limits<'_>,
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
+    between: &mut dyn FnMut(&IterationEnd) -> bool,
 ) -> Outcome {
     let started = Instant::now();
     let root: Node<G, T> = heur.root(cells);
@@ -208,9 +234,12 @@ fn search_with<G: Geometry, const T: usize>(
     }
     let never = AtomicBool::new(false);
     let stop = limits.stop.unwrap_or(&never);
+    // The deadline sets this, not `stop`: that one belongs to the caller.
+    let halt = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
     let watch = Watch {
         stop,
+        halt: &halt,
         nodes: &nodes,
         max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
     };
@@ -225,10 +254,14 @@ fn search_with<G: Geometry, const T: usize>(
             nodes: nodes.load(Ordering::Relaxed),
             elapsed: started.elapsed(),
             iteration_done,
+            best: None,
+            iteration_left: None,
+            proof_left: None,
         })
     };
     loop {
         counters.iterations += 1;
+        let iteration_began = (Instant::now(), counters.expanded);
         let before = counters.expanded;
         let split = split(heur, &root, bound, counters);
         nodes.fetch_add(counters.expanded - before, Ordering::Relaxed);
@@ -279,7 +312,7 @@ fn search_with<G: Geometry, const T: usize>(
                     });
                     if let Some(deadline) = limits.deadline {
                         if now >= deadline {
-                            stop.store(true, Ordering::Relaxed);
+                            halt.store(true, Ordering::Relaxed);
                         }
                         wait = wait.min(deadline.saturating_duration_since(now));
                     }
@@ -336,6 +369,17 @@ fn search_with<G: Geometry, const T: usize>(
             "goal unreachable from this board (wrong parity?)"
         );
         report(bound, true, progress);
+        let end = IterationEnd {
+            next_bound,
+            nodes: counters.expanded - iteration_began.1,
+            elapsed: iteration_began.0.elapsed(),
+        };
+        if !between(&end) {
+            return Outcome::Stopped {
+                lower_bound: next_bound,
+                best: None,
+            };
+        }
         bound = next_bound;
     }
 }
