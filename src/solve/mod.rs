@@ -33,7 +33,7 @@ pub use method::SearchProgress;
 pub use pattern::{EmptyCacheDir, TableCache, TableEvent, TableSet};
 
 use crate::board_adt::move_list::MoveList;
-use crate::board_adt::Puzzle;
+use crate::board_adt::{Board, Puzzle};
 use method::{Counters, Limits, Outcome};
 use pattern::{Partition, Shelf, FIFTEEN, TWENTY_FOUR};
 use std::fmt;
@@ -283,9 +283,19 @@ enum Method {
     Near(&'static Partition),
     /// 6x6 and up with [`SolveOptions::shortest`].
     Manhattan,
-    /// 5x5 and up: the reduction.
+    /// 6x6 to [`FINISHED_SIDES`]: the reduction to a 5x5 corner, finished by
+    /// the beam over the 5x5 tables of corner goals.
+    Finished,
+    /// Larger boards: the reduction to a 3x3 corner.
     Constructive,
 }
+
+/// The sides whose reduction stops at a 5x5 corner and finishes it with the
+/// beam: up to 10x10 the 5x5 corner is a fair share of the moves (about a
+/// third on 6x6, 3% on 10x10), worth loading 255 MB of tables and half a
+/// second; beyond, the tables would multiply the memory of a reduction that
+/// takes milliseconds.
+const FINISHED_SIDES: std::ops::RangeInclusive<usize> = 6..=10;
 
 impl Method {
     /// The method for a `side`-wide board.
@@ -296,6 +306,7 @@ impl Method {
             5 if shortest => Method::Patterns(&TWENTY_FOUR),
             5 => Method::Near(&TWENTY_FOUR),
             _ if shortest => Method::Manhattan,
+            _ if FINISHED_SIDES.contains(&side) => Method::Finished,
             _ => Method::Constructive,
         }
     }
@@ -307,6 +318,7 @@ impl Method {
             Method::Patterns(_) => "IDA* over pattern databases",
             Method::Near(_) => "beam search over pattern databases",
             Method::Manhattan => "IDA* with Manhattan distance and linear conflicts",
+            Method::Finished => "row-by-row reduction, 5x5 corner finished by a beam search",
             Method::Constructive => "row-by-row reduction, 3x3 corner finished optimally",
         }
     }
@@ -363,10 +375,15 @@ impl Solver {
             return Ok(());
         }
         let began = Instant::now();
-        if let Method::Patterns(partition) | Method::Near(partition) =
-            Method::for_side(side, self.options.shortest)
-        {
-            self.tables(partition, goal.blank(), events)?;
+        match Method::for_side(side, self.options.shortest) {
+            Method::Patterns(partition) | Method::Near(partition) => {
+                self.tables(partition, goal.blank(), events)?;
+            }
+            // The reduction finishes with them, and so does a stopped search.
+            Method::Finished | Method::Manhattan if FINISHED_SIDES.contains(&side) => {
+                self.tables(&TWENTY_FOUR, 0, events)?;
+            }
+            _ => {}
         }
         stats.table_time += began.elapsed();
         Ok(())
@@ -485,37 +502,61 @@ impl Solver {
                 let mut progress = |p: &SearchProgress| events(&SolveEvent::Search(p));
                 manhattan::solve(start, goal, &limits, &mut counters, &mut progress)
             }
+            Method::Finished => {
+                let tables = self.tables(&TWENTY_FOUR, 0, events)?;
+                stats.table_time += began.elapsed();
+                searching = Instant::now();
+                self.reduction(start, goal, Some(&tables), jobs, &mut counters)
+            }
             Method::Constructive => constructive::solve(start, goal),
         };
-        if method != Method::Tables && method != Method::Constructive {
+        if !matches!(method, Method::Tables | Method::Constructive) {
             stats.nodes = counters.expanded;
         }
         // The Manhattan distance bounds every solution from below; a method
         // that proves more says so.
-        let manhattan = || grid::distance(side, start.cells(), goal.cells());
         let (moves, lower_bound, stopped) = match outcome {
-            Outcome::Solved(moves) if method != Method::Constructive => {
+            Outcome::Solved(moves)
+                if !matches!(method, Method::Constructive | Method::Finished) =>
+            {
                 stats.search_time = searching.elapsed();
                 return Ok(Some(Solution {
                     moves,
                     proven_shortest: true,
                 }));
             }
-            Outcome::Solved(moves) => (moves, manhattan(), None),
+            Outcome::Solved(moves) => (
+                moves,
+                manhattan::lower_bound(side, start.cells(), goal.cells()),
+                None,
+            ),
             Outcome::Unproven { moves, lower_bound } => (moves, u64::from(lower_bound), None),
             Outcome::Stopped { lower_bound, best } => {
-                let moves = best.unwrap_or_else(|| {
-                    stats.method = "row-by-row reduction (the search was stopped)";
-                    match constructive::solve(start, goal) {
-                        Outcome::Solved(moves) => moves,
-                        _ => unreachable!("the reduction always ends"),
+                let moves = match best {
+                    Some(moves) => moves,
+                    None => {
+                        stats.method = "row-by-row reduction (the search was stopped)";
+                        // The 5x5 tables for corner goals, if loaded already.
+                        let tables = FINISHED_SIDES
+                            .contains(&side)
+                            .then(|| self.tables(&TWENTY_FOUR, 0, events).ok())
+                            .flatten();
+                        match self.reduction(start, goal, tables.as_ref(), jobs, &mut counters) {
+                            Outcome::Solved(moves) => moves,
+                            _ => unreachable!("the reduction always ends"),
+                        }
                     }
-                });
+                };
+                let lower_bound = u64::from(lower_bound).max(manhattan::lower_bound(
+                    side,
+                    start.cells(),
+                    goal.cells(),
+                ));
                 let why = match self.options.stop {
                     Some(stop) if stop.load(Ordering::Relaxed) => Stop::Interrupted,
                     _ => Stop::TimeLimit,
                 };
-                (moves, u64::from(lower_bound), Some(why))
+                (moves, lower_bound, Some(why))
             }
         };
         stats.search_time = searching.elapsed();
@@ -532,6 +573,40 @@ impl Solver {
             moves,
             proven_shortest,
         }))
+    }
+
+    /// The reduction of `start` to `goal` (boards of side 5 or more): with
+    /// `tables` (the 5x5 tables for corner goals) down to a 5x5 corner that
+    /// the beam finishes on `jobs` threads, else down to a 3x3 corner.
+    fn reduction(
+        &self,
+        start: &Board,
+        goal: &Board,
+        tables: Option<&Arc<pattern::Tables>>,
+        jobs: usize,
+        counters: &mut Counters,
+    ) -> Outcome {
+        let Some(tables) = tables.filter(|_| start.side() >= 6) else {
+            return constructive::solve(start, goal);
+        };
+        let estimate = |s: &[u8], g: &[u8]| pattern::estimate(s, g, tables);
+        let evals = std::cell::Cell::new(0);
+        let solve = |s: &[u8], g: &[u8]| {
+            let mut inner = Counters::default();
+            let out = pattern::near_cells(s, g, tables, jobs, 0, None, &mut inner);
+            evals.set(evals.get() + inner.expanded);
+            match out {
+                Outcome::Solved(moves) | Outcome::Unproven { moves, .. } => moves,
+                Outcome::Stopped { .. } => unreachable!("nothing stops the beam"),
+            }
+        };
+        let finisher = constructive::Finisher {
+            estimate: &estimate,
+            solve: &solve,
+        };
+        let out = constructive::solve_finished(start, goal, &finisher);
+        counters.expanded += evals.get();
+        out
     }
 
     /// The tables of `partition` for goals with the blank on `goal_blank`,

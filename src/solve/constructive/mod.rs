@@ -94,6 +94,53 @@ pub(crate) fn solve(start: &Board, goal: &Board) -> Outcome {
     Outcome::Solved(solve_large(start.side(), start.cells(), goal.cells()))
 }
 
+/// What finishes a reduction on a 5x5 corner instead of a 3x3 one: a 5x5
+/// puzzle is two boards of 25 cells (row-major, `0` the blank, the goal's
+/// blank in a corner).
+pub(crate) struct Finisher<'a> {
+    /// A lower bound on the moves of a 5x5 puzzle (cheap): which of the
+    /// reductions to finish.
+    pub(crate) estimate: &'a dyn Fn(&[u8], &[u8]) -> u32,
+    /// A good solution of a 5x5 puzzle.
+    pub(crate) solve: &'a dyn Fn(&[u8], &[u8]) -> MoveList,
+}
+
+/// A valid solution from `start` to `goal` on boards of side 6 and more: the
+/// reduction, on each image of the portfolio, down to a 5x5 corner, and the
+/// one whose moves plus the corner's estimate are the fewest finished by
+/// `finisher`.
+pub(crate) fn solve_finished(start: &Board, goal: &Board, finisher: &Finisher<'_>) -> Outcome {
+    let side = start.side();
+    assert!(side >= 6, "a 5x5 corner leaves at least one line to reduce");
+    let (start, goal) = (start.cells(), goal.cells());
+    let tries = portfolio(side);
+    let mut best: Option<(u64, Symmetry, Reduced)> = None;
+    for image in &IMAGES[..tries] {
+        let reduced = reduce_to(
+            side,
+            &turned(side, *image, start),
+            &turned(side, *image, goal),
+            5,
+        );
+        let total = reduced.moves.len() as u64
+            + u64::from((finisher.estimate)(
+                &reduced.corner_start,
+                &reduced.corner_goal,
+            ))
+            + reduced.walk.len() as u64;
+        if best.as_ref().is_none_or(|(t, _, _)| total < *t) {
+            best = Some((total, *image, reduced));
+        }
+    }
+    let (_, image, mut reduced) = best.expect("at least one image");
+    for mv in (finisher.solve)(&reduced.corner_start, &reduced.corner_goal).iter() {
+        reduced.record(mv);
+    }
+    let mut moves = reduced.finish();
+    moves.map_each(image.moves_back());
+    Outcome::Solved(moves)
+}
+
 /// A valid solution taking `start` to `goal` on a `side`-wide board.
 ///
 /// Both boards are row-major cells with `0` for the blank and the tiles
@@ -112,10 +159,7 @@ pub(crate) fn solve_large(side: usize, start: &[u32], goal: &[u32]) -> MoveList 
     // Every symmetry of the square gives another reduction (its rows and
     // columns are other lines of the original); on small boards several are
     // tried and the shortest kept.
-    let tries = PORTFOLIO
-        .iter()
-        .find(|&&(most, _)| side <= most)
-        .map_or(1, |&(_, tries)| tries);
+    let tries = portfolio(side);
     let mut best: Option<MoveList> = None;
     for image in &IMAGES[..tries] {
         let mut moves = reduce(
@@ -131,6 +175,14 @@ pub(crate) fn solve_large(side: usize, start: &[u32], goal: &[u32]) -> MoveList 
     best.unwrap_or_default()
 }
 
+/// How many images of the portfolio a `side`-wide board is reduced on.
+fn portfolio(side: usize) -> usize {
+    PORTFOLIO
+        .iter()
+        .find(|&&(most, _)| side <= most)
+        .map_or(1, |&(_, tries)| tries)
+}
+
 /// The image of `board` under `image`.
 fn turned(side: usize, image: Symmetry, board: &[u32]) -> Vec<u32> {
     let mut out = vec![0; board.len()];
@@ -142,34 +194,101 @@ fn turned(side: usize, image: Symmetry, board: &[u32]) -> Vec<u32> {
 
 /// The reduction of the module documentation, for `side >= 4`.
 fn reduce(side: usize, start: &[u32], goal: &[u32]) -> MoveList {
-    let n = side;
+    let mut reduced = reduce_to(side, start, goal, 3);
+    for mv in solve_small(3, &reduced.corner_start, &reduced.corner_goal) {
+        reduced.record(mv);
+    }
+    reduced.finish()
+}
 
-    // C: the goal with its blank walked down, then right, just into the
-    // bottom-right 3x3 corner: `solve_small` joins any two blank cells there, so
-    // walking it further would only add moves.
+/// A board reduced to its `k`x`k` bottom-right corner: the moves so far, the
+/// corner's puzzle (its cells relabelled `1 ..` in the order of the common
+/// board's, `0` the blank), and the walk that took the goal's blank into it,
+/// to be undone at the end.
+struct Reduced {
+    moves: MoveList,
+    corner_start: Vec<u8>,
+    corner_goal: Vec<u8>,
+    walk: Vec<Move>,
+}
+
+impl Reduced {
+    /// Records a move of the corner's solution (cancelling it against the
+    /// previous move if it undoes it).
+    fn record(&mut self, mv: Move) {
+        if self.moves.last() == Some(mv.inverse()) {
+            self.moves.pop();
+        } else {
+            self.moves.push(mv);
+        }
+    }
+
+    /// The whole solution: the moves so far, then the walk undone.
+    fn finish(mut self) -> MoveList {
+        for mv in reversed(&self.walk) {
+            self.record(mv);
+        }
+        self.moves
+    }
+}
+
+/// The reduction down to the `k`x`k` bottom-right corner (`k` is 3 or 5, at
+/// most `side - 1`), the corner left unsolved.
+///
+/// The common board C is the goal with its blank walked down, then right,
+/// just into the corner; for a 5x5 corner, on into the corner's nearest
+/// corner cell, so that the 5x5 puzzle's goal has its blank in a corner
+/// (one class of tables serves every board). `solve_small` joins any two
+/// blank cells of a 3x3 corner, so there the walk stops at once.
+fn reduce_to(side: usize, start: &[u32], goal: &[u32], k: usize) -> Reduced {
+    let n = side;
     let mut common = goal.to_vec();
     let mut blank = goal.iter().position(|&t| t == 0).unwrap_or(n * n - 1);
     let mut walk = Vec::with_capacity(2 * n);
-    while blank / n < n - 3 {
-        common.swap(blank, blank + n);
-        blank += n;
-        walk.push(Move::Up);
+    let mut step = |common: &mut Vec<u32>, blank: &mut usize, to: usize, mv: Move| {
+        common.swap(*blank, to);
+        *blank = to;
+        walk.push(mv);
+    };
+    while blank / n < n - k {
+        let to = blank + n;
+        step(&mut common, &mut blank, to, Move::Up);
     }
-    while blank % n < n - 3 {
-        common.swap(blank, blank + 1);
-        blank += 1;
-        walk.push(Move::Left);
+    while blank % n < n - k {
+        let to = blank + 1;
+        step(&mut common, &mut blank, to, Move::Left);
+    }
+    if k == 5 {
+        // On to the nearest corner of the corner: the middle row and column
+        // go down and right.
+        let (row, col) = (blank / n - (n - k), blank % n - (n - k));
+        for _ in 0..(if row < 2 { row } else { k - 1 - row }) {
+            let (to, mv) = if row < 2 {
+                (blank - n, Move::Down)
+            } else {
+                (blank + n, Move::Up)
+            };
+            step(&mut common, &mut blank, to, mv);
+        }
+        for _ in 0..(if col < 2 { col } else { k - 1 - col }) {
+            let (to, mv) = if col < 2 {
+                (blank - 1, Move::Right)
+            } else {
+                (blank + 1, Move::Left)
+            };
+            step(&mut common, &mut blank, to, mv);
+        }
     }
 
     let mut r = reducer::Reducer::new(n, start, &common);
     // The unsolved region is rows `top..n`, columns `left..n`; each step solves
     // its top row or its left column, whichever looks cheaper, while it keeps
-    // at least 3 rows and 3 columns.
+    // at least `k` rows and `k` columns.
     let (mut top, mut left) = (0, 0);
-    while top < n - 3 || left < n - 3 {
-        let row = if top == n - 3 {
+    while top < n - k || left < n - k {
+        let row = if top == n - k {
             false
-        } else if left == n - 3 {
+        } else if left == n - k {
             true
         } else {
             r.line_cost(false, top, left) <= r.line_cost(true, left, top)
@@ -185,9 +304,9 @@ fn reduce(side: usize, start: &[u32], goal: &[u32]) -> MoveList {
         }
     }
 
-    // The 3x3 corners, relabelled by C's reading order.
-    let corner: Vec<usize> = (n - 3..n)
-        .flat_map(|row| (n - 3..n).map(move |col| row * n + col))
+    // The corners, relabelled by C's reading order.
+    let corner: Vec<usize> = (n - k..n)
+        .flat_map(|row| (n - k..n).map(move |col| row * n + col))
         .collect();
     let mut label = vec![0u8; n * n];
     let mut next = 1;
@@ -198,15 +317,12 @@ fn reduce(side: usize, start: &[u32], goal: &[u32]) -> MoveList {
             next += 1;
         }
     }
-    let small_start: Vec<u8> = corner.iter().map(|&c| label[r.cells[c] as usize]).collect();
-    let small_goal: Vec<u8> = corner.iter().map(|&c| label[common[c] as usize]).collect();
-    for mv in solve_small(3, &small_start, &small_goal) {
-        r.record(mv);
+    Reduced {
+        corner_start: corner.iter().map(|&c| label[r.cells[c] as usize]).collect(),
+        corner_goal: corner.iter().map(|&c| label[common[c] as usize]).collect(),
+        moves: std::mem::take(&mut r.moves),
+        walk,
     }
-    for mv in reversed(&walk) {
-        r.record(mv);
-    }
-    r.moves
 }
 
 #[cfg(test)]
@@ -239,6 +355,58 @@ mod tests {
             "no move undoes the one before"
         );
         moves.len()
+    }
+
+    /// Solves through [`solve_finished`], the 5x5 corner finished by the
+    /// reduction itself, and checks the moves as [`check`] does.
+    fn check_finished(side: usize, start: &[u32], goal: &[u32]) -> usize {
+        let wide = |b: &[u8]| b.iter().map(|&t| u32::from(t)).collect::<Vec<_>>();
+        let seen = std::cell::Cell::new(0);
+        let estimate = |s: &[u8], g: &[u8]| {
+            // The corner's goal has its blank in a corner.
+            let blank = g.iter().position(|&t| t == 0).unwrap();
+            assert!([0, 4, 20, 24].contains(&blank), "goal blank on {blank}");
+            assert!(reachable(5, s, g));
+            seen.set(seen.get() + 1);
+            0
+        };
+        let solve = |s: &[u8], g: &[u8]| solve_large(5, &wide(s), &wide(g));
+        let finisher = Finisher {
+            estimate: &estimate,
+            solve: &solve,
+        };
+        let (s, g) = (
+            Board::from_cells(start.to_vec()).unwrap(),
+            Board::from_cells(goal.to_vec()).unwrap(),
+        );
+        let Outcome::Solved(moves) = solve_finished(&s, &g, &finisher) else {
+            unreachable!("the reduction always ends")
+        };
+        assert_eq!(seen.get(), portfolio(side), "one estimate an image");
+        let moves = moves.to_vec();
+        let mut cells = start.to_vec();
+        let mut blank = start.iter().position(|&t| t == 0).unwrap();
+        assert_eq!(replay(&mut cells, side, &mut blank, &moves), Ok(()));
+        assert!(cells == goal, "{side}x{side}: {start:?} -> {goal:?}");
+        moves.len()
+    }
+
+    #[test]
+    fn a_five_by_five_corner_is_finished_from_any_goal_blank() {
+        let mut rng = SplitMix64::new(16);
+        for side in 6..=10 {
+            for blank in (0..side * side).step_by(3) {
+                let (mut start, mut goal) = pair(&mut rng, side);
+                let at = goal.iter().position(|&t| t == 0).unwrap();
+                goal.swap(at, blank);
+                if !reachable(side, &start, &goal) {
+                    let mut tiles = (0..start.len()).filter(|&i| start[i] != 0);
+                    let (i, j) = (tiles.next().unwrap(), tiles.next().unwrap());
+                    start.swap(i, j);
+                }
+                check_finished(side, &start, &goal);
+            }
+        }
     }
 
     #[test]

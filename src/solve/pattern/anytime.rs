@@ -23,7 +23,7 @@
 
 use super::canonical;
 use super::ida::{self, BeamLimits, Geometry, IterationEnd};
-use super::{Tables, NEAR_WIDTH};
+use super::Tables;
 use crate::board_adt::move_list::MoveList;
 use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
 use std::cell::RefCell;
@@ -187,7 +187,8 @@ pub(crate) fn shortest<G: Geometry>(
         }
         !out.stopped
     };
-    beam(NEAR_WIDTH);
+    let first = tables.near_effort().0;
+    beam(first);
     let report = |p: &SearchProgress, progress: &mut dyn FnMut(&SearchProgress)| {
         let k = known.borrow();
         let mut p = *p;
@@ -206,7 +207,7 @@ pub(crate) fn shortest<G: Geometry>(
         loop {
             let (width, run) = {
                 let k = known.borrow();
-                next_beam(&k, limits.deadline)
+                next_beam(&k, limits.deadline, first)
             };
             if !run || !beam(width) {
                 break;
@@ -259,7 +260,7 @@ pub(crate) fn shortest<G: Geometry>(
 /// iteration would end after the deadline, or take the search's time past
 /// [`SEARCH_SHARE`] of the limit, the widest beam that should end in the
 /// time left, and again while time is left.
-fn next_beam(k: &Known, deadline: Option<Instant>) -> (usize, bool) {
+fn next_beam(k: &Known, deadline: Option<Instant>, first: usize) -> (usize, bool) {
     let wider = (k.width * 2).min(MAX_WIDTH);
     let exhausted = k.width >= MAX_WIDTH && !k.improved;
     if let (Some(deadline), Some(limit), Some(rate)) = (deadline, k.limit, k.beam_rate) {
@@ -271,7 +272,7 @@ fn next_beam(k: &Known, deadline: Option<Instant>) -> (usize, bool) {
         });
         if late {
             let width = ((left.as_secs_f64() * 0.8 / rate) as usize).min(MAX_WIDTH);
-            let worth = width >= NEAR_WIDTH && (width > k.width || k.improved);
+            let worth = width >= first && (width > k.width || k.improved);
             return (width, worth);
         }
     }

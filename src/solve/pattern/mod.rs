@@ -62,6 +62,8 @@ use tables::{PatternSpec, Pdb};
 /// loaded: `Send + Sync`, shared by reference.
 pub(crate) struct Tables {
     partition: &'static Partition,
+    /// The production tables or the small test ones.
+    set: TableSet,
     /// The class representative: the goal's blank cell in the canonical frame.
     rep: usize,
     pdbs: Vec<Arc<Pdb>>,
@@ -88,13 +90,15 @@ impl Tables {
         let side = partition.side;
         assert!(goal_blank < side * side, "goal blank cell out of range");
         let rep = class_of(side, goal_blank);
-        Tables::from_groups(partition, cache, rep, partition.groups(set, rep), progress)
+        let groups = partition.groups(set, rep);
+        Tables::from_groups(partition, set, cache, rep, groups, progress)
     }
 
     /// Loads (or builds and stores) every table of `groups`, each once, for
     /// goals whose blank is on `rep` in the canonical frame.
     fn from_groups(
         partition: &'static Partition,
+        set: TableSet,
         cache: Option<&TableCache>,
         rep: usize,
         groups: Vec<(crate::board_adt::symmetry::Symmetry, Vec<PatternSpec>)>,
@@ -125,10 +129,22 @@ impl Tables {
         ida::Fsm::get();
         Ok(Tables {
             partition,
+            set,
             rep,
             pdbs,
             groups: out,
         })
+    }
+
+    /// The width of the beam behind a near-shortest solution ([`near`]), and
+    /// the nodes of the search for its bound: [`NEAR_WIDTH`] and
+    /// [`BOUND_NODES`], a tenth and an eighth of them with the small test
+    /// tables, which make no answer good and every test slow.
+    fn near_effort(&self) -> (usize, u64) {
+        match self.set {
+            TableSet::Standard => (NEAR_WIDTH, BOUND_NODES),
+            TableSet::Small => (NEAR_WIDTH / 10, BOUND_NODES / 8),
+        }
     }
 
     /// The heuristic over these tables.
@@ -267,19 +283,49 @@ pub(crate) fn near(
     assert!(cells <= 25 && goal.len() == cells, "a 4x4 or 5x5 board");
     let (start, goal) = (grid::narrow::<25>(start), grid::narrow::<25>(goal));
     let (start, goal) = (&start[..cells], &goal[..cells]);
+    let bound_nodes = tables.near_effort().1;
+    near_cells(start, goal, tables, jobs, bound_nodes, stop, counters)
+}
+
+/// [`near`] on plain cells (row-major, 0 the blank), with a shortest-path
+/// search of `bound_nodes` first (none: 0, and then the lower bound is 0).
+pub(crate) fn near_cells(
+    start: &[u8],
+    goal: &[u8],
+    tables: &Tables,
+    jobs: usize,
+    bound_nodes: u64,
+    stop: Option<&AtomicBool>,
+    counters: &mut Counters,
+) -> Outcome {
     match tables.partition.side {
-        4 => near_on::<Four>(start, goal, tables, jobs, stop, counters),
-        5 => near_on::<Five>(start, goal, tables, jobs, stop, counters),
+        4 => near_on::<Four>(start, goal, tables, jobs, bound_nodes, stop, counters),
+        5 => near_on::<Five>(start, goal, tables, jobs, bound_nodes, stop, counters),
         side => unreachable!("pattern databases for 4x4 and 5x5, not {side}x{side}"),
     }
 }
 
-/// [`near`] compiled for one side, on plain cells.
+/// A lower bound on the moves from `start` to `goal` (plain cells, the
+/// goal's blank in the class of `tables`): the tables' estimate.
+pub(crate) fn estimate(start: &[u8], goal: &[u8], tables: &Tables) -> u32 {
+    fn on<G: Geometry>(start: &[u8], goal: &[u8], tables: &Tables) -> u32 {
+        let canon = canonical::normalise(G::SIDE, start, goal, tables.rep, G::BLANK);
+        tables.heuristic::<G>().value(&canon.cells)
+    }
+    match tables.partition.side {
+        4 => on::<Four>(start, goal, tables),
+        5 => on::<Five>(start, goal, tables),
+        side => unreachable!("pattern databases for 4x4 and 5x5, not {side}x{side}"),
+    }
+}
+
+/// [`near_cells`] compiled for one side.
 fn near_on<G: Geometry>(
     start: &[u8],
     goal: &[u8],
     tables: &Tables,
     jobs: usize,
+    bound_nodes: u64,
     stop: Option<&AtomicBool>,
     counters: &mut Counters,
 ) -> Outcome {
@@ -289,14 +335,20 @@ fn near_on<G: Geometry>(
         moves
     };
     let heur = tables.heuristic::<G>();
-    let limits = Limits {
-        max_nodes: Some(BOUND_NODES),
-        stop,
-        ..Limits::UNLIMITED
-    };
-    let lower_bound = match ida::search(&heur, &canon.cells, &limits, counters, &mut |_| {}) {
-        Outcome::Solved(moves) => return Outcome::Solved(back(moves)),
-        Outcome::Stopped { lower_bound, .. } | Outcome::Unproven { lower_bound, .. } => lower_bound,
+    let lower_bound = if bound_nodes == 0 {
+        0
+    } else {
+        let limits = Limits {
+            max_nodes: Some(bound_nodes),
+            stop,
+            ..Limits::UNLIMITED
+        };
+        match ida::search(&heur, &canon.cells, &limits, counters, &mut |_| {}) {
+            Outcome::Solved(moves) => return Outcome::Solved(back(moves)),
+            Outcome::Stopped { lower_bound, .. } | Outcome::Unproven { lower_bound, .. } => {
+                lower_bound
+            }
+        }
     };
     let never = AtomicBool::new(false);
     let stop = stop.unwrap_or(&never);
@@ -304,7 +356,7 @@ fn near_on<G: Geometry>(
         &heur,
         &canon.cells,
         &BeamLimits {
-            width: NEAR_WIDTH,
+            width: tables.near_effort().0,
             jobs,
             cutoff: u32::MAX,
             stop,
@@ -854,9 +906,15 @@ mod tests {
                 let both: Heuristic<'_, Five> = tables.heuristic();
                 let groups = TWENTY_FOUR.groups(TableSet::Small, rep);
                 // The first group alone, on the same tables.
-                let alone =
-                    Tables::from_groups(&TWENTY_FOUR, None, rep, groups[..1].to_vec(), &mut |_| {})
-                        .unwrap();
+                let alone = Tables::from_groups(
+                    &TWENTY_FOUR,
+                    TableSet::Small,
+                    None,
+                    rep,
+                    groups[..1].to_vec(),
+                    &mut |_| {},
+                )
+                .unwrap();
                 let first: Heuristic<'_, Five> = alone.heuristic();
                 let goal: Vec<u8> = (0..CELLS as u8).collect::<Vec<_>>();
                 let mut goal = goal;

@@ -181,7 +181,6 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
 
     /// The heuristic value of a board (tiles named by home cell, blank
     /// [`Geometry::BLANK`]).
-    #[cfg(test)]
     pub fn value(&self, cells: &[u8]) -> u32 {
         self.root::<MAX_TABLES>(cells).h(self.groups.len())
     }
