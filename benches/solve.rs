@@ -15,9 +15,19 @@
 //!   checked, solutions replayed, the answers the same bytes for any
 //!   `--jobs`; nodes, nodes a second, search time, and the ratio to the
 //!   reference's time.
-//! - Random 3x3 puzzles per second through the library, one core; the mean
-//!   length of random 5x5 and 10x10 solutions.
-//! - A random 100x100 puzzle with a random goal, end to end.
+//! - Korf and Felner's 50 by a plain `./puzzle --solve` (the near-shortest
+//!   beam) on one thread and on every core: each replayed, the same bytes for
+//!   any `--jobs`; the mean length against the listed optimum, the worst
+//!   ratio, the time per instance (process included, tables cached). Then
+//!   each by `--solve --shortest --time-limit 10` (`BENCH_TIME_LIMIT=S`
+//!   changes the limit; `0` skips this part, which takes about nine minutes).
+//! - Random 3x3 puzzles per second through the library, one core.
+//! - Random 6x6, 7x7 and 10x10 puzzles (random goals, seeds 0 to 49), by
+//!   `./puzzle --batch --solve --stats`: the mean length, its ratio to the
+//!   mean Manhattan distance (a lower bound), the one the reduction alone
+//!   gave before issue 16, and the time per puzzle.
+//! - A random 100x100 puzzle with a random goal, end to end: moves per N^3
+//!   and time.
 //!
 //! It prints figures; it fails only if a solution is wrong.
 
@@ -111,6 +121,7 @@ fn main() {
     }
 
     twentyfour(&puzzle, &root, &out);
+    near_shortest(&puzzle, &root, &out.join("tables5"));
 
     println!();
     println!("== random 3x3 puzzles, random goals, one core, through the library");
@@ -136,19 +147,7 @@ fn main() {
         moves as f64 / puzzles.len() as f64
     );
 
-    println!();
-    println!("== random 5x5 and 10x10 puzzles, random goals, through the library");
-    for (side, count) in [(5, 1000), (10, 100)] {
-        let puzzles: Vec<_> = (0..count)
-            .map(|seed| random_puzzle(side, true, GoalShape::Random, seed))
-            .collect();
-        let (moves, took) = solve_all(&solver, &puzzles);
-        println!(
-            "{side}x{side}: mean {:.0} moves, {:.1} ms a puzzle",
-            moves as f64 / count as f64,
-            took.as_secs_f64() * 1000.0 / count as f64
-        );
-    }
+    larger(&puzzle, &out);
 
     println!();
     println!("== a random 100x100 puzzle, random goal, end to end (./puzzle -s)");
@@ -177,9 +176,203 @@ fn main() {
     }
     times.sort();
     println!(
-        "median {:.3} s (target 1 s); {length} moves",
-        times[2].as_secs_f64()
+        "median {:.3} s (target 1 s); {length} moves, {:.3} N^3 (target 2.4; 2.64 before issue 16)",
+        times[2].as_secs_f64(),
+        length as f64 / 1e6
     );
+}
+
+/// The 24-puzzle goal `b 1 2 ... 24`.
+fn goal24() -> String {
+    (0..25)
+        .map(|t| {
+            if t == 0 {
+                "b".to_string()
+            } else {
+                t.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Korf and Felner's 50 by a plain `--solve` on one thread and on every core,
+/// then by `--shortest --time-limit`, with the 5x5 tables for corner goals
+/// cached in `cache`.
+fn near_shortest(puzzle: &Path, root: &Path, cache: &Path) {
+    let instances = korf_instances(&root.join("data/korf24.txt"));
+    let goal = goal24();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let run = |board: &str, args: &[&str]| {
+        let started = Instant::now();
+        let mut child = Command::new(puzzle)
+            .arg("--solve")
+            .args(args)
+            .arg("--cache-dir")
+            .arg(cache)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("cannot run puzzle");
+        use std::io::Write;
+        let input = format!("{board}\n{goal}\n");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success());
+        (String::from_utf8(output.stdout).unwrap(), started.elapsed())
+    };
+    let check = |id: u32, board: &str, stdout: &str| -> usize {
+        let lines: Vec<&str> = stdout.lines().collect();
+        let moves = from_letters(lines[4].trim_start_matches("solution: ")).unwrap();
+        let mut start: Board = board.parse().unwrap();
+        let goal_board: Board = goal.parse().unwrap();
+        assert!(
+            moves.iter().all(|&m| start.slide(m)) && start == goal_board,
+            "instance {id} replays"
+        );
+        moves.len()
+    };
+    let mut first: Vec<String> = Vec::new();
+    for jobs in [1, cores] {
+        println!();
+        println!("== Korf and Felner's 50, plain --solve, --jobs {jobs} (tables cached)");
+        // One run first, so that the tables are in the page cache.
+        run(&instances[0].2, &["--jobs", "1"]);
+        let (mut ratios, mut times) = (Vec::new(), Vec::new());
+        for (i, (id, optimum, board)) in instances.iter().enumerate() {
+            let (stdout, took) = run(board, &["--jobs", &jobs.to_string()]);
+            if jobs == 1 {
+                first.push(stdout.clone());
+            } else {
+                assert_eq!(stdout, first[i], "#{id}: the same answer for any --jobs");
+            }
+            ratios.push(check(*id, board, &stdout) as f64 / *optimum as f64);
+            times.push(took.as_secs_f64());
+        }
+        summary(
+            &ratios,
+            &times,
+            "target: mean 1.05, none over 1.10, 1 s each on 2 cores",
+        );
+    }
+    let limit = std::env::var("BENCH_TIME_LIMIT").unwrap_or_else(|_| "10".into());
+    if limit == "0" {
+        return;
+    }
+    println!();
+    println!("== Korf and Felner's 50, --solve --shortest --time-limit {limit}");
+    let (mut ratios, mut times) = (Vec::new(), Vec::new());
+    for (id, optimum, board) in &instances {
+        let (stdout, took) = run(board, &["--shortest", "--time-limit", &limit]);
+        let length = check(*id, board, &stdout);
+        let label = stdout.lines().nth(3).unwrap_or_default();
+        println!("#{id}: {length} moves, optimum {optimum}; {label}");
+        ratios.push(length as f64 / *optimum as f64);
+        times.push(took.as_secs_f64());
+    }
+    summary(&ratios, &times, "target: mean 1.02");
+}
+
+/// Prints the mean and worst of `ratios` and the mean and largest of `times`.
+fn summary(ratios: &[f64], times: &[f64], target: &str) {
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let most = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
+    println!(
+        "mean {:.4} of the optimum, worst {:.3}; {:.2} s an instance on average, {:.2} s the longest ({target})",
+        mean(ratios),
+        most(ratios),
+        mean(times),
+        most(times)
+    );
+}
+
+/// The mean lengths before issue 16 (the reduction to a 3x3 corner, seeds 0
+/// to 49, random goals).
+const BEFORE: [(usize, f64); 3] = [(6, 308.2), (7, 536.2), (10, 1900.6)];
+
+/// Random 6x6, 7x7 and 10x10 puzzles through `./puzzle --batch --solve
+/// --stats`: mean length, its ratio to the mean Manhattan distance and to
+/// the lengths before, time per puzzle.
+fn larger(puzzle: &Path, out: &Path) {
+    println!();
+    println!(
+        "== random 6x6, 7x7, 10x10 puzzles, random goals, seeds 0-49 (./puzzle --batch --solve)"
+    );
+    for (side, before) in BEFORE {
+        let puzzles: Vec<Puzzle> = (0..50)
+            .map(|seed| random_puzzle(side, true, GoalShape::Random, seed))
+            .collect();
+        let mut input = String::new();
+        for p in &puzzles {
+            input.push_str(&format!("{}\n{}\n", p.start(), p.goal()));
+        }
+        let file = out.join(format!("random{side}.txt"));
+        std::fs::write(&file, input).unwrap();
+        let started = Instant::now();
+        let output = Command::new(puzzle)
+            .args([
+                "--batch",
+                "--solve",
+                "--stats",
+                "--jobs",
+                "1",
+                "--cache-dir",
+            ])
+            .arg(out.join("tables5"))
+            .arg(&file)
+            .stdin(Stdio::null())
+            .output()
+            .expect("cannot run puzzle");
+        let wall = started.elapsed();
+        assert!(output.status.success());
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let lines: Vec<&str> = stdout.lines().collect();
+        let (mut moves, mut manhattan) = (0, 0);
+        for (block, p) in lines.chunks(5).zip(&puzzles) {
+            let solution = from_letters(block[4].trim_start_matches("solution: ")).unwrap();
+            let mut board = p.start().clone();
+            assert!(solution.iter().all(|&m| board.slide(m)) && &board == p.goal());
+            moves += solution.len();
+            manhattan += manhattan_distance(side, p.start(), p.goal());
+        }
+        let (_, search, tables) = stats_of(&String::from_utf8(output.stderr).unwrap());
+        let mean = moves as f64 / puzzles.len() as f64;
+        println!(
+            "{side}x{side}: mean {mean:.1} moves, {:.2} times the Manhattan distance ({:.1}); \
+             {:.1}% below the {before} before; {:.3} s a puzzle (search), {:.2} s of tables, \
+             {:.1} s in all",
+            moves as f64 / manhattan as f64,
+            manhattan as f64 / puzzles.len() as f64,
+            100.0 * (1.0 - mean / before),
+            search.as_secs_f64() / puzzles.len() as f64,
+            tables.as_secs_f64(),
+            wall.as_secs_f64()
+        );
+    }
+}
+
+/// The tiles' Manhattan distance from `start` to `goal`.
+fn manhattan_distance(side: usize, start: &Board, goal: &Board) -> usize {
+    let mut home = vec![0; side * side];
+    for (cell, &tile) in goal.cells().iter().enumerate() {
+        home[tile as usize] = cell;
+    }
+    start
+        .cells()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &tile)| tile != 0)
+        .map(|(cell, &tile)| {
+            let h = home[tile as usize];
+            (cell / side).abs_diff(h / side) + (cell % side).abs_diff(h % side)
+        })
+        .sum()
 }
 
 /// Solves every puzzle (all solvable) through the library; the total number of
@@ -294,16 +487,7 @@ fn twentyfour(puzzle: &Path, root: &Path, out: &Path) {
         .into_iter()
         .filter(|(id, _, _)| EASIEST_FIVE.contains(id))
         .collect();
-    let goal = (0..25)
-        .map(|t| {
-            if t == 0 {
-                "b".to_string()
-            } else {
-                t.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
+    let goal = goal24();
 
     println!();
     println!("== 5x5 tables for corner goals, built from nothing (both cores)");
