@@ -13,7 +13,7 @@ use args::{CheckArgs, Command, Usage};
 use puzzle::board_adt::{BoardError, Puzzle};
 use puzzle::input::{read_puzzle, ReadError};
 use puzzle::{random_puzzle, run_batch, BatchError, BatchNote, BatchOptions, Notes};
-use puzzle::{write_boards, write_error, write_solution, write_verdict};
+use puzzle::{write_boards, write_error, write_explanation, write_solution, write_verdict};
 use puzzle::{SolveEvent, SolveOptions, SolveStats, Solver, TableEvent, TableSet};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -127,7 +127,13 @@ fn run(command: Command) -> Result<(), Failure> {
                 return batch(input, &name, &args, &mut out);
             }
             let puzzle = read_puzzle(input).map_err(|e| read_failure(e, &name))?;
-            write_out(&mut out, |out| write_verdict(out, &puzzle))?;
+            write_out(&mut out, |out| {
+                write_verdict(out, &puzzle)?;
+                if args.explain {
+                    write_explanation(out, &puzzle)?;
+                }
+                Ok(())
+            })?;
             if args.solve {
                 let solver = Solver::new(solve_options(&args));
                 solve_one(&puzzle, &args, &solver, &mut out)?;
@@ -218,6 +224,7 @@ fn batch(
     let options = BatchOptions {
         solve: args.solve,
         show: args.show,
+        explain: args.explain,
         jobs: args.jobs,
     };
     let stats = args.stats;
