@@ -328,8 +328,9 @@ fn batch_under_a_memory_limit(kilobytes: u64, jobs: u64, pairs: usize) {
 
 #[test]
 fn the_most_jobs_run_and_more_are_refused() {
-    // As many pairs as jobs, and 1 GB of address space: 256 threads fit.
-    batch_under_a_memory_limit(1_000_000, 256, 256);
+    // As many pairs as jobs, in 4 GB of address space (stacks and malloc's
+    // arenas): 256 threads fit.
+    batch_under_a_memory_limit(4_000_000, 256, 256);
     // 40,000 stacks of 2 MB would not: the command line refuses them before
     // any thread starts, as its help promises at most 256.
     let out = assert_cmd::Command::new(binary())
