@@ -472,7 +472,21 @@ fn a_corrupt_table_cache_is_rebuilt() {
     let first = run();
     assert!(first.status.success());
     let stderr = String::from_utf8_lossy(&first.stderr);
-    assert!(stderr.contains("built table"), "{stderr}");
+    // Before anything is built, one line says what, how big, how long and
+    // where; stderr is no terminal here, so no percentages follow.
+    let notice = stderr.lines().next().unwrap_or_default();
+    let want = "puzzle: building the tables for 4x4 goals with the blank on an edge cell: \
+                3 tables, 317 MB, about ";
+    assert!(notice.starts_with(want), "{stderr}");
+    assert!(
+        notice.ends_with(&format!(" s, once; they are kept in {}", dir.display())),
+        "{stderr}"
+    );
+    assert!(!stderr.contains('%'), "{stderr}");
+    assert!(
+        stderr.contains("puzzle: built 4x4 rows 3-4 table (8 tiles), 259 MB, in "),
+        "{stderr}"
+    );
     // Damage every table file: flip a byte in the middle, truncate another.
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
@@ -508,7 +522,7 @@ fn a_corrupt_table_cache_is_rebuilt() {
     assert_eq!(second.stdout, first.stdout, "the same shortest solution");
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(stderr.contains("unusable"), "{stderr}");
-    assert!(stderr.contains("built table"), "{stderr}");
+    assert!(stderr.contains("puzzle: built 4x4 "), "{stderr}");
     if fifo {
         assert!(
             stderr.contains("(it is a FIFO, not a regular file)"),
@@ -523,7 +537,7 @@ fn a_corrupt_table_cache_is_rebuilt() {
     let third = run();
     let stderr = String::from_utf8_lossy(&third.stderr);
     assert!(
-        stderr.contains("loaded table") && !stderr.contains("built"),
+        stderr.contains("puzzle: loaded 4x4 rows 3-4 table") && !stderr.contains("built"),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);

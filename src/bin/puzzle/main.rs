@@ -8,6 +8,7 @@
 
 mod args;
 mod platform;
+mod status;
 
 use args::{CheckArgs, Command, Usage};
 use puzzle::board_adt::{BoardError, Puzzle};
@@ -15,10 +16,12 @@ use puzzle::input::{read_puzzle, ReadError};
 use puzzle::{random_puzzle, run_batch, BatchError, BatchNote, BatchOptions, Notes};
 use puzzle::{write_boards, write_error, write_explanation, write_solution, write_verdict};
 use puzzle::{SolveEvent, SolveOptions, SolveStats, Solver, TableEvent, TableSet};
+use status::Plain;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The help text (`-h`, `--help`).
 const USAGE: &str = include_str!("usage.txt");
@@ -73,9 +76,9 @@ fn system_failure(message: &str) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// A line on stderr about work in progress; lost if stderr is gone.
+/// A line on stderr about the run; lost if stderr is gone.
 fn note(message: &dyn std::fmt::Display) {
-    let _ = writeln!(io::stderr(), "puzzle: {message}");
+    status::line(message);
 }
 
 fn run(command: Command) -> Result<(), Failure> {
@@ -103,8 +106,9 @@ fn run(command: Command) -> Result<(), Failure> {
             let solver = Solver::new(solve_options(&check));
             let began = std::time::Instant::now();
             solver
-                .build_tables(&sides, &mut |event: &SolveEvent| note(event))
+                .build_tables(&sides, &mut |event: &SolveEvent| tell(event, false, None))
                 .map_err(|e| Failure::System(e.to_string()))?;
+            status::clear();
             let names: Vec<String> = sides.iter().map(|s| format!("{s}x{s}")).collect();
             note(&format_args!(
                 "{} tables ready in {:.1} s",
@@ -160,14 +164,52 @@ fn read_failure(error: ReadError, name: &str) -> Failure {
     }
 }
 
-/// Whether a solver event is worth a line on stderr: loading takes a fraction of
-/// a second, worth a line only with --stats.
-fn worth_telling(event: &SolveEvent, stats: bool) -> bool {
-    stats
-        || !matches!(
-            event,
-            SolveEvent::Table(TableEvent::Loading { .. } | TableEvent::Loaded { .. })
-        )
+/// How a solver event is told on stderr.
+enum Telling {
+    /// A line of its own.
+    Line,
+    /// The progress line (see [`status`]).
+    Progress(Plain),
+    /// Not at all.
+    Not,
+}
+
+/// How `event` is told: loading and storing tables take a fraction of a
+/// second, worth a line only with --stats; a table being built and the search
+/// going on are the progress line; the rest are lines.
+fn telling(event: &SolveEvent, stats: bool) -> Telling {
+    match event {
+        SolveEvent::Table(
+            TableEvent::Loading { .. } | TableEvent::Loaded { .. } | TableEvent::Stored { .. },
+        ) if !stats => Telling::Not,
+        SolveEvent::Table(TableEvent::Building { .. }) => Telling::Progress(Plain::Never),
+        SolveEvent::Table(TableEvent::Built { .. }) => Telling::Progress(Plain::Always),
+        SolveEvent::Search(p) if p.iteration_done => Telling::Progress(Plain::Always),
+        SolveEvent::Search(_) => Telling::Progress(Plain::Every(Duration::from_secs(30))),
+        _ => Telling::Line,
+    }
+}
+
+/// Tells `event` on stderr (with --stats, more of them), after `pair` when
+/// it is about one pair of a batch. A batch's notes come from several
+/// threads and its answers go out between them: they are plain lines, never
+/// the progress line.
+fn tell(event: &SolveEvent, stats: bool, pair: Option<u64>) {
+    let message: &dyn std::fmt::Display = event;
+    let prefixed;
+    let message = match pair {
+        Some(pair) => {
+            prefixed = format!("pair {pair}: {event}");
+            &prefixed as &dyn std::fmt::Display
+        }
+        None => message,
+    };
+    match (telling(event, stats), pair) {
+        (Telling::Not, _) => {}
+        (Telling::Line, _) | (Telling::Progress(Plain::Always), Some(_)) => note(message),
+        (Telling::Progress(plain), None) => status::progress(message, plain),
+        (Telling::Progress(_), Some(_)) => {}
+    }
 }
 
 fn stats_line(moves: usize, stats: &SolveStats) -> String {
@@ -189,14 +231,10 @@ fn solve_one(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let mut stats = SolveStats::default();
-    let mut report = |event: &SolveEvent| {
-        if worth_telling(event, args.stats) {
-            note(event);
-        }
-    };
-    let solution = solver
-        .solve(puzzle, &mut report, &mut stats)
-        .map_err(|e| Failure::System(e.to_string()))?;
+    let mut report = |event: &SolveEvent| tell(event, args.stats, None);
+    let solution = solver.solve(puzzle, &mut report, &mut stats);
+    status::clear();
+    let solution = solution.map_err(|e| Failure::System(e.to_string()))?;
     let Some(solution) = solution else {
         return Ok(());
     };
@@ -229,11 +267,7 @@ fn batch(
     };
     let stats = args.stats;
     let notes: Notes = Arc::new(move |batch_note: &BatchNote| match batch_note {
-        BatchNote::Progress { pair, event } => {
-            if worth_telling(event, stats) {
-                note(&format_args!("pair {pair}: {event}"));
-            }
-        }
+        BatchNote::Progress { pair, event } => tell(event, stats, Some(*pair)),
         BatchNote::Solved {
             pair,
             moves,

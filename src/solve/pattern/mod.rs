@@ -97,6 +97,9 @@ impl Tables {
         groups: Vec<(crate::board_adt::symmetry::Symmetry, Vec<PatternSpec>)>,
         progress: &mut dyn FnMut(&TableEvent),
     ) -> io::Result<Tables> {
+        let all: Vec<PatternSpec> = groups.iter().flat_map(|(_, specs)| specs.clone()).collect();
+        let what = format!("the tables for {}", partition.goals_named(rep));
+        tables::announce(cache, &all, &what, progress);
         let mut pdbs: Vec<Arc<Pdb>> = Vec::new();
         let mut out = Vec::new();
         for (frame, specs) in groups {
@@ -105,7 +108,8 @@ impl Tables {
                 let i = match pdbs.iter().position(|p| *p.spec() == spec) {
                     Some(i) => i,
                     None => {
-                        pdbs.push(tables::shared(cache, spec, progress)?);
+                        let name = partition.table_name(&spec);
+                        pdbs.push(tables::shared(cache, spec, &name, progress)?);
                         pdbs.len() - 1
                     }
                 };
@@ -191,7 +195,14 @@ pub(crate) fn build_all(
     cache: &TableCache,
     progress: &mut dyn FnMut(&TableEvent),
 ) -> io::Result<()> {
-    tables::build_into(cache, &partition.all_specs(), progress)
+    let named: Vec<(PatternSpec, String)> = partition
+        .all_specs()
+        .into_iter()
+        .map(|spec| (spec, partition.table_name(&spec)))
+        .collect();
+    let side = partition.side;
+    let what = format!("the tables for every {side}x{side} goal");
+    tables::build_into(cache, &named, &what, progress)
 }
 
 /// A shortest solution from `start` to `goal` (the goal reachable and its
@@ -536,9 +547,9 @@ mod tests {
                 })
             };
             let (_, first) = load();
-            assert_eq!(first.stored, 3);
+            assert_eq!((first.stored, first.plans), (3, 1), "one notice first");
             let (_, second) = load();
-            assert_eq!((second.loaded, second.built), (3, 0));
+            assert_eq!((second.loaded, second.built, second.plans), (3, 0, 0));
 
             // Damage one table's payload and truncate another.
             let files = files_in(&dir);

@@ -80,6 +80,10 @@ pub(crate) struct Partition {
     pub(crate) classes: &'static [usize],
     /// Tiles a table of the small test partition holds.
     small_tiles: usize,
+    /// What a user calls each part, for table names.
+    part_names: &'static [&'static str],
+    /// What a user calls each class, in the order of `classes`.
+    class_names: &'static [&'static str],
 }
 
 /// The 4x4 partition: rows 0-1 and rows 2-3.
@@ -88,6 +92,8 @@ pub(crate) const FIFTEEN: Partition = Partition {
     parts: &[0x00ff, 0xff00],
     classes: &[0, 1, 5],
     small_tiles: 6,
+    part_names: &["rows 1-2", "rows 3-4"],
+    class_names: &["in a corner", "on an edge cell", "on a centre cell"],
 };
 
 /// The 5x5 partition: parts A, B, C and D of the module docs.
@@ -101,6 +107,15 @@ pub(crate) const TWENTY_FOUR: Partition = Partition {
     ],
     classes: &[0, 1, 2, 6, 7, 12],
     small_tiles: 4,
+    part_names: &["top-left", "top-right", "bottom-left", "bottom-right"],
+    class_names: &[
+        "in a corner",
+        "on an edge cell next to a corner",
+        "in the middle of an edge",
+        "on an inner corner",
+        "in the middle of an inner edge",
+        "in the centre",
+    ],
 };
 
 /// The mask of `cells`.
@@ -122,6 +137,43 @@ impl Partition {
             .iter()
             .position(|&c| c == rep)
             .expect("every cell has a class")
+    }
+
+    /// What a user calls the goals whose blank is on `goal_blank`: "5x5
+    /// goals with the blank in a corner".
+    pub(crate) fn goals_named(&self, goal_blank: usize) -> String {
+        format!(
+            "{side}x{side} goals with the blank {}",
+            self.class_names[self.class(goal_blank)],
+            side = self.side
+        )
+    }
+
+    /// A name a user can read for a table of this partition: its side, the
+    /// part its tiles come from (rows and columns counted from 1 on the goal
+    /// turned so that its blank is in the top-left part), the cell left out
+    /// for the goal's blank, and its tiles: "5x5 top-left table without row 1,
+    /// column 1 (6 tiles)". Tables of the small test partition get their
+    /// technical name.
+    pub(crate) fn table_name(&self, spec: &PatternSpec) -> String {
+        let side = self.side;
+        let tiles = spec.tiles();
+        let part = self.parts.iter().position(|&p| spec.cells & !p == 0);
+        let Some(part) = part.filter(|&p| (self.parts[p] & !spec.cells).count_ones() <= 1) else {
+            return format!("{side}x{side} table {}", spec.name());
+        };
+        let name = self.part_names[part];
+        match self.parts[part] & !spec.cells {
+            0 => format!("{side}x{side} {name} table ({tiles} tiles)"),
+            left => {
+                let cell = left.trailing_zeros() as usize;
+                format!(
+                    "{side}x{side} {name} table without row {}, column {} ({tiles} tiles)",
+                    cell / side + 1,
+                    cell % side + 1
+                )
+            }
+        }
     }
 
     /// The pattern cells of each table for goals with the blank on `g`.
@@ -269,6 +321,35 @@ mod tests {
         }
         let twentyfour = TWENTY_FOUR.groups(TableSet::Standard, 0);
         assert!(twentyfour.iter().all(|(_, specs)| specs.len() == 4));
+    }
+
+    #[test]
+    fn every_production_table_has_its_own_readable_name() {
+        for partition in [&FIFTEEN, &TWENTY_FOUR] {
+            let mut specs = partition.all_specs();
+            specs.sort_by_key(|s| (s.cells, s.goal_region));
+            specs.dedup();
+            let mut names: Vec<String> = specs.iter().map(|s| partition.table_name(s)).collect();
+            assert!(names.iter().all(|n| !n.contains('.')), "{names:?}");
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), specs.len(), "{names:?}");
+        }
+        let a = PatternSpec::new(5, TWENTY_FOUR.parts[0] & !1, 0);
+        assert_eq!(
+            TWENTY_FOUR.table_name(&a),
+            "5x5 top-left table without row 1, column 1 (6 tiles)"
+        );
+        let rows = PatternSpec::new(4, 0xff00, 0);
+        assert_eq!(FIFTEEN.table_name(&rows), "4x4 rows 3-4 table (8 tiles)");
+        assert_eq!(
+            TWENTY_FOUR.goals_named(24),
+            "5x5 goals with the blank in a corner"
+        );
+        assert_eq!(
+            FIFTEEN.goals_named(6),
+            "4x4 goals with the blank on a centre cell"
+        );
     }
 
     #[test]

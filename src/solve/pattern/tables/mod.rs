@@ -61,5 +61,5 @@ pub(crate) use pdb::Pdb;
 pub(crate) use spec::PatternSpec;
 #[cfg(test)]
 pub(crate) use store::testing;
-pub(crate) use store::{build_into, shared};
+pub(crate) use store::{announce, build_into, shared};
 pub use store::{EmptyCacheDir, TableCache, TableEvent};
