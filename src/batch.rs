@@ -65,6 +65,8 @@ pub struct BatchOptions {
     pub solve: bool,
     /// With `solve`, also write the boards along each solution (`--show`).
     pub show: bool,
+    /// Write the parity rule's computation after each verdict (`--explain`).
+    pub explain: bool,
     /// Worker threads for solving (at least 1; capped at [`MAX_JOBS`]);
     /// `None`: one a core.
     pub jobs: Option<usize>,
@@ -156,7 +158,7 @@ pub type Notes = Arc<dyn Fn(&BatchNote) + Send + Sync>;
 /// use std::sync::Arc;
 /// let input = &b"1 2 3 b\n1 2 b 3\n\n1 2 3 x\n1 2 3 b\n"[..];
 /// let mut out = Vec::new();
-/// let options = BatchOptions { solve: true, show: false, jobs: Some(2) };
+/// let options = BatchOptions { solve: true, show: false, explain: false, jobs: Some(2) };
 /// let summary = run_batch(input, &mut out, SolveOptions::default(), &options, Arc::new(|_| {}))
 ///     .unwrap();
 /// assert_eq!(
@@ -630,6 +632,9 @@ fn write_checked<W: Write>(
     summary: &mut BatchSummary,
 ) -> io::Result<()> {
     report::write_verdict(out, puzzle)?;
+    if options.explain {
+        report::write_explanation(out, puzzle)?;
+    }
     match solved {
         None | Some(Ok((None, _))) => {}
         Some(Ok((Some(solution), stats))) => {
@@ -740,6 +745,7 @@ mod tests {
             let options = BatchOptions {
                 solve,
                 show: solve,
+                explain: solve,
                 jobs: Some(1),
             };
             let want = one_by_one(&input, &options);
@@ -809,6 +815,7 @@ mod tests {
                 let options = BatchOptions {
                     solve,
                     show: false,
+                    explain: false,
                     jobs: Some(2),
                 };
                 run_batch(

@@ -11,10 +11,10 @@
 //!
 //! | what | items |
 //! |---|---|
-//! | the board, its moves and its faults | the module [`board_adt`] |
+//! | the board, its disorder, its moves and its faults | the module [`board_adt`] |
 //! | reading puzzles from a stream | the module [`input`] |
 //! | solving | [`Solver`], [`SolveOptions`], [`Solution`], [`SolveError`], [`SolveEvent`], [`SolveStats`], [`SearchProgress`], [`Stop`], [`TableCache`], [`TableEvent`], [`TableSet`], [`EmptyCacheDir`], [`MAX_SOLVE_SIDE`] |
-//! | the output format | [`write_verdict`], [`write_solution`], [`write_boards`], [`write_error`] |
+//! | the output format | [`write_verdict`], [`write_explanation`], [`write_solution`], [`write_boards`], [`write_error`] |
 //! | many puzzles at once (`--batch`) | [`run_batch`], [`BatchOptions`], [`BatchNote`], [`BatchSummary`], [`BatchError`], [`Notes`], [`MAX_JOBS`] |
 //! | random puzzles | [`random_puzzle`], [`GoalShape`], [`SplitMix64`] |
 //!
@@ -38,7 +38,9 @@ mod solve;
 
 pub use batch::{run_batch, BatchError, BatchNote, BatchOptions, BatchSummary, Notes, MAX_JOBS};
 pub use generate::{random_puzzle, GoalShape, SplitMix64};
-pub use report::{write_boards, write_error, write_solution, write_verdict};
+pub use report::{
+    write_boards, write_error, write_explanation, write_solution, write_verdict, EXPLAINED_TILES,
+};
 pub use solve::{
     EmptyCacheDir, SearchProgress, Solution, SolveError, SolveEvent, SolveOptions, SolveStats,
     Solver, Stop, TableCache, TableEvent, TableSet, MAX_SOLVE_SIDE,

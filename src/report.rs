@@ -6,7 +6,7 @@
 
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::{self, Move};
-use crate::board_adt::{Board, BoardError, Puzzle};
+use crate::board_adt::{Board, BoardError, Disorder, Puzzle};
 use crate::solve::Solution;
 use std::io::{self, Write};
 
@@ -31,6 +31,78 @@ pub fn write_verdict<W: Write>(out: &mut W, puzzle: &Puzzle) -> io::Result<()> {
         out.write_all(b"\nsolvable\n")
     } else {
         out.write_all(b"\nunsolvable\n")
+    }
+}
+
+/// How many tiles `--explain` lists one by one before it sums up the rest.
+pub const EXPLAINED_TILES: usize = 16;
+
+/// Writes the tutorial's computation behind the verdict (`--explain`): each
+/// board's tile disorders (the first [`EXPLAINED_TILES`] of a larger board,
+/// then how many more), their sum, the blank's row and whether it counts, the
+/// board's disorder and its parity, and the rule that decides. Every number is
+/// exact.
+///
+/// # Examples
+///
+/// ```
+/// use puzzle::input::read_puzzle;
+/// use puzzle::write_explanation;
+/// // The tutorial's 2x2 example.
+/// let puzzle = read_puzzle(&b"3 2 b 1\n1 2 3 b\n"[..]).unwrap();
+/// let mut out = Vec::new();
+/// write_explanation(&mut out, &puzzle).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), "\
+/// a tile's disorder: how many lower-numbered tiles come after it, row by row
+/// start board, 2x2: tile disorders 3:2 2:1 1:0, sum 3
+///   even side, so the blank's row counts: row 2; disorder 3 + 2 = 5, odd
+/// goal board, 2x2: tile disorders 1:0 2:0 3:0, sum 0
+///   even side, so the blank's row counts: row 2; disorder 0 + 2 = 2, even
+/// the goal can be reached iff both disorders have the same parity: odd and even, unsolvable
+/// ");
+/// ```
+pub fn write_explanation<W: Write>(out: &mut W, puzzle: &Puzzle) -> io::Result<()> {
+    out.write_all(b"a tile's disorder: how many lower-numbered tiles come after it, row by row\n")?;
+    let start = Disorder::of(puzzle.start(), EXPLAINED_TILES);
+    let goal = Disorder::of(puzzle.goal(), EXPLAINED_TILES);
+    let side = puzzle.start().side();
+    for (name, disorder) in [("start", &start), ("goal", &goal)] {
+        write!(out, "{name} board, {side}x{side}: tile disorders")?;
+        for (tile, own) in disorder.first_tiles() {
+            write!(out, " {tile}:{own}")?;
+        }
+        let more = disorder.tiles() - disorder.first_tiles().len();
+        if more > 0 {
+            write!(out, " and {more} more")?;
+        }
+        writeln!(out, ", sum {}", disorder.tile_sum())?;
+        match disorder.counted_blank_row() {
+            Some(row) => writeln!(
+                out,
+                "  even side, so the blank's row counts: row {row}; disorder {} + {row} = {}, {}",
+                disorder.tile_sum(),
+                disorder.total(),
+                disorder.parity()
+            )?,
+            None => writeln!(
+                out,
+                "  odd side, so the blank's row (row {}) does not count; disorder {}, {}",
+                disorder.blank_row(),
+                disorder.total(),
+                disorder.parity()
+            )?,
+        }
+    }
+    let rule = "the goal can be reached iff both disorders have the same parity";
+    if start.parity() == goal.parity() {
+        writeln!(out, "{rule}: both {}, solvable", start.parity())
+    } else {
+        writeln!(
+            out,
+            "{rule}: {} and {}, unsolvable",
+            start.parity(),
+            goal.parity()
+        )
     }
 }
 

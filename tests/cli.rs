@@ -223,7 +223,7 @@ fn rejects_numbers_out_of_range_naming_them() {
     );
     rejects(
         "0 1 2 b\n1 2 3 b\n",
-        "start board: tile 0 at token 1 is out of range: tiles are numbered from 1",
+        "start board: tile 0 at token 1 is out of range: tiles are numbered from 1 (the blank is written 'b')",
     );
     rejects(
         "4294967297 1 2 b\n1 2 3 b\n",
@@ -255,11 +255,11 @@ fn rejects_repeats_blanks_and_shapes() {
     );
     rejects(
         "1 2 3 4 5 b\n1 2 3 4 5 b\n",
-        "start board: 6 tokens do not make a square board (2x2 needs 4, 3x3 needs 9)",
+        "start board: 6 tokens do not make a square board (2x2 needs 4, 3x3 needs 9); a board is one line with all its tiles, not one row a line",
     );
     rejects(
         "1 2 3\n1 2 3\n",
-        "start board: 3 tokens do not make a square board (the smallest, 2x2, needs 4)",
+        "start board: 3 tokens do not make a square board (the smallest, 2x2, needs 4); a board is one line with all its tiles, not one row a line",
     );
     rejects(
         "b\nb\n",
@@ -271,11 +271,35 @@ fn rejects_repeats_blanks_and_shapes() {
 fn rejects_boards_of_different_sizes() {
     rejects(
         "1 2 3 4 5 6 7 8 b\n1 2 3 b\n",
-        "goal board: 4 tokens, but the start board is 3x3 (9 tokens)",
+        "goal board: 4 tokens make a 2x2 board, but the start board is 3x3 (9 tokens): the boards differ in size",
     );
     rejects(
         "1 2 3 b\n1 2 3 b 1\n",
-        "goal board: more than 4 tokens, but the start board is 2x2",
+        "goal board: more than 4 tokens, but the start board is 2x2: the boards differ in size",
+    );
+    // A goal tile too large for the start board's size is a larger goal
+    // board when the line goes on past the start board's count...
+    rejects(
+        "1 2 3 b\n1 2 3 4 5 6 7 8 b\n",
+        "goal board: more than 4 tokens, but the start board is 2x2: the boards differ in size",
+    );
+    // ...or a smaller one when it ends short of it...
+    rejects(
+        "1 2 3 4 5 6 7 8 b\n1 2 9 b\n",
+        "goal board: 4 tokens make a 2x2 board, but the start board is 3x3 (9 tokens): the boards differ in size",
+    );
+    rejects(
+        "1 2 3 4 5 6 7 8 b\n10 2 3 b 4 5\r\n",
+        "goal board: 6 tokens, but the start board is 3x3 (9 tokens): the boards differ in size",
+    );
+    // ...and only a tile out of range when the counts agree.
+    rejects(
+        "1 2 3 b\n1 2 9 b\n",
+        "goal board: tile 9 at token 3 is out of range 1..3 for a 2x2 board",
+    );
+    rejects(
+        "1 2 3 b\n1 2 3 0\n",
+        "goal board: tile 0 at token 4 is out of range: tiles are numbered from 1 (the blank is written 'b')",
     );
 }
 
@@ -515,4 +539,117 @@ fn the_repository_stands_on_its_own() {
             }
         }
     }
+}
+
+/// `puzzle --explain` (and `extra` options) on `input`: its whole stdout.
+fn explained(input: &str, extra: &[&str]) -> String {
+    let out = puzzle()
+        .arg("--explain")
+        .args(extra)
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn explain_shows_the_tutorials_2x2_examples() {
+    // The tutorial: the start board 3 2 / _ 1 has disorder 2+1+2+0 = 5, odd;
+    // the goal 1 2 / 3 _ has 0+0+0+2 = 2, even: unsolvable. The start board
+    // _ 1 / 3 2 has 1+0+1+0 = 2, even: solvable.
+    assert_eq!(
+        explained("3 2 b 1\n1 2 3 b\n", &[]),
+        "\
+start: 3 2 b 1
+goal: 1 2 3 b
+unsolvable
+a tile's disorder: how many lower-numbered tiles come after it, row by row
+start board, 2x2: tile disorders 3:2 2:1 1:0, sum 3
+  even side, so the blank's row counts: row 2; disorder 3 + 2 = 5, odd
+goal board, 2x2: tile disorders 1:0 2:0 3:0, sum 0
+  even side, so the blank's row counts: row 2; disorder 0 + 2 = 2, even
+the goal can be reached iff both disorders have the same parity: odd and even, unsolvable
+"
+    );
+    assert_eq!(
+        explained("b 1 3 2\n1 2 3 b\n", &[]),
+        "\
+start: b 1 3 2
+goal: 1 2 3 b
+solvable
+a tile's disorder: how many lower-numbered tiles come after it, row by row
+start board, 2x2: tile disorders 1:0 3:1 2:0, sum 1
+  even side, so the blank's row counts: row 1; disorder 1 + 1 = 2, even
+goal board, 2x2: tile disorders 1:0 2:0 3:0, sum 0
+  even side, so the blank's row counts: row 2; disorder 0 + 2 = 2, even
+the goal can be reached iff both disorders have the same parity: both even, solvable
+"
+    );
+}
+
+#[test]
+fn explain_shows_the_tutorials_3x3_example() {
+    // The tutorial: 8 7 6 / 5 4 3 / 2 1 _ has disorder 7+6+5+4+3+2+1+0 = 28.
+    assert_eq!(
+        explained("8 7 6 5 4 3 2 1 b\n1 2 3 4 5 6 7 8 b\n", &[]),
+        "\
+start: 8 7 6 5 4 3 2 1 b
+goal: 1 2 3 4 5 6 7 8 b
+solvable
+a tile's disorder: how many lower-numbered tiles come after it, row by row
+start board, 3x3: tile disorders 8:7 7:6 6:5 5:4 4:3 3:2 2:1 1:0, sum 28
+  odd side, so the blank's row (row 3) does not count; disorder 28, even
+goal board, 3x3: tile disorders 1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0, sum 0
+  odd side, so the blank's row (row 3) does not count; disorder 0, even
+the goal can be reached iff both disorders have the same parity: both even, solvable
+"
+    );
+}
+
+#[test]
+fn explain_sums_up_a_large_board_exactly() {
+    // The fixture's name gives its start board's inversions, past 2^31.
+    let input = fs::read_to_string(
+        root().join("Tests/sol257_inversions_2181136127_overflow_signed_int.inp"),
+    )
+    .unwrap();
+    let text = explained(&input, &[]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 9, "{text}");
+    assert!(lines[4].starts_with("start board, 257x257: tile disorders "));
+    assert!(
+        lines[4].ends_with(" and 66032 more, sum 2181136127"),
+        "{}",
+        lines[4]
+    );
+    // 16 tiles shown, each `tile:disorder`.
+    let shown = lines[4]["start board, 257x257: tile disorders ".len()..]
+        .split(" and ")
+        .next()
+        .unwrap();
+    assert_eq!(shown.split(' ').count(), 16);
+    assert_eq!(
+        lines[5],
+        "  odd side, so the blank's row (row 257) does not count; disorder 2181136127, odd"
+    );
+    assert_eq!(
+        lines[8],
+        "the goal can be reached iff both disorders have the same parity: both odd, solvable"
+    );
+}
+
+#[test]
+fn explain_comes_after_the_verdict_and_before_a_solution_in_batches_too() {
+    let text = explained("3 2 b 1\n1 2 3 b\n", &["--solve"]);
+    assert!(text.starts_with("start: 3 2 b 1\ngoal: 1 2 3 b\nunsolvable\na tile's"));
+    let text = explained("1 2 3 b\n1 2 b 3\n", &["--solve"]);
+    assert!(
+        text.ends_with("both even, solvable\nmoves: 1 (shortest)\nsolution: R\n"),
+        "{text}"
+    );
+    let batch = explained("1 2 3 b\n1 2 b 3\n\n3 2 b 1\n1 2 3 b\n", &["--batch"]);
+    assert_eq!(batch.matches("a tile's disorder").count(), 2);
+    assert_eq!(batch.lines().count(), 2 * 9);
 }

@@ -1128,3 +1128,48 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     // The submissions are as they were: built in copies.
     assert!(!submissions.join("alice/puzzle").exists());
 }
+
+#[test]
+fn an_interrupted_grade_all_leaves_nothing_behind() {
+    // One submission, a script that records its pid and its child's and
+    // hangs; the grading is stopped with SIGTERM while it runs.
+    let scratch = Scratch::new("grade-all-interrupted", &["sol4_assignment_example.inp"]);
+    let folder = scratch.path().join("submissions/hangs");
+    fs::create_dir_all(&folder).unwrap();
+    let pids = scratch.path().join("pids");
+    fs::write(
+        folder.join("hang.sh"),
+        format!(
+            "#!/bin/sh\necho $$ >> '{0}'\nsleep 600 &\necho $! >> '{0}'\nwait\n",
+            pids.display()
+        ),
+    )
+    .unwrap();
+    fs::write(
+        folder.join("Makefile"),
+        "puzzle: hang.sh\n\tcp hang.sh puzzle\n\tchmod +x puzzle\n",
+    )
+    .unwrap();
+    let mut child = scratch
+        .testrun("grade-all", &[&scratch.path().join("submissions")], 60)
+        .env("GRADES", scratch.path().join("marks"))
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    while fs::read_to_string(&pids).map_or(0, |p| p.lines().count()) < 2 {
+        assert!(
+            began.elapsed() < Duration::from_secs(20),
+            "the hanging program did not start"
+        );
+        sleep(Duration::from_millis(20));
+    }
+    let kill = Command::new("kill")
+        .args(["-s", "TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    assert_ended(&pids);
+    scratch.assert_clean();
+}

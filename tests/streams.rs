@@ -327,10 +327,23 @@ fn batch_under_a_memory_limit(kilobytes: u64, jobs: u64, pairs: usize) {
 }
 
 #[test]
-fn more_jobs_than_the_machine_can_run_are_capped() {
-    // As many pairs as jobs, and 4 GB of address space, in which 40,000
-    // stacks of 2 MB cannot all be mapped: only the cap keeps them away.
-    batch_under_a_memory_limit(4_000_000, 40_000, 40_000);
+fn the_most_jobs_run_and_more_are_refused() {
+    // As many pairs as jobs, in 4 GB of address space (stacks and malloc's
+    // arenas): 256 threads fit.
+    batch_under_a_memory_limit(4_000_000, 256, 256);
+    // 40,000 stacks of 2 MB would not: the command line refuses them before
+    // any thread starts, as its help promises at most 256.
+    let out = assert_cmd::Command::new(binary())
+        .args(["--batch", "--solve", "--jobs", "40000"])
+        .write_stdin("1 2 3 b\n1 2 b 3\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, b"");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "puzzle: option '--jobs' takes at most 256 threads, not '40000'\nTry 'puzzle --help' for more information.\n"
+    );
 }
 
 #[test]

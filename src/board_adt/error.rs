@@ -9,6 +9,10 @@ use super::size::{isqrt, MAX_CELLS, MAX_SIDE};
 use std::fmt;
 use std::io;
 
+/// A start line of this many tokens or fewer that is not a square gets a hint
+/// that a board is one line: the first row of a board typed as a grid.
+const GRID_HINT_TOKENS: u64 = 64;
+
 /// Which of the two input lines a board comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
@@ -131,20 +135,28 @@ impl fmt::Display for BoardError {
             ErrorKind::InvalidToken { position, text } => {
                 write!(f, "token {position} '{text}' is neither a number nor 'b'")
             }
-            ErrorKind::NotSquare { tokens } if *tokens < 4 => write!(
-                f,
-                "{tokens} tokens do not make a square board (the smallest, 2x2, needs 4)"
-            ),
             ErrorKind::NotSquare { tokens } => {
-                let below = isqrt(*tokens);
-                write!(
-                    f,
-                    "{tokens} tokens do not make a square board ({below}x{below} needs {}, {}x{} needs {})",
-                    below * below,
-                    below + 1,
-                    below + 1,
-                    (below + 1) * (below + 1)
-                )
+                if *tokens < 4 {
+                    write!(
+                        f,
+                        "{tokens} tokens do not make a square board (the smallest, 2x2, needs 4)"
+                    )?;
+                } else {
+                    let below = isqrt(*tokens);
+                    write!(
+                        f,
+                        "{tokens} tokens do not make a square board ({below}x{below} needs {}, {}x{} needs {})",
+                        below * below,
+                        below + 1,
+                        below + 1,
+                        (below + 1) * (below + 1)
+                    )?;
+                }
+                // A short first line is most often a board typed as a grid.
+                if self.board == Role::Start && *tokens <= GRID_HINT_TOKENS {
+                    f.write_str("; a board is one line with all its tiles, not one row a line")?;
+                }
+                Ok(())
             }
             ErrorKind::TooSmall => {
                 f.write_str("1 token makes a 1x1 board, but the smallest is 2x2")
@@ -162,6 +174,12 @@ impl fmt::Display for BoardError {
                 )
             }
             ErrorKind::OutOfRange {
+                position, number, ..
+            } if number == "0" => write!(
+                f,
+                "tile 0 at token {position} is out of range: tiles are numbered from 1 (the blank is written 'b')"
+            ),
+            ErrorKind::OutOfRange {
                 position,
                 number,
                 side: Some(side),
@@ -169,14 +187,6 @@ impl fmt::Display for BoardError {
                 f,
                 "tile {number} at token {position} is out of range 1..{} for a {side}x{side} board",
                 side * side - 1
-            ),
-            ErrorKind::OutOfRange {
-                position,
-                number,
-                side: None,
-            } if number == "0" => write!(
-                f,
-                "tile 0 at token {position} is out of range: tiles are numbered from 1"
             ),
             ErrorKind::OutOfRange {
                 position,
@@ -193,20 +203,28 @@ impl fmt::Display for BoardError {
             } => write!(f, "tile {tile} appears twice (tokens {first} and {second})"),
             ErrorKind::SizeMismatch {
                 start_side: s,
-                goal_tokens: Some(tokens),
-            } => write!(
-                f,
-                "{tokens} tokens, but the start board is {s}x{s} ({} tokens)",
-                s * s
-            ),
-            ErrorKind::SizeMismatch {
-                start_side: s,
-                goal_tokens: None,
-            } => write!(
-                f,
-                "more than {} tokens, but the start board is {s}x{s}",
-                s * s
-            ),
+                goal_tokens,
+            } => {
+                match goal_tokens {
+                    Some(tokens) if isqrt(*tokens).pow(2) == *tokens && *tokens >= 4 => {
+                        let side = isqrt(*tokens);
+                        write!(f, "{tokens} tokens make a {side}x{side} board")?
+                    }
+                    Some(tokens) => write!(f, "{tokens} tokens")?,
+                    None => {
+                        return write!(
+                            f,
+                            "more than {} tokens, but the start board is {s}x{s}: the boards differ in size",
+                            s * s
+                        )
+                    }
+                }
+                write!(
+                    f,
+                    ", but the start board is {s}x{s} ({} tokens): the boards differ in size",
+                    s * s
+                )
+            }
             ErrorKind::ExtraInput { line, text } => {
                 write!(f, "extra input after it, on line {line}: '{text}'")
             }
@@ -302,7 +320,13 @@ mod tests {
         let e = BoardError::new(Role::Start, ErrorKind::NotSquare { tokens: 5 });
         assert_eq!(
             e.to_string(),
-            "start board: 5 tokens do not make a square board (2x2 needs 4, 3x3 needs 9)"
+            "start board: 5 tokens do not make a square board (2x2 needs 4, 3x3 needs 9); a board is one line with all its tiles, not one row a line"
+        );
+        // Only a long start line is no grid row.
+        let e = BoardError::new(Role::Start, ErrorKind::NotSquare { tokens: 65 });
+        assert_eq!(
+            e.to_string(),
+            "start board: 65 tokens do not make a square board (8x8 needs 64, 9x9 needs 81)"
         );
         // No board is smaller than 2x2: 1x1 is never offered as a neighbour.
         let e = BoardError::new(Role::Goal, ErrorKind::NotSquare { tokens: 3 });

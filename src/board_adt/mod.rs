@@ -8,7 +8,8 @@
 //!
 //! A [`Puzzle`] is a start and a goal board of the same size; reading one from a
 //! stream is [`crate::input::read_puzzle`]. Whether the goal can be reached is the
-//! parity rule ([`Board::parity`], [`Board::can_reach`]).
+//! parity rule ([`Board::parity`], [`Board::can_reach`]); [`Disorder`] counts
+//! the numbers behind it, as the tutorial computes them.
 //!
 //! A [`Move`] names the direction in which the moved tile slides
 //! ([`Board::slide`]); a [`MoveList`] holds a solution's moves, packed.
@@ -19,6 +20,7 @@
 //! (`error.rs`), the size limits (`size.rs`), the moves (`moves.rs`,
 //! `move_list.rs`) and the symmetries of the square (`symmetry.rs`).
 
+pub(crate) mod disorder;
 pub(crate) mod error;
 pub(crate) mod move_list;
 pub(crate) mod moves;
@@ -26,6 +28,7 @@ pub(crate) mod parse;
 pub(crate) mod size;
 pub(crate) mod symmetry;
 
+pub use disorder::Disorder;
 use error::ReadError;
 pub use error::{BoardError, ErrorKind, Role};
 pub use move_list::MoveList;
@@ -512,7 +515,7 @@ mod tests {
         let error = Puzzle::new(board("1 2 3 b"), board("1 2 3 4 5 6 7 8 b")).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "goal board: 9 tokens, but the start board is 2x2 (4 tokens)"
+            "goal board: 9 tokens make a 3x3 board, but the start board is 2x2 (4 tokens): the boards differ in size"
         );
     }
 }

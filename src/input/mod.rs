@@ -232,7 +232,7 @@ mod tests {
     fn rejects_wrong_counts() {
         assert_eq!(
             error(b"1 2 3 4 5 b\n1 2 3 4 5 b\n"),
-            "start board: 6 tokens do not make a square board (2x2 needs 4, 3x3 needs 9)"
+            "start board: 6 tokens do not make a square board (2x2 needs 4, 3x3 needs 9); a board is one line with all its tiles, not one row a line"
         );
         assert_eq!(
             error(b"b\nb\n"),
@@ -240,15 +240,23 @@ mod tests {
         );
         assert_eq!(
             error(b"1 2 3 b\n1 2 3 b 1 2 3 b\n"),
-            "goal board: more than 4 tokens, but the start board is 2x2"
+            "goal board: more than 4 tokens, but the start board is 2x2: the boards differ in size"
         );
         assert_eq!(
             error(b"1 2 3 b\n1 2 3 4 5 6 7 8 b\n"),
+            "goal board: more than 4 tokens, but the start board is 2x2: the boards differ in size"
+        );
+        assert_eq!(
+            error(b"1 2 3 b\n1 2 3 4\n"),
             "goal board: tile 4 at token 4 is out of range 1..3 for a 2x2 board"
         );
         assert_eq!(
             error(b"1 2 3 4 5 6 7 8 b\n1 2 3 b\n"),
-            "goal board: 4 tokens, but the start board is 3x3 (9 tokens)"
+            "goal board: 4 tokens make a 2x2 board, but the start board is 3x3 (9 tokens): the boards differ in size"
+        );
+        assert_eq!(
+            error(b"1 2 3 4 5 6 7 8 b\n1 2 3 99999999999999999999999999999999999999999999999999 b"),
+            "goal board: 5 tokens, but the start board is 3x3 (9 tokens): the boards differ in size"
         );
     }
 
@@ -284,7 +292,7 @@ mod tests {
         );
         assert_eq!(
             error(b"0 1 2 b\n1 2 3 b\n"),
-            "start board: tile 0 at token 1 is out of range: tiles are numbered from 1"
+            "start board: tile 0 at token 1 is out of range: tiles are numbered from 1 (the blank is written 'b')"
         );
         assert_eq!(
             error(b"4294967297 1 2 b\n1 2 3 b\n"),

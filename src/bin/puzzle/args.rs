@@ -37,6 +37,8 @@ pub(crate) struct CheckArgs {
     pub(crate) shortest: bool,
     pub(crate) show: bool,
     pub(crate) stats: bool,
+    /// Show the parity rule's computation after the verdict (`--explain`).
+    pub(crate) explain: bool,
     pub(crate) batch: bool,
     pub(crate) jobs: Option<usize>,
     pub(crate) time_limit: Option<Duration>,
@@ -121,6 +123,7 @@ fn read(args: impl Iterator<Item = OsString>) -> Result<Given, Usage> {
             "--shortest" => check.shortest = flag(&inline)?,
             "--show" => check.show = flag(&inline)?,
             "--stats" => check.stats = flag(&inline)?,
+            "--explain" => check.explain = flag(&inline)?,
             "--batch" => check.batch = flag(&inline)?,
             "--jobs" => {
                 let jobs = number(&name, &value("a number of threads")?)?;
@@ -129,7 +132,12 @@ fn read(args: impl Iterator<Item = OsString>) -> Result<Given, Usage> {
                         "option '{name}' needs at least 1 thread, not '0'"
                     )));
                 }
-                check.jobs = Some(jobs.min(MAX_JOBS as u64) as usize);
+                if jobs > MAX_JOBS as u64 {
+                    return Err(Usage(format!(
+                        "option '{name}' takes at most {MAX_JOBS} threads, not '{jobs}'"
+                    )));
+                }
+                check.jobs = Some(jobs as usize);
             }
             "--cache-dir" => {
                 let dir = value("a directory")?;
@@ -184,6 +192,18 @@ fn read(args: impl Iterator<Item = OsString>) -> Result<Given, Usage> {
     })
 }
 
+/// The flags of `flags` that were given, as the subject of a sentence:
+/// "--show goes", "--show and --stats go", "--a, --b and --c go"; empty when
+/// none was given.
+fn given_flags(flags: &[(&str, bool)]) -> String {
+    let given: Vec<&str> = flags.iter().filter(|f| f.1).map(|f| f.0).collect();
+    match given.as_slice() {
+        [] => String::new(),
+        [one] => format!("{one} goes"),
+        [init @ .., last] => format!("{} and {last} go", init.join(", ")),
+    }
+}
+
 impl Given {
     /// `command`, whatever else is given.
     fn at_once(command: Command) -> Given {
@@ -205,11 +225,13 @@ impl Given {
             build_tables,
             ..
         } = self;
-        let solving_options = check.shortest || check.show || check.stats;
-        if solving_options && !check.solve {
-            return Err(Usage(
-                "--shortest, --show and --stats go with --solve".into(),
-            ));
+        let solving_options = given_flags(&[
+            ("--shortest", check.shortest),
+            ("--show", check.show),
+            ("--stats", check.stats),
+        ]);
+        if !solving_options.is_empty() && !check.solve {
+            return Err(Usage(format!("{solving_options} with --solve")));
         }
         if check.jobs.is_some() && !check.batch && !check.solve {
             return Err(Usage("--jobs goes with --batch or --solve".into()));
@@ -218,7 +240,12 @@ impl Given {
             return Err(Usage("--time-limit goes with --shortest".into()));
         }
         if let Some(sides) = build_tables {
-            if check.file.is_some() || check.solve || check.batch || generate.is_some() {
+            if check.file.is_some()
+                || check.solve
+                || check.batch
+                || check.explain
+                || generate.is_some()
+            {
                 return Err(Usage(
                     "--build-tables reads nothing; it goes with --cache-dir only".into(),
                 ));
@@ -230,8 +257,10 @@ impl Given {
         }
         match generate {
             Some(side) => {
-                if check.file.is_some() || check.solve || check.batch {
-                    return Err(Usage("--generate reads nothing and solves nothing".into()));
+                if check.file.is_some() || check.solve || check.batch || check.explain {
+                    return Err(Usage(
+                        "--generate reads nothing, solves nothing and explains nothing".into(),
+                    ));
                 }
                 if !(2..=MAX_GENERATE_SIDE).contains(&side) {
                     return Err(Usage(format!(
@@ -249,9 +278,14 @@ impl Given {
                     },
                 }))
             }
-            None if seed.is_some() || unsolvable || random_goal => Err(Usage(
-                "--seed, --unsolvable and --random-goal go with --generate".into(),
-            )),
+            None if seed.is_some() || unsolvable || random_goal => Err(Usage(format!(
+                "{} with --generate",
+                given_flags(&[
+                    ("--seed", seed.is_some()),
+                    ("--unsolvable", unsolvable),
+                    ("--random-goal", random_goal),
+                ])
+            ))),
             None => {
                 // Only a run that solves uses the tables.
                 if check.solve {
@@ -352,11 +386,51 @@ mod tests {
             usage(&[b"--jobs", b"-1"]),
             "option '--jobs' needs a whole number, not '-1'"
         );
-        // The largest number is taken, and the threads capped.
-        let Ok(Command::Check(check)) = args(&[b"--solve", b"--jobs", b"18446744073709551615"])
-        else {
+        // The help says at most 256 threads: more is refused, not capped.
+        assert_eq!(
+            usage(&[b"--solve", b"--jobs", b"257"]),
+            "option '--jobs' takes at most 256 threads, not '257'"
+        );
+        let Ok(Command::Check(check)) = args(&[b"--solve", b"--jobs", b"256"]) else {
             panic!("a valid command line")
         };
         assert_eq!(check.jobs, Some(MAX_JOBS));
+    }
+
+    #[test]
+    fn a_flag_out_of_place_is_named_alone() {
+        let usage = |list: &[&[u8]]| match args(list) {
+            Err(Usage(message)) => message,
+            _ => panic!("{list:?} is refused"),
+        };
+        assert_eq!(usage(&[b"--show"]), "--show goes with --solve");
+        assert_eq!(
+            usage(&[b"--stats", b"--shortest"]),
+            "--shortest and --stats go with --solve"
+        );
+        assert_eq!(
+            usage(&[b"--shortest", b"--show", b"--stats"]),
+            "--shortest, --show and --stats go with --solve"
+        );
+        assert_eq!(usage(&[b"--seed", b"3"]), "--seed goes with --generate");
+        assert_eq!(
+            usage(&[b"--unsolvable", b"--random-goal"]),
+            "--unsolvable and --random-goal go with --generate"
+        );
+        assert_eq!(
+            usage(&[b"--generate", b"3", b"--explain"]),
+            "--generate reads nothing, solves nothing and explains nothing"
+        );
+        // --explain goes with checking, solving and batches.
+        for list in [
+            &[&b"--explain"[..]][..],
+            &[b"--explain", b"--solve"],
+            &[b"--explain", b"--batch"],
+        ] {
+            let Ok(Command::Check(check)) = args(list) else {
+                panic!("{list:?} is valid")
+            };
+            assert!(check.explain);
+        }
     }
 }

@@ -14,7 +14,7 @@ use args::{CheckArgs, Command, Usage};
 use puzzle::board_adt::{BoardError, Puzzle};
 use puzzle::input::{read_puzzle, ReadError};
 use puzzle::{random_puzzle, run_batch, BatchError, BatchNote, BatchOptions, Notes};
-use puzzle::{write_boards, write_error, write_solution, write_verdict};
+use puzzle::{write_boards, write_error, write_explanation, write_solution, write_verdict};
 use puzzle::{SolveEvent, SolveOptions, SolveStats, Solver, TableEvent, TableSet};
 use status::Plain;
 use std::fs::File;
@@ -135,7 +135,13 @@ fn run(command: Command) -> Result<(), Failure> {
                 return batch(input, &name, &args, &mut out);
             }
             let puzzle = read_puzzle(input).map_err(|e| read_failure(e, &name))?;
-            write_out(&mut out, |out| write_verdict(out, &puzzle))?;
+            write_out(&mut out, |out| {
+                write_verdict(out, &puzzle)?;
+                if args.explain {
+                    write_explanation(out, &puzzle)?;
+                }
+                Ok(())
+            })?;
             if args.solve {
                 let solver = Solver::new(SolveOptions {
                     stop: platform::stop_flag(),
@@ -298,6 +304,7 @@ fn batch(
     let options = BatchOptions {
         solve: args.solve,
         show: args.show,
+        explain: args.explain,
         jobs: args.jobs,
     };
     let stats = args.stats;

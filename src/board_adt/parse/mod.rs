@@ -86,6 +86,19 @@ pub(crate) struct LineParser {
     /// significant digits; or an invalid token's text so far.
     zeros: u64,
     text: Vec<u8>,
+    /// On the goal line, a tile too large for the start board's size, held
+    /// while the rest of the line is counted: if the goal has another number
+    /// of tokens, the fault to report is that the boards differ in size.
+    held: Option<Held>,
+}
+
+/// A goal line's out-of-range fault, held while its tokens are counted.
+struct Held {
+    fault: ReadError,
+    /// Tokens counted so far, the held one included.
+    tokens: u64,
+    /// Whether the counting is inside a token.
+    inside: bool,
 }
 
 impl LineParser {
@@ -106,6 +119,7 @@ impl LineParser {
             value: 0,
             zeros: 0,
             text: Vec::new(),
+            held: None,
         }
     }
 
@@ -120,7 +134,78 @@ impl LineParser {
     /// [`LineParser::odd_byte`]. Tokens may span chunks: the state, the number's
     /// value and the text kept for messages carry over.
     pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<Fed, ReadError> {
-        self.scan(chunk).map_err(|e| self.settle(e))
+        if self.held.is_some() {
+            return self.count_rest(chunk, 0);
+        }
+        let (entry_count, entry_inside) = (self.count, self.state != State::Gap);
+        match self.scan(chunk).map_err(|e| self.settle(e)) {
+            Err(fault) if self.is_size_hint(&fault) => {
+                // Find the held token in this chunk: the tokens finished here
+                // came before it.
+                let mut before = self.count - entry_count;
+                let mut inside = entry_inside;
+                let mut at = 0;
+                if inside && before > 0 {
+                    before -= 1;
+                    inside = false;
+                    while !is_gap(chunk[at]) {
+                        at += 1;
+                    }
+                }
+                while !inside {
+                    if is_gap(chunk[at]) {
+                        at += 1;
+                    } else if before == 0 {
+                        inside = true;
+                    } else {
+                        before -= 1;
+                        while !is_gap(chunk[at]) {
+                            at += 1;
+                        }
+                    }
+                }
+                self.held = Some(Held {
+                    fault,
+                    tokens: self.count + 1,
+                    inside: true,
+                });
+                self.count_rest(chunk, at)
+            }
+            other => other,
+        }
+    }
+
+    /// Whether `fault` is a goal tile too large for the start board's size,
+    /// which may mean that the goal board is larger.
+    fn is_size_hint(&self, fault: &ReadError) -> bool {
+        matches!(fault, ReadError::Invalid(e) if matches!(
+            e.kind(),
+            ErrorKind::OutOfRange { side: Some(_), number, .. } if number != "0"
+        )) && self.expected.is_some()
+    }
+
+    /// Counts the tokens of `chunk[from..]` while a fault is held: more tokens
+    /// than the start board's is a size mismatch at once; the line's end
+    /// settles it in [`LineParser::finish`]. (A `\r` starts no token, so that a
+    /// CRLF line end is not counted as one.)
+    fn count_rest(&mut self, chunk: &[u8], from: usize) -> Result<Fed, ReadError> {
+        let expected = self.expected.unwrap_or(MAX_CELLS);
+        let held = self.held.as_mut().expect("a fault is held");
+        for (i, &byte) in chunk.iter().enumerate().skip(from) {
+            match byte {
+                b'\n' => return Ok(Fed::LineEnd(i + 1)),
+                b' ' | b'\t' | b'\r' => held.inside = false,
+                _ if held.inside => {}
+                _ => {
+                    held.inside = true;
+                    held.tokens += 1;
+                    if held.tokens > expected {
+                        return Err(self.too_many());
+                    }
+                }
+            }
+        }
+        Ok(Fed::More)
     }
 
     fn scan(&mut self, chunk: &[u8]) -> Result<Fed, ReadError> {
@@ -375,6 +460,9 @@ impl LineParser {
 
     /// The line ended with the input (no `\n`); a final `\r` is ignored.
     pub(crate) fn feed_end(&mut self) -> Result<(), ReadError> {
+        if self.held.is_some() {
+            return Ok(());
+        }
         self.cr_pending = false;
         self.end_token(&[]).map_err(|e| self.settle(e))
     }
@@ -507,6 +595,15 @@ impl LineParser {
     /// The line has ended: checks what only its end can tell and hands over the
     /// checked cells.
     pub(crate) fn finish(mut self) -> Result<CheckedLine, ReadError> {
+        if let Some(held) = self.held.take() {
+            return Err(match self.expected {
+                Some(expected) if held.tokens != expected => self.fault(ErrorKind::SizeMismatch {
+                    start_side: isqrt(expected),
+                    goal_tokens: Some(held.tokens),
+                }),
+                _ => held.fault,
+            });
+        }
         let Some(keeper) = self.keeper.finish(&self.block) else {
             unreachable!("a parser that reported a fault is not finished")
         };
@@ -557,6 +654,11 @@ impl LineParser {
             Err(fault) => Err(self.keep_error(&fault)),
         }
     }
+}
+
+/// Whether `byte` separates tokens (or ends the line).
+fn is_gap(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n')
 }
 
 /// The value and length of the number of 1 to 7 digits at the start of `bytes`,
