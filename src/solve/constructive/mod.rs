@@ -33,12 +33,12 @@
 //! heuristic is the largest single-tile distance, read from tables that a
 //! breadth-first search fills for the window (admissible and consistent), so it
 //! finds the shortest placement within the window. In a small region (at most
-//! 100 cells) the window is the whole region, and tiles are placed two at a time
+//! 16 cells) the window is the whole region. Tiles are placed two at a time
 //! (or the last three together) while the state space stays within 2^18 states;
 //! the last two tiles of a line are always placed together, which places the
 //! corner tile without a special case.
 //!
-//! In a large region a tile is walked a cell at a time towards its target, each
+//! Otherwise a tile is walked a cell at a time towards its target, each
 //! step by routing the blank (around the tile and the locked, already placed
 //! cells) to the cell ahead of the tile and sliding the tile into it, until it is
 //! near; a search in a small box around it and its target finishes. The last two
@@ -51,12 +51,19 @@
 //! minus the tile being walked always stay connected (the region left is at least
 //! 4 by 3 when a line is solved), which the tests check on many random boards.
 //!
-//! Each search has a bounded state space and each placement makes at least one
-//! move, so the time stays proportional to the number of moves. The blank's
-//! routing walks a straight L-shaped path when one is free and otherwise runs a
-//! small A* search (only around the walked tile or the window, so it explores a
-//! few cells). Moves that undo the previous one are cancelled as they are
-//! recorded.
+//! # Routes that carry tiles home
+//!
+//! Every move of the blank carries one tile one cell, and a route of the blank
+//! has many shortest paths. The reduction takes, among them, one that carries
+//! the most tiles towards their homes (a dynamic programme over the rectangle
+//! between the two cells; A* around obstacles), so that the tiles placed later
+//! have less far to go. This is what takes a random 100x100 board from the
+//! 2.64 N^3 moves of the plain greedy reduction (Parberry's analysis: 8/3 N^3)
+//! to about 1.98 N^3. Long routes go in legs of about 1,024 cells each, so
+//! that the work per move stays bounded. Each search has a bounded state
+//! space and each placement makes at least one move, so the time stays
+//! proportional to the number of moves. Moves that undo the previous one are
+//! cancelled as they are recorded.
 
 mod exact;
 mod reducer;
@@ -447,6 +454,9 @@ mod tests {
         let mut blank = start.iter().position(|&t| t == 0).unwrap();
         assert_eq!(replay(&mut cells, 100, &mut blank, &moves), Ok(()));
         assert!(cells == goal);
+        // Routes that carry tiles homewards: about 2.0 N^3 moves; the
+        // reduction without them (Parberry's greedy one) makes 8/3 N^3.
+        assert!(moves.len() < 2_100_000, "{} moves", moves.len());
     }
 
     #[test]

@@ -13,8 +13,23 @@ use crate::solve::grid::manhattan;
 /// No cell: the blank routing avoids nothing besides the locked cells.
 const NONE: usize = usize::MAX;
 
-/// Regions (rows times columns) up to this size are searched whole.
-const SMALL_REGION: usize = 100;
+/// The weight of a move against a move that takes a tile away from its home
+/// when the blank is routed: more than any route's length, so that routes stay
+/// shortest and, among the shortest, move the most tiles homewards.
+const ROUTE_LENGTH: u64 = 1 << 32;
+
+/// A route's leg is searched over a rectangle of about this many cells ...
+const LEG_AREA: usize = 1024;
+
+/// ... and a route around obstacles weighs its tiles' homes up to this length.
+const LEG_SPAN: usize = 64;
+
+/// Regions (rows times columns) up to this size are searched whole. Walking
+/// tiles with the homeward routes below gave shorter solutions than whole-region
+/// searches (which place each tile shortest but move the others blindly) in
+/// larger regions: 10x10, 50 random puzzles, 1,751 moves on average against
+/// 1,810 with whole-region searches up to 100 cells.
+const SMALL_REGION: usize = 16;
 
 /// In larger regions a tile is walked to within this distance of its target
 /// before the exact search takes over ...
@@ -33,24 +48,6 @@ const PAIR_ROWS: usize = 4;
 /// ... and columns.
 const PAIR_COLS: usize = 4;
 
-/// The cells after `from` up to `to` on an `n`-wide board, `from` and `to` on
-/// one row or one column.
-fn segment(n: usize, from: usize, to: usize) -> impl Iterator<Item = usize> {
-    let stride = if from / n == to / n { 1 } else { n };
-    let mut cell = from;
-    std::iter::from_fn(move || {
-        if cell == to {
-            return None;
-        }
-        cell = if to > cell {
-            cell + stride
-        } else {
-            cell - stride
-        };
-        Some(cell)
-    })
-}
-
 /// The reduction's state: the board as it is being solved, with every tile's cell.
 pub(super) struct Reducer<'a> {
     n: usize,
@@ -62,10 +59,16 @@ pub(super) struct Reducer<'a> {
     locked: Vec<bool>,
     /// The tile each cell must end with (the common board C).
     target: &'a [u32],
+    /// `home[tile]`: the cell `tile` must end in.
+    home: Vec<usize>,
+    /// The row and column of `home[tile]`, as `row << 16 | column`.
+    home_at: Vec<u32>,
     /// Whether view coordinates are transposed (solving a column).
     pub(super) transposed: bool,
     pub(super) moves: MoveList,
     router: Router,
+    /// The cells the blank left during the current route, to undo it.
+    trail: Vec<usize>,
     exact: Exact,
 }
 
@@ -76,8 +79,17 @@ impl<'a> Reducer<'a> {
         for (cell, &tile) in cells.iter().enumerate() {
             pos[tile as usize] = cell;
         }
+        let mut home = vec![0; n * n];
+        for (cell, &tile) in target.iter().enumerate() {
+            home[tile as usize] = cell;
+        }
         Reducer {
             n,
+            home_at: home
+                .iter()
+                .map(|&c| (((c / n) << 16) | (c % n)) as u32)
+                .collect(),
+            home,
             blank: pos[0],
             cells,
             pos,
@@ -85,7 +97,8 @@ impl<'a> Reducer<'a> {
             target,
             transposed: false,
             moves: MoveList::new(),
-            router: Router::new(n * n),
+            router: Router::new(n),
+            trail: Vec::new(),
             exact: Exact::new(n * n),
         }
     }
@@ -165,10 +178,6 @@ impl<'a> Reducer<'a> {
         self.record(mv);
     }
 
-    fn free(&self, cell: usize, avoid: usize) -> bool {
-        cell != avoid && !self.locked[cell]
-    }
-
     /// Moves the blank to `goal` without entering a locked cell or `avoid`.
     fn route_blank(&mut self, goal: usize, avoid: usize) {
         let routed = self.try_route_blank(goal, avoid);
@@ -181,44 +190,95 @@ impl<'a> Reducer<'a> {
     /// Moves the blank to `goal` without entering a locked cell or `avoid`, if it
     /// can get there; returns whether it did (if not, it has not moved).
     fn try_route_blank(&mut self, goal: usize, avoid: usize) -> bool {
-        self.blank == goal
-            || self.straight_route(goal, avoid, true)
-            || self.straight_route(goal, avoid, false)
-            || self.searched_route(goal, avoid)
+        self.blank == goal || self.searched_route(goal, avoid)
     }
 
-    /// Walks the blank to `goal` along an L-shaped path (sideways first or
-    /// not), if every cell of it is free; returns whether it did.
-    fn straight_route(&mut self, goal: usize, avoid: usize, sideways_first: bool) -> bool {
+    /// Walks the blank to `goal` along a shortest free path, if there is one;
+    /// returns whether there was. Of the shortest paths it takes one that
+    /// slides the most tiles towards their homes: every move of the blank
+    /// carries a tile one cell, and a tile carried homewards costs less to
+    /// place later (on a 100x100 board this cut the moves by a quarter). A
+    /// path that only ever steps towards `goal` is found by
+    /// [`Router::monotone`], one around obstacles by A*.
+    fn searched_route(&mut self, goal: usize, avoid: usize) -> bool {
+        // A long route goes in legs between cells on the straight line, each
+        // searched over at most about LEG_AREA cells, so that the work stays
+        // proportional to the route's length.
         let n = self.n;
-        let corner = if sideways_first {
-            self.blank / n * n + goal % n
-        } else {
-            goal / n * n + self.blank % n
-        };
-        let clear = |from: usize, to: usize| segment(n, from, to).all(|c| self.free(c, avoid));
-        if !clear(self.blank, corner) || !clear(corner, goal) {
-            return false;
-        }
-        for (from, to) in [(self.blank, corner), (corner, goal)] {
-            for cell in segment(n, from, to) {
-                self.step(cell);
+        let start = self.blank;
+        let (r0, c0) = ((start / n) as isize, (start % n) as isize);
+        let (r1, c1) = ((goal / n) as isize, (goal % n) as isize);
+        let area = (r0.abs_diff(r1) + 1) * (c0.abs_diff(c1) + 1);
+        let legs = (1..)
+            .find(|&k: &usize| k * k * LEG_AREA >= area)
+            .unwrap_or(1);
+        let mark = self.trail.len();
+        for k in 1..legs {
+            let at = |a: isize, b: isize| a + (b - a) * k as isize / legs as isize;
+            let waypoint = at(r0, r1) as usize * n + at(c0, c1) as usize;
+            if waypoint != avoid && !self.locked[waypoint] {
+                // A leg that cannot go straight is left to the next one.
+                self.route_leg(waypoint, avoid, false);
             }
         }
-        true
+        if self.route_leg(goal, avoid, true) {
+            self.trail.truncate(mark);
+            return true;
+        }
+        // Back to where the blank was: "not found" moves nothing.
+        while self.trail.len() > mark {
+            let back = self.trail.pop().expect("the trail is longer than its mark");
+            self.step(back);
+        }
+        false
     }
 
-    /// Walks the blank to `goal` along a shortest free path found by A*, if there
-    /// is one; returns whether there was.
-    fn searched_route(&mut self, goal: usize, avoid: usize) -> bool {
-        if !self
+    /// Walks the blank to `goal` along a shortest free path that slides the
+    /// most tiles towards their homes (see [`Self::searched_route`]): one that
+    /// only steps towards `goal`, or (when `around` is set and there is none)
+    /// one around obstacles; returns whether it found one. Every cell the blank
+    /// leaves is pushed on the trail.
+    fn route_leg(&mut self, goal: usize, avoid: usize, around: bool) -> bool {
+        let n = self.n;
+        let (cells, home) = (&self.cells, &self.home);
+        // The blank stepping from `x` to `y` slides the tile at `y` to `x`:
+        // good when that brings the tile nearer its home.
+        let good = |x: usize, y: usize| {
+            let t = cells[y] as usize;
+            manhattan(n, x, home[t]) < manhattan(n, y, home[t])
+        };
+        // The same for both steps into a cell, without a division: the blank
+        // stepping down slides the tile up, which is good when its home is
+        // above it.
+        let home_at = &self.home_at;
+        let homeward = |y: usize, r: usize, c: usize, down: bool, right: bool| {
+            let home = home_at[cells[y] as usize];
+            let (hr, hc) = ((home >> 16) as usize, (home & 0xffff) as usize);
+            let up_good = if down { hr < r } else { hr > r };
+            let side_good = if right { hc < c } else { hc > c };
+            (i64::from(up_good), i64::from(side_good))
+        };
+        let found = self
             .router
-            .route(self.n, &self.locked, self.blank, goal, avoid)
-        {
+            .monotone(&self.locked, self.blank, goal, avoid, homeward)
+            || (around && {
+                // Far away, A* would look at every tie; plain shortest then.
+                let weigh = manhattan(n, self.blank, goal) as usize <= LEG_SPAN;
+                self.router.route(
+                    &self.locked,
+                    self.blank,
+                    goal,
+                    avoid,
+                    ROUTE_LENGTH,
+                    |x, y| ROUTE_LENGTH + u64::from(weigh && !good(x, y)),
+                )
+            });
+        if !found {
             return false;
         }
         let path = std::mem::take(&mut self.router.path);
         for &cell in &path {
+            self.trail.push(self.blank);
             self.step(cell);
         }
         self.router.path = path;
@@ -621,6 +681,31 @@ mod tests {
     use crate::solve::constructive::exact::single_distances;
     use crate::solve::constructive::exact::tests::board_neighbours;
     use crate::solve::constructive::tests::pair;
+
+    #[test]
+    fn long_routes_go_in_legs_and_a_route_that_cannot_arrive_moves_nothing() {
+        let n = 40;
+        let mut rng = SplitMix64::new(8);
+        let (start, goal) = pair(&mut rng, n);
+        let mut r = Reducer::new(n, &start, &goal);
+        // Far corners: the rectangle between is larger than a leg.
+        let (corner, far) = (0, n * n - 1);
+        assert!(n * n > LEG_AREA);
+        r.route_blank(corner, NONE);
+        let before = (r.cells.clone(), r.moves.len());
+        assert!(r.try_route_blank(far, NONE));
+        assert_eq!(r.blank, far);
+        assert_eq!(r.moves.len() - before.1, 2 * (n - 1), "a shortest route");
+        // Wall the corner off: the route fails and leaves everything as it was.
+        r.route_blank(corner, NONE);
+        let before = (r.cells.clone(), r.moves.to_vec());
+        for cell in [far - 1, far - n] {
+            r.locked[cell] = true;
+        }
+        assert!(!r.try_route_blank(far, NONE));
+        assert_eq!((r.cells.clone(), r.moves.to_vec()), before);
+        assert_eq!(r.blank, corner);
+    }
 
     #[test]
     fn exact_placement_is_shortest_and_refuses_cells_outside_its_window() {
