@@ -603,6 +603,7 @@ impl Solver {
         let finisher = constructive::Finisher {
             estimate: &estimate,
             solve: &solve,
+            jobs,
         };
         let out = constructive::solve_finished(start, goal, &finisher);
         counters.expanded += evals.get();

@@ -19,6 +19,19 @@
 //! each a different order of lines, and the shortest solution, mapped back, is
 //! kept.
 //!
+//! # 6x6 to 10x10: a search over lines, finished on a 5x5 corner
+//!
+//! With the 5x5 tables at hand, the reduction stops at a 5x5 corner, which a
+//! beam search over the tables finishes near-shortest ([`solve_finished`]).
+//! The lines before it are searched rather than taken greedily: after each
+//! line the 8 best partial reductions are kept, each extended by its top row
+//! and by its left column in six styles (tiles placed together or one at a
+//! time, walked to within 1, 3 or 5 cells, either tie-break of the walk),
+//! ranked by their moves plus twice the distances their tiles have left; the
+//! one finished is the one whose moves plus the 5x5 corner's table estimate
+//! are fewest, over the images too (on several threads, the same answer for
+//! any number).
+//!
 //! # The reduction
 //!
 //! The unsolved region is a rectangle at the bottom right. Each step solves its
@@ -107,10 +120,16 @@ pub(crate) fn solve(start: &Board, goal: &Board) -> Outcome {
 pub(crate) struct Finisher<'a> {
     /// A lower bound on the moves of a 5x5 puzzle (cheap): which of the
     /// reductions to finish.
-    pub(crate) estimate: &'a dyn Fn(&[u8], &[u8]) -> u32,
+    pub(crate) estimate: &'a (dyn Fn(&[u8], &[u8]) -> u32 + Sync),
     /// A good solution of a 5x5 puzzle.
     pub(crate) solve: &'a dyn Fn(&[u8], &[u8]) -> MoveList,
+    /// Threads for the reductions of the images.
+    pub(crate) jobs: usize,
 }
+
+/// An image's reduction to the 5x5 corner, with its moves plus the corner's
+/// estimate.
+type Candidate = (u64, Symmetry, Reduced);
 
 /// A valid solution from `start` to `goal` on boards of side 6 and more: the
 /// reduction, on each image of the portfolio, down to a 5x5 corner, and the
@@ -120,14 +139,16 @@ pub(crate) fn solve_finished(start: &Board, goal: &Board, finisher: &Finisher<'_
     let side = start.side();
     assert!(side >= 6, "a 5x5 corner leaves at least one line to reduce");
     let (start, goal) = (start.cells(), goal.cells());
-    let tries = portfolio(side);
-    let mut best: Option<(u64, Symmetry, Reduced)> = None;
-    for image in &IMAGES[..tries] {
-        let reduced = reduce_to(
+    let images = &IMAGES[..portfolio(side)];
+    // Each image is reduced on its own: on `finisher.jobs` threads, images
+    // taken in turn, and the best chosen in the images' order whatever the
+    // threads (the same answer for any number).
+    let reduce_image = |image: &Symmetry| {
+        let reduced = reduce_searched(
             side,
             &turned(side, *image, start),
             &turned(side, *image, goal),
-            5,
+            finisher.estimate,
         );
         let total = reduced.moves.len() as u64
             + u64::from((finisher.estimate)(
@@ -135,8 +156,37 @@ pub(crate) fn solve_finished(start: &Board, goal: &Board, finisher: &Finisher<'_
                 &reduced.corner_goal,
             ))
             + reduced.walk.len() as u64;
-        if best.as_ref().is_none_or(|(t, _, _)| total < *t) {
-            best = Some((total, *image, reduced));
+        (total, *image, reduced)
+    };
+    let threads = finisher.jobs.clamp(1, images.len());
+    let mut results: Vec<Candidate> = if threads == 1 {
+        images.iter().map(reduce_image).collect()
+    } else {
+        let mut parts: Vec<Vec<(usize, Candidate)>> = Vec::new();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let reduce_image = &reduce_image;
+                    scope.spawn(move || {
+                        (t..images.len())
+                            .step_by(threads)
+                            .map(|i| (i, reduce_image(&images[i])))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            for handle in handles {
+                parts.push(handle.join().expect("a reduction thread panicked"));
+            }
+        });
+        let mut all: Vec<_> = parts.into_iter().flatten().collect();
+        all.sort_by_key(|(i, _)| *i);
+        all.into_iter().map(|(_, r)| r).collect()
+    };
+    let mut best: Option<Candidate> = None;
+    for result in results.drain(..) {
+        if best.as_ref().is_none_or(|(t, _, _)| result.0 < *t) {
+            best = Some(result);
         }
     }
     let (_, image, mut reduced) = best.expect("at least one image");
@@ -240,14 +290,146 @@ impl Reduced {
 }
 
 /// The reduction down to the `k`x`k` bottom-right corner (`k` is 3 or 5, at
-/// most `side - 1`), the corner left unsolved.
-///
-/// The common board C is the goal with its blank walked down, then right,
-/// just into the corner; for a 5x5 corner, on into the corner's nearest
-/// corner cell, so that the 5x5 puzzle's goal has its blank in a corner
-/// (one class of tables serves every board). `solve_small` joins any two
-/// blank cells of a 3x3 corner, so there the walk stops at once.
+/// most `side - 1`), the corner left unsolved, towards the common board of
+/// [`common_board`], greedily: each line the one whose tiles are nearer.
 fn reduce_to(side: usize, start: &[u32], goal: &[u32], k: usize) -> Reduced {
+    let n = side;
+    let (common, walk) = common_board(side, goal, k);
+    let mut r = reducer::Reducer::new(n, start, &common);
+    // The unsolved region is rows `top..n`, columns `left..n`; each step solves
+    // its top row or its left column, whichever looks cheaper, while it keeps
+    // at least `k` rows and `k` columns.
+    let (mut top, mut left) = (0, 0);
+    while top < n - k || left < n - k {
+        let row = if top == n - k {
+            false
+        } else if left == n - k {
+            true
+        } else {
+            r.line_cost(false, top, left) <= r.line_cost(true, left, top)
+        };
+        solve_line(&mut r, row, &mut top, &mut left);
+    }
+    corner(side, k, r, &common, walk)
+}
+
+/// Solves the top row (`row`) or the left column of the region of rows
+/// `top..`, columns `left..`, and shrinks the region.
+fn solve_line(r: &mut reducer::Reducer<'_>, row: bool, top: &mut usize, left: &mut usize) {
+    if row {
+        r.transposed = false;
+        r.solve_line(*top, *left);
+        *top += 1;
+    } else {
+        r.transposed = true;
+        r.solve_line(*left, *top);
+        *left += 1;
+    }
+}
+
+/// The ways of solving a line that the search over lines tries: the plain
+/// one, its walks' other tie-break, and tiles one at a time walked to within
+/// 3, 1 or 5 cells of their cells. Measured on 50 random 10x10 puzzles: all
+/// six, 1,608 moves on average; the first four, 1,634; the first three, 1,635;
+/// the plain one alone, 1,719. (One at a time, only the last two tiles of a
+/// line are searched together, in a space of at most [`PAIR_STATES`]: the
+/// full space there cost half the time for nothing.)
+const STYLES: [reducer::Style; 6] = [
+    reducer::Style::PLAIN,
+    reducer::Style {
+        longer_first: false,
+        ..reducer::Style::PLAIN
+    },
+    reducer::Style {
+        together: false,
+        states: PAIR_STATES,
+        ..reducer::Style::PLAIN
+    },
+    reducer::Style {
+        together: false,
+        longer_first: false,
+        states: PAIR_STATES,
+        ..reducer::Style::PLAIN
+    },
+    reducer::Style {
+        together: false,
+        near: 1,
+        states: PAIR_STATES,
+        ..reducer::Style::PLAIN
+    },
+    reducer::Style {
+        together: false,
+        near: 5,
+        states: PAIR_STATES,
+        ..reducer::Style::PLAIN
+    },
+];
+
+/// The largest search of the last two tiles of a line for the styles that
+/// place tiles one at a time.
+const PAIR_STATES: usize = 1 << 15;
+
+/// How many partial reductions the search over lines keeps after each line
+/// (10x10: 8 kept, 1,608 moves; 4 kept, 1,624).
+const LINE_BEAM: usize = 8;
+
+/// The reduction down to the 5x5 corner, searched line by line: every kept
+/// partial reduction is extended by its top row and by its left column, each
+/// in every [`STYLES`], and the [`LINE_BEAM`] best are kept, by their moves
+/// plus twice the tiles' distances left (about what the rest costs a
+/// distance); of the reductions to the corner, the one whose moves plus
+/// `estimate` of the corner are fewest.
+fn reduce_searched(
+    side: usize,
+    start: &[u32],
+    goal: &[u32],
+    estimate: &(dyn Fn(&[u8], &[u8]) -> u32 + Sync),
+) -> Reduced {
+    let (n, k) = (side, 5);
+    let (common, walk) = common_board(side, goal, k);
+    let mut scratch = reducer::Reducer::new(n, start, &common);
+    let mut level = vec![(scratch.fork(), 0, 0)];
+    while level[0].1 < n - k || level[0].2 < n - k {
+        let mut next = Vec::new();
+        for (r, top, left) in &level {
+            for row in [true, false] {
+                if (row && *top == n - k) || (!row && *left == n - k) {
+                    continue;
+                }
+                for style in STYLES {
+                    let mut child = r.fork();
+                    child.swap_scratch(&mut scratch);
+                    child.style = style;
+                    let (mut t, mut l) = (*top, *left);
+                    solve_line(&mut child, row, &mut t, &mut l);
+                    child.swap_scratch(&mut scratch);
+                    let score = child.moves.len() + 2 * child.distance_left();
+                    next.push((score, child, t, l));
+                }
+            }
+        }
+        // Lines of a region come in either order; keep each state once.
+        next.sort_by_key(|(score, ..)| *score);
+        next.dedup_by(|a, b| a.1.cells == b.1.cells && a.1.moves.len() == b.1.moves.len());
+        next.truncate(LINE_BEAM);
+        level = next.into_iter().map(|(_, r, t, l)| (r, t, l)).collect();
+    }
+    level
+        .into_iter()
+        .map(|(r, ..)| corner(side, k, r, &common, walk.clone()))
+        .min_by_key(|reduced| {
+            reduced.moves.len() + (estimate)(&reduced.corner_start, &reduced.corner_goal) as usize
+        })
+        .expect("the search keeps at least one reduction")
+}
+
+/// The common board C of a reduction to the `k`x`k` corner: the goal with its
+/// blank walked down, then right, just into the corner; for a 5x5 corner, on
+/// into the corner's nearest corner cell, so that the 5x5 puzzle's goal has
+/// its blank in a corner (one class of tables serves every board).
+/// `solve_small` joins any two blank cells of a 3x3 corner, so there the walk
+/// stops at once. Returns C and the walk.
+fn common_board(side: usize, goal: &[u32], k: usize) -> (Vec<u32>, Vec<Move>) {
     let n = side;
     let mut common = goal.to_vec();
     let mut blank = goal.iter().position(|&t| t == 0).unwrap_or(n * n - 1);
@@ -286,31 +468,19 @@ fn reduce_to(side: usize, start: &[u32], goal: &[u32], k: usize) -> Reduced {
             step(&mut common, &mut blank, to, mv);
         }
     }
+    (common, walk)
+}
 
-    let mut r = reducer::Reducer::new(n, start, &common);
-    // The unsolved region is rows `top..n`, columns `left..n`; each step solves
-    // its top row or its left column, whichever looks cheaper, while it keeps
-    // at least `k` rows and `k` columns.
-    let (mut top, mut left) = (0, 0);
-    while top < n - k || left < n - k {
-        let row = if top == n - k {
-            false
-        } else if left == n - k {
-            true
-        } else {
-            r.line_cost(false, top, left) <= r.line_cost(true, left, top)
-        };
-        if row {
-            r.transposed = false;
-            r.solve_line(top, left);
-            top += 1;
-        } else {
-            r.transposed = true;
-            r.solve_line(left, top);
-            left += 1;
-        }
-    }
-
+/// The reduction `r`, its `k`x`k` corner left: the moves, the corner's
+/// puzzle relabelled, and the walk of the common board.
+fn corner(
+    side: usize,
+    k: usize,
+    mut r: reducer::Reducer<'_>,
+    common: &[u32],
+    walk: Vec<Move>,
+) -> Reduced {
+    let n = side;
     // The corners, relabelled by C's reading order.
     let corner: Vec<usize> = (n - k..n)
         .flat_map(|row| (n - k..n).map(move |col| row * n + col))
@@ -368,19 +538,20 @@ mod tests {
     /// reduction itself, and checks the moves as [`check`] does.
     fn check_finished(side: usize, start: &[u32], goal: &[u32]) -> usize {
         let wide = |b: &[u8]| b.iter().map(|&t| u32::from(t)).collect::<Vec<_>>();
-        let seen = std::cell::Cell::new(0);
+        let seen = std::sync::atomic::AtomicUsize::new(0);
         let estimate = |s: &[u8], g: &[u8]| {
             // The corner's goal has its blank in a corner.
             let blank = g.iter().position(|&t| t == 0).unwrap();
             assert!([0, 4, 20, 24].contains(&blank), "goal blank on {blank}");
             assert!(reachable(5, s, g));
-            seen.set(seen.get() + 1);
+            seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             0
         };
         let solve = |s: &[u8], g: &[u8]| solve_large(5, &wide(s), &wide(g));
         let finisher = Finisher {
             estimate: &estimate,
             solve: &solve,
+            jobs: 1,
         };
         let (s, g) = (
             Board::from_cells(start.to_vec()).unwrap(),
@@ -389,7 +560,13 @@ mod tests {
         let Outcome::Solved(moves) = solve_finished(&s, &g, &finisher) else {
             unreachable!("the reduction always ends")
         };
-        assert_eq!(seen.get(), portfolio(side), "one estimate an image");
+        // Each image estimates the corners of the reductions it kept.
+        let seen = seen.into_inner();
+        let images = portfolio(side);
+        assert!(
+            (images..=images * (LINE_BEAM + 1)).contains(&seen),
+            "{seen} estimates for {images} images"
+        );
         let moves = moves.to_vec();
         let mut cells = start.to_vec();
         let mut blank = start.iter().position(|&t| t == 0).unwrap();
@@ -600,5 +777,39 @@ mod tests {
         };
         assert!(mean(5, 200, &mut rng) < 175);
         assert!(mean(10, 20, &mut rng) < 2050);
+    }
+
+    #[test]
+    fn the_search_over_lines_beats_the_greedy_reduction_and_replays() {
+        // The corner's Manhattan distance stands in for the tables' estimate.
+        let estimate = |s: &[u8], g: &[u8]| crate::solve::grid::distance(5, s, g) as u32;
+        let mut rng = SplitMix64::new(21);
+        let (mut greedy, mut searched) = (0, 0);
+        for _ in 0..12 {
+            let (start, goal) = pair(&mut rng, 7);
+            let plain = reduce_to(7, &start, &goal, 5);
+            let found = reduce_searched(7, &start, &goal, &estimate);
+            let total =
+                |r: &Reduced| r.moves.len() + estimate(&r.corner_start, &r.corner_goal) as usize;
+            greedy += total(&plain);
+            searched += total(&found);
+            // The moves so far reach a board whose corner is the puzzle left.
+            let mut cells = start.clone();
+            let mut blank = start.iter().position(|&t| t == 0).unwrap();
+            assert_eq!(
+                replay(&mut cells, 7, &mut blank, &found.moves.to_vec()),
+                Ok(())
+            );
+            let (common, _) = common_board(7, &goal, 5);
+            let outside = |c: &usize| c / 7 < 2 || c % 7 < 2;
+            assert!((0..49).filter(outside).all(|c| cells[c] == common[c]));
+            let relabelled = |c: usize| found.corner_start[(c / 7 - 2) * 5 + c % 7 - 2];
+            let zero_at = (0..49)
+                .filter(|c| !outside(c))
+                .find(|&c| relabelled(c) == 0);
+            assert_eq!(zero_at, Some(blank));
+        }
+        // Measured: 5,378 against 5,646 (5% fewer).
+        assert!(searched * 100 < greedy * 97, "{searched} against {greedy}");
     }
 }

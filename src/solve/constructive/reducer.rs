@@ -48,6 +48,33 @@ const PAIR_ROWS: usize = 4;
 /// ... and columns.
 const PAIR_COLS: usize = 4;
 
+/// How a line is solved: the reduction's choices, varied by the search over
+/// whole lines ([`super::reduce_searched`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Style {
+    /// Place two tiles (or the last three) of a line together by an exact
+    /// search when it is small enough, rather than one at a time.
+    pub(super) together: bool,
+    /// Walk a tile to within this distance of its cell before the exact
+    /// search in a box around both finishes it.
+    pub(super) near: usize,
+    /// On a tie between the two steps a walked tile can take, the one along
+    /// the longer way left (else the shorter).
+    pub(super) longer_first: bool,
+    /// The largest state space of a search that places tiles together.
+    pub(super) states: usize,
+}
+
+impl Style {
+    /// The choices made when nothing else is tried.
+    pub(super) const PLAIN: Style = Style {
+        together: true,
+        near: NEAR,
+        longer_first: true,
+        states: EXACT_STATES,
+    };
+}
+
 /// The reduction's state: the board as it is being solved, with every tile's cell.
 pub(super) struct Reducer<'a> {
     n: usize,
@@ -66,6 +93,8 @@ pub(super) struct Reducer<'a> {
     /// Whether view coordinates are transposed (solving a column).
     pub(super) transposed: bool,
     pub(super) moves: MoveList,
+    /// How lines are solved.
+    pub(super) style: Style,
     router: Router,
     /// The cells the blank left during the current route, to undo it.
     trail: Vec<usize>,
@@ -97,10 +126,48 @@ impl<'a> Reducer<'a> {
             target,
             transposed: false,
             moves: MoveList::new(),
+            style: Style::PLAIN,
             router: Router::new(n),
             trail: Vec::new(),
             exact: Exact::new(n * n),
         }
+    }
+
+    /// A copy of the board being solved and its moves, with scratch space of
+    /// its own (see [`Self::swap_scratch`]).
+    pub(super) fn fork(&self) -> Reducer<'a> {
+        Reducer {
+            n: self.n,
+            cells: self.cells.clone(),
+            pos: self.pos.clone(),
+            blank: self.blank,
+            locked: self.locked.clone(),
+            target: self.target,
+            home: self.home.clone(),
+            home_at: self.home_at.clone(),
+            transposed: self.transposed,
+            moves: self.moves.clone(),
+            style: self.style,
+            router: Router::new(self.n),
+            trail: Vec::new(),
+            exact: Exact::new(self.n * self.n),
+        }
+    }
+
+    /// Exchanges the scratch space of the searches with `other`'s: a fork
+    /// borrows the grown buffers of the reducer it came from.
+    pub(super) fn swap_scratch(&mut self, other: &mut Reducer<'a>) {
+        std::mem::swap(&mut self.router, &mut other.router);
+        std::mem::swap(&mut self.exact, &mut other.exact);
+    }
+
+    /// The tiles' distances to their homes, summed over the cells not locked
+    /// (the blank not counted): what the rest of the reduction has to undo.
+    pub(super) fn distance_left(&self) -> usize {
+        (0..self.n * self.n)
+            .filter(|&cell| !self.locked[cell] && self.cells[cell] != 0)
+            .map(|cell| self.distance(cell, self.home[self.cells[cell] as usize]))
+            .sum()
     }
 
     /// The cell at view row `r`, view column `c`.
@@ -352,7 +419,8 @@ impl<'a> Reducer<'a> {
             }
             // The cheaper step for the blank; on a tie, along the longer way left,
             // which keeps both ways open for the cheaper staircase walk.
-            let longer = usize::from(pc.abs_diff(tc) > pr.abs_diff(tr));
+            let longer =
+                usize::from((pc.abs_diff(tc) > pr.abs_diff(tr)) == self.style.longer_first);
             let q = ahead
                 .into_iter()
                 .filter(|&q| q != NONE && !self.locked[q])
@@ -377,7 +445,8 @@ impl<'a> Reducer<'a> {
                 return;
             }
         } else {
-            self.walk_tile(tile, tr, tc, |s, p| s.distance(p, target) <= NEAR);
+            let near = self.style.near;
+            self.walk_tile(tile, tr, tc, |s, p| s.distance(p, target) <= near);
             let p = self.pos[tile as usize];
             let (pr, pc) = self.view(p);
             let (br, bc) = self.view(self.blank);
@@ -444,10 +513,12 @@ impl<'a> Reducer<'a> {
             // all three last ones, or the next two (never leaving one alone at
             // the end), when the region is small enough to search them jointly.
             let free = area - (c - c0);
-            let fits = |k: u32| free.checked_pow(k + 1).is_some_and(|s| s <= EXACT_STATES);
-            let k = if n - c == 3 && fits(3) {
+            let states = self.style.states;
+            let fits = |k: u32| free.checked_pow(k + 1).is_some_and(|s| s <= states);
+            let together = self.style.together;
+            let k = if together && n - c == 3 && fits(3) {
                 3
-            } else if n - c >= 4 && fits(2) {
+            } else if together && n - c >= 4 && fits(2) {
                 2
             } else {
                 1
@@ -484,7 +555,7 @@ impl<'a> Reducer<'a> {
         let (ca, cb) = (self.at(r0, n - 2), self.at(r0, n - 1));
         let (a, b) = (self.target[ca], self.target[cb]);
         let free = area - (n - 2 - c0);
-        let placed = if free * free * free <= EXACT_STATES {
+        let placed = if free * free * free <= self.style.states {
             let region = self.free_cells(r0, n, c0, n);
             self.place_exact(&[a, b], &[ca, cb], &region)
         } else {
