@@ -140,7 +140,8 @@ impl fmt::Display for SolveEvent<'_> {
                 if let Some(best) = p.best {
                     write!(f, ", best {best}")?;
                 }
-                write!(f, "; {} nodes, {}", Count(p.nodes), Span(p.elapsed))?;
+                let noun = if p.nodes == 1 { "node" } else { "nodes" };
+                write!(f, "; {} {noun}, {}", Count(p.nodes), Span(p.elapsed))?;
                 if let Some(left) = p.iteration_left {
                     write!(f, "; next ~{}", Span(left))?;
                 }
@@ -250,6 +251,10 @@ impl std::error::Error for SolveError {}
 /// several threads.
 pub struct Solver {
     options: SolveOptions,
+    /// The threads of one search: `options.jobs`, else one a core (asked
+    /// once: the question reads files under /proc and /sys, which cost more
+    /// than solving a 3x3 puzzle).
+    jobs: usize,
     /// The 4x4 tables of each goal class: corner, edge and centre.
     fifteen: Shelf,
     /// The 5x5 tables of each goal class.
@@ -328,6 +333,9 @@ impl Solver {
     /// A solver with these options.
     pub fn new(options: SolveOptions) -> Solver {
         Solver {
+            jobs: options
+                .jobs
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
             options,
             fifteen: Shelf::new(&FIFTEEN),
             twentyfour: Shelf::new(&TWENTY_FOUR),
@@ -447,10 +455,7 @@ impl Solver {
         let mut counters = Counters::default();
         // Searching begins once the tables are there; the time limit, too.
         let mut searching = began;
-        let jobs = self
-            .options
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let jobs = self.jobs;
         let outcome = match method {
             Method::Tables => small::solve(start, goal),
             Method::Patterns(partition) | Method::Near(partition) => {
@@ -660,6 +665,26 @@ mod tests {
         Solver::new(options)
             .solve(puzzle, &mut |_| {}, &mut SolveStats::default())
             .unwrap()
+    }
+
+    #[test]
+    fn the_progress_line_says_node_for_one_and_nodes_for_more() {
+        let progress = |nodes: u64| SearchProgress {
+            bound: 40,
+            nodes,
+            elapsed: Duration::from_secs(2),
+            iteration_done: true,
+            best: Some(44),
+            iteration_left: None,
+            proof_left: None,
+        };
+        let line = |nodes| SolveEvent::Search(progress(nodes)).to_string();
+        assert_eq!(line(1), "search: bound 40 done, best 44; 1 node, 2 s");
+        assert_eq!(line(7), "search: bound 40 done, best 44; 7 nodes, 2 s");
+        assert_eq!(
+            line(2_500_000),
+            "search: bound 40 done, best 44; 2.5 M nodes, 2 s"
+        );
     }
 
     /// Replays `solution` on the start board and checks it ends on the goal.
