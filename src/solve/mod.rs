@@ -678,7 +678,7 @@ mod tests {
             iteration_left: None,
             proof_left: None,
         };
-        let line = |nodes| SolveEvent::Search(progress(nodes)).to_string();
+        let line = |nodes| SolveEvent::Search(&progress(nodes)).to_string();
         assert_eq!(line(1), "search: bound 40 done, best 44; 1 node, 2 s");
         assert_eq!(line(7), "search: bound 40 done, best 44; 7 nodes, 2 s");
         assert_eq!(
