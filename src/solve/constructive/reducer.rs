@@ -88,8 +88,10 @@ pub(super) struct Reducer<'a> {
     target: &'a [u32],
     /// `home[tile]`: the cell `tile` must end in.
     home: Vec<usize>,
-    /// The row and column of `home[tile]`, as `row << 16 | column`.
-    home_at: Vec<u32>,
+    /// For each cell, the row and column of its tile's home, as
+    /// `row << 16 | column`: kept beside `cells` so that the routes read
+    /// them in the order of the cells, not at random.
+    cell_home: Vec<u32>,
     /// Whether view coordinates are transposed (solving a column).
     pub(super) transposed: bool,
     pub(super) moves: MoveList,
@@ -114,9 +116,10 @@ impl<'a> Reducer<'a> {
         }
         Reducer {
             n,
-            home_at: home
+            cell_home: start
                 .iter()
-                .map(|&c| (((c / n) << 16) | (c % n)) as u32)
+                .map(|&t| home[t as usize])
+                .map(|c| (((c / n) << 16) | (c % n)) as u32)
                 .collect(),
             home,
             blank: pos[0],
@@ -144,7 +147,7 @@ impl<'a> Reducer<'a> {
             locked: self.locked.clone(),
             target: self.target,
             home: self.home.clone(),
-            home_at: self.home_at.clone(),
+            cell_home: self.cell_home.clone(),
             transposed: self.transposed,
             moves: self.moves.clone(),
             style: self.style,
@@ -240,6 +243,7 @@ impl<'a> Reducer<'a> {
         let tile = self.cells[to];
         self.cells[from] = tile;
         self.cells[to] = 0;
+        self.cell_home.swap(from, to);
         self.pos[tile as usize] = from;
         self.blank = to;
         self.record(mv);
@@ -307,19 +311,27 @@ impl<'a> Reducer<'a> {
     /// leaves is pushed on the trail.
     fn route_leg(&mut self, goal: usize, avoid: usize, around: bool) -> bool {
         let n = self.n;
-        let (cells, home) = (&self.cells, &self.home);
+        let cell_home = &self.cell_home;
         // The blank stepping from `x` to `y` slides the tile at `y` to `x`:
-        // good when that brings the tile nearer its home.
+        // good when that brings the tile nearer its home (one division).
         let good = |x: usize, y: usize| {
-            let t = cells[y] as usize;
-            manhattan(n, x, home[t]) < manhattan(n, y, home[t])
+            let home = cell_home[y] as usize;
+            let (towards, now, target) = if x.abs_diff(y) == n {
+                (x < y, y / n, home >> 16)
+            } else {
+                (x < y, y % n, home & 0xffff)
+            };
+            if towards {
+                target < now
+            } else {
+                target > now
+            }
         };
         // The same for both steps into a cell, without a division: the blank
         // stepping down slides the tile up, which is good when its home is
         // above it.
-        let home_at = &self.home_at;
         let homeward = |y: usize, r: usize, c: usize, down: bool, right: bool| {
-            let home = home_at[cells[y] as usize];
+            let home = cell_home[y];
             let (hr, hc) = ((home >> 16) as usize, (home & 0xffff) as usize);
             let up_good = if down { hr < r } else { hr > r };
             let side_good = if right { hc < c } else { hc > c };
