@@ -579,7 +579,9 @@ mod tests {
     fn a_five_by_five_corner_is_finished_from_any_goal_blank() {
         let mut rng = SplitMix64::new(16);
         for side in 6..=10 {
-            for blank in (0..side * side).step_by(3) {
+            // Every seventh cell: over the five sides the goal's blank falls
+            // on most cells of the corner and on many outside it.
+            for blank in (0..side * side).step_by(7) {
                 let (mut start, mut goal) = pair(&mut rng, side);
                 let at = goal.iter().position(|&t| t == 0).unwrap();
                 goal.swap(at, blank);
@@ -606,7 +608,7 @@ mod tests {
     fn five_to_nine_random_pairs() {
         let mut rng = SplitMix64::new(2);
         for side in 5..=9 {
-            for _ in 0..300 {
+            for _ in 0..150 {
                 let (start, goal) = pair(&mut rng, side);
                 check(side, &start, &goal);
             }
@@ -641,7 +643,7 @@ mod tests {
         let mut rng = SplitMix64::new(5);
         for side in 4..=6 {
             for blank in 0..side * side {
-                for _ in 0..50 {
+                for _ in 0..25 {
                     let (mut start, mut goal) = pair(&mut rng, side);
                     // Move the goal's blank to `blank` by swapping it with a tile,
                     // then restore the parity by swapping two tiles of the start.
