@@ -575,6 +575,25 @@ mod tests {
         moves.len()
     }
 
+    /// A random pair whose goal has its blank on `blank`: the goal's blank
+    /// swapped with the tile there, then the parity restored by swapping two
+    /// tiles of the start.
+    fn pair_with_goal_blank(
+        rng: &mut SplitMix64,
+        side: usize,
+        blank: usize,
+    ) -> (Vec<u32>, Vec<u32>) {
+        let (mut start, mut goal) = pair(rng, side);
+        let at = goal.iter().position(|&t| t == 0).unwrap();
+        goal.swap(at, blank);
+        if !reachable(side, &start, &goal) {
+            let mut tiles = (0..start.len()).filter(|&i| start[i] != 0);
+            let (i, j) = (tiles.next().unwrap(), tiles.next().unwrap());
+            start.swap(i, j);
+        }
+        (start, goal)
+    }
+
     #[test]
     fn a_five_by_five_corner_is_finished_from_any_goal_blank() {
         let mut rng = SplitMix64::new(16);
@@ -583,14 +602,7 @@ mod tests {
             // the goal's blank goes through every column, in the corner and
             // outside it.
             for blank in (0..side * side).step_by(11) {
-                let (mut start, mut goal) = pair(&mut rng, side);
-                let at = goal.iter().position(|&t| t == 0).unwrap();
-                goal.swap(at, blank);
-                if !reachable(side, &start, &goal) {
-                    let mut tiles = (0..start.len()).filter(|&i| start[i] != 0);
-                    let (i, j) = (tiles.next().unwrap(), tiles.next().unwrap());
-                    start.swap(i, j);
-                }
+                let (start, goal) = pair_with_goal_blank(&mut rng, side, blank);
                 check_finished(side, &start, &goal);
             }
         }
@@ -645,16 +657,7 @@ mod tests {
         for side in 4..=6 {
             for blank in 0..side * side {
                 for _ in 0..25 {
-                    let (mut start, mut goal) = pair(&mut rng, side);
-                    // Move the goal's blank to `blank` by swapping it with a tile,
-                    // then restore the parity by swapping two tiles of the start.
-                    let at = goal.iter().position(|&t| t == 0).unwrap();
-                    goal.swap(at, blank);
-                    if !reachable(side, &start, &goal) {
-                        let mut tiles = (0..start.len()).filter(|&i| start[i] != 0);
-                        let (i, j) = (tiles.next().unwrap(), tiles.next().unwrap());
-                        start.swap(i, j);
-                    }
+                    let (start, goal) = pair_with_goal_blank(&mut rng, side, blank);
                     check(side, &start, &goal);
                 }
             }
