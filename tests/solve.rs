@@ -235,6 +235,36 @@ fn large_boards_get_valid_solutions_against_random_goals() {
 }
 
 #[test]
+fn six_to_ten_give_the_same_answer_for_any_number_of_threads() {
+    // The board's images are reduced on several threads and the 5x5 corner's
+    // beam splits its levels between them: neither may change the answer.
+    for (side, seed) in [(7, 5), (9, 6)] {
+        let p = random_puzzle(side, true, GoalShape::Random, seed);
+        let input = format!("{}\n{}\n", p.start(), p.goal());
+        let outputs: Vec<Vec<u8>> = ["1", "2", "3"]
+            .iter()
+            .map(|jobs| {
+                let out = puzzle()
+                    .args(["--solve", "--jobs", jobs])
+                    .env("PUZZLE_TABLES", "small")
+                    .write_stdin(input.clone())
+                    .output()
+                    .unwrap();
+                assert_eq!(out.status.code(), Some(0));
+                out.stdout
+            })
+            .collect();
+        replays(&parse_answer(
+            &String::from_utf8(outputs[0].clone()).unwrap(),
+        ));
+        assert!(
+            outputs.iter().all(|o| *o == outputs[0]),
+            "{side}x{side}: the answers differ between --jobs 1, 2 and 3"
+        );
+    }
+}
+
+#[test]
 fn show_prints_every_board_along_the_path() {
     let out = puzzle()
         .args(["--solve", "--show"])
