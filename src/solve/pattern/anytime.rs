@@ -70,6 +70,22 @@ struct Known {
 }
 
 impl Known {
+    /// Nothing known yet, with `limit` of time to search in.
+    fn new(limit: Option<Duration>) -> Known {
+        Known {
+            best: None,
+            iterations: Vec::new(),
+            ida_nodes: 0,
+            beam_evals: 0,
+            width: 0,
+            improved: false,
+            beam_rate: None,
+            proven: false,
+            between: Duration::ZERO,
+            limit,
+        }
+    }
+
     fn best_len(&self) -> u32 {
         self.best.as_ref().map_or(u32::MAX, |m| m.len() as u32)
     }
@@ -137,20 +153,11 @@ pub(crate) fn shortest<G: Geometry>(
     let heur = tables.heuristic::<G>();
     let never = AtomicBool::new(false);
     let stop = limits.stop.unwrap_or(&never);
-    let known = RefCell::new(Known {
-        best: None,
-        iterations: Vec::new(),
-        ida_nodes: 0,
-        beam_evals: 0,
-        width: 0,
-        improved: false,
-        beam_rate: None,
-        proven: false,
-        between: Duration::ZERO,
-        limit: limits
+    let known = RefCell::new(Known::new(
+        limits
             .deadline
             .map(|d| d.saturating_duration_since(Instant::now())),
-    });
+    ));
     let jobs = limits.jobs.max(1);
     // Runs a beam of `width`, keeping its solution if it is shorter; the
     // first one ignores the deadline, so that a short time limit still gets
@@ -450,14 +457,7 @@ mod tests {
         let mut k = Known {
             best: Some((0..50).map(|_| Move::Up).collect()),
             iterations: vec![end(100_000, 1), end(1_000_000, 10)],
-            ida_nodes: 0,
-            beam_evals: 0,
-            width: 0,
-            improved: false,
-            beam_rate: None,
-            proven: false,
-            between: Duration::ZERO,
-            limit: None,
+            ..Known::new(None)
         };
         assert_eq!(k.growth(), Some(10.0));
         assert_eq!(k.next_iteration(), Some(Duration::from_secs(100)));

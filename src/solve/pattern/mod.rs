@@ -241,9 +241,7 @@ pub(crate) fn solve(
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
-    let cells = start.len();
-    assert!(cells <= 25 && goal.len() == cells, "a 4x4 or 5x5 board");
-    let (start, goal) = (grid::narrow::<25>(start), grid::narrow::<25>(goal));
+    let (start, goal, cells) = narrowed(start, goal);
     solve_cells(
         &start[..cells],
         &goal[..cells],
@@ -279,9 +277,7 @@ pub(crate) fn near(
     stop: Option<&AtomicBool>,
     counters: &mut Counters,
 ) -> Outcome {
-    let cells = start.len();
-    assert!(cells <= 25 && goal.len() == cells, "a 4x4 or 5x5 board");
-    let (start, goal) = (grid::narrow::<25>(start), grid::narrow::<25>(goal));
+    let (start, goal, cells) = narrowed(start, goal);
     let (start, goal) = (&start[..cells], &goal[..cells]);
     let bound_nodes = tables.near_effort().1;
     near_cells(start, goal, tables, jobs, bound_nodes, stop, counters)
@@ -388,15 +384,21 @@ pub(crate) fn shortest(
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
-    let cells = start.len();
-    assert!(cells <= 25 && goal.len() == cells, "a 4x4 or 5x5 board");
-    let (start, goal) = (grid::narrow::<25>(start), grid::narrow::<25>(goal));
+    let (start, goal, cells) = narrowed(start, goal);
     let (start, goal) = (&start[..cells], &goal[..cells]);
     match tables.partition.side {
         4 => anytime::solve::<Four>(start, goal, tables, limits, counters, progress),
         5 => anytime::solve::<Five>(start, goal, tables, limits, counters, progress),
         side => unreachable!("pattern databases for 4x4 and 5x5, not {side}x{side}"),
     }
+}
+
+/// The cells of a 4x4 or 5x5 `start` and `goal` as bytes (row-major, 0 the
+/// blank), and how many there are.
+fn narrowed(start: &Board, goal: &Board) -> ([u8; 25], [u8; 25], usize) {
+    let cells = start.len();
+    assert!(cells <= 25 && goal.len() == cells, "a 4x4 or 5x5 board");
+    (grid::narrow::<25>(start), grid::narrow::<25>(goal), cells)
 }
 
 /// [`solve`] on plain cells (row-major, 0 the blank).
