@@ -79,6 +79,7 @@
 //! cancelled as they are recorded.
 
 mod exact;
+mod move_beam;
 mod reducer;
 mod route;
 
@@ -144,7 +145,7 @@ pub(crate) fn solve_finished(start: &Board, goal: &Board, finisher: &Finisher<'_
     // taken in turn, and the best chosen in the images' order whatever the
     // threads (the same answer for any number).
     let reduce_image = |image: &Symmetry| {
-        let reduced = reduce_searched(
+        let reduced = reduce_beamed(
             side,
             &turned(side, *image, start),
             &turned(side, *image, goal),
@@ -310,7 +311,14 @@ fn reduce_to(side: usize, start: &[u32], goal: &[u32], k: usize) -> Reduced {
         };
         solve_line(&mut r, row, &mut top, &mut left);
     }
-    corner(side, k, r, &common, walk)
+    corner(
+        side,
+        k,
+        &r.cells,
+        std::mem::take(&mut r.moves),
+        &common,
+        walk,
+    )
 }
 
 /// Solves the top row (`row`) or the left column of the region of rows
@@ -416,12 +424,91 @@ fn reduce_searched(
     }
     level
         .into_iter()
-        .map(|(r, ..)| corner(side, k, r, &common, walk.clone()))
+        .map(|(mut r, ..)| {
+            let moves = std::mem::take(&mut r.moves);
+            corner(side, k, &r.cells, moves, &common, walk.clone())
+        })
         .min_by_key(|reduced| {
             reduced.moves.len() + (estimate)(&reduced.corner_start, &reduced.corner_goal) as usize
         })
         .expect("the search keeps at least one reduction")
 }
+
+/// How many states each level of the beam over moves keeps, by the board's
+/// side (more is shorter and slower; measured on 50 random boards each, see
+/// docs/solving.md).
+fn move_beam_width(side: usize) -> usize {
+    match side {
+        ..=7 => 1024,
+        8 => 768,
+        _ => 512,
+    }
+}
+
+/// The reduction down to the 5x5 corner by beams over moves
+/// ([`move_beam::place_l`]): the region's first row and column placed
+/// together, L after L; of each beam's completions the one with the fewest
+/// moves plus twice the distances its tiles have left, or, for the last L,
+/// plus the 5x5 corner's `estimate`. Should a beam find no completion (none
+/// seen on thousands of boards), the search over lines takes over.
+fn reduce_beamed(
+    side: usize,
+    start: &[u32],
+    goal: &[u32],
+    estimate: &(dyn Fn(&[u8], &[u8]) -> u32 + Sync),
+) -> Reduced {
+    let (n, k) = (side, 5);
+    let (common, walk) = common_board(side, goal, k);
+    let mut home = vec![0usize; n * n];
+    for (cell, &tile) in common.iter().enumerate() {
+        home[tile as usize] = cell;
+    }
+    let distance = |a: usize, b: usize| (a / n).abs_diff(b / n) + (a % n).abs_diff(b % n);
+    let mut cells = start.to_vec();
+    let mut moves = MoveList::new();
+    for top in 0..n - k {
+        let last = top + 1 == n - k;
+        let completions = move_beam::place_l(
+            n,
+            &cells,
+            &common,
+            top,
+            move_beam_width(side),
+            MOST_L_MOVES * n,
+        );
+        let rest = |done: &move_beam::Completion| -> usize {
+            if last {
+                let corner = corner(side, k, &done.cells, MoveList::new(), &common, Vec::new());
+                estimate(&corner.corner_start, &corner.corner_goal) as usize
+            } else {
+                let left: usize = (0..n * n)
+                    .filter(|&cell| cell / n > top && cell % n > top && done.cells[cell] != 0)
+                    .map(|cell| distance(cell, home[done.cells[cell] as usize]))
+                    .sum();
+                2 * left
+            }
+        };
+        let Some(best) = completions
+            .into_iter()
+            .min_by_key(|done| done.moves.len() + rest(done))
+        else {
+            return reduce_searched(side, start, goal, estimate);
+        };
+        for mv in best.moves {
+            if moves.last() == Some(mv.inverse()) {
+                moves.pop();
+            } else {
+                moves.push(mv);
+            }
+        }
+        cells = best.cells;
+    }
+    corner(side, k, &cells, moves, &common, walk)
+}
+
+/// The most moves a beam over moves may take for one L, per cell of the
+/// board's side: far above what it takes (about 20 on 6x6).
+const MOST_L_MOVES: usize = 60;
 
 /// The common board C of a reduction to the `k`x`k` corner: the goal with its
 /// blank walked down, then right, just into the corner; for a 5x5 corner, on
@@ -471,12 +558,14 @@ fn common_board(side: usize, goal: &[u32], k: usize) -> (Vec<u32>, Vec<Move>) {
     (common, walk)
 }
 
-/// The reduction `r`, its `k`x`k` corner left: the moves, the corner's
-/// puzzle relabelled, and the walk of the common board.
+/// A reduction that has reached `cells` by `moves`, its `k`x`k` corner left:
+/// the moves, the corner's puzzle relabelled, and the walk of the common
+/// board.
 fn corner(
     side: usize,
     k: usize,
-    mut r: reducer::Reducer<'_>,
+    cells: &[u32],
+    moves: MoveList,
     common: &[u32],
     walk: Vec<Move>,
 ) -> Reduced {
@@ -495,9 +584,9 @@ fn corner(
         }
     }
     Reduced {
-        corner_start: corner.iter().map(|&c| label[r.cells[c] as usize]).collect(),
+        corner_start: corner.iter().map(|&c| label[cells[c] as usize]).collect(),
         corner_goal: corner.iter().map(|&c| label[common[c] as usize]).collect(),
-        moves: std::mem::take(&mut r.moves),
+        moves,
         walk,
     }
 }
@@ -560,11 +649,13 @@ mod tests {
         let Outcome::Solved(moves) = solve_finished(&s, &g, &finisher) else {
             unreachable!("the reduction always ends")
         };
-        // Each image estimates the corners of the reductions it kept.
+        // Each image estimates the corners its last beam completed (or, had
+        // the beam failed, those of the reductions the line search kept).
         let seen = seen.into_inner();
         let images = portfolio(side);
+        let most = move_beam::MOST_COMPLETIONS.max(LINE_BEAM) + 1;
         assert!(
-            (images..=images * (LINE_BEAM + 1)).contains(&seen),
+            (images..=images * most).contains(&seen),
             "{seen} estimates for {images} images"
         );
         let moves = moves.to_vec();

@@ -1,0 +1,265 @@
+//! A beam search over single moves that places the tiles of a region's first
+//! row and first column together (an "L"), in whatever order and by whatever
+//! moves its estimate finds cheapest, instead of tile by tile.
+//!
+//! Each level holds the `width` states, one move deeper than the last, whose
+//! estimate is least: the placed tiles' distances to their cells, weighted
+//! above the other tiles' (which only break ties towards states that leave
+//! less for later), plus the blank's distance to the nearest tile still to
+//! place. States seen before are not kept again. The first states with every
+//! tile of the L in place are collected, and a few levels more, for the
+//! caller to choose among by what they leave.
+
+use crate::board_adt::moves::Move;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The weight of a placed tile's distance against another tile's.
+const LINE_WEIGHT: i32 = 6;
+
+/// How many levels the search goes on after its first completion.
+const EXTRA_LEVELS: usize = 6;
+
+/// The most completions returned.
+pub(super) const MOST_COMPLETIONS: usize = 32;
+
+/// A state with the L placed: its moves from the start, and its cells.
+pub(super) struct Completion {
+    pub(super) moves: Vec<Move>,
+    pub(super) cells: Vec<u32>,
+}
+
+/// Places the tiles `target` has in row `top` and column `top` (from the
+/// cell `(top, top)` on) of the region of rows and columns `top..n` of
+/// `cells`, an `n`-wide board, the blank never leaving the region; `width`
+/// states a level. Returns the completions found (at most a few dozen),
+/// fewest moves first, or none within `most_moves`.
+pub(super) fn place_l(
+    n: usize,
+    cells: &[u32],
+    target: &[u32],
+    top: usize,
+    width: usize,
+    most_moves: usize,
+) -> Vec<Completion> {
+    let left = top;
+    let size = n * n;
+    assert!(size <= 256, "tiles are kept in bytes");
+    let mut home = vec![0usize; size];
+    for (cell, &tile) in target.iter().enumerate() {
+        home[tile as usize] = cell;
+    }
+    let goal_cells: Vec<usize> = (left..n)
+        .map(|c| top * n + c)
+        .chain((top + 1..n).map(|r| r * n + left))
+        .collect();
+    let mut in_line = vec![false; size];
+    for &cell in &goal_cells {
+        in_line[target[cell] as usize] = true;
+    }
+    let line_tiles: Vec<u8> = goal_cells.iter().map(|&c| target[c] as u8).collect();
+    let in_region = |cell: usize| cell / n >= top && cell % n >= left;
+    let dist = |a: usize, b: usize| ((a / n).abs_diff(b / n) + (a % n).abs_diff(b % n)) as i32;
+    let weight = |tile: u8| {
+        if in_line[tile as usize] {
+            LINE_WEIGHT
+        } else {
+            1
+        }
+    };
+    // States are told apart by the cells of the L's tiles and of the blank
+    // only: the other tiles are interchangeable to the search, or its levels
+    // fill with their rearrangements on a plateau of the estimate.
+    let key = |cell: usize, tile: u8| {
+        if tile == 0 || in_line[tile as usize] {
+            mix((cell as u64) << 8 | u64::from(tile))
+        } else {
+            0
+        }
+    };
+
+    // A level's states: cells and tile positions in bytes, side by side.
+    let stride = 2 * size;
+    let mut level: Vec<u8> = Vec::with_capacity(width * stride);
+    let mut blanks: Vec<usize> = Vec::new();
+    let mut costs: Vec<i32> = Vec::new();
+    let mut hashes: Vec<u64> = Vec::new();
+    {
+        let mut state = vec![0u8; stride];
+        let (mut cost, mut hash) = (0, 0u64);
+        for (cell, &tile) in cells.iter().enumerate() {
+            let tile = tile as u8;
+            state[cell] = tile;
+            state[size + tile as usize] = cell as u8;
+            if tile != 0 && in_region(cell) {
+                cost += weight(tile) * dist(cell, home[tile as usize]);
+            }
+            hash ^= key(cell, tile);
+        }
+        blanks.push(state[size] as usize);
+        level.extend_from_slice(&state);
+        costs.push(cost);
+        hashes.push(hash);
+    }
+    let placed = |state: &[u8]| {
+        line_tiles
+            .iter()
+            .all(|&t| state[size + t as usize] as usize == home[t as usize])
+    };
+    if placed(&level[..stride]) {
+        return vec![Completion {
+            moves: Vec::new(),
+            cells: cells.to_vec(),
+        }];
+    }
+    let mut seen: HashSet<u64, BuildHasherDefault<Mixed>> = HashSet::default();
+    seen.insert(hashes[0]);
+    // Per level, each kept state's parent (index in the level before) and move.
+    let mut history: Vec<Vec<(u32, Move)>> = Vec::new();
+    let mut found: Vec<(usize, usize)> = Vec::new(); // (level, index)
+    let mut found_cells: Vec<Vec<u32>> = Vec::new();
+    let mut first = None;
+    let mut children: Vec<(i32, u32, u8, u64)> = Vec::new();
+    let steps: [(Move, isize); 4] = [
+        (Move::Up, n as isize),
+        (Move::Down, -(n as isize)),
+        (Move::Left, 1),
+        (Move::Right, -1),
+    ];
+    for depth in 1..=most_moves {
+        if first.is_some_and(|f: usize| depth > f + EXTRA_LEVELS) {
+            break;
+        }
+        children.clear();
+        for (index, &blank) in blanks.iter().enumerate() {
+            let state = &level[index * stride..(index + 1) * stride];
+            let last = history.last().map(|h| h[index].1);
+            for (dir, &(mv, offset)) in steps.iter().enumerate() {
+                if last == Some(mv.inverse()) {
+                    continue;
+                }
+                let to = blank as isize + offset;
+                if to < 0 || to as usize >= size {
+                    continue;
+                }
+                let to = to as usize;
+                if (offset == 1 || offset == -1) && to / n != blank / n || !in_region(to) {
+                    continue;
+                }
+                let tile = state[to];
+                let h = home[tile as usize];
+                let cost = costs[index] + weight(tile) * (dist(blank, h) - dist(to, h));
+                let hash =
+                    hashes[index] ^ key(to, tile) ^ key(blank, tile) ^ key(to, 0) ^ key(blank, 0);
+                if !seen.insert(hash) {
+                    continue;
+                }
+                // The blank's distance to the nearest tile of the L still to
+                // place, its new cell `to`; that tile's own move counted.
+                let near = line_tiles
+                    .iter()
+                    .map(|&t| {
+                        let at = if t == tile {
+                            blank
+                        } else {
+                            state[size + t as usize] as usize
+                        };
+                        if at == home[t as usize] {
+                            i32::MAX
+                        } else {
+                            dist(to, at)
+                        }
+                    })
+                    .min()
+                    .unwrap_or(0);
+                let near = if near == i32::MAX { 0 } else { near - 1 };
+                children.push((cost * 2 + near, index as u32, dir as u8, hash));
+            }
+        }
+        if children.is_empty() {
+            break;
+        }
+        if children.len() > width {
+            children.select_nth_unstable_by_key(width, |&(key, parent, dir, _)| (key, parent, dir));
+            children.truncate(width);
+        }
+        children.sort_unstable_by_key(|&(key, parent, dir, _)| (key, parent, dir));
+        let mut next = Vec::with_capacity(children.len() * stride);
+        let mut next_blanks = Vec::with_capacity(children.len());
+        let mut next_costs = Vec::with_capacity(children.len());
+        let mut next_hashes = Vec::with_capacity(children.len());
+        let mut moves = Vec::with_capacity(children.len());
+        for &(_, parent, dir, hash) in &children {
+            let parent = parent as usize;
+            let (mv, offset) = steps[dir as usize];
+            let blank = blanks[parent];
+            let to = (blank as isize + offset) as usize;
+            let start = next.len();
+            next.extend_from_slice(&level[parent * stride..(parent + 1) * stride]);
+            let state = &mut next[start..];
+            let tile = state[to];
+            state[blank] = tile;
+            state[to] = 0;
+            state[size + tile as usize] = blank as u8;
+            state[size] = to as u8;
+            let h = home[tile as usize];
+            next_costs.push(costs[parent] + weight(tile) * (dist(blank, h) - dist(to, h)));
+            next_blanks.push(to);
+            next_hashes.push(hash);
+            moves.push((parent as u32, mv));
+            if placed(state) && found.len() < MOST_COMPLETIONS {
+                first.get_or_insert(depth);
+                found.push((depth, next_blanks.len() - 1));
+                found_cells.push(state[..size].iter().map(|&t| u32::from(t)).collect());
+            }
+        }
+        history.push(moves);
+        level = next;
+        blanks = next_blanks;
+        costs = next_costs;
+        hashes = next_hashes;
+    }
+    found
+        .into_iter()
+        .zip(found_cells)
+        .map(|((depth, mut index), cells)| {
+            let mut moves = Vec::with_capacity(depth);
+            for d in (0..depth).rev() {
+                let (parent, mv) = history[d][index];
+                moves.push(mv);
+                index = parent as usize;
+            }
+            moves.reverse();
+            Completion { moves, cells }
+        })
+        .collect()
+}
+
+/// A 64-bit mix of `x` (SplitMix64's finaliser): the hash keys of cells.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The hasher of the seen states' keys, which are mixed already: it passes
+/// them through.
+#[derive(Default)]
+struct Mixed(u64);
+
+impl Hasher for Mixed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
