@@ -31,7 +31,8 @@ pub(super) struct Completion {
 
 /// Places the tiles `target` has in row `top` and column `top` (from the
 /// cell `(top, top)` on) of the region of rows and columns `top..n` of
-/// `cells`, an `n`-wide board, the blank never leaving the region; `width`
+/// `cells`, an `n`-wide board (`target`'s blank not on the L), the blank
+/// never leaving the region; `width`
 /// states a level. Returns the completions found (at most a few dozen),
 /// fewest moves first, or none within `most_moves`.
 pub(super) fn place_l(
@@ -55,6 +56,7 @@ pub(super) fn place_l(
         .collect();
     let mut in_line = vec![false; size];
     for &cell in &goal_cells {
+        debug_assert_ne!(target[cell], 0, "the blank's home is off the L");
         in_line[target[cell] as usize] = true;
     }
     let line_tiles: Vec<u8> = goal_cells.iter().map(|&c| target[c] as u8).collect();
@@ -261,5 +263,72 @@ impl Hasher for Mixed {
 
     fn write_u64(&mut self, key: u64) {
         self.0 = key;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board_adt::moves::replay;
+    use crate::generate::SplitMix64;
+
+    /// A random target with its blank in the bottom-right cell.
+    fn target(rng: &mut SplitMix64, n: usize) -> Vec<u32> {
+        let mut target = rng.permutation(n * n);
+        let blank = target.iter().position(|&t| t == 0).unwrap();
+        target.swap(blank, n * n - 1);
+        target
+    }
+
+    /// A random `n`-wide board agreeing with `target` outside the region of
+    /// rows and columns `top..n`, which holds the region's tiles in a random
+    /// order.
+    fn inside_region(rng: &mut SplitMix64, n: usize, target: &[u32], top: usize) -> Vec<u32> {
+        let region: Vec<usize> = (0..n * n)
+            .filter(|&c| c / n >= top && c % n >= top)
+            .collect();
+        let order = rng.permutation(region.len());
+        let mut cells = target.to_vec();
+        for (i, &cell) in region.iter().enumerate() {
+            cells[cell] = target[region[order[i] as usize]];
+        }
+        cells
+    }
+
+    #[test]
+    fn completions_place_the_l_inside_the_region_and_replay() {
+        let mut rng = SplitMix64::new(7);
+        for (n, top) in [(6, 0), (7, 0), (7, 1), (8, 2)] {
+            let target = target(&mut rng, n);
+            let cells = inside_region(&mut rng, n, &target, top);
+            let found = place_l(n, &cells, &target, top, 256, 60 * n);
+            assert!(!found.is_empty(), "{n}x{n} from {top}");
+            assert!(found
+                .windows(2)
+                .all(|w| w[0].moves.len() <= w[1].moves.len()));
+            for done in &found {
+                let mut replayed = cells.clone();
+                let mut blank = cells.iter().position(|&t| t == 0).unwrap();
+                assert_eq!(replay(&mut replayed, n, &mut blank, &done.moves), Ok(()));
+                assert_eq!(replayed, done.cells);
+                for cell in 0..n * n {
+                    let (row, col) = (cell / n, cell % n);
+                    if row < top || col < top || row == top || col == top {
+                        assert_eq!(done.cells[cell], target[cell], "{n}x{n} cell {cell}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_placed_l_needs_no_moves_and_a_tight_limit_finds_nothing() {
+        let mut rng = SplitMix64::new(8);
+        let target = target(&mut rng, 6);
+        let found = place_l(6, &target, &target, 0, 64, 10);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].moves.is_empty());
+        let cells = inside_region(&mut rng, 6, &target, 0);
+        assert!(place_l(6, &cells, &target, 0, 64, 3).is_empty());
     }
 }
