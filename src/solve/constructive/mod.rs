@@ -19,19 +19,25 @@
 //! each a different order of lines, and the shortest solution, mapped back, is
 //! kept.
 //!
-//! # 6x6 to 10x10: a search over lines, finished on a 5x5 corner
+//! # 6x6 to 10x10: a beam over moves, finished on a 5x5 corner
 //!
 //! With the 5x5 tables at hand, the reduction stops at a 5x5 corner, which a
 //! beam search over the tables finishes near-shortest ([`solve_finished`]).
-//! The lines before it are searched rather than taken greedily: after each
-//! line the 8 best partial reductions are kept, each extended by its top row
-//! and by its left column in six styles (tiles placed together or one at a
-//! time, walked to within 1, 3 or 5 cells, either tie-break of the walk),
-//! ranked by their moves plus twice the distances their tiles have left; the
-//! one finished is the one whose moves plus the 5x5 corner's table estimate
-//! are fewest, over the images too (on several threads, the same answer for
-//! any number).
+//! The lines before it are placed an L at a time (the region's first row and
+//! first column together) by a beam search over single moves
+//! ([`move_beam::place_l`]): it finds its own order of tiles and its own
+//! moves, where the steps below follow fixed patterns. Of each beam's
+//! completions the one kept has the fewest moves plus twice the distances
+//! its tiles have left, or, for the last L, plus the 5x5 corner's table
+//! estimate; the images of the board are reduced on several threads and the
+//! best taken in a fixed order (the same answer for any number of threads).
 //!
+//! Should a beam find no completion, a search over lines takes over: after
+//! each line the 8 best partial reductions are kept, each extended by its top
+//! row and by its left column in six styles (tiles placed together or one at
+//! a time, walked to within 1, 3 or 5 cells, either tie-break of the walk),
+//! ranked by their moves plus twice the distances their tiles have left.
+
 //! # The reduction
 //!
 //! The unsolved region is a rectangle at the bottom right. Each step solves its

@@ -122,6 +122,8 @@ pub(super) fn place_l(
     let mut found_cells: Vec<Vec<u32>> = Vec::new();
     let mut first = None;
     let mut children: Vec<(i32, u32, u8, u64)> = Vec::new();
+    let (mut next, mut next_blanks, mut next_costs, mut next_hashes) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let steps: [(Move, isize); 4] = [
         (Move::Up, n as isize),
         (Move::Down, -(n as isize)),
@@ -186,10 +188,12 @@ pub(super) fn place_l(
             children.truncate(width);
         }
         children.sort_unstable_by_key(|&(key, parent, dir, _)| (key, parent, dir));
-        let mut next = Vec::with_capacity(children.len() * stride);
-        let mut next_blanks = Vec::with_capacity(children.len());
-        let mut next_costs = Vec::with_capacity(children.len());
-        let mut next_hashes = Vec::with_capacity(children.len());
+        // The next level is built in the buffers of the one before last (a
+        // fresh allocation a level costs the kernel's zeroing of its pages).
+        next.clear();
+        next_blanks.clear();
+        next_costs.clear();
+        next_hashes.clear();
         let mut moves = Vec::with_capacity(children.len());
         for &(_, parent, dir, hash) in &children {
             let parent = parent as usize;
@@ -216,10 +220,10 @@ pub(super) fn place_l(
             }
         }
         history.push(moves);
-        level = next;
-        blanks = next_blanks;
-        costs = next_costs;
-        hashes = next_hashes;
+        std::mem::swap(&mut level, &mut next);
+        std::mem::swap(&mut blanks, &mut next_blanks);
+        std::mem::swap(&mut costs, &mut next_costs);
+        std::mem::swap(&mut hashes, &mut next_hashes);
     }
     found
         .into_iter()
