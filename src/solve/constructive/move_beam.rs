@@ -3,18 +3,21 @@
 //! moves its estimate finds cheapest, instead of tile by tile.
 //!
 //! Each level holds the `width` states, one move deeper than the last, whose
-//! estimate is least: the placed tiles' distances to their cells, weighted
-//! above the other tiles' (which only break ties towards states that leave
-//! less for later), plus the blank's distance to the nearest tile still to
-//! place. States seen before are not kept again. The first states with every
-//! tile of the L in place are collected, and a few levels more, for the
-//! caller to choose among by what they leave.
+//! estimate is least: twice the tiles' distances to their cells, the L's
+//! tiles weighted [`LINE_WEIGHT`] to the others' 1 (which only break ties
+//! towards states that leave less for later), plus the blank's distance to
+//! the nearest tile of the L still to place. States are told apart by the
+//! cells of the L's tiles and of the blank only, and one seen before is not
+//! kept again. The first states with every tile of the L in place are
+//! collected, and those of a few levels more, for the caller to choose among
+//! by what they leave.
 
 use crate::board_adt::moves::Move;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// The weight of a placed tile's distance against another tile's.
+/// The weight of an L tile's distance against another tile's (3 and 6 gave
+/// the same lengths on ten 6x6 boards).
 const LINE_WEIGHT: i32 = 6;
 
 /// How many levels the search goes on after its first completion.
@@ -32,9 +35,9 @@ pub(super) struct Completion {
 /// Places the tiles `target` has in row `top` and column `top` (from the
 /// cell `(top, top)` on) of the region of rows and columns `top..n` of
 /// `cells`, an `n`-wide board (`target`'s blank not on the L), the blank
-/// never leaving the region; `width`
-/// states a level. Returns the completions found (at most a few dozen),
-/// fewest moves first, or none within `most_moves`.
+/// never leaving the region; `width` states a level. Returns the
+/// completions found (at most [`MOST_COMPLETIONS`]), fewest moves first, or
+/// none within `most_moves`.
 pub(super) fn place_l(
     n: usize,
     cells: &[u32],
@@ -80,14 +83,9 @@ pub(super) fn place_l(
         }
     };
 
-    // A level's states: cells and tile positions in bytes, side by side.
-    let stride = 2 * size;
-    let mut level: Vec<u8> = Vec::with_capacity(width * stride);
-    let mut blanks: Vec<usize> = Vec::new();
-    let mut costs: Vec<i32> = Vec::new();
-    let mut hashes: Vec<u64> = Vec::new();
+    let mut level = Level::default();
     {
-        let mut state = vec![0u8; stride];
+        let mut state = vec![0u8; 2 * size];
         let (mut cost, mut hash) = (0, 0u64);
         for (cell, &tile) in cells.iter().enumerate() {
             let tile = tile as u8;
@@ -98,32 +96,32 @@ pub(super) fn place_l(
             }
             hash ^= key(cell, tile);
         }
-        blanks.push(state[size] as usize);
-        level.extend_from_slice(&state);
-        costs.push(cost);
-        hashes.push(hash);
+        level.states.extend_from_slice(&state);
+        level.blanks.push(state[size] as usize);
+        level.costs.push(cost);
+        level.hashes.push(hash);
     }
+    let stride = 2 * size;
     let placed = |state: &[u8]| {
         line_tiles
             .iter()
             .all(|&t| state[size + t as usize] as usize == home[t as usize])
     };
-    if placed(&level[..stride]) {
+    if placed(&level.states[..stride]) {
         return vec![Completion {
             moves: Vec::new(),
             cells: cells.to_vec(),
         }];
     }
     let mut seen: HashSet<u64, BuildHasherDefault<Mixed>> = HashSet::default();
-    seen.insert(hashes[0]);
+    seen.insert(level.hashes[0]);
     // Per level, each kept state's parent (index in the level before) and move.
     let mut history: Vec<Vec<(u32, Move)>> = Vec::new();
     let mut found: Vec<(usize, usize)> = Vec::new(); // (level, index)
     let mut found_cells: Vec<Vec<u32>> = Vec::new();
     let mut first = None;
     let mut children: Vec<(i32, u32, u8, u64)> = Vec::new();
-    let (mut next, mut next_blanks, mut next_costs, mut next_hashes) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut next = Level::default();
     let steps: [(Move, isize); 4] = [
         (Move::Up, n as isize),
         (Move::Down, -(n as isize)),
@@ -135,8 +133,8 @@ pub(super) fn place_l(
             break;
         }
         children.clear();
-        for (index, &blank) in blanks.iter().enumerate() {
-            let state = &level[index * stride..(index + 1) * stride];
+        for (index, &blank) in level.blanks.iter().enumerate() {
+            let state = &level.states[index * stride..(index + 1) * stride];
             let last = history.last().map(|h| h[index].1);
             for (dir, &(mv, offset)) in steps.iter().enumerate() {
                 if last == Some(mv.inverse()) {
@@ -152,32 +150,30 @@ pub(super) fn place_l(
                 }
                 let tile = state[to];
                 let h = home[tile as usize];
-                let cost = costs[index] + weight(tile) * (dist(blank, h) - dist(to, h));
-                let hash =
-                    hashes[index] ^ key(to, tile) ^ key(blank, tile) ^ key(to, 0) ^ key(blank, 0);
+                let cost = level.costs[index] + weight(tile) * (dist(blank, h) - dist(to, h));
+                let hash = level.hashes[index]
+                    ^ key(to, tile)
+                    ^ key(blank, tile)
+                    ^ key(to, 0)
+                    ^ key(blank, 0);
                 if !seen.insert(hash) {
                     continue;
                 }
-                // The blank's distance to the nearest tile of the L still to
-                // place, its new cell `to`; that tile's own move counted.
+                // The blank's distance from its new cell `to` to the nearest
+                // tile of the L still to place (0 next to it).
                 let near = line_tiles
                     .iter()
-                    .map(|&t| {
+                    .filter_map(|&t| {
                         let at = if t == tile {
                             blank
                         } else {
                             state[size + t as usize] as usize
                         };
-                        if at == home[t as usize] {
-                            i32::MAX
-                        } else {
-                            dist(to, at)
-                        }
+                        (at != home[t as usize]).then(|| dist(to, at) - 1)
                     })
                     .min()
                     .unwrap_or(0);
-                let near = if near == i32::MAX { 0 } else { near - 1 };
-                children.push((cost * 2 + near, index as u32, dir as u8, hash));
+                children.push((2 * cost + near, index as u32, dir as u8, hash));
             }
         }
         if children.is_empty() {
@@ -191,39 +187,35 @@ pub(super) fn place_l(
         // The next level is built in the buffers of the one before last (a
         // fresh allocation a level costs the kernel's zeroing of its pages).
         next.clear();
-        next_blanks.clear();
-        next_costs.clear();
-        next_hashes.clear();
         let mut moves = Vec::with_capacity(children.len());
         for &(_, parent, dir, hash) in &children {
             let parent = parent as usize;
             let (mv, offset) = steps[dir as usize];
-            let blank = blanks[parent];
+            let blank = level.blanks[parent];
             let to = (blank as isize + offset) as usize;
-            let start = next.len();
-            next.extend_from_slice(&level[parent * stride..(parent + 1) * stride]);
-            let state = &mut next[start..];
+            let start = next.states.len();
+            next.states
+                .extend_from_slice(&level.states[parent * stride..(parent + 1) * stride]);
+            let state = &mut next.states[start..];
             let tile = state[to];
             state[blank] = tile;
             state[to] = 0;
             state[size + tile as usize] = blank as u8;
             state[size] = to as u8;
             let h = home[tile as usize];
-            next_costs.push(costs[parent] + weight(tile) * (dist(blank, h) - dist(to, h)));
-            next_blanks.push(to);
-            next_hashes.push(hash);
+            next.costs
+                .push(level.costs[parent] + weight(tile) * (dist(blank, h) - dist(to, h)));
+            next.blanks.push(to);
+            next.hashes.push(hash);
             moves.push((parent as u32, mv));
             if placed(state) && found.len() < MOST_COMPLETIONS {
                 first.get_or_insert(depth);
-                found.push((depth, next_blanks.len() - 1));
+                found.push((depth, next.blanks.len() - 1));
                 found_cells.push(state[..size].iter().map(|&t| u32::from(t)).collect());
             }
         }
         history.push(moves);
         std::mem::swap(&mut level, &mut next);
-        std::mem::swap(&mut blanks, &mut next_blanks);
-        std::mem::swap(&mut costs, &mut next_costs);
-        std::mem::swap(&mut hashes, &mut next_hashes);
     }
     found
         .into_iter()
@@ -239,6 +231,28 @@ pub(super) fn place_l(
             Completion { moves, cells }
         })
         .collect()
+}
+
+/// One level of the beam, its states side by side.
+#[derive(Default)]
+struct Level {
+    /// Each state's cells, then each tile's cell, in bytes.
+    states: Vec<u8>,
+    /// Each state's blank cell.
+    blanks: Vec<usize>,
+    /// Each state's weighted distances of its tiles to their cells.
+    costs: Vec<i32>,
+    /// Each state's key among the states seen (its L's tiles and blank).
+    hashes: Vec<u64>,
+}
+
+impl Level {
+    fn clear(&mut self) {
+        self.states.clear();
+        self.blanks.clear();
+        self.costs.clear();
+        self.hashes.clear();
+    }
 }
 
 /// A 64-bit mix of `x` (SplitMix64's finaliser): the hash keys of cells.
