@@ -456,7 +456,7 @@ fn move_beam_width(side: usize) -> usize {
 /// together, L after L; of each beam's completions the one with the fewest
 /// moves plus twice the distances its tiles have left, or, for the last L,
 /// plus the 5x5 corner's `estimate`. Should a beam find no completion (none
-/// seen on thousands of boards), the search over lines takes over.
+/// has, on any board tried), the search over lines takes over.
 fn reduce_beamed(
     side: usize,
     start: &[u32],
