@@ -190,14 +190,12 @@ where
     let stream = Arc::new(Mutex::new(Some(PuzzleStream::new(input))));
     let started = {
         let (shared, stream) = (Arc::clone(&shared), Arc::clone(&stream));
-        thread::Builder::new()
-            .name("batch reader".into())
-            .spawn(move || {
-                let stream = stream.lock().unwrap_or_else(|e| e.into_inner()).take();
-                if let Some(stream) = stream {
-                    shared.read_all(stream);
-                }
-            })
+        start_thread("batch reader".into(), move || {
+            let stream = stream.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(stream) = stream {
+                shared.read_all(stream);
+            }
+        })
     };
     let reader = match started {
         Ok(handle) => handle,
@@ -213,9 +211,9 @@ where
         for index in 0..jobs {
             let (shared, solver, notes) =
                 (Arc::clone(&shared), Arc::clone(&solver), Arc::clone(&notes));
-            let started = thread::Builder::new()
-                .name(format!("batch worker {index}"))
-                .spawn(move || shared.work(&solver, &notes));
+            let started = start_thread(format!("batch worker {index}"), move || {
+                shared.work(&solver, &notes)
+            });
             match started {
                 Ok(handle) => workers.push(handle),
                 Err(_) => break,
@@ -232,6 +230,38 @@ where
         }
     }
     result
+}
+
+/// The address space a batch wants free before it starts a thread: the
+/// thread's stack (2 MiB) and as much again for the work.
+const ROOM_FOR_A_THREAD: usize = 4 << 20;
+
+/// Starts a thread named `name` doing `work`, and returns once it runs; or
+/// fails, and starts nothing, unless [`ROOM_FOR_A_THREAD`] can be allocated.
+///
+/// Why: under an address-space limit (`ulimit -v`) a thread whose stack was
+/// mapped can still fail as it starts (the standard library maps its signal
+/// stack then, and aborts if it cannot), and threads that take the last of
+/// the space leave none for the work. So a thread starts only with room to
+/// spare, and the next is not asked for (nor the room tried) before it has
+/// started.
+fn start_thread<F>(name: String, work: F) -> io::Result<thread::JoinHandle<()>>
+where
+    F: FnOnce() + Send + 'static,
+{
+    if Vec::<u8>::new()
+        .try_reserve_exact(ROOM_FOR_A_THREAD)
+        .is_err()
+    {
+        return Err(io::ErrorKind::OutOfMemory.into());
+    }
+    let (running, wait) = std::sync::mpsc::sync_channel::<()>(1);
+    let handle = thread::Builder::new().name(name).spawn(move || {
+        let _ = running.send(());
+        work()
+    })?;
+    let _ = wait.recv();
+    Ok(handle)
 }
 
 /// The solver of a batch: one search thread a pair, since the pairs are
