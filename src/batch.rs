@@ -260,7 +260,12 @@ where
         let _ = running.send(());
         work()
     })?;
-    let _ = wait.recv();
+    if wait.recv().is_err() {
+        // It ended before running `work` (the standard library's start-up
+        // panicked): as if it had never started.
+        let _ = handle.join();
+        return Err(io::Error::other("the thread ended as it started"));
+    }
     Ok(handle)
 }
 
