@@ -48,7 +48,7 @@ fn main() -> ExitCode {
         .map_err(|Usage(message)| Failure::Usage(message))
         .and_then(|command| {
             if uses_big_tables(&command) {
-                platform::ask_for_huge_pages();
+                platform::tune_malloc();
             }
             run(command)
         });

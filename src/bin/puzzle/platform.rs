@@ -1,6 +1,7 @@
-//! What depends on the operating system: the restart that asks for huge
-//! pages (and one malloc arena under an address-space limit), standard output without line buffering, strings of bytes as
-//! `OsString`s, and catching SIGINT and SIGTERM.
+//! What depends on the operating system: the restart that tunes `malloc`
+//! (huge pages; one arena under an address-space limit), standard output
+//! without line buffering, strings of bytes as `OsString`s, and catching
+//! SIGINT and SIGTERM.
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -11,8 +12,9 @@ const HUGE_PAGES: &str = "glibc.malloc.hugetlb=1";
 /// The glibc tunable that makes every thread allocate from one arena.
 const ONE_ARENA: &str = "glibc.malloc.arena_max=1";
 
-/// Restarts `puzzle` with glibc's `malloc` asking for transparent huge pages,
-/// unless it already does; returns only if it cannot (then nothing changes).
+/// Restarts `puzzle` with glibc's `malloc` asking for transparent huge pages
+/// (and, under an address-space limit, keeping one arena), unless it already
+/// does; returns only if it cannot (then nothing changes).
 ///
 /// Why: the 4x4 search reads its 259 MB table at random, and with 4 KiB pages
 /// most reads also miss the TLB. Where the kernel gives huge pages only on
@@ -28,7 +30,7 @@ const ONE_ARENA: &str = "glibc.malloc.arena_max=1";
 /// for every small allocation, until an allocation fails and the process
 /// aborts. Measured: `--batch --solve --jobs 64` under 15, 25 and 40 MB
 /// aborted in 34, 3 and 1 of 40 runs, and in none with one arena.
-pub(crate) fn ask_for_huge_pages() {
+pub(crate) fn tune_malloc() {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::process::CommandExt;
