@@ -9,6 +9,15 @@
 use crate::board_adt::{apply_move, Move};
 use crate::board_adt::{Board, Puzzle};
 
+/// SplitMix64's output for the state `x`: 64 well-mixed bits of `x` (also
+/// the hash keys of the move beam's cells).
+pub(crate) fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// A small, fast, seedable random number generator (Steele, Lea and Flood's
 /// SplitMix64), good enough for shuffling and for tests, and std only.
 #[derive(Clone, Debug)]
@@ -24,11 +33,9 @@ impl SplitMix64 {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
+        let out = mix(self.state);
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        out
     }
 
     /// A number in `0 .. bound` (`bound > 0`), without modulo bias worth

@@ -74,6 +74,16 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Adds `mv` at the end, or, if it undoes the last move, removes that
+    /// one instead.
+    pub fn push_cancelling(&mut self, mv: Move) {
+        if self.last() == Some(mv.inverse()) {
+            self.pop();
+        } else {
+            self.push(mv);
+        }
+    }
+
     /// Removes and returns the last move.
     pub fn pop(&mut self) -> Option<Move> {
         let last = self.last()?;
@@ -225,6 +235,19 @@ mod tests {
         (0..count)
             .map(|_| Move::ALL[rng.below(4) as usize])
             .collect()
+    }
+
+    #[test]
+    fn a_move_that_undoes_the_last_cancels_it() {
+        let mut list = MoveList::new();
+        for mv in [Move::Up, Move::Left, Move::Right, Move::Up, Move::Down] {
+            list.push_cancelling(mv);
+        }
+        assert_eq!(list.to_vec(), [Move::Up]);
+        list.push_cancelling(Move::Down);
+        assert!(list.is_empty());
+        list.push_cancelling(Move::Down);
+        assert_eq!(list.to_vec(), [Move::Down]);
     }
 
     #[test]

@@ -280,11 +280,7 @@ impl Reduced {
     /// Records a move of the corner's solution (cancelling it against the
     /// previous move if it undoes it).
     fn record(&mut self, mv: Move) {
-        if self.moves.last() == Some(mv.inverse()) {
-            self.moves.pop();
-        } else {
-            self.moves.push(mv);
-        }
+        self.moves.push_cancelling(mv);
     }
 
     /// The whole solution: the moves so far, then the walk undone.
@@ -501,11 +497,7 @@ fn reduce_beamed(
             return reduce_searched(side, start, goal, estimate);
         };
         for mv in best.moves {
-            if moves.last() == Some(mv.inverse()) {
-                moves.pop();
-            } else {
-                moves.push(mv);
-            }
+            moves.push_cancelling(mv);
         }
         cells = best.cells;
     }

@@ -13,6 +13,7 @@
 //! by what they leave.
 
 use crate::board_adt::moves::Move;
+use crate::generate::mix;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -253,14 +254,6 @@ impl Level {
         self.costs.clear();
         self.hashes.clear();
     }
-}
-
-/// A 64-bit mix of `x` (SplitMix64's finaliser): the hash keys of cells.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The hasher of the seen states' keys, which are mixed already: it passes

@@ -219,11 +219,7 @@ impl<'a> Reducer<'a> {
 
     /// Records `mv`, cancelling it against the previous move if it undoes it.
     pub(super) fn record(&mut self, mv: Move) {
-        if self.moves.last() == Some(mv.inverse()) {
-            self.moves.pop();
-        } else {
-            self.moves.push(mv);
-        }
+        self.moves.push_cancelling(mv);
     }
 
     /// Moves the blank to the neighbouring cell `to`, sliding its tile.
