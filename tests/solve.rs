@@ -243,16 +243,7 @@ fn six_to_ten_give_the_same_answer_for_any_number_of_threads() {
         let input = format!("{}\n{}\n", p.start(), p.goal());
         let outputs: Vec<Vec<u8>> = ["1", "2", "3"]
             .iter()
-            .map(|jobs| {
-                let out = puzzle()
-                    .args(["--solve", "--jobs", jobs])
-                    .env("PUZZLE_TABLES", "small")
-                    .write_stdin(input.clone())
-                    .output()
-                    .unwrap();
-                assert_eq!(out.status.code(), Some(0));
-                out.stdout
-            })
+            .map(|jobs| solved_on_small_tables(&input, jobs).stdout)
             .collect();
         replays(&parse_answer(
             &String::from_utf8(outputs[0].clone()).unwrap(),
@@ -707,14 +698,7 @@ fn five_by_five_gets_a_near_shortest_solution_and_its_bound() {
         let input = format!("{}\n{}\n", line(&start), line(&goal));
         let mut outputs = Vec::new();
         for jobs in ["1", "2", "3"] {
-            let out = puzzle()
-                .args(["--solve", "--jobs", jobs])
-                .env("PUZZLE_TABLES", "small")
-                .write_stdin(input.clone())
-                .output()
-                .unwrap();
-            assert_eq!(out.status.code(), Some(0));
-            outputs.push(out);
+            outputs.push(solved_on_small_tables(&input, jobs));
         }
         let answer = parse_answer(&String::from_utf8(outputs[0].stdout.clone()).unwrap());
         replays(&answer);
@@ -871,4 +855,17 @@ fn a_signal_stops_the_search_and_prints_the_best_answer() {
         assert_eq!(moves, answer.moves.len());
         assert!(bound >= manhattan(answer.start.side(), &answer.start, &answer.goal));
     }
+}
+
+/// `puzzle --solve --jobs JOBS` on `input` with the small test tables; its
+/// status checked to be 0.
+fn solved_on_small_tables(input: &str, jobs: &str) -> std::process::Output {
+    let out = puzzle()
+        .args(["--solve", "--jobs", jobs])
+        .env("PUZZLE_TABLES", "small")
+        .write_stdin(input.to_owned())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    out
 }
