@@ -16,6 +16,7 @@
 //! | solving | [`Solver`], [`SolveOptions`], [`Solution`], [`SolveError`], [`SolveEvent`], [`SolveStats`], [`SearchProgress`], [`Stop`], [`TableCache`], [`TableEvent`], [`TableSet`], [`EmptyCacheDir`], [`MAX_SOLVE_SIDE`] |
 //! | the output format | [`write_verdict`], [`write_explanation`], [`write_solution`], [`write_boards`], [`write_error`] |
 //! | many puzzles at once (`--batch`) | [`run_batch`], [`BatchOptions`], [`BatchNote`], [`BatchSummary`], [`BatchError`], [`Notes`], [`MAX_JOBS`] |
+//! | grading other implementations (`puzzle-grade`) | the module [`grade`] |
 //! | random puzzles | [`random_puzzle`], [`GoalShape`], [`SplitMix64`] |
 //!
 //! # Examples
@@ -29,6 +30,7 @@
 #![warn(missing_docs)]
 
 pub mod board_adt;
+pub mod grade;
 pub mod input;
 
 mod batch;

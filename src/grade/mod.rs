@@ -1,0 +1,4 @@
+//! Grading other implementations of the assignment: the engine behind
+//! `puzzle-grade` (and so `sh Testrun grade` and `grade-all`).
+
+pub mod run;
