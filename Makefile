@@ -1,4 +1,5 @@
-# `make` builds ./puzzle (release); `make test` runs every check CI runs.
+# `make` builds ./puzzle and ./puzzle-grade (release); `make test` runs every
+# check CI runs.
 CARGO ?= cargo
 
 .PHONY: all puzzle test clean bench bench-solve
@@ -8,6 +9,7 @@ all: puzzle
 puzzle:
 	$(CARGO) build --release
 	cp target/release/puzzle puzzle
+	cp target/release/puzzle-grade puzzle-grade
 
 test:
 	$(CARGO) fmt --check
@@ -25,5 +27,5 @@ bench-solve: puzzle
 
 clean:
 	$(CARGO) clean
-	rm -f puzzle
+	rm -f puzzle puzzle-grade
 	rm -rf bench-out

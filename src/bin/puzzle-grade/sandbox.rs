@@ -4,8 +4,6 @@
 //! STUB: runs the program as a plain child process, with no isolation; the
 //! real sandbox (namespaces, an unprivileged uid, limits) replaces it.
 
-#![allow(dead_code)] // until the engine uses it (this commit only lays the interface)
-
 use puzzle::grade::run::{Ending, Job, Outcome, Runner, Workdir};
 use std::ffi::OsString;
 use std::io;
@@ -63,7 +61,7 @@ impl Runner for Sandbox {
                     _ => Ending::Exited(-1),
                 };
             }
-            if began.elapsed() >= job.limits.wall {
+            if began.elapsed() >= job.limits.wall || crate::signals::caught().is_some() {
                 let _ = child.kill();
                 let _ = child.wait();
                 break Ending::TimedOut;
@@ -84,7 +82,7 @@ impl Runner for Sandbox {
 
 /// `puzzle-grade run [LIMITS] -- PROGRAM [ARGS...]`: one program in the
 /// sandbox, on this process's standard streams. STUB.
-pub fn run_command(args: Vec<OsString>) -> ExitCode {
+pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
     let _ = args;
     eprintln!("puzzle-grade: run: not yet");
     ExitCode::from(2)

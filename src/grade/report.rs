@@ -1,0 +1,142 @@
+//! A program's report: the report lines class by class, the messages, the
+//! table, the slowest run and the last line; and its counts for a row of
+//! `grade-all`'s table.
+
+use super::fixture::{Category, Fixture};
+use super::judge::{Class, Judgement};
+use std::io::{self, Write};
+use std::time::Duration;
+
+/// One fixture graded.
+#[derive(Clone, Debug)]
+pub struct Graded {
+    /// What was found.
+    pub judgement: Judgement,
+    /// The run's time and its limit in seconds (none when it was not run).
+    pub time: Option<(Duration, u64)>,
+}
+
+/// What a report adds up.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Fixtures of each category (bad, sol, unsol).
+    pub fixtures: [usize; 3],
+    /// Failed fixtures of each category.
+    pub failed: [usize; 3],
+    /// Report lines of each class and category, in [`Class::ALL`]'s order.
+    pub classes: [[usize; 3]; 13],
+    /// The time of all runs.
+    pub total: Duration,
+    /// The slowest run: its fixture's index, its time and its limit.
+    pub slowest: Option<(usize, Duration, u64)>,
+}
+
+impl Counts {
+    /// The counts of `graded`, fixture by fixture.
+    pub fn of(fixtures: &[Fixture], graded: &[Graded], strict: bool) -> Counts {
+        let mut counts = Counts::default();
+        for (i, (fixture, graded)) in fixtures.iter().zip(graded).enumerate() {
+            let column = fixture.named as usize;
+            counts.fixtures[column] += 1;
+            if graded.judgement.fails(strict) {
+                counts.failed[column] += 1;
+            }
+            if let Judgement::Noted(class, _) = graded.judgement {
+                counts.classes[class as usize][column] += 1;
+            }
+            if let Some((elapsed, limit)) = graded.time {
+                counts.total += elapsed;
+                if counts
+                    .slowest
+                    .is_none_or(|(_, slowest, _)| elapsed >= slowest)
+                {
+                    counts.slowest = Some((i, elapsed, limit));
+                }
+            }
+        }
+        counts
+    }
+
+    /// Fixtures of a class, all categories.
+    pub fn of_class(&self, class: Class) -> usize {
+        self.classes[class as usize].iter().sum()
+    }
+
+    /// All fixtures.
+    pub fn total_fixtures(&self) -> usize {
+        self.fixtures.iter().sum()
+    }
+
+    /// All failed fixtures.
+    pub fn total_failed(&self) -> usize {
+        self.failed.iter().sum()
+    }
+}
+
+/// `d` in seconds with two decimals, cut (not rounded).
+pub fn seconds(d: Duration) -> String {
+    let ms = d.as_millis();
+    format!("{}.{:02}", ms / 1000, ms % 1000 / 10)
+}
+
+/// Writes the report of `graded` (one per fixture): the report lines class
+/// by class, then the messages, the table, the slowest run and the last
+/// line `N passed, M failed`.
+pub fn write_report<W: Write>(
+    out: &mut W,
+    fixtures: &[Fixture],
+    graded: &[Graded],
+    strict: bool,
+) -> io::Result<Counts> {
+    for class in Class::ALL {
+        for (fixture, graded) in fixtures.iter().zip(graded) {
+            if let Judgement::Noted(c, text) = &graded.judgement {
+                if *c == class {
+                    writeln!(out, "{:<17} {}: {text}", class.name(), fixture.shown)?;
+                }
+            }
+        }
+    }
+    for (fixture, graded) in fixtures.iter().zip(graded) {
+        if let Judgement::Message(text) = &graded.judgement {
+            writeln!(out, "{:<17} {}: {text}", "msg", fixture.shown)?;
+        }
+    }
+    let counts = Counts::of(fixtures, graded, strict);
+    let row = |out: &mut W, name: &str, c: [usize; 3]| {
+        let total: usize = c.iter().sum();
+        writeln!(
+            out,
+            "{name:<17} {:>6} {:>6} {:>6} {total:>6}",
+            c[0], c[1], c[2]
+        )
+    };
+    let names = Category::ALL.map(Category::name);
+    writeln!(
+        out,
+        "{:<17} {:>6} {:>6} {:>6} {:>6}",
+        "", names[0], names[1], names[2], "total"
+    )?;
+    row(out, "fixtures", counts.fixtures)?;
+    let passed = [0, 1, 2].map(|i| counts.fixtures[i] - counts.failed[i]);
+    row(out, "passed", passed)?;
+    for class in Class::ALL {
+        row(out, class.name(), counts.classes[class as usize])?;
+    }
+    if let Some((i, slowest, limit)) = counts.slowest {
+        writeln!(
+            out,
+            "slowest: {}, {} s (limit {limit} s); all runs {} s",
+            fixtures[i].shown,
+            seconds(slowest),
+            seconds(counts.total)
+        )?;
+    }
+    let (all, failed) = (counts.total_fixtures(), counts.total_failed());
+    write!(out, "{} passed, {failed} failed", all - failed)?;
+    if strict {
+        write!(out, " (STRICT: byte for byte against the reference)")?;
+    }
+    writeln!(out)?;
+    Ok(counts)
+}
