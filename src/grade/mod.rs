@@ -5,7 +5,7 @@
 //! fixtures and decides what each allows (with [`open_choice`] for the
 //! choices the assignment leaves open); [`run`] describes one run of a
 //! program, which a [`run::Runner`] carries out; [`verdict`] reads what the
-//! program decided and [`judge`] classifies the run, quoting its output
+//! program decided and [`mod@judge`] classifies the run, quoting its output
 //! through [`text`]; [`report`] writes a program's report and counts;
 //! [`build`] builds a submission and [`submissions`] grades a folder of them.
 //! The rules are in `docs/grading.md`.

@@ -32,7 +32,7 @@ impl Row {
     /// `-` when it was not built.
     fn fields(&self) -> (String, Vec<String>) {
         let Some(c) = &self.counts else {
-            return ("no".into(), vec!["-".into(); 16]);
+            return ("no".into(), vec!["-".into(); COLUMNS.len()]);
         };
         let class = |cl: Class| c.of_class(cl).to_string();
         let fields = vec![

@@ -23,10 +23,11 @@ pub fn has_text(line: &[u8]) -> bool {
 pub fn echoes_a_board(line: &[u8]) -> bool {
     let rest = trim_start_blanks(line);
     for word in [&b"start"[..], b"goal"] {
-        if rest.len() >= word.len() && rest[..word.len()].eq_ignore_ascii_case(word) {
-            if trim_start_blanks(&rest[word.len()..]).first() == Some(&b':') {
-                return true;
-            }
+        if rest.len() >= word.len()
+            && rest[..word.len()].eq_ignore_ascii_case(word)
+            && trim_start_blanks(&rest[word.len()..]).first() == Some(&b':')
+        {
+            return true;
         }
     }
     false

@@ -149,8 +149,8 @@ fn near(a: &[u8], b: &[u8]) -> bool {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=lb {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=la {
         for j in 1..=lb {

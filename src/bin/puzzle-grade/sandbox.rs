@@ -61,14 +61,20 @@ impl Runner for Sandbox {
                     _ => Ending::Exited(-1),
                 };
             }
-            if began.elapsed() >= job.limits.wall || crate::signals::caught().is_some() {
-                let _ = child.kill();
+            if crate::signals::caught().is_some() {
+                kill_group(child.id());
+                let _ = child.wait();
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            if began.elapsed() >= job.limits.wall {
+                kill_group(child.id());
                 let _ = child.wait();
                 break Ending::TimedOut;
             }
             std::thread::sleep(Duration::from_millis(1));
         };
         let elapsed = began.elapsed();
+        kill_group(child.id());
         if fresh {
             let _ = std::fs::remove_dir_all(&dir);
         }
@@ -78,6 +84,14 @@ impl Runner for Sandbox {
     fn protections(&self) -> String {
         "sandbox: none (a plain child process)".into()
     }
+}
+
+/// Kills the process group `id` (what the run left).
+fn kill_group(id: u32) {
+    let _ = Command::new("kill")
+        .args(["-s", "KILL", "--", &format!("-{id}")])
+        .stderr(Stdio::null())
+        .status();
 }
 
 /// `puzzle-grade run [LIMITS] -- PROGRAM [ARGS...]`: one program in the
