@@ -16,7 +16,7 @@ fn main() -> ExitCode {
     let mode = args.next();
     let rest: Vec<OsString> = args.collect();
     match mode.as_ref().and_then(|m| m.to_str()) {
-        Some("run") => sandbox::run_command(rest),
+        Some("run") => sandbox::sandbox_command(rest),
         _ => {
             eprintln!("usage: puzzle-grade run [LIMITS] -- PROGRAM [ARGS...]");
             ExitCode::from(2)
