@@ -217,7 +217,8 @@ impl Builder<'_> {
         }
         let (ending, what) = failed.unwrap_or((Ending::Exited(0), "make failed"));
         let why = self.why(Some(ending), log)?;
-        notes.push(format!("{what}: {why}"));
+        // Why it was not built comes first.
+        notes.insert(0, format!("{what}: {why}"));
         Ok(Built {
             program: None,
             note: notes.join("; "),

@@ -140,3 +140,72 @@ pub fn write_report<W: Write>(
     writeln!(out)?;
     Ok(counts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grade::fixture::Allowed;
+    use std::path::PathBuf;
+
+    fn fixture(name: &str) -> Fixture {
+        let named = Category::of_name(name);
+        Fixture {
+            shown: format!("Tests/{name}"),
+            path: PathBuf::from(name),
+            size: 10,
+            named,
+            allowed: Allowed::Only(named),
+            choices: Vec::new(),
+            expected: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_report_lists_classes_in_order_then_messages_then_the_table() {
+        let fixtures = [fixture("sol_a"), fixture("bad_b"), fixture("unsol_c")];
+        let graded = [
+            Graded {
+                judgement: Judgement::Noted(Class::Format, "line 1: x".into()),
+                time: Some((Duration::from_millis(1234), 11)),
+            },
+            Graded {
+                judgement: Judgement::Message("Invalid input".into()),
+                time: Some((Duration::from_millis(20), 11)),
+            },
+            Graded {
+                judgement: Judgement::Noted(Class::WrongVerdict, "'solvable'".into()),
+                time: Some((Duration::from_millis(1234), 12)),
+            },
+        ];
+        let mut out = Vec::new();
+        let counts = write_report(&mut out, &fixtures, &graded, false).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "WRONG VERDICT     Tests/unsol_c: 'solvable'");
+        assert_eq!(lines[1], "FORMAT            Tests/sol_a: line 1: x");
+        assert_eq!(lines[2], "msg               Tests/bad_b: Invalid input");
+        assert_eq!(lines[3], "                     bad    sol  unsol  total");
+        assert_eq!(lines[5], "passed                 1      1      0      2");
+        assert_eq!(lines[6], "WRONG VERDICT          0      0      1      1");
+        // The later of two equal times is the slowest.
+        assert_eq!(
+            lines[lines.len() - 2],
+            "slowest: Tests/unsol_c, 1.23 s (limit 12 s); all runs 2.48 s"
+        );
+        assert_eq!(lines[lines.len() - 1], "2 passed, 1 failed");
+        assert_eq!(counts.total_failed(), 1);
+        // With STRICT, the format difference fails too.
+        let mut out = Vec::new();
+        let counts = write_report(&mut out, &fixtures, &graded, true).unwrap();
+        assert_eq!(counts.total_failed(), 2);
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .ends_with("1 passed, 2 failed (STRICT: byte for byte against the reference)\n"));
+    }
+
+    #[test]
+    fn seconds_are_cut_to_hundredths() {
+        assert_eq!(seconds(Duration::from_millis(1999)), "1.99");
+        assert_eq!(seconds(Duration::from_millis(5)), "0.00");
+    }
+}

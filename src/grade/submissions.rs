@@ -214,3 +214,64 @@ impl GradeAll<'_> {
         Ok(rows)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_not_built_has_dashes_and_its_note_whole_in_the_csv() {
+        let row = Row {
+            name: "bob \"b\"".into(),
+            counts: None,
+            note: format!("make failed: {}", "x".repeat(120)),
+        };
+        let line = table_row(&row, 10);
+        assert!(
+            line.starts_with("bob \"b\"    no         -      -"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with(&format!("  make failed: {}...", "x".repeat(87))),
+            "{line}"
+        );
+        assert_eq!(header(10).split_whitespace().count(), 18);
+        let csv = csv_row(&row);
+        assert_eq!(
+            csv,
+            format!(
+                "\"bob \"\"b\"\"\",no,{},\"make failed: {}\"",
+                ["-"; 15].join(","),
+                "x".repeat(120)
+            )
+        );
+        assert_eq!(CSV_HEADER.split(',').count(), 18);
+        assert!(!row.passed());
+    }
+
+    #[test]
+    fn a_row_counts_its_classes_in_the_columns() {
+        let mut counts = Counts {
+            fixtures: [2, 1, 0],
+            failed: [1, 0, 0],
+            ..Counts::default()
+        };
+        counts.classes[Class::MemoryLimit as usize] = [1, 0, 0];
+        counts.classes[Class::Open as usize] = [0, 1, 0];
+        let row = Row {
+            name: "ann".into(),
+            counts: Some(counts),
+            note: String::new(),
+        };
+        let fields: Vec<String> = table_row(&row, 10)
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        // passed failed verdict missed false status stderr timeout memory
+        assert_eq!(
+            fields[..11],
+            ["ann", "yes", "2", "1", "0", "0", "0", "0", "0", "0", "1"]
+        );
+        assert_eq!(fields[14], "1", "open");
+    }
+}
