@@ -1066,10 +1066,10 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     assert_eq!(
         progress[1..],
         [
-            "graded alice: 2 passed, 0 failed",
+            "graded alice: 2 passed, 0 failed, 100 of 100 points",
             "graded bob: not built",
-            "graded carol: 0 passed, 2 failed",
-            "graded dave: 2 passed, 0 failed"
+            "graded carol: 0 passed, 2 failed, 0 of 100 points",
+            "graded dave: 2 passed, 0 failed, 100 of 100 points"
         ],
         "{stderr}"
     );
@@ -1080,21 +1080,23 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     assert_eq!(lines.len(), 6, "{table}");
     assert_eq!(
         lines[0],
-        "submission built passed failed verdict missed false status stderr timeout memory procs crash format open    time slowest  note"
+        "submission built passed failed verdict missed false status stderr timeout memory procs crash format open  score    max    time slowest  note"
     );
-    // A row: the first 15 fields exactly, two times in seconds, the note.
+    // A row: the first 17 fields exactly (the counts, the score and its
+    // maximum), two times in seconds, the note.
     let check = |line: &str, expected: &[&str], note: &str| {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(fields[..15], *expected, "{table}");
-        for time in &fields[15..17] {
+        assert_eq!(fields[..17], *expected, "{table}");
+        for time in &fields[17..19] {
             assert!(*time == "-" || time.parse::<f64>().is_ok(), "{table}");
         }
-        assert_eq!(fields[17..].join(" "), note, "{table}");
+        assert_eq!(fields[19..].join(" "), note, "{table}");
     };
     check(
         lines[1],
         &[
-            "alice", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0",
+            "alice", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "100",
+            "100",
         ],
         "dcc not found: built with cc -lm",
     );
@@ -1107,7 +1109,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         .unwrap();
     let bob_note = lines[2]
         .split_whitespace()
-        .skip(17)
+        .skip(19)
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
@@ -1118,21 +1120,23 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     check(
         lines[2],
         &[
-            "bob", "no", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+            "bob", "no", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
         ],
         &bob_note,
     );
     check(
         lines[3],
         &[
-            "carol", "yes", "0", "2", "0", "0", "0", "0", "0", "2", "0", "0", "0", "0", "0",
+            "carol", "yes", "0", "2", "0", "0", "0", "0", "0", "2", "0", "0", "0", "0", "0", "0",
+            "100",
         ],
         "",
     );
     check(
         lines[4],
         &[
-            "dave", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0",
+            "dave", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "100",
+            "100",
         ],
         "no Makefile: built with cc -O2 -o puzzle puzzle.c -lm",
     );
@@ -1149,9 +1153,9 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     );
     let csv = fs::read_to_string(grades.join("summary.csv")).unwrap();
     let csv: Vec<&str> = csv.lines().collect();
-    assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,seconds,slowest_seconds,note");
+    assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,seconds,slowest_seconds,note");
     assert!(
-        csv[1].starts_with("\"alice\",yes,2,0,0,0,0,0,0,0,0,0,0,0,0,"),
+        csv[1].starts_with("\"alice\",yes,2,0,0,0,0,0,0,0,0,0,0,0,0,100,100,"),
         "{}",
         csv[1]
     );
@@ -1159,11 +1163,11 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     assert_eq!(
         csv[2],
         format!(
-            "\"bob\",no,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,\"{}\"",
+            "\"bob\",no,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,\"{}\"",
             bob_note.replace('"', "\"\"")
         )
     );
-    assert!(csv[3].starts_with("\"carol\",yes,0,2,0,0,0,0,0,2,0,0,0,0,0,"));
+    assert!(csv[3].starts_with("\"carol\",yes,0,2,0,0,0,0,0,2,0,0,0,0,0,0,100,"));
     assert_eq!(csv.len(), 5);
     // Each report is the one `grade` prints.
     let carol = fs::read_to_string(grades.join("carol.txt")).unwrap();

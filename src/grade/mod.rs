@@ -11,8 +11,11 @@
 //! The rules are in `docs/grading.md`.
 
 pub mod build;
+pub mod feedback;
 pub mod fixture;
+pub mod formats;
 pub mod judge;
+pub mod marks;
 pub mod open_choice;
 pub mod report;
 pub mod run;
@@ -51,6 +54,8 @@ pub struct Settings {
     pub read_only: Vec<PathBuf>,
     /// The `PATH` of a run.
     pub path: OsString,
+    /// The marking scheme (its time limits too).
+    pub scheme: marks::Scheme,
 }
 
 impl Default for Settings {
@@ -64,6 +69,7 @@ impl Default for Settings {
             open_files: 64,
             read_only: Vec::new(),
             path: "/usr/local/bin:/usr/bin:/bin".into(),
+            scheme: marks::Scheme::default(),
         }
     }
 }
@@ -72,7 +78,9 @@ impl Settings {
     /// The limits of a run on `fixture`.
     pub fn limits(&self, fixture: &Fixture) -> Limits {
         Limits {
-            wall: Duration::from_secs(fixture.time_limit(self.timeout)),
+            wall: Duration::from_secs(
+                fixture.time_limit(self.scheme.time_limit(fixture).or(self.timeout)),
+            ),
             memory: self.memory,
             processes: self.processes,
             file_size: fixture.output_cap(),

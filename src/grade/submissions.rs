@@ -1,70 +1,172 @@
-//! `grade-all`: every folder of a folder of submissions built and graded,
-//! one row of a table each, streamed as each is done.
+//! `grade-all`: every folder of a folder of submissions built, graded and
+//! marked, one row of a table each, streamed as each is done; the summary
+//! files kept up to date when only some submissions are graded again.
 
 use super::build::{copy_folder, write_shims, Builder};
+use super::feedback::feedback;
 use super::fixture::Fixture;
-use super::report::{seconds, write_report, Counts};
+use super::formats::{gradescope, json_line, junit, prairielearn, Marked};
+use super::judge::{Class, Judgement};
+use super::marks::{points, Score};
+use super::report::{seconds, write_report, Counts, Graded};
 use super::run::Runner;
 use super::{grade_program, Settings};
-use crate::grade::judge::Class;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// One submission graded.
-#[derive(Clone, Debug)]
+/// One submission's row of the table and the CSV.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     /// Its folder's name.
     pub name: String,
-    /// Its counts, when it was built.
-    pub counts: Option<Counts>,
+    /// Whether it was built.
+    pub built: bool,
+    /// The columns after `built` (see [`COLUMNS`]), `-` each when not built.
+    pub fields: Vec<String>,
     /// How it was built, or why not.
     pub note: String,
 }
 
-impl Row {
-    /// Whether it built and passed every fixture.
-    pub fn passed(&self) -> bool {
-        self.counts.as_ref().is_some_and(|c| c.total_failed() == 0)
-    }
+/// The columns after the name and `built`.
+pub const COLUMNS: [&str; 17] = [
+    "passed", "failed", "verdict", "missed", "false", "status", "stderr", "timeout", "memory",
+    "procs", "crash", "format", "open", "score", "max", "time", "slowest",
+];
+/// Their widths in the table.
+const WIDTHS: [usize; 17] = [6, 6, 7, 6, 5, 6, 6, 7, 6, 5, 5, 6, 4, 6, 6, 7, 7];
+/// A note longer than this is cut in the table (the CSV has it whole).
+const NOTE_IN_TABLE: usize = 100;
 
-    /// The columns after the name: built, then the counts and times, each
-    /// `-` when it was not built.
-    fn fields(&self) -> (String, Vec<String>) {
-        let Some(c) = &self.counts else {
-            return ("no".into(), vec!["-".into(); COLUMNS.len()]);
-        };
-        let class = |cl: Class| c.of_class(cl).to_string();
+/// The CSV's header line.
+pub const CSV_HEADER: &str = "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,seconds,slowest_seconds,note";
+
+/// The per-fixture CSV's header line.
+pub const FIXTURES_CSV_HEADER: &str =
+    "submission,fixture,category,class,points,max_points,visibility,seconds,detail";
+
+impl Row {
+    /// The row of a submission graded with `counts` and `score`.
+    pub fn graded(name: &str, counts: &Counts, score: &Score, note: &str) -> Row {
+        let class = |cl: Class| c_of(counts, cl);
         let fields = vec![
-            (c.total_fixtures() - c.total_failed()).to_string(),
-            c.total_failed().to_string(),
+            (counts.total_fixtures() - counts.total_failed()).to_string(),
+            counts.total_failed().to_string(),
             class(Class::WrongVerdict),
             class(Class::MissedError),
             class(Class::FalseError),
             class(Class::WrongExitStatus),
-            (c.of_class(Class::ErrorOnStderr) + c.of_class(Class::NoMessage)).to_string(),
+            (counts.of_class(Class::ErrorOnStderr) + counts.of_class(Class::NoMessage)).to_string(),
             class(Class::Timeout),
             class(Class::MemoryLimit),
             class(Class::ProcessLimit),
-            (c.of_class(Class::Crash) + c.of_class(Class::NotGraded)).to_string(),
+            (counts.of_class(Class::Crash) + counts.of_class(Class::NotGraded)).to_string(),
             class(Class::Format),
             class(Class::Open),
-            seconds(c.total),
-            c.slowest.map_or("-".into(), |(_, d, _)| seconds(d)),
+            points(score.total),
+            points(score.max),
+            seconds(counts.total),
+            counts.slowest.map_or("-".into(), |(_, d, _)| seconds(d)),
         ];
-        ("yes".into(), fields)
+        Row {
+            name: name.into(),
+            built: true,
+            fields,
+            note: note.into(),
+        }
+    }
+
+    /// The row of a submission that was not built.
+    pub fn not_built(name: &str, note: &str) -> Row {
+        Row {
+            name: name.into(),
+            built: false,
+            fields: vec!["-".into(); COLUMNS.len()],
+            note: note.into(),
+        }
+    }
+
+    /// Whether it built and passed every fixture.
+    pub fn passed(&self) -> bool {
+        self.built && self.fields[1] == "0"
+    }
+
+    /// Its line in the table, for names up to `width` bytes.
+    pub fn table_line(&self, width: usize) -> String {
+        let built = if self.built { "yes" } else { "no" };
+        let mut line = format!("{:<width$} {built:<5}", self.name);
+        for (field, w) in self.fields.iter().zip(WIDTHS) {
+            line += &format!(" {field:>w$}");
+        }
+        let note: String = if self.note.chars().count() > NOTE_IN_TABLE {
+            self.note.chars().take(NOTE_IN_TABLE).collect::<String>() + "..."
+        } else {
+            self.note.clone()
+        };
+        format!("{line}  {note}")
+    }
+
+    /// Its line in the CSV: the name and the note quoted, the note whole.
+    pub fn csv_line(&self) -> String {
+        let built = if self.built { "yes" } else { "no" };
+        format!(
+            "{},{built},{},{}",
+            csv_quoted(&self.name),
+            self.fields.join(","),
+            csv_quoted(&self.note)
+        )
+    }
+
+    /// A row read back from its CSV line (as [`Row::csv_line`] writes it).
+    pub fn from_csv_line(line: &str) -> Option<Row> {
+        let (name, rest) = csv_field(line)?;
+        let rest = rest.strip_prefix(',')?;
+        let mut fields: Vec<&str> = Vec::new();
+        let mut rest = rest;
+        for _ in 0..=COLUMNS.len() {
+            let (field, after) = rest.split_once(',')?;
+            fields.push(field);
+            rest = after;
+        }
+        let (note, tail) = csv_field(rest)?;
+        if !tail.is_empty() {
+            return None;
+        }
+        Some(Row {
+            name,
+            built: fields[0] == "yes",
+            fields: fields[1..].iter().map(|f| f.to_string()).collect(),
+            note,
+        })
     }
 }
 
-/// The widths of the table's columns after the name and `built`.
-const WIDTHS: [usize; 15] = [6, 6, 7, 6, 5, 6, 6, 7, 6, 5, 5, 6, 4, 7, 7];
-/// Their names.
-const COLUMNS: [&str; 15] = [
-    "passed", "failed", "verdict", "missed", "false", "status", "stderr", "timeout", "memory",
-    "procs", "crash", "format", "open", "time", "slowest",
-];
-/// A note longer than this is cut in the table (the CSV has it whole).
-const NOTE_IN_TABLE: usize = 100;
+fn c_of(counts: &Counts, class: Class) -> String {
+    counts.of_class(class).to_string()
+}
+
+/// `text` as a quoted CSV field.
+pub fn csv_quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+/// A quoted CSV field at the start of `text`, and what follows it.
+fn csv_field(text: &str) -> Option<(String, &str)> {
+    let mut rest = text.strip_prefix('"')?;
+    let mut field = String::new();
+    loop {
+        let at = rest.find('"')?;
+        field.push_str(&rest[..at]);
+        rest = &rest[at + 1..];
+        match rest.strip_prefix('"') {
+            Some(after) => {
+                field.push('"');
+                rest = after;
+            }
+            None => return Some((field, rest)),
+        }
+    }
+}
 
 /// The table's header line, for names up to `width` bytes.
 pub fn header(width: usize) -> String {
@@ -73,36 +175,6 @@ pub fn header(width: usize) -> String {
         line += &format!(" {name:>w$}");
     }
     line + "  note"
-}
-
-/// A row of the table.
-pub fn table_row(row: &Row, width: usize) -> String {
-    let (built, fields) = row.fields();
-    let mut line = format!("{:<width$} {built:<5}", row.name);
-    for (field, w) in fields.iter().zip(WIDTHS) {
-        line += &format!(" {field:>w$}");
-    }
-    let note: String = if row.note.chars().count() > NOTE_IN_TABLE {
-        row.note.chars().take(NOTE_IN_TABLE).collect::<String>() + "..."
-    } else {
-        row.note.clone()
-    };
-    format!("{line}  {note}")
-}
-
-/// The CSV's header line.
-pub const CSV_HEADER: &str = "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,seconds,slowest_seconds,note";
-
-/// A row of the CSV: the name and the note quoted, the note whole.
-pub fn csv_row(row: &Row) -> String {
-    let (built, fields) = row.fields();
-    let quoted = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    format!(
-        "{},{built},{},{}",
-        quoted(&row.name),
-        fields.join(","),
-        quoted(&row.note)
-    )
 }
 
 /// The submissions of `dir`: its folders (not hidden ones), in byte order.
@@ -121,7 +193,7 @@ pub fn submission_names(dir: &Path) -> io::Result<Vec<String>> {
 pub struct GradeAll<'a> {
     /// Runs every build and every program.
     pub runner: &'a dyn Runner,
-    /// The rules and limits.
+    /// The rules, limits and marking scheme.
     pub settings: &'a Settings,
     /// The fixtures, prepared.
     pub fixtures: &'a [Fixture],
@@ -135,13 +207,26 @@ pub struct GradeAll<'a> {
     pub build_seconds: u64,
     /// The runner's protections, the first line of every report.
     pub protections: String,
+    /// The platform formats to write for each submission (see
+    /// [`super::formats::FORMATS`]).
+    pub formats: Vec<String>,
+}
+
+/// What grading one submission left for the summary files.
+struct Done {
+    row: Row,
+    fixture_lines: String,
+    json: String,
 }
 
 impl GradeAll<'_> {
-    /// Grades every submission in order: writes the table to `out` (the
-    /// header, then each row as soon as it is done), each submission's
-    /// report and build log, `summary.txt` and `summary.csv` into the grades
-    /// folder; `progress` hears of each row. Returns the rows.
+    /// Grades the submissions `names` in order: writes the table to `out`
+    /// (the header, then each row as soon as it is done), each submission's
+    /// report, build log, feedback and platform files into the grades
+    /// folder, and the summary files there (`summary.txt`, `summary.csv`,
+    /// `summary-fixtures.csv`, `summary.jsonl`), keeping the rows of
+    /// submissions graded before and not now; `progress` hears of each row.
+    /// Returns the rows graded now.
     pub fn run(
         &self,
         names: &[String],
@@ -160,59 +245,187 @@ impl GradeAll<'_> {
             seconds: self.build_seconds,
         };
         let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(10);
-        let mut table = header(width) + "\n";
-        out.write_all(table.as_bytes())?;
+        out.write_all(format!("{}\n", header(width)).as_bytes())?;
         out.flush()?;
-        let mut rows = Vec::new();
+        let mut done = Vec::new();
         for name in names {
-            let copy = self.temp.join("builds").join(name);
-            copy_folder(&self.submissions.join(name), &copy)?;
-            let log = self.grades.join(format!("{name}.make.txt"));
-            let built = builder.build(&copy, &log)?;
-            let report_path = self.grades.join(format!("{name}.txt"));
-            let counts = match &built.program {
-                Some(program) => {
-                    let graded = grade_program(
-                        self.runner,
-                        program,
-                        self.fixtures,
-                        self.settings,
-                        &work,
-                        &|_| {},
-                    )?;
-                    let mut report = format!("{}\n", self.protections).into_bytes();
-                    let counts =
-                        write_report(&mut report, self.fixtures, &graded, self.settings.strict)?;
-                    fs::write(&report_path, report)?;
-                    Some(counts)
-                }
-                None => {
-                    let text = format!("not built: {} (see {name}.make.txt)\n", built.note);
-                    fs::write(&report_path, text)?;
-                    None
-                }
-            };
-            let _ = fs::remove_dir_all(&copy);
-            let row = Row {
-                name: name.clone(),
-                counts,
-                note: built.note,
-            };
-            let line = table_row(&row, width) + "\n";
-            out.write_all(line.as_bytes())?;
+            let one = self.grade_one(&builder, &work, name)?;
+            out.write_all(format!("{}\n", one.row.table_line(width)).as_bytes())?;
             out.flush()?;
-            table += &line;
-            progress(&row);
-            rows.push(row);
+            progress(&one.row);
+            done.push(one);
         }
-        fs::write(self.grades.join("summary.txt"), &table)?;
-        let mut csv = String::from(CSV_HEADER) + "\n";
-        for row in &rows {
-            csv += &(csv_row(row) + "\n");
-        }
-        fs::write(self.grades.join("summary.csv"), csv)?;
-        Ok(rows)
+        self.write_summaries(&done)?;
+        Ok(done.into_iter().map(|d| d.row).collect())
     }
+
+    fn grade_one(&self, builder: &Builder, work: &Path, name: &str) -> io::Result<Done> {
+        let copy = self.temp.join("builds").join(name);
+        copy_folder(&self.submissions.join(name), &copy)?;
+        let log = self.grades.join(format!("{name}.make.txt"));
+        let built = builder.build(&copy, &log)?;
+        let file = |suffix: &str| self.grades.join(format!("{name}{suffix}"));
+        let scheme = &self.settings.scheme;
+        let result = match &built.program {
+            Some(program) => {
+                let graded = grade_program(
+                    self.runner,
+                    program,
+                    self.fixtures,
+                    self.settings,
+                    work,
+                    &|_| {},
+                )?;
+                let mut report = format!("{}\n", self.protections).into_bytes();
+                let counts =
+                    write_report(&mut report, self.fixtures, &graded, self.settings.strict)?;
+                fs::write(file(".txt"), report)?;
+                let score = scheme.score(self.fixtures, &graded);
+                Some((graded, counts, score))
+            }
+            None => {
+                let text = format!("not built: {} (see {name}.make.txt)\n", built.note);
+                fs::write(file(".txt"), text)?;
+                None
+            }
+        };
+        let _ = fs::remove_dir_all(&copy);
+        let marked = Marked {
+            name,
+            note: &built.note,
+            fixtures: self.fixtures,
+            graded: result.as_ref().map(|r| r.0.as_slice()),
+            score: result.as_ref().map(|r| &r.2),
+            counts: result.as_ref().map(|r| &r.1),
+            scheme,
+            strict: self.settings.strict,
+        };
+        for format in &self.formats {
+            let (suffix, text) = match format.as_str() {
+                "gradescope" => (".gradescope.json", gradescope(&marked)),
+                "prairielearn" => (".prairielearn.json", prairielearn(&marked)),
+                "junit" => (".junit.xml", junit(&marked)),
+                _ => continue,
+            };
+            fs::write(file(suffix), text)?;
+        }
+        let (row, feedback_text, fixture_lines) = match &result {
+            Some((graded, counts, score)) => {
+                let judgements: Vec<&Judgement> = graded.iter().map(|g| &g.judgement).collect();
+                let text = feedback(
+                    name,
+                    self.fixtures,
+                    &judgements,
+                    Some((score.total, score.max)),
+                    &|f| scheme.visibility(f),
+                    &|f| fs::read(&f.path).unwrap_or_default(),
+                );
+                let lines = fixture_lines(name, self.fixtures, graded, score, self.settings);
+                (Row::graded(name, counts, score, &built.note), text, lines)
+            }
+            None => {
+                let text = format!(
+                    "# Feedback for {name}\n\nNot built: {}.\n\nThe build's log is in {name}.make.txt.\n",
+                    built.note
+                );
+                (Row::not_built(name, &built.note), text, String::new())
+            }
+        };
+        fs::write(file(".feedback.md"), feedback_text)?;
+        Ok(Done {
+            row,
+            fixture_lines,
+            json: json_line(&marked),
+        })
+    }
+
+    /// Writes the summary files: the rows of `done`, and those of the
+    /// submissions graded before and not now, in name order.
+    fn write_summaries(&self, done: &[Done]) -> io::Result<()> {
+        let path = |name: &str| self.grades.join(name);
+        let now = |name: &str| done.iter().any(|d| d.row.name == name);
+        // Rows kept from before: their CSV line, fixture lines and JSON line.
+        let mut rows: Vec<(Row, String, String)> = Vec::new();
+        let old_csv = fs::read_to_string(path("summary.csv")).unwrap_or_default();
+        let old_json = fs::read_to_string(path("summary.jsonl")).unwrap_or_default();
+        let old_fixtures = fs::read_to_string(path("summary-fixtures.csv")).unwrap_or_default();
+        let mut json_lines = old_json.lines();
+        for line in old_csv.lines().skip(1) {
+            let json = json_lines.next().unwrap_or("").to_string();
+            let Some(row) = Row::from_csv_line(line) else {
+                continue;
+            };
+            if now(&row.name) {
+                continue;
+            }
+            let prefix = format!("{},", csv_quoted(&row.name));
+            let fixture_lines: String = old_fixtures
+                .lines()
+                .filter(|l| l.starts_with(&prefix))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            rows.push((
+                row,
+                fixture_lines,
+                if json.is_empty() { json } else { json + "\n" },
+            ));
+        }
+        for d in done {
+            rows.push((d.row.clone(), d.fixture_lines.clone(), d.json.clone()));
+        }
+        rows.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+        let width = rows
+            .iter()
+            .map(|r| r.0.name.len())
+            .max()
+            .unwrap_or(0)
+            .max(10);
+        let mut table = header(width) + "\n";
+        let mut csv = String::from(CSV_HEADER) + "\n";
+        let mut fixtures = String::from(FIXTURES_CSV_HEADER) + "\n";
+        let mut json = String::new();
+        for (row, fixture_lines, json_line) in &rows {
+            table += &(row.table_line(width) + "\n");
+            csv += &(row.csv_line() + "\n");
+            fixtures += fixture_lines;
+            json += json_line;
+        }
+        fs::write(path("summary.txt"), table)?;
+        fs::write(path("summary.csv"), csv)?;
+        fs::write(path("summary-fixtures.csv"), fixtures)?;
+        fs::write(path("summary.jsonl"), json)?;
+        Ok(())
+    }
+}
+
+/// A submission's lines of the per-fixture CSV.
+fn fixture_lines(
+    name: &str,
+    fixtures: &[Fixture],
+    graded: &[Graded],
+    score: &Score,
+    settings: &Settings,
+) -> String {
+    let mut out = String::new();
+    for ((f, g), (earned, max)) in fixtures.iter().zip(graded).zip(&score.per_fixture) {
+        let (class, detail) = match &g.judgement {
+            Judgement::Passed => ("passed", String::new()),
+            Judgement::Message(text) => ("passed", text.clone()),
+            Judgement::Noted(class, text) => (class.name(), text.clone()),
+        };
+        let time = g.time.map_or("-".into(), |(d, _)| seconds(d));
+        out += &format!(
+            "{},{},{},{class},{},{},{},{time},{}\n",
+            csv_quoted(name),
+            csv_quoted(&f.shown),
+            f.named.name(),
+            points(*earned),
+            points(*max),
+            settings.scheme.visibility(f).word(),
+            csv_quoted(&detail)
+        );
+    }
+    out
 }
 
 #[cfg(test)]
@@ -221,12 +434,8 @@ mod tests {
 
     #[test]
     fn a_row_not_built_has_dashes_and_its_note_whole_in_the_csv() {
-        let row = Row {
-            name: "bob \"b\"".into(),
-            counts: None,
-            note: format!("make failed: {}", "x".repeat(120)),
-        };
-        let line = table_row(&row, 10);
+        let row = Row::not_built("bob \"b\"", &format!("make failed: {}", "x".repeat(120)));
+        let line = row.table_line(10);
         assert!(
             line.starts_with("bob \"b\"    no         -      -"),
             "{line}"
@@ -235,18 +444,19 @@ mod tests {
             line.ends_with(&format!("  make failed: {}...", "x".repeat(87))),
             "{line}"
         );
-        assert_eq!(header(10).split_whitespace().count(), 18);
-        let csv = csv_row(&row);
+        assert_eq!(header(10).split_whitespace().count(), 20);
+        let csv = row.csv_line();
         assert_eq!(
             csv,
             format!(
                 "\"bob \"\"b\"\"\",no,{},\"make failed: {}\"",
-                ["-"; 15].join(","),
+                ["-"; 17].join(","),
                 "x".repeat(120)
             )
         );
-        assert_eq!(CSV_HEADER.split(',').count(), 18);
+        assert_eq!(CSV_HEADER.split(',').count(), 20);
         assert!(!row.passed());
+        assert_eq!(Row::from_csv_line(&csv), Some(row));
     }
 
     #[test]
@@ -258,12 +468,14 @@ mod tests {
         };
         counts.classes[Class::MemoryLimit as usize] = [1, 0, 0];
         counts.classes[Class::Open as usize] = [0, 1, 0];
-        let row = Row {
-            name: "ann".into(),
-            counts: Some(counts),
-            note: String::new(),
+        let score = Score {
+            per_fixture: Vec::new(),
+            total: 62.5,
+            max: 100.0,
         };
-        let fields: Vec<String> = table_row(&row, 10)
+        let row = Row::graded("ann", &counts, &score, "");
+        let fields: Vec<String> = row
+            .table_line(10)
             .split_whitespace()
             .map(String::from)
             .collect();
@@ -272,6 +484,7 @@ mod tests {
             fields[..11],
             ["ann", "yes", "2", "1", "0", "0", "0", "0", "0", "0", "1"]
         );
-        assert_eq!(fields[14], "1", "open");
+        assert_eq!(fields[14..17], ["1", "62.5", "100"], "open, score, max");
+        assert_eq!(Row::from_csv_line(&row.csv_line()), Some(row));
     }
 }

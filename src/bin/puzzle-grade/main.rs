@@ -14,6 +14,8 @@ mod sandbox;
 mod signals;
 
 use puzzle::grade::fixture::Category;
+use puzzle::grade::formats::FORMATS;
+use puzzle::grade::marks::Scheme;
 use puzzle::grade::open_choice::in_words;
 use puzzle::grade::report::write_report;
 use puzzle::grade::run::Runner;
@@ -42,8 +44,14 @@ Options of grade and grade-all:
   --memory MIB          memory a run may use (default 1024)
   --processes N         processes a run may have at once (default 64)
   --read-only PATH      let the runs read PATH too (repeatable; ':' separates)
+  --scheme FILE         the marking scheme (default: verdicts 70, rejections 20,
+                        exit status 5, format 5; see examples/marking-scheme.txt)
   --grades DIR          grade-all: where the reports go (default grades)
   --build-timeout S     grade-all: each build command at most S s (default 120)
+  --format LIST         grade-all: also gradescope, prairielearn, junit files
+                        for each submission (comma-separated)
+  --only NAME           grade-all: grade only this submission (repeatable); the
+                        summary keeps the rows of the others
   --reference PATH      check: the executable to check (default ./puzzle)
 Run it from the folder that holds Tests/.";
 
@@ -105,6 +113,8 @@ struct Options {
     grades: PathBuf,
     build_seconds: u64,
     reference: PathBuf,
+    formats: Vec<String>,
+    only: Vec<String>,
 }
 
 impl Options {
@@ -127,6 +137,8 @@ impl Options {
             grades: PathBuf::from("grades"),
             build_seconds: 120,
             reference: PathBuf::from("./puzzle"),
+            formats: Vec::new(),
+            only: Vec::new(),
         };
         let mut args = args.into_iter();
         let mut options_done = false;
@@ -172,6 +184,32 @@ impl Options {
                     .read_only
                     .extend(std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty())),
                 "--grades" => options.grades = PathBuf::from(value),
+                "--scheme" => {
+                    let text = fs::read_to_string(&value).map_err(|e| {
+                        Failure::Usage(format!(
+                            "puzzle-grade: cannot read the scheme {}: {e}",
+                            value.to_string_lossy()
+                        ))
+                    })?;
+                    options.settings.scheme = Scheme::parse(&text).map_err(|e| {
+                        Failure::Usage(format!(
+                            "puzzle-grade: the scheme {}: {e}",
+                            value.to_string_lossy()
+                        ))
+                    })?;
+                }
+                "--format" => {
+                    for format in value.to_string_lossy().split(',') {
+                        if !FORMATS.contains(&format) {
+                            return Err(Failure::Usage(format!(
+                                "puzzle-grade: --format {format}: not one of {}",
+                                FORMATS.join(", ")
+                            )));
+                        }
+                        options.formats.push(format.to_string());
+                    }
+                }
+                "--only" => options.only.push(value.to_string_lossy().into_owned()),
                 "--reference" => options.reference = PathBuf::from(value),
                 _ => return Err(usage(&format!("puzzle-grade: unknown option {text}\n"))),
             }
@@ -301,7 +339,16 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
             options.operands[0].display()
         )));
     }
-    let names = submission_names(&submissions)?;
+    let mut names = submission_names(&submissions)?;
+    if let Some(missing) = options.only.iter().find(|n| !names.contains(n)) {
+        return Err(Failure::Usage(format!(
+            "puzzle-grade: --only {missing}: no such folder in {}",
+            options.operands[0].display()
+        )));
+    }
+    if !options.only.is_empty() {
+        names.retain(|n| options.only.contains(n));
+    }
     if names.is_empty() {
         return Err(Failure::Usage(format!(
             "puzzle-grade: {} holds no folders",
@@ -323,15 +370,17 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
         temp: temp.to_path_buf(),
         build_seconds: options.build_seconds,
         protections,
+        formats: options.formats.clone(),
     };
     let mut progress = |row: &Row| {
-        let how = match &row.counts {
-            Some(c) => format!(
-                "{} passed, {} failed",
-                c.total_fixtures() - c.total_failed(),
-                c.total_failed()
-            ),
-            None => "not built".into(),
+        let how = if row.built {
+            let f = &row.fields;
+            format!(
+                "{} passed, {} failed, {} of {} points",
+                f[0], f[1], f[13], f[14]
+            )
+        } else {
+            "not built".into()
         };
         let _ = writeln!(io::stderr(), "graded {}: {how}", row.name);
     };

@@ -1,0 +1,262 @@
+//! A graded submission in the formats marking platforms read: Gradescope's
+//! and PrairieLearn's `results.json`, JUnit XML, and JSON lines for scripts.
+//! Each takes one [`Marked`] submission; a build that failed is shown as
+//! each platform expects (Gradescope: score 0 and the reason; PrairieLearn:
+//! `gradable: false`; JUnit: an error in a `build` test case).
+
+use super::fixture::Fixture;
+use super::judge::{Class, Judgement};
+use super::marks::{points, Scheme, Score, Visibility};
+use super::report::{seconds, Counts, Graded};
+use std::fmt::Write as _;
+
+/// One submission, graded and marked (or not built).
+pub struct Marked<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// How it was built, or why not.
+    pub note: &'a str,
+    /// The fixtures.
+    pub fixtures: &'a [Fixture],
+    /// Its results, fixture by fixture, when it was built.
+    pub graded: Option<&'a [Graded]>,
+    /// Its score, when it was built.
+    pub score: Option<&'a Score>,
+    /// Its counts, when it was built.
+    pub counts: Option<&'a Counts>,
+    /// The marking scheme.
+    pub scheme: &'a Scheme,
+    /// Whether FORMAT fails a fixture.
+    pub strict: bool,
+}
+
+/// The formats, by the names `--format` takes.
+pub const FORMATS: [&str; 4] = ["gradescope", "prairielearn", "junit", "jsonl"];
+
+/// `text` as a JSON string.
+pub fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `text` escaped for XML 1.0 (characters XML cannot hold become `?`).
+pub fn xml_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A fixture's result in a line: its class and report text, or `passed`.
+fn outcome(judgement: &Judgement) -> String {
+    match judgement {
+        Judgement::Passed => "passed".into(),
+        Judgement::Message(text) => format!("passed; its message: {text}"),
+        Judgement::Noted(class, text) => format!("{}: {text}", class.name()),
+    }
+}
+
+/// Each fixture with its result and points.
+fn tests<'a>(m: &'a Marked<'a>) -> impl Iterator<Item = (&'a Fixture, &'a Graded, (f64, f64))> {
+    let graded = m.graded.unwrap_or(&[]);
+    let score = m.score.map(|s| s.per_fixture.as_slice()).unwrap_or(&[]);
+    m.fixtures
+        .iter()
+        .zip(graded)
+        .zip(score)
+        .map(|((f, g), p)| (f, g, *p))
+}
+
+/// Gradescope's `results.json`.
+pub fn gradescope(m: &Marked) -> String {
+    let Some(score) = m.score else {
+        return format!(
+            "{{\"score\": 0, \"output\": {}, \"tests\": []}}\n",
+            json_string(&format!("Not built: {}", m.note))
+        );
+    };
+    let mut out = format!(
+        "{{\"score\": {}, \"output\": {}, \"tests\": [",
+        points(score.total),
+        json_string(&format!(
+            "{} of {} points. {}",
+            points(score.total),
+            points(score.max),
+            m.note
+        ))
+    );
+    for (i, (f, g, (earned, max))) in tests(m).enumerate() {
+        let status = if g.judgement.fails(m.strict) {
+            "failed"
+        } else {
+            "passed"
+        };
+        let _ = write!(
+            out,
+            "{}\n  {{\"name\": {}, \"score\": {}, \"max_score\": {}, \"status\": \"{status}\", \"output\": {}, \"visibility\": \"{}\"}}",
+            if i > 0 { "," } else { "" },
+            json_string(&f.shown),
+            points(earned),
+            points(max),
+            json_string(&outcome(&g.judgement)),
+            m.scheme.visibility(f).word()
+        );
+    }
+    out + "\n]}\n"
+}
+
+/// PrairieLearn's external grader `results.json` (score from 0 to 1).
+pub fn prairielearn(m: &Marked) -> String {
+    let Some(score) = m.score else {
+        return format!(
+            "{{\"gradable\": false, \"score\": 0, \"message\": {}, \"tests\": []}}\n",
+            json_string(&format!("Not built: {}", m.note))
+        );
+    };
+    let fraction = if score.max > 0.0 {
+        score.total / score.max
+    } else {
+        0.0
+    };
+    let mut out = format!(
+        "{{\"gradable\": true, \"score\": {}, \"message\": {}, \"tests\": [",
+        (fraction * 10000.0).round() / 10000.0,
+        json_string(m.note)
+    );
+    for (i, (f, g, (earned, max))) in tests(m)
+        .filter(|(f, _, _)| m.scheme.visibility(f) != Visibility::Hidden)
+        .enumerate()
+    {
+        let _ = write!(
+            out,
+            "{}\n  {{\"name\": {}, \"points\": {}, \"max_points\": {}, \"output\": {}}}",
+            if i > 0 { "," } else { "" },
+            json_string(&f.shown),
+            points(earned),
+            points(max),
+            json_string(&outcome(&g.judgement))
+        );
+    }
+    out + "\n]}\n"
+}
+
+/// JUnit XML: a test suite a submission, a test case a fixture, a failure
+/// with its class.
+pub fn junit(m: &Marked) -> String {
+    let name = xml_text(m.name);
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+    let Some(graded) = m.graded else {
+        let _ = write!(
+            out,
+            "  <testsuite name=\"{name}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n    \
+             <testcase classname=\"{name}\" name=\"build\">\n      <error type=\"BUILD\" message=\"{}\"/>\n    \
+             </testcase>\n  </testsuite>\n</testsuites>\n",
+            xml_text(m.note)
+        );
+        return out;
+    };
+    let failures = graded
+        .iter()
+        .filter(|g| g.judgement.fails(m.strict))
+        .count();
+    let total = m.counts.map_or_else(String::new, |c| seconds(c.total));
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\" time=\"{total}\">",
+        graded.len()
+    );
+    for (f, g) in m.fixtures.iter().zip(graded) {
+        let time = g.time.map_or("0".into(), |(d, _)| seconds(d));
+        let _ = write!(
+            out,
+            "    <testcase classname=\"{name}\" name=\"{}\" time=\"{time}\"",
+            xml_text(&f.shown)
+        );
+        match &g.judgement {
+            Judgement::Noted(class, text) if g.judgement.fails(m.strict) => {
+                let _ = write!(
+                    out,
+                    ">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>\n",
+                    class.name(),
+                    xml_text(text)
+                );
+            }
+            Judgement::Noted(_, _) | Judgement::Message(_) => {
+                let _ = write!(
+                    out,
+                    ">\n      <system-out>{}</system-out>\n    </testcase>\n",
+                    xml_text(&outcome(&g.judgement))
+                );
+            }
+            Judgement::Passed => out.push_str("/>\n"),
+        }
+    }
+    out + "  </testsuite>\n</testsuites>\n"
+}
+
+/// One line of JSON for scripts: the submission's score, counts and note.
+pub fn json_line(m: &Marked) -> String {
+    let mut out = format!(
+        "{{\"submission\": {}, \"built\": {}",
+        json_string(m.name),
+        m.graded.is_some()
+    );
+    if let (Some(score), Some(c)) = (m.score, m.counts) {
+        let _ = write!(
+            out,
+            ", \"score\": {}, \"max_score\": {}, \"passed\": {}, \"failed\": {}, \"classes\": {{",
+            points(score.total),
+            points(score.max),
+            c.total_fixtures() - c.total_failed(),
+            c.total_failed()
+        );
+        for (i, class) in Class::ALL.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{}{}: {}",
+                if i > 0 { ", " } else { "" },
+                json_string(class.name()),
+                c.of_class(*class)
+            );
+        }
+        out.push('}');
+    }
+    let _ = writeln!(out, ", \"note\": {}}}", json_string(m.note));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_escaped_for_json_and_xml() {
+        assert_eq!(json_string("a\"b\\c\n\u{1}é"), "\"a\\\"b\\\\c\\n\\u0001é\"");
+        assert_eq!(xml_text("<a & 'b'>\u{1}"), "&lt;a &amp; &apos;b&apos;&gt;?");
+    }
+}
