@@ -304,7 +304,10 @@ fn each_platform_format_has_the_fields_it_publishes() {
     let broken = parse(&marking.read("broken.gradescope.json"));
     assert_eq!(broken.number("score"), 0.0);
     assert!(broken.array("tests").is_empty());
-    assert!(broken.text("output").starts_with("Not built: "));
+    assert!(broken
+        .text("output")
+        .starts_with("# Feedback for broken\n\nNot built: "));
+    assert_eq!(broken.text("output_format"), "md");
     // PrairieLearn: gradable, a score from 0 to 1, tests with points and
     // max_points (hidden ones left out); a build that failed is not gradable.
     let good = parse(&marking.read("good.prairielearn.json"));
@@ -448,4 +451,65 @@ fn a_bad_scheme_is_named_by_its_line() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(!Path::new(&marking.0.join("marks")).exists());
+}
+
+/// Runs a platform's entry script on a tree shaped like the platform's, with
+/// `submission` as the student's files; returns the results file.
+fn platform_run(script: &str, root_var: &str, student_dir: &str, name: &str) -> Json {
+    let marking = Marking::new(name);
+    let platform = marking.0.join("platform");
+    let student = platform.join(student_dir);
+    fs::create_dir_all(&student).unwrap();
+    fs::copy(
+        marking.0.join("subs/norow/puzzle.c"),
+        student.join("puzzle.c"),
+    )
+    .unwrap();
+    let out = Command::new("sh")
+        .arg(root().join(script))
+        .env(root_var, &platform)
+        .env("PUZZLE_REPO", root())
+        .env("PUZZLE_GRADE", assert_cmd::cargo::cargo_bin("puzzle-grade"))
+        .env("SCHEME", marking.0.join("scheme.txt"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    parse(&fs::read_to_string(platform.join("results/results.json")).unwrap())
+}
+
+#[test]
+fn gradescopes_run_autograder_writes_its_results_json() {
+    let results = platform_run(
+        "examples/gradescope/run_autograder",
+        "AUTOGRADER",
+        "submission",
+        "gradescope",
+    );
+    // Graded on all of Tests/: the parity faults fail, the rest pass.
+    let tests = results.array("tests");
+    assert!(tests.len() > 80, "{}", tests.len());
+    assert!(results.number("score") < 100.0);
+    assert!(results
+        .text("output")
+        .contains("Likely cause: all are boards of an even side"));
+    assert!(tests
+        .iter()
+        .any(|t| t.text("status") == "failed" && t.text("output").starts_with("WRONG VERDICT: ")));
+}
+
+#[test]
+fn prairielearns_entry_point_writes_its_results_json() {
+    let results = platform_run(
+        "examples/prairielearn/run.sh",
+        "GRADE_ROOT",
+        "student",
+        "prairielearn",
+    );
+    assert_eq!(results.get("gradable"), Some(&Json::Bool(true)));
+    let score = results.number("score");
+    assert!(score > 0.5 && score < 1.0, "{score}");
 }

@@ -28,6 +28,8 @@ pub struct Marked<'a> {
     pub scheme: &'a Scheme,
     /// Whether FORMAT fails a fixture.
     pub strict: bool,
+    /// The feedback file's text (Markdown), shown by the platforms that can.
+    pub feedback: &'a str,
 }
 
 /// The formats, by the names `--format` takes.
@@ -96,19 +98,14 @@ fn tests<'a>(m: &'a Marked<'a>) -> impl Iterator<Item = (&'a Fixture, &'a Graded
 pub fn gradescope(m: &Marked) -> String {
     let Some(score) = m.score else {
         return format!(
-            "{{\"score\": 0, \"output\": {}, \"tests\": []}}\n",
-            json_string(&format!("Not built: {}", m.note))
+            "{{\"score\": 0, \"output\": {}, \"output_format\": \"md\", \"tests\": []}}\n",
+            json_string(m.feedback)
         );
     };
     let mut out = format!(
-        "{{\"score\": {}, \"output\": {}, \"tests\": [",
+        "{{\"score\": {}, \"output\": {}, \"output_format\": \"md\", \"tests\": [",
         points(score.total),
-        json_string(&format!(
-            "{} of {} points. {}",
-            points(score.total),
-            points(score.max),
-            m.note
-        ))
+        json_string(m.feedback)
     );
     for (i, (f, g, (earned, max))) in tests(m).enumerate() {
         let status = if g.judgement.fails(m.strict) {

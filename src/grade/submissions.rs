@@ -290,25 +290,6 @@ impl GradeAll<'_> {
             }
         };
         let _ = fs::remove_dir_all(&copy);
-        let marked = Marked {
-            name,
-            note: &built.note,
-            fixtures: self.fixtures,
-            graded: result.as_ref().map(|r| r.0.as_slice()),
-            score: result.as_ref().map(|r| &r.2),
-            counts: result.as_ref().map(|r| &r.1),
-            scheme,
-            strict: self.settings.strict,
-        };
-        for format in &self.formats {
-            let (suffix, text) = match format.as_str() {
-                "gradescope" => (".gradescope.json", gradescope(&marked)),
-                "prairielearn" => (".prairielearn.json", prairielearn(&marked)),
-                "junit" => (".junit.xml", junit(&marked)),
-                _ => continue,
-            };
-            fs::write(file(suffix), text)?;
-        }
         let (row, feedback_text, fixture_lines) = match &result {
             Some((graded, counts, score)) => {
                 let judgements: Vec<&Judgement> = graded.iter().map(|g| &g.judgement).collect();
@@ -331,7 +312,27 @@ impl GradeAll<'_> {
                 (Row::not_built(name, &built.note), text, String::new())
             }
         };
-        fs::write(file(".feedback.md"), feedback_text)?;
+        let marked = Marked {
+            name,
+            note: &built.note,
+            fixtures: self.fixtures,
+            graded: result.as_ref().map(|r| r.0.as_slice()),
+            score: result.as_ref().map(|r| &r.2),
+            counts: result.as_ref().map(|r| &r.1),
+            scheme,
+            strict: self.settings.strict,
+            feedback: &feedback_text,
+        };
+        for format in &self.formats {
+            let (suffix, text) = match format.as_str() {
+                "gradescope" => (".gradescope.json", gradescope(&marked)),
+                "prairielearn" => (".prairielearn.json", prairielearn(&marked)),
+                "junit" => (".junit.xml", junit(&marked)),
+                _ => continue,
+            };
+            fs::write(file(suffix), text)?;
+        }
+        fs::write(file(".feedback.md"), &feedback_text)?;
         Ok(Done {
             row,
             fixture_lines,
