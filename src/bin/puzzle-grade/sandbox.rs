@@ -64,12 +64,17 @@ pub struct Sandbox {
     root: PathBuf,
     namespaces: Namespaces,
     cgroups: Result<Hierarchy, String>,
-    /// The first uid of this process's runs, when root.
-    ids: Option<u32>,
-    slots: Mutex<u128>,
-    slot_freed: Condvar,
-    next: AtomicU64,
+    /// The first uid of this process's runs, when root; or why there is
+    /// none.
+    ids: Result<u32, String>,
 }
+
+/// The slots in use (one bit each), process-wide: every sandbox of the
+/// process shares the uids and cgroup names.
+static SLOTS_USED: Mutex<u128> = Mutex::new(0);
+static SLOT_FREED: Condvar = Condvar::new();
+/// Numbers runs (cgroup and scratch folder names), process-wide.
+static NEXT: AtomicU64 = AtomicU64::new(0);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Namespaces {
@@ -107,45 +112,40 @@ impl Sandbox {
                 Err(e) => Namespaces::None(format!("user namespace: {e}")),
             },
         };
-        let cgroups = Hierarchy::find(&format!("puzzle-grade.{}.probe", std::process::id()));
-        let ids = is_root.then(|| BASE_ID + (std::process::id() % (1 << 22)) * SLOTS);
+        let probe_name = format!(
+            "puzzle-grade.{}.probe{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let cgroups = Hierarchy::find(&probe_name);
+        let base = BASE_ID + (std::process::id() % (1 << 22)) * SLOTS;
+        let ids = if !is_root {
+            Err("not root: the marker's own".into())
+        } else if !uids_mapped(base, SLOTS) {
+            Err(format!(
+                "uids {base} to {} are not mapped in this user namespace: the runs are root in their namespaces",
+                base + SLOTS - 1
+            ))
+        } else {
+            Ok(base)
+        };
         Sandbox {
             scratch_root,
             root,
             namespaces,
             cgroups,
             ids,
-            slots: Mutex::new(0),
-            slot_freed: Condvar::new(),
-            next: AtomicU64::new(0),
         }
-    }
-
-    fn take_slot(&self) -> u32 {
-        let mut used = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            let free = (!*used).trailing_zeros();
-            if free < SLOTS {
-                *used |= 1 << free;
-                return free;
-            }
-            used = self
-                .slot_freed
-                .wait(used)
-                .unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    fn free_slot(&self, slot: u32) {
-        let mut used = self.slots.lock().unwrap_or_else(|e| e.into_inner());
-        *used &= !(1 << slot);
-        self.slot_freed.notify_one();
     }
 
     fn run_in_slot(&self, job: Job, slot: u32) -> io::Result<Outcome> {
-        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let name = format!("puzzle-grade.{}.{n}", std::process::id());
-        let ids = self.ids.map(|base| (base + slot, base + slot));
+        let ids = self
+            .ids
+            .as_ref()
+            .ok()
+            .map(|base| (base + slot, base + slot));
         let program = canonical(&job.program)?;
         let read_only = job
             .read_only
@@ -600,11 +600,51 @@ fn cstr_os<S: AsRef<OsStr> + ?Sized>(s: &S) -> io::Result<CString> {
     })
 }
 
+fn take_slot() -> u32 {
+    let mut used = SLOTS_USED.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let free = (!*used).trailing_zeros();
+        if free < SLOTS {
+            *used |= 1 << free;
+            return free;
+        }
+        used = SLOT_FREED.wait(used).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+fn free_slot(slot: u32) {
+    let mut used = SLOTS_USED.lock().unwrap_or_else(|e| e.into_inner());
+    *used &= !(1 << slot);
+    SLOT_FREED.notify_one();
+}
+
+/// Whether uids (and gids) `first` to `first + count - 1` exist in this
+/// process's user namespace (in the first, every uid does).
+fn uids_mapped(first: u32, count: u32) -> bool {
+    ["/proc/self/uid_map", "/proc/self/gid_map"]
+        .iter()
+        .all(|f| fs::read_to_string(f).is_ok_and(|m| map_covers(&m, first, count)))
+}
+
+/// Whether one line of a `uid_map` (`inside outside count`) holds all of
+/// `first` to `first + count - 1`.
+fn map_covers(map: &str, first: u32, count: u32) -> bool {
+    map.lines().any(|line| {
+        let f: Vec<u64> = line
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        f.len() == 3
+            && f[0] <= u64::from(first)
+            && u64::from(first) + u64::from(count) <= f[0] + f[2]
+    })
+}
+
 impl Runner for Sandbox {
     fn run(&self, job: Job) -> io::Result<Outcome> {
-        let slot = self.take_slot();
+        let slot = take_slot();
         let result = self.run_in_slot(job, slot);
-        self.free_slot(slot);
+        free_slot(slot);
         result
     }
 
@@ -622,11 +662,11 @@ impl Runner for Sandbox {
                 off.push(format!("namespaces ({why}): the run sees the whole file system and the network, and only its session is killed at the end"))
             }
         }
-        match self.ids {
-            Some(base) => on.push(format!(
+        match &self.ids {
+            Ok(base) => on.push(format!(
                 "uid and gid {base} and up (one a run), no supplementary groups, no new privileges"
             )),
-            None => off.push("an unprivileged uid (not root: the marker's own)".into()),
+            Err(why) => off.push(format!("an unprivileged uid ({why})")),
         }
         on.push(
             "limits: address space, processes, file size, open files, CPU time, no core files"
@@ -674,6 +714,16 @@ mod tests {
         let r = rlimits(&limits(), true);
         assert!(r.contains(&(sys::RLIMIT_AS, 2 << 30, 2 << 30)));
         assert!(r.contains(&(sys::RLIMIT_NPROC, 65, 65)));
+    }
+
+    #[test]
+    fn reads_which_uids_a_user_namespace_maps() {
+        let init = "         0          0 4294967295\n";
+        assert!(map_covers(init, BASE_ID, SLOTS));
+        let container = "0 100000 65536\n";
+        assert!(map_covers(container, 1000, 128));
+        assert!(!map_covers(container, BASE_ID, SLOTS));
+        assert!(!map_covers("", 0, 1));
     }
 
     #[test]
