@@ -380,7 +380,7 @@ fn the_run_sees_only_its_own_environment_and_folders() {
     assert!(lines[4].starts_with("TMPDIR=/"), "{}", ran.stdout);
     for line in &lines[5..lines.len() - 1] {
         assert!(
-            ["bin", "dev", "etc", "lib", "lib64", "sbin", "tmp", "usr"].contains(line),
+            ["bin", "dev", "etc", "lib", "lib64", "proc", "sbin", "tmp", "usr"].contains(line),
             "{line} in /: {}",
             ran.stdout
         );

@@ -42,6 +42,8 @@ pub enum Step {
     },
     /// Makes this folder (a mount point) the root, and detaches the old one.
     PivotRoot(CString),
+    /// A step whose failure is no failure (the run goes on without it).
+    Optional(Box<Step>),
 }
 
 /// Which of the program's own steps failed (after init's).
@@ -102,6 +104,7 @@ impl Step {
                 s(target)
             ),
             Step::PivotRoot(p) => format!("pivoting the root to {}", s(p)),
+            Step::Optional(step) => step.describe(),
         }
     }
 }
@@ -297,6 +300,10 @@ fn do_step(step: &Step) -> Result<(), c_int> {
     // where the call allows it.
     let r = unsafe {
         match step {
+            Step::Optional(step) => {
+                let _ = do_step(step);
+                0
+            }
             Step::Write { path, data } => {
                 let fd = sys::open(path.as_ptr(), sys::O_WRONLY | sys::O_CLOEXEC);
                 if fd < 0 {

@@ -49,6 +49,7 @@ extern "C" {
     ) -> c_int;
     pub fn umount2(target: *const c_char, flags: c_int) -> c_int;
     pub fn setrlimit(resource: c_int, limit: *const rlimit) -> c_int;
+    pub fn getrlimit(resource: c_int, limit: *mut rlimit) -> c_int;
     pub fn prctl(option: c_int, ...) -> c_int;
     pub fn signal(sig: c_int, handler: usize) -> usize;
     pub fn sigprocmask(how: c_int, set: *const c_void, old: *mut c_void) -> c_int;
@@ -151,6 +152,18 @@ pub const ST_RELATIME: u64 = 4096;
 pub fn errno() -> c_int {
     // SAFETY: __errno_location returns the calling thread's errno slot.
     unsafe { *__errno_location() }
+}
+
+/// The hard limit of `resource` this process has (none can be raised
+/// above it without privilege), or unlimited when it cannot be read.
+pub fn hard_limit(resource: c_int) -> u64 {
+    let mut l = rlimit { cur: 0, max: 0 };
+    // SAFETY: l is a valid struct rlimit.
+    if unsafe { getrlimit(resource, &mut l) } == 0 {
+        l.max
+    } else {
+        u64::MAX
+    }
 }
 
 /// `WIFEXITED`, `WEXITSTATUS`, `WIFSIGNALED`, `WTERMSIG` of a wait status.
