@@ -387,6 +387,36 @@ fn the_run_sees_only_its_own_environment_and_folders() {
     }
 }
 
+/// Without namespaces (made here, as root, by a user namespace allowed no
+/// nested one), the run still works, says what it lacks, and still leaves
+/// no process: not a daemon, not a program killed at the time limit.
+#[test]
+fn without_namespaces_runs_still_leave_no_process() {
+    let daemon = compile("daemon");
+    let stubborn = compile("ignore_term");
+    let name = marker("fallback");
+    let script = format!(
+        "echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --map-user=1000 --map-group=1000 \
+         sh -c '{BIN} run -v -- {d} {name}; echo $?; {BIN} run --time 1 -- {s} {name}; echo $?'",
+        d = daemon.display(),
+        s = stubborn.display()
+    );
+    let out = Command::new("unshare")
+        .args(["-r", "sh", "-c", &script])
+        .output();
+    let out = match out {
+        Ok(out) if String::from_utf8_lossy(&out.stderr).contains("not available: namespaces") => {
+            out
+        }
+        _ => {
+            eprintln!("skipped: cannot take namespaces away here (needs unshare, as root)");
+            return;
+        }
+    };
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "0\n124\n");
+    assert_none_left(&name);
+}
+
 #[test]
 fn bad_command_lines_exit_2_and_a_missing_program_127() {
     let out = Command::new(BIN)

@@ -19,8 +19,8 @@
 //!   process limits from crashes.
 //!
 //! What cannot be had is named by [`Runner::protections`], and the run still
-//! works: without namespaces the program runs in a session of its own that
-//! is killed at the end.
+//! works: without namespaces the program's watcher is a subreaper, which
+//! kills every process the run leaves.
 
 mod cgroup;
 mod command;
@@ -686,7 +686,7 @@ impl Runner for Sandbox {
                 }
             }
             Namespaces::None(why) => {
-                off.push(format!("namespaces ({why}): the run sees the whole file system and the network, and only its session is killed at the end"))
+                off.push(format!("namespaces ({why}): the run sees the whole file system and the network; what it leaves running is killed at the end"))
             }
         }
         match &self.ids {
@@ -716,6 +716,7 @@ impl Runner for Sandbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::File;
     use std::time::Duration;
 
     fn limits() -> Limits {
@@ -741,6 +742,45 @@ mod tests {
         let r = rlimits(&limits(), true);
         assert!(r.contains(&(sys::RLIMIT_AS, u64::MAX, u64::MAX)));
         assert!(r.contains(&(sys::RLIMIT_NPROC, 65, 65)));
+    }
+
+    /// Eight threads share one sandbox, as the engine's do: every run ends
+    /// as its program said, and each gets its own output.
+    #[test]
+    fn runs_from_many_threads_at_once_end_as_their_programs_say() {
+        let scratch = std::env::temp_dir().join(format!("threads.{}", std::process::id()));
+        let sandbox = Sandbox::new(scratch.clone());
+        std::thread::scope(|s| {
+            for t in 0..8 {
+                let sandbox = &sandbox;
+                let scratch = &scratch;
+                s.spawn(move || {
+                    for i in 0..6 {
+                        let out = scratch.join(format!("out{t}.{i}"));
+                        let code = (t * 10 + i) % 7;
+                        let outcome = sandbox
+                            .run(Job {
+                                program: "/bin/sh".into(),
+                                args: vec![
+                                    "-c".into(),
+                                    format!("echo {t}.{i}; exit {code}").into(),
+                                ],
+                                path: "/usr/bin:/bin".into(),
+                                read_only: Vec::new(),
+                                workdir: Workdir::Scratch,
+                                stdin: File::open("/dev/null").unwrap(),
+                                stdout: File::create(&out).unwrap(),
+                                stderr: File::create("/dev/null").unwrap(),
+                                limits: limits(),
+                            })
+                            .unwrap();
+                        assert_eq!(outcome.ending, Ending::Exited(code));
+                        assert_eq!(fs::read_to_string(&out).unwrap(), format!("{t}.{i}\n"));
+                    }
+                });
+            }
+        });
+        let _ = fs::remove_dir_all(scratch);
     }
 
     #[test]

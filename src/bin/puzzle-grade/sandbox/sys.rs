@@ -53,7 +53,7 @@ extern "C" {
     pub fn prctl(option: c_int, ...) -> c_int;
     pub fn signal(sig: c_int, handler: usize) -> usize;
     pub fn sigprocmask(how: c_int, set: *const c_void, old: *mut c_void) -> c_int;
-    pub fn setsid() -> pid_t;
+    pub fn setpgid(pid: pid_t, pgid: pid_t) -> c_int;
     pub fn execve(
         path: *const c_char,
         argv: *const *const c_char,
@@ -134,10 +134,12 @@ pub const RLIMIT_AS: c_int = 9;
 
 pub const PR_SET_PDEATHSIG: c_int = 1;
 pub const PR_SET_NO_NEW_PRIVS: c_int = 38;
+pub const PR_SET_CHILD_SUBREAPER: c_int = 36;
 
 pub const POLLIN: i16 = 1;
 pub const EINTR: c_int = 4;
 pub const EEXIST: c_int = 17;
+pub const ECHILD: c_int = 10;
 
 /// `statvfs`'s `f_flag` bits (`ST_*`), as mount flags.
 pub const ST_RDONLY: u64 = 1;
