@@ -279,6 +279,7 @@ impl Sandbox {
             envp,
             rlimits,
             ids,
+            drop_caps: isolated && ids.is_none(),
             fds: [
                 job.stdin.as_raw_fd(),
                 job.stdout.as_raw_fd(),

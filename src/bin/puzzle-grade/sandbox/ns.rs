@@ -47,7 +47,7 @@ pub enum Step {
 }
 
 /// Which of the program's own steps failed (after init's).
-const EXEC_STEPS: [&str; 7] = [
+const EXEC_STEPS: [&str; 8] = [
     "changing to the work folder",
     "setting a resource limit",
     "dropping supplementary groups",
@@ -55,6 +55,7 @@ const EXEC_STEPS: [&str; 7] = [
     "changing user",
     "setting no-new-privileges",
     "executing the program",
+    "dropping capabilities",
 ];
 
 /// Everything a run needs between fork and exec, made beforehand.
@@ -74,6 +75,10 @@ pub struct Plan {
     pub rlimits: Vec<(c_int, u64, u64)>,
     /// The uid and gid to change to (when root).
     pub ids: Option<(u32, u32)>,
+    /// The program stays uid 0 (of a user namespace, or root without spare
+    /// uids): it must keep no capability through exec, or it could remount
+    /// its read-only folders read-write.
+    pub drop_caps: bool,
     /// The program's standard input, output and error.
     pub fds: [c_int; 3],
     /// No PID namespace to kill the run with: init is a watcher that gets
@@ -461,6 +466,16 @@ fn init(plan: &Plan, status: c_int, argv: &[*const c_char], envp: &[*const c_cha
                 sys::_exit(1);
             }
         }
+        // Nothing of the run (uid 0 of a user namespace) may read this copy
+        // of the grader's memory (set after the set-up: it makes the files
+        // of /proc/self, uid_map among them, root's).
+        sys::prctl(
+            sys::PR_SET_DUMPABLE,
+            0 as c_ulong,
+            0 as c_ulong,
+            0 as c_ulong,
+            0 as c_ulong,
+        );
         let pid = sys::syscall(
             sys::nr::CLONE,
             sys::SIGCHLD as c_ulong,
@@ -560,6 +575,32 @@ fn program(plan: &Plan, argv: &[*const c_char], envp: &[*const c_char]) -> ! {
             let l = sys::rlimit { cur, max };
             if sys::setrlimit(resource, &l) != 0 {
                 fail(1);
+            }
+        }
+        if plan.drop_caps {
+            // The bounding set first (needs CAP_SETPCAP), then the securebits
+            // that keep uid 0 from regaining anything at exec.
+            for cap in 0..64 as c_ulong {
+                if sys::prctl(
+                    sys::PR_CAPBSET_DROP,
+                    cap,
+                    0 as c_ulong,
+                    0 as c_ulong,
+                    0 as c_ulong,
+                ) != 0
+                {
+                    break;
+                }
+            }
+            if sys::prctl(
+                sys::PR_SET_SECUREBITS,
+                sys::SECURE_NOROOT_ALL_LOCKED,
+                0 as c_ulong,
+                0 as c_ulong,
+                0 as c_ulong,
+            ) != 0
+            {
+                fail(7);
             }
         }
         if let Some((uid, gid)) = plan.ids {

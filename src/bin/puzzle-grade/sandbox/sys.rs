@@ -135,6 +135,13 @@ pub const RLIMIT_AS: c_int = 9;
 pub const PR_SET_PDEATHSIG: c_int = 1;
 pub const PR_SET_NO_NEW_PRIVS: c_int = 38;
 pub const PR_SET_CHILD_SUBREAPER: c_int = 36;
+pub const PR_SET_DUMPABLE: c_int = 4;
+pub const PR_CAPBSET_DROP: c_int = 24;
+pub const PR_SET_SECUREBITS: c_int = 28;
+/// `SECBIT_NOROOT`, `SECBIT_NO_SETUID_FIXUP`, `SECBIT_KEEP_CAPS` and
+/// `SECBIT_NO_CAP_AMBIENT_RAISE`, each with its lock: uid 0 gains no
+/// capabilities by exec, for good.
+pub const SECURE_NOROOT_ALL_LOCKED: c_ulong = 0xff;
 
 pub const POLLIN: i16 = 1;
 pub const EINTR: c_int = 4;
