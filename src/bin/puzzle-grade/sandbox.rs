@@ -147,21 +147,36 @@ impl Sandbox {
             .as_ref()
             .ok()
             .map(|base| (base + slot, base + slot));
-        let program = canonical(&job.program)?;
-        let read_only = job
-            .read_only
-            .iter()
-            .map(|p| canonical(p))
-            .collect::<io::Result<Vec<_>>>()?;
         let isolated = !matches!(self.namespaces, Namespaces::None(_));
         let (workdir, scratch) = match &job.workdir {
-            Workdir::Folder(dir) => (canonical(dir)?, false),
-            Workdir::Scratch => (self.scratch_root.join(format!("run{n}")), true),
+            Workdir::Folder(dir) => (Place::of(dir)?, false),
+            Workdir::Scratch => {
+                let dir = self.scratch_root.join(format!("run{n}"));
+                let at = absolute(&dir);
+                (
+                    Place {
+                        from: at.clone(),
+                        at,
+                    },
+                    true,
+                )
+            }
         };
+        let paths = Paths {
+            program: Place::of(&job.program)?,
+            read_only: job
+                .read_only
+                .iter()
+                .map(|p| Place::of(p))
+                .collect::<io::Result<Vec<_>>>()?,
+            workdir,
+            scratch,
+        };
+        let workdir = &paths.workdir.from;
         if scratch && !isolated {
-            fs::create_dir(&workdir)?;
+            fs::create_dir(workdir)?;
             if let Some((uid, gid)) = ids {
-                std::os::unix::fs::lchown(&workdir, Some(uid), Some(gid))?;
+                std::os::unix::fs::lchown(workdir, Some(uid), Some(gid))?;
             }
         }
         let groups = match &self.cgroups {
@@ -174,10 +189,10 @@ impl Sandbox {
             Err(_) => None,
         };
         let lent = match (&job.workdir, ids) {
-            (Workdir::Folder(_), Some((uid, gid))) => Some(Lent::lend(&workdir, uid, gid)),
+            (Workdir::Folder(_), Some((uid, gid))) => Some(Lent::lend(workdir, uid, gid)),
             _ => None,
         };
-        let plan = self.plan(&job, &program, &read_only, &workdir, scratch, ids, &groups);
+        let plan = self.plan(&job, &paths, ids, &groups);
         let result = plan.and_then(|plan| ns::run(&plan, job.limits.wall));
         let counters = match &groups {
             Some(g) => {
@@ -195,7 +210,7 @@ impl Sandbox {
             lent.give_back();
         }
         if scratch && !isolated {
-            let _ = fs::remove_dir_all(&workdir);
+            let _ = fs::remove_dir_all(workdir);
         }
         let (raw, elapsed) = result?;
         Ok(Outcome {
@@ -204,17 +219,14 @@ impl Sandbox {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn plan(
         &self,
         job: &Job,
-        program: &Path,
-        read_only: &[PathBuf],
-        workdir: &Path,
-        scratch: bool,
+        paths: &Paths,
         ids: Option<(u32, u32)>,
         groups: &Option<Groups>,
     ) -> io::Result<Plan> {
+        let workdir = &paths.workdir.at;
         let mut steps = Vec::new();
         let isolated = !matches!(self.namespaces, Namespaces::None(_));
         let mut clone_flags = 0;
@@ -243,7 +255,7 @@ impl Sandbox {
         }
         if isolated {
             clone_flags |= NS_FLAGS;
-            self.mount_steps(&mut steps, job, program, read_only, workdir, scratch, ids)?;
+            self.mount_steps(&mut steps, job, paths, ids)?;
         }
         let mut rlimits = rlimits(&job.limits, groups.is_some());
         for (resource, soft, hard) in &mut rlimits {
@@ -274,7 +286,7 @@ impl Sandbox {
             clone_flags,
             steps,
             workdir: cstr_os(workdir.as_os_str())?,
-            program: cstr_os(program.as_os_str())?,
+            program: cstr_os(paths.program.at.as_os_str())?,
             argv,
             envp,
             rlimits,
@@ -291,15 +303,11 @@ impl Sandbox {
 
     /// The steps that build the run's file system under [`Sandbox::root`]
     /// and pivot into it.
-    #[allow(clippy::too_many_arguments)]
     fn mount_steps(
         &self,
         steps: &mut Vec<Step>,
         job: &Job,
-        program: &Path,
-        read_only: &[PathBuf],
-        workdir: &Path,
-        scratch: bool,
+        paths: &Paths,
         ids: Option<(u32, u32)>,
     ) -> io::Result<()> {
         use sys::{MS_BIND, MS_NODEV, MS_NOEXEC, MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC};
@@ -331,6 +339,7 @@ impl Sandbox {
             let Ok(meta) = fs::symlink_metadata(dir) else {
                 continue;
             };
+            system.push(PathBuf::from(dir));
             if meta.file_type().is_symlink() {
                 steps.push(Step::Symlink {
                     target: cstr_os(fs::read_link(dir)?.as_os_str())?,
@@ -339,7 +348,6 @@ impl Sandbox {
             } else if meta.is_dir() {
                 steps.push(Step::Mkdir(cstr_os(under(Path::new(dir)).as_os_str())?));
                 bind(steps, Path::new(dir), &under(Path::new(dir)), true)?;
-                system.push(PathBuf::from(dir));
             }
         }
         let dev = Path::new("/dev");
@@ -394,30 +402,33 @@ impl Sandbox {
             MS_NOSUID | MS_NODEV,
             format!("mode=1777,size={size}"),
         )?);
-        // The job's own paths, parents before children; one already visible
-        // read-only through an earlier one is not bound again.
-        let mut paths: Vec<(PathBuf, Access)> = read_only
+        // The job's own paths, parents before children, each at the path the
+        // job named; one already visible read-only through an earlier one
+        // (or a system folder) is not bound again.
+        let mut places: Vec<(&Place, Access)> = paths
+            .read_only
             .iter()
-            .chain([&program.to_path_buf()])
-            .map(|p| (p.clone(), Access::ReadOnly))
+            .chain([&paths.program])
+            .map(|p| (p, Access::ReadOnly))
             .collect();
-        paths.push((
-            workdir.to_path_buf(),
-            if scratch {
+        places.push((
+            &paths.workdir,
+            if paths.scratch {
                 Access::Scratch
             } else {
                 Access::ReadWrite
             },
         ));
-        paths.sort();
-        paths.dedup_by(|b, a| a.0 == b.0);
+        places.sort_by(|a, b| (&a.0.at, a.1).cmp(&(&b.0.at, b.1)));
+        places.dedup_by(|b, a| a.0.at == b.0.at);
         let mut made: Vec<PathBuf> = Vec::new();
         let mut visible: Vec<PathBuf> = system;
-        for (path, access) in paths {
+        for (place, access) in places {
+            let path = &place.at;
             if access == Access::ReadOnly && visible.iter().any(|v| path.starts_with(v)) {
                 continue;
             }
-            let target = under(&path);
+            let target = under(path);
             let mut prefix = root.clone();
             let parent = path.parent().unwrap_or(Path::new("/"));
             for part in parent.components().skip(1) {
@@ -427,7 +438,7 @@ impl Sandbox {
                     steps.push(Step::Mkdir(cstr_os(prefix.as_os_str())?));
                 }
             }
-            let is_dir = access != Access::ReadOnly || path.is_dir();
+            let is_dir = access != Access::ReadOnly || place.from.is_dir();
             steps.push(if is_dir {
                 Step::Mkdir(cstr_os(target.as_os_str())?)
             } else {
@@ -436,10 +447,10 @@ impl Sandbox {
             made.push(target.clone());
             match access {
                 Access::ReadOnly => {
-                    bind(steps, &path, &target, true)?;
-                    visible.push(path);
+                    bind(steps, &place.from, &target, true)?;
+                    visible.push(path.clone());
                 }
-                Access::ReadWrite => bind(steps, &path, &target, false)?,
+                Access::ReadWrite => bind(steps, &place.from, &target, false)?,
                 Access::Scratch => {
                     let (uid, gid) = ids.unwrap_or((0, 0));
                     steps.push(tmpfs(
@@ -460,6 +471,51 @@ impl Sandbox {
         });
         Ok(())
     }
+}
+
+/// A path of the job: `at` where the run sees it (the path the job named,
+/// made absolute), `from` what it is on this machine (symbolic links
+/// resolved).
+#[derive(Debug)]
+struct Place {
+    at: PathBuf,
+    from: PathBuf,
+}
+
+impl Place {
+    fn of(path: &Path) -> io::Result<Place> {
+        Ok(Place {
+            at: absolute(path),
+            from: canonical(path)?,
+        })
+    }
+}
+
+/// The paths of one run.
+#[derive(Debug)]
+struct Paths {
+    program: Place,
+    read_only: Vec<Place>,
+    workdir: Place,
+    /// The work folder is a fresh tmpfs (or, without a mount namespace, a
+    /// fresh folder), not the job's.
+    scratch: bool,
+}
+
+/// `path` from the root, without `.` or `..` (taken lexically).
+fn absolute(path: &Path) -> PathBuf {
+    let joined = std::env::current_dir().unwrap_or_default().join(path);
+    let mut out = PathBuf::from("/");
+    for part in joined.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::Normal(p) => out.push(p),
+            _ => {}
+        }
+    }
+    out
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -782,6 +838,13 @@ mod tests {
             }
         });
         let _ = fs::remove_dir_all(scratch);
+    }
+
+    #[test]
+    fn absolute_paths_are_lexical() {
+        assert_eq!(absolute(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
+        assert_eq!(absolute(Path::new("/../x")), PathBuf::from("/x"));
+        assert!(absolute(Path::new("rel")).ends_with("rel"));
     }
 
     #[test]
