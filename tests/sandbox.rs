@@ -417,6 +417,36 @@ fn without_namespaces_runs_still_leave_no_process() {
     assert_none_left(&name);
 }
 
+/// A build: `cc` in the submission's folder, read-write, then the program
+/// it made run from there; the folder and what the build wrote in it are
+/// the marker's again afterwards.
+#[test]
+fn a_build_works_in_its_folder_which_stays_the_markers() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = scratch("build");
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sandbox/close_stdout.c"),
+        dir.join("prog.c"),
+    )
+    .unwrap();
+    let ran = run(
+        &["--workdir", dir.to_str().unwrap()],
+        Path::new("cc"),
+        &["-o", "prog", "prog.c"],
+        None,
+    );
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    let owner = |p: &Path| fs::metadata(p).map(|m| (m.uid(), m.gid())).unwrap();
+    assert_eq!(owner(&dir.join("prog")), owner(&dir));
+    assert_eq!(owner(&dir.join("prog.c")), owner(&dir));
+    let prog = dir.join("prog");
+    let ran = run(&["--read", prog.to_str().unwrap()], &prog, &[], None);
+    assert_eq!(
+        (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
+        (0, "solvable\n", "still here\n")
+    );
+}
+
 #[test]
 fn bad_command_lines_exit_2_and_a_missing_program_127() {
     let out = Command::new(BIN)

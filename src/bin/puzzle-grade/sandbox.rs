@@ -572,9 +572,11 @@ fn rlimits(limits: &Limits, cgroups: bool) -> Vec<(i32, u64, u64)> {
     ]
 }
 
-/// How a run ended, from its wait status and its cgroups' counters: the
-/// out-of-memory killer, then a failed run that met its process or memory
-/// limit, then the time limit (the wall clock, or SIGXCPU).
+/// How a run ended, from its wait status and its cgroups' counters: a run
+/// that did not exit 0 and had a process killed by the out-of-memory killer,
+/// else a fork refused, else a charge refused at the memory limit, was
+/// stopped by that limit; else it ended as its status says (SIGXCPU is the
+/// time limit).
 fn classify(raw: Raw, counters: Counters) -> Ending {
     let plain = match raw {
         Raw::TimedOut => Ending::TimedOut,
@@ -585,12 +587,14 @@ fn classify(raw: Raw, counters: Counters) -> Ending {
             (None, None) => Ending::Exited(-1),
         },
     };
-    let failed = plain != Ending::Exited(0);
-    if counters.oom_kills > 0 {
+    if plain == Ending::Exited(0) {
+        // It met a limit, perhaps, but coped: graded on what it printed.
+        plain
+    } else if counters.oom_kills > 0 {
         Ending::MemoryLimit
-    } else if failed && counters.fork_refusals > 0 {
+    } else if counters.fork_refusals > 0 {
         Ending::ProcessLimit
-    } else if failed && counters.memory_hits > 0 {
+    } else if counters.memory_hits > 0 {
         Ending::MemoryLimit
     } else {
         plain
@@ -876,8 +880,9 @@ mod tests {
         assert_eq!(classify(Raw::Status(9), oom), Ending::MemoryLimit);
         assert_eq!(classify(Raw::Status(1 << 8), forks), Ending::ProcessLimit);
         assert_eq!(classify(Raw::TimedOut, forks), Ending::ProcessLimit);
-        // A program that met the process limit and coped is not stopped by it.
+        // A program that met a limit and coped is not stopped by it.
         assert_eq!(classify(Raw::Status(0), forks), Ending::Exited(0));
+        assert_eq!(classify(Raw::Status(0), oom), Ending::Exited(0));
     }
 }
 
