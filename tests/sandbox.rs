@@ -46,7 +46,7 @@ fn namespaces() -> bool {
 
 /// Whether the memory and process limits are told apart (by cgroups).
 fn cgroups() -> bool {
-    let ok = protections().contains("cgroups: memory, pids");
+    let ok = protections().contains("cgroups: memory (the memory limit), pids");
     if !ok {
         eprintln!("not checked: no cgroups to tell the limit from a crash");
     }

@@ -756,12 +756,17 @@ impl Runner for Sandbox {
             )),
             Err(why) => off.push(format!("an unprivileged uid ({why})")),
         }
-        on.push(
+        on.push(if self.cgroups.is_ok() {
+            "limits: processes, file size, open files, CPU time, no core files".into()
+        } else {
             "limits: address space, processes, file size, open files, CPU time, no core files"
-                .into(),
-        );
+                .into()
+        });
         match &self.cgroups {
-            Ok(h) => on.push(format!("cgroups: memory, pids ({})", h.describe())),
+            Ok(h) => on.push(format!(
+                "cgroups: memory (the memory limit), pids ({})",
+                h.describe()
+            )),
             Err(why) => off.push(format!(
                 "cgroups ({why}): the memory and process limits are rlimits only, and not told from crashes"
             )),
