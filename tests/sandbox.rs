@@ -46,7 +46,7 @@ fn namespaces() -> bool {
 
 /// Whether the memory and process limits are told apart (by cgroups).
 fn cgroups() -> bool {
-    let ok = protections().contains("cgroups: memory, pids");
+    let ok = protections().contains("cgroups: memory (the memory limit), pids");
     if !ok {
         eprintln!("not checked: no cgroups to tell the limit from a crash");
     }
@@ -380,11 +380,71 @@ fn the_run_sees_only_its_own_environment_and_folders() {
     assert!(lines[4].starts_with("TMPDIR=/"), "{}", ran.stdout);
     for line in &lines[5..lines.len() - 1] {
         assert!(
-            ["bin", "dev", "etc", "lib", "lib64", "sbin", "tmp", "usr"].contains(line),
+            ["bin", "dev", "etc", "lib", "lib64", "proc", "sbin", "tmp", "usr"].contains(line),
             "{line} in /: {}",
             ran.stdout
         );
     }
+}
+
+/// Without namespaces (made here, as root, by a user namespace allowed no
+/// nested one), the run still works, says what it lacks, and still leaves
+/// no process: not a daemon, not a program killed at the time limit.
+#[test]
+fn without_namespaces_runs_still_leave_no_process() {
+    let daemon = compile("daemon");
+    let stubborn = compile("ignore_term");
+    let name = marker("fallback");
+    let script = format!(
+        "echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --map-user=1000 --map-group=1000 \
+         sh -c '{BIN} run -v -- {d} {name}; echo $?; {BIN} run --time 1 -- {s} {name}; echo $?'",
+        d = daemon.display(),
+        s = stubborn.display()
+    );
+    let out = Command::new("unshare")
+        .args(["-r", "sh", "-c", &script])
+        .output();
+    let out = match out {
+        Ok(out) if String::from_utf8_lossy(&out.stderr).contains("not available: namespaces") => {
+            out
+        }
+        _ => {
+            eprintln!("skipped: cannot take namespaces away here (needs unshare, as root)");
+            return;
+        }
+    };
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "0\n124\n");
+    assert_none_left(&name);
+}
+
+/// A build: `cc` in the submission's folder, read-write, then the program
+/// it made run from there; the folder and what the build wrote in it are
+/// the marker's again afterwards.
+#[test]
+fn a_build_works_in_its_folder_which_stays_the_markers() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = scratch("build");
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sandbox/close_stdout.c"),
+        dir.join("prog.c"),
+    )
+    .unwrap();
+    let ran = run(
+        &["--workdir", dir.to_str().unwrap()],
+        Path::new("cc"),
+        &["-o", "prog", "prog.c"],
+        None,
+    );
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    let owner = |p: &Path| fs::metadata(p).map(|m| (m.uid(), m.gid())).unwrap();
+    assert_eq!(owner(&dir.join("prog")), owner(&dir));
+    assert_eq!(owner(&dir.join("prog.c")), owner(&dir));
+    let prog = dir.join("prog");
+    let ran = run(&["--read", prog.to_str().unwrap()], &prog, &[], None);
+    assert_eq!(
+        (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
+        (0, "solvable\n", "still here\n")
+    );
 }
 
 #[test]

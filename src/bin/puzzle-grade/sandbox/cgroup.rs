@@ -70,6 +70,7 @@ impl Hierarchy {
                 Ok(h) => match h.create(probe_name, 1 << 30, 8) {
                     Ok(groups) => {
                         groups.remove();
+                        h.remove_stale();
                         return Ok(h);
                     }
                     Err(e) => why.push(format!("{}: {e}", h.describe())),
@@ -78,6 +79,34 @@ impl Hierarchy {
             }
         }
         Err(why.join("; "))
+    }
+
+    /// Removes the groups that graders which were killed left behind
+    /// (`puzzle-grade.PID.N` of a process that is gone, and empty).
+    fn remove_stale(&self) {
+        let parents = match &self.kind {
+            Kind::V2(dir) => vec![dir],
+            Kind::V1 { memory, pids } => vec![memory, pids],
+        };
+        for parent in parents {
+            let Ok(entries) = fs::read_dir(parent) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let pid = name
+                    .to_str()
+                    .and_then(|n| n.strip_prefix("puzzle-grade."))
+                    .and_then(|rest| rest.split('.').next())
+                    .and_then(|pid| pid.parse::<u32>().ok());
+                if let Some(pid) = pid {
+                    if !Path::new(&format!("/proc/{pid}")).exists() {
+                        // A group with processes in it is not removed.
+                        let _ = fs::remove_dir(entry.path());
+                    }
+                }
+            }
+        }
     }
 
     /// `cgroup v2` or `cgroup v1`.

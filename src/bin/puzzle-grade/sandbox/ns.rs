@@ -42,10 +42,12 @@ pub enum Step {
     },
     /// Makes this folder (a mount point) the root, and detaches the old one.
     PivotRoot(CString),
+    /// A step whose failure is no failure (the run goes on without it).
+    Optional(Box<Step>),
 }
 
 /// Which of the program's own steps failed (after init's).
-const EXEC_STEPS: [&str; 7] = [
+const EXEC_STEPS: [&str; 8] = [
     "changing to the work folder",
     "setting a resource limit",
     "dropping supplementary groups",
@@ -53,6 +55,7 @@ const EXEC_STEPS: [&str; 7] = [
     "changing user",
     "setting no-new-privileges",
     "executing the program",
+    "dropping capabilities",
 ];
 
 /// Everything a run needs between fork and exec, made beforehand.
@@ -72,10 +75,16 @@ pub struct Plan {
     pub rlimits: Vec<(c_int, u64, u64)>,
     /// The uid and gid to change to (when root).
     pub ids: Option<(u32, u32)>,
+    /// The program stays uid 0 (of a user namespace, or root without spare
+    /// uids): it must keep no capability through exec, or it could remount
+    /// its read-only folders read-write.
+    pub drop_caps: bool,
     /// The program's standard input, output and error.
     pub fds: [c_int; 3],
-    /// Makes init lead a session of its own, killed as a whole at the end
-    /// (when there is no PID namespace to kill the run with).
+    /// No PID namespace to kill the run with: init is a watcher that gets
+    /// the run's orphans (a subreaper) and kills them when the program has
+    /// ended; the program has a process group of its own, killed at the
+    /// time limit, and dies with the watcher.
     pub own_group: bool,
 }
 
@@ -102,6 +111,7 @@ impl Step {
                 s(target)
             ),
             Step::PivotRoot(p) => format!("pivoting the root to {}", s(p)),
+            Step::Optional(step) => step.describe(),
         }
     }
 }
@@ -119,6 +129,9 @@ pub enum Raw {
 const MSG_STATUS: i32 = 0;
 const MSG_SETUP: i32 = 1;
 const MSG_EXEC: i32 = 2;
+/// The program's pid (without a PID namespace, for the parent to kill its
+/// process group at the time limit).
+const MSG_PID: i32 = 3;
 
 /// The status pipe's number in init and the program (close-on-exec).
 const STATUS_FD: c_int = 3;
@@ -172,46 +185,31 @@ pub fn run(plan: &Plan, wall: Duration) -> io::Result<(Raw, Duration)> {
     }
     let pid = pid as pid_t;
     let mut raw = None;
+    let mut messages = Vec::new();
     let mut interrupted = false;
-    let deadline = began + wall;
-    loop {
-        if crate::signals::caught().is_some() {
-            // The grading was stopped: this run ends now, with its namespace.
-            // SAFETY: pid is our unreaped child, so it cannot have been reused.
-            unsafe { sys::kill(pid, sys::SIGKILL) };
-            interrupted = true;
-            break;
-        }
-        let left = deadline.saturating_duration_since(Instant::now());
-        // In slices of 50 ms at most, to see a signal caught by another thread.
-        let ms = left.as_millis().min(50) as c_int + 1;
-        let mut p = sys::pollfd {
-            fd: pidfd,
-            events: sys::POLLIN,
-            revents: 0,
-        };
-        // SAFETY: one valid pollfd.
-        let n = unsafe { sys::poll(&mut p, 1, if left.is_zero() { 0 } else { ms }) };
-        if n > 0 {
-            break;
-        }
-        if n < 0 && sys::errno() == sys::EINTR {
-            continue;
-        }
-        if n == 0 && Instant::now() < deadline {
-            continue;
-        }
-        // The limit (or poll failed): kill init, and with it the namespace.
-        // SAFETY: pid is our unreaped child, so it cannot have been reused.
-        unsafe { sys::kill(pid, sys::SIGKILL) };
+    if !wait_readable(pidfd, began + wall) {
+        // The limit, or a signal that stops the grading: killed the same way.
+        interrupted = crate::signals::caught().is_some();
         raw = Some(Raw::TimedOut);
-        break;
-    }
-    if plan.own_group {
-        // Init (here a watcher) leads the run's process group: kill what
-        // is left of it while init's zombie still holds the group's id.
-        // SAFETY: pid is our unreaped child.
-        unsafe { sys::kill(-pid, sys::SIGKILL) };
+        if plan.own_group {
+            // No namespace: kill the program's process group; the watcher
+            // then kills what else is left (its orphans came to it) and
+            // exits. Should it not, it is killed after a grace second.
+            messages.extend(read_messages(pipe[0]));
+            if let Some(m) = messages.iter().find(|m| m[0] == MSG_PID) {
+                // SAFETY: the watcher has not reaped it (it waits for us
+                // to kill it), so the pid is not reused.
+                unsafe { sys::kill(-m[1], sys::SIGKILL) };
+            }
+            if !wait_readable(pidfd, Instant::now() + Duration::from_secs(1)) {
+                // SAFETY: pid is our unreaped child.
+                unsafe { sys::kill(pid, sys::SIGKILL) };
+            }
+        } else {
+            // Killing init kills the whole namespace.
+            // SAFETY: pid is our unreaped child, so it cannot be reused.
+            unsafe { sys::kill(pid, sys::SIGKILL) };
+        }
     }
     let mut status: c_int = 0;
     loop {
@@ -222,14 +220,11 @@ pub fn run(plan: &Plan, wall: Duration) -> io::Result<(Raw, Duration)> {
         }
     }
     let elapsed = began.elapsed();
-    let messages = read_messages(pipe[0]);
+    messages.extend(read_messages(pipe[0]));
     // SAFETY: our own descriptors.
     unsafe {
         sys::close(pipe[0]);
         sys::close(pidfd);
-    }
-    if interrupted {
-        return Err(io::ErrorKind::Interrupted.into());
     }
     for m in &messages {
         match m[0] {
@@ -245,6 +240,9 @@ pub fn run(plan: &Plan, wall: Duration) -> io::Result<(Raw, Duration)> {
             _ => {}
         }
     }
+    if interrupted {
+        return Err(io::ErrorKind::Interrupted.into());
+    }
     if let Some(raw) = raw {
         return Ok((raw, elapsed));
     }
@@ -258,6 +256,39 @@ pub fn run(plan: &Plan, wall: Duration) -> io::Result<(Raw, Duration)> {
                 "sandbox: the run's init ended without a status",
             )),
         },
+    }
+}
+
+/// Waits until `fd` is readable (a pidfd: its process has ended), or the
+/// deadline, or a signal that stops the grading: whether it is readable.
+fn wait_readable(fd: c_int, deadline: Instant) -> bool {
+    loop {
+        if crate::signals::caught().is_some() {
+            return false;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        // In slices of 50 ms at most, to see a signal another thread caught.
+        let ms = if left.is_zero() {
+            0
+        } else {
+            left.as_millis().min(50) as c_int + 1
+        };
+        let mut p = sys::pollfd {
+            fd,
+            events: sys::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd.
+        let n = unsafe { sys::poll(&mut p, 1, ms) };
+        if n > 0 {
+            return true;
+        }
+        if n < 0 && sys::errno() != sys::EINTR {
+            return false;
+        }
+        if n == 0 && left.is_zero() {
+            return false;
+        }
     }
 }
 
@@ -309,6 +340,10 @@ fn do_step(step: &Step) -> Result<(), c_int> {
     // where the call allows it.
     let r = unsafe {
         match step {
+            Step::Optional(step) => {
+                let _ = do_step(step);
+                0
+            }
             Step::Write { path, data } => {
                 let fd = sys::open(path.as_ptr(), sys::O_WRONLY | sys::O_CLOEXEC);
                 if fd < 0 {
@@ -426,7 +461,14 @@ fn init(plan: &Plan, status: c_int, argv: &[*const c_char], envp: &[*const c_cha
             sys::_exit(1);
         }
         if plan.own_group {
-            sys::setsid();
+            // Orphans of the run (a daemon's double fork) come to us.
+            sys::prctl(
+                sys::PR_SET_CHILD_SUBREAPER,
+                1 as c_ulong,
+                0 as c_ulong,
+                0 as c_ulong,
+                0 as c_ulong,
+            );
         }
         for (i, step) in plan.steps.iter().enumerate() {
             if let Err(e) = do_step(step) {
@@ -434,6 +476,16 @@ fn init(plan: &Plan, status: c_int, argv: &[*const c_char], envp: &[*const c_cha
                 sys::_exit(1);
             }
         }
+        // Nothing of the run (uid 0 of a user namespace) may read this copy
+        // of the grader's memory (set after the set-up: it makes the files
+        // of /proc/self, uid_map among them, root's).
+        sys::prctl(
+            sys::PR_SET_DUMPABLE,
+            0 as c_ulong,
+            0 as c_ulong,
+            0 as c_ulong,
+            0 as c_ulong,
+        );
         let pid = sys::syscall(
             sys::nr::CLONE,
             sys::SIGCHLD as c_ulong,
@@ -449,6 +501,9 @@ fn init(plan: &Plan, status: c_int, argv: &[*const c_char], envp: &[*const c_cha
             report(MSG_EXEC, 6, sys::errno());
             sys::_exit(1);
         }
+        if plan.own_group {
+            report(MSG_PID, pid as i32, 0);
+        }
         let mut st: c_int = 0;
         loop {
             let r = sys::waitpid(-1, &mut st, 0);
@@ -459,8 +514,50 @@ fn init(plan: &Plan, status: c_int, argv: &[*const c_char], envp: &[*const c_cha
                 sys::_exit(1);
             }
         }
+        if plan.own_group {
+            sys::kill(-(pid as pid_t), sys::SIGKILL);
+            sweep();
+        }
         report(MSG_STATUS, st, 0);
         sys::_exit(0);
+    }
+}
+
+/// Without a PID namespace, once the program has ended: kills the
+/// watcher's children until none is left. As a subreaper the watcher gets
+/// every orphan of the run, so killing a child hands its children to us, to
+/// be killed in turn. Without `/proc/thread-self/children` it does nothing.
+fn sweep() {
+    let mut buf = [0u8; 4096];
+    for _ in 0..100_000 {
+        // SAFETY: a NUL-terminated path; buf is writable for its length.
+        let n = unsafe {
+            let fd = sys::open(
+                c"/proc/thread-self/children".as_ptr(),
+                sys::O_RDONLY | sys::O_CLOEXEC,
+            );
+            if fd < 0 {
+                return;
+            }
+            let n = sys::read(fd, buf.as_mut_ptr().cast(), buf.len());
+            sys::close(fd);
+            n
+        };
+        let mut pid: pid_t = 0;
+        for &b in buf.iter().take(n.max(0) as usize).chain([&b' ']) {
+            if b.is_ascii_digit() {
+                pid = pid.wrapping_mul(10).wrapping_add(pid_t::from(b - b'0'));
+            } else if pid > 0 {
+                // SAFETY: our own child, not yet reaped.
+                unsafe { sys::kill(pid, sys::SIGKILL) };
+                pid = 0;
+            }
+        }
+        let mut st: c_int = 0;
+        // SAFETY: reaping our own children.
+        if unsafe { sys::waitpid(-1, &mut st, 0) } < 0 && sys::errno() == sys::ECHILD {
+            return;
+        }
     }
 }
 
@@ -478,6 +575,9 @@ fn program(plan: &Plan, argv: &[*const c_char], envp: &[*const c_char]) -> ! {
         sys::signal(sys::SIGPIPE, sys::SIG_DFL);
         let empty = [0u64; 16];
         sys::sigprocmask(sys::SIG_SETMASK, empty.as_ptr().cast(), ptr::null_mut());
+        if plan.own_group {
+            sys::setpgid(0, 0);
+        }
         if sys::chdir(plan.workdir.as_ptr()) != 0 {
             fail(0);
         }
@@ -485,6 +585,32 @@ fn program(plan: &Plan, argv: &[*const c_char], envp: &[*const c_char]) -> ! {
             let l = sys::rlimit { cur, max };
             if sys::setrlimit(resource, &l) != 0 {
                 fail(1);
+            }
+        }
+        if plan.drop_caps {
+            // The bounding set first (needs CAP_SETPCAP), then the securebits
+            // that keep uid 0 from regaining anything at exec.
+            for cap in 0..64 as c_ulong {
+                if sys::prctl(
+                    sys::PR_CAPBSET_DROP,
+                    cap,
+                    0 as c_ulong,
+                    0 as c_ulong,
+                    0 as c_ulong,
+                ) != 0
+                {
+                    break;
+                }
+            }
+            if sys::prctl(
+                sys::PR_SET_SECUREBITS,
+                sys::SECURE_NOROOT_ALL_LOCKED,
+                0 as c_ulong,
+                0 as c_ulong,
+                0 as c_ulong,
+            ) != 0
+            {
+                fail(7);
             }
         }
         if let Some((uid, gid)) = plan.ids {

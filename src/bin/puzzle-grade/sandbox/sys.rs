@@ -49,10 +49,11 @@ extern "C" {
     ) -> c_int;
     pub fn umount2(target: *const c_char, flags: c_int) -> c_int;
     pub fn setrlimit(resource: c_int, limit: *const rlimit) -> c_int;
+    pub fn getrlimit(resource: c_int, limit: *mut rlimit) -> c_int;
     pub fn prctl(option: c_int, ...) -> c_int;
     pub fn signal(sig: c_int, handler: usize) -> usize;
     pub fn sigprocmask(how: c_int, set: *const c_void, old: *mut c_void) -> c_int;
-    pub fn setsid() -> pid_t;
+    pub fn setpgid(pid: pid_t, pgid: pid_t) -> c_int;
     pub fn execve(
         path: *const c_char,
         argv: *const *const c_char,
@@ -133,10 +134,19 @@ pub const RLIMIT_AS: c_int = 9;
 
 pub const PR_SET_PDEATHSIG: c_int = 1;
 pub const PR_SET_NO_NEW_PRIVS: c_int = 38;
+pub const PR_SET_CHILD_SUBREAPER: c_int = 36;
+pub const PR_SET_DUMPABLE: c_int = 4;
+pub const PR_CAPBSET_DROP: c_int = 24;
+pub const PR_SET_SECUREBITS: c_int = 28;
+/// `SECBIT_NOROOT`, `SECBIT_NO_SETUID_FIXUP`, `SECBIT_KEEP_CAPS` and
+/// `SECBIT_NO_CAP_AMBIENT_RAISE`, each with its lock: uid 0 gains no
+/// capabilities by exec, for good.
+pub const SECURE_NOROOT_ALL_LOCKED: c_ulong = 0xff;
 
 pub const POLLIN: i16 = 1;
 pub const EINTR: c_int = 4;
 pub const EEXIST: c_int = 17;
+pub const ECHILD: c_int = 10;
 
 /// `statvfs`'s `f_flag` bits (`ST_*`), as mount flags.
 pub const ST_RDONLY: u64 = 1;
@@ -151,6 +161,18 @@ pub const ST_RELATIME: u64 = 4096;
 pub fn errno() -> c_int {
     // SAFETY: __errno_location returns the calling thread's errno slot.
     unsafe { *__errno_location() }
+}
+
+/// The hard limit of `resource` this process has (none can be raised
+/// above it without privilege), or unlimited when it cannot be read.
+pub fn hard_limit(resource: c_int) -> u64 {
+    let mut l = rlimit { cur: 0, max: 0 };
+    // SAFETY: l is a valid struct rlimit.
+    if unsafe { getrlimit(resource, &mut l) } == 0 {
+        l.max
+    } else {
+        u64::MAX
+    }
 }
 
 /// `WIFEXITED`, `WEXITSTATUS`, `WIFSIGNALED`, `WTERMSIG` of a wait status.
