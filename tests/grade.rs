@@ -1222,3 +1222,58 @@ fn an_interrupted_grade_all_leaves_nothing_behind() {
     assert_ended("600.7310573");
     scratch.assert_clean();
 }
+
+#[test]
+fn grade_all_stops_each_hostile_submission_and_names_what_stopped_it() {
+    // The hostile programs of tests/sandbox, each a submission of its own
+    // (puzzle.c, no Makefile), graded on one fixture; a daemon in a new
+    // session among them. Each row names the limit that stopped it, and no
+    // process of the grading is left.
+    let scratch = Scratch::new("hostile", &["sol4_assignment_example.inp"]);
+    let submissions = scratch.path().join("submissions");
+    for (name, source) in [
+        ("daemon", "daemon.c"),
+        ("fork_bomb", "children.c"),
+        ("ignores_term", "ignore_term.c"),
+        ("memory_hog", "memory.c"),
+        ("prints_forever", "print_forever.c"),
+    ] {
+        let folder = submissions.join(name);
+        fs::create_dir_all(&folder).unwrap();
+        fs::copy(
+            root().join("tests/sandbox").join(source),
+            folder.join("puzzle.c"),
+        )
+        .unwrap();
+    }
+    let out = scratch
+        .testrun("grade-all", &[&submissions], 3)
+        .env("GRADES", scratch.path().join("marks"))
+        .output()
+        .unwrap();
+    scratch.assert_clean();
+    let table = String::from_utf8_lossy(&out.stdout);
+    let column = |name: &str, column: &str| -> String {
+        let header: Vec<&str> = table.lines().next().unwrap().split_whitespace().collect();
+        let at = header.iter().position(|h| *h == column).unwrap();
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row {name} in\n{table}"));
+        row.split_whitespace().nth(at).unwrap().to_string()
+    };
+    assert_eq!(column("daemon", "false"), "1", "{table}");
+    assert_eq!(column("fork_bomb", "procs"), "1", "{table}");
+    assert_eq!(column("ignores_term", "timeout"), "1", "{table}");
+    assert_eq!(column("memory_hog", "memory"), "1", "{table}");
+    assert_eq!(column("prints_forever", "crash"), "1", "{table}");
+    assert_eq!(out.status.code(), Some(1));
+    // Every run's processes were under the grading's temporary folder.
+    let temp = scratch.path().join("tmp");
+    assert_ended(&temp.display().to_string());
+    let report = fs::read_to_string(scratch.path().join("marks/memory_hog.txt")).unwrap();
+    assert!(
+        report.contains("MEMORY LIMIT      Tests/sol4_assignment_example.inp: stopped by the memory limit (1024 MiB)"),
+        "{report}"
+    );
+}
