@@ -69,6 +69,12 @@ pub fn copy_folder(from: &Path, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Whether `path` is a file someone may execute.
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
 /// The first line of `log` that says `error`, whatever its case.
 fn first_error(log: &[u8]) -> Option<String> {
     super::text::lines(log)
@@ -134,11 +140,7 @@ impl Builder<'_> {
                 let _ = fs::remove_file(path);
             }
         }
-        let executable = || {
-            use std::os::unix::fs::PermissionsExt;
-            fs::metadata(dir.join("puzzle"))
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        };
+        let executable = || is_executable(&dir.join("puzzle"));
         let mut notes: Vec<String> = Vec::new();
         let mut failed: Option<(Ending, &str)> = None;
         let has_makefile = ["Makefile", "makefile", "GNUmakefile"]

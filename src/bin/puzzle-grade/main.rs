@@ -13,6 +13,7 @@
 mod sandbox;
 mod signals;
 
+use puzzle::grade::build::is_executable;
 use puzzle::grade::fixture::Category;
 use puzzle::grade::formats::FORMATS;
 use puzzle::grade::marks::Scheme;
@@ -267,11 +268,6 @@ fn fixture_folders(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     Ok(folders)
 }
 
-fn is_executable_file(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
 fn run(mode: &str, options: &Options, temp: &Path) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     match mode {
@@ -290,7 +286,7 @@ fn run(mode: &str, options: &Options, temp: &Path) -> Result<(), Failure> {
         ),
         "grade" => {
             let program = absolute(&options.operands[0]);
-            if !is_executable_file(&program) {
+            if !is_executable(&program) {
                 return Err(Failure::Usage(format!(
                     "puzzle-grade: {} is not an executable file",
                     options.operands[0].display()
@@ -404,7 +400,7 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
 /// (`bad*`: exit status 1 and one `error: ` line; `sol*` and `unsol*`: the
 /// three lines and the verdict), nothing on stderr.
 fn check(reference: &Path, folders: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
-    if !is_executable_file(reference) {
+    if !is_executable(reference) {
         return Err(Failure::Usage(format!(
             "puzzle-grade: the reference {} is missing: run make first",
             reference.display()
