@@ -473,7 +473,7 @@ impl Solver {
                         let limits = Limits {
                             jobs,
                             deadline: self.deadline(searching),
-                            report_every: Some(Duration::from_secs(2)),
+                            report_every: Some(Duration::from_secs(1)),
                             stop: self.options.stop,
                             max_nodes: None,
                         };
