@@ -770,6 +770,14 @@ fn a_time_limit_prints_the_best_solution_found_and_its_bound() {
 /// and stderr.
 #[cfg(unix)]
 fn signalled(input: &str, signal: &str) -> (Option<i32>, String, String) {
+    signalled_times(input, signal, 1)
+}
+
+/// [`signalled`], the signal sent `times` times at once (one `kill` command
+/// naming the process `times` times, as GNU `timeout` sends it to the
+/// process and then to its group).
+#[cfg(unix)]
+fn signalled_times(input: &str, signal: &str, times: usize) -> (Option<i32>, String, String) {
     use std::io::{BufRead, BufReader, Read, Write};
     use std::process::Stdio;
     use std::sync::mpsc;
@@ -816,8 +824,10 @@ fn signalled(input: &str, signal: &str) -> (Option<i32>, String, String) {
             }
         }
     }
+    let pid = child.id().to_string();
     let kill = std::process::Command::new("kill")
-        .args(["-s", signal, &child.id().to_string()])
+        .args(["-s", signal])
+        .args(std::iter::repeat_n(&pid, times))
         .status()
         .unwrap();
     assert!(kill.success());
@@ -854,6 +864,20 @@ fn a_signal_stops_the_search_and_prints_the_best_answer() {
         let (bound, moves) = unproven_line(&stderr, "stopped: ");
         assert_eq!(moves, answer.moves.len());
         assert!(bound >= manhattan(answer.start.side(), &answer.start, &answer.goal));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_repeated_at_once_is_the_same_request() {
+    // Before, the second signal killed `puzzle` and the answer was lost.
+    for (signal, code) in [("TERM", 143), ("INT", 130)] {
+        let (status, stdout, stderr) = signalled_times(&hard_five(), signal, 3);
+        assert_eq!(status, Some(code), "{signal}: {stderr}");
+        let answer = parse_answer(&stdout);
+        replays(&answer);
+        let (_, moves) = unproven_line(&stderr, "stopped: ");
+        assert_eq!(moves, answer.moves.len());
     }
 }
 

@@ -403,3 +403,77 @@ fn empty_cache_directories_are_refused() {
         .assert()
         .code(0);
 }
+
+/// What `puzzle` says, once, when its reader has closed the pipe.
+const CLOSED_PIPE: &str = "puzzle: cannot write the output: the reader closed the pipe\n";
+
+/// Runs `puzzle ARGS` on `input` with its stdout on a pipe whose reader is
+/// closed before `puzzle` starts; returns its exit status and stderr.
+fn into_closed_pipe(args: &[&str], input: Vec<u8>) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let mut child = Command::new(binary())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn a_pipe_closed_before_the_first_write_is_one_line_and_status_1() {
+    let pairs = "1 2 3 b\n1 2 b 3\n".repeat(1000).into_bytes();
+    for (args, input) in [
+        (vec!["--generate", "3"], Vec::new()),
+        (vec!["--generate", "600", "--seed", "1"], Vec::new()),
+        (vec![], b"1 2 3 b\n1 2 b 3\n".to_vec()),
+        (vec!["--solve"], generated(12, 4)),
+        (vec!["--batch"], pairs.clone()),
+        (vec!["--batch", "--solve", "--jobs", "2"], pairs),
+        (vec!["--help"], Vec::new()),
+    ] {
+        let (status, stderr) = into_closed_pipe(&args, input);
+        assert_eq!(status, Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr, CLOSED_PIPE, "{args:?}");
+    }
+}
+
+#[test]
+fn a_pipe_closed_while_writing_is_one_line_and_status_1() {
+    // As `puzzle ... | head -c 1000`: the reader takes a part and leaves.
+    let pairs = "1 2 3 b\n1 2 b 3\n".repeat(200_000).into_bytes();
+    for (args, input) in [
+        (vec!["--generate", "1000", "--seed", "2"], Vec::new()),
+        (vec!["--solve"], generated(60, 5)),
+        (vec!["--batch", "--solve"], pairs),
+    ] {
+        let mut child = Command::new(binary())
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let feeder = std::thread::spawn(move || {
+            let _ = stdin.write_all(&input);
+        });
+        let mut stdout = child.stdout.take().expect("stdout is piped");
+        let mut head = [0u8; 1000];
+        stdout.read_exact(&mut head).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        feeder.join().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr, CLOSED_PIPE, "{args:?}");
+    }
+}

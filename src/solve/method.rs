@@ -1,15 +1,137 @@
-//! What the solving methods share: how they end ([`Outcome`]), the limits a
-//! search runs under ([`Limits`]), where it stands ([`SearchProgress`]) and
-//! what it counts ([`Counters`]).
+//! The solving methods: which one a board gets ([`Method`]), and what they
+//! share: how they end ([`Outcome`]), the limits a search runs under
+//! ([`Limits`]), where it stands ([`SearchProgress`]) and what it counts
+//! ([`Counters`]).
 //!
 //! Every method is called the same way, `solve(start, goal, ...)`, on two
 //! [`crate::board_adt::Board`]s of the same side whose goal is reachable, and
 //! answers with an [`Outcome`]; a method that searches also takes its
 //! [`Limits`], its [`Counters`] and a progress callback.
 
+use super::pattern::{Partition, FIFTEEN, TWENTY_FOUR};
 use crate::board_adt::move_list::MoveList;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+
+/// The ways to solve. Which one a board gets, which tables it reads, what
+/// its answer proves and what takes over when it is stopped empty-handed are
+/// all decided here, from the board's side and the options, and nowhere
+/// else; `Solver::solve` enters the method chosen once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Method {
+    /// 2x2 and 3x3: complete distance tables (`small.rs`).
+    Tables,
+    /// 4x4: IDA* over the 4x4 pattern databases, on one thread, in
+    /// milliseconds (`pattern/`).
+    Patterns,
+    /// 5x5 with `--shortest`: the anytime IDA* over the 5x5 pattern
+    /// databases on every thread, with progress, a time limit and a stop
+    /// (`pattern/`).
+    Shortest,
+    /// 5x5: a beam search over the 5x5 pattern databases (`pattern/`).
+    Near,
+    /// 6x6 and up with `--shortest`: IDA* with Manhattan distance and linear
+    /// conflicts (`manhattan.rs`).
+    Manhattan,
+    /// 6x6 to [`FINISHED_SIDES`]: the reduction to a 5x5 corner, finished by
+    /// the beam over the 5x5 tables of corner goals (`constructive/`).
+    Finished,
+    /// Larger boards: the reduction to a 3x3 corner (`constructive/`).
+    Constructive,
+}
+
+/// The sides whose reduction stops at a 5x5 corner and finishes it with the
+/// beam: up to 10x10 the 5x5 corner is a fair share of the moves (about a
+/// third on 6x6, 3% on 10x10), worth loading 255 MB of tables and half a
+/// second; beyond, the tables would multiply the memory of a reduction that
+/// takes milliseconds.
+pub(crate) const FINISHED_SIDES: std::ops::RangeInclusive<usize> = 6..=10;
+
+/// The tables a method reads: a partition's, for goals with the blank on
+/// `goal_blank` (any cell of its class).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TablesFor {
+    /// The partition (4x4 or 5x5).
+    pub(crate) partition: &'static Partition,
+    /// The goal's blank cell.
+    pub(crate) goal_blank: usize,
+}
+
+impl Method {
+    /// The method for a `side`-wide board; `shortest` insists on a shortest
+    /// solution.
+    pub(crate) fn choose(side: usize, shortest: bool) -> Method {
+        match side {
+            2 | 3 => Method::Tables,
+            4 => Method::Patterns,
+            5 if shortest => Method::Shortest,
+            5 => Method::Near,
+            _ if shortest => Method::Manhattan,
+            _ if FINISHED_SIDES.contains(&side) => Method::Finished,
+            _ => Method::Constructive,
+        }
+    }
+
+    /// Its name in `SolveStats::method`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Method::Tables => "complete distance table",
+            Method::Patterns | Method::Shortest => "IDA* over pattern databases",
+            Method::Near => "beam search over pattern databases",
+            Method::Manhattan => "IDA* with Manhattan distance and linear conflicts",
+            Method::Finished => "row-by-row reduction, 5x5 corner finished by a beam search",
+            Method::Constructive => "row-by-row reduction, 3x3 corner finished optimally",
+        }
+    }
+
+    /// The tables it reads, for a goal with its blank on `goal_blank`.
+    pub(crate) fn tables(self, goal_blank: usize) -> Option<TablesFor> {
+        let (partition, goal_blank) = match self {
+            Method::Patterns => (&FIFTEEN, goal_blank),
+            Method::Shortest | Method::Near => (&TWENTY_FOUR, goal_blank),
+            // The 5x5 corner the reduction stops at has its goal blank in
+            // the corner.
+            Method::Finished => (&TWENTY_FOUR, 0),
+            Method::Tables | Method::Manhattan | Method::Constructive => return None,
+        };
+        Some(TablesFor {
+            partition,
+            goal_blank,
+        })
+    }
+
+    /// Whether it may take long and looks at the stop flag (the others take
+    /// a fraction of a second, or, on the largest boards, minutes of writing
+    /// moves that no stop could save).
+    pub(crate) fn stoppable(self) -> bool {
+        matches!(self, Method::Shortest | Method::Near | Method::Manhattan)
+    }
+
+    /// Whether an [`Outcome::Solved`] of it is a shortest solution.
+    pub(crate) fn exact(self) -> bool {
+        matches!(
+            self,
+            Method::Tables | Method::Patterns | Method::Shortest | Method::Manhattan
+        )
+    }
+
+    /// Whether it counts search nodes (for `SolveStats::nodes`).
+    pub(crate) fn counts_nodes(self) -> bool {
+        !matches!(self, Method::Tables | Method::Constructive)
+    }
+
+    /// What solves a `side`-wide board when this method was stopped before it
+    /// found any solution: the reduction, to a 5x5 corner where the boards
+    /// are large enough (and the corner's tables at hand), else to a 3x3
+    /// corner.
+    pub(crate) fn fallback(side: usize) -> Method {
+        if FINISHED_SIDES.contains(&side) {
+            Method::Finished
+        } else {
+            Method::Constructive
+        }
+    }
+}
 
 /// How a method ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,5 +234,66 @@ impl Counters {
         self.expanded += other.expanded;
         self.generated += other.generated;
         self.reads += other.reads;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_side_and_shortest_choose_the_method() {
+        let chosen = |shortest| -> Vec<Method> {
+            [2, 3, 4, 5, 6, 10, 11, 1000]
+                .iter()
+                .map(|&side| Method::choose(side, shortest))
+                .collect()
+        };
+        use Method::*;
+        assert_eq!(
+            chosen(false),
+            [
+                Tables,
+                Tables,
+                Patterns,
+                Near,
+                Finished,
+                Finished,
+                Constructive,
+                Constructive
+            ]
+        );
+        assert_eq!(
+            chosen(true),
+            [Tables, Tables, Patterns, Shortest, Manhattan, Manhattan, Manhattan, Manhattan]
+        );
+    }
+
+    #[test]
+    fn each_method_names_the_tables_it_reads() {
+        let goal_blank = 7;
+        let read = |method: Method| {
+            method
+                .tables(goal_blank)
+                .map(|t| (t.partition.side, t.goal_blank))
+        };
+        assert_eq!(read(Method::Patterns), Some((4, 7)));
+        assert_eq!(read(Method::Near), Some((5, 7)));
+        assert_eq!(read(Method::Shortest), Some((5, 7)));
+        // The reduction's 5x5 corner has its goal blank in the corner.
+        assert_eq!(read(Method::Finished), Some((5, 0)));
+        for method in [Method::Tables, Method::Manhattan, Method::Constructive] {
+            assert_eq!(read(method), None, "{method:?}");
+        }
+    }
+
+    #[test]
+    fn a_stopped_search_is_finished_by_the_reduction() {
+        assert_eq!(Method::fallback(5), Method::Constructive);
+        assert_eq!(Method::fallback(6), Method::Finished);
+        assert_eq!(Method::fallback(10), Method::Finished);
+        assert_eq!(Method::fallback(11), Method::Constructive);
+        assert!(!Method::Finished.stoppable() && !Method::Constructive.stoppable());
+        assert!(!Method::Finished.exact() && Method::Manhattan.exact());
     }
 }

@@ -1,13 +1,19 @@
 //! Finding the moves: a shortest solution for boards up to 4x4 (and 5x5 on
 //! request), a valid one for any size, against any goal.
 //!
-//! [`Solver::solve`] picks the method by the board's side:
+//! One function, `Method::choose` in `method.rs`, picks the method by the
+//! board's side and the options; the same file says which tables each method
+//! reads, whether its answer is proven shortest and what takes over when it is
+//! stopped empty-handed. [`Solver::solve`] fetches the tables and takes the
+//! puzzle through the method once:
 //!
 //! | side | method | label |
 //! |---|---|---|
 //! | 2, 3 | complete distance tables, one per goal blank class (`small.rs`) | shortest |
 //! | 4 | IDA* over additive pattern databases, built on first use and cached (`pattern/`) | shortest |
-//! | 5 and up | row-by-row reduction to a 3x3 corner, finished optimally (`constructive/`) | not proven shortest |
+//! | 5 | a beam search over the 5x5 pattern databases (`pattern/`) | not proven shortest |
+//! | 6 to 10 | reduction to a 5x5 corner, finished by that beam (`constructive/`) | not proven shortest |
+//! | 11 and up | row-by-row reduction to a 3x3 corner, finished optimally (`constructive/`) | not proven shortest |
 //! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern/`) | shortest |
 //! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts (`manhattan.rs`) | shortest |
 //!
@@ -34,8 +40,8 @@ pub use pattern::{EmptyCacheDir, TableCache, TableEvent, TableSet};
 
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::{Board, Puzzle};
-use method::{Counters, Limits, Outcome};
-use pattern::{Partition, Shelf, FIFTEEN, TWENTY_FOUR};
+use method::{Counters, Limits, Method, Outcome, TablesFor};
+use pattern::{Shelf, FIFTEEN, TWENTY_FOUR};
 use std::fmt;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -276,59 +282,6 @@ impl fmt::Debug for Solver {
     }
 }
 
-/// The ways to solve, and which one a board gets (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Method {
-    /// 2x2 and 3x3: complete distance tables.
-    Tables,
-    /// 4x4, and 5x5 with [`SolveOptions::shortest`]: pattern databases.
-    Patterns(&'static Partition),
-    /// 5x5 without [`SolveOptions::shortest`]: a beam search over the pattern
-    /// databases.
-    Near(&'static Partition),
-    /// 6x6 and up with [`SolveOptions::shortest`].
-    Manhattan,
-    /// 6x6 to [`FINISHED_SIDES`]: the reduction to a 5x5 corner, finished by
-    /// the beam over the 5x5 tables of corner goals.
-    Finished,
-    /// Larger boards: the reduction to a 3x3 corner.
-    Constructive,
-}
-
-/// The sides whose reduction stops at a 5x5 corner and finishes it with the
-/// beam: up to 10x10 the 5x5 corner is a fair share of the moves (about a
-/// third on 6x6, 3% on 10x10), worth loading 255 MB of tables and half a
-/// second; beyond, the tables would multiply the memory of a reduction that
-/// takes milliseconds.
-const FINISHED_SIDES: std::ops::RangeInclusive<usize> = 6..=10;
-
-impl Method {
-    /// The method for a `side`-wide board.
-    fn for_side(side: usize, shortest: bool) -> Method {
-        match side {
-            2 | 3 => Method::Tables,
-            4 => Method::Patterns(&FIFTEEN),
-            5 if shortest => Method::Patterns(&TWENTY_FOUR),
-            5 => Method::Near(&TWENTY_FOUR),
-            _ if shortest => Method::Manhattan,
-            _ if FINISHED_SIDES.contains(&side) => Method::Finished,
-            _ => Method::Constructive,
-        }
-    }
-
-    /// Its name in [`SolveStats::method`].
-    fn name(self) -> &'static str {
-        match self {
-            Method::Tables => "complete distance table",
-            Method::Patterns(_) => "IDA* over pattern databases",
-            Method::Near(_) => "beam search over pattern databases",
-            Method::Manhattan => "IDA* with Manhattan distance and linear conflicts",
-            Method::Finished => "row-by-row reduction, 5x5 corner finished by a beam search",
-            Method::Constructive => "row-by-row reduction, 3x3 corner finished optimally",
-        }
-    }
-}
-
 impl Solver {
     /// A solver with these options.
     pub fn new(options: SolveOptions) -> Solver {
@@ -377,21 +330,18 @@ impl Solver {
         events: &mut dyn FnMut(&SolveEvent),
         stats: &mut SolveStats,
     ) -> Result<(), SolveError> {
-        let (start, goal) = (puzzle.start(), puzzle.goal());
-        let side = start.side();
-        if !puzzle.is_solvable() || side > MAX_SOLVE_SIDE || (side >= 5 && start == goal) {
+        let Some(method) = self.method(puzzle) else {
             return Ok(());
-        }
+        };
+        let side = puzzle.start().side();
+        let goal_blank = puzzle.goal().blank();
         let began = Instant::now();
-        match Method::for_side(side, self.options.shortest) {
-            Method::Patterns(partition) | Method::Near(partition) => {
-                self.tables(partition, goal.blank(), events)?;
+        // A stoppable search may need the tables of what takes over.
+        let fallback = method.stoppable().then(|| Method::fallback(side));
+        for method in [Some(method), fallback].into_iter().flatten() {
+            if let Some(wanted) = method.tables(goal_blank) {
+                self.tables(wanted, events)?;
             }
-            // The reduction finishes with them, and so does a stopped search.
-            Method::Finished | Method::Manhattan if FINISHED_SIDES.contains(&side) => {
-                self.tables(&TWENTY_FOUR, 0, events)?;
-            }
-            _ => {}
         }
         stats.table_time += began.elapsed();
         Ok(())
@@ -404,15 +354,14 @@ impl Solver {
     /// stop could save).
     pub fn stoppable(&self, puzzle: &Puzzle) -> bool {
         let side = puzzle.start().side();
-        side <= MAX_SOLVE_SIDE
-            && matches!(
-                Method::for_side(side, self.options.shortest),
-                Method::Near(_) | Method::Manhattan
-            )
-            || (side == 5 && self.options.shortest)
+        side <= MAX_SOLVE_SIDE && Method::choose(side, self.options.shortest).stoppable()
     }
 
     /// Solves `puzzle`: `Ok(None)` when the goal cannot be reached.
+    ///
+    /// The method is chosen in one place (`Method::choose`), its tables
+    /// fetched, and the puzzle goes through it once (`Solver::run`); what
+    /// its answer proves is then told (`Solver::label`).
     ///
     /// # Examples
     ///
@@ -437,134 +386,168 @@ impl Solver {
         if !puzzle.is_solvable() {
             return Ok(None);
         }
-        let (start, goal) = (puzzle.start(), puzzle.goal());
-        let side = start.side();
+        let side = puzzle.start().side();
         if side > MAX_SOLVE_SIDE {
             return Err(SolveError::TooLarge { side });
         }
-        if side >= 5 && start == goal {
-            // Nothing to search for, and no table to load.
+        let Some(method) = self.method(puzzle) else {
+            // Equal boards: nothing to search for, and no table to load.
             return Ok(Some(Solution {
                 moves: MoveList::new(),
                 proven_shortest: true,
             }));
-        }
-        let began = Instant::now();
-        let method = Method::for_side(side, self.options.shortest);
+        };
         stats.method = method.name();
-        let mut counters = Counters::default();
-        // Searching begins once the tables are there; the time limit, too.
-        let mut searching = began;
-        let jobs = self.jobs;
-        let outcome = match method {
-            Method::Tables => small::solve(start, goal),
-            Method::Patterns(partition) | Method::Near(partition) => {
-                let tables = self.tables(partition, goal.blank(), events)?;
+        let began = Instant::now();
+        let tables = match method.tables(puzzle.goal().blank()) {
+            Some(wanted) => {
+                let tables = self.tables(wanted, events)?;
                 stats.table_time += began.elapsed();
-                searching = Instant::now();
-                if let Method::Near(_) = method {
-                    pattern::near(start, goal, &tables, jobs, self.options.stop, &mut counters)
-                } else {
-                    // A 4x4 search takes milliseconds: one thread, nothing to
-                    // tell, nothing to stop.
-                    let (limits, tell) = if partition.side == 4 {
-                        (Limits::UNLIMITED, false)
-                    } else {
-                        let limits = Limits {
-                            jobs,
-                            deadline: self.deadline(searching),
-                            report_every: Some(Duration::from_secs(2)),
-                            stop: self.options.stop,
-                            max_nodes: None,
-                        };
-                        (limits, true)
-                    };
-                    let mut progress = |p: &SearchProgress| {
-                        if tell {
-                            events(&SolveEvent::Search(p))
-                        }
-                    };
-                    if partition.side == 4 {
-                        pattern::solve(start, goal, &tables, &limits, &mut counters, &mut progress)
-                    } else {
-                        pattern::shortest(
-                            start,
-                            goal,
-                            &tables,
-                            &limits,
-                            &mut counters,
-                            &mut progress,
-                        )
-                    }
-                }
+                Some(tables)
             }
+            None => None,
+        };
+        // Searching begins once the tables are there; the time limit, too.
+        let searching = Instant::now();
+        let mut counters = Counters::default();
+        let outcome = self.run(
+            method,
+            puzzle,
+            tables.as_ref(),
+            searching,
+            events,
+            &mut counters,
+        );
+        if method.counts_nodes() {
+            stats.nodes = counters.expanded;
+        }
+        let solution = self.label(method, puzzle, outcome, events, stats, &mut counters);
+        stats.search_time = searching.elapsed();
+        Ok(Some(solution))
+    }
+
+    /// The method for a solvable `puzzle` no larger than [`MAX_SOLVE_SIDE`];
+    /// `None` when there is nothing to do: a 5x5 or larger board equal to
+    /// its goal (the smaller ones go through their tables, which answer at
+    /// once), or a puzzle that cannot be solved.
+    fn method(&self, puzzle: &Puzzle) -> Option<Method> {
+        let (start, goal) = (puzzle.start(), puzzle.goal());
+        let side = start.side();
+        let nothing =
+            !puzzle.is_solvable() || side > MAX_SOLVE_SIDE || (side >= 5 && start == goal);
+        (!nothing).then(|| Method::choose(side, self.options.shortest))
+    }
+
+    /// Takes `puzzle` through `method`, which reads `tables` (those of
+    /// [`Method::tables`]; for [`Method::Finished`], without them, the
+    /// reduction goes down to a 3x3 corner instead) and searches from
+    /// `searching`.
+    fn run(
+        &self,
+        method: Method,
+        puzzle: &Puzzle,
+        tables: Option<&Arc<pattern::Tables>>,
+        searching: Instant,
+        events: &mut dyn FnMut(&SolveEvent),
+        counters: &mut Counters,
+    ) -> Outcome {
+        let (start, goal) = (puzzle.start(), puzzle.goal());
+        let (jobs, stop) = (self.jobs, self.options.stop);
+        // `solve` fetched the tables of `Method::tables` before this.
+        let fetched = || tables.expect("the method's tables are fetched before it runs");
+        let mut tell = |p: &SearchProgress| events(&SolveEvent::Search(p));
+        match method {
+            Method::Tables => small::solve(start, goal),
+            // A 4x4 search takes milliseconds: one thread, nothing to tell,
+            // nothing to stop.
+            Method::Patterns => pattern::solve(
+                start,
+                goal,
+                fetched(),
+                &Limits::UNLIMITED,
+                counters,
+                &mut |_| {},
+            ),
+            Method::Shortest => {
+                let limits = Limits {
+                    jobs,
+                    deadline: self.deadline(searching),
+                    report_every: Some(Duration::from_secs(1)),
+                    stop,
+                    max_nodes: None,
+                };
+                pattern::shortest(start, goal, fetched(), &limits, counters, &mut tell)
+            }
+            Method::Near => pattern::near(start, goal, fetched(), jobs, stop, counters),
             Method::Manhattan => {
                 let limits = Limits {
                     deadline: self.deadline(searching),
-                    stop: self.options.stop,
+                    stop,
                     ..Limits::UNLIMITED
                 };
-                let mut progress = |p: &SearchProgress| events(&SolveEvent::Search(p));
-                manhattan::solve(start, goal, &limits, &mut counters, &mut progress)
+                manhattan::solve(start, goal, &limits, counters, &mut tell)
             }
-            Method::Finished => {
-                let tables = self.tables(&TWENTY_FOUR, 0, events)?;
-                stats.table_time += began.elapsed();
-                searching = Instant::now();
-                self.reduction(start, goal, Some(&tables), jobs, &mut counters)
-            }
+            Method::Finished => match tables {
+                Some(tables) => finished(start, goal, tables, jobs, counters),
+                None => constructive::solve(start, goal),
+            },
             Method::Constructive => constructive::solve(start, goal),
-        };
-        if !matches!(method, Method::Tables | Method::Constructive) {
-            stats.nodes = counters.expanded;
         }
-        // The Manhattan distance bounds every solution from below; a method
-        // that proves more says so.
+    }
+
+    /// The solution `method` gave for `puzzle`, labelled: a shortest one if
+    /// the method promises it or its length meets a lower bound (the
+    /// Manhattan distance, or what the method proved), else told on `events`
+    /// as [`SolveEvent::Unproven`]. A search stopped before it found any
+    /// solution hands the puzzle to [`Method::fallback`].
+    fn label(
+        &self,
+        method: Method,
+        puzzle: &Puzzle,
+        outcome: Outcome,
+        events: &mut dyn FnMut(&SolveEvent),
+        stats: &mut SolveStats,
+        counters: &mut Counters,
+    ) -> Solution {
+        let (start, goal) = (puzzle.start(), puzzle.goal());
+        let manhattan = || manhattan::lower_bound(start.side(), start.cells(), goal.cells());
         let (moves, lower_bound, stopped) = match outcome {
-            Outcome::Solved(moves)
-                if !matches!(method, Method::Constructive | Method::Finished) =>
-            {
-                stats.search_time = searching.elapsed();
-                return Ok(Some(Solution {
+            Outcome::Solved(moves) if method.exact() => {
+                return Solution {
                     moves,
                     proven_shortest: true,
-                }));
+                }
             }
-            Outcome::Solved(moves) => (
-                moves,
-                manhattan::lower_bound(side, start.cells(), goal.cells()),
-                None,
-            ),
+            Outcome::Solved(moves) => (moves, manhattan(), None),
             Outcome::Unproven { moves, lower_bound } => (moves, u64::from(lower_bound), None),
             Outcome::Stopped { lower_bound, best } => {
-                let moves = match best {
-                    Some(moves) => moves,
-                    None => {
-                        stats.method = "row-by-row reduction (the search was stopped)";
-                        // The 5x5 tables for corner goals, if loaded already.
-                        let tables = FINISHED_SIDES
-                            .contains(&side)
-                            .then(|| self.tables(&TWENTY_FOUR, 0, events).ok())
-                            .flatten();
-                        match self.reduction(start, goal, tables.as_ref(), jobs, &mut counters) {
-                            Outcome::Solved(moves) => moves,
-                            _ => unreachable!("the reduction always ends"),
-                        }
+                let moves = best.unwrap_or_else(|| {
+                    stats.method = "row-by-row reduction (the search was stopped)";
+                    let fallback = Method::fallback(start.side());
+                    // Its tables, if loaded already (or loadable now).
+                    let tables = fallback
+                        .tables(0)
+                        .and_then(|wanted| self.tables(wanted, events).ok());
+                    let searching = Instant::now();
+                    match self.run(
+                        fallback,
+                        puzzle,
+                        tables.as_ref(),
+                        searching,
+                        events,
+                        counters,
+                    ) {
+                        Outcome::Solved(moves) => moves,
+                        _ => unreachable!("the reduction always ends"),
                     }
-                };
-                let lower_bound = u64::from(lower_bound).max(manhattan::lower_bound(
-                    side,
-                    start.cells(),
-                    goal.cells(),
-                ));
+                });
                 let why = match self.options.stop {
                     Some(stop) if stop.load(Ordering::Relaxed) => Stop::Interrupted,
                     _ => Stop::TimeLimit,
                 };
-                (moves, lower_bound, Some(why))
+                (moves, u64::from(lower_bound).max(manhattan()), Some(why))
             }
         };
-        stats.search_time = searching.elapsed();
         let length = moves.len() as u64;
         let proven_shortest = length <= lower_bound;
         if !proven_shortest {
@@ -574,56 +557,19 @@ impl Solver {
                 stopped,
             });
         }
-        Ok(Some(Solution {
+        Solution {
             moves,
             proven_shortest,
-        }))
+        }
     }
 
-    /// The reduction of `start` to `goal` (boards of side 5 or more): with
-    /// `tables` (the 5x5 tables for corner goals) down to a 5x5 corner that
-    /// the beam finishes on `jobs` threads, else down to a 3x3 corner.
-    fn reduction(
-        &self,
-        start: &Board,
-        goal: &Board,
-        tables: Option<&Arc<pattern::Tables>>,
-        jobs: usize,
-        counters: &mut Counters,
-    ) -> Outcome {
-        let Some(tables) = tables.filter(|_| start.side() >= 6) else {
-            return constructive::solve(start, goal);
-        };
-        let estimate = |s: &[u8], g: &[u8]| pattern::estimate(s, g, tables);
-        let evals = std::cell::Cell::new(0);
-        let solve = |s: &[u8], g: &[u8]| {
-            let mut inner = Counters::default();
-            let out = pattern::near_cells(s, g, tables, jobs, 0, None, &mut inner);
-            evals.set(evals.get() + inner.expanded);
-            match out {
-                Outcome::Solved(moves) | Outcome::Unproven { moves, .. } => moves,
-                Outcome::Stopped { .. } => unreachable!("nothing stops the beam"),
-            }
-        };
-        let finisher = constructive::Finisher {
-            estimate: &estimate,
-            solve: &solve,
-            jobs,
-        };
-        let out = constructive::solve_finished(start, goal, &finisher);
-        counters.expanded += evals.get();
-        out
-    }
-
-    /// The tables of `partition` for goals with the blank on `goal_blank`,
-    /// from the shelf, loaded or built on first need.
+    /// The tables `wanted`, from the shelf, loaded or built on first need.
     fn tables(
         &self,
-        partition: &'static Partition,
-        goal_blank: usize,
+        wanted: TablesFor,
         events: &mut dyn FnMut(&SolveEvent),
     ) -> Result<Arc<pattern::Tables>, SolveError> {
-        let shelf = if partition.side == 4 {
+        let shelf = if wanted.partition.side == 4 {
             &self.fifteen
         } else {
             &self.twentyfour
@@ -632,7 +578,7 @@ impl Solver {
             .tables(
                 self.options.cache.as_ref(),
                 self.options.tables,
-                goal_blank,
+                wanted.goal_blank,
                 &mut |event| events(&SolveEvent::Table(event)),
             )
             .map_err(SolveError::Tables)
@@ -643,6 +589,37 @@ impl Solver {
     fn deadline(&self, searching: Instant) -> Option<Instant> {
         self.options.time_limit.map(|t| searching + t)
     }
+}
+
+/// The reduction of `start` to `goal` (boards of side 6 or more) down to a
+/// 5x5 corner, which the beam over `tables` (the 5x5 tables for corner
+/// goals) finishes on `jobs` threads.
+fn finished(
+    start: &Board,
+    goal: &Board,
+    tables: &pattern::Tables,
+    jobs: usize,
+    counters: &mut Counters,
+) -> Outcome {
+    let estimate = |s: &[u8], g: &[u8]| pattern::estimate(s, g, tables);
+    let evals = std::cell::Cell::new(0);
+    let solve = |s: &[u8], g: &[u8]| {
+        let mut inner = Counters::default();
+        let out = pattern::near_cells(s, g, tables, jobs, 0, None, &mut inner);
+        evals.set(evals.get() + inner.expanded);
+        match out {
+            Outcome::Solved(moves) | Outcome::Unproven { moves, .. } => moves,
+            Outcome::Stopped { .. } => unreachable!("nothing stops the beam"),
+        }
+    };
+    let finisher = constructive::Finisher {
+        estimate: &estimate,
+        solve: &solve,
+        jobs,
+    };
+    let out = constructive::solve_finished(start, goal, &finisher);
+    counters.expanded += evals.get();
+    out
 }
 
 #[cfg(test)]

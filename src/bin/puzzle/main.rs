@@ -58,7 +58,7 @@ fn main() -> ExitCode {
             let mut out = io::stdout().lock();
             match write_error(&mut out, None, &error).and_then(|()| out.flush()) {
                 Ok(()) => ExitCode::FAILURE,
-                Err(e) => system_failure(&format!("cannot write the output: {e}")),
+                Err(e) => system_failure(&write_failure(&e)),
             }
         }
         Err(Failure::NotAllAnswered) => ExitCode::FAILURE,
@@ -231,7 +231,10 @@ fn tell(event: &SolveEvent, stats: bool, pair: Option<u64>) {
         // Every pair of a batch of large boards would get one.
         (Telling::Line, Some(_)) if matches!(event, SolveEvent::Unproven { .. }) && !stats => {}
         (Telling::Line, _) | (Telling::Progress(Plain::Always), Some(_)) => note(message),
-        (Telling::Progress(plain), None) => status::progress(message, plain),
+        (Telling::Progress(plain), None) => match event {
+            SolveEvent::Search(p) => status::search(p, plain),
+            _ => status::progress(message, plain),
+        },
         (Telling::Progress(_), Some(_)) => {}
     }
 }
@@ -267,9 +270,12 @@ fn solve_one(
     let solution = solver
         .prepare(puzzle, &mut report, &mut stats)
         .and_then(|()| {
-            if solver.stoppable(puzzle) {
-                platform::catch_signals();
+            if !solver.stoppable(puzzle) {
+                return solver.solve(puzzle, &mut report, &mut stats);
             }
+            platform::catch_signals();
+            // A long search: its progress line moves every second.
+            let _ticker = status::Ticker::start();
             solver.solve(puzzle, &mut report, &mut stats)
         });
     status::clear();
@@ -328,6 +334,7 @@ fn batch(
         Ok(summary) if summary.all_answered() => Ok(()),
         Ok(_) => Err(Failure::NotAllAnswered),
         Err(BatchError::Read(e)) => Err(Failure::System(format!("cannot read {name}: {e}"))),
+        Err(BatchError::Write(e)) => Err(Failure::System(write_failure(&e))),
         Err(e) => Err(Failure::System(e.to_string())),
     }
 }
@@ -340,7 +347,19 @@ fn write_out<W: Write>(
 ) -> Result<(), Failure> {
     write(out)
         .and_then(|()| out.flush())
-        .map_err(|e| Failure::System(format!("cannot write the output: {e}")))
+        .map_err(|e| Failure::System(write_failure(&e)))
+}
+
+/// What to say when writing the output failed. A closed pipe (`puzzle ... |
+/// head -1`) is said in words, not as "Broken pipe (os error 32)": the
+/// reader is gone, nothing was wrong with `puzzle`. It still fails with
+/// status 1, as `SPEC.md` wants of a failed write.
+fn write_failure(error: &io::Error) -> String {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        "cannot write the output: the reader closed the pipe".to_owned()
+    } else {
+        format!("cannot write the output: {error}")
+    }
 }
 
 /// Whether the command may load or build the 4x4 tables (hundreds of MB).
