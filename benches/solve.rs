@@ -30,6 +30,12 @@
 //!   and time.
 //!
 //! It prints figures; it fails only if a solution is wrong.
+//!
+//! `BENCH_ONLY=PARTS` (a comma-separated list of `4x4`, `5x5`, `near`,
+//! `3x3`, `larger`, `100x100`) runs only those parts: `BENCH_ONLY=4x4,5x5`
+//! is the search benchmark (Korf's 100 both ways and the five easiest
+//! 24-puzzles, about two minutes), and `BENCH_ONLY=5x5 cargo bench --bench
+//! solve` with an older `./puzzle` compares two builds on the same harness.
 
 use puzzle::board_adt::{from_letters, Board, Puzzle};
 use puzzle::{random_puzzle, GoalShape, SolveOptions, SolveStats, Solver, TableCache};
@@ -42,6 +48,12 @@ use std::time::{Duration, Instant};
 const REFERENCE_SEARCH_S: f64 = 0.32;
 const REFERENCE_NODES: u64 = 1_950_000;
 
+/// Whether `BENCH_ONLY` (see the module docs) asks for `part`; all parts
+/// without it.
+fn wanted(part: &str) -> bool {
+    std::env::var("BENCH_ONLY").map_or(true, |only| only.split(',').any(|p| p.trim() == part))
+}
+
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let puzzle = root.join("puzzle");
@@ -51,17 +63,39 @@ fn main() {
     let _ = std::fs::remove_dir_all(&cache);
     std::fs::create_dir_all(&cache).expect("cannot create bench-out/tables");
 
+    if wanted("4x4") {
+        fifteen(&puzzle, &root, &cache);
+    }
+    if wanted("5x5") {
+        twentyfour(&puzzle, &root, &out);
+    }
+    if wanted("near") {
+        near_shortest(&puzzle, &root, &out.join("tables5"));
+    }
+    if wanted("3x3") {
+        threes(&cache);
+    }
+    if wanted("larger") {
+        larger(&puzzle, &out);
+    }
+    if wanted("100x100") {
+        hundred(&puzzle, &out);
+    }
+}
+
+/// The 4x4 tables built from nothing into `cache`, then Korf's 100 both ways.
+fn fifteen(puzzle: &Path, root: &Path, cache: &Path) {
     println!("== 4x4 tables, built from nothing (both cores)");
     let started = Instant::now();
     let (status, peak) = run_measured(
-        Command::new(&puzzle)
+        Command::new(puzzle)
             .arg("--build-tables=4")
             .arg("--cache-dir")
-            .arg(&cache),
+            .arg(cache),
     );
     assert!(status, "puzzle --build-tables failed");
-    let all_bytes = dir_bytes(&cache, "");
-    let corner_bytes = dir_bytes(&cache, "8-") + dir_bytes(&cache, "7-00fe");
+    let all_bytes = dir_bytes(cache, "");
+    let corner_bytes = dir_bytes(cache, "8-") + dir_bytes(cache, "7-00fe");
     println!(
         "all five tables: {:.1} s wall, peak {} MiB; {:.0} MB on disk ({:.0} MB for corner goals)",
         started.elapsed().as_secs_f64(),
@@ -89,7 +123,7 @@ fn main() {
         }
         let mut runs = Vec::new();
         for _ in 0..5 {
-            runs.push(solve_batch(&puzzle, &cache, &input, &korf));
+            runs.push(solve_batch(puzzle, cache, &input, &korf));
         }
         runs.sort_by_key(|run| run.search);
         let median = &runs[runs.len() / 2];
@@ -119,14 +153,14 @@ fn main() {
         }
         assert_eq!(median.optimal, korf.len(), "every length must be optimal");
     }
+}
 
-    twentyfour(&puzzle, &root, &out);
-    near_shortest(&puzzle, &root, &out.join("tables5"));
-
+/// Random 3x3 puzzles a second, through the library.
+fn threes(cache: &Path) {
     println!();
     println!("== random 3x3 puzzles, random goals, one core, through the library");
     let solver = Solver::new(SolveOptions {
-        cache: Some(TableCache::new(cache.clone())),
+        cache: Some(TableCache::new(cache.to_path_buf())),
         ..SolveOptions::default()
     });
     let puzzles: Vec<_> = (0..100_000)
@@ -146,9 +180,10 @@ fn main() {
         puzzles.len() as f64 / took.as_secs_f64() / 1e6,
         moves as f64 / puzzles.len() as f64
     );
+}
 
-    larger(&puzzle, &out);
-
+/// A random 100x100 puzzle end to end.
+fn hundred(puzzle: &Path, out: &Path) {
     println!();
     println!("== a random 100x100 puzzle, random goal, end to end (./puzzle -s)");
     let p = random_puzzle(100, true, GoalShape::Random, 100);
@@ -158,7 +193,7 @@ fn main() {
     let mut length = 0;
     for _ in 0..5 {
         let started = Instant::now();
-        let result = Command::new(&puzzle).arg("-s").arg(&file).output().unwrap();
+        let result = Command::new(puzzle).arg("-s").arg(&file).output().unwrap();
         times.push(started.elapsed());
         let text = String::from_utf8(result.stdout).unwrap();
         let letters = text

@@ -33,8 +33,8 @@
 //! On the 50, a table of 2^20 slots gave the same lengths as 2^16.
 
 use super::fsm::Fsm;
-use super::geometry::{PackedBoard, NO_CELL};
-use super::{make_child, Candidate, Geometry, Heuristic, Node, MAX_TABLES};
+use super::geometry::PackedBoard;
+use super::{children, make_child, Candidate, Geometry, Heuristic, Node, MAX_TABLES};
 use crate::board_adt::move_list::MoveList;
 use crate::solve::pattern::tables::CellSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -215,44 +215,23 @@ fn expand<G: Geometry, const T: usize>(
     kids: &mut Vec<Kid<G::Mask>>,
 ) {
     let fsm = Fsm::get();
-    let cells = G::cells();
     let groups = heur.groups.len();
     kids.clear();
     for (i, node) in nodes.iter().enumerate() {
         let blank = node.blank as usize;
-        let sums = [node.sum(0), node.sum(1)];
-        for (d, &nb) in cells.neighbour[blank].iter().enumerate() {
-            if nb == NO_CELL {
-                continue;
-            }
-            let state = fsm.next(node.fsm, d);
-            if state == Fsm::DEAD {
-                continue;
-            }
-            let nb = nb as usize;
-            let t = node.board.tile_at(nb);
-            let md = node.md + cells.manhattan[blank][t] - cells.manhattan[nb][t];
-            let mut c = Candidate {
-                dir: d as u8,
-                tile: t as u8,
-                from: nb as u8,
-                md,
-                fsm: state,
-                ..Candidate::default()
-            };
-            for (g, &sum) in sums.iter().enumerate().take(groups) {
-                let s = heur.slide(node, g, t, nb, blank);
-                let others = sum - u32::from(node.nib[g][s.table as usize]);
-                c.rest[g] = (u32::from(md) + 2 * others) as u16;
-                c.slide[g] = s;
+        children(heur, fsm, node, |mut c| {
+            let (t, from) = (c.tile as usize, c.from as usize);
+            for g in 0..groups {
+                c.slide[g] = heur.slide(node, g, t, from, blank);
             }
             kids.push(Kid {
                 c,
                 parent: (first + i) as u32,
                 rank: 0,
-                fp: fingerprint(heur.moved(0, node.board, t, nb, blank)),
+                fp: fingerprint(heur.moved(0, node.board, t, from, blank)),
             });
-        }
+            true
+        });
     }
     // The reads back to back, nothing depending on them in between, so that
     // their cache misses overlap.

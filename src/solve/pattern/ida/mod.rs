@@ -449,25 +449,23 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
         }
     }
 
-    /// One depth-first iteration of IDA* (Korf 1985) below `root` with cost
-    /// bound `bound`, on an explicit stack in batches ([`Geometry::BATCH`]
+    /// One depth-first iteration of IDA* (Korf 1985) below `root` with the
+    /// cost bound of `ctx`, on an explicit stack in batches ([`Geometry::BATCH`]
     /// nodes at a time): each child is pruned before it is pushed, first on the
     /// group looked up on the board itself and then, only if it survived, on the
     /// mirrored group. Siblings are searched smallest estimate first. The bound
     /// of the next iteration is the smallest f-value that exceeded this one
     /// (always an even step: f-values share the parity of the Manhattan
-    /// distance). It looks at `watch.stop` and `abandon` every [`REPORT_NODES`]
-    /// nodes.
+    /// distance). It looks at the watch's stop flags and `abandon` every
+    /// [`REPORT_NODES`] nodes.
     fn iterate(
         &mut self,
-        heur: &Heuristic<'_, G>,
+        ctx: &Context<'_, '_, G>,
         root: &Node<G, T>,
-        bound: u32,
         counters: &mut Counters,
-        watch: &Watch<'_>,
         abandon: impl Fn() -> bool,
     ) -> Iteration<Node<G, T>> {
-        let fsm = Fsm::get();
+        let (heur, bound, watch) = (ctx.heur, ctx.bound, ctx.watch);
         let groups = heur.groups.len();
         let Worker {
             stack,
@@ -477,8 +475,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             nearest,
         } = self;
         *nearest = root.h(groups);
-        // Per batch node: the largest and the smallest pruned f-value of its children.
-        let (mut max_f, mut min_f) = ([0u32; MAX_BATCH], [u32::MAX; MAX_BATCH]);
+        let mut pruned = Pruned::new();
         let mut next_bound = u32::MAX;
         let mut unreported = 0;
         stack.clear();
@@ -497,9 +494,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             }
             cands.clear();
             for (pi, node) in batch.iter().enumerate() {
-                let room = bound - node.g as u32 - 1;
-                if let Some(goal) = expand(heur, fsm, node, pi, room, cands, &mut max_f, &mut min_f)
-                {
+                if let Some(goal) = expand(ctx, node, pi, cands, &mut pruned) {
                     watch.nodes.fetch_add(unreported, Ordering::Relaxed);
                     return Iteration::Found(goal);
                 }
@@ -523,9 +518,9 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                     let node = &batch[p];
                     let grp = c.first as usize ^ phase;
                     let f = node.g as u32 + 1 + c.h(grp);
-                    max_f[p] = max_f[p].max(f);
+                    pruned.seen(p, f);
                     if f > bound {
-                        min_f[p] = min_f[p].min(f);
+                        pruned.beyond(p, f);
                         continue;
                     }
                     if last {
@@ -551,15 +546,14 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             // child beyond bound + 2 therefore lifts its parent's f-value past the
             // bound, and all its siblings go (1.8% fewer nodes).
             let mut cut = [false; MAX_BATCH];
-            for p in 0..batch.len() {
-                if max_f[p] > bound + 2 {
-                    next_bound = next_bound.min(max_f[p] - 2);
-                    cut[p] = true;
+            for (p, cut) in cut.iter_mut().enumerate().take(batch.len()) {
+                let (max_f, min_f) = pruned.take(p);
+                if max_f > bound + 2 {
+                    next_bound = next_bound.min(max_f - 2);
+                    *cut = true;
                 } else {
-                    next_bound = next_bound.min(min_f[p]);
+                    next_bound = next_bound.min(min_f);
                 }
-                max_f[p] = 0;
-                min_f[p] = u32::MAX;
             }
             // Push the most promising last, so that it is popped first: sort
             // (key, index) pairs rather than the candidates themselves.
@@ -586,6 +580,52 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
     }
 }
 
+/// What every step of one IDA* iteration reads, passed as one: the
+/// heuristic, the move-pruning machine, the cost bound and the watch.
+struct Context<'s, 'h, G: Geometry> {
+    heur: &'s Heuristic<'h, G>,
+    fsm: &'static Fsm,
+    bound: u32,
+    watch: &'s Watch<'s>,
+}
+
+/// Per node of a batch: the largest and the smallest f-value of its children
+/// pruned so far (for bidirectional pathmax and the next bound).
+struct Pruned {
+    max_f: [u32; MAX_BATCH],
+    min_f: [u32; MAX_BATCH],
+}
+
+impl Pruned {
+    fn new() -> Pruned {
+        Pruned {
+            max_f: [0; MAX_BATCH],
+            min_f: [u32::MAX; MAX_BATCH],
+        }
+    }
+
+    /// A child of batch node `p` with f-value `f` (pruned or not).
+    #[inline(always)]
+    fn seen(&mut self, p: usize, f: u32) {
+        self.max_f[p] = self.max_f[p].max(f);
+    }
+
+    /// A child of batch node `p` pruned with f-value `f`.
+    #[inline(always)]
+    fn beyond(&mut self, p: usize, f: u32) {
+        self.min_f[p] = self.min_f[p].min(f);
+    }
+
+    /// The largest and the smallest f-value of node `p`, which start over.
+    #[inline(always)]
+    fn take(&mut self, p: usize) -> (u32, u32) {
+        let both = (self.max_f[p], self.min_f[p]);
+        self.max_f[p] = 0;
+        self.min_f[p] = u32::MAX;
+        both
+    }
+}
+
 /// The order of siblings in the depth-first search, from each group's estimate
 /// of a child: smallest estimate first; ties, the child both groups think
 /// closer (2.5% fewer nodes than the estimate alone). Returns the sort key and
@@ -608,25 +648,24 @@ impl<M: CellSet> Candidate<M> {
     }
 }
 
-/// Appends the children of `node` (number `parent` in the batch) allowed by the
-/// move-pruning machine, with their Manhattan distance and first group's table
-/// entry computed (the reads come later). Returns a child that is the goal.
+/// The child generator of every search over the tables (IDA*, its frontier,
+/// the beam): calls `each` with a [`Candidate`] for every move of the blank
+/// that the board and the move-pruning machine allow, in direction order,
+/// with the moved tile, the Manhattan distance and, per group, the estimate
+/// without the table the move changes (`rest`). Nothing is read from a table
+/// and no [`Slide`] made: the caller decides which groups to read, and when.
+/// `each` answers whether to go on.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn expand<G: Geometry, const T: usize>(
+fn children<G: Geometry, const T: usize>(
     heur: &Heuristic<'_, G>,
     fsm: &Fsm,
     node: &Node<G, T>,
-    parent: usize,
-    room: u32,
-    cands: &mut Vec<Candidate<G::Mask>>,
-    max_f: &mut [u32; MAX_BATCH],
-    min_f: &mut [u32; MAX_BATCH],
-) -> Option<Node<G, T>> {
+    mut each: impl FnMut(Candidate<G::Mask>) -> bool,
+) {
     let blank = node.blank as usize;
-    let tables = G::cells();
+    let cells = G::cells();
     let sums = [node.sum(0), node.sum(1)];
-    for (d, &nb) in tables.neighbour[blank].iter().enumerate() {
+    for (d, &nb) in cells.neighbour[blank].iter().enumerate() {
         if nb == NO_CELL {
             continue;
         }
@@ -636,9 +675,8 @@ fn expand<G: Geometry, const T: usize>(
         }
         let nb = nb as usize;
         let t = node.board.tile_at(nb);
-        let md = node.md + tables.manhattan[blank][t] - tables.manhattan[nb][t];
+        let md = node.md + cells.manhattan[blank][t] - cells.manhattan[nb][t];
         let mut c = Candidate {
-            parent: parent as u8,
             dir: d as u8,
             tile: t as u8,
             from: nb as u8,
@@ -646,34 +684,63 @@ fn expand<G: Geometry, const T: usize>(
             fsm: state,
             ..Candidate::default()
         };
-        if md == 0 {
-            // Every tile is home. (A goal child is always within the bound: its
-            // parent's f is at most the bound and its h at least 1.)
-            return Some(child(heur, node, &c, 0));
-        }
         // A table entry is at least 0, so without any read each group's estimate
         // is at least the Manhattan distance plus the other tables' part.
-        let mut floor = 0;
         for (g, &sum) in sums.iter().enumerate().take(heur.groups.len()) {
             let q = heur.tile_table[g][t] as usize;
-            let rest = md as u32 + 2 * (sum - node.nib[g][q] as u32);
-            c.rest[g] = rest as u16;
-            floor = floor.max(rest);
+            c.rest[g] = (u32::from(md) + 2 * (sum - u32::from(node.nib[g][q]))) as u16;
         }
+        if !each(c) {
+            return;
+        }
+    }
+}
+
+/// Appends the children of `node` (number `parent` in the batch) within the
+/// bound of `ctx` by their estimate without the read, with the first group's
+/// table entry to read prepared (the reads come later). Returns a child that
+/// is the goal.
+#[inline(always)]
+fn expand<G: Geometry, const T: usize>(
+    ctx: &Context<'_, '_, G>,
+    node: &Node<G, T>,
+    parent: usize,
+    cands: &mut Vec<Candidate<G::Mask>>,
+    pruned: &mut Pruned,
+) -> Option<Node<G, T>> {
+    let heur = ctx.heur;
+    let room = ctx.bound - node.g as u32 - 1;
+    let groups = heur.groups.len();
+    let blank = node.blank as usize;
+    // Read first the group whose estimate of the parent is larger: it is the
+    // likelier to prune the child, sparing the second read.
+    let first = usize::from(groups > 1 && node.sum(1) > node.sum(0));
+    let mut goal = None;
+    children(heur, ctx.fsm, node, |mut c| {
+        if c.md == 0 {
+            // Every tile is home. (A goal child is always within the bound: its
+            // parent's f is at most the bound and its h at least 1.)
+            goal = Some(child(heur, node, &c, 0));
+            return false;
+        }
+        let floor = c.rest[..groups]
+            .iter()
+            .map(|&r| u32::from(r))
+            .max()
+            .unwrap_or(0);
         if floor > room {
             let f = node.g as u32 + 1 + floor;
-            max_f[parent] = max_f[parent].max(f);
-            min_f[parent] = min_f[parent].min(f);
-            continue;
+            pruned.seen(parent, f);
+            pruned.beyond(parent, f);
+            return true;
         }
-        // Read first the group whose estimate of the parent is larger: it is the
-        // likelier to prune the child, sparing the second read.
-        let g = usize::from(heur.groups.len() > 1 && sums[1] > sums[0]);
-        c.first = g as u8;
-        c.slide[g] = heur.slide(node, g, t, nb, blank);
+        c.parent = parent as u8;
+        c.first = first as u8;
+        c.slide[first] = heur.slide(node, first, c.tile as usize, c.from as usize, blank);
         cands.push(c);
-    }
-    None
+        true
+    });
+    goal
 }
 
 /// The child node of `parent` for candidate `c`, whose first `groups` groups
@@ -731,36 +798,20 @@ impl<G: Geometry, const T: usize> Node<G, T> {
             .collect()
     }
 
-    /// The child reached by moving the blank in direction `d`, with every group
-    /// read, if the board and the move-pruning machine allow the move.
-    fn child_in(&self, heur: &Heuristic<'_, G>, d: usize) -> Option<Node<G, T>> {
-        let blank = self.blank as usize;
-        let tables = G::cells();
-        let nb = tables.neighbour[blank][d];
-        if nb == NO_CELL {
-            return None;
-        }
-        let state = Fsm::get().next(self.fsm, d);
-        if state == Fsm::DEAD {
-            return None;
-        }
-        let nb = nb as usize;
-        let t = self.board.tile_at(nb);
-        let mut c = Candidate {
-            dir: d as u8,
-            tile: t as u8,
-            from: nb as u8,
-            md: self.md + tables.manhattan[blank][t] - tables.manhattan[nb][t],
-            fsm: state,
-            ..Candidate::default()
-        };
+    /// The children the board and the move-pruning machine allow, in
+    /// direction order, with every group read; `each` answers whether to go
+    /// on.
+    fn children_read(&self, heur: &Heuristic<'_, G>, mut each: impl FnMut(Node<G, T>) -> bool) {
         let groups = heur.groups.len();
-        for g in 0..groups {
-            let s = heur.slide(self, g, t, nb, blank);
-            let table = heur.tables[g][s.table as usize].expect("table");
-            c.slide[g] = s;
-            c.nib[g] = table.half_excess(s.index);
-        }
-        Some(child(heur, self, &c, groups))
+        let blank = self.blank as usize;
+        children(heur, Fsm::get(), self, |mut c| {
+            for g in 0..groups {
+                let s = heur.slide(self, g, c.tile as usize, c.from as usize, blank);
+                let table = heur.tables[g][s.table as usize].expect("table");
+                c.slide[g] = s;
+                c.nib[g] = table.half_excess(s.index);
+            }
+            each(child(heur, self, &c, groups))
+        });
     }
 }

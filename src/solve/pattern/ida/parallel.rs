@@ -35,7 +35,9 @@
 //! iteration (subtrees searched past the answer before they were abandoned)
 //! varies.
 
-use super::{sibling_key, Geometry, Heuristic, Iteration, Node, Watch, Worker, MAX_TABLES};
+use super::{
+    sibling_key, Context, Fsm, Geometry, Heuristic, Iteration, Node, Watch, Worker, MAX_TABLES,
+};
 use crate::board_adt::move_list::MoveList;
 use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
 use std::collections::HashMap;
@@ -129,14 +131,13 @@ fn split<G: Geometry, const T: usize>(
         for node in &level {
             counters.expanded += 1;
             let mut kept: Vec<(u16, Node<G, T>)> = Vec::with_capacity(3);
-            for d in 0..4 {
-                let Some(child) = node.child_in(heur, d) else {
-                    continue;
-                };
+            let mut goal = None;
+            node.children_read(heur, |child| {
                 counters.generated += 1;
                 counters.reads += groups as u64;
                 if child.md == 0 {
-                    return Split::Goal(child);
+                    goal = Some(child);
+                    return false;
                 }
                 let f = child.g as u32 + child.h(groups);
                 if f > bound {
@@ -145,6 +146,10 @@ fn split<G: Geometry, const T: usize>(
                     let estimates = (0..groups).map(|g| child.md as u32 + 2 * child.sum(g));
                     kept.push((sibling_key(estimates).0, child));
                 }
+                true
+            });
+            if let Some(goal) = goal {
+                return Split::Goal(goal);
             }
             // Siblings in the order the depth-first search takes them, so that
             // the frontier is in depth-first order and the last iteration meets
@@ -278,19 +283,25 @@ fn search_with<G: Geometry, const T: usize>(
             first_goal: AtomicUsize::new(usize::MAX),
             goal: Mutex::new(None),
         };
+        let ctx = Context {
+            heur,
+            fsm: Fsm::get(),
+            bound,
+            watch: &watch,
+        };
         let (done_tx, done_rx) = mpsc::channel::<()>();
         let results: Vec<Done> = if here {
-            vec![work(&mut workers[0], heur, &shared, bound, &watch)]
+            vec![work(&mut workers[0], &ctx, &shared)]
         } else {
             std::thread::scope(|scope| {
                 // A thread the system refuses to start is done without.
                 let handles: Vec<_> = workers
                     .iter_mut()
                     .filter_map(|worker| {
-                        let (shared, watch, done) = (&shared, &watch, done_tx.clone());
+                        let (ctx, shared, done) = (&ctx, &shared, done_tx.clone());
                         std::thread::Builder::new()
                             .spawn_scoped(scope, move || {
-                                let result = work(worker, heur, shared, bound, watch);
+                                let result = work(worker, ctx, shared);
                                 let _ = done.send(());
                                 result
                             })
@@ -300,7 +311,7 @@ fn search_with<G: Geometry, const T: usize>(
                 if handles.is_empty() {
                     // No thread could start: search here, without progress reports
                     // within the iteration.
-                    return vec![work(&mut Worker::new(), heur, &shared, bound, &watch)];
+                    return vec![work(&mut Worker::new(), &ctx, &shared)];
                 }
                 let mut running = handles.len();
                 let mut last_report = Instant::now();
@@ -398,11 +409,10 @@ struct Done {
 /// left, or none before the first known goal.
 fn work<G: Geometry, const T: usize>(
     worker: &mut Worker<G, T>,
-    heur: &Heuristic<'_, G>,
+    ctx: &Context<'_, '_, G>,
     shared: &Shared<'_, Node<G, T>>,
-    bound: u32,
-    watch: &Watch<'_>,
 ) -> Done {
+    let watch = ctx.watch;
     let mut counters = Counters::default();
     let mut next_bound = u32::MAX;
     let mut nearest = Vec::new();
@@ -418,14 +428,7 @@ fn work<G: Geometry, const T: usize>(
             break;
         }
         let abandon = || shared.first_goal.load(Ordering::Relaxed) < i;
-        let ended = worker.iterate(
-            heur,
-            &shared.frontier[i],
-            bound,
-            &mut counters,
-            watch,
-            abandon,
-        );
+        let ended = worker.iterate(ctx, &shared.frontier[i], &mut counters, abandon);
         nearest.push((i, worker.nearest));
         match ended {
             Iteration::Found(goal) => {

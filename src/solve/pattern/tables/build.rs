@@ -177,6 +177,14 @@ pub(super) fn build_packed(
         }
         let queue = Mutex::new(chunks);
         let found = AtomicU64::new(0);
+        let step = Step {
+            layout: &layout,
+            ix,
+            home: &home,
+            cur: &cur,
+            cur_nonempty: &cur_nonempty,
+            level,
+        };
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 scope.spawn(|| {
@@ -184,16 +192,7 @@ pub(super) fn build_packed(
                     loop {
                         let chunk = queue.lock().expect("queue lock").pop();
                         let Some(mut chunk) = chunk else { break };
-                        let (n, cl) = expand_chunk(
-                            &mut chunk,
-                            &mut scratch,
-                            &layout,
-                            ix,
-                            &home,
-                            &cur,
-                            &cur_nonempty,
-                            level,
-                        );
+                        let (n, cl) = expand_chunk(&mut chunk, &mut scratch, &step);
                         found.fetch_add(n, Ordering::Relaxed);
                         clamped.fetch_add(cl, Ordering::Relaxed);
                     }
@@ -236,20 +235,31 @@ impl Scratch {
     }
 }
 
-/// Computes the next level for every block of `chunk` by pulling from the current
-/// frontier `cur`, and sets the table entries first reached at `level`. Returns the
-/// number of entries set and the number that had to be clamped.
-#[allow(clippy::too_many_arguments)]
-fn expand_chunk(
-    chunk: &mut Chunk<'_>,
-    scratch: &mut Scratch,
-    layout: &Layout,
-    ix: &Indexer,
-    home: &[usize],
-    cur: &[u64],
-    cur_nonempty: &[bool],
+/// What every worker reads in one step of the build, passed as one: the
+/// layout of the blocks, the indexer, the pattern tiles' home cells, the
+/// current frontier and which of its blocks hold anything, and the level
+/// being reached.
+struct Step<'a> {
+    layout: &'a Layout,
+    ix: &'a Indexer,
+    home: &'a [usize],
+    cur: &'a [u64],
+    cur_nonempty: &'a [bool],
     level: u32,
-) -> (u64, u64) {
+}
+
+/// Computes the next level for every block of `chunk` by pulling from the current
+/// frontier `step.cur`, and sets the table entries first reached at `step.level`.
+/// Returns the number of entries set and the number that had to be clamped.
+fn expand_chunk(chunk: &mut Chunk<'_>, scratch: &mut Scratch, step: &Step<'_>) -> (u64, u64) {
+    let Step {
+        layout,
+        ix,
+        home,
+        cur,
+        cur_nonempty,
+        level,
+    } = *step;
     let fact = ix.fact();
     let words = fact.div_ceil(64);
     let k = ix.k();
