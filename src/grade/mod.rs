@@ -11,6 +11,7 @@
 //! The rules are in `docs/grading.md`.
 
 pub mod build;
+pub mod check;
 pub mod feedback;
 pub mod fixture;
 pub mod formats;

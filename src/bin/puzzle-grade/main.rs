@@ -10,51 +10,24 @@
 //! 2 for a bad command line or a grading that could not be done, 128 + N
 //! when signal N stopped it.
 
+mod args;
 mod sandbox;
 mod signals;
 
+use args::{Options, USAGE};
 use puzzle::grade::build::is_executable;
-use puzzle::grade::fixture::Category;
-use puzzle::grade::formats::FORMATS;
-use puzzle::grade::marks::Scheme;
+use puzzle::grade::check::check_reference;
 use puzzle::grade::open_choice::in_words;
 use puzzle::grade::report::write_report;
 use puzzle::grade::run::Runner;
 use puzzle::grade::submissions::{submission_names, GradeAll, Row};
-use puzzle::grade::{grade_program, prepare_fixtures, Settings};
+use puzzle::grade::{grade_program, prepare_fixtures};
 use sandbox::Sandbox;
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-const USAGE: &str = "\
-Usage: puzzle-grade MODE [OPTIONS] ARGS
-  grade PROGRAM [DIR...]        grade one program on Tests/ and each DIR
-  grade-all SUBMISSIONS [DIR...]
-                                build and grade every folder of SUBMISSIONS
-  open [DIR...]                 the fixtures the assignment leaves open
-  check [DIR...]                the reference answers every fixture as named
-  run [LIMITS] -- PROGRAM [ARGS...]
-                                one program in the sandbox
-Options of grade and grade-all:
-  --strict              byte for byte against the reference
-  --timeout S           every run at most S seconds (default 10 + 60 a MB)
-  --jobs N              runs at once (default: one a core)
-  --memory MIB          memory a run may use (default 1024)
-  --processes N         processes a run may have at once (default 64)
-  --read-only PATH      let the runs read PATH too (repeatable; ':' separates)
-  --scheme FILE         the marking scheme (default: verdicts 70, rejections 20,
-                        exit status 5, format 5; see examples/marking-scheme.txt)
-  --grades DIR          grade-all: where the reports go (default grades)
-  --build-timeout S     grade-all: each build command at most S s (default 120)
-  --format LIST         grade-all: also gradescope, prairielearn, junit files
-                        for each submission (comma-separated)
-  --only NAME           grade-all: grade only this submission (repeatable); the
-                        summary keeps the rows of the others
-  --reference PATH      check: the executable to check (default ./puzzle)
-Run it from the folder that holds Tests/.";
 
 /// Why the command stops early.
 enum Failure {
@@ -89,9 +62,10 @@ fn main() -> ExitCode {
     signals::catch();
     let result = match mode {
         "grade" | "grade-all" | "open" | "check" => Options::parse(mode, rest)
+            .map_err(Failure::Usage)
             .and_then(|options| with_temp(|temp| run(mode, &options, temp))),
         "-h" | "--help" => {
-            println!("{USAGE}");
+            let _ = writeln!(io::stdout(), "{USAGE}");
             Ok(())
         }
         _ => Err(Failure::Usage(USAGE.into())),
@@ -104,121 +78,6 @@ fn main() -> ExitCode {
             let _ = writeln!(io::stderr(), "{message}");
             ExitCode::from(2)
         }
-    }
-}
-
-/// The command line of a grading mode.
-struct Options {
-    settings: Settings,
-    operands: Vec<PathBuf>,
-    grades: PathBuf,
-    build_seconds: u64,
-    reference: PathBuf,
-    formats: Vec<String>,
-    only: Vec<String>,
-}
-
-impl Options {
-    fn parse(mode: &str, args: Vec<OsString>) -> Result<Options, Failure> {
-        let usage = |what: &str| {
-            Failure::Usage(match mode {
-                "grade" => format!("{what}usage: puzzle-grade grade [OPTIONS] PROGRAM [DIR...]"),
-                "grade-all" => {
-                    format!("{what}usage: puzzle-grade grade-all [OPTIONS] SUBMISSIONS [DIR...]")
-                }
-                _ => format!("{what}usage: puzzle-grade {mode} [DIR...]"),
-            })
-        };
-        let mut options = Options {
-            settings: Settings {
-                jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
-                ..Settings::default()
-            },
-            operands: Vec::new(),
-            grades: PathBuf::from("grades"),
-            build_seconds: 120,
-            reference: PathBuf::from("./puzzle"),
-            formats: Vec::new(),
-            only: Vec::new(),
-        };
-        let mut args = args.into_iter();
-        let mut options_done = false;
-        while let Some(arg) = args.next() {
-            let text = arg.to_string_lossy().into_owned();
-            if options_done || !text.starts_with("--") {
-                options.operands.push(PathBuf::from(arg));
-                continue;
-            }
-            if text == "--" {
-                options_done = true;
-                continue;
-            }
-            if text == "--strict" {
-                options.settings.strict = true;
-                continue;
-            }
-            let Some(value) = args.next() else {
-                return Err(usage(&format!("puzzle-grade: {text} needs a value\n")));
-            };
-            let number = |what: &str| -> Result<u64, Failure> {
-                value
-                    .to_str()
-                    .and_then(|v| v.parse::<u64>().ok())
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| {
-                        Failure::Usage(format!(
-                            "puzzle-grade: {text} {} is not {what}",
-                            value.to_string_lossy()
-                        ))
-                    })
-            };
-            match text.as_str() {
-                "--timeout" => {
-                    options.settings.timeout = Some(number("a whole number of seconds")?)
-                }
-                "--jobs" => options.settings.jobs = number("a whole number of runs")? as usize,
-                "--memory" => options.settings.memory = number("a whole number of MiB")? << 20,
-                "--processes" => options.settings.processes = number("a whole number")?,
-                "--build-timeout" => options.build_seconds = number("a whole number of seconds")?,
-                "--read-only" => options
-                    .settings
-                    .read_only
-                    .extend(std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty())),
-                "--grades" => options.grades = PathBuf::from(value),
-                "--scheme" => {
-                    let text = fs::read_to_string(&value).map_err(|e| {
-                        Failure::Usage(format!(
-                            "puzzle-grade: cannot read the scheme {}: {e}",
-                            value.to_string_lossy()
-                        ))
-                    })?;
-                    options.settings.scheme = Scheme::parse(&text).map_err(|e| {
-                        Failure::Usage(format!(
-                            "puzzle-grade: the scheme {}: {e}",
-                            value.to_string_lossy()
-                        ))
-                    })?;
-                }
-                "--format" => {
-                    for format in value.to_string_lossy().split(',') {
-                        if !FORMATS.contains(&format) {
-                            return Err(Failure::Usage(format!(
-                                "puzzle-grade: --format {format}: not one of {}",
-                                FORMATS.join(", ")
-                            )));
-                        }
-                        options.formats.push(format.to_string());
-                    }
-                }
-                "--only" => options.only.push(value.to_string_lossy().into_owned()),
-                "--reference" => options.reference = PathBuf::from(value),
-                _ => return Err(usage(&format!("puzzle-grade: unknown option {text}\n"))),
-            }
-        }
-        if matches!(mode, "grade" | "grade-all") && options.operands.is_empty() {
-            return Err(usage(""));
-        }
-        Ok(options)
     }
 }
 
@@ -279,11 +138,21 @@ fn run(mode: &str, options: &Options, temp: &Path) -> Result<(), Failure> {
             out.flush()?;
             Ok(())
         }
-        "check" => check(
-            &options.reference,
-            &fixture_folders(&options.operands)?,
-            &mut out,
-        ),
+        "check" => {
+            let reference = &options.reference;
+            if !is_executable(reference) {
+                return Err(Failure::Usage(format!(
+                    "puzzle-grade: the reference {} is missing: run make first",
+                    reference.display()
+                )));
+            }
+            let fixtures = prepare_fixtures(&fixture_folders(&options.operands)?, true)?;
+            if check_reference(reference, &fixtures, &mut out)? {
+                Ok(())
+            } else {
+                Err(Failure::Failed)
+            }
+        }
         "grade" => {
             let program = absolute(&options.operands[0]);
             if !is_executable(&program) {
@@ -390,58 +259,6 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
     )?;
     out.flush()?;
     if rows.iter().all(Row::passed) {
-        Ok(())
-    } else {
-        Err(Failure::Failed)
-    }
-}
-
-/// `check`: the reference executable answers every fixture as its name says
-/// (`bad*`: exit status 1 and one `error: ` line; `sol*` and `unsol*`: the
-/// three lines and the verdict), nothing on stderr.
-fn check(reference: &Path, folders: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
-    if !is_executable(reference) {
-        return Err(Failure::Usage(format!(
-            "puzzle-grade: the reference {} is missing: run make first",
-            reference.display()
-        )));
-    }
-    let (mut passed, mut failed) = (0, 0);
-    for fixture in prepare_fixtures(folders, true)? {
-        let ran = std::process::Command::new(reference)
-            .stdin(fs::File::open(&fixture.path)?)
-            .output()?;
-        let text = String::from_utf8_lossy(&ran.stdout);
-        let text = text.trim_end_matches('\n');
-        let last = text.rsplit('\n').next().unwrap_or("");
-        let lines = text.split('\n').count();
-        let status = ran.status.code().unwrap_or(-1);
-        let want = match fixture.named {
-            Category::Bad => "error",
-            Category::Sol => "solvable",
-            Category::Unsol => "unsolvable",
-        };
-        let ok = ran.stderr.is_empty()
-            && if want == "error" {
-                last.starts_with("error: ") && status == 1 && lines == 1
-            } else {
-                status == 0 && last == want && lines == 3
-            };
-        if ok {
-            passed += 1;
-        } else {
-            failed += 1;
-            let cut: String = last.chars().take(100).collect();
-            writeln!(
-                out,
-                "FAIL {} (wanted {want}, got exit {status}: {cut})",
-                fixture.shown
-            )?;
-        }
-    }
-    writeln!(out, "{passed} passed, {failed} failed")?;
-    out.flush()?;
-    if failed == 0 {
         Ok(())
     } else {
         Err(Failure::Failed)
