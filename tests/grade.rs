@@ -532,6 +532,7 @@ fn a_wrong_parity_rule_is_a_wrong_verdict_though_its_spacing_differs_too() {
     // with a blank: the verdicts come first, the spacing after.
     let out = grade_checker("no-row-term", &["-DNO_ROW_TERM", "-DSPACED"]);
     let report = "\
+cause             WRONG VERDICT on 2 fixtures: all are boards of an even side: there the blank's row counts too (the tutorial's rule: disorder plus the blank's row, for both boards)
 WRONG VERDICT     Tests/sol4_start_blank_on_last_cell_row_parity.inp: 'unsolvable', expected 'solvable'
 WRONG VERDICT     Tests/unsol6_start_blank_on_last_cell_row_parity.inp: 'solvable', expected 'unsolvable'
 FORMAT            Tests/sol257_inversions_2181136127_overflow_signed_int.inp: line 1: expected ...'16 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 b', got ...'16 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 b ' (spacing)
@@ -559,6 +560,7 @@ FORMAT            Tests/unsol2_tiles_swapped.inp: line 1: expected 'start: 2 1 3
 fn a_32_bit_inversion_counter_is_caught_by_the_overflow_fixture() {
     let out = grade_checker("int32", &["-fwrapv", "-DINT32_COUNTER"]);
     let report = "\
+cause             WRONG VERDICT on 1 fixture: all have 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit or unsigned type, or keep only the parity)
 WRONG VERDICT     Tests/sol257_inversions_2181136127_overflow_signed_int.inp: 'unsolvable', expected 'solvable'
 "
     .to_string()

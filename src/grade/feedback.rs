@@ -52,33 +52,25 @@ impl Shape {
     }
 }
 
-/// The cause a group of fixtures of one class shares, in words, if any.
+/// The cause a group of fixtures of one class shares, in words, if any: a
+/// wrong verdict on boards past 2^31 inversions (one is enough: only such
+/// boards show it); with two fixtures or more, a wrong verdict on boards of
+/// an even side only, a fault on lines over 1, 4 or 64 KiB only, timeouts on
+/// boards of 100x100 or more only.
 pub fn shared_cause(class: Class, shapes: &[Shape]) -> Option<String> {
     if shapes.is_empty() {
         return None;
     }
     let all = |test: &dyn Fn(&Shape) -> bool| shapes.iter().all(test);
-    if all(&|s| s.inversions.is_some_and(|i| i >= 1 << 31)) {
+    if class == Class::WrongVerdict && all(&|s| s.inversions.is_some_and(|i| i >= 1 << 31)) {
         return Some(
             "all have 2^31 inversions or more: a 32-bit counter overflows there (count in a \
              64-bit or unsigned type, or keep only the parity)"
                 .into(),
         );
     }
-    let shortest_longest = shapes.iter().map(|s| s.longest_line).min().unwrap_or(0);
-    for limit in [65536, 4096, 1024] {
-        if shortest_longest > limit
-            && matches!(
-                class,
-                Class::FalseError | Class::WrongVerdict | Class::MissedError | Class::Crash
-            )
-        {
-            return Some(format!(
-                "all have lines over {} bytes: a fixed-size line buffer cuts them (read \
-                 token by token, or grow the buffer)",
-                group_digits(limit)
-            ));
-        }
+    if shapes.len() < 2 {
+        return None;
     }
     if class == Class::WrongVerdict && all(&|s| s.side.is_some_and(|n| n % 2 == 0)) {
         return Some(
@@ -87,8 +79,27 @@ pub fn shared_cause(class: Class, shapes: &[Shape]) -> Option<String> {
                 .into(),
         );
     }
-    if matches!(class, Class::Timeout) {
-        let least = shapes.iter().filter_map(|s| s.side).min();
+    let shortest_longest = shapes.iter().map(|s| s.longest_line).min().unwrap_or(0);
+    let line_faults = [
+        Class::WrongVerdict,
+        Class::MissedError,
+        Class::FalseError,
+        Class::Crash,
+    ];
+    if line_faults.contains(&class) {
+        if let Some(limit) = [65536, 4096, 1024]
+            .into_iter()
+            .find(|&l| shortest_longest > l)
+        {
+            return Some(format!(
+                "all have lines over {} bytes: a fixed-size line buffer cuts them (read \
+                 token by token, or grow the buffer)",
+                group_digits(limit)
+            ));
+        }
+    }
+    if class == Class::Timeout {
+        let least = shapes.iter().map(|s| s.side.unwrap_or(0)).min();
         if let Some(side) = least.filter(|&n| n >= 100) {
             return Some(format!(
                 "all are boards of {side}x{side} or larger: count the inversions in \
@@ -323,9 +334,11 @@ mod tests {
             .unwrap()
             .starts_with("all are boards of an even side"));
         assert_eq!(shared_cause(Class::WrongVerdict, &[even, odd]), None);
-        assert!(shared_cause(Class::FalseError, &[long])
+        assert!(shared_cause(Class::FalseError, &[long, long])
             .unwrap()
             .starts_with("all have lines over 1,024 bytes"));
+        assert_eq!(shared_cause(Class::FalseError, &[long]), None);
+        assert_eq!(shared_cause(Class::Format, &[long, long]), None);
         let huge = Shape {
             side: Some(257),
             longest_line: 400_000,

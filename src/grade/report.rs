@@ -2,8 +2,10 @@
 //! table, the slowest run and the last line; and its counts for a row of
 //! `grade-all`'s table.
 
+use super::feedback::{shared_cause, Shape};
 use super::fixture::{Category, Fixture};
 use super::judge::{Class, Judgement};
+use std::fs;
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -79,15 +81,35 @@ pub fn seconds(d: Duration) -> String {
     format!("{}.{:02}", ms / 1000, ms % 1000 / 10)
 }
 
-/// Writes the report of `graded` (one per fixture): the report lines class
-/// by class, then the messages, the table, the slowest run and the last
-/// line `N passed, M failed`.
+/// Writes the report of `graded` (one per fixture): the causes that failing
+/// fixtures of a class share (a `cause` line each, as the feedback names
+/// them), the report lines class by class, then the messages, the table, the
+/// slowest run and the last line `N passed, M failed`.
 pub fn write_report<W: Write>(
     out: &mut W,
     fixtures: &[Fixture],
     graded: &[Graded],
     strict: bool,
 ) -> io::Result<Counts> {
+    // First the causes: a failing class whose fixtures all share one.
+    for class in Class::ALL.into_iter().filter(|c| c.fails(strict)) {
+        let shapes: Vec<Shape> = fixtures
+            .iter()
+            .zip(graded)
+            .filter(|(_, g)| matches!(&g.judgement, Judgement::Noted(c, _) if *c == class))
+            .map(|(f, _)| Shape::of(&fs::read(&f.path).unwrap_or_default()))
+            .collect();
+        if let Some(cause) = shared_cause(class, &shapes) {
+            let n = shapes.len();
+            let s = if n == 1 { "" } else { "s" };
+            writeln!(
+                out,
+                "{:<17} {} on {n} fixture{s}: {cause}",
+                "cause",
+                class.name()
+            )?;
+        }
+    }
     for class in Class::ALL {
         for (fixture, graded) in fixtures.iter().zip(graded) {
             if let Judgement::Noted(c, text) = &graded.judgement {
