@@ -2,7 +2,7 @@
 # check CI runs.
 CARGO ?= cargo
 
-.PHONY: all puzzle test clean bench bench-solve
+.PHONY: all puzzle test clean bench bench-solve bench-grade
 
 all: puzzle
 
@@ -24,6 +24,10 @@ bench: puzzle
 # The solver against its targets: Korf's 100, table build and load, 3x3, 100x100.
 bench-solve: puzzle
 	$(CARGO) bench --bench solve
+
+# What grading costs beyond the programs' own run time (not a test).
+bench-grade: puzzle
+	$(CARGO) bench --bench grade
 
 clean:
 	$(CARGO) clean
