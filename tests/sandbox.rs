@@ -210,6 +210,7 @@ fn writes_to_home_and_above_the_work_folder_are_kept_away() {
     }
     // The build case: the work folder itself is the run's to write.
     assert!(work.join(&name).exists());
+    assert_none_left(&name);
 }
 
 #[test]
@@ -318,6 +319,7 @@ fn a_search_of_the_folders_above_finds_no_other_submission() {
         (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
         (0, "0 found\n", "")
     );
+    assert_none_left(&name);
 }
 
 #[test]
