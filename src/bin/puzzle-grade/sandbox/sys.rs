@@ -88,7 +88,7 @@ pub mod nr {
 }
 
 pub const SIGKILL: c_int = 9;
-pub const SIGPIPE: c_int = 13;
+pub const SIGSTOP: c_int = 19;
 pub const SIGCHLD: c_int = 17;
 pub const SIGXCPU: c_int = 24;
 pub const SIG_DFL: usize = 0;
