@@ -75,12 +75,11 @@ impl Sandbox {
         let made = fs::create_dir_all(&root);
         // SAFETY: geteuid cannot fail.
         let is_root = unsafe { sys::geteuid() } == 0;
+        // As root, the namespaces themselves; else (or when a container
+        // refuses them to root) inside a user namespace of our own.
         let namespaces = match made {
             Err(e) => Namespaces::None(format!("{}: {e}", root.display())),
-            Ok(()) if is_root => match probe(NS_FLAGS) {
-                Ok(()) => Namespaces::Full,
-                Err(e) => Namespaces::None(e.to_string()),
-            },
+            Ok(()) if is_root && probe(NS_FLAGS).is_ok() => Namespaces::Full,
             Ok(()) => match probe(NS_FLAGS | sys::CLONE_NEWUSER) {
                 Ok(()) => Namespaces::User,
                 Err(e) => Namespaces::None(format!("user namespace: {e}")),
@@ -95,9 +94,11 @@ impl Sandbox {
         let base = BASE_ID + (std::process::id() % (1 << 22)) * SLOTS;
         let ids = if !is_root {
             Err("not root: the marker's own".into())
+        } else if namespaces == Namespaces::User {
+            Err("only a user namespace: the runs keep uid 0, without capabilities".into())
         } else if !uids_mapped(base, SLOTS) {
             Err(format!(
-                "uids {base} to {} are not mapped in this user namespace: the runs are root in their namespaces",
+                "uids {base} to {} are not mapped in this user namespace: the runs keep uid 0, without capabilities",
                 base + SLOTS - 1
             ))
         } else {
