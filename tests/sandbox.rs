@@ -120,31 +120,56 @@ struct Ran {
     elapsed: Duration,
 }
 
+/// A fresh file name under cargo's temporary folder, for caught output.
+fn output_file(what: &str) -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sandbox-output");
+    fs::create_dir_all(&dir).unwrap();
+    dir.join(format!(
+        "{}.{}.{what}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
 /// `puzzle-grade run OPTIONS -- PROGRAM ARGS`, input empty, output caught
-/// (or into `stdout` when given).
+/// in files (or into `stdout` when given): not pipes, so that a process the
+/// sandbox failed to kill cannot keep the test waiting for their end.
 fn run(options: &[&str], program: &Path, args: &[&str], stdout: Option<File>) -> Ran {
     let began = Instant::now();
-    let mut cmd = Command::new(BIN);
-    cmd.arg("run")
+    let (out_path, err_path) = (output_file("out"), output_file("err"));
+    let status = Command::new(BIN)
+        .arg("run")
         .args(options)
         .arg("--")
         .arg(program)
         .args(args)
-        .stdin(Stdio::null());
-    if let Some(f) = stdout {
-        cmd.stdout(f);
-    }
-    let out = cmd.output().expect("puzzle-grade runs");
+        .stdin(Stdio::null())
+        .stdout(stdout.unwrap_or_else(|| File::create(&out_path).unwrap()))
+        .stderr(File::create(&err_path).unwrap())
+        .status()
+        .expect("puzzle-grade runs");
+    let read = |p: &Path| {
+        let text = fs::read_to_string(p).unwrap_or_default();
+        let _ = fs::remove_file(p);
+        text
+    };
     Ran {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: status.code().unwrap_or(-1),
+        stdout: read(&out_path),
+        stderr: read(&err_path),
         elapsed: began.elapsed(),
     }
 }
 
+/// No process has `marker`; any that has is killed, then the test fails.
 fn assert_none_left(marker: &str) {
-    assert_eq!(processes_with(marker), Vec::<String>::new(), "left running");
+    let left = processes_with(marker);
+    for p in &left {
+        let pid = p.split(':').next().unwrap_or_default();
+        let _ = Command::new("kill").args(["-9", pid]).status();
+    }
+    assert_eq!(left, Vec::<String>::new(), "left running");
 }
 
 #[test]
@@ -185,6 +210,7 @@ fn writes_to_home_and_above_the_work_folder_are_kept_away() {
     }
     // The build case: the work folder itself is the run's to write.
     assert!(work.join(&name).exists());
+    assert_none_left(&name);
 }
 
 #[test]
@@ -293,6 +319,7 @@ fn a_search_of_the_folders_above_finds_no_other_submission() {
         (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
         (0, "0 found\n", "")
     );
+    assert_none_left(&name);
 }
 
 #[test]
@@ -395,25 +422,28 @@ fn without_namespaces_runs_still_leave_no_process() {
     let daemon = compile("daemon");
     let stubborn = compile("ignore_term");
     let name = marker("fallback");
+    let (errors, statuses) = (output_file("err"), output_file("statuses"));
     let script = format!(
         "echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --map-user=1000 --map-group=1000 \
-         sh -c '{BIN} run -v -- {d} {name}; echo $?; {BIN} run --time 1 -- {s} {name}; echo $?'",
+         sh -c '{BIN} run -v -- {d} {name} >/dev/null 2>{e}; echo $? >{s}; \
+         {BIN} run --time 1 -- {t} {name} >/dev/null 2>>{e}; echo $? >>{s}'",
         d = daemon.display(),
-        s = stubborn.display()
+        t = stubborn.display(),
+        e = errors.display(),
+        s = statuses.display(),
     );
-    let out = Command::new("unshare")
+    let ran = Command::new("unshare")
         .args(["-r", "sh", "-c", &script])
-        .output();
-    let out = match out {
-        Ok(out) if String::from_utf8_lossy(&out.stderr).contains("not available: namespaces") => {
-            out
-        }
-        _ => {
-            eprintln!("skipped: cannot take namespaces away here (needs unshare, as root)");
-            return;
-        }
-    };
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "0\n124\n");
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    let errors = fs::read_to_string(&errors).unwrap_or_default();
+    if ran.is_err() || !errors.contains("not available: namespaces (") {
+        eprintln!("skipped: cannot take namespaces away here (needs unshare, as root)");
+        return;
+    }
+    assert_eq!(fs::read_to_string(&statuses).unwrap(), "0\n124\n");
     assert_none_left(&name);
 }
 

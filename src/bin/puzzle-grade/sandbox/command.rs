@@ -39,6 +39,10 @@ not run it; 127 when PROGRAM is not found; 2 for a bad command line.
 When it did not exit with status 0, one line on stderr says how it ended.
 ";
 
+/// The signal of the file-size limit (the same number on Linux, macOS and
+/// the BSDs).
+const SIGXFSZ: i32 = 25;
+
 /// The `PATH` of a program run by `puzzle-grade run`.
 const RUN_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
@@ -171,7 +175,7 @@ fn describe(ending: Ending, limits: &Limits) -> (Option<String>, u8) {
     match ending {
         Ending::Exited(0) => (None, 0),
         Ending::Exited(code) => (Some(format!("exited with status {code}")), code as u8),
-        Ending::Signalled(super::sys::SIGXFSZ) => (
+        Ending::Signalled(SIGXFSZ) => (
             Some(format!(
                 "stopped by the file-size limit ({})",
                 mib(limits.file_size)

@@ -570,9 +570,14 @@ fn program(plan: &Plan, argv: &[*const c_char], envp: &[*const c_char]) -> ! {
     };
     // SAFETY: async-signal-safe calls on prepared data only.
     unsafe {
-        // Rust's runtime ignores SIGPIPE; the program gets the default back,
-        // and an empty signal mask.
-        sys::signal(sys::SIGPIPE, sys::SIG_DFL);
+        // Rust's runtime ignores SIGPIPE, and a grader started in the
+        // background ignores SIGINT and SIGQUIT; ignored signals survive
+        // exec. The program gets every default back, and an empty mask.
+        for sig in 1..=64 {
+            if sig != sys::SIGKILL && sig != sys::SIGSTOP {
+                sys::signal(sig, sys::SIG_DFL);
+            }
+        }
         let empty = [0u64; 16];
         sys::sigprocmask(sys::SIG_SETMASK, empty.as_ptr().cast(), ptr::null_mut());
         if plan.own_group {

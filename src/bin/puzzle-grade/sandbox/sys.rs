@@ -88,10 +88,9 @@ pub mod nr {
 }
 
 pub const SIGKILL: c_int = 9;
-pub const SIGPIPE: c_int = 13;
+pub const SIGSTOP: c_int = 19;
 pub const SIGCHLD: c_int = 17;
 pub const SIGXCPU: c_int = 24;
-pub const SIGXFSZ: c_int = 25;
 pub const SIG_DFL: usize = 0;
 pub const SIG_SETMASK: c_int = 2;
 
