@@ -232,19 +232,26 @@ pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
         }
         Ok(Parsed::Run(o)) => o,
         Err(e) => {
-            eprintln!("puzzle-grade: run: {e}\n(puzzle-grade run --help for usage)");
+            let _ = writeln!(
+                io::stderr(),
+                "puzzle-grade: run: {e}\n(puzzle-grade run --help for usage)"
+            );
             return ExitCode::from(2);
         }
     };
     let given = PathBuf::from(&o.command[0]);
     let Some(program) = resolve(&given) else {
-        eprintln!("puzzle-grade: run: {}: not found", given.display());
+        let _ = writeln!(
+            io::stderr(),
+            "puzzle-grade: run: {}: not found",
+            given.display()
+        );
         return ExitCode::from(127);
     };
     let scratch_root = std::env::temp_dir().join(format!("puzzle-grade.{}", std::process::id()));
     let sandbox = Sandbox::new(scratch_root.clone());
     if o.verbose {
-        eprintln!("puzzle-grade: run: {}", sandbox.protections());
+        let _ = writeln!(io::stderr(), "puzzle-grade: run: {}", sandbox.protections());
     }
     let here = std::env::current_dir().unwrap_or_default();
     let streams = (|| {
@@ -275,12 +282,12 @@ pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
         Ok(outcome) => {
             let (text, code) = describe(outcome.ending, &o.limits);
             if let Some(text) = text {
-                eprintln!("puzzle-grade: run: {text}");
+                let _ = writeln!(io::stderr(), "puzzle-grade: run: {text}");
             }
             ExitCode::from(code)
         }
         Err(e) => {
-            eprintln!("puzzle-grade: run: {e}");
+            let _ = writeln!(io::stderr(), "puzzle-grade: run: {e}");
             ExitCode::from(126)
         }
     }
