@@ -893,3 +893,79 @@ fn solved_on_small_tables(input: &str, jobs: &str) -> std::process::Output {
     assert_eq!(out.status.code(), Some(0));
     out
 }
+
+#[test]
+fn stats_of_a_shortest_five_by_five_search_give_each_iteration_and_what_pruned() {
+    // A start 30 random moves from the goal: the small tables prove it in a
+    // few iterations.
+    let mut rng = SplitMix64::new(26);
+    let goal: Vec<u32> = (0..25).collect();
+    let (mut start, mut at, mut made) = (goal.clone(), 0, 0);
+    while made < 30 {
+        made += usize::from(apply_move(
+            &mut start,
+            5,
+            &mut at,
+            Move::ALL[rng.below(4) as usize],
+        ));
+    }
+    let out = puzzle()
+        .args(["--solve", "--shortest", "--stats", "--jobs", "1"])
+        .env("PUZZLE_TABLES", "small")
+        .write_stdin(format!("{}\n{}\n", line(&start), line(&goal)))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let answer = parse_answer(&String::from_utf8(out.stdout).unwrap());
+    assert!(answer.shortest);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let field = |line: &str, before: &str, after: &str| -> u64 {
+        let rest = &line[line.find(before).unwrap_or_else(|| panic!("{line}")) + before.len()..];
+        rest[..rest.find(after).unwrap()].parse().unwrap()
+    };
+    let total = stderr
+        .lines()
+        .find(|l| l.starts_with("puzzle: stats: "))
+        .map(|l| field(l, "; ", " nodes"))
+        .expect("a stats line");
+    // One line an iteration, bounds two apart; every one but the last went
+    // through its whole tree.
+    let iterations: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("puzzle: "))
+        .filter(|l| l.starts_with("iteration bound "))
+        .collect();
+    assert!(!iterations.is_empty(), "{stderr}");
+    let bounds: Vec<u64> = iterations.iter().map(|l| field(l, "bound ", ":")).collect();
+    assert!(bounds.windows(2).all(|b| b[1] == b[0] + 2), "{stderr}");
+    assert!(*bounds.last().unwrap() <= answer.moves.len() as u64);
+    let (last, whole) = iterations.split_last().unwrap();
+    assert!(whole.iter().all(|l| !l.contains("met a goal")), "{stderr}");
+    assert!(
+        last.ends_with(", met a goal") || *bounds.last().unwrap() + 2 >= answer.moves.len() as u64,
+        "{stderr}"
+    );
+    let nodes: u64 = iterations.iter().map(|l| field(l, ": ", " nodes")).sum();
+    // Then what pruned: the tables of the board and of its mirror image
+    // (the small tables: six a group, A to F), and the beams.
+    let pruned = stderr
+        .lines()
+        .find(|l| l.starts_with("puzzle: pruned: "))
+        .expect("a pruned line");
+    assert!(pruned.contains(" before a read; board A "), "{pruned}");
+    assert!(
+        pruned.contains(", F ") && pruned.contains("; mirror A "),
+        "{pruned}"
+    );
+    assert!(pruned.contains("; pathmax "), "{pruned}");
+    let beams = stderr
+        .lines()
+        .find(|l| l.starts_with("puzzle: beams: "))
+        .expect("a beams line");
+    // The nodes of the iterations and the beams' children make the total.
+    assert_eq!(
+        nodes + field(beams, "beams: ", " children"),
+        total,
+        "{stderr}"
+    );
+}

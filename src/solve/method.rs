@@ -203,17 +203,20 @@ pub struct SearchProgress {
     /// The length of the shortest solution found so far, if any (the 5x5
     /// search keeps one from its first second).
     pub best: Option<u64>,
-    /// About how long the current iteration has left, from the growth of
-    /// the nodes between the last iterations (once two have ended).
-    pub iteration_left: Option<Duration>,
+    /// About how long the current iteration has left, the least and the
+    /// most, from the least and the most growth of the nodes between the
+    /// last iterations (once two have ended).
+    pub iteration_left: Option<(Duration, Duration)>,
     /// About how long, at the same growth, until the search has gone
     /// through every bound below `best`: then `best` is proven shortest, or
-    /// a shorter solution was found on the way. An upper estimate.
-    pub proof_left: Option<Duration>,
+    /// a shorter solution was found on the way. The least and the most, as
+    /// for `iteration_left`; both upper estimates (an iteration that meets
+    /// a goal ends early).
+    pub proof_left: Option<(Duration, Duration)>,
 }
 
 /// What a search counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Counters {
     /// Nodes expanded: the start and every child that passed the bound.
     pub(crate) expanded: u64,
@@ -226,6 +229,9 @@ pub(crate) struct Counters {
     pub(crate) iterations: u32,
     /// Heuristic value of the start.
     pub(crate) start_h: u32,
+    /// Lines of figures a method adds for `--stats` (the 5x5 `--shortest`
+    /// search: nodes per iteration, what pruned).
+    pub(crate) details: Vec<String>,
 }
 
 impl Counters {

@@ -148,11 +148,11 @@ impl fmt::Display for SolveEvent<'_> {
                 }
                 let noun = if p.nodes == 1 { "node" } else { "nodes" };
                 write!(f, "; {} {noun}, {}", Count(p.nodes), Span(p.elapsed))?;
-                if let Some(left) = p.iteration_left {
-                    write!(f, "; next ~{}", Span(left))?;
+                if let Some((low, high)) = p.iteration_left {
+                    write!(f, "; next {}", Between(low, high))?;
                 }
-                if let Some(left) = p.proof_left {
-                    write!(f, ", proof ~{}", Span(left))?;
+                if let Some((low, high)) = p.proof_left {
+                    write!(f, ", proof {}", Between(low, high))?;
                 }
                 Ok(())
             }
@@ -212,6 +212,23 @@ impl fmt::Display for Span {
     }
 }
 
+/// A range of times for people: `~12 s` when both ends read the same,
+/// else `10-14 s`, `50 s-2.1 min`.
+struct Between(Duration, Duration);
+
+impl fmt::Display for Between {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (low, high) = (Span(self.0).to_string(), Span(self.1).to_string());
+        if low == high {
+            return write!(f, "~{low}");
+        }
+        match (low.split_once(' '), high.split_once(' ')) {
+            (Some((a, unit)), Some((b, same))) if unit == same => write!(f, "{a}-{b} {unit}"),
+            _ => write!(f, "{low}-{high}"),
+        }
+    }
+}
+
 /// What solving took.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SolveStats {
@@ -223,6 +240,9 @@ pub struct SolveStats {
     pub search_time: Duration,
     /// Time spent loading or building tables.
     pub table_time: Duration,
+    /// Further lines of figures, where the method has more to say (the 5x5
+    /// `--shortest` search: nodes per iteration, which tables pruned).
+    pub details: Vec<String>,
 }
 
 /// Why no solution could be given.
@@ -420,6 +440,7 @@ impl Solver {
         );
         if method.counts_nodes() {
             stats.nodes = counters.expanded;
+            stats.details = std::mem::take(&mut counters.details);
         }
         let solution = self.label(method, puzzle, outcome, events, stats, &mut counters);
         stats.search_time = searching.elapsed();
@@ -661,6 +682,34 @@ mod tests {
         assert_eq!(
             line(2_500_000),
             "search: bound 40 done, best 44; 2.5 M nodes, 2 s"
+        );
+    }
+
+    #[test]
+    fn the_progress_line_gives_the_time_left_as_a_range() {
+        let secs =
+            |low: u64, high: u64| Some((Duration::from_secs(low), Duration::from_secs(high)));
+        let progress = SearchProgress {
+            bound: 40,
+            nodes: 5_000_000,
+            elapsed: Duration::from_secs(2),
+            iteration_done: false,
+            best: Some(44),
+            iteration_left: secs(12, 12),
+            proof_left: secs(50, 130),
+        };
+        assert_eq!(
+            SolveEvent::Search(&progress).to_string(),
+            "search: bound 40, best 44; 5.0 M nodes, 2 s; next ~12 s, proof 50 s-2.2 min"
+        );
+        let progress = SearchProgress {
+            iteration_left: secs(4, 9),
+            proof_left: secs(7200, 11_000),
+            ..progress
+        };
+        assert_eq!(
+            SolveEvent::Search(&progress).to_string(),
+            "search: bound 40, best 44; 5.0 M nodes, 2 s; next 4-9 s, proof 2.0-3.1 h"
         );
     }
 

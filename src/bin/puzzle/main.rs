@@ -295,6 +295,9 @@ fn solve_one(
     }
     if args.stats {
         note(&stats_line(solution.moves.len(), &stats));
+        for line in &stats.details {
+            note(line);
+        }
     }
     Ok(())
 }
@@ -326,6 +329,9 @@ fn batch(
                     "pair {pair}: {}",
                     stats_line(*moves, solve_stats)
                 ));
+                for line in &solve_stats.details {
+                    note(&format_args!("pair {pair}: {line}"));
+                }
             }
         }
         BatchNote::Unsolved { pair, error } => note(&format_args!("pair {pair}: {error}")),

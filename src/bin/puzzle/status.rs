@@ -125,8 +125,12 @@ pub(crate) fn fit(text: &str, width: usize) -> &str {
 pub(crate) fn ticked(p: &SearchProgress, since: Duration) -> String {
     let mut now = *p;
     now.elapsed += since;
-    now.iteration_left = p.iteration_left.map(|left| left.saturating_sub(since));
-    now.proof_left = p.proof_left.map(|left| left.saturating_sub(since));
+    now.iteration_left = p
+        .iteration_left
+        .map(|(low, high)| (low.saturating_sub(since), high.saturating_sub(since)));
+    now.proof_left = p
+        .proof_left
+        .map(|(low, high)| (low.saturating_sub(since), high.saturating_sub(since)));
     let line = SolveEvent::Search(&now).to_string();
     if !(p.iteration_done && p.best.is_some()) {
         return line;
@@ -267,7 +271,7 @@ mod tests {
             iteration_done: true,
             best: Some(103),
             iteration_left: None,
-            proof_left: Some(Duration::from_secs(54 * 60)),
+            proof_left: Some((Duration::from_secs(54 * 60), Duration::from_secs(54 * 60))),
         }
     }
 
@@ -343,7 +347,7 @@ mod tests {
     fn a_quiet_search_line_within_an_iteration_counts_its_times() {
         let within = SearchProgress {
             iteration_done: false,
-            iteration_left: Some(Duration::from_secs(30)),
+            iteration_left: Some((Duration::from_secs(30), Duration::from_secs(30))),
             ..done_at_91()
         };
         assert_eq!(

@@ -56,8 +56,10 @@ struct Known {
     /// Nodes of the shortest-path search, and children of the beams.
     ida_nodes: u64,
     beam_evals: u64,
-    /// The width of the last beam, and whether it shortened the best.
+    /// The width of the last beam and of the widest, and whether the last
+    /// shortened the best.
     width: usize,
+    widest: usize,
     improved: bool,
     /// Seconds a beam took per unit of width, from the last one.
     beam_rate: Option<f64>,
@@ -78,6 +80,7 @@ impl Known {
             ida_nodes: 0,
             beam_evals: 0,
             width: 0,
+            widest: 0,
             improved: false,
             beam_rate: None,
             proven: false,
@@ -110,35 +113,73 @@ impl Known {
     }
 
     /// The estimates of a progress report in iteration `bound`, `in_iteration`
-    /// into it: the time it has left, and the time until every bound below
-    /// the best length is done.
+    /// into it, after `iterations` (the last one just before it): the time
+    /// it has left, at the least and the most growth between the last
+    /// iterations ([`growth_range`]); and the time until the best length is
+    /// proven shortest or beaten, from a lower estimate (a solution two moves
+    /// shorter than the best is met at once, and the bounds below it go
+    /// through their whole trees at the least growth) to an upper one (the
+    /// best is shortest: every bound below it goes through its whole tree,
+    /// at the most growth).
     fn estimates(
         &self,
+        iterations: &[IterationEnd],
         bound: u32,
         in_iteration: Duration,
-    ) -> (Option<Duration>, Option<Duration>) {
-        let (Some(growth), Some(last)) = (self.growth(), self.iterations.last()) else {
+    ) -> (Option<Range>, Option<Range>) {
+        let (Some((low, high)), Some(last)) = (growth_range(iterations), iterations.last()) else {
             return (None, None);
         };
-        let this = last.elapsed.as_secs_f64() * growth;
-        let left = (this - in_iteration.as_secs_f64()).max(0.0);
         let best = self.best_len();
-        if best == u32::MAX {
-            return (Some(Duration::from_secs_f64(left)), None);
-        }
-        // Bounds step by 2: bound + 2, ..., best - 2 after this one.
-        let (mut all, mut next) = (left, this);
-        let mut b = bound + 2;
-        while b < best && all < 1e12 {
-            next *= growth;
-            all += next;
-            b += 2;
-        }
-        (
-            Some(Duration::from_secs_f64(left)),
-            Some(Duration::from_secs_f64(all.min(1e12))),
-        )
+        // The time this iteration has left, and the time until every bound
+        // below `until` has gone through its tree (bounds step by 2).
+        let ahead = |growth: f64, until: u32| {
+            let this = last.elapsed.as_secs_f64() * growth;
+            let left = (this - in_iteration.as_secs_f64()).max(0.0);
+            let mut all = if bound < until { left } else { 0.0 };
+            let (mut next, mut b) = (this, bound + 2);
+            while b < until && all < 1e12 {
+                next *= growth;
+                all += next;
+                b += 2;
+            }
+            (
+                Duration::from_secs_f64(left),
+                Duration::from_secs_f64(all.min(1e12)),
+            )
+        };
+        let (left_low, all_low) = ahead(low, best.saturating_sub(2));
+        let (left_high, all_high) = ahead(high, best);
+        let proof = (best != u32::MAX).then_some((all_low, all_high));
+        (Some((left_low, left_high)), proof)
     }
+}
+
+/// A time left, the least and the most.
+type Range = (Duration, Duration);
+
+/// Iterations whose growth from the one before is told apart from noise:
+/// those of at least this many nodes.
+const GROWTH_NODES: u64 = 100_000;
+
+/// How many of the last growths between iterations the ranges of the
+/// estimates take.
+const GROWTHS: usize = 3;
+
+/// The least and the most growth of the nodes from one whole iteration to
+/// the next, over the last [`GROWTHS`] pairs of `iterations` whose second
+/// has [`GROWTH_NODES`] or more (each taken as at least 2).
+fn growth_range(iterations: &[IterationEnd]) -> Option<(f64, f64)> {
+    iterations
+        .windows(2)
+        .filter(|w| w[1].nodes >= GROWTH_NODES && w[0].complete && w[1].complete)
+        .map(|w| (w[1].nodes as f64 / w[0].nodes.max(1) as f64).max(2.0))
+        .rev()
+        .take(GROWTHS)
+        .fold(None, |range, g| match range {
+            None => Some((g, g)),
+            Some((low, high)) => Some((f64::min(low, g), f64::max(high, g))),
+        })
 }
 
 /// A shortest solution from `cells` (the canonical board, see
@@ -182,6 +223,7 @@ pub(crate) fn shortest<G: Geometry>(
         let mut k = known.borrow_mut();
         k.beam_evals += out.evals;
         k.width = width;
+        k.widest = k.widest.max(width);
         k.improved = false;
         if !out.stopped {
             k.beam_rate = Some(started.elapsed().as_secs_f64() / width as f64);
@@ -203,9 +245,19 @@ pub(crate) fn shortest<G: Geometry>(
         let iterations: Duration = k.iterations.iter().map(|i| i.elapsed).sum();
         let in_iteration = p.elapsed.saturating_sub(iterations + k.between);
         (p.iteration_left, p.proof_left) = if p.iteration_done {
-            (None, k.estimates(p.bound, Duration::ZERO).1)
+            // The iteration just done is not among `k.iterations` yet: what
+            // is left begins with the next one.
+            let mut done = k.iterations.clone();
+            done.push(IterationEnd {
+                bound: p.bound,
+                nodes: p.nodes.saturating_sub(k.ida_nodes),
+                elapsed: in_iteration,
+                complete: true,
+                ..IterationEnd::default()
+            });
+            (None, k.estimates(&done, p.bound + 2, Duration::ZERO).1)
         } else {
-            k.estimates(p.bound, in_iteration)
+            k.estimates(&k.iterations, p.bound, in_iteration)
         };
         progress(&p);
     };
@@ -245,9 +297,17 @@ pub(crate) fn shortest<G: Geometry>(
     };
     // Stopped already, the search still proves its first bound.
     let mut progress = |p: &SearchProgress| report(p, progress);
-    let outcome = ida::search_between(&heur, cells, limits, counters, &mut progress, &mut between);
+    let searched = ida::search_between(&heur, cells, limits, counters, &mut progress, &mut between);
+    let outcome = searched.outcome;
     let k = known.into_inner();
     counters.expanded += k.beam_evals;
+    counters.details = details(
+        &searched.iterations,
+        matches!(outcome, Outcome::Solved(_)),
+        heur.groups(),
+        heur.tables_per_group(),
+        (k.beam_evals, k.widest),
+    );
     match outcome {
         Outcome::Stopped { .. } if k.proven => Outcome::Solved(k.best.expect("a proven solution")),
         Outcome::Stopped { lower_bound, .. } => Outcome::Stopped {
@@ -256,6 +316,53 @@ pub(crate) fn shortest<G: Geometry>(
         },
         solved => solved,
     }
+}
+
+/// The lines `--stats` adds for a search (see docs/tables.md): one an
+/// iteration (its bound, nodes, time, and the growth from the one before;
+/// the last one, if it did not go through its whole tree, `met a goal` when
+/// `solved`, else `stopped`), what cut children in the depth-first searches
+/// (`groups` groups of `tables` tables, named by their part A, B, C, ...),
+/// and the beams' children and widest beam.
+fn details(
+    iterations: &[IterationEnd],
+    solved: bool,
+    groups: usize,
+    tables: usize,
+    (beam_evals, widest): (u64, usize),
+) -> Vec<String> {
+    let mut lines = Vec::with_capacity(iterations.len() + 2);
+    let mut prunes = ida::Prunes::default();
+    let mut previous: Option<u64> = None;
+    for end in iterations {
+        let mut line = format!(
+            "iteration bound {}: {} nodes, {:.2} s",
+            end.bound,
+            end.nodes,
+            end.elapsed.as_secs_f64()
+        );
+        if let Some(before) = previous.filter(|&n| n > 0) {
+            line.push_str(&format!(", x{:.1}", end.nodes as f64 / before as f64));
+        }
+        if !end.complete {
+            line.push_str(if solved { ", met a goal" } else { ", stopped" });
+        }
+        lines.push(line);
+        prunes.add(&end.prunes);
+        previous = Some(end.nodes);
+    }
+    let mut line = format!("pruned: {} before a read", prunes.unread);
+    for (g, name) in ["board", "mirror"].iter().enumerate().take(groups) {
+        line.push_str(&format!("; {name}"));
+        for (q, count) in prunes.read[g].iter().enumerate().take(tables) {
+            let sep = if q == 0 { " " } else { ", " };
+            line.push_str(&format!("{sep}{} {count}", (b'A' + q as u8) as char));
+        }
+    }
+    line.push_str(&format!("; pathmax {}", prunes.pathmax));
+    lines.push(line);
+    lines.push(format!("beams: {beam_evals} children, widest {widest}"));
+    lines
 }
 
 /// The width of the next beam, and whether to run one now.
@@ -448,26 +555,136 @@ mod tests {
     }
 
     #[test]
-    fn estimates_follow_the_growth_between_iterations() {
-        let end = |nodes: u64, secs: u64| IterationEnd {
-            next_bound: 0,
+    fn estimates_follow_the_least_and_the_most_growth_between_iterations() {
+        let end = |bound: u32, nodes: u64, secs: u64| IterationEnd {
+            bound,
             nodes,
             elapsed: Duration::from_secs(secs),
+            complete: true,
+            ..IterationEnd::default()
         };
-        let mut k = Known {
+        let secs =
+            |low: u64, high: u64| Some((Duration::from_secs(low), Duration::from_secs(high)));
+        let k = Known {
             best: Some((0..50).map(|_| Move::Up).collect()),
-            iterations: vec![end(100_000, 1), end(1_000_000, 10)],
+            iterations: vec![end(42, 100_000, 1), end(44, 1_000_000, 10)],
             ..Known::new(None)
         };
         assert_eq!(k.growth(), Some(10.0));
         assert_eq!(k.next_iteration(), Some(Duration::from_secs(100)));
         // 30 s into bound 46 of a best of 50: 70 s more for it, then 1000 s
-        // for bound 48.
-        let (this, all) = k.estimates(46, Duration::from_secs(30));
-        assert_eq!(this, Some(Duration::from_secs(70)));
-        assert_eq!(all, Some(Duration::from_secs(1070)));
+        // for bound 48 if 50 is shortest; none if bound 48 holds a solution
+        // met at once.
+        assert_eq!(
+            k.estimates(&k.iterations, 46, Duration::from_secs(30)),
+            (secs(70, 70), secs(70, 1070))
+        );
+        // Growths of 5 and 10: at 5, 50 s for bound 46 (20 left).
+        let three = [
+            end(40, 20_000, 0),
+            end(42, 100_000, 1),
+            end(44, 1_000_000, 10),
+        ];
+        assert_eq!(
+            k.estimates(&three, 46, Duration::from_secs(30)),
+            (secs(20, 70), secs(20, 1070))
+        );
+        // Further from the best, the lower estimate goes through more bounds.
+        assert_eq!(
+            k.estimates(&three, 44, Duration::ZERO).1,
+            secs(50 + 250, 100 + 1000 + 10_000)
+        );
+        // An iteration that did not go through its tree tells no growth.
+        let mut stopped = three;
+        stopped[2].complete = false;
+        assert_eq!(growth_range(&stopped), Some((5.0, 5.0)));
+        // Nothing is left once the bound reaches the best.
+        assert_eq!(k.estimates(&three, 50, Duration::ZERO).1, secs(0, 0));
         // Iterations too small to tell say nothing.
-        k.iterations = vec![end(10, 0), end(300, 0)];
-        assert_eq!(k.estimates(46, Duration::ZERO), (None, None));
+        let small = [end(40, 10, 0), end(42, 300, 0)];
+        assert_eq!(k.estimates(&small, 46, Duration::ZERO), (None, None));
+    }
+
+    #[test]
+    fn details_give_each_iteration_what_pruned_and_the_beams() {
+        let mut prunes = ida::Prunes {
+            unread: 70,
+            pathmax: 3,
+            ..ida::Prunes::default()
+        };
+        prunes.read[0][..4].copy_from_slice(&[1, 2, 3, 4]);
+        prunes.read[1][..4].copy_from_slice(&[5, 6, 7, 8]);
+        let iterations = [
+            IterationEnd {
+                bound: 80,
+                nodes: 400,
+                elapsed: Duration::from_millis(10),
+                complete: true,
+                ..IterationEnd::default()
+            },
+            IterationEnd {
+                bound: 82,
+                nodes: 3000,
+                elapsed: Duration::from_millis(70),
+                prunes,
+                complete: true,
+                ..IterationEnd::default()
+            },
+            IterationEnd {
+                bound: 84,
+                nodes: 1200,
+                elapsed: Duration::from_millis(30),
+                prunes,
+                ..IterationEnd::default()
+            },
+        ];
+        let lines = details(&iterations, true, 2, 4, (5000, 40_000));
+        assert_eq!(
+            lines,
+            [
+                "iteration bound 80: 400 nodes, 0.01 s",
+                "iteration bound 82: 3000 nodes, 0.07 s, x7.5",
+                "iteration bound 84: 1200 nodes, 0.03 s, x0.4, met a goal",
+                "pruned: 140 before a read; board A 2, B 4, C 6, D 8; \
+                 mirror A 10, B 12, C 14, D 16; pathmax 6",
+                "beams: 5000 children, widest 40000",
+            ]
+        );
+        let stopped = details(&iterations[..1], false, 1, 2, (0, 0));
+        assert_eq!(
+            stopped,
+            [
+                "iteration bound 80: 400 nodes, 0.01 s",
+                "pruned: 0 before a read; board A 0, B 0; pathmax 0",
+                "beams: 0 children, widest 0",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_search_gives_one_line_an_iteration_whose_nodes_add_up() {
+        let (start, goal) = puzzle(11, 26);
+        let mut counters = Counters::default();
+        let out = solve::<Five>(
+            &start,
+            &goal,
+            tables(),
+            &Limits::UNLIMITED,
+            &mut counters,
+            &mut |_| {},
+        );
+        assert!(matches!(out, Outcome::Solved(_)));
+        let field = |line: &str, before: &str, after: &str| -> u64 {
+            let rest = &line[line.find(before).unwrap() + before.len()..];
+            rest[..rest.find(after).unwrap()].parse().unwrap()
+        };
+        let (iterations, rest): (Vec<&String>, Vec<&String>) = counters
+            .details
+            .iter()
+            .partition(|l| l.starts_with("iteration "));
+        assert_eq!(iterations.len() as u32, counters.iterations);
+        let nodes: u64 = iterations.iter().map(|l| field(l, ": ", " nodes")).sum();
+        let beams = field(rest.last().unwrap(), "beams: ", " children");
+        assert_eq!(nodes + beams, counters.expanded, "{:?}", counters.details);
     }
 }

@@ -170,8 +170,13 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
         }
     }
 
+    /// Groups: 1, or 2 with a mirror image.
+    pub(crate) fn groups(&self) -> usize {
+        self.groups.len()
+    }
+
     /// Tables in the largest group.
-    fn tables_per_group(&self) -> usize {
+    pub(crate) fn tables_per_group(&self) -> usize {
         self.groups
             .iter()
             .map(|g| g.tables.len())
@@ -419,6 +424,34 @@ impl Watch<'_> {
 /// at its stop condition).
 const REPORT_NODES: u64 = 1 << 16;
 
+/// What cut the children of the depth-first searches (the subtrees below
+/// the frontier), counted so that `--stats` can say which tables prune.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Prunes {
+    /// Children whose estimate without a read (Manhattan distance plus the
+    /// tables the move leaves alone) already exceeded the bound.
+    pub(crate) unread: u64,
+    /// `read[g][q]`: children cut by the read of table `q` of group `g`
+    /// (the read that put the group's estimate past the bound).
+    pub(crate) read: [[u64; MAX_TABLES]; MAX_GROUPS],
+    /// Children dropped with their siblings because one of those lifted
+    /// their parent past the bound (bidirectional pathmax).
+    pub(crate) pathmax: u64,
+}
+
+impl Prunes {
+    /// Adds what another search counted.
+    pub(crate) fn add(&mut self, other: &Prunes) {
+        self.unread += other.unread;
+        for (mine, theirs) in self.read.iter_mut().zip(&other.read) {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        self.pathmax += other.pathmax;
+    }
+}
+
 /// The buffers of one searching thread, allocated once: no allocation in the
 /// loop.
 struct Worker<G: Geometry, const T: usize> {
@@ -430,6 +463,8 @@ struct Worker<G: Geometry, const T: usize> {
     /// expanded: how near its tree came to the goal. [`parallel`] orders the
     /// next iteration's subtrees by it.
     nearest: u32,
+    /// What cut children, since [`parallel`] last took the count.
+    prunes: Prunes,
 }
 
 impl<G: Geometry, const T: usize> Worker<G, T> {
@@ -446,6 +481,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             cands: Vec::with_capacity(4 * G::BATCH),
             order: Vec::with_capacity(4 * G::BATCH),
             nearest: u32::MAX,
+            prunes: Prunes::default(),
         }
     }
 
@@ -473,9 +509,10 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
             cands,
             order,
             nearest,
+            prunes,
         } = self;
         *nearest = root.h(groups);
-        let mut pruned = Pruned::new();
+        let mut pruned = Pruned::new(prunes);
         let mut next_bound = u32::MAX;
         let mut unreported = 0;
         stack.clear();
@@ -521,6 +558,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                     pruned.seen(p, f);
                     if f > bound {
                         pruned.beyond(p, f);
+                        pruned.counts.read[grp][c.slide[grp].table as usize] += 1;
                         continue;
                     }
                     if last {
@@ -563,6 +601,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                     order.push((u32::from(c.key) << 8) | i as u32);
                 }
             }
+            pruned.counts.pathmax += (cands.len() - order.len()) as u64;
             order.sort_unstable_by(|a, b| b.cmp(a));
             kids.clear();
             for &o in order.iter() {
@@ -590,17 +629,20 @@ struct Context<'s, 'h, G: Geometry> {
 }
 
 /// Per node of a batch: the largest and the smallest f-value of its children
-/// pruned so far (for bidirectional pathmax and the next bound).
-struct Pruned {
+/// pruned so far (for bidirectional pathmax and the next bound); and the
+/// count of what pruned them.
+struct Pruned<'p> {
     max_f: [u32; MAX_BATCH],
     min_f: [u32; MAX_BATCH],
+    counts: &'p mut Prunes,
 }
 
-impl Pruned {
-    fn new() -> Pruned {
+impl Pruned<'_> {
+    fn new(counts: &mut Prunes) -> Pruned<'_> {
         Pruned {
             max_f: [0; MAX_BATCH],
             min_f: [u32::MAX; MAX_BATCH],
+            counts,
         }
     }
 
@@ -706,7 +748,7 @@ fn expand<G: Geometry, const T: usize>(
     node: &Node<G, T>,
     parent: usize,
     cands: &mut Vec<Candidate<G::Mask>>,
-    pruned: &mut Pruned,
+    pruned: &mut Pruned<'_>,
 ) -> Option<Node<G, T>> {
     let heur = ctx.heur;
     let room = ctx.bound - node.g as u32 - 1;
@@ -732,6 +774,7 @@ fn expand<G: Geometry, const T: usize>(
             let f = node.g as u32 + 1 + floor;
             pruned.seen(parent, f);
             pruned.beyond(parent, f);
+            pruned.counts.unread += 1;
             return true;
         }
         c.parent = parent as u8;

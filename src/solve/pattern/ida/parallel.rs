@@ -36,7 +36,8 @@
 //! varies.
 
 use super::{
-    sibling_key, Context, Fsm, Geometry, Heuristic, Iteration, Node, Watch, Worker, MAX_TABLES,
+    sibling_key, Context, Fsm, Geometry, Heuristic, Iteration, Node, Prunes, Watch, Worker,
+    MAX_TABLES,
 };
 use crate::board_adt::move_list::MoveList;
 use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
@@ -72,17 +73,30 @@ pub(crate) fn search<G: Geometry>(
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
-    search_between(heur, cells, limits, counters, progress, &mut |_| true)
+    search_between(heur, cells, limits, counters, progress, &mut |_| true).outcome
 }
 
-/// An iteration that ended without a goal: the next bound (every solution
-/// is at least that long), and what it took.
-#[derive(Clone, Copy, Debug)]
+/// An iteration that ended: its bound and the next (every solution is at
+/// least that long, once it went through its whole tree), and what it took.
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct IterationEnd {
+    pub(crate) bound: u32,
     pub(crate) next_bound: u32,
-    /// Nodes the iteration expanded (the same for any number of threads).
+    /// Nodes the iteration expanded (the same for any number of threads,
+    /// unless it met a goal or was stopped).
     pub(crate) nodes: u64,
     pub(crate) elapsed: Duration,
+    /// What cut children in the depth-first searches below its frontier.
+    pub(crate) prunes: Prunes,
+    /// Whether it went through its whole tree (not: it met a goal, or was
+    /// stopped).
+    pub(crate) complete: bool,
+}
+
+/// How [`search_between`] ended, and every iteration it began.
+pub(crate) struct Searched {
+    pub(crate) outcome: Outcome,
+    pub(crate) iterations: Vec<IterationEnd>,
 }
 
 /// [`search`], calling `between` after every iteration that ends without a
@@ -96,11 +110,17 @@ pub(crate) fn search_between<G: Geometry>(
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
     between: &mut dyn FnMut(&IterationEnd) -> bool,
-) -> Outcome {
-    match heur.tables_per_group() {
-        0..=2 => search_with::<G, 2>(heur, cells, limits, counters, progress, between),
-        3 | 4 => search_with::<G, 4>(heur, cells, limits, counters, progress, between),
-        _ => search_with::<G, MAX_TABLES>(heur, cells, limits, counters, progress, between),
+) -> Searched {
+    let mut iterations = Vec::new();
+    let log = &mut iterations;
+    let outcome = match heur.tables_per_group() {
+        0..=2 => search_with::<G, 2>(heur, cells, limits, counters, progress, between, log),
+        3 | 4 => search_with::<G, 4>(heur, cells, limits, counters, progress, between, log),
+        _ => search_with::<G, MAX_TABLES>(heur, cells, limits, counters, progress, between, log),
+    };
+    Searched {
+        outcome,
+        iterations,
     }
 }
 
@@ -226,6 +246,7 @@ fn search_with<G: Geometry, const T: usize>(
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
     between: &mut dyn FnMut(&IterationEnd) -> bool,
+    log: &mut Vec<IterationEnd>,
 ) -> Outcome {
     let started = Instant::now();
     let root: Node<G, T> = heur.root(cells);
@@ -270,8 +291,25 @@ fn search_with<G: Geometry, const T: usize>(
         let before = counters.expanded;
         let split = split(heur, &root, bound, counters);
         nodes.fetch_add(counters.expanded - before, Ordering::Relaxed);
+        let mut end = IterationEnd {
+            bound,
+            next_bound: bound,
+            ..IterationEnd::default()
+        };
+        let mut ended = |end: IterationEnd, counters: &Counters| {
+            let end = IterationEnd {
+                nodes: counters.expanded - iteration_began.1,
+                elapsed: iteration_began.0.elapsed(),
+                ..end
+            };
+            log.push(end);
+            end
+        };
         let (mut frontier, pruned_min) = match split {
-            Split::Goal(goal) => return Outcome::Solved(goal.moves()),
+            Split::Goal(goal) => {
+                ended(end, counters);
+                return Outcome::Solved(goal.moves());
+            }
             Split::Frontier { nodes, pruned_min } => (nodes, pruned_min),
         };
         if let Some(previous) = &previous {
@@ -353,6 +391,7 @@ fn search_with<G: Geometry, const T: usize>(
         };
         for done in &results {
             counters.add(&done.counters);
+            end.prunes.add(&done.prunes);
             next_bound = next_bound.min(done.next_bound);
             let paths = done
                 .nearest
@@ -366,10 +405,12 @@ fn search_with<G: Geometry, const T: usize>(
         // the search was stopped before the subtrees ahead of it were done (then
         // it may not be the one an unstopped search would give).
         if let Some((_, goal)) = shared.goal.into_inner().expect("goal lock") {
+            ended(end, counters);
             report(bound, true, progress);
             return Outcome::Solved(goal.moves());
         }
         if watch.halted() {
+            ended(end, counters);
             return Outcome::Stopped {
                 lower_bound: bound,
                 best: None,
@@ -380,11 +421,14 @@ fn search_with<G: Geometry, const T: usize>(
             "goal unreachable from this board (wrong parity?)"
         );
         report(bound, true, progress);
-        let end = IterationEnd {
-            next_bound,
-            nodes: counters.expanded - iteration_began.1,
-            elapsed: iteration_began.0.elapsed(),
-        };
+        let end = ended(
+            IterationEnd {
+                next_bound,
+                complete: true,
+                ..end
+            },
+            counters,
+        );
         if !between(&end) {
             return Outcome::Stopped {
                 lower_bound: next_bound,
@@ -403,6 +447,8 @@ struct Done {
     /// Per subtree it searched (index in the frontier): how near it came to
     /// the goal (see [`Worker::iterate`]).
     nearest: Vec<(usize, u32)>,
+    /// What cut children in its searches.
+    prunes: Prunes,
 }
 
 /// One thread's part of an iteration: subtrees in frontier order until none is
@@ -450,6 +496,7 @@ fn work<G: Geometry, const T: usize>(
         counters,
         next_bound,
         nearest,
+        prunes: std::mem::take(&mut worker.prunes),
     }
 }
 
