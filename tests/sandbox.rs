@@ -37,7 +37,7 @@ fn protections() -> &'static str {
 /// Whether runs get namespaces; says why not when they do not.
 fn namespaces() -> bool {
     let line = protections();
-    let ok = line.contains("own PID, mount, network");
+    let ok = line.contains("own PID, mount, ") && !line.contains("not available: namespaces");
     if !ok {
         eprintln!("skipped: no namespaces on this system: {}", line.trim());
     }

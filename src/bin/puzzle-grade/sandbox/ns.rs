@@ -86,6 +86,10 @@ pub struct Plan {
     /// ended; the program has a process group of its own, killed at the
     /// time limit, and dies with the watcher.
     pub own_group: bool,
+    /// The grading's network namespace to join (an open descriptor), instead
+    /// of a new one a run (`CLONE_NEWNET` is then not among the flags); -1
+    /// for none.
+    pub shared_net: c_int,
 }
 
 impl Step {
@@ -453,6 +457,12 @@ fn init(plan: &Plan, status: c_int, argv: &[*const c_char], envp: &[*const c_cha
             0 as c_ulong,
             0 as c_ulong,
         );
+        // Before the descriptors are arranged, which closes this one.
+        if plan.shared_net >= 0 && sys::setns(plan.shared_net, sys::CLONE_NEWNET as c_int) != 0 {
+            let m = [MSG_SETUP, -1, sys::errno()];
+            sys::write(status, m.as_ptr().cast(), 12);
+            sys::_exit(1);
+        }
         if !arrange_fds(plan.fds, status) {
             let e = sys::errno();
             // The pipe may not be at STATUS_FD yet: write where it is.

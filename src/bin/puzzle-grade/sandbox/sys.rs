@@ -51,6 +51,8 @@ extern "C" {
     pub fn setrlimit(resource: c_int, limit: *const rlimit) -> c_int;
     pub fn getrlimit(resource: c_int, limit: *mut rlimit) -> c_int;
     pub fn prctl(option: c_int, ...) -> c_int;
+    pub fn unshare(flags: c_int) -> c_int;
+    pub fn setns(fd: c_int, nstype: c_int) -> c_int;
     pub fn signal(sig: c_int, handler: usize) -> usize;
     pub fn sigprocmask(how: c_int, set: *const c_void, old: *mut c_void) -> c_int;
     pub fn setpgid(pid: pid_t, pgid: pid_t) -> c_int;
