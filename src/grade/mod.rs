@@ -12,6 +12,7 @@
 
 pub mod build;
 pub mod fixture;
+pub mod fuzz;
 pub mod judge;
 pub mod open_choice;
 pub mod report;
