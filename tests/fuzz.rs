@@ -140,7 +140,7 @@ fn an_int_counter_shrinks_to_the_smallest_side_past_two_to_the_31() {
     let s = Scratch::new("int32");
     // -O0 -fwrapv: the count wraps as an unoptimised build's does.
     let program = s.checker("int32", &["-O0", "-fwrapv", "-DINT32_COUNTER"]);
-    let (name, lines) = one_case(&s, &s.fuzz(&program, 5, 1));
+    let (name, lines) = one_case(&s, &s.fuzz(&program, 8, 1));
     assert!(name.ends_with("_257x257_wrong_verdict.inp"), "{name}");
     assert_eq!(tokens(&lines[0]).len(), 257 * 257);
 }
