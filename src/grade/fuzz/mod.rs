@@ -589,6 +589,38 @@ mod tests {
     }
 
     #[test]
+    fn the_first_forty_inputs_have_lines_past_1_4_and_64_kib_and_2_to_the_31_inversions() {
+        let mut rng = SplitMix64::new(1);
+        let longest: Vec<(usize, Recipe)> = (0..40)
+            .map(|i| {
+                let r = recipe(i, &mut rng);
+                let doc = r.render();
+                (doc.lines.iter().map(|l| l.len()).max().unwrap_or(0), r)
+            })
+            .collect();
+        for (bytes, what) in [(1 << 10, "1 KiB"), (4 << 10, "4 KiB"), (64 << 10, "64 KiB")] {
+            let n = longest.iter().filter(|(len, _)| *len > bytes).count();
+            assert!(n >= 2, "{n} inputs with lines past {what}");
+        }
+        let unsolvable_reversed = longest
+            .iter()
+            .filter(|(_, r)| r.side > 256 && r.kind == Kind::Reversed { solvable: false })
+            .count();
+        assert_eq!(unsolvable_reversed, 1);
+        let rows: std::collections::HashSet<usize> = longest
+            .iter()
+            .filter_map(|(_, r)| match r.kind {
+                Kind::Valid {
+                    blank: Blank::Row(row),
+                    ..
+                } => Some(row % r.side),
+                _ => None,
+            })
+            .collect();
+        assert!(rows.len() >= 3, "{rows:?}");
+    }
+
+    #[test]
     fn a_side_is_read_from_the_longest_line() {
         assert_eq!(side_of(b"1 2 3 b\n1\t2 3 b 4 5 6 7 8\n"), 3);
         assert_eq!(side_of(b""), 0);
