@@ -15,6 +15,7 @@ pub mod check;
 pub mod feedback;
 pub mod fixture;
 pub mod formats;
+pub mod fuzz;
 pub mod judge;
 pub mod marks;
 pub mod open_choice;

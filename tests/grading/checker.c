@@ -24,6 +24,13 @@
  *   SPACED             ends each board line with a blank
  *   ECHO_FIRST         prints start: and goal: before it checks the boards
  *   HANG               never answers
+ *   FIXED_BUFFER       reads each line as fgets into a buffer of 1,024
+ *                      bytes does: a line of 1,023 bytes or more is cut
+ *                      there, and its rest is read as the next line
+ *   ACCEPT_DUPLICATE   does not check that each tile appears once
+ *   REJECT_TABS        takes only spaces for blanks: a tab is a bad token
+ *   BLANK_LAST         reads a 'b' only when a blank follows it: a board
+ *                      whose line ends with the blank is a bad token
  *   BROKEN             does not compile
  */
 #include <stdio.h>
@@ -59,7 +66,11 @@ static void fail(const char *board, const char *what) {
 }
 
 static int blank_char(char c) {
+#ifdef REJECT_TABS
+    return c == ' ';
+#else
     return c == ' ' || c == '\t';
+#endif
 }
 
 /* Reads the tokens of one line, [line, end), into a board. */
@@ -78,7 +89,11 @@ static void tokens(const char *name, const char *line, const char *end, struct b
         while (p < end && !blank_char(*p))
             p++;
         unsigned long long v = 0;
+#ifdef BLANK_LAST
+        if (p - t == 1 && *t == 'b' && p < end) {
+#else
         if (p - t == 1 && *t == 'b') {
+#endif
             if (b->blank != (size_t)-1)
                 fail(name, "two blanks");
             b->blank = b->count;
@@ -123,8 +138,10 @@ static int parity(const char *name, const struct board *b, size_t n) {
             continue;
         if (b->value[i] >= cells)
             fail(name, "a tile is out of range");
+#ifndef ACCEPT_DUPLICATE
         if (seen[b->value[i]])
             fail(name, "a tile appears twice");
+#endif
         seen[b->value[i]] = 1;
         tile[k++] = (size_t)b->value[i] - 1;
     }
@@ -190,6 +207,12 @@ static int next_line(const char **p, const char *end, const char **line, const c
     *line = *p;
     *line_end = nl ? nl : end;
     *p = nl ? nl + 1 : end;
+#ifdef FIXED_BUFFER
+    if (*line_end - *line >= 1023) {
+        *line_end = *line + 1023;
+        *p = *line_end;
+    }
+#endif
 #ifdef LENIENT
     if (*line_end > *line && (*line_end)[-1] == '\r')
         (*line_end)--;

@@ -15,6 +15,9 @@ Usage: puzzle-grade MODE [OPTIONS] ARGS
                                 build and grade every folder of SUBMISSIONS
   open [DIR...]                 the fixtures the assignment leaves open
   check [DIR...]                the reference answers every fixture as named
+  fuzz [--seed N] [--seconds S] [--into DIR] [--strict] PROGRAM
+                                generated inputs; each fault shrunk to a
+                                minimal fixture (docs/grading.md)
   run [LIMITS] -- PROGRAM [ARGS...]
                                 one program in the sandbox
 Options of grade and grade-all:

@@ -64,6 +64,7 @@ fn main() -> ExitCode {
         "grade" | "grade-all" | "open" | "check" => Options::parse(mode, rest)
             .map_err(Failure::Usage)
             .and_then(|options| with_temp(|temp| run(mode, &options, temp))),
+        "fuzz" => fuzz(rest),
         "-h" | "--help" => {
             let _ = writeln!(io::stdout(), "{USAGE}");
             Ok(())
@@ -263,4 +264,29 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
     } else {
         Err(Failure::Failed)
     }
+}
+
+/// `fuzz`: inputs of every kind, `PROGRAM` judged on each against the
+/// reference, each fault found shrunk to a minimal case (the library's
+/// `grade::fuzz`); status 1 when something was found.
+fn fuzz(args: Vec<OsString>) -> Result<(), Failure> {
+    let mut options = puzzle::grade::fuzz::Options::parse(args).map_err(Failure::Usage)?;
+    if !is_executable(&options.program) {
+        return Err(Failure::Usage(format!(
+            "puzzle-grade: {} is not an executable file",
+            options.program.display()
+        )));
+    }
+    options.program = absolute(&options.program);
+    with_temp(|temp| {
+        let sandbox = Sandbox::new(temp.join("scratch"));
+        let mut out = io::stdout().lock();
+        writeln!(out, "{}", sandbox.protections())?;
+        let summary = puzzle::grade::fuzz::fuzz(&sandbox, &options, temp, &mut out)?;
+        if summary.found.is_empty() {
+            Ok(())
+        } else {
+            Err(Failure::Failed)
+        }
+    })
 }
