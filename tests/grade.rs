@@ -1082,17 +1082,18 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     assert_eq!(lines.len(), 6, "{table}");
     assert_eq!(
         lines[0],
-        "submission built passed failed verdict missed false status stderr timeout memory procs crash format open  score    max    time slowest  note"
+        "submission built passed failed verdict missed false status stderr timeout memory procs crash format open  score    max fuzz    time slowest  note"
     );
     // A row: the first 17 fields exactly (the counts, the score and its
-    // maximum), two times in seconds, the note.
+    // maximum), no fuzzing, two times in seconds, the note.
     let check = |line: &str, expected: &[&str], note: &str| {
         let fields: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(fields[..17], *expected, "{table}");
-        for time in &fields[17..19] {
+        assert_eq!(fields[17], "-", "{table}");
+        for time in &fields[18..20] {
             assert!(*time == "-" || time.parse::<f64>().is_ok(), "{table}");
         }
-        assert_eq!(fields[19..].join(" "), note, "{table}");
+        assert_eq!(fields[20..].join(" "), note, "{table}");
     };
     check(
         lines[1],
@@ -1111,7 +1112,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         .unwrap();
     let bob_note = lines[2]
         .split_whitespace()
-        .skip(19)
+        .skip(20)
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
@@ -1155,9 +1156,9 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     );
     let csv = fs::read_to_string(grades.join("summary.csv")).unwrap();
     let csv: Vec<&str> = csv.lines().collect();
-    assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,seconds,slowest_seconds,note");
+    assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note");
     assert!(
-        csv[1].starts_with("\"alice\",yes,2,0,0,0,0,0,0,0,0,0,0,0,0,100,100,"),
+        csv[1].starts_with("\"alice\",yes,2,0,0,0,0,0,0,0,0,0,0,0,0,100,100,-,"),
         "{}",
         csv[1]
     );
@@ -1165,11 +1166,11 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     assert_eq!(
         csv[2],
         format!(
-            "\"bob\",no,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,\"{}\"",
+            "\"bob\",no,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,\"{}\"",
             bob_note.replace('"', "\"\"")
         )
     );
-    assert!(csv[3].starts_with("\"carol\",yes,0,2,0,0,0,0,0,2,0,0,0,0,0,0,100,"));
+    assert!(csv[3].starts_with("\"carol\",yes,0,2,0,0,0,0,0,2,0,0,0,0,0,0,100,-,"));
     assert_eq!(csv.len(), 5);
     // Each report is the one `grade` prints.
     let carol = fs::read_to_string(grades.join("carol.txt")).unwrap();
@@ -1279,5 +1280,46 @@ fn grade_all_stops_each_hostile_submission_and_names_what_stopped_it() {
     assert!(
         report.contains("MEMORY LIMIT      Tests/sol4_assignment_example.inp: stopped by the memory limit (1024 MiB)"),
         "{report}"
+    );
+}
+
+#[test]
+fn grade_all_can_fuzz_each_program_and_count_what_it_found() {
+    // A checker that forgets the blank's row: the fuzzer finds it on a
+    // small board and shrinks it to 2x2; the right checker yields nothing.
+    let scratch = Scratch::new("fuzzed", &["sol4_assignment_example.inp"]);
+    let submissions = scratch.path().join("submissions");
+    submission(&submissions, "norow", "cc", "-DNO_ROW_TERM");
+    submission(&submissions, "right", "cc", "");
+    let grades = scratch.path().join("marks");
+    let out = scratch
+        .testrun("grade-all", &[&submissions], 10)
+        .env("GRADES", &grades)
+        .env("FUZZ", "2")
+        .output()
+        .unwrap();
+    scratch.assert_clean();
+    let table = String::from_utf8_lossy(&out.stdout);
+    let fuzz_column = |name: &str| {
+        let header: Vec<&str> = table.lines().next().unwrap().split_whitespace().collect();
+        let at = header.iter().position(|h| *h == "fuzz").unwrap();
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap();
+        row.split_whitespace().nth(at).unwrap().to_string()
+    };
+    assert_eq!(fuzz_column("norow"), "1", "{table}");
+    assert_eq!(fuzz_column("right"), "0", "{table}");
+    let report = fs::read_to_string(grades.join("norow.txt")).unwrap();
+    assert!(report.contains("sol_2x2_wrong_verdict.inp"), "{report}");
+    assert!(report.ends_with("1 passed, 0 failed\n"), "{report}");
+    assert!(grades
+        .join("norow.fuzz/sol_2x2_wrong_verdict.inp")
+        .is_file());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("graded norow: 1 passed, 0 failed, 80 of 80 points, 1 found by fuzzing"),
+        "{stderr}"
     );
 }

@@ -91,6 +91,18 @@ pub fn write_report<W: Write>(
     graded: &[Graded],
     strict: bool,
 ) -> io::Result<Counts> {
+    write_report_with(out, fixtures, graded, strict, b"")
+}
+
+/// [`write_report`], with `between` (a fuzzing's transcript) written after
+/// the messages and before the table.
+pub fn write_report_with<W: Write>(
+    out: &mut W,
+    fixtures: &[Fixture],
+    graded: &[Graded],
+    strict: bool,
+    between: &[u8],
+) -> io::Result<Counts> {
     // First the causes: a failing class whose fixtures all share one.
     for class in Class::ALL.into_iter().filter(|c| c.fails(strict)) {
         let shapes: Vec<Shape> = fixtures
@@ -124,6 +136,7 @@ pub fn write_report<W: Write>(
             writeln!(out, "{:<17} {}: {text}", "msg", fixture.shown)?;
         }
     }
+    out.write_all(between)?;
     let counts = Counts::of(fixtures, graded, strict);
     let row = |out: &mut W, name: &str, c: [usize; 3]| {
         let total: usize = c.iter().sum();

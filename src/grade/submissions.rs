@@ -6,9 +6,10 @@ use super::build::{copy_folder, write_shims, Builder};
 use super::feedback::feedback;
 use super::fixture::Fixture;
 use super::formats::{gradescope, json_line, junit, prairielearn, Marked};
+use super::fuzz;
 use super::judge::{Class, Judgement};
 use super::marks::{points, Score};
-use super::report::{seconds, write_report, Counts, Graded};
+use super::report::{seconds, write_report_with, Counts, Graded};
 use super::run::Runner;
 use super::{grade_program, Settings};
 use std::fs;
@@ -29,25 +30,32 @@ pub struct Row {
 }
 
 /// The columns after the name and `built`.
-pub const COLUMNS: [&str; 17] = [
+pub const COLUMNS: [&str; 18] = [
     "passed", "failed", "verdict", "missed", "false", "status", "stderr", "timeout", "memory",
-    "procs", "crash", "format", "open", "score", "max", "time", "slowest",
+    "procs", "crash", "format", "open", "score", "max", "fuzz", "time", "slowest",
 ];
 /// Their widths in the table.
-const WIDTHS: [usize; 17] = [6, 6, 7, 6, 5, 6, 6, 7, 6, 5, 5, 6, 4, 6, 6, 7, 7];
+const WIDTHS: [usize; 18] = [6, 6, 7, 6, 5, 6, 6, 7, 6, 5, 5, 6, 4, 6, 6, 4, 7, 7];
 /// A note longer than this is cut in the table (the CSV has it whole).
 const NOTE_IN_TABLE: usize = 100;
 
 /// The CSV's header line.
-pub const CSV_HEADER: &str = "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,seconds,slowest_seconds,note";
+pub const CSV_HEADER: &str = "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note";
 
 /// The per-fixture CSV's header line.
 pub const FIXTURES_CSV_HEADER: &str =
     "submission,fixture,category,class,points,max_points,visibility,seconds,detail";
 
 impl Row {
-    /// The row of a submission graded with `counts` and `score`.
-    pub fn graded(name: &str, counts: &Counts, score: &Score, note: &str) -> Row {
+    /// The row of a submission graded with `counts` and `score`, and the
+    /// faults a fuzzing found (`None`: not fuzzed).
+    pub fn graded(
+        name: &str,
+        counts: &Counts,
+        score: &Score,
+        fuzz: Option<usize>,
+        note: &str,
+    ) -> Row {
         let class = |cl: Class| c_of(counts, cl);
         let fields = vec![
             (counts.total_fixtures() - counts.total_failed()).to_string(),
@@ -65,6 +73,7 @@ impl Row {
             class(Class::Open),
             points(score.total),
             points(score.max),
+            fuzz.map_or("-".into(), |n| n.to_string()),
             seconds(counts.total),
             counts.slowest.map_or("-".into(), |(_, d, _)| seconds(d)),
         ];
@@ -210,6 +219,9 @@ pub struct GradeAll<'a> {
     /// The platform formats to write for each submission (see
     /// [`super::formats::FORMATS`]).
     pub formats: Vec<String>,
+    /// Seconds of fuzzing a submission after its fixtures (none: off); the
+    /// minimal cases go to `NAME.fuzz/` in the grades folder.
+    pub fuzz_seconds: Option<u64>,
 }
 
 /// What grading one submission left for the summary files.
@@ -276,12 +288,32 @@ impl GradeAll<'_> {
                     work,
                     &|_| {},
                 )?;
+                let mut transcript = Vec::new();
+                let fuzzed = match self.fuzz_seconds {
+                    Some(seconds) => {
+                        let options = fuzz::Options {
+                            seed: 1,
+                            seconds,
+                            into: file(".fuzz"),
+                            settings: self.settings.clone(),
+                            program: program.clone(),
+                        };
+                        let summary = fuzz::fuzz(self.runner, &options, work, &mut transcript)?;
+                        Some(summary.found.len())
+                    }
+                    None => None,
+                };
                 let mut report = format!("{}\n", self.protections).into_bytes();
-                let counts =
-                    write_report(&mut report, self.fixtures, &graded, self.settings.strict)?;
+                let counts = write_report_with(
+                    &mut report,
+                    self.fixtures,
+                    &graded,
+                    self.settings.strict,
+                    &transcript,
+                )?;
                 fs::write(file(".txt"), report)?;
                 let score = scheme.score(self.fixtures, &graded);
-                Some((graded, counts, score))
+                Some((graded, counts, score, fuzzed))
             }
             None => {
                 let text = format!("not built: {} (see {name}.make.txt)\n", built.note);
@@ -291,7 +323,7 @@ impl GradeAll<'_> {
         };
         let _ = fs::remove_dir_all(&copy);
         let (row, feedback_text, fixture_lines) = match &result {
-            Some((graded, counts, score)) => {
+            Some((graded, counts, score, fuzzed)) => {
                 let judgements: Vec<&Judgement> = graded.iter().map(|g| &g.judgement).collect();
                 let text = feedback(
                     name,
@@ -302,7 +334,11 @@ impl GradeAll<'_> {
                     &|f| fs::read(&f.path).unwrap_or_default(),
                 );
                 let lines = fixture_lines(name, self.fixtures, graded, score, self.settings);
-                (Row::graded(name, counts, score, &built.note), text, lines)
+                (
+                    Row::graded(name, counts, score, *fuzzed, &built.note),
+                    text,
+                    lines,
+                )
             }
             None => {
                 let text = format!(
@@ -445,17 +481,17 @@ mod tests {
             line.ends_with(&format!("  make failed: {}...", "x".repeat(87))),
             "{line}"
         );
-        assert_eq!(header(10).split_whitespace().count(), 20);
+        assert_eq!(header(10).split_whitespace().count(), 21);
         let csv = row.csv_line();
         assert_eq!(
             csv,
             format!(
                 "\"bob \"\"b\"\"\",no,{},\"make failed: {}\"",
-                ["-"; 17].join(","),
+                ["-"; 18].join(","),
                 "x".repeat(120)
             )
         );
-        assert_eq!(CSV_HEADER.split(',').count(), 20);
+        assert_eq!(CSV_HEADER.split(',').count(), 21);
         assert!(!row.passed());
         assert_eq!(Row::from_csv_line(&csv), Some(row));
     }
@@ -474,7 +510,7 @@ mod tests {
             total: 62.5,
             max: 100.0,
         };
-        let row = Row::graded("ann", &counts, &score, "");
+        let row = Row::graded("ann", &counts, &score, Some(2), "");
         let fields: Vec<String> = row
             .table_line(10)
             .split_whitespace()
@@ -485,7 +521,11 @@ mod tests {
             fields[..11],
             ["ann", "yes", "2", "1", "0", "0", "0", "0", "0", "0", "1"]
         );
-        assert_eq!(fields[14..17], ["1", "62.5", "100"], "open, score, max");
+        assert_eq!(
+            fields[14..18],
+            ["1", "62.5", "100", "2"],
+            "open, score, max, fuzz"
+        );
         assert_eq!(Row::from_csv_line(&row.csv_line()), Some(row));
     }
 }

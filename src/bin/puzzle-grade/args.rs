@@ -35,6 +35,9 @@ Options of grade and grade-all:
                         for each submission (comma-separated)
   --only NAME           grade-all: grade only this submission (repeatable); the
                         summary keeps the rows of the others
+  --fuzz S              after the fixtures, fuzz each program for S seconds
+                        (see fuzz); the faults found are in the report and,
+                        with grade-all, the table's fuzz column
   --reference PATH      check: the executable to check (default ./puzzle)
 Run it from the folder that holds Tests/.";
 
@@ -47,6 +50,7 @@ pub struct Options {
     pub reference: PathBuf,
     pub formats: Vec<String>,
     pub only: Vec<String>,
+    pub fuzz: Option<u64>,
 }
 
 impl Options {
@@ -69,6 +73,7 @@ impl Options {
             reference: PathBuf::from("./puzzle"),
             formats: Vec::new(),
             only: Vec::new(),
+            fuzz: None,
         };
         let mut args = args.into_iter();
         let mut options_done = false;
@@ -137,6 +142,7 @@ impl Options {
                     }
                 }
                 "--only" => options.only.push(value.to_string_lossy().into_owned()),
+                "--fuzz" => options.fuzz = Some(number("a whole number of seconds")?),
                 "--reference" => options.reference = PathBuf::from(value),
                 _ => return Err(usage(&format!("puzzle-grade: unknown option {text}\n"))),
             }

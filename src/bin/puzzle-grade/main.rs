@@ -18,7 +18,7 @@ use args::{Options, USAGE};
 use puzzle::grade::build::is_executable;
 use puzzle::grade::check::check_reference;
 use puzzle::grade::open_choice::in_words;
-use puzzle::grade::report::write_report;
+use puzzle::grade::report::write_report_with;
 use puzzle::grade::run::Runner;
 use puzzle::grade::submissions::{submission_names, GradeAll, Row};
 use puzzle::grade::{grade_program, prepare_fixtures};
@@ -185,9 +185,26 @@ fn run(mode: &str, options: &Options, temp: &Path) -> Result<(), Failure> {
             if progress {
                 let _ = write!(io::stderr(), "\r\x1b[K");
             }
-            let counts = write_report(&mut out, &fixtures, &graded?, options.settings.strict)?;
+            let graded = graded?;
+            // The fuzzing's transcript goes before the table (the report's
+            // last line stays 'N passed, M failed').
+            let mut transcript = Vec::new();
+            let mut faults = 0;
+            if let Some(seconds) = options.fuzz {
+                let fuzzing = puzzle::grade::fuzz::Options {
+                    seed: 1,
+                    seconds,
+                    into: PathBuf::from("fuzz-found"),
+                    settings: options.settings.clone(),
+                    program: program.clone(),
+                };
+                let summary = puzzle::grade::fuzz::fuzz(&sandbox, &fuzzing, temp, &mut transcript)?;
+                faults = summary.found.len();
+            }
+            let strict = options.settings.strict;
+            let counts = write_report_with(&mut out, &fixtures, &graded, strict, &transcript)?;
             out.flush()?;
-            if counts.total_failed() == 0 {
+            if counts.total_failed() == 0 && faults == 0 {
                 Ok(())
             } else {
                 Err(Failure::Failed)
@@ -237,12 +254,17 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
         build_seconds: options.build_seconds,
         protections,
         formats: options.formats.clone(),
+        fuzz_seconds: options.fuzz,
     };
     let mut progress = |row: &Row| {
         let how = if row.built {
             let f = &row.fields;
+            let fuzz = match f[15].as_str() {
+                "-" => String::new(),
+                n => format!(", {n} found by fuzzing"),
+            };
             format!(
-                "{} passed, {} failed, {} of {} points",
+                "{} passed, {} failed, {} of {} points{fuzz}",
                 f[0], f[1], f[13], f[14]
             )
         } else {
