@@ -648,8 +648,11 @@ fn chown_tree(dir: &Path, uid: u32, gid: u32) {
 
 /// A new, empty network namespace, held by an open descriptor (made in a
 /// thread of its own: a thread's network namespace is its own to change).
+/// None where it cannot be made or joined (a container may forbid `setns`):
+/// then each run makes its own.
 fn empty_network() -> Option<std::os::fd::OwnedFd> {
-    std::thread::spawn(|| {
+    use std::os::fd::AsRawFd;
+    let net = std::thread::spawn(|| {
         // SAFETY: it changes only this short-lived thread's namespace.
         if unsafe { sys::unshare(sys::CLONE_NEWNET as std::ffi::c_int) } != 0 {
             return None;
@@ -660,7 +663,16 @@ fn empty_network() -> Option<std::os::fd::OwnedFd> {
     })
     .join()
     .ok()
-    .flatten()
+    .flatten()?;
+    let fd = net.as_raw_fd();
+    // Joined once by another short-lived thread, as each run's init will.
+    let joins = std::thread::spawn(move || {
+        // SAFETY: it changes only this short-lived thread's namespace.
+        unsafe { sys::setns(fd, sys::CLONE_NEWNET as std::ffi::c_int) == 0 }
+    })
+    .join()
+    .unwrap_or(false);
+    joins.then_some(net)
 }
 
 /// Tries a clone with `flags` (a child that exits at once).
