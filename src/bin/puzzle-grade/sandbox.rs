@@ -31,39 +31,34 @@ mod command;
 
 pub use command::sandbox_command;
 
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
-mod cgroup;
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
-mod linux;
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
-mod ns;
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
-mod sys;
-#[cfg(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
-pub use linux::Sandbox;
+/// The items under it, on the systems the namespaced sandbox is written for
+/// (or, with `not`, on the others): the condition once, not on each item.
+macro_rules! on_namespaced_linux {
+    (not, $($item:item)*) => {
+        $(#[cfg(not(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64")
+        )))]
+        $item)*
+    };
+    ($($item:item)*) => {
+        $(#[cfg(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64")
+        ))]
+        $item)*
+    };
+}
 
-#[cfg(not(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-)))]
-mod portable;
-#[cfg(not(all(
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-)))]
-pub use portable::Sandbox;
+on_namespaced_linux! {
+    mod cgroup;
+    mod linux;
+    mod ns;
+    mod sys;
+    pub use linux::Sandbox;
+}
+
+on_namespaced_linux! { not,
+    mod portable;
+    pub use portable::Sandbox;
+}

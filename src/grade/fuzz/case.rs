@@ -244,14 +244,7 @@ impl Doc {
     /// The side of its largest board, as the most tokens on a line shows it.
     pub fn side(&self) -> usize {
         let tokens = self.lines.iter().map(|l| l.tokens.len()).max().unwrap_or(0);
-        let mut side = (tokens as f64).sqrt() as usize;
-        while side * side > tokens {
-            side -= 1;
-        }
-        while (side + 1) * (side + 1) <= tokens {
-            side += 1;
-        }
-        side
+        crate::board_adt::size::isqrt(tokens as u64) as usize
     }
 }
 

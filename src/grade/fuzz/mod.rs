@@ -400,10 +400,7 @@ fn side_of(input: &[u8]) -> usize {
         })
         .max()
         .unwrap_or(0);
-    (1..=tokens)
-        .take_while(|s| s * s <= tokens)
-        .last()
-        .unwrap_or(0)
+    crate::board_adt::size::isqrt(tokens as u64) as usize
 }
 
 /// Writes the minimal case into `into`, named by its expected category, its

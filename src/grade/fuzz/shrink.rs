@@ -154,13 +154,23 @@ impl Shrinker<'_> {
 
     /// The shortest pad of the current recipe that still fails.
     fn bisect_pad(&mut self) {
-        let (mut lo, mut hi) = (0, self.current.recipe.layout.pad);
+        let pad = self.current.recipe.layout.pad as u128;
+        self.bisect(pad, |shrinker, mid| {
+            let mut recipe = shrinker.current.recipe;
+            recipe.layout.pad = mid as usize;
+            Case::new(recipe)
+        });
+    }
+
+    /// The least value below `hi` (the current case's) whose case, as `make`
+    /// makes it from the current one, still fails, found by bisection; it
+    /// becomes the current case.
+    fn bisect(&mut self, hi: u128, make: impl Fn(&Self, u128) -> Case) {
+        let (mut lo, mut hi) = (0, hi);
         let mut best = None;
         while lo < hi && self.tries < self.limit {
             let mid = lo + (hi - lo) / 2;
-            let mut recipe = self.current.recipe;
-            recipe.layout.pad = mid;
-            let candidate = Case::new(recipe);
+            let candidate = make(self, mid);
             if self.probe(&candidate) {
                 hi = mid;
                 best = Some(candidate);
@@ -296,22 +306,9 @@ impl Shrinker<'_> {
                 if value < n.max(10) {
                     continue;
                 }
-                let (mut lo, mut hi) = (0u128, value);
-                let mut best = None;
-                while lo < hi && self.tries < self.limit {
-                    let mid = lo + (hi - lo) / 2;
-                    let candidate =
-                        self.edited(|d| d.lines[i].tokens[at] = mid.to_string().into_bytes());
-                    if self.probe(&candidate) {
-                        hi = mid;
-                        best = Some(candidate);
-                    } else {
-                        lo = mid + 1;
-                    }
-                }
-                if let Some(best) = best {
-                    self.current = best;
-                }
+                self.bisect(value, |shrinker, mid| {
+                    shrinker.edited(|d| d.lines[i].tokens[at] = mid.to_string().into_bytes())
+                });
             }
         }
     }

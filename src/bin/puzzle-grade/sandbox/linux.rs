@@ -952,7 +952,8 @@ mod overhead {
         let (plain, plain_cpu) = (began.elapsed(), cpu() - cpu0);
         let scratch = std::env::temp_dir().join(format!("overhead.{}", std::process::id()));
         let sandbox = Sandbox::new(scratch.clone());
-        println!("{}", sandbox.protections());
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), "{}", sandbox.protections());
         let null = || File::open("/dev/null").unwrap();
         let (began, cpu0) = (Instant::now(), cpu());
         for _ in 0..RUNS {
@@ -980,7 +981,8 @@ mod overhead {
         let (sandboxed, sandboxed_cpu) = (began.elapsed(), cpu() - cpu0);
         let _ = fs::remove_dir_all(scratch);
         let ms = |d: Duration| d.as_secs_f64() * 1000.0 / f64::from(RUNS);
-        println!(
+        let _ = writeln!(
+            std::io::stdout(),
             "{RUNS} runs of /bin/true: plain {:.2} ms a run ({:.2} ms CPU), sandboxed {:.2} ms a run ({:.2} ms CPU)",
             ms(plain),
             ms(plain_cpu),
