@@ -644,6 +644,23 @@ fn a_six_by_six_answer_replays_is_the_same_for_any_jobs_and_a_time_limit_only_sh
 }
 
 #[test]
+fn a_five_by_five_answer_under_a_time_limit_replays_and_is_no_longer() {
+    let input = hard_five();
+    let plain =
+        parse_answer(&String::from_utf8(solved_on_small_tables(&input, "2").stdout).unwrap());
+    let out = puzzle()
+        .args(["--solve", "--time-limit", "1"])
+        .env("PUZZLE_TABLES", "small")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let limited = parse_answer(&String::from_utf8(out.stdout).unwrap());
+    replays(&limited);
+    assert!(limited.moves.len() <= plain.moves.len());
+}
+
+#[test]
 fn a_search_out_of_time_prints_the_constructive_solution_and_a_lower_bound() {
     // A random 6x6 board is far beyond the plain search in a fifth of a second.
     let p = random_puzzle(6, true, GoalShape::Random, 8);

@@ -582,7 +582,8 @@ impl Solver {
                 Some(tables) => {
                     let side = start.side();
                     let deadline = self.deadline(searching);
-                    let mut effort = method::reduction(side);
+                    let small = self.options.tables == TableSet::Small;
+                    let mut effort = method::reduction(side, small);
                     let began = Instant::now();
                     let mut best = finished(start, goal, tables, jobs, effort, counters);
                     let mut took = began.elapsed();

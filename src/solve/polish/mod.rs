@@ -1,5 +1,5 @@
 //! Shortening a found solution by windows: post-optimisation of the answers
-//! of the near-shortest methods (5x5 to 10x10).
+//! of the reduction of 6x6 to 10x10 (`Method::polish` says which windows).
 //!
 //! While the blank stays inside a `k`x`k` window of the board, every tile
 //! outside the window stays where it is. So the stretch of the solution
@@ -27,8 +27,9 @@
 //!   are the shortest such loop; splices make them at their ends).
 //! - **Deterministic.** The windows are swept in a fixed order, one thread,
 //!   and the searches stop after a number of nodes, never a time: the answer
-//!   is the same on any machine and for any `--jobs`. Sweeps repeat while
-//!   one gains and the budget lasts.
+//!   is the same on any machine and for any `--jobs` (unless a deadline is
+//!   given: a time limit). Sweeps repeat while one gains and the budget
+//!   lasts.
 
 use crate::board_adt::moves::{apply_move, reversed, Move};
 use crate::board_adt::Board;
@@ -104,6 +105,7 @@ pub(crate) fn polish(
     }
 }
 
+/// A solution being polished.
 struct Polisher<'a> {
     side: usize,
     start: &'a [u32],
@@ -171,7 +173,11 @@ impl Polisher<'_> {
                     }
                 }
             }
-            apply_move(&mut board, n, &mut blank, self.moves[i]);
+            // A splice at board i may have left no move after it.
+            let Some(&mv) = self.moves.get(i) else {
+                break;
+            };
+            apply_move(&mut board, n, &mut blank, mv);
             i += 1;
         }
     }
