@@ -411,6 +411,27 @@ mod tests {
     }
 
     #[test]
+    fn only_the_reduction_to_a_five_by_five_corner_is_polished() {
+        let sides = |plan: Option<Polish>| -> Vec<usize> {
+            plan.map(|p| p.sizes.iter().map(|s| s.side).collect())
+                .unwrap_or_default()
+        };
+        // By default 3x3 windows, which need no tables; 4x4 ones with a
+        // time limit, and then their tables of every goal class.
+        assert_eq!(sides(Method::Finished.polish(false)), [3]);
+        assert_eq!(sides(Method::Finished.polish(true)), [4, 3]);
+        assert!(Method::Finished.window_tables(false).is_empty());
+        assert_eq!(Method::Finished.window_tables(true).len(), 3);
+        for method in [Method::Near, Method::Constructive, Method::Shortest] {
+            assert_eq!(method.polish(true), None, "{method:?}");
+        }
+        // Wider beams where the boards are smaller.
+        assert!(reduction(6, false).width >= reduction(7, false).width);
+        assert!(reduction(7, false).width >= reduction(10, false).width);
+        assert!(reduction(6, true).width < reduction(6, false).width);
+    }
+
+    #[test]
     fn a_stopped_search_is_finished_by_the_reduction() {
         assert_eq!(Method::fallback(5), Method::Constructive);
         assert_eq!(Method::fallback(6), Method::Finished);

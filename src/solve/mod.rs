@@ -12,7 +12,7 @@
 //! | 2, 3 | complete distance tables, one per goal blank class (`small.rs`) | shortest |
 //! | 4 | IDA* over additive pattern databases, built on first use and cached (`pattern/`) | shortest |
 //! | 5 | a beam search over the 5x5 pattern databases (`pattern/`) | not proven shortest |
-//! | 6 to 10 | reduction to a 5x5 corner, finished by that beam (`constructive/`) | not proven shortest |
+//! | 6 to 10 | reduction to a 5x5 corner, finished by that beam (`constructive/`), then shortened by windows (`polish/`) | not proven shortest |
 //! | 11 and up | row-by-row reduction to a 3x3 corner, finished optimally (`constructive/`) | not proven shortest |
 //! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern/`) | shortest |
 //! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts (`manhattan.rs`) | shortest |
@@ -85,7 +85,10 @@ pub struct SolveOptions {
     /// tables built on first use not counted). When it runs out, the solution
     /// is the best found so far, not proven shortest, and a
     /// [`SolveEvent::Unproven`] says how long the shortest is at least.
-    /// `None`: no limit.
+    /// Without it, on 5x5 to 10x10 boards: time to spend on a shorter answer
+    /// than the default one (wider searches), which then depends on the
+    /// machine's speed. `None`: no limit, and every answer the same on any
+    /// machine.
     pub time_limit: Option<Duration>,
     /// Set from outside (say by a signal handler) to end a search early, as
     /// the time limit does: the 5x5 and larger searches look at it every few
