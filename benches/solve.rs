@@ -28,11 +28,18 @@
 //!   gave before issue 16, and the time per puzzle.
 //! - A random 100x100 puzzle with a random goal, end to end: moves per N^3
 //!   and time.
+//! - DeepCubeA's test states for 6x6 and 7x7 (`benches/deepcubea.txt`,
+//!   every tenth of its 500, in two sets: `dev`, tuned on, and `held-out`),
+//!   by `./puzzle --batch --solve --stats`: the mean length against
+//!   DeepCubeA's on the same states, how many are at least as short, the
+//!   time per puzzle. `BENCH_DEEPCUBEA_LIMIT=S` also runs each held-out
+//!   state by `--solve --time-limit S` (50 states, S seconds each, a
+//!   size).
 //!
 //! It prints figures; it fails only if a solution is wrong.
 //!
 //! `BENCH_ONLY=PARTS` (a comma-separated list of `4x4`, `5x5`, `near`,
-//! `3x3`, `larger`, `100x100`) runs only those parts: `BENCH_ONLY=4x4,5x5`
+//! `3x3`, `larger`, `100x100`, `deepcubea`) runs only those parts: `BENCH_ONLY=4x4,5x5`
 //! is the search benchmark (Korf's 100 both ways and the five easiest
 //! 24-puzzles, about two minutes), and `BENCH_ONLY=5x5 cargo bench --bench
 //! solve` with an older `./puzzle` compares two builds on the same harness.
@@ -80,6 +87,96 @@ fn main() {
     }
     if wanted("100x100") {
         hundred(&puzzle, &out);
+    }
+    if wanted("deepcubea") {
+        deepcubea(&puzzle, &root, &out);
+    }
+}
+
+/// DeepCubeA's states (see the module docs): default `--solve` on each set,
+/// and, with `BENCH_DEEPCUBEA_LIMIT`, `--time-limit` on the held-out one.
+fn deepcubea(puzzle: &Path, root: &Path, out: &Path) {
+    println!();
+    println!("== DeepCubeA's 6x6 and 7x7 test states, every tenth (benches/deepcubea.txt)");
+    let text =
+        std::fs::read_to_string(root.join("benches/deepcubea.txt")).expect("benches/deepcubea.txt");
+    let limit: f64 = std::env::var("BENCH_DEEPCUBEA_LIMIT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0.0);
+    for side in [6usize, 7] {
+        for set in ["dev", "held-out"] {
+            // (DeepCubeA's length, start, goal) of each state of the set.
+            let states: Vec<(usize, String, String)> = text
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(|l| l.split_whitespace().collect::<Vec<_>>())
+                .filter(|f| f.len() > 4 && f[0] == side.to_string() && f[1] == set)
+                .map(|f| {
+                    let tiles: Vec<&str> = f[4..]
+                        .iter()
+                        .map(|&t| if t == "0" { "b" } else { t })
+                        .collect();
+                    let goal: Vec<String> = (1..side * side)
+                        .map(|t| t.to_string())
+                        .chain(["b".to_string()])
+                        .collect();
+                    (f[3].parse().unwrap(), tiles.join(" "), goal.join(" "))
+                })
+                .collect();
+            let mut runs = vec![("default", Vec::<&str>::new())];
+            let limit_text = format!("{limit}");
+            if limit > 0.0 && set == "held-out" {
+                runs.push(("time limit", vec!["--time-limit", &limit_text]));
+            }
+            for (name, extra) in runs {
+                let file = out.join(format!("deepcubea{side}-{set}.txt"));
+                let input: String = states
+                    .iter()
+                    .map(|(_, s, g)| format!("{s}\n{g}\n"))
+                    .collect();
+                std::fs::write(&file, input).unwrap();
+                let started = Instant::now();
+                let output = Command::new(puzzle)
+                    .args(["--batch", "--solve", "--stats", "--jobs", "1"])
+                    .args(&extra)
+                    .arg("--cache-dir")
+                    .arg(out.join("tables5"))
+                    .arg(&file)
+                    .stdin(Stdio::null())
+                    .output()
+                    .expect("cannot run puzzle");
+                let wall = started.elapsed();
+                assert!(output.status.success());
+                let stdout = String::from_utf8(output.stdout).unwrap();
+                let lines: Vec<&str> = stdout.lines().collect();
+                let (mut moves, mut theirs, mut as_short) = (0, 0, 0);
+                for (block, (length, start, goal)) in lines.chunks(5).zip(&states) {
+                    let solution = from_letters(block[4].trim_start_matches("solution: ")).unwrap();
+                    let mut board =
+                        Board::parse(start.as_bytes(), puzzle::board_adt::Role::Start).unwrap();
+                    let goal =
+                        Board::parse(goal.as_bytes(), puzzle::board_adt::Role::Goal).unwrap();
+                    assert!(solution.iter().all(|&m| board.slide(m)) && board == goal);
+                    moves += solution.len();
+                    theirs += length;
+                    as_short += usize::from(solution.len() <= *length);
+                }
+                let (_, search, _) = stats_of(&String::from_utf8(output.stderr).unwrap());
+                let n = states.len() as f64;
+                println!(
+                    "{side}x{side} {set} ({} states), {name}: mean {:.2} moves against DeepCubeA's \
+                     {:.2}, {:.4} times; {as_short} at least as short; {:.3} s a puzzle (search), \
+                     {:.1} s in all",
+                    states.len(),
+                    moves as f64 / n,
+                    theirs as f64 / n,
+                    moves as f64 / theirs as f64,
+                    search.as_secs_f64() / n,
+                    wall.as_secs_f64()
+                );
+            }
+        }
     }
 }
 

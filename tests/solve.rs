@@ -589,7 +589,7 @@ fn a_corrupt_table_cache_is_rebuilt() {
 fn jobs_and_time_limit_are_checked_on_the_command_line() {
     let bad: [&[&str]; 6] = [
         &["--time-limit", "5"],
-        &["--solve", "--time-limit", "5"],
+        &["--solve", "--time-limit", "0"],
         &["--solve", "--shortest", "--time-limit", "0"],
         &["--solve", "--shortest", "--time-limit", "soon"],
         &["--jobs", "2"],
@@ -618,6 +618,46 @@ fn one_puzzle_takes_jobs_and_a_time_limit() {
     }
     assert!(answers[0].contains("moves: 31 (shortest)"));
     assert!(answers.iter().all(|a| *a == answers[0]));
+}
+
+#[test]
+fn a_six_by_six_answer_replays_is_the_same_for_any_jobs_and_a_time_limit_only_shortens_it() {
+    let p = random_puzzle(6, true, GoalShape::Random, 3);
+    let input = format!("{}\n{}\n", p.start(), p.goal());
+    let one = solved_on_small_tables(&input, "1").stdout;
+    let two = solved_on_small_tables(&input, "2").stdout;
+    assert_eq!(one, two, "the same bytes for any --jobs");
+    let answer = parse_answer(&String::from_utf8(one).unwrap());
+    replays(&answer);
+    // With a time limit: wider beams and 4x4 windows, never longer.
+    let out = puzzle()
+        .args(["--solve", "--time-limit", "1"])
+        .env("PUZZLE_TABLES", "small")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let limited = parse_answer(&String::from_utf8(out.stdout).unwrap());
+    replays(&limited);
+    assert!(limited.moves.len() <= answer.moves.len());
+    assert!(!limited.shortest);
+}
+
+#[test]
+fn a_five_by_five_answer_under_a_time_limit_replays_and_is_no_longer() {
+    let input = hard_five();
+    let plain =
+        parse_answer(&String::from_utf8(solved_on_small_tables(&input, "2").stdout).unwrap());
+    let out = puzzle()
+        .args(["--solve", "--time-limit", "1"])
+        .env("PUZZLE_TABLES", "small")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let limited = parse_answer(&String::from_utf8(out.stdout).unwrap());
+    replays(&limited);
+    assert!(limited.moves.len() <= plain.moves.len());
 }
 
 #[test]

@@ -8,7 +8,9 @@
 //! answers with an [`Outcome`]; a method that searches also takes its
 //! [`Limits`], its [`Counters`] and a progress callback.
 
+use super::constructive::Weights;
 use super::pattern::{Partition, FIFTEEN, TWENTY_FOUR};
+use super::polish::Size;
 use crate::board_adt::move_list::MoveList;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -129,6 +131,121 @@ impl Method {
             Method::Finished
         } else {
             Method::Constructive
+        }
+    }
+}
+
+/// How hard the reduction to a 5x5 corner works (`constructive/`,
+/// [`Method::Finished`]): more states and images give shorter solutions,
+/// slowly, for time that grows with them (docs/solving.md has the figures).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reduction {
+    /// States a level of each beam over moves.
+    pub(crate) width: usize,
+    /// Images of the board under the square's symmetries reduced (of 8).
+    pub(crate) images: usize,
+    /// How the beams weigh what is left.
+    pub(crate) weights: Weights,
+    /// Reductions finished by the 5x5 beam (those with the fewest moves plus
+    /// the corner's estimate); the shortest whole solution is kept.
+    pub(crate) finish: usize,
+}
+
+/// The widest beam over moves an anytime reduction (a time limit) grows
+/// to: its history of parents takes about 8 bytes a state a level.
+pub(crate) const WIDEST_REDUCTION: usize = 1 << 17;
+
+/// How a method's answer is shortened by windows afterwards (`polish/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Polish {
+    /// The window sizes swept, in order.
+    pub(crate) sizes: &'static [Size],
+    /// Nodes all the window searches of one answer may expand.
+    pub(crate) nodes: u64,
+    /// Sweeps at most.
+    pub(crate) sweeps: usize,
+}
+
+/// 3x3 windows: the complete 3x3 tables answer at once, and no more tables
+/// are needed.
+const THREE_BY_THREE: [Size; 1] = [Size {
+    side: 3,
+    longest: 40,
+    nodes: 0,
+}];
+
+/// 4x4 windows, each searched to the end within 200,000 nodes (stretches
+/// of at most 60 moves; a 4x4 puzzle takes at most 80), then 3x3 ones.
+const FOUR_THEN_THREE: [Size; 2] = [
+    Size {
+        side: 4,
+        longest: 60,
+        nodes: 200_000,
+    },
+    THREE_BY_THREE[0],
+];
+
+/// How the reduction works on a `side`-wide board of [`FINISHED_SIDES`];
+/// with the small test tables (`small`), a quarter of the width, as the
+/// 5x5 beam takes a tenth: those tables make no answer good and every test
+/// slow.
+pub(crate) fn reduction(side: usize, small: bool) -> Reduction {
+    let closer = Weights {
+        line: 5,
+        other: 2,
+        near: 2,
+    };
+    let (width, images, weights) = match side {
+        ..=6 => (4096, 8, closer),
+        7 => (2048, 8, closer),
+        8 => (768, 4, Weights::FIRST),
+        _ => (512, 4, Weights::FIRST),
+    };
+    Reduction {
+        width: if small { width / 4 } else { width },
+        images,
+        weights,
+        finish: 1,
+    }
+}
+
+impl Method {
+    /// How its answer is polished by windows, if it is: the reduction of
+    /// 6x6 to 10x10 (larger boards' reductions write millions of moves,
+    /// which window searches would slow down for little). By default 3x3
+    /// windows, which need no tables: 4x4 ones (another 375 MB of tables)
+    /// gained about as little (10x10: 4 moves of 1,224 against 2; 6x6: none
+    /// at the default width, docs/solving.md). With a time limit
+    /// (`anytime`) 4x4 windows too, within what is left of it.
+    pub(crate) fn polish(self, anytime: bool) -> Option<Polish> {
+        match self {
+            Method::Finished if anytime => Some(Polish {
+                sizes: &FOUR_THEN_THREE,
+                nodes: 5_000_000,
+                sweeps: 4,
+            }),
+            Method::Finished => Some(Polish {
+                sizes: &THREE_BY_THREE,
+                nodes: 1_000_000,
+                sweeps: 3,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The tables its polish reads: the 4x4 tables of every goal class
+    /// (a window's goal has its blank anywhere) if it has 4x4 windows.
+    pub(crate) fn window_tables(self, anytime: bool) -> Vec<TablesFor> {
+        match self.polish(anytime) {
+            Some(polish) if polish.sizes.iter().any(|size| size.side == 4) => FIFTEEN
+                .classes
+                .iter()
+                .map(|&goal_blank| TablesFor {
+                    partition: &FIFTEEN,
+                    goal_blank,
+                })
+                .collect(),
+            _ => Vec::new(),
         }
     }
 }
@@ -291,6 +408,27 @@ mod tests {
         for method in [Method::Tables, Method::Manhattan, Method::Constructive] {
             assert_eq!(read(method), None, "{method:?}");
         }
+    }
+
+    #[test]
+    fn only_the_reduction_to_a_five_by_five_corner_is_polished() {
+        let sides = |plan: Option<Polish>| -> Vec<usize> {
+            plan.map(|p| p.sizes.iter().map(|s| s.side).collect())
+                .unwrap_or_default()
+        };
+        // By default 3x3 windows, which need no tables; 4x4 ones with a
+        // time limit, and then their tables of every goal class.
+        assert_eq!(sides(Method::Finished.polish(false)), [3]);
+        assert_eq!(sides(Method::Finished.polish(true)), [4, 3]);
+        assert!(Method::Finished.window_tables(false).is_empty());
+        assert_eq!(Method::Finished.window_tables(true).len(), 3);
+        for method in [Method::Near, Method::Constructive, Method::Shortest] {
+            assert_eq!(method.polish(true), None, "{method:?}");
+        }
+        // Wider beams where the boards are smaller.
+        assert!(reduction(6, false).width >= reduction(7, false).width);
+        assert!(reduction(7, false).width >= reduction(10, false).width);
+        assert!(reduction(6, true).width < reduction(6, false).width);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! | 2, 3 | complete distance tables, one per goal blank class (`small.rs`) | shortest |
 //! | 4 | IDA* over additive pattern databases, built on first use and cached (`pattern/`) | shortest |
 //! | 5 | a beam search over the 5x5 pattern databases (`pattern/`) | not proven shortest |
-//! | 6 to 10 | reduction to a 5x5 corner, finished by that beam (`constructive/`) | not proven shortest |
+//! | 6 to 10 | reduction to a 5x5 corner, finished by that beam (`constructive/`), then shortened by windows (`polish/`) | not proven shortest |
 //! | 11 and up | row-by-row reduction to a 3x3 corner, finished optimally (`constructive/`) | not proven shortest |
 //! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern/`) | shortest |
 //! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts (`manhattan.rs`) | shortest |
@@ -33,6 +33,7 @@ mod grid;
 mod manhattan;
 mod method;
 mod pattern;
+mod polish;
 mod small;
 
 pub use method::SearchProgress;
@@ -84,7 +85,10 @@ pub struct SolveOptions {
     /// tables built on first use not counted). When it runs out, the solution
     /// is the best found so far, not proven shortest, and a
     /// [`SolveEvent::Unproven`] says how long the shortest is at least.
-    /// `None`: no limit.
+    /// Without it, on 5x5 to 10x10 boards: time to spend on a shorter answer
+    /// than the default one (wider searches), which then depends on the
+    /// machine's speed. `None`: no limit, and every answer the same on any
+    /// machine.
     pub time_limit: Option<Duration>,
     /// Set from outside (say by a signal handler) to end a search early, as
     /// the time limit does: the 5x5 and larger searches look at it every few
@@ -364,6 +368,9 @@ impl Solver {
                 self.tables(wanted, events)?;
             }
         }
+        for wanted in method.window_tables(self.options.time_limit.is_some()) {
+            self.tables(wanted, events)?;
+        }
         stats.table_time += began.elapsed();
         Ok(())
     }
@@ -428,13 +435,22 @@ impl Solver {
             }
             None => None,
         };
+        // The tables of the windows that polish the answer: those that
+        // cannot be had leave their windows out.
+        let began = Instant::now();
+        let windows: Vec<Option<Arc<pattern::Tables>>> = method
+            .window_tables(self.options.time_limit.is_some())
+            .into_iter()
+            .map(|wanted| self.tables(wanted, events).ok())
+            .collect();
+        stats.table_time += began.elapsed();
         // Searching begins once the tables are there; the time limit, too.
         let searching = Instant::now();
         let mut counters = Counters::default();
         let outcome = self.run(
             method,
             puzzle,
-            tables.as_ref(),
+            (tables.as_ref(), &windows),
             searching,
             events,
             &mut counters,
@@ -462,13 +478,17 @@ impl Solver {
 
     /// Takes `puzzle` through `method`, which reads `tables` (those of
     /// [`Method::tables`]; for [`Method::Finished`], without them, the
-    /// reduction goes down to a 3x3 corner instead) and searches from
-    /// `searching`.
+    /// reduction goes down to a 3x3 corner instead) and polishes its answer
+    /// with the `windows` tables (those of [`Method::window_tables`]), and
+    /// searches from `searching`.
     fn run(
         &self,
         method: Method,
         puzzle: &Puzzle,
-        tables: Option<&Arc<pattern::Tables>>,
+        (tables, windows): (
+            Option<&Arc<pattern::Tables>>,
+            &[Option<Arc<pattern::Tables>>],
+        ),
         searching: Instant,
         events: &mut dyn FnMut(&SolveEvent),
         counters: &mut Counters,
@@ -501,10 +521,56 @@ impl Solver {
                 pattern::shortest(start, goal, fetched(), &limits, counters, &mut tell)
             }
             Method::Near => match pattern::near(start, goal, fetched(), jobs, stop, counters) {
-                Outcome::Unproven { moves, lower_bound } => Outcome::Unproven {
-                    moves: shortened(start, goal, moves, fetched(), counters),
-                    lower_bound,
-                },
+                Outcome::Unproven { moves, lower_bound } => {
+                    let moves = shortened(start, goal, moves, fetched(), counters);
+                    match self.deadline(searching) {
+                        // With a time limit, the time left goes to the
+                        // anytime search of `--shortest` (wider beams and
+                        // IDA* iterations), if it is more than what the
+                        // answer so far took (that search begins with the
+                        // same beam, whatever the limit).
+                        Some(deadline) if Instant::now() + searching.elapsed() < deadline => {
+                            let limits = Limits {
+                                jobs,
+                                deadline: Some(deadline),
+                                report_every: None,
+                                stop,
+                                max_nodes: None,
+                            };
+                            let tables = fetched();
+                            let out = pattern::shortest(
+                                start,
+                                goal,
+                                tables,
+                                &limits,
+                                counters,
+                                &mut |_| {},
+                            );
+                            match out {
+                                Outcome::Solved(best) => Outcome::Unproven {
+                                    lower_bound: best.len() as u32,
+                                    moves: best,
+                                },
+                                Outcome::Stopped {
+                                    lower_bound: proven,
+                                    best: Some(best),
+                                } => {
+                                    let best = shortened(start, goal, best, tables, counters);
+                                    Outcome::Unproven {
+                                        moves: if best.len() < moves.len() {
+                                            best
+                                        } else {
+                                            moves
+                                        },
+                                        lower_bound: lower_bound.max(proven),
+                                    }
+                                }
+                                _ => Outcome::Unproven { moves, lower_bound },
+                            }
+                        }
+                        _ => Outcome::Unproven { moves, lower_bound },
+                    }
+                }
                 other => other,
             },
             Method::Manhattan => {
@@ -516,7 +582,35 @@ impl Solver {
                 manhattan::solve(start, goal, &limits, counters, &mut tell)
             }
             Method::Finished => match tables {
-                Some(tables) => finished(start, goal, tables, jobs, counters),
+                Some(tables) => {
+                    let side = start.side();
+                    let deadline = self.deadline(searching);
+                    let small = self.options.tables == TableSet::Small;
+                    let mut effort = method::reduction(side, small);
+                    let began = Instant::now();
+                    let mut best = finished(start, goal, tables, jobs, effort, counters);
+                    let mut took = began.elapsed();
+                    // With a time limit, wider beams while the next one (about
+                    // twice the last) fits in the time left, less a tenth of
+                    // the limit for the polish.
+                    let spare = self.options.time_limit.unwrap_or_default() / 10;
+                    while let Some(deadline) = deadline {
+                        effort.width *= 2;
+                        if effort.width > method::WIDEST_REDUCTION
+                            || Instant::now() + took * 2 + spare > deadline
+                            || stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                        {
+                            break;
+                        }
+                        let began = Instant::now();
+                        let moves = finished(start, goal, tables, jobs, effort, counters);
+                        took = began.elapsed();
+                        if moves.len() < best.len() {
+                            best = moves;
+                        }
+                    }
+                    Outcome::Solved(self.polished(method, start, best, windows, deadline, counters))
+                }
                 None => constructive::solve(start, goal),
             },
             Method::Constructive => constructive::solve(start, goal),
@@ -560,7 +654,7 @@ impl Solver {
                     match self.run(
                         fallback,
                         puzzle,
-                        tables.as_ref(),
+                        (tables.as_ref(), &[]),
                         searching,
                         events,
                         counters,
@@ -610,6 +704,38 @@ impl Solver {
                 &mut |event| events(&SolveEvent::Table(event)),
             )
             .map_err(SolveError::Tables)
+    }
+
+    /// `moves` from `start`, shortened by the windows of `method`'s polish
+    /// (`polish/`) over the `windows` tables it got (4x4, by goal class),
+    /// or as they are if it has none.
+    fn polished(
+        &self,
+        method: Method,
+        start: &Board,
+        moves: MoveList,
+        windows: &[Option<Arc<pattern::Tables>>],
+        deadline: Option<Instant>,
+        counters: &mut Counters,
+    ) -> MoveList {
+        let Some(plan) = method.polish(self.options.time_limit.is_some()) else {
+            return moves;
+        };
+        let four = |class: usize| windows.get(class).and_then(|t| t.as_deref());
+        let windows = polish::Windows {
+            four: [four(0), four(1), four(2)],
+            five: None,
+            plan,
+            deadline,
+        };
+        polish::polish(
+            start.side(),
+            start.cells(),
+            moves.to_vec(),
+            &windows,
+            counters,
+        )
+        .into()
     }
 
     /// When a search that begins at `searching` must stop:
@@ -696,8 +822,9 @@ fn finished(
     goal: &Board,
     tables: &pattern::Tables,
     jobs: usize,
+    effort: method::Reduction,
     counters: &mut Counters,
-) -> Outcome {
+) -> MoveList {
     let estimate = |s: &[u8], g: &[u8]| pattern::estimate(s, g, tables);
     let evals = std::cell::Cell::new(0);
     let solve = |s: &[u8], g: &[u8]| {
@@ -713,10 +840,14 @@ fn finished(
         estimate: &estimate,
         solve: &solve,
         jobs,
+        width: effort.width,
+        weights: effort.weights,
+        images: effort.images,
+        finish: effort.finish,
     };
-    let out = constructive::solve_finished(start, goal, &finisher);
+    let moves = constructive::solve_finished(start, goal, &finisher);
     counters.expanded += evals.get();
-    out
+    moves
 }
 
 #[cfg(test)]

@@ -236,8 +236,8 @@ impl Given {
         if check.jobs.is_some() && !check.batch && !check.solve {
             return Err(Usage("--jobs goes with --batch or --solve".into()));
         }
-        if check.time_limit.is_some() && !check.shortest {
-            return Err(Usage("--time-limit goes with --shortest".into()));
+        if check.time_limit.is_some() && !check.solve {
+            return Err(Usage("--time-limit goes with --solve".into()));
         }
         if let Some(sides) = build_tables {
             if check.file.is_some()

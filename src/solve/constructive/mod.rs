@@ -86,6 +86,8 @@
 
 mod exact;
 mod move_beam;
+
+pub(crate) use move_beam::Weights;
 mod reducer;
 mod route;
 
@@ -132,6 +134,15 @@ pub(crate) struct Finisher<'a> {
     pub(crate) solve: &'a dyn Fn(&[u8], &[u8]) -> MoveList,
     /// Threads for the reductions of the images.
     pub(crate) jobs: usize,
+    /// States a level of each beam over moves (more is shorter and slower).
+    pub(crate) width: usize,
+    /// How the beams over moves weigh what is left.
+    pub(crate) weights: Weights,
+    /// Images of the board reduced, of [`IMAGES`], in its order.
+    pub(crate) images: usize,
+    /// Reductions finished, those with the fewest moves plus estimate: the
+    /// shortest whole solution is kept.
+    pub(crate) finish: usize,
 }
 
 /// An image's reduction to the 5x5 corner, with its moves plus the corner's
@@ -142,26 +153,26 @@ type Candidate = (u64, Symmetry, Reduced);
 /// reduction, on each image of the portfolio, down to a 5x5 corner, and the
 /// one whose moves plus the corner's estimate are the fewest finished by
 /// `finisher`.
-pub(crate) fn solve_finished(start: &Board, goal: &Board, finisher: &Finisher<'_>) -> Outcome {
+pub(crate) fn solve_finished(start: &Board, goal: &Board, finisher: &Finisher<'_>) -> MoveList {
     let side = start.side();
     assert!(side >= 6, "a 5x5 corner leaves at least one line to reduce");
     let (start, goal) = (start.cells(), goal.cells());
-    let images = &IMAGES[..portfolio(side)];
+    let images = &IMAGES[..finisher.images.clamp(1, IMAGES.len())];
     // Each image is reduced on its own: on `finisher.jobs` threads, images
     // taken in turn, and the best chosen in the images' order whatever the
     // threads (the same answer for any number).
+    let (estimate, width, weights) = (finisher.estimate, finisher.width, finisher.weights);
     let reduce_image = |image: &Symmetry| {
         let reduced = reduce_beamed(
             side,
             &turned(side, *image, start),
             &turned(side, *image, goal),
-            finisher.estimate,
+            estimate,
+            width,
+            weights,
         );
         let total = reduced.moves.len() as u64
-            + u64::from((finisher.estimate)(
-                &reduced.corner_start,
-                &reduced.corner_goal,
-            ))
+            + u64::from((estimate)(&reduced.corner_start, &reduced.corner_goal))
             + reduced.walk.len() as u64;
         (total, *image, reduced)
     };
@@ -190,19 +201,21 @@ pub(crate) fn solve_finished(start: &Board, goal: &Board, finisher: &Finisher<'_
         all.sort_by_key(|(i, _)| *i);
         all.into_iter().map(|(_, r)| r).collect()
     };
-    let mut best: Option<Candidate> = None;
-    for result in results.drain(..) {
-        if best.as_ref().is_none_or(|(t, _, _)| result.0 < *t) {
-            best = Some(result);
+    // The candidates, fewest moves plus estimate first (the images' order
+    // among equals); the first few are finished and the shortest kept.
+    results.sort_by_key(|(total, _, _)| *total);
+    let mut best: Option<MoveList> = None;
+    for (_, image, mut reduced) in results.into_iter().take(finisher.finish.max(1)) {
+        for mv in (finisher.solve)(&reduced.corner_start, &reduced.corner_goal).iter() {
+            reduced.record(mv);
+        }
+        let mut moves = reduced.finish();
+        if best.as_ref().is_none_or(|b| moves.len() < b.len()) {
+            moves.map_each(image.moves_back());
+            best = Some(moves);
         }
     }
-    let (_, image, mut reduced) = best.expect("at least one image");
-    for mv in (finisher.solve)(&reduced.corner_start, &reduced.corner_goal).iter() {
-        reduced.record(mv);
-    }
-    let mut moves = reduced.finish();
-    moves.map_each(image.moves_back());
-    Outcome::Solved(moves)
+    best.unwrap_or_default()
 }
 
 /// A valid solution taking `start` to `goal` on a `side`-wide board.
@@ -436,17 +449,6 @@ fn reduce_searched(
         .expect("the search keeps at least one reduction")
 }
 
-/// How many states each level of the beam over moves keeps, by the board's
-/// side (more is shorter and slower; measured on 50 random boards each, see
-/// docs/solving.md).
-fn move_beam_width(side: usize) -> usize {
-    match side {
-        ..=7 => 1024,
-        8 => 768,
-        _ => 512,
-    }
-}
-
 /// The reduction down to the 5x5 corner by beams over moves
 /// ([`move_beam::place_l`]): the region's first row and column placed
 /// together, L after L; of each beam's completions the one with the fewest
@@ -458,6 +460,8 @@ fn reduce_beamed(
     start: &[u32],
     goal: &[u32],
     estimate: &(dyn Fn(&[u8], &[u8]) -> u32 + Sync),
+    width: usize,
+    weights: Weights,
 ) -> Reduced {
     let (n, k) = (side, 5);
     let (common, walk) = common_board(side, goal, k);
@@ -470,14 +474,8 @@ fn reduce_beamed(
     let mut moves = MoveList::new();
     for top in 0..n - k {
         let last = top + 1 == n - k;
-        let completions = move_beam::place_l(
-            n,
-            &cells,
-            &common,
-            top,
-            move_beam_width(side),
-            MOST_L_MOVES * n,
-        );
+        let completions =
+            move_beam::place_l(n, &cells, &common, top, width, MOST_L_MOVES * n, weights);
         let rest = |done: &move_beam::Completion| -> usize {
             if last {
                 let corner = corner(side, k, &done.cells, MoveList::new(), &common, Vec::new());
@@ -639,14 +637,16 @@ mod tests {
             estimate: &estimate,
             solve: &solve,
             jobs: 1,
+            width: 1024,
+            weights: Weights::FIRST,
+            images: portfolio(side),
+            finish: 1,
         };
         let (s, g) = (
             Board::from_cells(start.to_vec()).unwrap(),
             Board::from_cells(goal.to_vec()).unwrap(),
         );
-        let Outcome::Solved(moves) = solve_finished(&s, &g, &finisher) else {
-            unreachable!("the reduction always ends")
-        };
+        let moves = solve_finished(&s, &g, &finisher);
         // Each image estimates the corners its last beam completed (or, had
         // the beam failed, those of the reductions the line search kept).
         let seen = seen.into_inner();
@@ -884,7 +884,7 @@ mod tests {
             let (start, goal) = pair(&mut rng, 7);
             let plain = reduce_to(7, &start, &goal, 5);
             let over_lines = reduce_searched(7, &start, &goal, &estimate);
-            let over_moves = reduce_beamed(7, &start, &goal, &estimate);
+            let over_moves = reduce_beamed(7, &start, &goal, &estimate, 1024, Weights::FIRST);
             let total =
                 |r: &Reduced| r.moves.len() + estimate(&r.corner_start, &r.corner_goal) as usize;
             greedy += total(&plain);

@@ -17,9 +17,29 @@ use crate::generate::mix;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// The weight of an L tile's distance against another tile's (3 and 6 gave
-/// the same lengths on ten 6x6 boards).
-const LINE_WEIGHT: i32 = 6;
+/// How a beam over moves weighs what is left: each L tile's distance to
+/// its cell, each other tile's, and the blank's distance to the nearest L
+/// tile still to place (docs/solving.md has the measurements).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Weights {
+    /// An L tile's distance.
+    pub(crate) line: i32,
+    /// Another tile's distance (it breaks ties towards states that leave
+    /// less for later).
+    pub(crate) other: i32,
+    /// The blank's distance to the nearest L tile still to place.
+    pub(crate) near: i32,
+}
+
+impl Weights {
+    /// The weights the beam was first measured with: an L tile 6 to another
+    /// tile's 1 (3 and 6 gave the same lengths on ten 6x6 boards).
+    pub(crate) const FIRST: Weights = Weights {
+        line: 6,
+        other: 1,
+        near: 1,
+    };
+}
 
 /// How many levels the search goes on after its first completion.
 const EXTRA_LEVELS: usize = 6;
@@ -46,6 +66,7 @@ pub(super) fn place_l(
     top: usize,
     width: usize,
     most_moves: usize,
+    weights: Weights,
 ) -> Vec<Completion> {
     let left = top;
     let size = n * n;
@@ -68,9 +89,9 @@ pub(super) fn place_l(
     let dist = |a: usize, b: usize| ((a / n).abs_diff(b / n) + (a % n).abs_diff(b % n)) as i32;
     let weight = |tile: u8| {
         if in_line[tile as usize] {
-            LINE_WEIGHT
+            weights.line
         } else {
-            1
+            weights.other
         }
     };
     // States are told apart by the cells of the L's tiles and of the blank
@@ -174,7 +195,12 @@ pub(super) fn place_l(
                     })
                     .min()
                     .unwrap_or(0);
-                children.push((2 * cost + near, index as u32, dir as u8, hash));
+                children.push((
+                    2 * cost + weights.near * near,
+                    index as u32,
+                    dir as u8,
+                    hash,
+                ));
             }
         }
         if children.is_empty() {
@@ -312,7 +338,7 @@ mod tests {
         for (n, top) in [(6, 0), (7, 0), (7, 1), (8, 2)] {
             let target = target(&mut rng, n);
             let cells = inside_region(&mut rng, n, &target, top);
-            let found = place_l(n, &cells, &target, top, 256, 60 * n);
+            let found = place_l(n, &cells, &target, top, 256, 60 * n, Weights::FIRST);
             assert!(!found.is_empty(), "{n}x{n} from {top}");
             assert!(found
                 .windows(2)
@@ -336,10 +362,10 @@ mod tests {
     fn a_placed_l_needs_no_moves_and_a_tight_limit_finds_nothing() {
         let mut rng = SplitMix64::new(8);
         let target = target(&mut rng, 6);
-        let found = place_l(6, &target, &target, 0, 64, 10);
+        let found = place_l(6, &target, &target, 0, 64, 10, Weights::FIRST);
         assert_eq!(found.len(), 1);
         assert!(found[0].moves.is_empty());
         let cells = inside_region(&mut rng, 6, &target, 0);
-        assert!(place_l(6, &cells, &target, 0, 64, 3).is_empty());
+        assert!(place_l(6, &cells, &target, 0, 64, 3, Weights::FIRST).is_empty());
     }
 }
