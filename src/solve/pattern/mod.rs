@@ -105,7 +105,12 @@ impl Tables {
         progress: &mut dyn FnMut(&TableEvent),
     ) -> io::Result<Tables> {
         let all: Vec<PatternSpec> = groups.iter().flat_map(|(_, specs)| specs.clone()).collect();
-        let what = format!("the tables for {}", partition.goals_named(rep));
+        let large = groups.len() > 2;
+        let what = format!(
+            "the {}tables for {}",
+            if large { "large set of " } else { "" },
+            partition.goals_named(rep)
+        );
         tables::announce(cache, &all, &what, progress);
         let mut pdbs: Vec<Arc<Pdb>> = Vec::new();
         let mut out = Vec::new();
@@ -141,9 +146,10 @@ impl Tables {
     /// [`BOUND_NODES`], a tenth and an eighth of them with the small test
     /// tables, which make no answer good and every test slow.
     fn near_effort(&self) -> (usize, u64) {
-        match self.set {
-            TableSet::Standard => (NEAR_WIDTH, BOUND_NODES),
-            TableSet::Small => (NEAR_WIDTH / 10, BOUND_NODES / 8),
+        if self.set.is_small() {
+            (NEAR_WIDTH / 10, BOUND_NODES / 8)
+        } else {
+            (NEAR_WIDTH, BOUND_NODES)
         }
     }
 

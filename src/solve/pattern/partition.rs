@@ -61,11 +61,29 @@ use crate::board_adt::symmetry::{class_of, Symmetry};
 pub enum TableSet {
     /// The production partitions: 7-8 on 4x4, 6-6-6-6 on 5x5.
     Standard,
+    /// The production tables and, for 5x5 goals with the blank in a corner,
+    /// six more 6-6-6-6 partitionings of the tiles, each also looked up on
+    /// the board's mirror image: 14 tables of 64 MB (893 MB) where the
+    /// standard set has 4, and about a fifth of the search nodes. Other
+    /// goals and sides get the standard tables.
+    Large,
     /// A small partition with the same lookups that builds in about a second
     /// and searches far slower (for tests): the cells other than the goal
     /// blank's, in row-major order, cut into tables of 6 tiles on 4x4 (6, 6,
     /// 3) and of 4 tiles on 5x5.
     Small,
+    /// The small tables cut three ways (the cells in row-major order, in
+    /// column-major order and by diagonals), each on the board and on its
+    /// mirror image, for every goal class: what [`TableSet::Large`] is to
+    /// [`TableSet::Standard`], for tests.
+    SmallLarge,
+}
+
+impl TableSet {
+    /// Whether these are the small test tables.
+    pub(crate) fn is_small(self) -> bool {
+        matches!(self, TableSet::Small | TableSet::SmallLarge)
+    }
 }
 
 /// How the pattern databases of one side cut the board (see the module docs).
@@ -84,6 +102,11 @@ pub(crate) struct Partition {
     part_names: &'static [&'static str],
     /// What a user calls each class, in the order of `classes`.
     class_names: &'static [&'static str],
+    /// The partitionings of [`TableSet::Large`] beyond `parts`, for goals
+    /// whose blank is on cell 0 (the transpose fixes it, so each is looked
+    /// up on the board and on its transpose with the same tables): masks of
+    /// the tiles' home cells, cell 0 left out.
+    large: &'static [[u32; 4]],
 }
 
 /// The 4x4 partition: rows 0-1 and rows 2-3.
@@ -94,6 +117,7 @@ pub(crate) const FIFTEEN: Partition = Partition {
     small_tiles: 6,
     part_names: &["rows 1-2", "rows 3-4"],
     class_names: &["in a corner", "on an edge cell", "on a centre cell"],
+    large: &[],
 };
 
 /// The 5x5 partition: parts A, B, C and D of the module docs.
@@ -116,7 +140,68 @@ pub(crate) const TWENTY_FOUR: Partition = Partition {
         "in the middle of an inner edge",
         "in the centre",
     ],
+    large: LARGE_TWENTY_FOUR,
 };
+
+/// The six partitionings that [`TableSet::Large`] adds for 5x5 corner goals:
+/// those of Clausecker and Reinefeld's "small-t" catalogue (SoCS 2019,
+/// clausecker/24puzzle, `catalogues/small-t.cat`) other than Korf and
+/// Felner's, each a cut of the 24 tiles into compact blocks of six placed
+/// differently. (Their file lists each with its transpose; here the
+/// transpose is the mirror lookup.) With the first partitioning's four they
+/// need ten more tables:
+///
+/// ```text
+///   . A A D D    . A A B B    . A A C C    . A A A A
+///   A A A D D    A A A C C    A A A D D    A A C C C
+///   A C C D D    C C A D D    B B A D D    B B C C C
+///   C C B B B    B B C D D    B B C C D    B B D D D
+///   C C B B B    B B C D D    B B C D D    B B D D D
+///
+///   . A A D D    . A A A A
+///   A A A D D    A A C C D
+///   A C C C C    B B C C D
+///   B C C C C    B B C C D
+///   B B B B B    B B D D D
+/// ```
+const LARGE_TWENTY_FOUR: &[[u32; 4]] = &[
+    [
+        mask(&[1, 2, 5, 6, 7, 10]),
+        mask(&[17, 18, 19, 22, 23, 24]),
+        mask(&[11, 12, 15, 16, 20, 21]),
+        mask(&[3, 4, 8, 9, 13, 14]),
+    ],
+    [
+        mask(&[1, 2, 5, 6, 7, 12]),
+        mask(&[10, 11, 15, 16, 20, 21]),
+        mask(&[3, 8, 13, 17, 18, 22]),
+        mask(&[4, 9, 14, 19, 23, 24]),
+    ],
+    [
+        mask(&[1, 2, 5, 6, 7, 10]),
+        mask(&[11, 12, 15, 16, 20, 21]),
+        mask(&[3, 8, 13, 17, 18, 22]),
+        mask(&[4, 9, 14, 19, 23, 24]),
+    ],
+    [
+        mask(&[1, 2, 3, 4, 5, 6]),
+        mask(&[10, 11, 15, 16, 20, 21]),
+        mask(&[7, 8, 9, 12, 13, 14]),
+        mask(&[17, 18, 19, 22, 23, 24]),
+    ],
+    [
+        mask(&[1, 2, 5, 6, 7, 10]),
+        mask(&[15, 20, 21, 22, 23, 24]),
+        mask(&[11, 12, 16, 17, 18, 19]),
+        mask(&[3, 4, 8, 9, 13, 14]),
+    ],
+    [
+        mask(&[1, 2, 3, 4, 5, 6]),
+        mask(&[10, 11, 15, 16, 20, 21]),
+        mask(&[7, 8, 12, 13, 17, 18]),
+        mask(&[9, 14, 19, 22, 23, 24]),
+    ],
+];
 
 /// The mask of `cells`.
 const fn mask(cells: &[usize]) -> u32 {
@@ -160,6 +245,10 @@ impl Partition {
         let tiles = spec.tiles();
         let part = self.parts.iter().position(|&p| spec.cells & !p == 0);
         let Some(part) = part.filter(|&p| (self.parts[p] & !spec.cells).count_ones() <= 1) else {
+            if self.large.iter().flatten().any(|&m| m == spec.cells) {
+                let tiles: Vec<String> = spec.home_cells().iter().map(|c| c.to_string()).collect();
+                return format!("{side}x{side} table of tiles {}", tiles.join(" "));
+            }
             return format!("{side}x{side} table {}", spec.name());
         };
         let name = self.part_names[part];
@@ -179,7 +268,7 @@ impl Partition {
     /// The pattern cells of each table for goals with the blank on `g`.
     fn masks(&self, set: TableSet, g: usize) -> Vec<u32> {
         match set {
-            TableSet::Standard => {
+            TableSet::Standard | TableSet::Large => {
                 assert!(
                     self.parts[0] & (1 << g) != 0,
                     "goal blank in the first part"
@@ -188,14 +277,25 @@ impl Partition {
                 out[0] &= !(1 << g);
                 out
             }
-            TableSet::Small => {
-                let cells: Vec<usize> = (0..self.side * self.side).filter(|&c| c != g).collect();
-                cells
-                    .chunks(self.small_tiles)
-                    .map(|part| part.iter().fold(0, |m, &c| m | 1 << c))
-                    .collect()
-            }
+            TableSet::Small | TableSet::SmallLarge => self.small_masks(g, 0),
         }
+    }
+
+    /// The small test tables for goals with the blank on `g`: the other
+    /// cells in chunks of `small_tiles`, taken in row-major order (`way`
+    /// 0), column-major order (1) or by diagonals (2).
+    fn small_masks(&self, g: usize, way: usize) -> Vec<u32> {
+        let side = self.side;
+        let mut cells: Vec<usize> = (0..side * side).filter(|&c| c != g).collect();
+        match way {
+            0 => {}
+            1 => cells.sort_by_key(|&c| (c % side, c / side)),
+            _ => cells.sort_by_key(|&c| (c % side + c / side, c / side)),
+        }
+        cells
+            .chunks(self.small_tiles)
+            .map(|part| part.iter().fold(0, |m, &c| m | 1 << c))
+            .collect()
     }
 
     /// The frame of the second lookup for goals with the blank on `rep`: the
@@ -217,19 +317,43 @@ impl Partition {
 
     /// The groups of goal class `rep`: each a frame (the board itself, then
     /// its mirror) and the tables looked up in it.
+    ///
+    /// With [`TableSet::Large`] (goals with the blank on cell 0 of a
+    /// partition with more partitionings) and [`TableSet::SmallLarge`], the
+    /// groups of the other partitionings follow, each again on the board and
+    /// on its mirror image.
     pub(crate) fn groups(&self, set: TableSet, rep: usize) -> Vec<(Symmetry, Vec<PatternSpec>)> {
-        [Symmetry::IDENTITY, self.second_frame(rep)]
+        let frames = [Symmetry::IDENTITY, self.second_frame(rep)];
+        let group = |frame: Symmetry, masks: &dyn Fn(usize) -> Vec<u32>| {
+            let g = frame.cell(self.side, rep);
+            let specs = masks(g)
+                .into_iter()
+                .map(|m| PatternSpec::new(self.side, m, g))
+                .collect();
+            (frame, specs)
+        };
+        let mut out: Vec<(Symmetry, Vec<PatternSpec>)> = frames
             .into_iter()
-            .map(|frame| {
-                let g = frame.cell(self.side, rep);
-                let specs = self
-                    .masks(set, g)
-                    .into_iter()
-                    .map(|m| PatternSpec::new(self.side, m, g))
-                    .collect();
-                (frame, specs)
-            })
-            .collect()
+            .map(|frame| group(frame, &|g| self.masks(set, g)))
+            .collect();
+        match set {
+            TableSet::Large if rep == 0 => {
+                for parts in self.large {
+                    for frame in frames {
+                        out.push(group(frame, &|_| parts.to_vec()));
+                    }
+                }
+            }
+            TableSet::SmallLarge => {
+                for way in 1..3 {
+                    for frame in frames {
+                        out.push(group(frame, &|g| self.small_masks(g, way)));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
     }
 
     /// Every production table of every class, in the order of the classes.
