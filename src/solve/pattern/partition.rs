@@ -52,6 +52,11 @@
 //! | 1 | A \ {1}, A \ {5}, B, C, D | 319 MB |
 //!
 //! All ten files take 637 MB.
+//!
+//! **5x5, the large set** ([`TableSet::Large`], `--large-tables`): for
+//! corner goals, two more 6-6-6-6 partitionings of the tiles
+//! ([`LARGE_TWENTY_FOUR`]), each again on the board and on its transpose:
+//! six groups, eight tables (510 MB), the heuristic the largest of six sums.
 
 use super::tables::PatternSpec;
 use crate::board_adt::symmetry::{class_of, Symmetry};
@@ -73,7 +78,7 @@ pub enum TableSet {
     /// 3) and of 4 tiles on 5x5.
     Small,
     /// The small tables cut three ways (the cells in row-major order, in
-    /// column-major order and by diagonals), each on the board and on its
+    /// rows alternately reversed and by diagonals), each on the board and on its
     /// mirror image, for every goal class: what [`TableSet::Large`] is to
     /// [`TableSet::Standard`], for tests.
     SmallLarge,
@@ -143,27 +148,26 @@ pub(crate) const TWENTY_FOUR: Partition = Partition {
     large: LARGE_TWENTY_FOUR,
 };
 
-/// The six partitionings that [`TableSet::Large`] adds for 5x5 corner goals:
-/// those of Clausecker and Reinefeld's "small-t" catalogue (SoCS 2019,
-/// clausecker/24puzzle, `catalogues/small-t.cat`) other than Korf and
-/// Felner's, each a cut of the 24 tiles into compact blocks of six placed
-/// differently. (Their file lists each with its transpose; here the
-/// transpose is the mirror lookup.) With the first partitioning's four they
-/// need ten more tables:
+/// The two partitionings that [`TableSet::Large`] adds for 5x5 corner goals,
+/// from Clausecker and Reinefeld's "small-t" catalogue (SoCS 2019,
+/// clausecker/24puzzle, `catalogues/small-t.cat`, their 1 and 4 transposed;
+/// their file lists each with its transpose, here the transpose is the
+/// mirror lookup): the 24 tiles cut into compact blocks of six placed
+/// otherwise than Korf and Felner's. With the first partitioning's four
+/// tables they need four more (510 MB in all):
 ///
 /// ```text
-///   . A A D D    . A A B B    . A A C C    . A A A A
-///   A A A D D    A A A C C    A A A D D    A A C C C
-///   A C C D D    C C A D D    B B A D D    B B C C C
-///   C C B B B    B B C D D    B B C C D    B B D D D
-///   C C B B B    B B C D D    B B C D D    B B D D D
-///
 ///   . A A D D    . A A A A
-///   A A A D D    A A C C D
-///   A C C C C    B B C C D
-///   B C C C C    B B C C D
-///   B B B B B    B B D D D
+///   A A A D D    A A C C C
+///   A C C D D    B B C C C
+///   C C B B B    B B D D D
+///   C C B B B    B B D D D
 /// ```
+///
+/// The catalogue's other four (2, 3, 5 and 6) were measured too: all six
+/// with Korf and Felner's took the nodes of #25's bound-79 iteration from
+/// 23.1 M to 8.7 M, these two to 10.1 M, but every group costs each node a
+/// read and an index, and the two were the fastest (docs/tables.md).
 const LARGE_TWENTY_FOUR: &[[u32; 4]] = &[
     [
         mask(&[1, 2, 5, 6, 7, 10]),
@@ -172,34 +176,10 @@ const LARGE_TWENTY_FOUR: &[[u32; 4]] = &[
         mask(&[3, 4, 8, 9, 13, 14]),
     ],
     [
-        mask(&[1, 2, 5, 6, 7, 12]),
-        mask(&[10, 11, 15, 16, 20, 21]),
-        mask(&[3, 8, 13, 17, 18, 22]),
-        mask(&[4, 9, 14, 19, 23, 24]),
-    ],
-    [
-        mask(&[1, 2, 5, 6, 7, 10]),
-        mask(&[11, 12, 15, 16, 20, 21]),
-        mask(&[3, 8, 13, 17, 18, 22]),
-        mask(&[4, 9, 14, 19, 23, 24]),
-    ],
-    [
         mask(&[1, 2, 3, 4, 5, 6]),
         mask(&[10, 11, 15, 16, 20, 21]),
         mask(&[7, 8, 9, 12, 13, 14]),
         mask(&[17, 18, 19, 22, 23, 24]),
-    ],
-    [
-        mask(&[1, 2, 5, 6, 7, 10]),
-        mask(&[15, 20, 21, 22, 23, 24]),
-        mask(&[11, 12, 16, 17, 18, 19]),
-        mask(&[3, 4, 8, 9, 13, 14]),
-    ],
-    [
-        mask(&[1, 2, 3, 4, 5, 6]),
-        mask(&[10, 11, 15, 16, 20, 21]),
-        mask(&[7, 8, 12, 13, 17, 18]),
-        mask(&[9, 14, 19, 22, 23, 24]),
     ],
 ];
 
@@ -283,13 +263,18 @@ impl Partition {
 
     /// The small test tables for goals with the blank on `g`: the other
     /// cells in chunks of `small_tiles`, taken in row-major order (`way`
-    /// 0), column-major order (1) or by diagonals (2).
+    /// 0), row by row alternately left to right and right to left (1), or
+    /// by diagonals (2). (Column-major order would be row-major order seen
+    /// through the transpose, the mirror of most classes.)
     fn small_masks(&self, g: usize, way: usize) -> Vec<u32> {
         let side = self.side;
         let mut cells: Vec<usize> = (0..side * side).filter(|&c| c != g).collect();
         match way {
             0 => {}
-            1 => cells.sort_by_key(|&c| (c % side, c / side)),
+            1 => cells.sort_by_key(|&c| {
+                let (r, col) = (c / side, c % side);
+                (r, if r % 2 == 1 { side - 1 - col } else { col })
+            }),
             _ => cells.sort_by_key(|&c| (c % side + c / side, c / side)),
         }
         cells
@@ -388,8 +373,8 @@ mod tests {
     /// cells in tables of 6, 6 and 3), on the board and on its transpose.
     fn old_fifteen_groups(set: TableSet, rep: usize) -> Vec<(Vec<u8>, Vec<PatternSpec>)> {
         let masks = |g: usize| match set {
-            TableSet::Standard => vec![0x00ff & !(1u32 << g), 0xff00],
-            TableSet::Small => {
+            TableSet::Standard | TableSet::Large => vec![0x00ff & !(1u32 << g), 0xff00],
+            TableSet::Small | TableSet::SmallLarge => {
                 let cells: Vec<usize> = (0..16).filter(|&c| c != g).collect();
                 let mask = |r: &[usize]| r.iter().fold(0u32, |m, &c| m | 1 << c);
                 vec![mask(&cells[..6]), mask(&cells[6..12]), mask(&cells[12..])]
@@ -445,6 +430,74 @@ mod tests {
         }
         let twentyfour = TWENTY_FOUR.groups(TableSet::Standard, 0);
         assert!(twentyfour.iter().all(|(_, specs)| specs.len() == 4));
+    }
+
+    #[test]
+    fn the_large_set_adds_two_partitionings_for_corner_goals_only() {
+        let groups = TWENTY_FOUR.groups(TableSet::Large, 0);
+        assert_eq!(groups.len(), 6);
+        assert_eq!(groups[..2], TWENTY_FOUR.groups(TableSet::Standard, 0)[..]);
+        let all = (1u32 << 25) - 1;
+        for (i, (frame, specs)) in groups.iter().enumerate() {
+            let want = if i % 2 == 0 {
+                Symmetry::IDENTITY
+            } else {
+                Symmetry::TRANSPOSE
+            };
+            assert_eq!(*frame, want, "group {i}");
+            assert!(specs
+                .iter()
+                .all(|s| s.tiles() == 6 && s.goal_region & 1 != 0));
+            let covered = specs.iter().fold(0, |m, s| m | s.cells);
+            assert_eq!(covered, all & !1, "group {i} covers every tile once");
+            assert_eq!(specs.iter().map(|s| s.tiles()).sum::<usize>(), 24);
+        }
+        // Eight tables: four shared with the standard set, four more.
+        let mut specs: Vec<PatternSpec> = groups.into_iter().flat_map(|(_, s)| s).collect();
+        specs.sort_by_key(|s| (s.cells, s.goal_region));
+        specs.dedup();
+        assert_eq!(specs.len(), 8);
+        let mut names: Vec<String> = specs.iter().map(|s| TWENTY_FOUR.table_name(s)).collect();
+        assert!(names.iter().all(|n| !n.contains('.')), "{names:?}");
+        assert!(names.contains(&"5x5 table of tiles 1 2 3 4 5 6".to_string()));
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 8);
+        // Other classes and the 4x4 partition keep their standard tables.
+        for &rep in &TWENTY_FOUR.classes[1..] {
+            let standard = TWENTY_FOUR.groups(TableSet::Standard, rep);
+            assert_eq!(TWENTY_FOUR.groups(TableSet::Large, rep), standard);
+        }
+        for &rep in FIFTEEN.classes {
+            let standard = FIFTEEN.groups(TableSet::Standard, rep);
+            assert_eq!(FIFTEEN.groups(TableSet::Large, rep), standard);
+        }
+    }
+
+    #[test]
+    fn the_small_large_set_cuts_the_cells_three_ways_in_every_class() {
+        for partition in [&FIFTEEN, &TWENTY_FOUR] {
+            let cells = partition.side * partition.side;
+            for &rep in partition.classes {
+                let groups = partition.groups(TableSet::SmallLarge, rep);
+                assert_eq!(groups.len(), 6);
+                assert_eq!(groups[..2], partition.groups(TableSet::Small, rep)[..]);
+                let mut cuts = Vec::new();
+                for (frame, specs) in &groups {
+                    let g = frame.cell(partition.side, rep);
+                    let covered = specs.iter().fold(0, |m, s| m | s.cells);
+                    assert_eq!(covered, ((1 << cells) - 1) & !(1 << g));
+                    let mut cut: Vec<u32> = specs.iter().map(|s| s.cells).collect();
+                    cut.sort_unstable();
+                    cuts.push((frame.cells(partition.side), cut));
+                }
+                // No two groups look up the same tables in the same frame.
+                let n = cuts.len();
+                cuts.sort();
+                cuts.dedup();
+                assert_eq!(cuts.len(), n, "side {} class {rep}", partition.side);
+            }
+        }
     }
 
     #[test]

@@ -26,10 +26,12 @@
 //!   sideways move only changes the occupied-cell set, an up/down move also
 //!   shifts the permutation rank by a few weights ([`Indexer::weight`]); no
 //!   allocation and no large auxiliary table in the loop.
-//! - **Lazy second group.** The mirrored group is read only for children the
-//!   first read did not prune, and the group whose estimate of the parent is
-//!   larger goes first; a child whose bound without any read (Manhattan plus the
-//!   unchanged tables) already fails is not read at all.
+//! - **Lazy groups.** The group whose estimate of the parent is the largest
+//!   is read first; the others (the mirror image, and with the large 5x5 set
+//!   the other partitionings on the board and its mirror) only for children
+//!   the first read did not prune, all in one wave ([`Reading`]); a child
+//!   whose bound without any read (Manhattan plus the unchanged tables)
+//!   already fails is not read at all.
 //! - **Duplicate pruning** with [`Fsm`] (25% fewer nodes), **sibling ordering**
 //!   by estimate (12% fewer nodes in the last iteration), and **bidirectional
 //!   pathmax** (Felner et al. 2005; the tables are inconsistent because each
@@ -66,9 +68,9 @@ use geometry::{PackedBoard, MAX_CELLS, NO_CELL};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Groups: the board itself and one mirror image for each partitioning of
-/// the tiles: 2 with the standard tables, 14 with the large set (seven
+/// the tiles: 2 with the standard tables, 6 with the large set (three
 /// partitionings, [`super::partition`]).
-pub(crate) const MAX_GROUPS: usize = 14;
+pub(crate) const MAX_GROUPS: usize = 6;
 /// Tables per group: 2 (4x4, 7-8) or 4 (5x5, 6-6-6-6) in production, up to 6
 /// for the small test partitions.
 const MAX_TABLES: usize = 6;
@@ -114,6 +116,8 @@ pub struct Heuristic<'a, G: Geometry> {
     /// the mirror image (`Node::fboard1`). Every group looks up one of the
     /// two, so a node keeps two boards however many groups there are.
     frame_of: [u8; MAX_GROUPS],
+    /// How the depth-first search reads the groups.
+    pub(crate) reading: Reading,
     /// The frame of the mirror image (the identity if no group mirrors).
     mirror: [u8; MAX_CELLS],
     geometry: std::marker::PhantomData<G>,
@@ -190,6 +194,7 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
             frame,
             frame_of,
             mirror,
+            reading: Reading::TwoWaves,
             geometry: std::marker::PhantomData,
         }
     }
@@ -212,7 +217,8 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
     /// The heuristic value of a board (tiles named by home cell, blank
     /// [`Geometry::BLANK`]).
     pub fn value(&self, cells: &[u8]) -> u32 {
-        self.root::<MAX_TABLES, MAX_GROUPS>(cells).h(self.groups.len())
+        self.root::<MAX_TABLES, MAX_GROUPS>(cells)
+            .h(self.groups.len())
     }
 
     /// Group `g`'s frame board of `node`.
@@ -436,6 +442,41 @@ impl<M: CellSet, const N: usize> Candidate<M, N> {
     }
 }
 
+/// How the depth-first search reads a child's groups: one after another,
+/// the next only if the child survived the one before (`Lazy`, as
+/// Clausecker and Reinefeld stop at the first table that prunes); the first
+/// alone and then all the others at once (`TwoWaves`); or all at once
+/// (`Full`). A child is cut if any group it reads puts it past the bound,
+/// and a child that survives has had every group read, so all three cut the
+/// same children; they differ in the reads spent on children that are cut,
+/// and in the f-values that bidirectional pathmax and the next bound see
+/// (the largest of a wave's). With two groups `Lazy` and `TwoWaves` are one.
+/// With more, each wave waits for its reads, so `TwoWaves` waits twice a
+/// batch where `Lazy` waits once a group; it was measured faster (see
+/// docs/tables.md).
+// `Lazy` and `Full` are the references the tests compare `TwoWaves` with.
+#[cfg_attr(not(test), allow(dead_code))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reading {
+    Lazy,
+    TwoWaves,
+    Full,
+}
+
+impl Reading {
+    /// The end (in reading order) of the wave of groups that starts at
+    /// `start`, of `groups`.
+    #[inline(always)]
+    fn wave_end(self, start: usize, groups: usize) -> usize {
+        let end = match self {
+            Reading::Lazy => start + 1,
+            Reading::TwoWaves if start == 0 => 1,
+            Reading::TwoWaves | Reading::Full => groups,
+        };
+        end.min(groups)
+    }
+}
+
 /// The group read in `phase` (counted from 0) of a child whose group `first`
 /// is read first: then the others in order. With two groups, `first` and
 /// then the other.
@@ -617,26 +658,42 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
                 }
             }
             counters.generated += cands.len() as u64;
-            for phase in 0..groups {
-                // The reads of the whole batch back to back, nothing depending on
-                // them in between, so that they overlap.
-                counters.reads += cands.len() as u64;
+            // The groups in waves ([`Reading`]): each wave's reads for the whole
+            // batch back to back, nothing depending on them in between, so
+            // that they overlap; only the children no group of a wave cut go
+            // on to the next.
+            let mut start = 0;
+            while start < groups {
+                let end = heur.reading.wave_end(start, groups);
+                counters.reads += (cands.len() * (end - start)) as u64;
                 for c in cands.iter_mut() {
-                    let grp = nth_group(c.first as usize, phase);
-                    let s = c.slide[grp];
-                    let table = heur.tables[grp][s.table as usize].expect("table");
-                    c.nib[grp] = table.half_excess(s.index);
+                    for k in start..end {
+                        let grp = nth_group(c.first as usize, k);
+                        let s = c.slide[grp];
+                        let table = heur.tables[grp][s.table as usize].expect("table");
+                        c.nib[grp] = table.half_excess(s.index);
+                    }
                 }
-                let last = phase + 1 == groups;
+                let last = end == groups;
+                let next_end = heur.reading.wave_end(end, groups);
                 let mut kept = 0;
                 for i in 0..cands.len() {
                     let c = &mut cands[i];
                     let p = c.parent as usize;
                     let node = &batch[p];
-                    let grp = nth_group(c.first as usize, phase);
-                    let f = node.g as u32 + 1 + c.h(grp);
+                    // The largest f-value the wave gives, and the first of its
+                    // groups (in reading order) that puts it past the bound.
+                    let (mut f, mut cutter) = (0, None);
+                    for k in start..end {
+                        let grp = nth_group(c.first as usize, k);
+                        let fk = node.g as u32 + 1 + c.h(grp);
+                        f = f.max(fk);
+                        if fk > bound && cutter.is_none() {
+                            cutter = Some(grp);
+                        }
+                    }
                     pruned.seen(p, f);
-                    if f > bound {
+                    if let Some(grp) = cutter {
                         pruned.beyond(p, f);
                         pruned.counts.read[grp][c.slide[grp].table as usize] += 1;
                         continue;
@@ -646,10 +703,12 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
                         c.key = key;
                         *nearest = (*nearest).min(h);
                     } else {
-                        // Survived this group: prepare the next group's read.
-                        let g = nth_group(c.first as usize, phase + 1);
+                        // Survived this wave: prepare the next wave's reads.
                         let (t, from, to) = (c.tile as usize, c.from as usize, node.blank as usize);
-                        c.slide[g] = heur.slide(node, g, t, from, to);
+                        for k in end..next_end {
+                            let g = nth_group(c.first as usize, k);
+                            c.slide[g] = heur.slide(node, g, t, from, to);
+                        }
                     }
                     if kept != i {
                         cands[kept] = cands[i];
@@ -657,6 +716,7 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
                     kept += 1;
                 }
                 cands.truncate(kept);
+                start = end;
             }
             // Bidirectional pathmax (Felner et al. 2005): the tables are not
             // consistent (an estimate can jump by up to 7 in one move), and a child
@@ -856,7 +916,10 @@ fn expand<G: Geometry, const T: usize, const N: usize>(
         }
         c.parent = parent as u8;
         c.first = first as u8;
-        c.slide[first] = heur.slide(node, first, c.tile as usize, c.from as usize, blank);
+        for k in 0..heur.reading.wave_end(0, groups) {
+            let g = nth_group(first, k);
+            c.slide[g] = heur.slide(node, g, c.tile as usize, c.from as usize, blank);
+        }
         cands.push(c);
         true
     });
