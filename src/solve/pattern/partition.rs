@@ -67,10 +67,10 @@ pub enum TableSet {
     /// The production partitions: 7-8 on 4x4, 6-6-6-6 on 5x5.
     Standard,
     /// The production tables and, for 5x5 goals with the blank in a corner,
-    /// six more 6-6-6-6 partitionings of the tiles, each also looked up on
-    /// the board's mirror image: 14 tables of 64 MB (893 MB) where the
-    /// standard set has 4, and about a fifth of the search nodes. Other
-    /// goals and sides get the standard tables.
+    /// two more 6-6-6-6 partitionings of the tiles, each also looked up on
+    /// the board's mirror image: 8 tables of 64 MB (510 MB) where the
+    /// standard set has 4, and about half the search nodes. Other goals and
+    /// sides get the standard tables.
     Large,
     /// A small partition with the same lookups that builds in about a second
     /// and searches far slower (for tests): the cells other than the goal
