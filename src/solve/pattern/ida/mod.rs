@@ -224,7 +224,14 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
     /// Group `g`'s frame board of `node`.
     #[inline(always)]
     fn fboard<const T: usize, const N: usize>(&self, node: &Node<G, T, N>, g: usize) -> G::Board {
-        if self.frame_of[g] == 0 {
+        // Up to two groups, group 1 is the mirror (or, if its frame is the
+        // identity, the mirror board is the board): no lookup in the loop.
+        let board = if N <= 2 {
+            g == 0
+        } else {
+            self.frame_of[g] == 0
+        };
+        if board {
             node.board
         } else {
             node.fboard1
@@ -498,6 +505,9 @@ fn likeliest<G: Geometry, const T: usize, const N: usize>(
     node: &Node<G, T, N>,
     groups: usize,
 ) -> usize {
+    if N <= 2 {
+        return usize::from(groups > 1 && node.sum(1) > node.sum(0));
+    }
     let mut best = 0;
     let mut best_sum = node.sum(0);
     for g in 1..groups {
@@ -664,7 +674,12 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
             // on to the next.
             let mut start = 0;
             while start < groups {
-                let end = heur.reading.wave_end(start, groups);
+                // Up to two groups, every reading is one group a wave.
+                let end = if N <= 2 {
+                    start + 1
+                } else {
+                    heur.reading.wave_end(start, groups)
+                };
                 counters.reads += (cands.len() * (end - start)) as u64;
                 for c in cands.iter_mut() {
                     for k in start..end {
@@ -675,7 +690,11 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
                     }
                 }
                 let last = end == groups;
-                let next_end = heur.reading.wave_end(end, groups);
+                let next_end = if N <= 2 {
+                    end + 1
+                } else {
+                    heur.reading.wave_end(end, groups)
+                };
                 let mut kept = 0;
                 for i in 0..cands.len() {
                     let c = &mut cands[i];
@@ -916,9 +935,13 @@ fn expand<G: Geometry, const T: usize, const N: usize>(
         }
         c.parent = parent as u8;
         c.first = first as u8;
-        for k in 0..heur.reading.wave_end(0, groups) {
-            let g = nth_group(first, k);
-            c.slide[g] = heur.slide(node, g, c.tile as usize, c.from as usize, blank);
+        if N <= 2 {
+            c.slide[first] = heur.slide(node, first, c.tile as usize, c.from as usize, blank);
+        } else {
+            for k in 0..heur.reading.wave_end(0, groups) {
+                let g = nth_group(first, k);
+                c.slide[g] = heur.slide(node, g, c.tile as usize, c.from as usize, blank);
+            }
         }
         cands.push(c);
         true
