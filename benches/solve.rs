@@ -43,6 +43,12 @@
 //! is the search benchmark (Korf's 100 both ways and the five easiest
 //! 24-puzzles, about two minutes), and `BENCH_ONLY=5x5 cargo bench --bench
 //! solve` with an older `./puzzle` compares two builds on the same harness.
+//!
+//! `BENCH_ONLY=large` (never run unless named: minutes per instance) solves
+//! Korf and Felner's instances `BENCH_LARGE` (default `43`, e.g. `43,35,23`)
+//! with `--solve --shortest --large-tables --stats` on every core, the
+//! large set built into `bench-out/tables5` if missing: length checked,
+//! solution replayed, nodes per iteration and the time printed.
 
 use puzzle::board_adt::{from_letters, Board, Puzzle};
 use puzzle::{random_puzzle, GoalShape, SolveOptions, SolveStats, Solver, TableCache};
@@ -90,6 +96,10 @@ fn main() {
     }
     if wanted("deepcubea") {
         deepcubea(&puzzle, &root, &out);
+    }
+    // Only when named: it takes minutes an instance.
+    if std::env::var("BENCH_ONLY").is_ok_and(|only| only.split(',').any(|p| p.trim() == "large")) {
+        large(&puzzle, &root, &out.join("tables5"));
     }
 }
 
@@ -177,6 +187,81 @@ fn deepcubea(puzzle: &Path, root: &Path, out: &Path) {
                 );
             }
         }
+    }
+}
+
+/// Korf and Felner's instances `BENCH_LARGE` (see the module docs) with the
+/// large 5x5 set, on every core.
+fn large(puzzle: &Path, root: &Path, cache: &Path) {
+    std::fs::create_dir_all(cache).expect("cannot create bench-out/tables5");
+    let ids: Vec<u32> = std::env::var("BENCH_LARGE")
+        .unwrap_or_else(|_| "43".into())
+        .split(',')
+        .map(|id| {
+            id.trim()
+                .parse()
+                .expect("BENCH_LARGE lists instance numbers")
+        })
+        .collect();
+    let instances = korf_instances(&root.join("data/korf24.txt"));
+    let goal = goal24();
+    for id in ids {
+        let (_, length, board) = instances
+            .iter()
+            .find(|(i, _, _)| *i == id)
+            .expect("an instance of data/korf24.txt");
+        println!();
+        println!(
+            "== Korf and Felner's #{id} ({length} moves), --shortest --large-tables, every core"
+        );
+        let file = cache
+            .parent()
+            .unwrap_or(cache)
+            .join(format!("korf24-{id}.txt"));
+        std::fs::write(&file, format!("{board}\n{goal}\n")).unwrap();
+        let started = Instant::now();
+        let output = Command::new(puzzle)
+            .args([
+                "--solve",
+                "--shortest",
+                "--large-tables",
+                "--stats",
+                "--cache-dir",
+            ])
+            .arg(cache)
+            .arg(&file)
+            .stdin(Stdio::null())
+            .output()
+            .expect("cannot run puzzle");
+        let wall = started.elapsed();
+        assert!(output.status.success(), "instance {id} failed");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines[3], format!("moves: {length} (shortest)"), "#{id}");
+        let moves = from_letters(lines[4].trim_start_matches("solution: ")).unwrap();
+        let mut start: Board = board.parse().unwrap();
+        let goal_board: Board = goal.parse().unwrap();
+        assert!(
+            moves.iter().all(|&m| start.slide(m)) && start == goal_board,
+            "instance {id} replays"
+        );
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        for line in stderr.lines() {
+            if line.contains("iteration bound")
+                || line.contains("stats:")
+                || line.contains("building")
+            {
+                println!("{line}");
+            }
+        }
+        let (nodes, search, tables) = stats_of(&stderr);
+        println!(
+            "#{id}: optimal, replayed; {nodes} nodes; search {:.1} s ({:.2} M nodes/s), tables {:.1} s, wall {:.1} s",
+            search.as_secs_f64(),
+            nodes as f64 / search.as_secs_f64() / 1e6,
+            tables.as_secs_f64(),
+            wall.as_secs_f64()
+        );
     }
 }
 

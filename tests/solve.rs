@@ -587,7 +587,9 @@ fn a_corrupt_table_cache_is_rebuilt() {
 
 #[test]
 fn jobs_and_time_limit_are_checked_on_the_command_line() {
-    let bad: [&[&str]; 6] = [
+    let bad: [&[&str]; 8] = [
+        &["--large-tables"],
+        &["--solve", "--large-tables"],
         &["--time-limit", "5"],
         &["--solve", "--time-limit", "0"],
         &["--solve", "--shortest", "--time-limit", "0"],
@@ -932,6 +934,84 @@ fn solved_on_small_tables(input: &str, jobs: &str) -> std::process::Output {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     out
+}
+
+#[test]
+fn large_tables_go_with_shortest_and_give_the_same_length_on_any_jobs() {
+    let out = puzzle()
+        .args(["--solve", "--large-tables"])
+        .write_stdin("")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("--large-tables goes with --shortest"),
+        "{stderr}"
+    );
+    let help = puzzle().arg("--help").output().unwrap();
+    assert!(String::from_utf8(help.stdout)
+        .unwrap()
+        .contains("--large-tables"));
+    // A start 34 random moves from a corner goal, and from an edge goal (the
+    // small test tables cut three ways serve every class).
+    let mut rng = SplitMix64::new(0x26);
+    for goal_blank in [0, 7] {
+        let mut goal: Vec<u32> = (1..25).collect();
+        goal.insert(goal_blank, 0);
+        let (mut start, mut at, mut made) = (goal.clone(), goal_blank, 0);
+        while made < 34 {
+            made += usize::from(apply_move(
+                &mut start,
+                5,
+                &mut at,
+                Move::ALL[rng.below(4) as usize],
+            ));
+        }
+        let input = format!("{}\n{}\n", line(&start), line(&goal));
+        let run = |args: &[&str]| {
+            let out = puzzle()
+                .args(args)
+                .env("PUZZLE_TABLES", "small")
+                .write_stdin(input.clone())
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{args:?}");
+            let stdout = String::from_utf8(out.stdout).unwrap();
+            (stdout, String::from_utf8(out.stderr).unwrap())
+        };
+        let (standard, _) = run(&["--solve", "--shortest", "--jobs", "1"]);
+        let (one, stderr) = run(&[
+            "--solve",
+            "--shortest",
+            "--large-tables",
+            "--stats",
+            "--jobs",
+            "1",
+        ]);
+        let (two, _) = run(&[
+            "--solve",
+            "--shortest",
+            "--large-tables",
+            "--stats",
+            "--jobs",
+            "2",
+        ]);
+        let (a, b) = (parse_answer(&standard), parse_answer(&one));
+        replays(&b);
+        assert!(a.shortest && b.shortest);
+        assert_eq!(a.moves.len(), b.moves.len(), "goal blank {goal_blank}");
+        assert_eq!(one, two, "the same bytes for any --jobs");
+        // What pruned names the three partitionings' groups.
+        let pruned = stderr
+            .lines()
+            .find(|l| l.starts_with("puzzle: pruned: "))
+            .expect("a pruned line");
+        assert!(
+            pruned.contains("; board 3 A ") && pruned.contains("; mirror 3 A "),
+            "{pruned}"
+        );
+    }
 }
 
 #[test]

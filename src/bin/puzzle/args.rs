@@ -35,6 +35,8 @@ pub(crate) struct CheckArgs {
     pub(crate) file: Option<OsString>,
     pub(crate) solve: bool,
     pub(crate) shortest: bool,
+    /// `--large-tables`: the large set of 5x5 tables for `--shortest`.
+    pub(crate) large_tables: bool,
     pub(crate) show: bool,
     pub(crate) stats: bool,
     /// Show the parity rule's computation after the verdict (`--explain`).
@@ -121,6 +123,7 @@ fn read(args: impl Iterator<Item = OsString>) -> Result<Given, Usage> {
             "--" => only_files = true,
             "-s" | "--solve" => check.solve = flag(&inline)?,
             "--shortest" => check.shortest = flag(&inline)?,
+            "--large-tables" => check.large_tables = flag(&inline)?,
             "--show" => check.show = flag(&inline)?,
             "--stats" => check.stats = flag(&inline)?,
             "--explain" => check.explain = flag(&inline)?,
@@ -238,6 +241,9 @@ impl Given {
         }
         if check.time_limit.is_some() && !check.solve {
             return Err(Usage("--time-limit goes with --solve".into()));
+        }
+        if check.large_tables && !check.shortest {
+            return Err(Usage("--large-tables goes with --shortest".into()));
         }
         if let Some(sides) = build_tables {
             if check.file.is_some()

@@ -161,20 +161,24 @@ fn solve_options(args: &CheckArgs) -> SolveOptions {
     SolveOptions {
         shortest: args.shortest,
         cache: args.cache.clone(),
-        tables: table_set(),
+        tables: table_set(args.large_tables),
         jobs: args.jobs,
         time_limit: args.time_limit,
         stop: None,
     }
 }
 
-/// The tables to use: the production ones, or, when the environment says
-/// `PUZZLE_TABLES=small`, the small ones that build in a second and search
-/// slower (for tests of the binary; the answers stay valid, the lengths grow).
-fn table_set() -> TableSet {
-    match std::env::var_os("PUZZLE_TABLES") {
-        Some(value) if value == "small" => TableSet::Small,
-        _ => TableSet::Standard,
+/// The tables to use: the production ones (the large set with
+/// `--large-tables`), or, when the environment says `PUZZLE_TABLES=small`,
+/// the small ones that build in a second and search slower (for tests of the
+/// binary; the answers stay valid, the lengths grow).
+fn table_set(large: bool) -> TableSet {
+    let small = std::env::var_os("PUZZLE_TABLES").is_some_and(|v| v == "small");
+    match (small, large) {
+        (false, false) => TableSet::Standard,
+        (false, true) => TableSet::Large,
+        (true, false) => TableSet::Small,
+        (true, true) => TableSet::SmallLarge,
     }
 }
 

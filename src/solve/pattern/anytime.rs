@@ -352,8 +352,14 @@ fn details(
         previous = Some(end.nodes);
     }
     let mut line = format!("pruned: {} before a read", prunes.unread);
-    for (g, name) in ["board", "mirror"].iter().enumerate().take(groups) {
-        line.push_str(&format!("; {name}"));
+    for g in 0..groups.min(prunes.read.len()) {
+        // Groups come in pairs, a partitioning on the board and on its
+        // mirror image; the second and later partitionings are numbered.
+        let side = ["board", "mirror"][g % 2];
+        match g / 2 {
+            0 => line.push_str(&format!("; {side}")),
+            p => line.push_str(&format!("; {side} {}", p + 1)),
+        }
         for (q, count) in prunes.read[g].iter().enumerate().take(tables) {
             let sep = if q == 0 { " " } else { ", " };
             line.push_str(&format!("{sep}{} {count}", (b'A' + q as u8) as char));

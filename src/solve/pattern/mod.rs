@@ -105,7 +105,12 @@ impl Tables {
         progress: &mut dyn FnMut(&TableEvent),
     ) -> io::Result<Tables> {
         let all: Vec<PatternSpec> = groups.iter().flat_map(|(_, specs)| specs.clone()).collect();
-        let what = format!("the tables for {}", partition.goals_named(rep));
+        let large = groups.len() > 2;
+        let what = format!(
+            "the {}tables for {}",
+            if large { "large set of " } else { "" },
+            partition.goals_named(rep)
+        );
         tables::announce(cache, &all, &what, progress);
         let mut pdbs: Vec<Arc<Pdb>> = Vec::new();
         let mut out = Vec::new();
@@ -141,9 +146,10 @@ impl Tables {
     /// [`BOUND_NODES`], a tenth and an eighth of them with the small test
     /// tables, which make no answer good and every test slow.
     fn near_effort(&self) -> (usize, u64) {
-        match self.set {
-            TableSet::Standard => (NEAR_WIDTH, BOUND_NODES),
-            TableSet::Small => (NEAR_WIDTH / 10, BOUND_NODES / 8),
+        if self.set.is_small() {
+            (NEAR_WIDTH / 10, BOUND_NODES / 8)
+        } else {
+            (NEAR_WIDTH, BOUND_NODES)
         }
     }
 
@@ -453,6 +459,16 @@ mod tests {
         TABLES[first + partition.class(goal_blank)].get_or_init(|| {
             Tables::load(partition, None, goal_blank, TableSet::Small, &mut |_| {})
                 .expect("in-memory build")
+        })
+    }
+
+    /// The small tables cut three ways ([`TableSet::SmallLarge`]) for each
+    /// 5x5 goal class, built once for all tests.
+    fn small_large(goal_blank: usize) -> &'static Tables {
+        static TABLES: [OnceLock<Tables>; 6] = [const { OnceLock::new() }; 6];
+        TABLES[TWENTY_FOUR.class(goal_blank)].get_or_init(|| {
+            let set = TableSet::SmallLarge;
+            Tables::load(&TWENTY_FOUR, None, goal_blank, set, &mut |_| {}).expect("in memory")
         })
     }
 
@@ -930,6 +946,132 @@ mod tests {
                     raised += usize::from(h2 > h1);
                 }
                 assert!(raised > 0, "class {rep}: the mirror lookup adds something");
+            }
+        }
+
+        /// A shortest solution by `tables` on `jobs` threads, its groups read
+        /// as `reading` says, replayed: its moves (in the canonical frame),
+        /// the start's estimate and the nodes.
+        fn solve_reading(
+            start: &[u8],
+            goal: &[u8],
+            tables: &Tables,
+            reading: ida::Reading,
+            jobs: usize,
+        ) -> (Vec<Move>, u32, u64) {
+            let canon = canonical::normalise(SIDE, start, goal, tables.rep, Five::BLANK);
+            let mut heur: Heuristic<'_, Five> = tables.heuristic();
+            heur.reading = reading;
+            let limits = Limits {
+                jobs,
+                ..Limits::UNLIMITED
+            };
+            let mut counters = Counters::default();
+            let moves = solved(ida::search(
+                &heur,
+                &canon.cells,
+                &limits,
+                &mut counters,
+                &mut |_| {},
+            ));
+            let mut cells = canon.cells.clone();
+            let mut blank = cells.iter().position(|&t| t == Five::BLANK).unwrap();
+            let _ = replay(&mut cells, SIDE, &mut blank, &moves);
+            assert_eq!(heur.value(&cells), 0, "the moves reach the goal");
+            (moves, counters.start_h, counters.expanded)
+        }
+
+        #[test]
+        fn several_partitionings_give_shortest_solutions_in_every_goal_class() {
+            let mut rng = SplitMix64::new(0x26);
+            for goal_blank in [0, 24, 1, 9, 2, 22, 6, 18, 7, 13, 12] {
+                let goal = random_goal(&mut rng, goal_blank);
+                let length = 18 + rng.index(8);
+                let start = scramble(&mut rng, &goal, length);
+                let tables = small_large(goal_blank);
+                assert_eq!(tables.heuristic::<Five>().groups(), 6);
+                let mut counters = Counters::default();
+                let limits = Limits {
+                    jobs: 2,
+                    ..Limits::UNLIMITED
+                };
+                let found = solve_cells(&start, &goal, tables, &limits, &mut counters, &mut |_| {});
+                let moves = solved(found);
+                let mut cells = start.clone();
+                let mut blank = cells.iter().position(|&t| t == 0).unwrap();
+                assert_eq!(replay(&mut cells, SIDE, &mut blank, &moves), Ok(()));
+                assert_eq!(cells, goal, "solution replays onto the goal");
+                let independent = solve_shortest(SIDE, &wide(&start), &wide(&goal), &mut |_| {});
+                assert_eq!(moves.len(), independent.len(), "goal blank {goal_blank}");
+                assert!(counters.start_h as usize <= moves.len(), "admissible start");
+            }
+        }
+
+        #[test]
+        fn more_partitionings_raise_the_estimate_and_it_stays_a_lower_bound() {
+            let mut rng = SplitMix64::new(0x2626);
+            for goal_blank in [0, 1, 2, 6, 7, 12] {
+                let goal = random_goal(&mut rng, goal_blank);
+                let (one, three) = (small(&TWENTY_FOUR, goal_blank), small_large(goal_blank));
+                let mut raised = 0;
+                for _ in 0..30 {
+                    // The walk's length bounds the shortest solution.
+                    let length = 10 + rng.index(30);
+                    let start = scramble(&mut rng, &goal, length);
+                    let (h1, h3) = (estimate(&start, &goal, one), estimate(&start, &goal, three));
+                    assert!(h1 <= h3 && h3 as usize <= length, "{h1} {h3} {length}");
+                    raised += usize::from(h3 > h1);
+                }
+                assert!(
+                    raised > 0,
+                    "goal blank {goal_blank}: the others add something"
+                );
+            }
+        }
+
+        #[test]
+        fn lazy_and_full_reading_cut_alike_and_find_the_same_length() {
+            // Lazy reads a child's groups one by one and stops at the first
+            // that cuts; full reads all; two waves the first, then the rest.
+            // All cut the same children (only the f-values that pathmax and
+            // the next bound see may differ), so the lengths agree.
+            let mut rng = SplitMix64::new(0x1a2);
+            for goal_blank in [0, 7] {
+                let tables = small_large(goal_blank);
+                let goal = random_goal(&mut rng, goal_blank);
+                for _ in 0..3 {
+                    let start = scramble(&mut rng, &goal, 34);
+                    let readings = [
+                        ida::Reading::Lazy,
+                        ida::Reading::TwoWaves,
+                        ida::Reading::Full,
+                    ];
+                    let answers: Vec<(Vec<Move>, u32, u64)> = readings
+                        .iter()
+                        .map(|&r| solve_reading(&start, &goal, tables, r, 1))
+                        .collect();
+                    let (moves, start_h, _) = &answers[0];
+                    assert!(*start_h as usize <= moves.len());
+                    for (r, (m, h, nodes)) in readings.iter().zip(&answers) {
+                        assert_eq!((m.len(), h), (moves.len(), start_h), "{r:?}");
+                        assert!(*nodes > 0);
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn several_partitionings_give_the_same_moves_for_any_number_of_threads() {
+            let mut rng = SplitMix64::new(0x2627);
+            for goal_blank in [0, 12] {
+                let tables = small_large(goal_blank);
+                let goal = random_goal(&mut rng, goal_blank);
+                let start = scramble(&mut rng, &goal, 36);
+                let one = solve_reading(&start, &goal, tables, ida::Reading::TwoWaves, 1);
+                for jobs in [2, 3] {
+                    let many = solve_reading(&start, &goal, tables, ida::Reading::TwoWaves, jobs);
+                    assert_eq!(many.0, one.0, "goal blank {goal_blank}, {jobs} threads");
+                }
             }
         }
 

@@ -52,6 +52,11 @@
 //! | 1 | A \ {1}, A \ {5}, B, C, D | 319 MB |
 //!
 //! All ten files take 637 MB.
+//!
+//! **5x5, the large set** ([`TableSet::Large`], `--large-tables`): for
+//! corner goals, two more 6-6-6-6 partitionings of the tiles
+//! ([`LARGE_TWENTY_FOUR`]), each again on the board and on its transpose:
+//! six groups, eight tables (510 MB), the heuristic the largest of six sums.
 
 use super::tables::PatternSpec;
 use crate::board_adt::symmetry::{class_of, Symmetry};
@@ -61,11 +66,29 @@ use crate::board_adt::symmetry::{class_of, Symmetry};
 pub enum TableSet {
     /// The production partitions: 7-8 on 4x4, 6-6-6-6 on 5x5.
     Standard,
+    /// The production tables and, for 5x5 goals with the blank in a corner,
+    /// two more 6-6-6-6 partitionings of the tiles, each also looked up on
+    /// the board's mirror image: 8 tables of 64 MB (510 MB) where the
+    /// standard set has 4, and about half the search nodes. Other goals and
+    /// sides get the standard tables.
+    Large,
     /// A small partition with the same lookups that builds in about a second
     /// and searches far slower (for tests): the cells other than the goal
     /// blank's, in row-major order, cut into tables of 6 tiles on 4x4 (6, 6,
     /// 3) and of 4 tiles on 5x5.
     Small,
+    /// The small tables cut three ways (the cells in row-major order, in
+    /// rows alternately reversed and by diagonals), each on the board and on its
+    /// mirror image, for every goal class: what [`TableSet::Large`] is to
+    /// [`TableSet::Standard`], for tests.
+    SmallLarge,
+}
+
+impl TableSet {
+    /// Whether these are the small test tables.
+    pub(crate) fn is_small(self) -> bool {
+        matches!(self, TableSet::Small | TableSet::SmallLarge)
+    }
 }
 
 /// How the pattern databases of one side cut the board (see the module docs).
@@ -84,6 +107,11 @@ pub(crate) struct Partition {
     part_names: &'static [&'static str],
     /// What a user calls each class, in the order of `classes`.
     class_names: &'static [&'static str],
+    /// The partitionings of [`TableSet::Large`] beyond `parts`, for goals
+    /// whose blank is on cell 0 (the transpose fixes it, so each is looked
+    /// up on the board and on its transpose with the same tables): masks of
+    /// the tiles' home cells, cell 0 left out.
+    large: &'static [[u32; 4]],
 }
 
 /// The 4x4 partition: rows 0-1 and rows 2-3.
@@ -94,6 +122,7 @@ pub(crate) const FIFTEEN: Partition = Partition {
     small_tiles: 6,
     part_names: &["rows 1-2", "rows 3-4"],
     class_names: &["in a corner", "on an edge cell", "on a centre cell"],
+    large: &[],
 };
 
 /// The 5x5 partition: parts A, B, C and D of the module docs.
@@ -116,7 +145,43 @@ pub(crate) const TWENTY_FOUR: Partition = Partition {
         "in the middle of an inner edge",
         "in the centre",
     ],
+    large: LARGE_TWENTY_FOUR,
 };
+
+/// The two partitionings that [`TableSet::Large`] adds for 5x5 corner goals,
+/// from Clausecker and Reinefeld's "small-t" catalogue (SoCS 2019,
+/// clausecker/24puzzle, `catalogues/small-t.cat`, their 1 and 4 transposed;
+/// their file lists each with its transpose, here the transpose is the
+/// mirror lookup): the 24 tiles cut into compact blocks of six placed
+/// otherwise than Korf and Felner's. With the first partitioning's four
+/// tables they need four more (510 MB in all):
+///
+/// ```text
+///   . A A D D    . A A A A
+///   A A A D D    A A C C C
+///   A C C D D    B B C C C
+///   C C B B B    B B D D D
+///   C C B B B    B B D D D
+/// ```
+///
+/// The catalogue's other four (2, 3, 5 and 6) were measured too: all six
+/// with Korf and Felner's took the nodes of #25's bound-79 iteration from
+/// 23.1 M to 8.7 M, these two to 10.1 M, but every group costs each node a
+/// read and an index, and the two were the fastest (docs/tables.md).
+const LARGE_TWENTY_FOUR: &[[u32; 4]] = &[
+    [
+        mask(&[1, 2, 5, 6, 7, 10]),
+        mask(&[17, 18, 19, 22, 23, 24]),
+        mask(&[11, 12, 15, 16, 20, 21]),
+        mask(&[3, 4, 8, 9, 13, 14]),
+    ],
+    [
+        mask(&[1, 2, 3, 4, 5, 6]),
+        mask(&[10, 11, 15, 16, 20, 21]),
+        mask(&[7, 8, 9, 12, 13, 14]),
+        mask(&[17, 18, 19, 22, 23, 24]),
+    ],
+];
 
 /// The mask of `cells`.
 const fn mask(cells: &[usize]) -> u32 {
@@ -160,6 +225,10 @@ impl Partition {
         let tiles = spec.tiles();
         let part = self.parts.iter().position(|&p| spec.cells & !p == 0);
         let Some(part) = part.filter(|&p| (self.parts[p] & !spec.cells).count_ones() <= 1) else {
+            if self.large.iter().flatten().any(|&m| m == spec.cells) {
+                let tiles: Vec<String> = spec.home_cells().iter().map(|c| c.to_string()).collect();
+                return format!("{side}x{side} table of tiles {}", tiles.join(" "));
+            }
             return format!("{side}x{side} table {}", spec.name());
         };
         let name = self.part_names[part];
@@ -179,7 +248,7 @@ impl Partition {
     /// The pattern cells of each table for goals with the blank on `g`.
     fn masks(&self, set: TableSet, g: usize) -> Vec<u32> {
         match set {
-            TableSet::Standard => {
+            TableSet::Standard | TableSet::Large => {
                 assert!(
                     self.parts[0] & (1 << g) != 0,
                     "goal blank in the first part"
@@ -188,14 +257,30 @@ impl Partition {
                 out[0] &= !(1 << g);
                 out
             }
-            TableSet::Small => {
-                let cells: Vec<usize> = (0..self.side * self.side).filter(|&c| c != g).collect();
-                cells
-                    .chunks(self.small_tiles)
-                    .map(|part| part.iter().fold(0, |m, &c| m | 1 << c))
-                    .collect()
-            }
+            TableSet::Small | TableSet::SmallLarge => self.small_masks(g, 0),
         }
+    }
+
+    /// The small test tables for goals with the blank on `g`: the other
+    /// cells in chunks of `small_tiles`, taken in row-major order (`way`
+    /// 0), row by row alternately left to right and right to left (1), or
+    /// by diagonals (2). (Column-major order would be row-major order seen
+    /// through the transpose, the mirror of most classes.)
+    fn small_masks(&self, g: usize, way: usize) -> Vec<u32> {
+        let side = self.side;
+        let mut cells: Vec<usize> = (0..side * side).filter(|&c| c != g).collect();
+        match way {
+            0 => {}
+            1 => cells.sort_by_key(|&c| {
+                let (r, col) = (c / side, c % side);
+                (r, if r % 2 == 1 { side - 1 - col } else { col })
+            }),
+            _ => cells.sort_by_key(|&c| (c % side + c / side, c / side)),
+        }
+        cells
+            .chunks(self.small_tiles)
+            .map(|part| part.iter().fold(0, |m, &c| m | 1 << c))
+            .collect()
     }
 
     /// The frame of the second lookup for goals with the blank on `rep`: the
@@ -217,19 +302,43 @@ impl Partition {
 
     /// The groups of goal class `rep`: each a frame (the board itself, then
     /// its mirror) and the tables looked up in it.
+    ///
+    /// With [`TableSet::Large`] (goals with the blank on cell 0 of a
+    /// partition with more partitionings) and [`TableSet::SmallLarge`], the
+    /// groups of the other partitionings follow, each again on the board and
+    /// on its mirror image.
     pub(crate) fn groups(&self, set: TableSet, rep: usize) -> Vec<(Symmetry, Vec<PatternSpec>)> {
-        [Symmetry::IDENTITY, self.second_frame(rep)]
+        let frames = [Symmetry::IDENTITY, self.second_frame(rep)];
+        let group = |frame: Symmetry, masks: &dyn Fn(usize) -> Vec<u32>| {
+            let g = frame.cell(self.side, rep);
+            let specs = masks(g)
+                .into_iter()
+                .map(|m| PatternSpec::new(self.side, m, g))
+                .collect();
+            (frame, specs)
+        };
+        let mut out: Vec<(Symmetry, Vec<PatternSpec>)> = frames
             .into_iter()
-            .map(|frame| {
-                let g = frame.cell(self.side, rep);
-                let specs = self
-                    .masks(set, g)
-                    .into_iter()
-                    .map(|m| PatternSpec::new(self.side, m, g))
-                    .collect();
-                (frame, specs)
-            })
-            .collect()
+            .map(|frame| group(frame, &|g| self.masks(set, g)))
+            .collect();
+        match set {
+            TableSet::Large if rep == 0 => {
+                for parts in self.large {
+                    for frame in frames {
+                        out.push(group(frame, &|_| parts.to_vec()));
+                    }
+                }
+            }
+            TableSet::SmallLarge => {
+                for way in 1..3 {
+                    for frame in frames {
+                        out.push(group(frame, &|g| self.small_masks(g, way)));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
     }
 
     /// Every production table of every class, in the order of the classes.
@@ -264,8 +373,8 @@ mod tests {
     /// cells in tables of 6, 6 and 3), on the board and on its transpose.
     fn old_fifteen_groups(set: TableSet, rep: usize) -> Vec<(Vec<u8>, Vec<PatternSpec>)> {
         let masks = |g: usize| match set {
-            TableSet::Standard => vec![0x00ff & !(1u32 << g), 0xff00],
-            TableSet::Small => {
+            TableSet::Standard | TableSet::Large => vec![0x00ff & !(1u32 << g), 0xff00],
+            TableSet::Small | TableSet::SmallLarge => {
                 let cells: Vec<usize> = (0..16).filter(|&c| c != g).collect();
                 let mask = |r: &[usize]| r.iter().fold(0u32, |m, &c| m | 1 << c);
                 vec![mask(&cells[..6]), mask(&cells[6..12]), mask(&cells[12..])]
@@ -321,6 +430,74 @@ mod tests {
         }
         let twentyfour = TWENTY_FOUR.groups(TableSet::Standard, 0);
         assert!(twentyfour.iter().all(|(_, specs)| specs.len() == 4));
+    }
+
+    #[test]
+    fn the_large_set_adds_two_partitionings_for_corner_goals_only() {
+        let groups = TWENTY_FOUR.groups(TableSet::Large, 0);
+        assert_eq!(groups.len(), 6);
+        assert_eq!(groups[..2], TWENTY_FOUR.groups(TableSet::Standard, 0)[..]);
+        let all = (1u32 << 25) - 1;
+        for (i, (frame, specs)) in groups.iter().enumerate() {
+            let want = if i % 2 == 0 {
+                Symmetry::IDENTITY
+            } else {
+                Symmetry::TRANSPOSE
+            };
+            assert_eq!(*frame, want, "group {i}");
+            assert!(specs
+                .iter()
+                .all(|s| s.tiles() == 6 && s.goal_region & 1 != 0));
+            let covered = specs.iter().fold(0, |m, s| m | s.cells);
+            assert_eq!(covered, all & !1, "group {i} covers every tile once");
+            assert_eq!(specs.iter().map(|s| s.tiles()).sum::<usize>(), 24);
+        }
+        // Eight tables: four shared with the standard set, four more.
+        let mut specs: Vec<PatternSpec> = groups.into_iter().flat_map(|(_, s)| s).collect();
+        specs.sort_by_key(|s| (s.cells, s.goal_region));
+        specs.dedup();
+        assert_eq!(specs.len(), 8);
+        let mut names: Vec<String> = specs.iter().map(|s| TWENTY_FOUR.table_name(s)).collect();
+        assert!(names.iter().all(|n| !n.contains('.')), "{names:?}");
+        assert!(names.contains(&"5x5 table of tiles 1 2 3 4 5 6".to_string()));
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 8);
+        // Other classes and the 4x4 partition keep their standard tables.
+        for &rep in &TWENTY_FOUR.classes[1..] {
+            let standard = TWENTY_FOUR.groups(TableSet::Standard, rep);
+            assert_eq!(TWENTY_FOUR.groups(TableSet::Large, rep), standard);
+        }
+        for &rep in FIFTEEN.classes {
+            let standard = FIFTEEN.groups(TableSet::Standard, rep);
+            assert_eq!(FIFTEEN.groups(TableSet::Large, rep), standard);
+        }
+    }
+
+    #[test]
+    fn the_small_large_set_cuts_the_cells_three_ways_in_every_class() {
+        for partition in [&FIFTEEN, &TWENTY_FOUR] {
+            let cells = partition.side * partition.side;
+            for &rep in partition.classes {
+                let groups = partition.groups(TableSet::SmallLarge, rep);
+                assert_eq!(groups.len(), 6);
+                assert_eq!(groups[..2], partition.groups(TableSet::Small, rep)[..]);
+                let mut cuts = Vec::new();
+                for (frame, specs) in &groups {
+                    let g = frame.cell(partition.side, rep);
+                    let covered = specs.iter().fold(0, |m, s| m | s.cells);
+                    assert_eq!(covered, ((1 << cells) - 1) & !(1 << g));
+                    let mut cut: Vec<u32> = specs.iter().map(|s| s.cells).collect();
+                    cut.sort_unstable();
+                    cuts.push((frame.cells(partition.side), cut));
+                }
+                // No two groups look up the same tables in the same frame.
+                let n = cuts.len();
+                cuts.sort();
+                cuts.dedup();
+                assert_eq!(cuts.len(), n, "side {} class {rep}", partition.side);
+            }
+        }
     }
 
     #[test]

@@ -75,17 +75,20 @@ pub(crate) fn beam<G: Geometry>(
     cells: &[u8],
     limits: &BeamLimits<'_>,
 ) -> BeamOutcome {
+    // The first two groups only (the first partitioning, on the board and
+    // its mirror image): more would cost the beam more reads than they help
+    // its order, and its speed is the default `--solve`'s.
     match heur.tables_per_group() {
-        0..=2 => beam_with::<G, 2>(heur, cells, limits),
-        3 | 4 => beam_with::<G, 4>(heur, cells, limits),
-        _ => beam_with::<G, MAX_TABLES>(heur, cells, limits),
+        0..=2 => beam_with::<G, 2, 2>(heur, cells, limits),
+        3 | 4 => beam_with::<G, 4, 2>(heur, cells, limits),
+        _ => beam_with::<G, MAX_TABLES, 2>(heur, cells, limits),
     }
 }
 
 /// A child of a level's node, its table entries read, awaiting the cut.
 #[derive(Clone, Copy)]
-struct Kid<M: CellSet> {
-    c: Candidate<M>,
+struct Kid<M: CellSet, const N: usize> {
+    c: Candidate<M, N>,
     /// Its parent's index in the level.
     parent: u32,
     /// Its estimate, then the sum of the groups' estimates: `h << 10 | sum`.
@@ -101,13 +104,13 @@ const PARALLEL_FROM: usize = 1024;
 /// Bits of the duplicate table's index (see the module docs).
 const SEEN_BITS: u32 = 16;
 
-fn beam_with<G: Geometry, const T: usize>(
+fn beam_with<G: Geometry, const T: usize, const N: usize>(
     heur: &Heuristic<'_, G>,
     cells: &[u8],
     limits: &BeamLimits<'_>,
 ) -> BeamOutcome {
-    let groups = heur.groups.len();
-    let root: Node<G, T> = heur.root(cells);
+    let groups = heur.groups.len().min(N);
+    let root: Node<G, T, N> = heur.root(cells);
     let mut out = BeamOutcome {
         moves: None,
         evals: 0,
@@ -119,8 +122,8 @@ fn beam_with<G: Geometry, const T: usize>(
     }
     let (width, jobs) = (limits.width.max(1), limits.jobs.max(1));
     let mut level = vec![root];
-    let mut next: Vec<Node<G, T>> = Vec::new();
-    let mut parts: Vec<Vec<Kid<G::Mask>>> = (0..jobs).map(|_| Vec::new()).collect();
+    let mut next: Vec<Node<G, T, N>> = Vec::new();
+    let mut parts: Vec<Vec<Kid<G::Mask, N>>> = (0..jobs).map(|_| Vec::new()).collect();
     let mut keys: Vec<u64> = Vec::new();
     let mut chosen: Vec<(u32, u32)> = Vec::new();
     let mut seen = Seen::new();
@@ -158,7 +161,7 @@ fn beam_with<G: Geometry, const T: usize>(
         }
         // The cut: the `width` smallest keys (rank, then order), found as the
         // key of the `width`-th; keys are distinct, so it does not matter how.
-        let within = |k: &Kid<G::Mask>| depth + (k.rank >> 10) < limits.cutoff;
+        let within = |k: &Kid<G::Mask, N>| depth + (k.rank >> 10) < limits.cutoff;
         keys.clear();
         let mut index = 0u64;
         for kids in &parts {
@@ -191,7 +194,7 @@ fn beam_with<G: Geometry, const T: usize>(
         let per = chosen.len().div_ceil(jobs).max(PARALLEL_FROM);
         {
             let (level, parts, chosen) = (&level, &parts, &chosen);
-            let mut slices: Vec<&mut [Node<G, T>]> = next.chunks_mut(per).collect();
+            let mut slices: Vec<&mut [Node<G, T, N>]> = next.chunks_mut(per).collect();
             on_threads(jobs, &mut slices, |j, slice| {
                 for (node, &(part, i)) in slice.iter_mut().zip(&chosen[j * per..]) {
                     let k = &parts[part as usize][i as usize];
@@ -208,14 +211,14 @@ fn beam_with<G: Geometry, const T: usize>(
 /// The children of `nodes` (the `first`-th node of the level on) that the
 /// move-pruning machine allows, with their table entries read and ranked, in
 /// `kids` (in order: parents, then directions).
-fn expand<G: Geometry, const T: usize>(
+fn expand<G: Geometry, const T: usize, const N: usize>(
     heur: &Heuristic<'_, G>,
-    nodes: &[Node<G, T>],
+    nodes: &[Node<G, T, N>],
     first: usize,
-    kids: &mut Vec<Kid<G::Mask>>,
+    kids: &mut Vec<Kid<G::Mask, N>>,
 ) {
     let fsm = Fsm::get();
-    let groups = heur.groups.len();
+    let groups = heur.groups.len().min(N);
     kids.clear();
     for (i, node) in nodes.iter().enumerate() {
         let blank = node.blank as usize;
@@ -228,7 +231,7 @@ fn expand<G: Geometry, const T: usize>(
                 c,
                 parent: (first + i) as u32,
                 rank: 0,
-                fp: fingerprint(heur.moved(0, node.board, t, from, blank)),
+                fp: fingerprint(heur.moved(false, node.board, t, from, blank)),
             });
             true
         });

@@ -26,10 +26,12 @@
 //!   sideways move only changes the occupied-cell set, an up/down move also
 //!   shifts the permutation rank by a few weights ([`Indexer::weight`]); no
 //!   allocation and no large auxiliary table in the loop.
-//! - **Lazy second group.** The mirrored group is read only for children the
-//!   first read did not prune, and the group whose estimate of the parent is
-//!   larger goes first; a child whose bound without any read (Manhattan plus the
-//!   unchanged tables) already fails is not read at all.
+//! - **Lazy groups.** The group whose estimate of the parent is the largest
+//!   is read first; the others (the mirror image, and with the large 5x5 set
+//!   the other partitionings on the board and its mirror) only for children
+//!   the first read did not prune, all in one wave ([`Reading`]); a child
+//!   whose bound without any read (Manhattan plus the unchanged tables)
+//!   already fails is not read at all.
 //! - **Duplicate pruning** with [`Fsm`] (25% fewer nodes), **sibling ordering**
 //!   by estimate (12% fewer nodes in the last iteration), and **bidirectional
 //!   pathmax** (Felner et al. 2005; the tables are inconsistent because each
@@ -65,8 +67,10 @@ use crate::solve::method::Counters;
 use geometry::{PackedBoard, MAX_CELLS, NO_CELL};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Groups: the board itself and one mirror image.
-const MAX_GROUPS: usize = 2;
+/// Groups: the board itself and one mirror image for each partitioning of
+/// the tiles: 2 with the standard tables, 6 with the large set (three
+/// partitionings, [`super::partition`]).
+pub(crate) const MAX_GROUPS: usize = 6;
 /// Tables per group: 2 (4x4, 7-8) or 4 (5x5, 6-6-6-6) in production, up to 6
 /// for the small test partitions.
 const MAX_TABLES: usize = 6;
@@ -108,6 +112,14 @@ pub struct Heuristic<'a, G: Geometry> {
     /// `tile_table[g][t]`: which table of group `g` tracks tile `t`.
     tile_table: [[u8; MAX_CELLS]; MAX_GROUPS],
     frame: [[u8; MAX_CELLS]; MAX_GROUPS],
+    /// Which of a node's two boards group `g` sees: 0 the board itself, 1
+    /// the mirror image (`Node::fboard1`). Every group looks up one of the
+    /// two, so a node keeps two boards however many groups there are.
+    frame_of: [u8; MAX_GROUPS],
+    /// How the depth-first search reads the groups.
+    pub(crate) reading: Reading,
+    /// The frame of the mirror image (the identity if no group mirrors).
+    mirror: [u8; MAX_CELLS],
     geometry: std::marker::PhantomData<G>,
 }
 
@@ -122,7 +134,21 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
         let mut frame = [[0u8; MAX_CELLS]; MAX_GROUPS];
         let mut tables = [[None; MAX_TABLES]; MAX_GROUPS];
         let mut local = [[[u8::MAX; MAX_CELLS]; MAX_TABLES]; MAX_GROUPS];
+        let identity: Vec<u8> = (0..cells as u8).collect();
+        let mirror_frame = groups
+            .iter()
+            .map(|group| &group.frame)
+            .find(|f| **f != identity)
+            .unwrap_or(&identity);
+        let mut mirror = [0u8; MAX_CELLS];
+        mirror[..cells].copy_from_slice(mirror_frame);
+        let mut frame_of = [0u8; MAX_GROUPS];
         for (g, group) in groups.iter().enumerate() {
+            frame_of[g] = u8::from(group.frame != identity);
+            assert!(
+                group.frame == identity || group.frame == *mirror_frame,
+                "every group looks up the board or the one mirror image"
+            );
             assert!(group.tables.len() <= MAX_TABLES);
             let f = &group.frame;
             assert_eq!(f.len(), cells, "a frame maps every cell");
@@ -166,11 +192,15 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
             local,
             tile_table,
             frame,
+            frame_of,
+            mirror,
+            reading: Reading::TwoWaves,
             geometry: std::marker::PhantomData,
         }
     }
 
-    /// Groups: 1, or 2 with a mirror image.
+    /// Groups: 1, 2 with a mirror image, up to [`MAX_GROUPS`] with several
+    /// partitionings.
     pub(crate) fn groups(&self) -> usize {
         self.groups.len()
     }
@@ -187,19 +217,37 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
     /// The heuristic value of a board (tiles named by home cell, blank
     /// [`Geometry::BLANK`]).
     pub fn value(&self, cells: &[u8]) -> u32 {
-        self.root::<MAX_TABLES>(cells).h(self.groups.len())
+        self.root::<MAX_TABLES, MAX_GROUPS>(cells)
+            .h(self.groups.len())
+    }
+
+    /// Group `g`'s frame board of `node`.
+    #[inline(always)]
+    fn fboard<const T: usize, const N: usize>(&self, node: &Node<G, T, N>, g: usize) -> G::Board {
+        // Up to two groups, group 1 is the mirror (or, if its frame is the
+        // identity, the mirror board is the board): no lookup in the loop.
+        let board = if N <= 2 {
+            g == 0
+        } else {
+            self.frame_of[g] == 0
+        };
+        if board {
+            node.board
+        } else {
+            node.fboard1
+        }
     }
 
     /// The search node of a board.
-    fn root<const T: usize>(&self, cells: &[u8]) -> Node<G, T> {
+    fn root<const T: usize, const N: usize>(&self, cells: &[u8]) -> Node<G, T, N> {
         assert_eq!(cells.len(), G::CELLS);
         let gb = self.goal_blank;
-        let mut node: Node<G, T> = Node {
+        let mut node: Node<G, T, N> = Node {
             board: G::Board::default(),
             fboard1: G::Board::default(),
-            mask: [[G::Mask::default(); T]; MAX_GROUPS],
-            perm: [[0; T]; MAX_GROUPS],
-            nib: [[0; T]; MAX_GROUPS],
+            mask: [[G::Mask::default(); T]; N],
+            perm: [[0; T]; N],
+            nib: [[0; T]; N],
             md: 0,
             blank: 0,
             g: 0,
@@ -216,12 +264,12 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
                 t as usize
             };
             node.board = PackedBoard::with(node.board, c, t);
-            let f = &self.frame[1];
+            let f = &self.mirror;
             node.fboard1 = PackedBoard::with(node.fboard1, f[c] as usize, f[t] as usize);
         }
         node.md = md as u8;
-        for (g, group) in self.groups.iter().enumerate() {
-            let fboard = node.fboard(g);
+        for (g, group) in self.groups.iter().enumerate().take(N) {
+            let fboard = self.fboard(&node, g);
             for (q, pdb) in group.tables.iter().enumerate() {
                 let mut mask = 0u32;
                 for c in 0..G::CELLS {
@@ -244,9 +292,9 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
     /// the table that tracks `t`, its new occupied cells and permutation rank, and
     /// the entry to read.
     #[inline(always)]
-    fn slide<const T: usize>(
+    fn slide<const T: usize, const N: usize>(
         &self,
-        node: &Node<G, T>,
+        node: &Node<G, T, N>,
         g: usize,
         t: usize,
         from: usize,
@@ -265,7 +313,7 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
             // Up or down: the tile passes the pattern tiles on the (at most
             // side - 1) cells between, and the rank moves by their weights (see
             // `Indexer::weight`). The move leaves those cells as they were.
-            let fboard = node.fboard(g);
+            let fboard = self.fboard(node, g);
             let local = &self.local[g][q];
             let a = local[self.frame[g][t] as usize] as usize;
             let low = ff.min(ft);
@@ -296,10 +344,11 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
         }
     }
 
-    /// Group `g`'s frame board after tile `t` slides from `from` to `to`.
+    /// The board (`mirror` false) or its mirror image after tile `t` slides
+    /// from `from` to `to`.
     #[inline(always)]
-    fn moved(&self, g: usize, fboard: G::Board, t: usize, from: usize, to: usize) -> G::Board {
-        let f = &self.frame[g];
+    fn moved(&self, mirror: bool, fboard: G::Board, t: usize, from: usize, to: usize) -> G::Board {
+        let f = if mirror { &self.mirror } else { &self.frame[0] };
         let swap = (f[t] ^ f[self.goal_blank]) as usize;
         fboard.xor2(swap, f[from] as usize, f[to] as usize)
     }
@@ -320,7 +369,7 @@ const MAX_BATCH: usize = 32;
 /// A node on the search stack, for groups of up to `T` tables (64 bytes for
 /// the 4x4 production `T = 2`, one cache line).
 #[derive(Clone, Copy)]
-struct Node<G: Geometry, const T: usize> {
+struct Node<G: Geometry, const T: usize, const N: usize> {
     /// Tile (home cell) per cell; the blank's cell holds the goal's blank cell
     /// number, which no tile uses. This is also group 0's frame board (its
     /// frame is the identity).
@@ -329,9 +378,9 @@ struct Node<G: Geometry, const T: usize> {
     fboard1: G::Board,
     /// Per group and table: occupied cells and permutation rank of the pattern
     /// tiles in the group's frame, and the stored half-difference.
-    mask: [[G::Mask; T]; MAX_GROUPS],
-    perm: [[u16; T]; MAX_GROUPS],
-    nib: [[u8; T]; MAX_GROUPS],
+    mask: [[G::Mask; T]; N],
+    perm: [[u16; T]; N],
+    nib: [[u8; T]; N],
     /// Manhattan distance.
     md: u8,
     blank: u8,
@@ -341,16 +390,7 @@ struct Node<G: Geometry, const T: usize> {
     path: G::Path,
 }
 
-impl<G: Geometry, const T: usize> Node<G, T> {
-    #[inline(always)]
-    fn fboard(&self, g: usize) -> G::Board {
-        if g == 0 {
-            self.board
-        } else {
-            self.fboard1
-        }
-    }
-
+impl<G: Geometry, const T: usize, const N: usize> Node<G, T, N> {
     #[inline(always)]
     fn sum(&self, g: usize) -> u32 {
         self.nib[g].iter().map(|&n| n as u32).sum()
@@ -367,8 +407,8 @@ impl<G: Geometry, const T: usize> Node<G, T> {
 }
 
 /// A child awaiting its table reads; only survivors become [`Node`]s.
-#[derive(Clone, Copy, Default)]
-struct Candidate<M: CellSet> {
+#[derive(Clone, Copy)]
+struct Candidate<M: CellSet, const N: usize> {
     /// Index of the parent in the batch.
     parent: u8,
     /// Blank direction.
@@ -377,15 +417,106 @@ struct Candidate<M: CellSet> {
     tile: u8,
     from: u8,
     md: u8,
-    /// The group read first (the other one second, if the child survives).
+    /// The group read first (the others after it, in order, while the
+    /// child survives: [`nth_group`]).
     first: u8,
     /// Sort key: smaller is searched first.
     key: u16,
     fsm: u16,
-    slide: [Slide<M>; MAX_GROUPS],
-    nib: [u8; MAX_GROUPS],
+    slide: [Slide<M>; N],
+    nib: [u8; N],
     /// Per group: the child's estimate without the table the move changes.
-    rest: [u16; MAX_GROUPS],
+    rest: [u16; N],
+}
+
+impl<M: CellSet, const N: usize> Candidate<M, N> {
+    /// A candidate with nothing read.
+    #[inline(always)]
+    fn new(dir: u8, tile: u8, from: u8, md: u8, fsm: u16) -> Self {
+        Candidate {
+            parent: 0,
+            dir,
+            tile,
+            from,
+            md,
+            first: 0,
+            key: 0,
+            fsm,
+            slide: [Slide::default(); N],
+            nib: [0; N],
+            rest: [0; N],
+        }
+    }
+}
+
+/// How the depth-first search reads a child's groups: one after another,
+/// the next only if the child survived the one before (`Lazy`, as
+/// Clausecker and Reinefeld stop at the first table that prunes); the first
+/// alone and then all the others at once (`TwoWaves`); or all at once
+/// (`Full`). A child is cut if any group it reads puts it past the bound,
+/// and a child that survives has had every group read, so all three cut the
+/// same children; they differ in the reads spent on children that are cut,
+/// and in the f-values that bidirectional pathmax and the next bound see
+/// (the largest of a wave's). With two groups `Lazy` and `TwoWaves` are one.
+/// With more, each wave waits for its reads, so `TwoWaves` waits twice a
+/// batch where `Lazy` waits once a group; it was measured faster (see
+/// docs/tables.md).
+// `Lazy` and `Full` are the references the tests compare `TwoWaves` with.
+#[cfg_attr(not(test), allow(dead_code))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reading {
+    Lazy,
+    TwoWaves,
+    Full,
+}
+
+impl Reading {
+    /// The end (in reading order) of the wave of groups that starts at
+    /// `start`, of `groups`.
+    #[inline(always)]
+    fn wave_end(self, start: usize, groups: usize) -> usize {
+        let end = match self {
+            Reading::Lazy => start + 1,
+            Reading::TwoWaves if start == 0 => 1,
+            Reading::TwoWaves | Reading::Full => groups,
+        };
+        end.min(groups)
+    }
+}
+
+/// The group read in `phase` (counted from 0) of a child whose group `first`
+/// is read first: then the others in order. With two groups, `first` and
+/// then the other.
+#[inline(always)]
+fn nth_group(first: usize, phase: usize) -> usize {
+    if phase == 0 {
+        first
+    } else if phase <= first {
+        phase - 1
+    } else {
+        phase
+    }
+}
+
+/// The group whose estimate of `node` is the largest (the first such): the
+/// likeliest to prune its children, so it is read first.
+#[inline(always)]
+fn likeliest<G: Geometry, const T: usize, const N: usize>(
+    node: &Node<G, T, N>,
+    groups: usize,
+) -> usize {
+    if N <= 2 {
+        return usize::from(groups > 1 && node.sum(1) > node.sum(0));
+    }
+    let mut best = 0;
+    let mut best_sum = node.sum(0);
+    for g in 1..groups {
+        let sum = node.sum(g);
+        if sum > best_sum {
+            (best, best_sum) = (g, sum);
+        }
+    }
+    best
 }
 
 /// How one depth-first iteration ended.
@@ -454,10 +585,10 @@ impl Prunes {
 
 /// The buffers of one searching thread, allocated once: no allocation in the
 /// loop.
-struct Worker<G: Geometry, const T: usize> {
-    stack: Vec<Node<G, T>>,
-    kids: Vec<Node<G, T>>,
-    cands: Vec<Candidate<G::Mask>>,
+struct Worker<G: Geometry, const T: usize, const N: usize> {
+    stack: Vec<Node<G, T, N>>,
+    kids: Vec<Node<G, T, N>>,
+    cands: Vec<Candidate<G::Mask, N>>,
     order: Vec<u32>,
     /// The smallest estimate among the nodes the last [`Worker::iterate`]
     /// expanded: how near its tree came to the goal. [`parallel`] orders the
@@ -467,7 +598,7 @@ struct Worker<G: Geometry, const T: usize> {
     prunes: Prunes,
 }
 
-impl<G: Geometry, const T: usize> Worker<G, T> {
+impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
     fn new() -> Self {
         // The per-batch arrays hold MAX_BATCH nodes, and a candidate's index
         // in a batch (up to 4 a node) must fit the 8 bits `order` gives it.
@@ -497,10 +628,10 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
     fn iterate(
         &mut self,
         ctx: &Context<'_, '_, G>,
-        root: &Node<G, T>,
+        root: &Node<G, T, N>,
         counters: &mut Counters,
         abandon: impl Fn() -> bool,
-    ) -> Iteration<Node<G, T>> {
+    ) -> Iteration<Node<G, T, N>> {
         let (heur, bound, watch) = (ctx.heur, ctx.bound, ctx.watch);
         let groups = heur.groups.len();
         let Worker {
@@ -537,26 +668,51 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                 }
             }
             counters.generated += cands.len() as u64;
-            for phase in 0..groups {
-                // The reads of the whole batch back to back, nothing depending on
-                // them in between, so that they overlap.
-                counters.reads += cands.len() as u64;
+            // The groups in waves ([`Reading`]): each wave's reads for the whole
+            // batch back to back, nothing depending on them in between, so
+            // that they overlap; only the children no group of a wave cut go
+            // on to the next.
+            let mut start = 0;
+            while start < groups {
+                // Up to two groups, every reading is one group a wave.
+                let end = if N <= 2 {
+                    start + 1
+                } else {
+                    heur.reading.wave_end(start, groups)
+                };
+                counters.reads += (cands.len() * (end - start)) as u64;
                 for c in cands.iter_mut() {
-                    let grp = c.first as usize ^ phase;
-                    let s = c.slide[grp];
-                    let table = heur.tables[grp][s.table as usize].expect("table");
-                    c.nib[grp] = table.half_excess(s.index);
+                    for k in start..end {
+                        let grp = nth_group(c.first as usize, k);
+                        let s = c.slide[grp];
+                        let table = heur.tables[grp][s.table as usize].expect("table");
+                        c.nib[grp] = table.half_excess(s.index);
+                    }
                 }
-                let last = phase + 1 == groups;
+                let last = end == groups;
+                let next_end = if N <= 2 {
+                    end + 1
+                } else {
+                    heur.reading.wave_end(end, groups)
+                };
                 let mut kept = 0;
                 for i in 0..cands.len() {
                     let c = &mut cands[i];
                     let p = c.parent as usize;
                     let node = &batch[p];
-                    let grp = c.first as usize ^ phase;
-                    let f = node.g as u32 + 1 + c.h(grp);
+                    // The largest f-value the wave gives, and the first of its
+                    // groups (in reading order) that puts it past the bound.
+                    let (mut f, mut cutter) = (0, None);
+                    for k in start..end {
+                        let grp = nth_group(c.first as usize, k);
+                        let fk = node.g as u32 + 1 + c.h(grp);
+                        f = f.max(fk);
+                        if fk > bound && cutter.is_none() {
+                            cutter = Some(grp);
+                        }
+                    }
                     pruned.seen(p, f);
-                    if f > bound {
+                    if let Some(grp) = cutter {
                         pruned.beyond(p, f);
                         pruned.counts.read[grp][c.slide[grp].table as usize] += 1;
                         continue;
@@ -566,10 +722,12 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                         c.key = key;
                         *nearest = (*nearest).min(h);
                     } else {
-                        // Survived this group: prepare the other group's read.
-                        let g = grp ^ 1;
+                        // Survived this wave: prepare the next wave's reads.
                         let (t, from, to) = (c.tile as usize, c.from as usize, node.blank as usize);
-                        c.slide[g] = heur.slide(node, g, t, from, to);
+                        for k in end..next_end {
+                            let g = nth_group(c.first as usize, k);
+                            c.slide[g] = heur.slide(node, g, t, from, to);
+                        }
                     }
                     if kept != i {
                         cands[kept] = cands[i];
@@ -577,6 +735,7 @@ impl<G: Geometry, const T: usize> Worker<G, T> {
                     kept += 1;
                 }
                 cands.truncate(kept);
+                start = end;
             }
             // Bidirectional pathmax (Felner et al. 2005): the tables are not
             // consistent (an estimate can jump by up to 7 in one move), and a child
@@ -682,7 +841,7 @@ fn sibling_key(estimates: impl Iterator<Item = u32>) -> (u16, u32) {
     ((best.min(255) * 256 + total.min(255)) as u16, best)
 }
 
-impl<M: CellSet> Candidate<M> {
+impl<M: CellSet, const N: usize> Candidate<M, N> {
     /// Group `g`'s heuristic value of this child (its read done).
     #[inline(always)]
     fn h(&self, g: usize) -> u32 {
@@ -698,15 +857,19 @@ impl<M: CellSet> Candidate<M> {
 /// and no [`Slide`] made: the caller decides which groups to read, and when.
 /// `each` answers whether to go on.
 #[inline(always)]
-fn children<G: Geometry, const T: usize>(
+fn children<G: Geometry, const T: usize, const N: usize>(
     heur: &Heuristic<'_, G>,
     fsm: &Fsm,
-    node: &Node<G, T>,
-    mut each: impl FnMut(Candidate<G::Mask>) -> bool,
+    node: &Node<G, T, N>,
+    mut each: impl FnMut(Candidate<G::Mask, N>) -> bool,
 ) {
     let blank = node.blank as usize;
     let cells = G::cells();
-    let sums = [node.sum(0), node.sum(1)];
+    let groups = heur.groups.len().min(N);
+    let mut sums = [0; N];
+    for (g, sum) in sums.iter_mut().enumerate().take(groups) {
+        *sum = node.sum(g);
+    }
     for (d, &nb) in cells.neighbour[blank].iter().enumerate() {
         if nb == NO_CELL {
             continue;
@@ -718,17 +881,10 @@ fn children<G: Geometry, const T: usize>(
         let nb = nb as usize;
         let t = node.board.tile_at(nb);
         let md = node.md + cells.manhattan[blank][t] - cells.manhattan[nb][t];
-        let mut c = Candidate {
-            dir: d as u8,
-            tile: t as u8,
-            from: nb as u8,
-            md,
-            fsm: state,
-            ..Candidate::default()
-        };
+        let mut c = Candidate::new(d as u8, t as u8, nb as u8, md, state);
         // A table entry is at least 0, so without any read each group's estimate
         // is at least the Manhattan distance plus the other tables' part.
-        for (g, &sum) in sums.iter().enumerate().take(heur.groups.len()) {
+        for (g, &sum) in sums.iter().enumerate().take(groups) {
             let q = heur.tile_table[g][t] as usize;
             c.rest[g] = (u32::from(md) + 2 * (sum - u32::from(node.nib[g][q]))) as u16;
         }
@@ -743,20 +899,20 @@ fn children<G: Geometry, const T: usize>(
 /// table entry to read prepared (the reads come later). Returns a child that
 /// is the goal.
 #[inline(always)]
-fn expand<G: Geometry, const T: usize>(
+fn expand<G: Geometry, const T: usize, const N: usize>(
     ctx: &Context<'_, '_, G>,
-    node: &Node<G, T>,
+    node: &Node<G, T, N>,
     parent: usize,
-    cands: &mut Vec<Candidate<G::Mask>>,
+    cands: &mut Vec<Candidate<G::Mask, N>>,
     pruned: &mut Pruned<'_>,
-) -> Option<Node<G, T>> {
+) -> Option<Node<G, T, N>> {
     let heur = ctx.heur;
     let room = ctx.bound - node.g as u32 - 1;
     let groups = heur.groups.len();
     let blank = node.blank as usize;
-    // Read first the group whose estimate of the parent is larger: it is the
-    // likelier to prune the child, sparing the second read.
-    let first = usize::from(groups > 1 && node.sum(1) > node.sum(0));
+    // Read first the group whose estimate of the parent is the largest: it is
+    // the likeliest to prune the child, sparing the other reads.
+    let first = likeliest(node, groups);
     let mut goal = None;
     children(heur, ctx.fsm, node, |mut c| {
         if c.md == 0 {
@@ -779,7 +935,14 @@ fn expand<G: Geometry, const T: usize>(
         }
         c.parent = parent as u8;
         c.first = first as u8;
-        c.slide[first] = heur.slide(node, first, c.tile as usize, c.from as usize, blank);
+        if N <= 2 {
+            c.slide[first] = heur.slide(node, first, c.tile as usize, c.from as usize, blank);
+        } else {
+            for k in 0..heur.reading.wave_end(0, groups) {
+                let g = nth_group(first, k);
+                c.slide[g] = heur.slide(node, g, c.tile as usize, c.from as usize, blank);
+            }
+        }
         cands.push(c);
         true
     });
@@ -789,12 +952,12 @@ fn expand<G: Geometry, const T: usize>(
 /// The child node of `parent` for candidate `c`, whose first `groups` groups
 /// have been read.
 #[inline(always)]
-fn child<G: Geometry, const T: usize>(
+fn child<G: Geometry, const T: usize, const N: usize>(
     heur: &Heuristic<'_, G>,
-    parent: &Node<G, T>,
-    c: &Candidate<G::Mask>,
+    parent: &Node<G, T, N>,
+    c: &Candidate<G::Mask, N>,
     groups: usize,
-) -> Node<G, T> {
+) -> Node<G, T, N> {
     let mut n = *parent;
     make_child(heur, &mut n, c, groups);
     n
@@ -803,16 +966,16 @@ fn child<G: Geometry, const T: usize>(
 /// Turns `n`, a copy of the parent, into its child for candidate `c` (see
 /// [`child`]). In place, so that a child pushed onto a vector is copied once.
 #[inline(always)]
-fn make_child<G: Geometry, const T: usize>(
+fn make_child<G: Geometry, const T: usize, const N: usize>(
     heur: &Heuristic<'_, G>,
-    n: &mut Node<G, T>,
-    c: &Candidate<G::Mask>,
+    n: &mut Node<G, T, N>,
+    c: &Candidate<G::Mask, N>,
     groups: usize,
 ) {
     let (t, from, to) = (c.tile as usize, c.from as usize, n.blank as usize);
-    n.board = heur.moved(0, n.board, t, from, to);
+    n.board = heur.moved(false, n.board, t, from, to);
     if heur.groups.len() > 1 {
-        n.fboard1 = heur.moved(1, n.fboard1, t, from, to);
+        n.fboard1 = heur.moved(true, n.fboard1, t, from, to);
     }
     for g in 0..groups {
         let s = c.slide[g];
@@ -829,7 +992,7 @@ fn make_child<G: Geometry, const T: usize>(
     n.g += 1;
 }
 
-impl<G: Geometry, const T: usize> Node<G, T> {
+impl<G: Geometry, const T: usize, const N: usize> Node<G, T, N> {
     /// The moves along this node's path.
     fn moves(&self) -> MoveList {
         // The blank steps in direction `d` of `DIRS` when the tile on that
@@ -844,7 +1007,7 @@ impl<G: Geometry, const T: usize> Node<G, T> {
     /// The children the board and the move-pruning machine allow, in
     /// direction order, with every group read; `each` answers whether to go
     /// on.
-    fn children_read(&self, heur: &Heuristic<'_, G>, mut each: impl FnMut(Node<G, T>) -> bool) {
+    fn children_read(&self, heur: &Heuristic<'_, G>, mut each: impl FnMut(Node<G, T, N>) -> bool) {
         let groups = heur.groups.len();
         let blank = self.blank as usize;
         children(heur, Fsm::get(), self, |mut c| {

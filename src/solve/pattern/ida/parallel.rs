@@ -37,7 +37,7 @@
 
 use super::{
     sibling_key, Context, Fsm, Geometry, Heuristic, Iteration, Node, Prunes, Watch, Worker,
-    MAX_TABLES,
+    MAX_GROUPS, MAX_TABLES,
 };
 use crate::board_adt::move_list::MoveList;
 use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
@@ -113,10 +113,13 @@ pub(crate) fn search_between<G: Geometry>(
 ) -> Searched {
     let mut iterations = Vec::new();
     let log = &mut iterations;
-    let outcome = match heur.tables_per_group() {
-        0..=2 => search_with::<G, 2>(heur, cells, limits, counters, progress, between, log),
-        3 | 4 => search_with::<G, 4>(heur, cells, limits, counters, progress, between, log),
-        _ => search_with::<G, MAX_TABLES>(heur, cells, limits, counters, progress, between, log),
+    let (c, p) = (counters, progress);
+    let outcome = match (heur.tables_per_group(), heur.groups()) {
+        (0..=2, 0..=2) => search_with::<G, 2, 2>(heur, cells, limits, c, p, between, log),
+        (3 | 4, 0..=2) => search_with::<G, 4, 2>(heur, cells, limits, c, p, between, log),
+        (_, 0..=2) => search_with::<G, MAX_TABLES, 2>(heur, cells, limits, c, p, between, log),
+        (0..=4, _) => search_with::<G, 4, MAX_GROUPS>(heur, cells, limits, c, p, between, log),
+        _ => search_with::<G, MAX_TABLES, MAX_GROUPS>(heur, cells, limits, c, p, between, log),
     };
     Searched {
         outcome,
@@ -136,12 +139,12 @@ enum Split<N> {
 
 /// Expands the tree breadth-first from `root` within `bound` until a level
 /// holds at least [`frontier_nodes`] nodes, or is empty.
-fn split<G: Geometry, const T: usize>(
+fn split<G: Geometry, const T: usize, const N: usize>(
     heur: &Heuristic<'_, G>,
-    root: &Node<G, T>,
+    root: &Node<G, T, N>,
     bound: u32,
     counters: &mut Counters,
-) -> Split<Node<G, T>> {
+) -> Split<Node<G, T, N>> {
     let groups = heur.groups.len();
     let mut level = vec![*root];
     let mut pruned_min = u32::MAX;
@@ -150,7 +153,7 @@ fn split<G: Geometry, const T: usize>(
         let mut next = Vec::with_capacity(level.len() * 3);
         for node in &level {
             counters.expanded += 1;
-            let mut kept: Vec<(u16, Node<G, T>)> = Vec::with_capacity(3);
+            let mut kept: Vec<(u16, Node<G, T, N>)> = Vec::with_capacity(3);
             let mut goal = None;
             node.children_read(heur, |child| {
                 counters.generated += 1;
@@ -210,8 +213,8 @@ fn path_prefix<P: AsMut<[u16]>>(mut path: P, depth: usize) -> P {
 /// a node's nearness is the smallest among the subtrees below it there, or its
 /// own estimate if none was (it was beyond the old bound). Ties keep their
 /// order.
-fn order_by_nearness<G: Geometry, const T: usize>(
-    frontier: &mut [Node<G, T>],
+fn order_by_nearness<G: Geometry, const T: usize, const N: usize>(
+    frontier: &mut [Node<G, T, N>],
     previous: &Nearness<G::Path>,
     groups: usize,
 ) {
@@ -239,7 +242,7 @@ struct Shared<'s, N> {
     goal: Mutex<Option<(usize, N)>>,
 }
 
-fn search_with<G: Geometry, const T: usize>(
+fn search_with<G: Geometry, const T: usize, const N: usize>(
     heur: &Heuristic<'_, G>,
     cells: &[u8],
     limits: &Limits<'_>,
@@ -249,7 +252,7 @@ fn search_with<G: Geometry, const T: usize>(
     log: &mut Vec<IterationEnd>,
 ) -> Outcome {
     let started = Instant::now();
-    let root: Node<G, T> = heur.root(cells);
+    let root: Node<G, T, N> = heur.root(cells);
     let groups = heur.groups.len();
     *counters = Counters {
         start_h: root.h(groups),
@@ -271,7 +274,7 @@ fn search_with<G: Geometry, const T: usize>(
     };
     let jobs = limits.jobs.max(1);
     let mut bound = root.h(groups);
-    let mut workers: Vec<Worker<G, T>> = (0..jobs).map(|_| Worker::new()).collect();
+    let mut workers: Vec<Worker<G, T, N>> = (0..jobs).map(|_| Worker::new()).collect();
     let mut previous: Option<Nearness<G::Path>> = None;
     let here = jobs == 1 && limits.deadline.is_none() && limits.report_every.is_none();
     let report = |bound, iteration_done, progress: &mut dyn FnMut(&SearchProgress)| {
@@ -453,10 +456,10 @@ struct Done {
 
 /// One thread's part of an iteration: subtrees in frontier order until none is
 /// left, or none before the first known goal.
-fn work<G: Geometry, const T: usize>(
-    worker: &mut Worker<G, T>,
+fn work<G: Geometry, const T: usize, const N: usize>(
+    worker: &mut Worker<G, T, N>,
     ctx: &Context<'_, '_, G>,
-    shared: &Shared<'_, Node<G, T>>,
+    shared: &Shared<'_, Node<G, T, N>>,
 ) -> Done {
     let watch = ctx.watch;
     let mut counters = Counters::default();
@@ -506,7 +509,7 @@ mod tests {
     use crate::solve::pattern::ida::Four;
 
     /// A 4x4 node at the end of the blank moves `dirs`, with estimate `md`.
-    fn node(dirs: &[u16], md: u8) -> Node<Four, 2> {
+    fn node(dirs: &[u16], md: u8) -> Node<Four, 2, 2> {
         let mut path = <Four as Geometry>::Path::default();
         for (i, &d) in dirs.iter().enumerate() {
             path[i / 8] |= d << (2 * (i % 8));
