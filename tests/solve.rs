@@ -946,7 +946,7 @@ fn large_tables_go_with_shortest_and_give_the_same_length_on_any_jobs() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("--large-tables goes with --shortest"),
+        stderr.contains("--large-tables goes with --shortest or --build-tables"),
         "{stderr}"
     );
     let help = puzzle().arg("--help").output().unwrap();
@@ -1088,4 +1088,60 @@ fn stats_of_a_shortest_five_by_five_search_give_each_iteration_and_what_pruned()
         total,
         "{stderr}"
     );
+}
+
+/// `--build-tables --large-tables` builds the large set ahead of time: the
+/// small test tables cut three ways (`PUZZLE_TABLES=small`), into a fresh
+/// cache, hold more files than the standard cut, and a `--shortest
+/// --large-tables` run then builds nothing (no "building" line on stderr).
+#[test]
+fn build_tables_with_large_tables_builds_the_large_set_ahead() {
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("large-build");
+    let _ = std::fs::remove_dir_all(&root);
+    let count = |dir: &Path| std::fs::read_dir(dir).map_or(0, |d| d.count());
+    let build = |dir: &Path, large: bool| {
+        let mut command = Command::cargo_bin("puzzle").unwrap();
+        command
+            .arg("--build-tables=5")
+            .env("PUZZLE_TABLES", "small")
+            .env("PUZZLE_CACHE_DIR", dir);
+        if large {
+            command.arg("--large-tables");
+        }
+        let out = command.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let (standard, large) = (root.join("standard"), root.join("large"));
+    build(&standard, false);
+    build(&large, true);
+    assert!(count(&standard) > 0);
+    assert!(
+        count(&large) > count(&standard),
+        "{} files against {}",
+        count(&large),
+        count(&standard)
+    );
+    let goal: Vec<u32> = (0..25).collect();
+    let mut start = goal.clone();
+    start.swap(0, 1);
+    start.swap(1, 6);
+    let out = Command::cargo_bin("puzzle")
+        .unwrap()
+        .args(["--solve", "--shortest", "--large-tables"])
+        .env("PUZZLE_TABLES", "small")
+        .env("PUZZLE_CACHE_DIR", &large)
+        .write_stdin(format!("{}\n{}\n", line(&start), line(&goal)))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("building"), "{stderr}");
+    let answer = parse_answer(&String::from_utf8(out.stdout).unwrap());
+    replays(&answer);
+    assert_eq!(answer.moves.len(), 2);
+    assert!(answer.shortest);
 }

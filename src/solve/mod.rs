@@ -320,8 +320,8 @@ impl Solver {
         }
     }
 
-    /// Builds (or checks) every table for boards of the given sides (4 and 5)
-    /// in the cache ahead of time.
+    /// Builds (or checks) every table of the options' set for boards of the
+    /// given sides (4 and 5) in the cache ahead of time.
     pub fn build_tables(
         &self,
         sides: &[usize],
@@ -336,8 +336,8 @@ impl Solver {
         for &side in sides {
             let mut report = |event: &TableEvent| events(&SolveEvent::Table(event));
             match side {
-                4 => pattern::build_all(&FIFTEEN, cache, &mut report),
-                5 => pattern::build_all(&TWENTY_FOUR, cache, &mut report),
+                4 => pattern::build_all(&FIFTEEN, self.options.tables, cache, &mut report),
+                5 => pattern::build_all(&TWENTY_FOUR, self.options.tables, cache, &mut report),
                 _ => Ok(()),
             }
             .map_err(SolveError::Tables)?;

@@ -26,6 +26,8 @@ pub(crate) enum Command {
     BuildTables {
         cache: Option<TableCache>,
         sides: Vec<usize>,
+        /// `--large-tables`: the large set too.
+        large: bool,
     },
 }
 
@@ -242,8 +244,10 @@ impl Given {
         if check.time_limit.is_some() && !check.solve {
             return Err(Usage("--time-limit goes with --solve".into()));
         }
-        if check.large_tables && !check.shortest {
-            return Err(Usage("--large-tables goes with --shortest".into()));
+        if check.large_tables && !check.shortest && build_tables.is_none() {
+            return Err(Usage(
+                "--large-tables goes with --shortest or --build-tables".into(),
+            ));
         }
         if let Some(sides) = build_tables {
             if check.file.is_some()
@@ -259,6 +263,7 @@ impl Given {
             return Ok(Command::BuildTables {
                 cache: cache(cache_dir)?,
                 sides,
+                large: check.large_tables,
             });
         }
         match generate {

@@ -102,9 +102,14 @@ fn run(command: Command) -> Result<(), Failure> {
                 out.write_all(b"\n")
             })
         }
-        Command::BuildTables { cache, sides } => {
+        Command::BuildTables {
+            cache,
+            sides,
+            large,
+        } => {
             let check = CheckArgs {
                 cache,
+                large_tables: large,
                 ..CheckArgs::default()
             };
             let solver = Solver::new(solve_options(&check));

@@ -212,16 +212,18 @@ impl Shelf {
     }
 }
 
-/// Builds every table of `partition` ahead of time (the `--build-tables`
-/// flag): each table of every goal class that is not already cached and sound
-/// is built and stored, one at a time. Fails if a table cannot be stored.
+/// Builds every table of `partition` in `set` ahead of time (the
+/// `--build-tables` flag, with `--large-tables` the large set): each table
+/// of every goal class that is not already cached and sound is built and
+/// stored, one at a time. Fails if a table cannot be stored.
 pub(crate) fn build_all(
     partition: &Partition,
+    set: TableSet,
     cache: &TableCache,
     progress: &mut dyn FnMut(&TableEvent),
 ) -> io::Result<()> {
     let named: Vec<(PatternSpec, String)> = partition
-        .all_specs()
+        .all_specs(set)
         .into_iter()
         .map(|spec| (spec, partition.table_name(&spec)))
         .collect();

@@ -341,11 +341,11 @@ impl Partition {
         out
     }
 
-    /// Every production table of every class, in the order of the classes.
-    pub(crate) fn all_specs(&self) -> Vec<PatternSpec> {
+    /// Every table of `set` for every class, in the order of the classes.
+    pub(crate) fn all_specs(&self, set: TableSet) -> Vec<PatternSpec> {
         self.classes
             .iter()
-            .flat_map(|&rep| self.groups(TableSet::Standard, rep))
+            .flat_map(|&rep| self.groups(set, rep))
             .flat_map(|(_, specs)| specs)
             .collect()
     }
@@ -423,7 +423,15 @@ mod tests {
         // 5x5: ten distinct tables, B, C, D and A without each of 0, 1, 2, 5,
         // 6, 7, 12; 4x4: five, the 8-tile table and rows 0-1 without 0, 1, 4, 5.
         for (partition, distinct) in [(&TWENTY_FOUR, 10), (&FIFTEEN, 5)] {
-            let mut all = partition.all_specs();
+            let mut all = partition.all_specs(TableSet::Standard);
+            all.sort_by_key(|s| (s.cells, s.goal_region));
+            all.dedup();
+            assert_eq!(all.len(), distinct);
+        }
+        // The large set: four more 5x5 tables (two partitionings, no table
+        // shared with the standard one); 4x4 has none more.
+        for (partition, distinct) in [(&TWENTY_FOUR, 14), (&FIFTEEN, 5)] {
+            let mut all = partition.all_specs(TableSet::Large);
             all.sort_by_key(|s| (s.cells, s.goal_region));
             all.dedup();
             assert_eq!(all.len(), distinct);
@@ -503,7 +511,7 @@ mod tests {
     #[test]
     fn every_production_table_has_its_own_readable_name() {
         for partition in [&FIFTEEN, &TWENTY_FOUR] {
-            let mut specs = partition.all_specs();
+            let mut specs = partition.all_specs(TableSet::Large);
             specs.sort_by_key(|s| (s.cells, s.goal_region));
             specs.dedup();
             let mut names: Vec<String> = specs.iter().map(|s| partition.table_name(s)).collect();
