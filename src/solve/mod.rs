@@ -520,59 +520,7 @@ impl Solver {
                 };
                 pattern::shortest(start, goal, fetched(), &limits, counters, &mut tell)
             }
-            Method::Near => match pattern::near(start, goal, fetched(), jobs, stop, counters) {
-                Outcome::Unproven { moves, lower_bound } => {
-                    let moves = shortened(start, goal, moves, fetched(), counters);
-                    match self.deadline(searching) {
-                        // With a time limit, the time left goes to the
-                        // anytime search of `--shortest` (wider beams and
-                        // IDA* iterations), if it is more than what the
-                        // answer so far took (that search begins with the
-                        // same beam, whatever the limit).
-                        Some(deadline) if Instant::now() + searching.elapsed() < deadline => {
-                            let limits = Limits {
-                                jobs,
-                                deadline: Some(deadline),
-                                report_every: None,
-                                stop,
-                                max_nodes: None,
-                            };
-                            let tables = fetched();
-                            let out = pattern::shortest(
-                                start,
-                                goal,
-                                tables,
-                                &limits,
-                                counters,
-                                &mut |_| {},
-                            );
-                            match out {
-                                Outcome::Solved(best) => Outcome::Unproven {
-                                    lower_bound: best.len() as u32,
-                                    moves: best,
-                                },
-                                Outcome::Stopped {
-                                    lower_bound: proven,
-                                    best: Some(best),
-                                } => {
-                                    let best = shortened(start, goal, best, tables, counters);
-                                    Outcome::Unproven {
-                                        moves: if best.len() < moves.len() {
-                                            best
-                                        } else {
-                                            moves
-                                        },
-                                        lower_bound: lower_bound.max(proven),
-                                    }
-                                }
-                                _ => Outcome::Unproven { moves, lower_bound },
-                            }
-                        }
-                        _ => Outcome::Unproven { moves, lower_bound },
-                    }
-                }
-                other => other,
-            },
+            Method::Near => self.near(start, goal, fetched(), searching, counters),
             Method::Manhattan => {
                 let limits = Limits {
                     deadline: self.deadline(searching),
@@ -582,39 +530,108 @@ impl Solver {
                 manhattan::solve(start, goal, &limits, counters, &mut tell)
             }
             Method::Finished => match tables {
-                Some(tables) => {
-                    let side = start.side();
-                    let deadline = self.deadline(searching);
-                    let small = self.options.tables == TableSet::Small;
-                    let mut effort = method::reduction(side, small);
-                    let began = Instant::now();
-                    let mut best = finished(start, goal, tables, jobs, effort, counters);
-                    let mut took = began.elapsed();
-                    // With a time limit, wider beams while the next one (about
-                    // twice the last) fits in the time left, less a tenth of
-                    // the limit for the polish.
-                    let spare = self.options.time_limit.unwrap_or_default() / 10;
-                    while let Some(deadline) = deadline {
-                        effort.width *= 2;
-                        if effort.width > method::WIDEST_REDUCTION
-                            || Instant::now() + took * 2 + spare > deadline
-                            || stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                        {
-                            break;
-                        }
-                        let began = Instant::now();
-                        let moves = finished(start, goal, tables, jobs, effort, counters);
-                        took = began.elapsed();
-                        if moves.len() < best.len() {
-                            best = moves;
-                        }
-                    }
-                    Outcome::Solved(self.polished(method, start, best, windows, deadline, counters))
-                }
+                Some(tables) => self.reduced(start, goal, tables, windows, searching, counters),
                 None => constructive::solve(start, goal),
             },
             Method::Constructive => constructive::solve(start, goal),
         }
+    }
+
+    /// [`Method::Near`]: the 5x5 beam, its stretches re-solved; with a time
+    /// limit, the time left goes to the anytime search of `--shortest`
+    /// (wider beams and IDA* iterations), if it is more than what the answer
+    /// so far took (that search begins with the same beam, whatever the
+    /// limit), and the shorter answer is kept.
+    fn near(
+        &self,
+        start: &Board,
+        goal: &Board,
+        tables: &pattern::Tables,
+        searching: Instant,
+        counters: &mut Counters,
+    ) -> Outcome {
+        let (jobs, stop) = (self.jobs, self.options.stop);
+        let (moves, lower_bound) = match pattern::near(start, goal, tables, jobs, stop, counters) {
+            Outcome::Unproven { moves, lower_bound } => (moves, lower_bound),
+            other => return other,
+        };
+        let moves = shortened(start, goal, moves, tables, counters);
+        let Some(deadline) = self
+            .deadline(searching)
+            .filter(|&deadline| Instant::now() + searching.elapsed() < deadline)
+        else {
+            return Outcome::Unproven { moves, lower_bound };
+        };
+        let limits = Limits {
+            jobs,
+            deadline: Some(deadline),
+            report_every: None,
+            stop,
+            max_nodes: None,
+        };
+        match pattern::shortest(start, goal, tables, &limits, counters, &mut |_| {}) {
+            Outcome::Solved(best) => Outcome::Unproven {
+                lower_bound: best.len() as u32,
+                moves: best,
+            },
+            Outcome::Stopped {
+                lower_bound: proven,
+                best: Some(best),
+            } => {
+                let best = shortened(start, goal, best, tables, counters);
+                Outcome::Unproven {
+                    moves: if best.len() < moves.len() {
+                        best
+                    } else {
+                        moves
+                    },
+                    lower_bound: lower_bound.max(proven),
+                }
+            }
+            _ => Outcome::Unproven { moves, lower_bound },
+        }
+    }
+
+    /// [`Method::Finished`]: the reduction to the 5x5 corner, finished by
+    /// the beam; with a time limit, wider beams while the next one (about
+    /// twice the last) fits in the time left, less a tenth of the limit for
+    /// the polish by the `windows` tables that follows.
+    fn reduced(
+        &self,
+        start: &Board,
+        goal: &Board,
+        tables: &Arc<pattern::Tables>,
+        windows: &[Option<Arc<pattern::Tables>>],
+        searching: Instant,
+        counters: &mut Counters,
+    ) -> Outcome {
+        let (jobs, stop) = (self.jobs, self.options.stop);
+        let side = start.side();
+        let deadline = self.deadline(searching);
+        let mut effort = method::reduction(side, self.options.tables.is_small());
+        let began = Instant::now();
+        let mut best = finished(start, goal, tables, jobs, effort, counters);
+        let mut took = began.elapsed();
+        // With a time limit, wider beams while the next one (about
+        // twice the last) fits in the time left, less a tenth of
+        // the limit for the polish.
+        let spare = self.options.time_limit.unwrap_or_default() / 10;
+        while let Some(deadline) = deadline {
+            effort.width *= 2;
+            if effort.width > method::WIDEST_REDUCTION
+                || Instant::now() + took * 2 + spare > deadline
+                || stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                break;
+            }
+            let began = Instant::now();
+            let moves = finished(start, goal, tables, jobs, effort, counters);
+            took = began.elapsed();
+            if moves.len() < best.len() {
+                best = moves;
+            }
+        }
+        Outcome::Solved(self.polished(Method::Finished, start, best, windows, deadline, counters))
     }
 
     /// The solution `method` gave for `puzzle`, labelled: a shortest one if
