@@ -52,11 +52,15 @@
 mod beam;
 mod fsm;
 mod geometry;
+mod hybrid;
 mod parallel;
 
 pub(crate) use beam::{beam, BeamLimits};
 pub(crate) use fsm::Fsm;
 pub(crate) use geometry::{Five, Four, Geometry};
+#[cfg(test)]
+pub(crate) use hybrid::Top;
+pub(crate) use hybrid::{default_top, TopStats};
 pub(crate) use parallel::{search, search_between, IterationEnd};
 
 use super::tables::{CellSet, Indexer, Pdb};
@@ -624,11 +628,14 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
     /// of the next iteration is the smallest f-value that exceeded this one
     /// (always an even step: f-values share the parity of the Manhattan
     /// distance). It looks at the watch's stop flags and `abandon` every
-    /// [`REPORT_NODES`] nodes.
+    /// [`REPORT_NODES`] nodes. `back`: a blank direction the root's children
+    /// leave out (the move back to where an open board of A* came from, see
+    /// [`hybrid`]).
     fn iterate(
         &mut self,
         ctx: &Context<'_, '_, G>,
         root: &Node<G, T, N>,
+        mut back: Option<u8>,
         counters: &mut Counters,
         abandon: impl Fn() -> bool,
     ) -> Iteration<Node<G, T, N>> {
@@ -666,6 +673,10 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
                     watch.nodes.fetch_add(unreported, Ordering::Relaxed);
                     return Iteration::Found(goal);
                 }
+            }
+            // The first batch is the root alone.
+            if let Some(d) = back.take() {
+                cands.retain(|c| c.dir != d);
             }
             counters.generated += cands.len() as u64;
             // The groups in waves ([`Reading`]): each wave's reads for the whole
