@@ -937,6 +937,40 @@ mod tests {
             a_star_top_agrees::<Five>(0x2427, &[1, 24], (26, 34), &small_large);
         }
 
+        /// A* stopped before its budget is used (here by a node limit, as by
+        /// the deadline or Ctrl-C) ends the search with a proven lower bound.
+        #[test]
+        fn a_star_top_stopped_early_leaves_a_lower_bound() {
+            let mut rng = SplitMix64::new(0x2428);
+            let goal: Vec<u8> = (0..CELLS as u8).collect();
+            let start = scramble(&mut rng, &goal, 140);
+            let tables = small(&TWENTY_FOUR, 0);
+            let canon = canonical::normalise(SIDE, &start, &goal, tables.rep, Five::BLANK);
+            let heur: Heuristic<'_, Five> = tables.heuristic();
+            let limits = Limits {
+                max_nodes: Some(5000),
+                ..Limits::UNLIMITED
+            };
+            let mut counters = Counters::default();
+            let searched = ida::search_between(
+                &heur,
+                &canon.cells,
+                &limits,
+                ida::Top::AStar { bytes: 64 << 20 },
+                &mut counters,
+                &mut |_| {},
+                &mut |_| true,
+            );
+            let Outcome::Stopped { lower_bound, best } = searched.outcome else {
+                panic!("stopped by the node limit");
+            };
+            assert!(best.is_none() && searched.iterations.is_empty());
+            let top = searched.top.expect("the A* top ran");
+            assert!(top.expanded >= 5000 && top.expanded < 20_000, "{top:?}");
+            assert_eq!(top.bound, lower_bound);
+            assert!(lower_bound >= heur.value(&canon.cells) && lower_bound <= 140);
+        }
+
         #[test]
         fn every_goal_class_gets_shortest_solutions() {
             let mut rng = SplitMix64::new(0x24);
