@@ -84,14 +84,17 @@ fn available_bytes() -> Option<usize> {
 }
 
 /// Bytes the A* spends a stored board: a slot of the hash table (16 + 2
-/// bytes, at most three quarters full), its place in an f-bucket (16) and,
-/// if it stays open, its [`Open`] entry (24, about half of them).
-const BYTES_PER_BOARD: usize = 18 * 4 / 3 + 16 + 12 + 2;
+/// bytes, at most three quarters full), its place in an f-bucket (32: the
+/// board and its table entries) and, if it stays open, its [`Open`] entry
+/// (48, about half of them).
+const BYTES_PER_BOARD: usize = 18 * 4 / 3 + 32 + 24 + 2;
 
 /// A board A* left open: where an iteration's depth-first searches start.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Open {
     pub(super) board: u128,
+    /// Its table entries ([`Node::packed_nibs`]), or [`NO_NIBS`].
+    pub(super) nibs: u128,
     /// Moves from the start (the best path A* knew).
     pub(super) g: u8,
     /// Its f-value (with pathmax): a lower bound on every solution through
@@ -246,16 +249,42 @@ fn cells_of<G: Geometry>(board: u128, goal_blank: usize) -> [u8; 25] {
 }
 
 impl<G: Geometry> Heuristic<'_, G> {
-    /// The search node of open board `open`: its tables looked up afresh,
-    /// `g` moves made (the path's bits left 0: [`Seen::path_to`] gives
-    /// them), the move-pruning machine at its start.
+    /// The search node of open board `open`: its table entries as stored
+    /// (or looked up afresh), `g` moves made (the path's bits left 0:
+    /// [`Seen::path_to`] gives them), the move-pruning machine at its start.
     pub(super) fn node_of<const T: usize, const N: usize>(&self, open: &Open) -> Node<G, T, N> {
         let cells = cells_of::<G>(open.board, self.goal_blank);
-        let mut node = self.root::<T, N>(&cells[..G::CELLS]);
+        let nibs = (open.nibs != NO_NIBS).then_some(open.nibs);
+        let mut node = self.root_with::<T, N>(&cells[..G::CELLS], nibs);
+        debug_assert!(
+            nibs.is_none() || self.root::<T, N>(&cells[..G::CELLS]).nib == node.nib,
+            "the stored entries are the board's"
+        );
         node.g = open.g;
         node
     }
 }
+
+impl<G: Geometry, const T: usize, const N: usize> Node<G, T, N> {
+    /// The node's table entries, 4 bits each, entry `q` of group `g` at
+    /// `g * T + q`, if there is room (up to 31, so that the top 4 bits stay
+    /// 0); [`NO_NIBS`] otherwise.
+    fn packed_nibs(&self) -> u128 {
+        if T * N > 31 {
+            return NO_NIBS;
+        }
+        let mut packed = 0u128;
+        for g in 0..N {
+            for q in 0..T {
+                packed |= u128::from(self.nib[g][q] & 15) << (4 * (g * T + q));
+            }
+        }
+        packed
+    }
+}
+
+/// No table entries stored: they are read.
+pub(super) const NO_NIBS: u128 = u128::MAX;
 
 /// The frontier of an A* that ran out of memory, in a fixed order (f-value,
 /// then the order A* would have expanded them in), and what leads to it.
@@ -290,28 +319,29 @@ pub(super) fn astar<G: Geometry, const T: usize, const N: usize>(
     let groups = heur.groups.len();
     let limit = (bytes / BYTES_PER_BOARD).max(64);
     let mut seen = Seen::with_limit(limit);
-    // `buckets[f]`: boards to expand at f-value f, the last first.
-    let mut buckets: Vec<Vec<u128>> = vec![Vec::new(); G::max_depth() + 2];
+    // `buckets[f]`: boards to expand at f-value f, the last first, with
+    // their table entries (so that expanding one reads its children's only).
+    let mut buckets: Vec<Vec<(u128, u128)>> = vec![Vec::new(); G::max_depth() + 2];
     let start = root.board.bits();
     let (i, _) = seen.slot(start);
     seen.keys[i] = start;
     seen.vals[i] = 0;
     seen.len = 1;
     let mut f = root.h(groups) as usize;
-    buckets[f].push(start);
+    buckets[f].push((start, root.packed_nibs()));
     let mut stats = TopStats::default();
     let stats_now = |stats: &mut TopStats, seen: &Seen, f: usize, open: usize| {
         stats.stored = seen.len as u64;
         stats.bound = f as u32;
         stats.elapsed = started.elapsed();
-        stats.bytes = (seen.bytes() + open * 16) as u64;
+        stats.bytes = (seen.bytes() + open * 32) as u64;
     };
     loop {
         while f < buckets.len() && buckets[f].is_empty() {
             f += 1;
         }
         assert!(f < buckets.len(), "goal unreachable from this board");
-        let board = *buckets[f].last().expect("a board");
+        let (board, nibs) = *buckets[f].last().expect("a board");
         let (i, _) = seen.slot(board);
         let v = seen.vals[i];
         if v & CLOSED != 0 {
@@ -321,6 +351,7 @@ pub(super) fn astar<G: Geometry, const T: usize, const N: usize>(
         let g = (v & 0xff) as u8;
         let open = Open {
             board,
+            nibs,
             g,
             f: f as u8,
             dir: ((v >> 8) & 3) as u8,
@@ -366,7 +397,7 @@ pub(super) fn astar<G: Geometry, const T: usize, const N: usize>(
                 seen.len += 1;
             }
             seen.vals[j] = u16::from(cg) | (d as u16) << 8;
-            buckets[cf].push(key);
+            buckets[cf].push((key, child.packed_nibs()));
             true
         });
     }
@@ -375,7 +406,7 @@ pub(super) fn astar<G: Geometry, const T: usize, const N: usize>(
     // at its lower f-value (its current g).
     let mut open = Vec::new();
     for (bf, bucket) in buckets.iter_mut().enumerate() {
-        for &board in bucket.iter().rev() {
+        for &(board, nibs) in bucket.iter().rev() {
             let (i, _) = seen.slot(board);
             let v = seen.vals[i];
             if v & CLOSED != 0 {
@@ -386,6 +417,7 @@ pub(super) fn astar<G: Geometry, const T: usize, const N: usize>(
             seen.vals[i] = v | CLOSED;
             open.push(Open {
                 board,
+                nibs,
                 g: (v & 0xff) as u8,
                 f: bf as u8,
                 dir: ((v >> 8) & 3) as u8,

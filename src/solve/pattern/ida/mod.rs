@@ -244,6 +244,16 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
 
     /// The search node of a board.
     fn root<const T: usize, const N: usize>(&self, cells: &[u8]) -> Node<G, T, N> {
+        self.root_with(cells, None)
+    }
+
+    /// The search node of a board, its table entries read, or taken from
+    /// `nibs` (as [`Node::packed_nibs`] packed them) where given.
+    fn root_with<const T: usize, const N: usize>(
+        &self,
+        cells: &[u8],
+        nibs: Option<u128>,
+    ) -> Node<G, T, N> {
         assert_eq!(cells.len(), G::CELLS);
         let gb = self.goal_blank;
         let mut node: Node<G, T, N> = Node {
@@ -286,7 +296,10 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
                 let perm = ix.rank_cells(mask, |c| local[fboard.tile_at(c)]);
                 node.mask[g][q] = G::Mask::from_bits(mask);
                 node.perm[g][q] = perm as u16;
-                node.nib[g][q] = pdb.half_excess(ix.index(mask, perm)) as u8;
+                node.nib[g][q] = match nibs {
+                    Some(packed) => ((packed >> (4 * (g * T + q))) & 15) as u8,
+                    None => pdb.half_excess(ix.index(mask, perm)) as u8,
+                };
             }
         }
         node
