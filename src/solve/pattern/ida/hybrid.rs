@@ -283,6 +283,32 @@ impl<G: Geometry, const T: usize, const N: usize> Node<G, T, N> {
     }
 }
 
+/// Whether the path of `node` (below some open board, its first moves
+/// unknown) passes board `open` at its g: the board after undoing its moves
+/// from there on.
+pub(super) fn passes<G: Geometry, const T: usize, const N: usize>(
+    node: &Node<G, T, N>,
+    open: &Open,
+    goal_blank: usize,
+) -> bool {
+    if open.g > node.g {
+        return false;
+    }
+    let cells = G::cells();
+    let path = node.path.as_ref();
+    let mut b = node.board.bits();
+    for i in (open.g as usize..node.g as usize).rev() {
+        let d = ((path[i / 8] >> (2 * (i % 8))) & 3) as usize;
+        let blank = blank_of::<G>(b, goal_blank);
+        let from = cells.neighbour[blank][d ^ 1];
+        if from == NO_CELL {
+            return false;
+        }
+        b = swap::<G>(b, blank, from as usize);
+    }
+    b == open.board
+}
+
 /// No table entries stored: they are read.
 pub(super) const NO_NIBS: u128 = u128::MAX;
 

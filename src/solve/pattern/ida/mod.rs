@@ -641,14 +641,16 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
     /// of the next iteration is the smallest f-value that exceeded this one
     /// (always an even step: f-values share the parity of the Manhattan
     /// distance). It looks at the watch's stop flags and `abandon` every
-    /// [`REPORT_NODES`] nodes. `back`: a blank direction the root's children
-    /// leave out (the move back to where an open board of A* came from, see
-    /// [`hybrid`]).
+    /// [`REPORT_NODES`] nodes. With several `roots` (at most a batch: the
+    /// open boards of A*, see [`hybrid`]) it searches their subtrees on one
+    /// stack, the first root's popped first, so that the batches stay full;
+    /// `backs[r]` is a blank direction root `r`'s children leave out (the move
+    /// back to where its g came from), if `backs` is not empty.
     fn iterate(
         &mut self,
         ctx: &Context<'_, '_, G>,
-        root: &Node<G, T, N>,
-        mut back: Option<u8>,
+        roots: &[Node<G, T, N>],
+        backs: &[u8],
         counters: &mut Counters,
         abandon: impl Fn() -> bool,
     ) -> Iteration<Node<G, T, N>> {
@@ -662,12 +664,14 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
             nearest,
             prunes,
         } = self;
-        *nearest = root.h(groups);
+        *nearest = roots.iter().map(|r| r.h(groups)).min().unwrap_or(u32::MAX);
+        assert!(roots.len() <= G::BATCH && (backs.is_empty() || backs.len() == roots.len()));
+        let mut first = !backs.is_empty();
         let mut pruned = Pruned::new(prunes);
         let mut next_bound = u32::MAX;
         let mut unreported = 0;
         stack.clear();
-        stack.push(*root);
+        stack.extend(roots.iter().rev());
         while !stack.is_empty() {
             let lo = stack.len().saturating_sub(G::BATCH);
             let batch = &stack[lo..];
@@ -687,9 +691,11 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
                     return Iteration::Found(goal);
                 }
             }
-            // The first batch is the root alone.
-            if let Some(d) = back.take() {
-                cands.retain(|c| c.dir != d);
+            // The first batch is the roots, the first on top (last).
+            if first {
+                first = false;
+                let k = roots.len();
+                cands.retain(|c| c.dir != backs[k - 1 - c.parent as usize]);
             }
             counters.generated += cands.len() as u64;
             // The groups in waves ([`Reading`]): each wave's reads for the whole

@@ -283,6 +283,18 @@ impl<N: Copy> Roots<'_, N> {
             Roots::Open { order, .. } => order.len(),
         }
     }
+
+    /// Roots a thread takes at once: one frontier node (its subtree fills
+    /// the batches), or a batch of open boards (most of their subtrees hold
+    /// a dozen nodes: one at a time, a batch would hold a few nodes and
+    /// their table reads would not overlap). Fixed, so that the chunks and
+    /// the answer do not depend on the threads.
+    fn chunk<G: Geometry>(&self) -> usize {
+        match self {
+            Roots::Nodes(_) => 1,
+            Roots::Open { .. } => G::BATCH,
+        }
+    }
 }
 
 /// What the threads of one iteration share.
@@ -537,8 +549,12 @@ fn search_with<G: Geometry, const T: usize, const N: usize>(
             end.prunes.add(&done.prunes);
             next_bound = next_bound.min(done.next_bound);
             if top_frontier.is_some() {
+                // A chunk's nearness is each of its boards'.
+                let chunk = G::BATCH;
                 for &(i, near) in &done.nearest {
-                    near_open[order[i] as usize] = near;
+                    for &o in &order[i * chunk..order.len().min((i + 1) * chunk)] {
+                        near_open[o as usize] = near;
+                    }
                 }
             } else {
                 let paths = done
@@ -559,8 +575,15 @@ fn search_with<G: Geometry, const T: usize, const N: usize>(
             let moves = match top_frontier {
                 None => goal.moves(),
                 Some(top) => {
-                    // The moves to the open board, then the subtree's.
-                    let o = &top.open[order[i] as usize];
+                    // The open board of the chunk the goal lies below (the
+                    // first whose board its moves pass at its g), the moves
+                    // to it, then the subtree's.
+                    let chunk = &order[i * G::BATCH..order.len().min((i + 1) * G::BATCH)];
+                    let o = chunk
+                        .iter()
+                        .map(|&o| &top.open[o as usize])
+                        .find(|o| hybrid::passes::<G, T, N>(&goal, o, heur.goal_blank))
+                        .expect("the goal lies below a board of its chunk");
                     let mut moves = top.seen.path_to::<G>(o.board, heur.goal_blank);
                     for m in goal.moves().iter().skip(o.g as usize) {
                         moves.push(m);
@@ -623,6 +646,9 @@ fn work<G: Geometry, const T: usize, const N: usize>(
     let mut counters = Counters::default();
     let mut next_bound = u32::MAX;
     let mut nearest = Vec::new();
+    let (chunk, len) = (shared.frontier.chunk::<G>(), shared.frontier.len());
+    let mut roots = Vec::with_capacity(chunk);
+    let mut backs = Vec::with_capacity(chunk);
     loop {
         // A subtree looks at the stop flag only every few thousand nodes, and
         // most are smaller: look before each one too, or a stopped iteration
@@ -630,19 +656,25 @@ fn work<G: Geometry, const T: usize, const N: usize>(
         if watch.halted() {
             break;
         }
+        // Subtree (or chunk of open boards) `i`.
         let i = shared.next.fetch_add(1, Ordering::Relaxed);
-        if i >= shared.frontier.len() || i > shared.first_goal.load(Ordering::Relaxed) {
+        if i * chunk >= len || i > shared.first_goal.load(Ordering::Relaxed) {
             break;
         }
         let abandon = || shared.first_goal.load(Ordering::Relaxed) < i;
-        let (root, back) = match &shared.frontier {
-            Roots::Nodes(nodes) => (nodes[i], None),
+        roots.clear();
+        backs.clear();
+        match &shared.frontier {
+            Roots::Nodes(nodes) => roots.push(nodes[i]),
             Roots::Open { open, order } => {
-                let o = &open[order[i] as usize];
-                (ctx.heur.node_of(o), Some(o.back()))
+                for &o in &order[i * chunk..len.min((i + 1) * chunk)] {
+                    let o = &open[o as usize];
+                    roots.push(ctx.heur.node_of(o));
+                    backs.push(o.back());
+                }
             }
-        };
-        let ended = worker.iterate(ctx, &root, back, &mut counters, abandon);
+        }
+        let ended = worker.iterate(ctx, &roots, &backs, &mut counters, abandon);
         nearest.push((i, worker.nearest));
         match ended {
             Iteration::Found(goal) => {
