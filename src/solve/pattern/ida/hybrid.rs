@@ -57,9 +57,10 @@ pub(crate) enum Top {
 /// `PUZZLE_ASTAR_MB` asks for an A* top of that many MiB (at most a quarter
 /// of the memory the system says is available; below 64 MiB, or 0, none).
 /// Off by default: with the 12-move pruning machine the tree holds few
-/// duplicates, and on Korf and Felner's #43 ten million boards stored took
-/// the nodes of an iteration down by 8% only, while A* expands a board about
-/// ten times slower than the depth-first search (docs/benchmarks.md).
+/// duplicates: on Korf and Felner's #43 (large set, 1 GiB) the iteration
+/// that proves the answer held 0.8% more nodes than plain IDA*'s (the
+/// machine restarts below each open board), 0.7% fewer in all with A*'s,
+/// and the run was slower (docs/benchmarks.md).
 pub(crate) fn default_top() -> Top {
     let asked = std::env::var("PUZZLE_ASTAR_MB")
         .ok()
