@@ -1090,6 +1090,79 @@ fn stats_of_a_shortest_five_by_five_search_give_each_iteration_and_what_pruned()
     );
 }
 
+/// `PUZZLE_ASTAR_MB` turns on the A* top of `--shortest` (A*+IDA*): the
+/// same length as plain IDA*, the same moves on one and two threads, an
+/// `A* top:` line in `--stats`, and its boards among the nodes (none
+/// without the variable).
+#[test]
+fn an_a_star_top_asked_for_gives_a_shortest_solution_and_says_so() {
+    let mut rng = SplitMix64::new(2626);
+    let goal: Vec<u32> = (0..25).collect();
+    let (mut start, mut at, mut made) = (goal.clone(), 0, 0);
+    while made < 30 {
+        made += usize::from(apply_move(
+            &mut start,
+            5,
+            &mut at,
+            Move::ALL[rng.below(4) as usize],
+        ));
+    }
+    let run = |astar_mb: Option<&str>, jobs: &str| {
+        let mut command = puzzle();
+        command
+            .args(["--solve", "--shortest", "--stats", "--jobs", jobs])
+            .env("PUZZLE_TABLES", "small")
+            .env_remove("PUZZLE_ASTAR_MB");
+        if let Some(mb) = astar_mb {
+            command.env("PUZZLE_ASTAR_MB", mb);
+        }
+        let out = command
+            .write_stdin(format!("{}\n{}\n", line(&start), line(&goal)))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let answer = parse_answer(&String::from_utf8(out.stdout).unwrap());
+        replays(&answer);
+        assert!(answer.shortest);
+        (answer.moves, String::from_utf8(out.stderr).unwrap())
+    };
+    let (plain, plain_err) = run(None, "1");
+    assert!(!plain_err.contains("A* top:"), "{plain_err}");
+    let (moves, stderr) = run(Some("64"), "1");
+    assert_eq!(moves.len(), plain.len());
+    assert_eq!(
+        run(Some("64"), "2").0,
+        moves,
+        "the same moves on two threads"
+    );
+    let field = |line: &str, before: &str, after: &str| -> u64 {
+        let rest = &line[line.find(before).unwrap_or_else(|| panic!("{line}")) + before.len()..];
+        rest[..rest.find(after).unwrap()].parse().unwrap()
+    };
+    let top = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("puzzle: A* top: "))
+        .unwrap_or_else(|| panic!("an A* line: {stderr}"));
+    let expanded = field(top, "", " boards expanded");
+    assert!(expanded > 0 && top.contains(" MiB, "), "{top}");
+    let total = stderr
+        .lines()
+        .find(|l| l.starts_with("puzzle: stats: "))
+        .map(|l| field(l, "; ", " nodes"))
+        .expect("a stats line");
+    let iterations: u64 = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("puzzle: iteration bound "))
+        .map(|l| field(l, ": ", " nodes"))
+        .sum();
+    let beams = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("puzzle: beams: "))
+        .map(|l| field(l, "", " children"))
+        .expect("a beams line");
+    assert_eq!(expanded + iterations + beams, total, "{stderr}");
+}
+
 /// `--build-tables --large-tables` builds the large set ahead of time: the
 /// small test tables cut three ways (`PUZZLE_TABLES=small`), into a fresh
 /// cache, hold more files than the standard cut, and a `--shortest

@@ -297,11 +297,21 @@ pub(crate) fn shortest<G: Geometry>(
     };
     // Stopped already, the search still proves its first bound.
     let mut progress = |p: &SearchProgress| report(p, progress);
-    let searched = ida::search_between(&heur, cells, limits, counters, &mut progress, &mut between);
+    let top = ida::default_top();
+    let searched = ida::search_between(
+        &heur,
+        cells,
+        limits,
+        top,
+        counters,
+        &mut progress,
+        &mut between,
+    );
     let outcome = searched.outcome;
     let k = known.into_inner();
     counters.expanded += k.beam_evals;
     counters.details = details(
+        searched.top.as_ref(),
         &searched.iterations,
         matches!(outcome, Outcome::Solved(_)),
         heur.groups(),
@@ -325,13 +335,25 @@ pub(crate) fn shortest<G: Geometry>(
 /// (`groups` groups of `tables` tables, named by their part A, B, C, ...),
 /// and the beams' children and widest beam.
 fn details(
+    top: Option<&ida::TopStats>,
     iterations: &[IterationEnd],
     solved: bool,
     groups: usize,
     tables: usize,
     (beam_evals, widest): (u64, usize),
 ) -> Vec<String> {
-    let mut lines = Vec::with_capacity(iterations.len() + 2);
+    let mut lines = Vec::with_capacity(iterations.len() + 3);
+    if let Some(top) = top {
+        lines.push(format!(
+            "A* top: {} boards expanded, {} stored, {} open (f from {}), {} MiB, {:.2} s",
+            top.expanded,
+            top.stored,
+            top.open,
+            top.bound,
+            top.bytes >> 20,
+            top.elapsed.as_secs_f64()
+        ));
+    }
     let mut prunes = ida::Prunes::default();
     let mut previous: Option<u64> = None;
     for end in iterations {
@@ -644,7 +666,7 @@ mod tests {
                 ..IterationEnd::default()
             },
         ];
-        let lines = details(&iterations, true, 2, 4, (5000, 40_000));
+        let lines = details(None, &iterations, true, 2, 4, (5000, 40_000));
         assert_eq!(
             lines,
             [
@@ -656,7 +678,7 @@ mod tests {
                 "beams: 5000 children, widest 40000",
             ]
         );
-        let stopped = details(&iterations[..1], false, 1, 2, (0, 0));
+        let stopped = details(None, &iterations[..1], false, 1, 2, (0, 0));
         assert_eq!(
             stopped,
             [

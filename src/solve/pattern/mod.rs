@@ -482,6 +482,88 @@ mod tests {
         }
     }
 
+    /// The moves from `start` to `goal` (plain cells) by the shortest-path
+    /// search over `tables` on `jobs` threads, its tree split as `top` says,
+    /// replayed (on the canonical board), and what its A* top did.
+    fn searched_with<G: Geometry>(
+        start: &[u8],
+        goal: &[u8],
+        tables: &Tables,
+        top: ida::Top,
+        jobs: usize,
+    ) -> (Vec<Move>, Option<ida::TopStats>) {
+        let canon = canonical::normalise(G::SIDE, start, goal, tables.rep, G::BLANK);
+        let heur: Heuristic<'_, G> = tables.heuristic();
+        let limits = Limits {
+            jobs,
+            ..Limits::UNLIMITED
+        };
+        let mut counters = Counters::default();
+        let searched = ida::search_between(
+            &heur,
+            &canon.cells,
+            &limits,
+            top,
+            &mut counters,
+            &mut |_| {},
+            &mut |_| true,
+        );
+        let moves = solved(searched.outcome);
+        let mut cells = canon.cells.clone();
+        let mut blank = cells.iter().position(|&t| t == G::BLANK).unwrap();
+        assert_eq!(replay(&mut cells, G::SIDE, &mut blank, &moves), Ok(()));
+        assert_eq!(heur.value(&cells), 0, "the moves reach the goal");
+        (moves, searched.top)
+    }
+
+    /// A*+IDA* ([`ida::Top::AStar`]) against plain IDA* on random walks of
+    /// `lengths` moves from goals with the blank on `blanks`: a budget of a
+    /// few hundred boards, so that the iterations start from A*'s open
+    /// boards, and one large enough for A* to meet the goal itself. The
+    /// same length as IDA*, and the same moves on 1, 2 and 3 threads.
+    fn a_star_top_agrees<G: Geometry>(
+        seed: u64,
+        blanks: &[usize],
+        lengths: (usize, usize),
+        tables: &dyn Fn(usize) -> &'static Tables,
+    ) {
+        let mut rng = SplitMix64::new(seed);
+        let mut from_open = 0;
+        for &goal_blank in blanks {
+            let mut goal: Vec<u8> = rng
+                .permutation(G::CELLS)
+                .into_iter()
+                .map(|t| t as u8)
+                .collect();
+            let b = goal.iter().position(|&t| t == 0).unwrap();
+            goal.swap(b, goal_blank);
+            let n = lengths.0 + rng.index(lengths.1 - lengths.0);
+            let start = random_walk(&mut rng, G::SIDE, &goal, n);
+            let tables = tables(goal_blank);
+            let (plain, none) = searched_with::<G>(&start, &goal, tables, ida::Top::Split, 1);
+            assert!(none.is_none());
+            for bytes in [16 << 10, 64 << 20] {
+                let top = ida::Top::AStar { bytes };
+                let (moves, stats) = searched_with::<G>(&start, &goal, tables, top, 1);
+                assert_eq!(
+                    moves.len(),
+                    plain.len(),
+                    "goal blank {goal_blank}, {bytes} bytes"
+                );
+                let stats = stats.expect("an A* top");
+                from_open += usize::from(stats.open > 0);
+                for jobs in [2, 3] {
+                    let again = searched_with::<G>(&start, &goal, tables, top, jobs).0;
+                    assert_eq!(again, moves, "goal blank {goal_blank}, {jobs} threads");
+                }
+            }
+        }
+        assert!(
+            from_open >= blanks.len(),
+            "the small budget leaves boards open"
+        );
+    }
+
     /// The 4x4 puzzle.
     mod fifteen {
         use super::*;
@@ -605,6 +687,12 @@ mod tests {
             };
             swapped.swap(a, b);
             assert!(!reachable(SIDE, &swapped, &goal));
+        }
+
+        #[test]
+        fn a_star_top_finds_shortest_solutions_alike_on_any_threads() {
+            let small = |g| small(&FIFTEEN, g);
+            a_star_top_agrees::<Four>(0x1526, &[0, 5, 6, 15], (34, 44), &small);
         }
 
         #[test]
@@ -840,6 +928,47 @@ mod tests {
             let b = goal.iter().position(|&t| t == 0).unwrap();
             goal.swap(b, blank);
             goal
+        }
+
+        #[test]
+        fn a_star_top_finds_shortest_solutions_alike_on_any_threads() {
+            let small = |g| small(&TWENTY_FOUR, g);
+            a_star_top_agrees::<Five>(0x2426, &[0, 7, 12], (30, 40), &small);
+            a_star_top_agrees::<Five>(0x2427, &[1, 24], (26, 34), &small_large);
+        }
+
+        /// A* stopped before its budget is used (here by a node limit, as by
+        /// the deadline or Ctrl-C) ends the search with a proven lower bound.
+        #[test]
+        fn a_star_top_stopped_early_leaves_a_lower_bound() {
+            let mut rng = SplitMix64::new(0x2428);
+            let goal: Vec<u8> = (0..CELLS as u8).collect();
+            let start = scramble(&mut rng, &goal, 140);
+            let tables = small(&TWENTY_FOUR, 0);
+            let canon = canonical::normalise(SIDE, &start, &goal, tables.rep, Five::BLANK);
+            let heur: Heuristic<'_, Five> = tables.heuristic();
+            let limits = Limits {
+                max_nodes: Some(5000),
+                ..Limits::UNLIMITED
+            };
+            let mut counters = Counters::default();
+            let searched = ida::search_between(
+                &heur,
+                &canon.cells,
+                &limits,
+                ida::Top::AStar { bytes: 64 << 20 },
+                &mut counters,
+                &mut |_| {},
+                &mut |_| true,
+            );
+            let Outcome::Stopped { lower_bound, best } = searched.outcome else {
+                panic!("stopped by the node limit");
+            };
+            assert!(best.is_none() && searched.iterations.is_empty());
+            let top = searched.top.expect("the A* top ran");
+            assert!(top.expanded >= 5000 && top.expanded < 20_000, "{top:?}");
+            assert_eq!(top.bound, lower_bound);
+            assert!(lower_bound >= heur.value(&canon.cells) && lower_bound <= 140);
         }
 
         #[test]

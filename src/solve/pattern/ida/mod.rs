@@ -52,11 +52,15 @@
 mod beam;
 mod fsm;
 mod geometry;
+mod hybrid;
 mod parallel;
 
 pub(crate) use beam::{beam, BeamLimits};
 pub(crate) use fsm::Fsm;
 pub(crate) use geometry::{Five, Four, Geometry};
+#[cfg(test)]
+pub(crate) use hybrid::Top;
+pub(crate) use hybrid::{default_top, TopStats};
 pub(crate) use parallel::{search, search_between, IterationEnd};
 
 use super::tables::{CellSet, Indexer, Pdb};
@@ -240,6 +244,16 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
 
     /// The search node of a board.
     fn root<const T: usize, const N: usize>(&self, cells: &[u8]) -> Node<G, T, N> {
+        self.root_with(cells, None)
+    }
+
+    /// The search node of a board, its table entries read, or taken from
+    /// `nibs` (as [`Node::packed_nibs`] packed them) where given.
+    fn root_with<const T: usize, const N: usize>(
+        &self,
+        cells: &[u8],
+        nibs: Option<u128>,
+    ) -> Node<G, T, N> {
         assert_eq!(cells.len(), G::CELLS);
         let gb = self.goal_blank;
         let mut node: Node<G, T, N> = Node {
@@ -282,7 +296,10 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
                 let perm = ix.rank_cells(mask, |c| local[fboard.tile_at(c)]);
                 node.mask[g][q] = G::Mask::from_bits(mask);
                 node.perm[g][q] = perm as u16;
-                node.nib[g][q] = pdb.half_excess(ix.index(mask, perm)) as u8;
+                node.nib[g][q] = match nibs {
+                    Some(packed) => ((packed >> (4 * (g * T + q))) & 15) as u8,
+                    None => pdb.half_excess(ix.index(mask, perm)) as u8,
+                };
             }
         }
         node
@@ -624,11 +641,16 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
     /// of the next iteration is the smallest f-value that exceeded this one
     /// (always an even step: f-values share the parity of the Manhattan
     /// distance). It looks at the watch's stop flags and `abandon` every
-    /// [`REPORT_NODES`] nodes.
+    /// [`REPORT_NODES`] nodes. With several `roots` (at most a batch: the
+    /// open boards of A*, see [`hybrid`]) it searches their subtrees on one
+    /// stack, the first root's popped first, so that the batches stay full;
+    /// `backs[r]` is a blank direction root `r`'s children leave out (the move
+    /// back to where its g came from), if `backs` is not empty.
     fn iterate(
         &mut self,
         ctx: &Context<'_, '_, G>,
-        root: &Node<G, T, N>,
+        roots: &[Node<G, T, N>],
+        backs: &[u8],
         counters: &mut Counters,
         abandon: impl Fn() -> bool,
     ) -> Iteration<Node<G, T, N>> {
@@ -642,12 +664,14 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
             nearest,
             prunes,
         } = self;
-        *nearest = root.h(groups);
+        *nearest = roots.iter().map(|r| r.h(groups)).min().unwrap_or(u32::MAX);
+        assert!(roots.len() <= G::BATCH && (backs.is_empty() || backs.len() == roots.len()));
+        let mut first = !backs.is_empty();
         let mut pruned = Pruned::new(prunes);
         let mut next_bound = u32::MAX;
         let mut unreported = 0;
         stack.clear();
-        stack.push(*root);
+        stack.extend(roots.iter().rev());
         while !stack.is_empty() {
             let lo = stack.len().saturating_sub(G::BATCH);
             let batch = &stack[lo..];
@@ -666,6 +690,12 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
                     watch.nodes.fetch_add(unreported, Ordering::Relaxed);
                     return Iteration::Found(goal);
                 }
+            }
+            // The first batch is the roots, the first on top (last).
+            if first {
+                first = false;
+                let k = roots.len();
+                cands.retain(|c| c.dir != backs[k - 1 - c.parent as usize]);
             }
             counters.generated += cands.len() as u64;
             // The groups in waves ([`Reading`]): each wave's reads for the whole

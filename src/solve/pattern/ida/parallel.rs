@@ -35,6 +35,7 @@
 //! iteration (subtrees searched past the answer before they were abandoned)
 //! varies.
 
+use super::hybrid::{self, Ended, Open, Top, TopStats};
 use super::{
     sibling_key, Context, Fsm, Geometry, Heuristic, Iteration, Node, Prunes, Watch, Worker,
     MAX_GROUPS, MAX_TABLES,
@@ -73,7 +74,16 @@ pub(crate) fn search<G: Geometry>(
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
-    search_between(heur, cells, limits, counters, progress, &mut |_| true).outcome
+    search_between(
+        heur,
+        cells,
+        limits,
+        Top::Split,
+        counters,
+        progress,
+        &mut |_| true,
+    )
+    .outcome
 }
 
 /// An iteration that ended: its bound and the next (every solution is at
@@ -97,34 +107,61 @@ pub(crate) struct IterationEnd {
 pub(crate) struct Searched {
     pub(crate) outcome: Outcome,
     pub(crate) iterations: Vec<IterationEnd>,
+    /// What the A* top did, if there was one ([`Top::AStar`]).
+    pub(crate) top: Option<TopStats>,
+}
+
+/// What [`search_with`] records as it goes.
+#[derive(Default)]
+struct Log {
+    iterations: Vec<IterationEnd>,
+    top: Option<TopStats>,
 }
 
 /// [`search`], calling `between` after every iteration that ends without a
 /// goal, before the next one begins (no search thread runs meanwhile): if
 /// it answers `false`, the search ends there, as stopped, with the next
-/// bound as its lower bound.
+/// bound as its lower bound. `top` says how the iterations split the tree
+/// ([`Top::AStar`]: A*+IDA*, see [`hybrid`]).
 pub(crate) fn search_between<G: Geometry>(
     heur: &Heuristic<'_, G>,
     cells: &[u8],
     limits: &Limits<'_>,
+    top: Top,
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
     between: &mut dyn FnMut(&IterationEnd) -> bool,
 ) -> Searched {
-    let mut iterations = Vec::new();
-    let log = &mut iterations;
+    let mut log = Log::default();
+    let log_ = &mut log;
     let (c, p) = (counters, progress);
+    let run = Run {
+        heur,
+        cells,
+        limits,
+        top,
+    };
     let outcome = match (heur.tables_per_group(), heur.groups()) {
-        (0..=2, 0..=2) => search_with::<G, 2, 2>(heur, cells, limits, c, p, between, log),
-        (3 | 4, 0..=2) => search_with::<G, 4, 2>(heur, cells, limits, c, p, between, log),
-        (_, 0..=2) => search_with::<G, MAX_TABLES, 2>(heur, cells, limits, c, p, between, log),
-        (0..=4, _) => search_with::<G, 4, MAX_GROUPS>(heur, cells, limits, c, p, between, log),
-        _ => search_with::<G, MAX_TABLES, MAX_GROUPS>(heur, cells, limits, c, p, between, log),
+        (0..=2, 0..=2) => search_with::<G, 2, 2>(&run, c, p, between, log_),
+        (3 | 4, 0..=2) => search_with::<G, 4, 2>(&run, c, p, between, log_),
+        (_, 0..=2) => search_with::<G, MAX_TABLES, 2>(&run, c, p, between, log_),
+        (0..=4, _) => search_with::<G, 4, MAX_GROUPS>(&run, c, p, between, log_),
+        _ => search_with::<G, MAX_TABLES, MAX_GROUPS>(&run, c, p, between, log_),
     };
     Searched {
         outcome,
-        iterations,
+        iterations: log.iterations,
+        top: log.top,
     }
+}
+
+/// What a search is asked: the heuristic, the start, the limits and how to
+/// split the tree.
+struct Run<'r, 'h, G: Geometry> {
+    heur: &'r Heuristic<'h, G>,
+    cells: &'r [u8],
+    limits: &'r Limits<'r>,
+    top: Top,
 }
 
 /// The frontier of one iteration, or a goal met while making it.
@@ -232,9 +269,37 @@ fn order_by_nearness<G: Geometry, const T: usize, const N: usize>(
     frontier.sort_by_cached_key(|n| nearest.get(&n.path).copied().unwrap_or(n.h(groups)));
 }
 
+/// The subtrees of one iteration: frontier nodes of a breadth-first split,
+/// or boards A* left open (`order`: their indices, in search order).
+enum Roots<'s, N> {
+    Nodes(&'s [N]),
+    Open { open: &'s [Open], order: &'s [u32] },
+}
+
+impl<N: Copy> Roots<'_, N> {
+    fn len(&self) -> usize {
+        match self {
+            Roots::Nodes(nodes) => nodes.len(),
+            Roots::Open { order, .. } => order.len(),
+        }
+    }
+
+    /// Roots a thread takes at once: one frontier node (its subtree fills
+    /// the batches), or a batch of open boards (most of their subtrees hold
+    /// a dozen nodes: one at a time, a batch would hold a few nodes and
+    /// their table reads would not overlap). Fixed, so that the chunks and
+    /// the answer do not depend on the threads.
+    fn chunk<G: Geometry>(&self) -> usize {
+        match self {
+            Roots::Nodes(_) => 1,
+            Roots::Open { .. } => G::BATCH,
+        }
+    }
+}
+
 /// What the threads of one iteration share.
 struct Shared<'s, N> {
-    frontier: &'s [N],
+    frontier: Roots<'s, N>,
     /// The next subtree to take.
     next: AtomicUsize,
     /// The index of the first subtree known to hold a goal (`usize::MAX`: none).
@@ -243,14 +308,13 @@ struct Shared<'s, N> {
 }
 
 fn search_with<G: Geometry, const T: usize, const N: usize>(
-    heur: &Heuristic<'_, G>,
-    cells: &[u8],
-    limits: &Limits<'_>,
+    run: &Run<'_, '_, G>,
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
     between: &mut dyn FnMut(&IterationEnd) -> bool,
-    log: &mut Vec<IterationEnd>,
+    log: &mut Log,
 ) -> Outcome {
+    let (heur, cells, limits) = (run.heur, run.cells, run.limits);
     let started = Instant::now();
     let root: Node<G, T, N> = heur.root(cells);
     let groups = heur.groups.len();
@@ -288,11 +352,91 @@ fn search_with<G: Geometry, const T: usize, const N: usize>(
             proof_left: None,
         })
     };
+    // A*+IDA*: the top of the tree once, best-first.
+    let frontier = match run.top {
+        Top::Split => None,
+        Top::AStar { bytes } => {
+            let mut last_report = Instant::now();
+            let mut reported = 0;
+            let halted = || {
+                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                    halt.store(true, Ordering::Relaxed);
+                }
+                watch.halted()
+            };
+            let mut astar_report = |f: u32, expanded: u64| {
+                nodes.fetch_add(expanded - reported, Ordering::Relaxed);
+                reported = expanded;
+                if limits
+                    .report_every
+                    .is_some_and(|every| last_report.elapsed() >= every)
+                {
+                    last_report = Instant::now();
+                    report(f, false, progress);
+                }
+            };
+            let ended = hybrid::astar(heur, &root, bytes, counters, &halted, &mut astar_report);
+            nodes.store(counters.expanded, Ordering::Relaxed);
+            match ended {
+                Ended::Goal(moves, stats) => {
+                    log.top = Some(stats);
+                    report(moves.len() as u32, true, progress);
+                    return Outcome::Solved(moves);
+                }
+                Ended::Stopped(lower_bound, stats) => {
+                    log.top = Some(stats);
+                    return Outcome::Stopped {
+                        lower_bound,
+                        best: None,
+                    };
+                }
+                Ended::Frontier(frontier) => {
+                    log.top = Some(frontier.stats);
+                    bound = bound.max(frontier.stats.bound);
+                    Some(frontier)
+                }
+            }
+        }
+    };
+    // Per open board: how near the last search of its subtree came to the
+    // goal (`u32::MAX`: not searched yet).
+    let mut near_open: Vec<u32> = frontier
+        .as_ref()
+        .map_or(Vec::new(), |f| vec![u32::MAX; f.open.len()]);
+    let mut order: Vec<u32> = Vec::new();
     loop {
         counters.iterations += 1;
         let iteration_began = (Instant::now(), counters.expanded);
         let before = counters.expanded;
-        let split = split(heur, &root, bound, counters);
+        let split = match &frontier {
+            None => split(heur, &root, bound, counters),
+            Some(top) => {
+                // The open boards within the bound, nearest the goal first
+                // by the last search of their subtrees (a board not searched
+                // yet: its own estimate), ties in frontier order.
+                order.clear();
+                let mut pruned_min = u32::MAX;
+                for (i, o) in top.open.iter().enumerate() {
+                    if u32::from(o.f) <= bound {
+                        order.push(i as u32);
+                    } else {
+                        pruned_min = pruned_min.min(u32::from(o.f));
+                    }
+                }
+                let key = |i: u32| {
+                    let o = &top.open[i as usize];
+                    match near_open[i as usize] {
+                        u32::MAX => u32::from(o.f - o.g),
+                        near => near,
+                    }
+                };
+                order.sort_by_cached_key(|&i| (key(i), i));
+                Split::Frontier {
+                    nodes: Vec::new(),
+                    pruned_min,
+                }
+            }
+        };
         nodes.fetch_add(counters.expanded - before, Ordering::Relaxed);
         let mut end = IterationEnd {
             bound,
@@ -305,9 +449,10 @@ fn search_with<G: Geometry, const T: usize, const N: usize>(
                 elapsed: iteration_began.0.elapsed(),
                 ..end
             };
-            log.push(end);
+            log.iterations.push(end);
             end
         };
+        let top_frontier = &frontier;
         let (mut frontier, pruned_min) = match split {
             Split::Goal(goal) => {
                 ended(end, counters);
@@ -318,8 +463,15 @@ fn search_with<G: Geometry, const T: usize, const N: usize>(
         if let Some(previous) = &previous {
             order_by_nearness(&mut frontier, previous, groups);
         }
+        let roots = match &top_frontier {
+            None => Roots::Nodes(&frontier),
+            Some(top) => Roots::Open {
+                open: &top.open,
+                order: &order,
+            },
+        };
         let shared = Shared {
-            frontier: &frontier,
+            frontier: roots,
             next: AtomicUsize::new(0),
             first_goal: AtomicUsize::new(usize::MAX),
             goal: Mutex::new(None),
@@ -396,21 +548,50 @@ fn search_with<G: Geometry, const T: usize, const N: usize>(
             counters.add(&done.counters);
             end.prunes.add(&done.prunes);
             next_bound = next_bound.min(done.next_bound);
-            let paths = done
-                .nearest
-                .iter()
-                .map(|&(i, near)| (frontier[i].path, near));
-            nearness.by_path.extend(paths);
+            if top_frontier.is_some() {
+                // A chunk's nearness is each of its boards'.
+                let chunk = G::BATCH;
+                for &(i, near) in &done.nearest {
+                    for &o in &order[i * chunk..order.len().min((i + 1) * chunk)] {
+                        near_open[o as usize] = near;
+                    }
+                }
+            } else {
+                let paths = done
+                    .nearest
+                    .iter()
+                    .map(|&(i, near)| (frontier[i].path, near));
+                nearness.by_path.extend(paths);
+            }
         }
         previous = Some(nearness);
         // A goal met within this bound is as long as the bound, and no solution
         // is shorter (the earlier bounds failed): a shortest solution even if
         // the search was stopped before the subtrees ahead of it were done (then
         // it may not be the one an unstopped search would give).
-        if let Some((_, goal)) = shared.goal.into_inner().expect("goal lock") {
+        if let Some((i, goal)) = shared.goal.into_inner().expect("goal lock") {
             ended(end, counters);
             report(bound, true, progress);
-            return Outcome::Solved(goal.moves());
+            let moves = match top_frontier {
+                None => goal.moves(),
+                Some(top) => {
+                    // The open board of the chunk the goal lies below (the
+                    // first whose board its moves pass at its g), the moves
+                    // to it, then the subtree's.
+                    let chunk = &order[i * G::BATCH..order.len().min((i + 1) * G::BATCH)];
+                    let o = chunk
+                        .iter()
+                        .map(|&o| &top.open[o as usize])
+                        .find(|o| hybrid::passes::<G, T, N>(&goal, o, heur.goal_blank))
+                        .expect("the goal lies below a board of its chunk");
+                    let mut moves = top.seen.path_to::<G>(o.board, heur.goal_blank);
+                    for m in goal.moves().iter().skip(o.g as usize) {
+                        moves.push(m);
+                    }
+                    moves
+                }
+            };
+            return Outcome::Solved(moves);
         }
         if watch.halted() {
             ended(end, counters);
@@ -465,6 +646,9 @@ fn work<G: Geometry, const T: usize, const N: usize>(
     let mut counters = Counters::default();
     let mut next_bound = u32::MAX;
     let mut nearest = Vec::new();
+    let (chunk, len) = (shared.frontier.chunk::<G>(), shared.frontier.len());
+    let mut roots = Vec::with_capacity(chunk);
+    let mut backs = Vec::with_capacity(chunk);
     loop {
         // A subtree looks at the stop flag only every few thousand nodes, and
         // most are smaller: look before each one too, or a stopped iteration
@@ -472,12 +656,25 @@ fn work<G: Geometry, const T: usize, const N: usize>(
         if watch.halted() {
             break;
         }
+        // Subtree (or chunk of open boards) `i`.
         let i = shared.next.fetch_add(1, Ordering::Relaxed);
-        if i >= shared.frontier.len() || i > shared.first_goal.load(Ordering::Relaxed) {
+        if i * chunk >= len || i > shared.first_goal.load(Ordering::Relaxed) {
             break;
         }
         let abandon = || shared.first_goal.load(Ordering::Relaxed) < i;
-        let ended = worker.iterate(ctx, &shared.frontier[i], &mut counters, abandon);
+        roots.clear();
+        backs.clear();
+        match &shared.frontier {
+            Roots::Nodes(nodes) => roots.push(nodes[i]),
+            Roots::Open { open, order } => {
+                for &o in &order[i * chunk..len.min((i + 1) * chunk)] {
+                    let o = &open[o as usize];
+                    roots.push(ctx.heur.node_of(o));
+                    backs.push(o.back());
+                }
+            }
+        }
+        let ended = worker.iterate(ctx, &roots, &backs, &mut counters, abandon);
         nearest.push((i, worker.nearest));
         match ended {
             Iteration::Found(goal) => {
