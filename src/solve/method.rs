@@ -36,7 +36,9 @@ pub(crate) enum Method {
     /// conflicts (`manhattan.rs`).
     Manhattan,
     /// 6x6 to [`FINISHED_SIDES`]: the reduction to a 5x5 corner, finished by
-    /// the beam over the 5x5 tables of corner goals (`constructive/`).
+    /// the beam over the 5x5 tables of corner goals (`constructive/`); on
+    /// 6x6 the beam over the whole board ([`whole_board`], `whole_board/`)
+    /// beside it, the shorter answer kept.
     Finished,
     /// Larger boards: the reduction to a 3x3 corner (`constructive/`).
     Constructive,
@@ -452,6 +454,17 @@ mod tests {
         assert!(reduction(6, false).width >= reduction(7, false).width);
         assert!(reduction(7, false).width >= reduction(10, false).width);
         assert!(reduction(6, true).width < reduction(6, false).width);
+    }
+
+    #[test]
+    fn only_six_by_six_gets_the_whole_board_beam_beside_the_reduction() {
+        assert_eq!(whole_board(6, false), Some(SIX_WIDTH));
+        assert!(whole_board(6, true).unwrap() < SIX_WIDTH);
+        for side in [5, 7, 8, 10, 11] {
+            assert_eq!(whole_board(side, false), None, "{side}");
+        }
+        // A time limit widens it.
+        const { assert!(SIX_WIDTH * 4 <= WIDEST_WHOLE_BOARD) };
     }
 
     #[test]
