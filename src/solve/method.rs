@@ -36,7 +36,9 @@ pub(crate) enum Method {
     /// conflicts (`manhattan.rs`).
     Manhattan,
     /// 6x6 to [`FINISHED_SIDES`]: the reduction to a 5x5 corner, finished by
-    /// the beam over the 5x5 tables of corner goals (`constructive/`).
+    /// the beam over the 5x5 tables of corner goals (`constructive/`); on
+    /// 6x6 the beam over the whole board ([`whole_board`], `whole_board/`)
+    /// beside it, the shorter answer kept.
     Finished,
     /// Larger boards: the reduction to a 3x3 corner (`constructive/`).
     Constructive,
@@ -154,6 +156,29 @@ pub(crate) struct Reduction {
 /// The widest beam over moves an anytime reduction (a time limit) grows
 /// to: its history of parents takes about 8 bytes a state a level.
 pub(crate) const WIDEST_REDUCTION: usize = 1 << 17;
+
+/// The width of the beam over the whole board that runs beside the
+/// reduction of a `side`-wide board (`whole_board/`), if one does: 6x6
+/// only. On DeepCubeA's 7x7 states a beam of 2,048 boards gave answers far
+/// longer than the reduction's (a mean of 518 against 318) and shortened 1
+/// of 50, by 6 moves, for as much time again (docs/solving.md has the
+/// measurements). With the small test tables (`small`), a sixteenth.
+pub(crate) fn whole_board(side: usize, small: bool) -> Option<usize> {
+    match side {
+        6 if small => Some(SIX_WIDTH / 16),
+        6 => Some(SIX_WIDTH),
+        _ => None,
+    }
+}
+
+/// The whole-board beam's width on 6x6: on DeepCubeA's 50 dev states,
+/// 8,192 boards shortened the mean from 142.96 to 141.08 moves (before the
+/// windows' polish), 16,384 to 140.60 for about three times the time.
+const SIX_WIDTH: usize = 8192;
+
+/// The widest whole-board beam a time limit grows to: its history of
+/// parents takes about 8 bytes a board a depth, its boards 112 bytes each.
+pub(crate) const WIDEST_WHOLE_BOARD: usize = 1 << 18;
 
 /// How a method's answer is shortened by windows afterwards (`polish/`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -429,6 +454,17 @@ mod tests {
         assert!(reduction(6, false).width >= reduction(7, false).width);
         assert!(reduction(7, false).width >= reduction(10, false).width);
         assert!(reduction(6, true).width < reduction(6, false).width);
+    }
+
+    #[test]
+    fn only_six_by_six_gets_the_whole_board_beam_beside_the_reduction() {
+        assert_eq!(whole_board(6, false), Some(SIX_WIDTH));
+        assert!(whole_board(6, true).unwrap() < SIX_WIDTH);
+        for side in [5, 7, 8, 10, 11] {
+            assert_eq!(whole_board(side, false), None, "{side}");
+        }
+        // A time limit widens it.
+        const { assert!(SIX_WIDTH * 4 <= WIDEST_WHOLE_BOARD) };
     }
 
     #[test]

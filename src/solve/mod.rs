@@ -12,7 +12,7 @@
 //! | 2, 3 | complete distance tables, one per goal blank class (`small.rs`) | shortest |
 //! | 4 | IDA* over additive pattern databases, built on first use and cached (`pattern/`) | shortest |
 //! | 5 | a beam search over the 5x5 pattern databases (`pattern/`) | not proven shortest |
-//! | 6 to 10 | reduction to a 5x5 corner, finished by that beam (`constructive/`), then shortened by windows (`polish/`) | not proven shortest |
+//! | 6 to 10 | reduction to a 5x5 corner, finished by that beam (`constructive/`), then shortened by windows (`polish/`); on 6x6 a beam over the whole board beside it (`whole_board/`), the shorter kept | not proven shortest |
 //! | 11 and up | row-by-row reduction to a 3x3 corner, finished optimally (`constructive/`) | not proven shortest |
 //! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern/`) | shortest |
 //! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts (`manhattan.rs`) | shortest |
@@ -35,6 +35,7 @@ mod method;
 mod pattern;
 mod polish;
 mod small;
+mod whole_board;
 
 pub use method::SearchProgress;
 pub use pattern::{EmptyCacheDir, TableCache, TableEvent, TableSet};
@@ -277,6 +278,15 @@ impl fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
+/// The tables a method runs on, fetched before it: its own
+/// ([`Method::tables`]), its windows' ([`Method::window_tables`]) and the
+/// whole-board beam's heuristic (6x6 beside the reduction).
+type Fetched<'a> = (
+    Option<&'a Arc<pattern::Tables>>,
+    &'a [Option<Arc<pattern::Tables>>],
+    Option<&'a whole_board::Heuristic>,
+);
+
 /// Solves puzzles; holds what is worth keeping between them (the 4x4 and 5x5
 /// tables of each goal class, loaded on first need), and may be shared by
 /// several threads.
@@ -290,6 +300,8 @@ pub struct Solver {
     fifteen: Shelf,
     /// The 5x5 tables of each goal class.
     twentyfour: Shelf,
+    /// The whole-board search's tables for 6x6 and 7x7, by goal cells.
+    whole: whole_board::Shelf,
 }
 
 impl Default for Solver {
@@ -317,6 +329,7 @@ impl Solver {
             options,
             fifteen: Shelf::new(&FIFTEEN),
             twentyfour: Shelf::new(&TWENTY_FOUR),
+            whole: whole_board::Shelf::default(),
         }
     }
 
@@ -371,8 +384,34 @@ impl Solver {
         for wanted in method.window_tables(self.options.time_limit.is_some()) {
             self.tables(wanted, events)?;
         }
+        self.whole_board(method, puzzle, events);
         stats.table_time += began.elapsed();
         Ok(())
+    }
+
+    /// The heuristic of the whole-board beam that runs beside `method` on
+    /// `puzzle` (the reduction of 6x6 and 7x7, [`method::whole_board`]),
+    /// its tables from the shelf, the cache or built; `None` where no
+    /// such beam runs.
+    fn whole_board(
+        &self,
+        method: Method,
+        puzzle: &Puzzle,
+        events: &mut dyn FnMut(&SolveEvent),
+    ) -> Option<whole_board::Heuristic> {
+        let side = puzzle.start().side();
+        let small = self.options.tables.is_small();
+        if method != Method::Finished || method::whole_board(side, small).is_none() {
+            return None;
+        }
+        Some(self.whole.heuristic(
+            side,
+            puzzle.goal().cells(),
+            small,
+            self.options.cache.as_ref(),
+            self.jobs,
+            &mut |event| events(&SolveEvent::Table(event)),
+        ))
     }
 
     /// Whether solving `puzzle` may take long and looks at
@@ -443,6 +482,8 @@ impl Solver {
             .into_iter()
             .map(|wanted| self.tables(wanted, events).ok())
             .collect();
+        // The whole-board beam's tables (6x6 and 7x7, beside the reduction).
+        let whole = self.whole_board(method, puzzle, events);
         stats.table_time += began.elapsed();
         // Searching begins once the tables are there; the time limit, too.
         let searching = Instant::now();
@@ -450,7 +491,7 @@ impl Solver {
         let outcome = self.run(
             method,
             puzzle,
-            (tables.as_ref(), &windows),
+            (tables.as_ref(), &windows, whole.as_ref()),
             searching,
             events,
             &mut counters,
@@ -485,10 +526,7 @@ impl Solver {
         &self,
         method: Method,
         puzzle: &Puzzle,
-        (tables, windows): (
-            Option<&Arc<pattern::Tables>>,
-            &[Option<Arc<pattern::Tables>>],
-        ),
+        (tables, windows, whole): Fetched<'_>,
         searching: Instant,
         events: &mut dyn FnMut(&SolveEvent),
         counters: &mut Counters,
@@ -530,7 +568,9 @@ impl Solver {
                 manhattan::solve(start, goal, &limits, counters, &mut tell)
             }
             Method::Finished => match tables {
-                Some(tables) => self.reduced(start, goal, tables, windows, searching, counters),
+                Some(tables) => {
+                    self.reduced(start, goal, tables, windows, whole, searching, counters)
+                }
                 None => constructive::solve(start, goal),
             },
             Method::Constructive => constructive::solve(start, goal),
@@ -593,42 +633,81 @@ impl Solver {
     }
 
     /// [`Method::Finished`]: the reduction to the 5x5 corner, finished by
-    /// the beam; with a time limit, wider beams while the next one (about
-    /// twice the last) fits in the time left, less a tenth of the limit for
-    /// the polish by the `windows` tables that follows.
+    /// the beam, and on 6x6 and 7x7 (`whole`, the heuristic of the whole
+    /// board) the beam over the whole board beside it, the shorter answer
+    /// kept; with a time limit, wider beams of each while the next one
+    /// (about twice the last) fits in the time left, less a tenth of the
+    /// limit for the polish by the `windows` tables that follows.
+    #[allow(clippy::too_many_arguments)]
     fn reduced(
         &self,
         start: &Board,
         goal: &Board,
         tables: &Arc<pattern::Tables>,
         windows: &[Option<Arc<pattern::Tables>>],
+        whole: Option<&whole_board::Heuristic>,
         searching: Instant,
         counters: &mut Counters,
     ) -> Outcome {
         let (jobs, stop) = (self.jobs, self.options.stop);
         let side = start.side();
+        let small = self.options.tables.is_small();
         let deadline = self.deadline(searching);
-        let mut effort = method::reduction(side, self.options.tables.is_small());
+        let mut effort = method::reduction(side, small);
         let began = Instant::now();
         let mut best = finished(start, goal, tables, jobs, effort, counters);
         let mut took = began.elapsed();
+        let mut beam = whole.zip(method::whole_board(side, small));
+        let mut beam_took = Duration::ZERO;
+        if let Some((heuristic, width)) = beam {
+            let began = Instant::now();
+            if let Some(moves) =
+                whole_board_answer(start, goal, heuristic, tables, width, jobs, counters)
+            {
+                if moves.len() < best.len() {
+                    best = moves;
+                }
+            }
+            beam_took = began.elapsed();
+        }
         // With a time limit, wider beams while the next one (about
         // twice the last) fits in the time left, less a tenth of
         // the limit for the polish.
         let spare = self.options.time_limit.unwrap_or_default() / 10;
         while let Some(deadline) = deadline {
+            let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            let mut widened = false;
             effort.width *= 2;
-            if effort.width > method::WIDEST_REDUCTION
-                || Instant::now() + took * 2 + spare > deadline
-                || stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            if effort.width <= method::WIDEST_REDUCTION
+                && Instant::now() + took * 2 + spare <= deadline
+                && !stopped()
             {
-                break;
+                let began = Instant::now();
+                let moves = finished(start, goal, tables, jobs, effort, counters);
+                took = began.elapsed();
+                if moves.len() < best.len() {
+                    best = moves;
+                }
+                widened = true;
             }
-            let began = Instant::now();
-            let moves = finished(start, goal, tables, jobs, effort, counters);
-            took = began.elapsed();
-            if moves.len() < best.len() {
-                best = moves;
+            if let Some((heuristic, width)) = beam.as_mut() {
+                *width *= 2;
+                if *width <= method::WIDEST_WHOLE_BOARD
+                    && Instant::now() + beam_took * 2 + spare <= deadline
+                    && !stopped()
+                {
+                    let began = Instant::now();
+                    let answer =
+                        whole_board_answer(start, goal, heuristic, tables, *width, jobs, counters);
+                    beam_took = began.elapsed();
+                    if let Some(moves) = answer.filter(|m| m.len() < best.len()) {
+                        best = moves;
+                    }
+                    widened = true;
+                }
+            }
+            if !widened {
+                break;
             }
         }
         Outcome::Solved(self.polished(Method::Finished, start, best, windows, deadline, counters))
@@ -671,7 +750,7 @@ impl Solver {
                     match self.run(
                         fallback,
                         puzzle,
-                        (tables.as_ref(), &[]),
+                        (tables.as_ref(), &[], None),
                         searching,
                         events,
                         counters,
@@ -741,7 +820,6 @@ impl Solver {
         let four = |class: usize| windows.get(class).and_then(|t| t.as_deref());
         let windows = polish::Windows {
             four: [four(0), four(1), four(2)],
-            five: None,
             plan,
             deadline,
         };
@@ -829,6 +907,40 @@ fn shortened(
         j += 1;
     }
     moves
+}
+
+/// The whole-board beam's answer for `start` to `goal` (6x6 or 7x7) over
+/// `heuristic`, `width` boards a depth, with the stretch after its first
+/// board whose tiles outside a 5x5 corner are home finished by the 5x5
+/// beam over `tables` (the 5x5 tables for corner goals) where that is
+/// shorter; `None` if the beam found nothing.
+fn whole_board_answer(
+    start: &Board,
+    goal: &Board,
+    heuristic: &whole_board::Heuristic,
+    tables: &pattern::Tables,
+    width: usize,
+    jobs: usize,
+    counters: &mut Counters,
+) -> Option<MoveList> {
+    let side = start.side();
+    // A depth far beyond any answer's (the beam's answers on 6x6 are at
+    // most about 250 moves).
+    let max_depth = 8 * side * side;
+    let moves = whole_board::solve(start.cells(), heuristic, width, jobs, max_depth, counters)?;
+    let evals = std::cell::Cell::new(0);
+    let finish = |s: &[u8], g: &[u8]| {
+        let mut inner = Counters::default();
+        let out = pattern::near_cells(s, g, tables, jobs, 0, None, &mut inner);
+        evals.set(evals.get() + inner.expanded);
+        match out {
+            Outcome::Solved(moves) | Outcome::Unproven { moves, .. } => moves.to_vec(),
+            Outcome::Stopped { .. } => unreachable!("nothing stops the beam"),
+        }
+    };
+    let moves = whole_board::finished_corner(side, start.cells(), goal.cells(), moves, &finish);
+    counters.expanded += evals.get();
+    Some(moves.into())
 }
 
 /// The reduction of `start` to `goal` (boards of side 6 or more) down to a
@@ -1027,6 +1139,60 @@ mod tests {
             },
         );
         assert!(counters.expanded <= WINDOW_NODES);
+    }
+
+    #[test]
+    fn the_whole_board_beam_only_ever_shortens_the_six_by_six_reduction() {
+        let solver = Solver::new(SolveOptions {
+            cache: None,
+            tables: TableSet::Small,
+            jobs: Some(2),
+            ..SolveOptions::default()
+        });
+        let mut rng = crate::generate::SplitMix64::new(25);
+        let mut puzzles = Vec::new();
+        // Walks from the goal, as DeepCubeA's test states are made, and
+        // uniformly random puzzles with random goals.
+        let goal = Board::from_cells((1..36).chain([0]).collect()).unwrap();
+        for length in [40, 60, 80] {
+            let mut start = goal.clone();
+            for _ in 0..length {
+                start.slide(Move::ALL[rng.below(4) as usize]);
+            }
+            puzzles.push(Puzzle::new(start, goal.clone()).unwrap());
+        }
+        for seed in 0..2 {
+            puzzles.push(random_puzzle(6, true, GoalShape::Random, seed));
+        }
+        let mut shorter = 0;
+        for puzzle in &puzzles {
+            let (start, goal) = (puzzle.start(), puzzle.goal());
+            let tables = solver
+                .tables(Method::Finished.tables(0).unwrap(), &mut |_| {})
+                .unwrap();
+            let whole = solver.whole_board(Method::Finished, puzzle, &mut |_| {});
+            assert!(whole.is_some(), "6x6 gets the beam");
+            let length = |whole: Option<&whole_board::Heuristic>| {
+                let mut counters = Counters::default();
+                let now = Instant::now();
+                match solver.reduced(start, goal, &tables, &[], whole, now, &mut counters) {
+                    Outcome::Solved(moves) => {
+                        let solution = Solution {
+                            moves,
+                            proven_shortest: false,
+                        };
+                        replays(puzzle, &solution);
+                        solution.moves.len()
+                    }
+                    other => panic!("{other:?}"),
+                }
+            };
+            let (alone, beside) = (length(None), length(whole.as_ref()));
+            assert!(beside <= alone, "{beside} > {alone}");
+            shorter += usize::from(beside < alone);
+        }
+        // It does shorten some.
+        assert!(shorter > 0);
     }
 
     #[test]

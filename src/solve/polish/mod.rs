@@ -16,9 +16,10 @@
 //!   class at hand, else backwards from its end when its start's is, else is
 //!   cut down to the longest part that ends, or begins, on such a board).
 //!   3x3 windows by the complete 3x3 tables, for what the 4x4 classes at
-//!   hand leave out. 5x5 windows by IDA* over the 5x5 tables of the corner
-//!   class, within a budget. A stretch longer than a window's [`Size::longest`]
-//!   is tried in overlapping parts of that length.
+//!   hand leave out. (5x5 windows were tried on 6x6 answers: every stretch
+//!   searched to the end was shortest already, docs/solving.md; they are
+//!   gone.) A stretch longer than a window's [`Size::longest`] is tried in
+//!   overlapping parts of that length.
 //! - **Cheap first.** A stretch is searched only when the Manhattan distance
 //!   plus linear conflicts of its small puzzle is below its length: most
 //!   stretches are short and already shortest.
@@ -35,7 +36,7 @@ use crate::board_adt::moves::{apply_move, reversed, Move};
 use crate::board_adt::Board;
 use crate::solve::manhattan;
 use crate::solve::method::{Counters, Limits, Outcome, Polish};
-use crate::solve::pattern::{self, Tables, FIFTEEN, TWENTY_FOUR};
+use crate::solve::pattern::{self, Tables, FIFTEEN};
 use crate::solve::small::solve_small;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -45,9 +46,6 @@ pub(crate) struct Windows<'a> {
     /// The 4x4 tables of each goal class, in the order of
     /// [`FIFTEEN`]`.classes`, those that are loaded.
     pub(crate) four: [Option<&'a Tables>; 3],
-    /// The 5x5 tables, and the index of their goal class in
-    /// [`TWENTY_FOUR`]`.classes`.
-    pub(crate) five: Option<(&'a Tables, usize)>,
     /// The window sizes, the nodes and the sweeps.
     pub(crate) plan: Polish,
     /// When to stop, whatever is left of the nodes (a time limit); `None`:
@@ -58,7 +56,7 @@ pub(crate) struct Windows<'a> {
 /// One window size and what a stretch in it may cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Size {
-    /// The window's side: 3, 4 or 5.
+    /// The window's side: 3 or 4.
     pub(crate) side: usize,
     /// The longest stretch searched at once; longer ones in parts.
     pub(crate) longest: usize,
@@ -270,10 +268,6 @@ impl Polisher<'_> {
         match k {
             3 => true,
             4 => self.windows.four[FIFTEEN.class(cell)].is_some(),
-            5 => self
-                .windows
-                .five
-                .is_some_and(|(_, class)| TWENTY_FOUR.class(cell) == class),
             _ => false,
         }
     }
@@ -292,7 +286,6 @@ impl Polisher<'_> {
         let goal_blank = goal.iter().position(|&t| t == 0)?;
         let tables = match k {
             4 => self.windows.four[FIFTEEN.class(goal_blank)]?,
-            5 => self.windows.five.map(|(t, _)| t)?,
             _ => return None,
         };
         let left = self.windows.plan.nodes.saturating_sub(self.used);
@@ -414,7 +407,6 @@ mod tests {
     fn three_by_three() -> Windows<'static> {
         Windows {
             four: [None; 3],
-            five: None,
             plan: Polish {
                 sizes: &THREE,
                 nodes: 1_000_000,
