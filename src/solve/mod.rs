@@ -34,6 +34,7 @@ mod manhattan;
 mod method;
 mod pattern;
 mod polish;
+mod seen;
 mod small;
 mod whole_board;
 

@@ -14,8 +14,7 @@
 
 use crate::board_adt::moves::Move;
 use crate::generate::mix;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::solve::seen::SeenKeys;
 
 /// How a beam over moves weighs what is left: each L tile's distance to
 /// its cell, each other tile's, and the blank's distance to the nearest L
@@ -135,7 +134,7 @@ pub(super) fn place_l(
             cells: cells.to_vec(),
         }];
     }
-    let mut seen: HashSet<u64, BuildHasherDefault<Mixed>> = HashSet::default();
+    let mut seen = SeenKeys::default();
     seen.insert(level.hashes[0]);
     // Per level, each kept state's parent (index in the level before) and move.
     let mut history: Vec<Vec<(u32, Move)>> = Vec::new();
@@ -279,27 +278,6 @@ impl Level {
         self.blanks.clear();
         self.costs.clear();
         self.hashes.clear();
-    }
-}
-
-/// The hasher of the seen states' keys, which are mixed already: it passes
-/// them through.
-#[derive(Default)]
-struct Mixed(u64);
-
-impl Hasher for Mixed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(byte);
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
     }
 }
 

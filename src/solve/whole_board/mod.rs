@@ -25,29 +25,10 @@ pub(crate) use tables::{Heuristic, Shelf};
 
 use crate::board_adt::moves::{apply_move, Move};
 use crate::solve::method::Counters;
-use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::solve::seen::SeenKeys;
 
 /// The largest board the search handles (7x7: 49 cells).
 const CELLS: usize = 49;
-
-/// A hasher for keys that are random already (the boards' Zobrist hashes).
-#[derive(Default)]
-struct Identity(u64);
-
-impl Hasher for Identity {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
 
 /// A board in the beam.
 #[derive(Clone, Copy)]
@@ -125,7 +106,7 @@ pub(crate) fn solve(
     // The parent and the move of every board kept, depth by depth.
     let mut history: Vec<Vec<(u32, u8)>> = Vec::new();
     // The hashes of every board kept so far.
-    let mut seen: HashSet<u64, BuildHasherDefault<Identity>> = HashSet::default();
+    let mut seen = SeenKeys::default();
     seen.insert(root.hash);
     let jobs = jobs.max(1);
     for _ in 0..max_depth {
