@@ -288,6 +288,14 @@ type Fetched<'a> = (
     Option<&'a whole_board::Heuristic>,
 );
 
+/// What [`Method::Finished`] runs on: the 5x5 corner's tables, the
+/// windows' and the whole-board beam's heuristic (6x6).
+type Reducing<'a> = (
+    &'a Arc<pattern::Tables>,
+    &'a [Option<Arc<pattern::Tables>>],
+    Option<&'a whole_board::Heuristic>,
+);
+
 /// Solves puzzles; holds what is worth keeping between them (the 4x4 and 5x5
 /// tables of each goal class, loaded on first need), and may be shared by
 /// several threads.
@@ -570,7 +578,7 @@ impl Solver {
             }
             Method::Finished => match tables {
                 Some(tables) => {
-                    self.reduced(start, goal, tables, windows, whole, searching, counters)
+                    self.reduced(start, goal, (tables, windows, whole), searching, counters)
                 }
                 None => constructive::solve(start, goal),
             },
@@ -639,14 +647,11 @@ impl Solver {
     /// kept; with a time limit, wider beams of each while the next one
     /// (about twice the last) fits in the time left, less a tenth of the
     /// limit for the polish by the `windows` tables that follows.
-    #[allow(clippy::too_many_arguments)]
     fn reduced(
         &self,
         start: &Board,
         goal: &Board,
-        tables: &Arc<pattern::Tables>,
-        windows: &[Option<Arc<pattern::Tables>>],
-        whole: Option<&whole_board::Heuristic>,
+        (tables, windows, whole): Reducing<'_>,
         searching: Instant,
         counters: &mut Counters,
     ) -> Outcome {
@@ -1176,7 +1181,7 @@ mod tests {
             let length = |whole: Option<&whole_board::Heuristic>| {
                 let mut counters = Counters::default();
                 let now = Instant::now();
-                match solver.reduced(start, goal, &tables, &[], whole, now, &mut counters) {
+                match solver.reduced(start, goal, (&tables, &[], whole), now, &mut counters) {
                     Outcome::Solved(moves) => {
                         let solution = Solution {
                             moves,
