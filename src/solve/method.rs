@@ -316,6 +316,9 @@ pub(crate) struct Limits<'a> {
     /// no limit. On one thread without a deadline the count is checked at the
     /// same points on every run, so where the search stops is deterministic.
     pub(crate) max_nodes: Option<u64>,
+    /// Bytes for the A* top of the pattern-database search
+    /// ([`crate::SolveOptions::astar_memory`]); `None`: plain IDA*.
+    pub(crate) astar_memory: Option<usize>,
 }
 
 impl Limits<'_> {
@@ -326,6 +329,7 @@ impl Limits<'_> {
         report_every: None,
         stop: None,
         max_nodes: None,
+        astar_memory: None,
     };
 }
 

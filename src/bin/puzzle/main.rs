@@ -170,7 +170,16 @@ fn solve_options(args: &CheckArgs) -> SolveOptions {
         jobs: args.jobs,
         time_limit: args.time_limit,
         stop: None,
+        astar_memory: astar_memory(),
     }
+}
+
+/// The bytes `PUZZLE_ASTAR_MB=N` asks for an A* top of `--shortest`
+/// (A*+IDA*, off by default: docs/solving.md); an unset or unreadable value
+/// asks for none.
+fn astar_memory() -> Option<usize> {
+    let mib: usize = std::env::var("PUZZLE_ASTAR_MB").ok()?.trim().parse().ok()?;
+    Some(mib.saturating_mul(1 << 20))
 }
 
 /// The tables to use: the production ones (the large set with

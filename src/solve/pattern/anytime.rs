@@ -297,7 +297,7 @@ pub(crate) fn shortest<G: Geometry>(
     };
     // Stopped already, the search still proves its first bound.
     let mut progress = |p: &SearchProgress| report(p, progress);
-    let top = ida::default_top();
+    let top = ida::Top::within(limits.astar_memory);
     let searched = ida::search_between(
         &heur,
         cells,

@@ -53,26 +53,26 @@ pub(crate) enum Top {
     AStar { bytes: usize },
 }
 
-/// How `--shortest` splits the tree: plain IDA* ([`Top::Split`]) unless
-/// `PUZZLE_ASTAR_MB` asks for an A* top of that many MiB (at most a quarter
-/// of the memory the system says is available; below 64 MiB, or 0, none).
-/// Off by default: with the 12-move pruning machine the tree holds few
-/// duplicates: on Korf and Felner's #43 (large set, 1 GiB) the iteration
-/// that proves the answer held 0.8% more nodes than plain IDA*'s (the
-/// machine restarts below each open board), 0.7% fewer in all with A*'s,
-/// and the run was slower (docs/benchmarks.md).
-pub(crate) fn default_top() -> Top {
-    let asked = std::env::var("PUZZLE_ASTAR_MB")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok());
-    let Some(mb) = asked else {
-        return Top::Split;
-    };
-    let bytes = available_bytes().map_or(mb << 20, |a| (mb << 20).min(a / 4));
-    if bytes < 64 << 20 {
-        Top::Split
-    } else {
-        Top::AStar { bytes }
+impl Top {
+    /// How `--shortest` splits the tree, given the bytes asked for an A*
+    /// top ([`crate::SolveOptions::astar_memory`]): at most a quarter of
+    /// the memory the system says is available; below 64 MiB, or none
+    /// asked, plain IDA* ([`Top::Split`]). Off by default: with the
+    /// 12-move pruning machine the tree holds few duplicates: on Korf and
+    /// Felner's #43 (large set, 1 GiB) the iteration that proves the
+    /// answer held 0.8% more nodes than plain IDA*'s (the machine restarts
+    /// below each open board), 0.7% fewer in all with A*'s, and the run
+    /// was slower (docs/benchmarks.md).
+    pub(crate) fn within(asked: Option<usize>) -> Top {
+        let Some(asked) = asked else {
+            return Top::Split;
+        };
+        let bytes = available_bytes().map_or(asked, |a| asked.min(a / 4));
+        if bytes < 64 << 20 {
+            Top::Split
+        } else {
+            Top::AStar { bytes }
+        }
     }
 }
 
@@ -475,3 +475,33 @@ const _: () = {
         d += 1;
     }
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_a_star_top_only_when_asked_for_and_within_the_memory() {
+        assert_eq!(Top::within(None), Top::Split);
+        assert_eq!(Top::within(Some(0)), Top::Split);
+        assert_eq!(Top::within(Some((64 << 20) - 1)), Top::Split);
+        let asked = 100 << 20;
+        match (Top::within(Some(asked)), available_bytes()) {
+            // Where the system reports the memory, at most a quarter of it.
+            (Top::AStar { bytes }, Some(available)) => {
+                assert_eq!(bytes, asked.min(available / 4));
+            }
+            (Top::AStar { bytes }, None) => assert_eq!(bytes, asked),
+            (Top::Split, available) => assert!(available.is_some_and(|a| a / 4 < 64 << 20)),
+        }
+        if let Some(available) = available_bytes().filter(|a| a / 4 >= 64 << 20) {
+            assert_eq!(
+                Top::within(Some(usize::MAX)),
+                Top::AStar {
+                    bytes: available / 4
+                },
+                "a budget beyond a quarter of the memory is cut to it"
+            );
+        }
+    }
+}

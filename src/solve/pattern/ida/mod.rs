@@ -58,9 +58,7 @@ mod parallel;
 pub(crate) use beam::{beam, BeamLimits};
 pub(crate) use fsm::Fsm;
 pub(crate) use geometry::{Five, Four, Geometry};
-#[cfg(test)]
-pub(crate) use hybrid::Top;
-pub(crate) use hybrid::{default_top, TopStats};
+pub(crate) use hybrid::{Top, TopStats};
 pub(crate) use parallel::{search, search_between, IterationEnd};
 
 use super::tables::{CellSet, Indexer, Pdb};
