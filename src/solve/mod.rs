@@ -104,6 +104,34 @@ pub struct SolveOptions {
     pub astar_memory: Option<usize>,
 }
 
+impl SolveOptions {
+    /// The defaults ([`SolveOptions::default`]) with what the environment
+    /// asks for, as [`TableCache::from_env`] does for the cache: the large
+    /// 5x5 set if `large_tables` (`--large-tables`); the small test tables
+    /// if `PUZZLE_TABLES=small` (for tests of a binary: answers stay valid,
+    /// lengths grow); an A* top of `--shortest` of N MiB if
+    /// `PUZZLE_ASTAR_MB=N` ([`SolveOptions::astar_memory`]; an unreadable
+    /// value asks for none).
+    pub fn from_env(large_tables: bool) -> SolveOptions {
+        let small = std::env::var_os("PUZZLE_TABLES").is_some_and(|v| v == "small");
+        let tables = match (small, large_tables) {
+            (false, false) => TableSet::Standard,
+            (false, true) => TableSet::Large,
+            (true, false) => TableSet::Small,
+            (true, true) => TableSet::SmallLarge,
+        };
+        let astar_memory = std::env::var("PUZZLE_ASTAR_MB")
+            .ok()
+            .and_then(|mib| mib.trim().parse::<usize>().ok())
+            .map(|mib| mib.saturating_mul(1 << 20));
+        SolveOptions {
+            tables,
+            astar_memory,
+            ..SolveOptions::default()
+        }
+    }
+}
+
 impl Default for SolveOptions {
     /// Not insisting on shortest for large boards, the cache from the
     /// environment ([`TableCache::from_env`]), the production tables.
@@ -257,6 +285,20 @@ pub struct SolveStats {
     /// Further lines of figures, where the method has more to say (the 5x5
     /// `--shortest` search: nodes per iteration, which tables pruned).
     pub details: Vec<String>,
+}
+
+impl SolveStats {
+    /// The figures in one line, for a solution of `moves` moves:
+    /// `stats: M moves by METHOD; N nodes; search S s; tables T s`.
+    pub fn line(&self, moves: usize) -> String {
+        format!(
+            "stats: {moves} moves by {}; {} nodes; search {:.6} s; tables {:.3} s",
+            self.method,
+            self.nodes,
+            self.search_time.as_secs_f64(),
+            self.table_time.as_secs_f64()
+        )
+    }
 }
 
 /// Why no solution could be given.

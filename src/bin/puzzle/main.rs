@@ -15,13 +15,11 @@ use puzzle::board_adt::{BoardError, Puzzle};
 use puzzle::input::{read_puzzle, ReadError};
 use puzzle::{random_puzzle, run_batch, BatchError, BatchNote, BatchOptions, Notes};
 use puzzle::{write_boards, write_error, write_explanation, write_solution, write_verdict};
-use puzzle::{SolveEvent, SolveOptions, SolveStats, Solver, TableEvent, TableSet};
-use status::Plain;
+use puzzle::{SolveEvent, SolveOptions, SolveStats, Solver};
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The help text (`-h`, `--help`).
 const USAGE: &str = include_str!("usage.txt");
@@ -115,7 +113,9 @@ fn run(command: Command) -> Result<(), Failure> {
             let solver = Solver::new(solve_options(&check));
             let began = std::time::Instant::now();
             solver
-                .build_tables(&sides, &mut |event: &SolveEvent| tell(event, false, None))
+                .build_tables(&sides, &mut |event: &SolveEvent| {
+                    status::tell(event, false, None)
+                })
                 .map_err(|e| Failure::System(e.to_string()))?;
             status::clear();
             let names: Vec<String> = sides.iter().map(|s| format!("{s}x{s}")).collect();
@@ -166,33 +166,9 @@ fn solve_options(args: &CheckArgs) -> SolveOptions {
     SolveOptions {
         shortest: args.shortest,
         cache: args.cache.clone(),
-        tables: table_set(args.large_tables),
         jobs: args.jobs,
         time_limit: args.time_limit,
-        stop: None,
-        astar_memory: astar_memory(),
-    }
-}
-
-/// The bytes `PUZZLE_ASTAR_MB=N` asks for an A* top of `--shortest`
-/// (A*+IDA*, off by default: docs/solving.md); an unset or unreadable value
-/// asks for none.
-fn astar_memory() -> Option<usize> {
-    let mib: usize = std::env::var("PUZZLE_ASTAR_MB").ok()?.trim().parse().ok()?;
-    Some(mib.saturating_mul(1 << 20))
-}
-
-/// The tables to use: the production ones (the large set with
-/// `--large-tables`), or, when the environment says `PUZZLE_TABLES=small`,
-/// the small ones that build in a second and search slower (for tests of the
-/// binary; the answers stay valid, the lengths grow).
-fn table_set(large: bool) -> TableSet {
-    let small = std::env::var_os("PUZZLE_TABLES").is_some_and(|v| v == "small");
-    match (small, large) {
-        (false, false) => TableSet::Standard,
-        (false, true) => TableSet::Large,
-        (true, false) => TableSet::Small,
-        (true, true) => TableSet::SmallLarge,
+        ..SolveOptions::from_env(args.large_tables)
     }
 }
 
@@ -201,70 +177,6 @@ fn read_failure(error: ReadError, name: &str) -> Failure {
         ReadError::Invalid(e) => Failure::Invalid(e),
         ReadError::Io(e) => Failure::System(format!("cannot read {name}: {e}")),
     }
-}
-
-/// How a solver event is told on stderr.
-enum Telling {
-    /// A line of its own.
-    Line,
-    /// The progress line (see [`status`]).
-    Progress(Plain),
-    /// Not at all.
-    Not,
-}
-
-/// How `event` is told: loading and storing tables take a fraction of a
-/// second, worth a line only with --stats; a table being built and the search
-/// going on are the progress line; the rest are lines.
-fn telling(event: &SolveEvent, stats: bool) -> Telling {
-    match event {
-        SolveEvent::Table(
-            TableEvent::Loading { .. } | TableEvent::Loaded { .. } | TableEvent::Stored { .. },
-        ) if !stats => Telling::Not,
-        SolveEvent::Table(TableEvent::Building { .. }) => Telling::Progress(Plain::Never),
-        SolveEvent::Table(TableEvent::Built { .. }) => Telling::Progress(Plain::Always),
-        SolveEvent::Search(p) if p.iteration_done => Telling::Progress(Plain::Always),
-        SolveEvent::Search(_) => Telling::Progress(Plain::Every(Duration::from_secs(30))),
-        _ => Telling::Line,
-    }
-}
-
-/// Tells `event` on stderr (with --stats, more of them), after `pair` when
-/// it is about one pair of a batch. A batch's notes come from several
-/// threads and its answers go out between them: they are plain lines, never
-/// the progress line; and the lower bound of a solution not proven shortest
-/// is told only with --stats.
-fn tell(event: &SolveEvent, stats: bool, pair: Option<u64>) {
-    let message: &dyn std::fmt::Display = event;
-    let prefixed;
-    let message = match pair {
-        Some(pair) => {
-            prefixed = format!("pair {pair}: {event}");
-            &prefixed as &dyn std::fmt::Display
-        }
-        None => message,
-    };
-    match (telling(event, stats), pair) {
-        (Telling::Not, _) => {}
-        // Every pair of a batch of large boards would get one.
-        (Telling::Line, Some(_)) if matches!(event, SolveEvent::Unproven { .. }) && !stats => {}
-        (Telling::Line, _) | (Telling::Progress(Plain::Always), Some(_)) => note(message),
-        (Telling::Progress(plain), None) => match event {
-            SolveEvent::Search(p) => status::search(p, plain),
-            _ => status::progress(message, plain),
-        },
-        (Telling::Progress(_), Some(_)) => {}
-    }
-}
-
-fn stats_line(moves: usize, stats: &SolveStats) -> String {
-    format!(
-        "stats: {moves} moves by {}; {} nodes; search {:.6} s; tables {:.3} s",
-        stats.method,
-        stats.nodes,
-        stats.search_time.as_secs_f64(),
-        stats.table_time.as_secs_f64()
-    )
 }
 
 /// Solves `puzzle` and streams its solution lines (and boards, with --show) to
@@ -280,7 +192,7 @@ fn solve_one(
     let mut unproven = None;
     let mut report = |event: &SolveEvent| match event {
         SolveEvent::Unproven { .. } => unproven = Some(event.to_string()),
-        _ => tell(event, args.stats, None),
+        _ => status::tell(event, args.stats, None),
     };
     // A signal while tables are built ends the process as usual (a table
     // half built is a temporary file, removed by the next run); once the
@@ -312,7 +224,7 @@ fn solve_one(
         note(&line);
     }
     if args.stats {
-        note(&stats_line(solution.moves.len(), &stats));
+        note(&stats.line(solution.moves.len()));
         for line in &stats.details {
             note(line);
         }
@@ -336,17 +248,14 @@ fn batch(
     };
     let stats = args.stats;
     let notes: Notes = Arc::new(move |batch_note: &BatchNote| match batch_note {
-        BatchNote::Progress { pair, event } => tell(event, stats, Some(*pair)),
+        BatchNote::Progress { pair, event } => status::tell(event, stats, Some(*pair)),
         BatchNote::Solved {
             pair,
             moves,
             stats: solve_stats,
         } => {
             if stats {
-                note(&format_args!(
-                    "pair {pair}: {}",
-                    stats_line(*moves, solve_stats)
-                ));
+                note(&format_args!("pair {pair}: {}", solve_stats.line(*moves)));
                 for line in &solve_stats.details {
                     note(&format_args!("pair {pair}: {line}"));
                 }

@@ -1,4 +1,5 @@
-//! Lines on stderr about work in progress, each `puzzle: ...`.
+//! Lines on stderr about work in progress, each `puzzle: ...`, and which of
+//! the solver's events become one ([`tell`]).
 //!
 //! A line that stays ([`line`]) is written as it is. A progress line
 //! ([`progress`]: a table being built, the search going on) is written over
@@ -13,7 +14,7 @@
 //! not reported for a while is drawn again every second, its times brought up
 //! to date and, between two iterations, saying what runs there ([`ticked`]).
 
-use puzzle::{SearchProgress, SolveEvent};
+use puzzle::{SearchProgress, SolveEvent, TableEvent};
 use std::fmt::Display;
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -140,6 +141,60 @@ pub(crate) fn ticked(p: &SearchProgress, since: Duration) -> String {
     match line.split_once(", ") {
         Some((head, tail)) => format!("{head}, {beams}, {tail}"),
         None => format!("{line}, {beams}"),
+    }
+}
+
+/// How a solver event is told on stderr.
+enum Telling {
+    /// A line of its own.
+    Line,
+    /// The progress line.
+    Progress(Plain),
+    /// Not at all.
+    Not,
+}
+
+/// How `event` is told: loading and storing tables take a fraction of a
+/// second, worth a line only with --stats; a table being built and the search
+/// going on are the progress line; the rest are lines.
+fn telling(event: &SolveEvent, stats: bool) -> Telling {
+    match event {
+        SolveEvent::Table(
+            TableEvent::Loading { .. } | TableEvent::Loaded { .. } | TableEvent::Stored { .. },
+        ) if !stats => Telling::Not,
+        SolveEvent::Table(TableEvent::Building { .. }) => Telling::Progress(Plain::Never),
+        SolveEvent::Table(TableEvent::Built { .. }) => Telling::Progress(Plain::Always),
+        SolveEvent::Search(p) if p.iteration_done => Telling::Progress(Plain::Always),
+        SolveEvent::Search(_) => Telling::Progress(Plain::Every(Duration::from_secs(30))),
+        _ => Telling::Line,
+    }
+}
+
+/// Tells `event` on stderr (with --stats, more of them), after `pair` when
+/// it is about one pair of a batch. A batch's notes come from several
+/// threads and its answers go out between them: they are plain lines, never
+/// the progress line; and the lower bound of a solution not proven shortest
+/// is told only with --stats.
+pub(crate) fn tell(event: &SolveEvent, stats: bool, pair: Option<u64>) {
+    let message: &dyn std::fmt::Display = event;
+    let prefixed;
+    let message = match pair {
+        Some(pair) => {
+            prefixed = format!("pair {pair}: {event}");
+            &prefixed as &dyn std::fmt::Display
+        }
+        None => message,
+    };
+    match (telling(event, stats), pair) {
+        (Telling::Not, _) => {}
+        // Every pair of a batch of large boards would get one.
+        (Telling::Line, Some(_)) if matches!(event, SolveEvent::Unproven { .. }) && !stats => {}
+        (Telling::Line, _) | (Telling::Progress(Plain::Always), Some(_)) => line(message),
+        (Telling::Progress(plain), None) => match event {
+            SolveEvent::Search(p) => search(p, plain),
+            _ => progress(message, plain),
+        },
+        (Telling::Progress(_), Some(_)) => {}
     }
 }
 
