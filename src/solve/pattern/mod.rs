@@ -43,6 +43,7 @@ mod tables;
 
 pub use partition::TableSet;
 pub(crate) use partition::{Partition, FIFTEEN, TWENTY_FOUR};
+pub(crate) use tables::{checksum, write_atomically};
 pub use tables::{EmptyCacheDir, TableCache, TableEvent};
 
 use crate::board_adt::move_list::MoveList;

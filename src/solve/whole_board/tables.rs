@@ -17,14 +17,14 @@
 //! (36^4 = 1.7 M bytes a 4-tile 6x6 table, 49^4 = 5.8 M a 7x7 one), a byte
 //! an entry, built by a breadth-first search from the goal placement.
 //!
-//! Tables are cached as `whole-v1-<side>-<cells>.pdb` beside the 4x4 and 5x5
+//! Tables are cached as `whole-v2-<side>-<cells>.pdb` beside the 4x4 and 5x5
 //! ones (a header, a checksum, the bytes), written to a temporary name and
 //! renamed into place.
 
-use crate::solve::pattern::{TableCache, TableEvent};
+use crate::solve::pattern::{checksum, write_atomically, TableCache, TableEvent};
 use std::collections::HashMap;
 use std::fs;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -306,17 +306,10 @@ pub(crate) fn build(side: usize, cells: &[u8]) -> Vec<u8> {
 /// The cache file of a table.
 fn file_name(side: usize, cells: &[u8]) -> String {
     let cells: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
-    format!("whole-v1-{side}-{}.pdb", cells.join("."))
+    format!("whole-v2-{side}-{}.pdb", cells.join("."))
 }
 
-const MAGIC: &[u8; 8] = b"PZWHOLE1";
-
-/// FNV-1a over the bytes.
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
+const MAGIC: &[u8; 8] = b"PZWHOLE2";
 
 /// The header of a table file: magic, side, the cells (up to 8, padded with
 /// 255), the length and the checksum of the bytes that follow.
@@ -378,23 +371,10 @@ fn load(
     Some(bytes)
 }
 
-/// Writes the table of `cells` to the cache (a temporary name, then renamed).
+/// Writes the table of `cells` to the cache, atomically.
 fn store(dir: &Path, side: usize, cells: &[u8], data: &[u8]) -> io::Result<PathBuf> {
-    fs::create_dir_all(dir)?;
     let name = file_name(side, cells);
-    let path = dir.join(&name);
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let written = (|| {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(&header(side, cells, data))?;
-        file.write_all(data)?;
-        file.sync_all()?;
-        fs::rename(&tmp, &path)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    written.map(|()| path)
+    write_atomically(dir, &name, &[&header(side, cells, data), data])
 }
 
 #[cfg(test)]

@@ -181,12 +181,21 @@ pub fn read_table(path: &Path, spec: &PatternSpec) -> Result<Vec<u8>, ReadError>
     Ok(data)
 }
 
-/// Writes the table for `spec` into `dir` atomically (temporary file in the same
-/// directory, flushed, then renamed over the final name). Returns the final path.
+/// Writes the table for `spec` into `dir` atomically ([`write_atomically`]).
+/// Returns the final path.
 pub fn write_table(dir: &Path, spec: &PatternSpec, data: &[u8]) -> io::Result<PathBuf> {
+    write_atomically(dir, &file_name(spec), &[&header(spec, data), data])
+}
+
+/// Writes `parts` one after the other as the file `name` in `dir`,
+/// atomically: a temporary file in the same directory (named so that
+/// [`remove_stale_temporaries`] knows its writer), flushed, then renamed
+/// over the final name; the stale temporaries of writers that are gone are
+/// tidied first. Returns the final path.
+pub fn write_atomically(dir: &Path, name: &str, parts: &[&[u8]]) -> io::Result<PathBuf> {
     fs::create_dir_all(dir)?;
     remove_stale_temporaries(dir);
-    let path = dir.join(file_name(spec));
+    let path = dir.join(name);
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -194,15 +203,16 @@ pub fn write_table(dir: &Path, spec: &PatternSpec, data: &[u8]) -> io::Result<Pa
         .unwrap_or(0);
     let tmp = dir.join(format!(
         ".{}.tmp-{}-{}-{}",
-        file_name(spec),
+        name,
         std::process::id(),
         nanos,
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let result = (|| {
         let mut file = File::create(&tmp)?;
-        file.write_all(&header(spec, data))?;
-        file.write_all(data)?;
+        for part in parts {
+            file.write_all(part)?;
+        }
         file.sync_all()?;
         drop(file);
         fs::rename(&tmp, &path)

@@ -56,6 +56,7 @@ mod pdb;
 mod spec;
 mod store;
 
+pub(crate) use file::{checksum, write_atomically};
 pub(crate) use index::{CellSet, Indexer};
 pub(crate) use pdb::Pdb;
 pub(crate) use spec::PatternSpec;
