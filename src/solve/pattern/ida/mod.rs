@@ -108,6 +108,10 @@ pub struct Heuristic<'a, G: Geometry> {
     groups: Vec<Group<'a>>,
     /// `tables[g][q]`: table `q` of group `g`.
     tables: [[Option<TableRef<'a>>; MAX_TABLES]; MAX_GROUPS],
+    /// The same, where a table that does not exist is the group's first (never
+    /// read: no tile names it), so that the inner loop takes a table without
+    /// asking whether it exists.
+    table: [[TableRef<'a>; MAX_TABLES]; MAX_GROUPS],
     /// `local[g][q][f]`: the local tile number, in table `q` of group `g`, of the
     /// tile whose home is frame cell `f`.
     local: [[[u8; MAX_CELLS]; MAX_TABLES]; MAX_GROUPS],
@@ -187,10 +191,13 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
             }
             assert_eq!(covered, all & !(1u32 << fb), "a group covers every tile");
         }
+        let any = tables[0][0].expect("group 0 has a table");
+        let table = tables.map(|group| group.map(|table| table.unwrap_or(any)));
         Heuristic {
             goal_blank,
             groups,
             tables,
+            table,
             local,
             tile_table,
             frame,
@@ -316,7 +323,7 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
         to: usize,
     ) -> Slide<G::Mask> {
         let q = self.tile_table[g][t] as usize;
-        let table = self.tables[g][q].expect("every tile has a table");
+        let table = self.table[g][q];
         let (ff, ft) = (self.frame[g][from] as usize, self.frame[g][to] as usize);
         let old_mask = node.mask[g][q].bits();
         let mask = G::Mask::from_bits(old_mask ^ (1 << ff) ^ (1 << ft));
@@ -713,7 +720,7 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
                     for k in start..end {
                         let grp = nth_group(c.first as usize, k);
                         let s = c.slide[grp];
-                        let table = heur.tables[grp][s.table as usize].expect("table");
+                        let table = heur.table[grp][s.table as usize];
                         c.nib[grp] = table.half_excess(s.index);
                     }
                 }
