@@ -1164,6 +1164,82 @@ mod tests {
             }
         }
 
+        /// `moves` from `start`, replayed: where they end.
+        fn replayed(start: &[u8], moves: &[Move]) -> Vec<u8> {
+            let mut cells = start.to_vec();
+            let mut blank = cells.iter().position(|&t| t == 0).unwrap();
+            assert_eq!(replay(&mut cells, SIDE, &mut blank, moves), Ok(()));
+            cells
+        }
+
+        #[test]
+        fn the_walk_takes_the_blank_to_the_nearest_cell_of_the_goals_class() {
+            let mut rng = SplitMix64::new(0x25);
+            for goal_blank in [0, 1, 2, 6, 7, 12] {
+                let goal = random_goal(&mut rng, goal_blank);
+                for start_blank in 0..CELLS {
+                    let start = random_goal(&mut rng, start_blank);
+                    let (walk, aim) = walked_into_class(SIDE, &start, &goal);
+                    assert_eq!(replayed(&start, &walk.to_vec()), aim);
+                    let nearest = (0..CELLS)
+                        .filter(|&c| class_of(SIDE, c) == class_of(SIDE, goal_blank))
+                        .map(|c| grid::manhattan(SIDE, start_blank, c))
+                        .min()
+                        .unwrap();
+                    assert_eq!(walk.len() as u32, nearest, "{start_blank} to {goal_blank}");
+                    let at = aim.iter().position(|&t| t == 0).unwrap();
+                    assert_eq!(class_of(SIDE, at), class_of(SIDE, goal_blank));
+                }
+            }
+        }
+
+        #[test]
+        fn the_reverse_beam_replays_and_the_shorter_answer_is_kept() {
+            let mut rng = SplitMix64::new(0x2525);
+            let never = AtomicBool::new(false);
+            let (mut forward_total, mut both_total) = (0, 0);
+            for goal_blank in [0, 1, 2, 6, 7, 12, 18, 24] {
+                let goal = random_goal(&mut rng, goal_blank);
+                let length = 100 + rng.index(60);
+                let start = scramble(&mut rng, &goal, length);
+                let tables = small(&TWENTY_FOUR, goal_blank);
+                let heur = tables.heuristic::<Five>();
+                let (reverse, evals) = reverse_beam(&heur, &start, &goal, tables, 1000, 2, &never);
+                let reverse = reverse.expect("the beam meets its goal").to_vec();
+                assert!(evals > 0);
+                assert_eq!(replayed(&start, &reverse), goal, "goal blank {goal_blank}");
+                let answer = |reverse| {
+                    let effort = Effort {
+                        bound_nodes: 0,
+                        reverse,
+                    };
+                    let out = near_on::<Five>(
+                        &start,
+                        &goal,
+                        tables,
+                        2,
+                        effort,
+                        None,
+                        &mut Counters::default(),
+                    );
+                    match out {
+                        Outcome::Unproven { moves, .. } => moves.to_vec(),
+                        _ => panic!("no bound search, nothing stops it"),
+                    }
+                };
+                let (forward, both) = (answer(0), answer(1000));
+                assert_eq!(replayed(&start, &both), goal);
+                assert_eq!(both.len(), forward.len().min(reverse.len()));
+                if reverse.len() >= forward.len() {
+                    assert_eq!(both, forward, "as long: the forward answer");
+                }
+                forward_total += forward.len();
+                both_total += both.len();
+            }
+            // The reverse beam is shorter on some of these.
+            assert!(both_total < forward_total, "{both_total} {forward_total}");
+        }
+
         #[test]
         fn the_second_lookup_is_admissible_and_can_only_raise_the_estimate() {
             let mut rng = SplitMix64::new(5);
