@@ -279,7 +279,9 @@ const BOUND_NODES: u64 = 1 << 19;
 const REVERSE_WIDTH: usize = 12_000;
 
 /// A near-shortest solution from `start` to `goal` (as for [`solve`]) by a
-/// beam search over the tables ([`ida::beam`]) on `jobs` threads, after a
+/// beam search over the tables ([`ida::beam`]) on `jobs` threads and a
+/// second one from the goal back to the start ([`reverse_beam`]), the
+/// shorter answer kept, after a
 /// shortest-path search of [`BOUND_NODES`] nodes that proves a lower bound
 /// (and, on easy puzzles, finds a shortest solution: then
 /// [`Outcome::Solved`]). The same moves whatever `jobs` is. `stop` ends it
