@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | 2, 3 | complete distance tables, one per goal blank class (`small.rs`) | shortest |
 //! | 4 | IDA* over additive pattern databases, built on first use and cached (`pattern/`) | shortest |
-//! | 5 | a beam search over the 5x5 pattern databases (`pattern/`) | not proven shortest |
+//! | 5 | two beam searches over the 5x5 pattern databases, one from each end, the shorter kept (`pattern/`) | not proven shortest |
 //! | 6 to 10 | reduction to a 5x5 corner, finished by that beam (`constructive/`), then shortened by windows (`polish/`); on 6x6 a beam over the whole board beside it (`whole_board/`), the shorter kept | not proven shortest |
 //! | 11 and up | row-by-row reduction to a 3x3 corner, finished optimally (`constructive/`) | not proven shortest |
 //! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern/`) | shortest |
@@ -636,7 +636,8 @@ impl Solver {
         }
     }
 
-    /// [`Method::Near`]: the 5x5 beam, its stretches re-solved; with a time
+    /// [`Method::Near`]: the 5x5 beams (from the start and from the goal),
+    /// the shorter answer's stretches re-solved; with a time
     /// limit, the time left goes to the anytime search of `--shortest`
     /// (wider beams and IDA* iterations), if it is more than what the answer
     /// so far took (that search begins with the same beam, whatever the

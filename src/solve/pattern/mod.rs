@@ -47,6 +47,7 @@ pub(crate) use tables::{checksum, write_atomically};
 pub use tables::{EmptyCacheDir, TableCache, TableEvent};
 
 use crate::board_adt::move_list::MoveList;
+use crate::board_adt::moves::Move;
 use crate::board_adt::symmetry::class_of;
 use crate::board_adt::Board;
 use crate::solve::grid;
@@ -142,15 +143,16 @@ impl Tables {
         })
     }
 
-    /// The width of the beam behind a near-shortest solution ([`near`]), and
-    /// the nodes of the search for its bound: [`NEAR_WIDTH`] and
-    /// [`BOUND_NODES`], a tenth and an eighth of them with the small test
-    /// tables, which make no answer good and every test slow.
-    fn near_effort(&self) -> (usize, u64) {
+    /// The width of the beam behind a near-shortest solution ([`near`]), the
+    /// nodes of the search for its bound and the width of its reverse beam:
+    /// [`NEAR_WIDTH`], [`BOUND_NODES`] and [`REVERSE_WIDTH`], a tenth, an
+    /// eighth and a tenth of them with the small test tables, which make no
+    /// answer good and every test slow.
+    fn near_effort(&self) -> (usize, u64, usize) {
         if self.set.is_small() {
-            (NEAR_WIDTH / 10, BOUND_NODES / 8)
+            (NEAR_WIDTH / 10, BOUND_NODES / 8, REVERSE_WIDTH / 10)
         } else {
-            (NEAR_WIDTH, BOUND_NODES)
+            (NEAR_WIDTH, BOUND_NODES, REVERSE_WIDTH)
         }
     }
 
@@ -272,8 +274,14 @@ pub(crate) const NEAR_WIDTH: usize = 20_000;
 /// on the threads' timing.
 const BOUND_NODES: u64 = 1 << 19;
 
+/// The width of the second beam of [`near`], from the goal back to the
+/// start ([`reverse_beam`]).
+const REVERSE_WIDTH: usize = 12_000;
+
 /// A near-shortest solution from `start` to `goal` (as for [`solve`]) by a
-/// beam search over the tables ([`ida::beam`]) on `jobs` threads, after a
+/// beam search over the tables ([`ida::beam`]) on `jobs` threads and a
+/// second one from the goal back to the start ([`reverse_beam`]), the
+/// shorter answer kept, after a
 /// shortest-path search of [`BOUND_NODES`] nodes that proves a lower bound
 /// (and, on easy puzzles, finds a shortest solution: then
 /// [`Outcome::Solved`]). The same moves whatever `jobs` is. `stop` ends it
@@ -288,8 +296,25 @@ pub(crate) fn near(
 ) -> Outcome {
     let (start, goal, cells) = narrowed(start, goal);
     let (start, goal) = (&start[..cells], &goal[..cells]);
-    let bound_nodes = tables.near_effort().1;
-    near_cells(start, goal, tables, jobs, bound_nodes, stop, counters)
+    let (_, bound_nodes, reverse) = tables.near_effort();
+    let effort = Effort {
+        bound_nodes,
+        reverse,
+    };
+    match tables.partition.side {
+        4 => near_on::<Four>(start, goal, tables, jobs, effort, stop, counters),
+        5 => near_on::<Five>(start, goal, tables, jobs, effort, stop, counters),
+        side => unreachable!("pattern databases for 4x4 and 5x5, not {side}x{side}"),
+    }
+}
+
+/// What [`near_on`] spends besides the forward beam.
+#[derive(Clone, Copy)]
+struct Effort {
+    /// Nodes of the shortest-path search for the lower bound (0: none).
+    bound_nodes: u64,
+    /// The width of the beam from the goal back to the start (0: none).
+    reverse: usize,
 }
 
 /// [`near`] on plain cells (row-major, 0 the blank), with a shortest-path
@@ -303,9 +328,13 @@ pub(crate) fn near_cells(
     stop: Option<&AtomicBool>,
     counters: &mut Counters,
 ) -> Outcome {
+    let effort = Effort {
+        bound_nodes,
+        reverse: 0,
+    };
     match tables.partition.side {
-        4 => near_on::<Four>(start, goal, tables, jobs, bound_nodes, stop, counters),
-        5 => near_on::<Five>(start, goal, tables, jobs, bound_nodes, stop, counters),
+        4 => near_on::<Four>(start, goal, tables, jobs, effort, stop, counters),
+        5 => near_on::<Five>(start, goal, tables, jobs, effort, stop, counters),
         side => unreachable!("pattern databases for 4x4 and 5x5, not {side}x{side}"),
     }
 }
@@ -324,16 +353,19 @@ pub(crate) fn estimate(start: &[u8], goal: &[u8], tables: &Tables) -> u32 {
     }
 }
 
-/// [`near_cells`] compiled for one side.
+/// [`near_cells`] compiled for one side, with the reverse beam of
+/// `effort` if any ([`reverse_beam`]): the shorter answer is kept, the
+/// forward one if they are as long.
 fn near_on<G: Geometry>(
     start: &[u8],
     goal: &[u8],
     tables: &Tables,
     jobs: usize,
-    bound_nodes: u64,
+    effort: Effort,
     stop: Option<&AtomicBool>,
     counters: &mut Counters,
 ) -> Outcome {
+    let bound_nodes = effort.bound_nodes;
     let canon = canonical::normalise(G::SIDE, start, goal, tables.rep, G::BLANK);
     let back = |mut moves: MoveList| {
         moves.map_each(canon.symmetry.moves_back());
@@ -369,16 +401,102 @@ fn near_on<G: Geometry>(
         },
     );
     counters.expanded += beam.evals;
-    match beam.moves {
-        Some(moves) if !stop.load(Ordering::Relaxed) => Outcome::Unproven {
-            moves: back(moves),
-            lower_bound,
-        },
-        best => Outcome::Stopped {
-            lower_bound,
-            best: best.map(back),
-        },
+    let mut moves = beam.moves.map(back);
+    if effort.reverse > 0 {
+        if let Some(forward) = moves.as_ref().filter(|_| !stop.load(Ordering::Relaxed)) {
+            let (reverse, evals) =
+                reverse_beam(&heur, start, goal, tables, effort.reverse, jobs, stop);
+            counters.expanded += evals;
+            if let Some(reverse) = reverse.filter(|r| r.len() < forward.len()) {
+                moves = Some(reverse);
+            }
+        }
     }
+    match moves {
+        Some(moves) if !stop.load(Ordering::Relaxed) => Outcome::Unproven { moves, lower_bound },
+        best => Outcome::Stopped { lower_bound, best },
+    }
+}
+
+/// A second answer from `start` to `goal` (plain cells) by a beam of
+/// `width` the other way: from the goal to the start, its moves then
+/// reversed. The tables serve only goals whose blank is in their class, so
+/// that beam aims at the start with its blank walked first to the nearest
+/// cell of the class (the first, in cell order, of the nearest; the walk
+/// straight, the first direction of [`Move::ALL`] that comes nearer at
+/// each step), and the answer is that walk, then the reversed moves (a move
+/// that undoes the walk's last cancels with it). `None` if the beam found
+/// nothing or was stopped; also the beam's evaluations.
+///
+/// Why: the forward beam loses the shortest paths near the start, where
+/// the tables' estimate of the distance to the goal is the least accurate,
+/// and is near-shortest near the goal; the reverse beam errs at the other
+/// end, so the two are wrong on different puzzles.
+fn reverse_beam<G: Geometry>(
+    heur: &Heuristic<'_, G>,
+    start: &[u8],
+    goal: &[u8],
+    tables: &Tables,
+    width: usize,
+    jobs: usize,
+    stop: &AtomicBool,
+) -> (Option<MoveList>, u64) {
+    let side = G::SIDE;
+    let (walk, aim) = walked_into_class(side, start, goal);
+    let canon = canonical::normalise(side, goal, &aim, tables.rep, G::BLANK);
+    let beam = ida::beam(
+        heur,
+        &canon.cells,
+        &BeamLimits {
+            width,
+            jobs,
+            cutoff: u32::MAX,
+            stop,
+            deadline: None,
+        },
+    );
+    let moves = beam
+        .moves
+        .filter(|_| !stop.load(Ordering::Relaxed))
+        .map(|mut back| {
+            back.map_each(canon.symmetry.moves_back());
+            let mut moves = walk;
+            back.to_vec()
+                .iter()
+                .rev()
+                .for_each(|mv| moves.push_cancelling(mv.inverse()));
+            moves
+        });
+    (moves, beam.evals)
+}
+
+/// The moves that walk the blank of `start` (plain cells, `side` wide) to
+/// the nearest cell in the class of `goal`'s blank (see [`reverse_beam`]),
+/// and the board they lead to.
+fn walked_into_class(side: usize, start: &[u8], goal: &[u8]) -> (MoveList, Vec<u8>) {
+    let blank_of = |cells: &[u8]| cells.iter().position(|&t| t == 0).expect("a blank");
+    let class = class_of(side, blank_of(goal));
+    let distance = |a: usize, b: usize| grid::manhattan(side, a, b);
+    let mut cells = start.to_vec();
+    let mut blank = blank_of(start);
+    let target = (0..side * side)
+        .filter(|&c| class_of(side, c) == class)
+        .min_by_key(|&c| (distance(blank, c), c))
+        .expect("every class has a cell");
+    let mut walk = MoveList::new();
+    while blank != target {
+        let (mv, next) = Move::ALL
+            .iter()
+            .find_map(|&mv| {
+                let next = mv.blank_target(side, blank)?;
+                (distance(next, target) < distance(blank, target)).then_some((mv, next))
+            })
+            .expect("a move comes nearer");
+        cells.swap(blank, next);
+        blank = next;
+        walk.push(mv);
+    }
+    (walk, cells)
 }
 
 /// A shortest solution from `start` to `goal` (as for [`solve`]) that keeps
@@ -1046,6 +1164,82 @@ mod tests {
                     "goal blank {goal_blank}"
                 );
             }
+        }
+
+        /// `moves` from `start`, replayed: where they end.
+        fn replayed(start: &[u8], moves: &[Move]) -> Vec<u8> {
+            let mut cells = start.to_vec();
+            let mut blank = cells.iter().position(|&t| t == 0).unwrap();
+            assert_eq!(replay(&mut cells, SIDE, &mut blank, moves), Ok(()));
+            cells
+        }
+
+        #[test]
+        fn the_walk_takes_the_blank_to_the_nearest_cell_of_the_goals_class() {
+            let mut rng = SplitMix64::new(0x25);
+            for goal_blank in [0, 1, 2, 6, 7, 12] {
+                let goal = random_goal(&mut rng, goal_blank);
+                for start_blank in 0..CELLS {
+                    let start = random_goal(&mut rng, start_blank);
+                    let (walk, aim) = walked_into_class(SIDE, &start, &goal);
+                    assert_eq!(replayed(&start, &walk.to_vec()), aim);
+                    let nearest = (0..CELLS)
+                        .filter(|&c| class_of(SIDE, c) == class_of(SIDE, goal_blank))
+                        .map(|c| grid::manhattan(SIDE, start_blank, c))
+                        .min()
+                        .unwrap();
+                    assert_eq!(walk.len() as u32, nearest, "{start_blank} to {goal_blank}");
+                    let at = aim.iter().position(|&t| t == 0).unwrap();
+                    assert_eq!(class_of(SIDE, at), class_of(SIDE, goal_blank));
+                }
+            }
+        }
+
+        #[test]
+        fn the_reverse_beam_replays_and_the_shorter_answer_is_kept() {
+            let mut rng = SplitMix64::new(0x2525);
+            let never = AtomicBool::new(false);
+            let (mut forward_total, mut both_total) = (0, 0);
+            for goal_blank in [0, 1, 2, 6, 7, 12, 18, 24] {
+                let goal = random_goal(&mut rng, goal_blank);
+                let length = 100 + rng.index(60);
+                let start = scramble(&mut rng, &goal, length);
+                let tables = small(&TWENTY_FOUR, goal_blank);
+                let heur = tables.heuristic::<Five>();
+                let (reverse, evals) = reverse_beam(&heur, &start, &goal, tables, 1000, 2, &never);
+                let reverse = reverse.expect("the beam meets its goal").to_vec();
+                assert!(evals > 0);
+                assert_eq!(replayed(&start, &reverse), goal, "goal blank {goal_blank}");
+                let answer = |reverse| {
+                    let effort = Effort {
+                        bound_nodes: 0,
+                        reverse,
+                    };
+                    let out = near_on::<Five>(
+                        &start,
+                        &goal,
+                        tables,
+                        2,
+                        effort,
+                        None,
+                        &mut Counters::default(),
+                    );
+                    match out {
+                        Outcome::Unproven { moves, .. } => moves.to_vec(),
+                        _ => panic!("no bound search, nothing stops it"),
+                    }
+                };
+                let (forward, both) = (answer(0), answer(1000));
+                assert_eq!(replayed(&start, &both), goal);
+                assert_eq!(both.len(), forward.len().min(reverse.len()));
+                if reverse.len() >= forward.len() {
+                    assert_eq!(both, forward, "as long: the forward answer");
+                }
+                forward_total += forward.len();
+                both_total += both.len();
+            }
+            // The reverse beam is shorter on some of these.
+            assert!(both_total < forward_total, "{both_total} {forward_total}");
         }
 
         #[test]
