@@ -29,7 +29,8 @@
 //! moves, where the steps below follow fixed patterns. Of each beam's
 //! completions the one kept has the fewest moves plus twice the distances
 //! its tiles have left, or, for the last L, plus the 5x5 corner's table
-//! estimate; the images of the board are reduced on several threads and the
+//! estimate (the first L, which places the most tiles, may get a wider
+//! beam than the others: 7x7); the images of the board are reduced on several threads and the
 //! best taken in a fixed order (the same answer for any number of threads).
 //!
 //! Should a beam find no completion, a search over lines takes over: after
