@@ -736,7 +736,8 @@ impl Solver {
             let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
             let mut widened = false;
             effort.width *= 2;
-            if effort.width <= method::WIDEST_REDUCTION
+            effort.first_width *= 2;
+            if effort.first_width.max(effort.width) <= method::WIDEST_REDUCTION
                 && Instant::now() + took * 2 + spare <= deadline
                 && !stopped()
             {
@@ -1028,6 +1029,7 @@ fn finished(
         solve: &solve,
         jobs,
         width: effort.width,
+        first_width: effort.first_width,
         weights: effort.weights,
         images: effort.images,
         finish: effort.finish,

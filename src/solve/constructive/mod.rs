@@ -29,7 +29,8 @@
 //! moves, where the steps below follow fixed patterns. Of each beam's
 //! completions the one kept has the fewest moves plus twice the distances
 //! its tiles have left, or, for the last L, plus the 5x5 corner's table
-//! estimate; the images of the board are reduced on several threads and the
+//! estimate (the first L, which places the most tiles, may get a wider
+//! beam than the others: 7x7); the images of the board are reduced on several threads and the
 //! best taken in a fixed order (the same answer for any number of threads).
 //!
 //! Should a beam find no completion, a search over lines takes over: after
@@ -136,6 +137,9 @@ pub(crate) struct Finisher<'a> {
     pub(crate) jobs: usize,
     /// States a level of each beam over moves (more is shorter and slower).
     pub(crate) width: usize,
+    /// States a level of the beam of the first L, which has the most tiles
+    /// to place and the most to gain from a wider beam (7x7).
+    pub(crate) first_width: usize,
     /// How the beams over moves weigh what is left.
     pub(crate) weights: Weights,
     /// Images of the board reduced, of [`IMAGES`], in its order.
@@ -161,14 +165,15 @@ pub(crate) fn solve_finished(start: &Board, goal: &Board, finisher: &Finisher<'_
     // Each image is reduced on its own: on `finisher.jobs` threads, images
     // taken in turn, and the best chosen in the images' order whatever the
     // threads (the same answer for any number).
-    let (estimate, width, weights) = (finisher.estimate, finisher.width, finisher.weights);
+    let (estimate, weights) = (finisher.estimate, finisher.weights);
+    let widths = (finisher.first_width, finisher.width);
     let reduce_image = |image: &Symmetry| {
         let reduced = reduce_beamed(
             side,
             &turned(side, *image, start),
             &turned(side, *image, goal),
             estimate,
-            width,
+            widths,
             weights,
         );
         let total = reduced.moves.len() as u64
@@ -453,14 +458,16 @@ fn reduce_searched(
 /// ([`move_beam::place_l`]): the region's first row and column placed
 /// together, L after L; of each beam's completions the one with the fewest
 /// moves plus twice the distances its tiles have left, or, for the last L,
-/// plus the 5x5 corner's `estimate`. Should a beam find no completion (none
-/// has, on any board tried), the search over lines takes over.
+/// plus the 5x5 corner's `estimate`; the first L's beam keeps
+/// `first_width` states a level, the others' `width`. Should a beam find no
+/// completion (none has, on any board tried), the search over lines takes
+/// over.
 fn reduce_beamed(
     side: usize,
     start: &[u32],
     goal: &[u32],
     estimate: &(dyn Fn(&[u8], &[u8]) -> u32 + Sync),
-    width: usize,
+    (first_width, width): (usize, usize),
     weights: Weights,
 ) -> Reduced {
     let (n, k) = (side, 5);
@@ -474,6 +481,7 @@ fn reduce_beamed(
     let mut moves = MoveList::new();
     for top in 0..n - k {
         let last = top + 1 == n - k;
+        let width = if top == 0 { first_width } else { width };
         let completions =
             move_beam::place_l(n, &cells, &common, top, width, MOST_L_MOVES * n, weights);
         let rest = |done: &move_beam::Completion| -> usize {
@@ -638,6 +646,7 @@ mod tests {
             solve: &solve,
             jobs: 1,
             width: 1024,
+            first_width: 1024,
             weights: Weights::FIRST,
             images: portfolio(side),
             finish: 1,
@@ -884,7 +893,8 @@ mod tests {
             let (start, goal) = pair(&mut rng, 7);
             let plain = reduce_to(7, &start, &goal, 5);
             let over_lines = reduce_searched(7, &start, &goal, &estimate);
-            let over_moves = reduce_beamed(7, &start, &goal, &estimate, 1024, Weights::FIRST);
+            let over_moves =
+                reduce_beamed(7, &start, &goal, &estimate, (1024, 1024), Weights::FIRST);
             let total =
                 |r: &Reduced| r.moves.len() + estimate(&r.corner_start, &r.corner_goal) as usize;
             greedy += total(&plain);

@@ -84,8 +84,19 @@ pub(super) fn place_l(
         in_line[target[cell] as usize] = true;
     }
     let line_tiles: Vec<u8> = goal_cells.iter().map(|&c| target[c] as u8).collect();
-    let in_region = |cell: usize| cell / n >= top && cell % n >= left;
-    let dist = |a: usize, b: usize| ((a / n).abs_diff(b / n) + (a % n).abs_diff(b % n)) as i32;
+    let region: Vec<bool> = (0..size)
+        .map(|cell| cell / n >= top && cell % n >= left)
+        .collect();
+    let in_region = |cell: usize| region[cell];
+    // The distances between cells, looked up: a division per distance
+    // was a good part of the beam's time.
+    let distances: Vec<i32> = (0..size * size)
+        .map(|ab| {
+            let (a, b) = (ab / size, ab % size);
+            ((a / n).abs_diff(b / n) + (a % n).abs_diff(b % n)) as i32
+        })
+        .collect();
+    let dist = |a: usize, b: usize| distances[a * size + b];
     let weight = |tile: u8| {
         if in_line[tile as usize] {
             weights.line
@@ -134,7 +145,9 @@ pub(super) fn place_l(
             cells: cells.to_vec(),
         }];
     }
-    let mut seen = SeenKeys::default();
+    // Room for the keys of about 32 levels of children at once: growing
+    // the set level by level rehashed it again and again.
+    let mut seen = SeenKeys::with_capacity_and_hasher(width.saturating_mul(32), Default::default());
     seen.insert(level.hashes[0]);
     // Per level, each kept state's parent (index in the level before) and move.
     let mut history: Vec<Vec<(u32, Move)>> = Vec::new();
@@ -166,7 +179,8 @@ pub(super) fn place_l(
                     continue;
                 }
                 let to = to as usize;
-                if (offset == 1 || offset == -1) && to / n != blank / n || !in_region(to) {
+                // A step to a neighbour: not across a row's end.
+                if dist(blank, to) != 1 || !in_region(to) {
                     continue;
                 }
                 let tile = state[to];
