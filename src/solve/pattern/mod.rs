@@ -47,7 +47,7 @@ pub(crate) use tables::{checksum, write_atomically};
 pub use tables::{EmptyCacheDir, TableCache, TableEvent};
 
 use crate::board_adt::move_list::MoveList;
-use crate::board_adt::moves::Move;
+use crate::board_adt::moves::{reversed, Move};
 use crate::board_adt::symmetry::class_of;
 use crate::board_adt::Board;
 use crate::solve::grid;
@@ -301,11 +301,7 @@ pub(crate) fn near(
         bound_nodes,
         reverse,
     };
-    match tables.partition.side {
-        4 => near_on::<Four>(start, goal, tables, jobs, effort, stop, counters),
-        5 => near_on::<Five>(start, goal, tables, jobs, effort, stop, counters),
-        side => unreachable!("pattern databases for 4x4 and 5x5, not {side}x{side}"),
-    }
+    near_with(start, goal, tables, jobs, effort, stop, counters)
 }
 
 /// What [`near_on`] spends besides the forward beam.
@@ -332,6 +328,19 @@ pub(crate) fn near_cells(
         bound_nodes,
         reverse: 0,
     };
+    near_with(start, goal, tables, jobs, effort, stop, counters)
+}
+
+/// [`near_on`] for the tables' side.
+fn near_with(
+    start: &[u8],
+    goal: &[u8],
+    tables: &Tables,
+    jobs: usize,
+    effort: Effort,
+    stop: Option<&AtomicBool>,
+    counters: &mut Counters,
+) -> Outcome {
     match tables.partition.side {
         4 => near_on::<Four>(start, goal, tables, jobs, effort, stop, counters),
         5 => near_on::<Five>(start, goal, tables, jobs, effort, stop, counters),
@@ -461,10 +470,9 @@ fn reverse_beam<G: Geometry>(
         .map(|mut back| {
             back.map_each(canon.symmetry.moves_back());
             let mut moves = walk;
-            back.to_vec()
-                .iter()
-                .rev()
-                .for_each(|mv| moves.push_cancelling(mv.inverse()));
+            for mv in reversed(&back.to_vec()) {
+                moves.push_cancelling(mv);
+            }
             moves
         });
     (moves, beam.evals)

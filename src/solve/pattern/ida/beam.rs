@@ -241,7 +241,7 @@ fn expand<G: Geometry, const T: usize, const N: usize>(
     for g in 0..groups {
         for k in kids.iter_mut() {
             let s = k.c.slide[g];
-            let table = heur.tables[g][s.table as usize].expect("every tile has a table");
+            let table = heur.table[g][s.table as usize];
             k.c.nib[g] = table.half_excess(s.index);
         }
     }

@@ -106,11 +106,9 @@ impl TableRef<'_> {
 pub struct Heuristic<'a, G: Geometry> {
     goal_blank: usize,
     groups: Vec<Group<'a>>,
-    /// `tables[g][q]`: table `q` of group `g`.
-    tables: [[Option<TableRef<'a>>; MAX_TABLES]; MAX_GROUPS],
-    /// The same, where a table that does not exist is the group's first (never
-    /// read: no tile names it), so that the inner loop takes a table without
-    /// asking whether it exists.
+    /// `table[g][q]`: table `q` of group `g`; where group `g` has no table
+    /// `q`, its first (never read: no tile names it), so that the inner loop
+    /// takes a table without asking whether it exists.
     table: [[TableRef<'a>; MAX_TABLES]; MAX_GROUPS],
     /// `local[g][q][f]`: the local tile number, in table `q` of group `g`, of the
     /// tile whose home is frame cell `f`.
@@ -196,7 +194,6 @@ impl<'a, G: Geometry> Heuristic<'a, G> {
         Heuristic {
             goal_blank,
             groups,
-            tables,
             table,
             local,
             tile_table,
@@ -1048,7 +1045,7 @@ impl<G: Geometry, const T: usize, const N: usize> Node<G, T, N> {
         children(heur, Fsm::get(), self, |mut c| {
             for g in 0..groups {
                 let s = heur.slide(self, g, c.tile as usize, c.from as usize, blank);
-                let table = heur.tables[g][s.table as usize].expect("table");
+                let table = heur.table[g][s.table as usize];
                 c.slide[g] = s;
                 c.nib[g] = table.half_excess(s.index);
             }
