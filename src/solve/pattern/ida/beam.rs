@@ -77,7 +77,9 @@ pub(crate) fn beam<G: Geometry>(
 ) -> BeamOutcome {
     // The first two groups only (the first partitioning, on the board and
     // its mirror image): more would cost the beam more reads than they help
-    // its order, and its speed is the default `--solve`'s.
+    // its order, and its speed is the default `--solve`'s. With all six of
+    // the large set, the 25 odd Korf and Felner ids gave 1.0239 of the
+    // optimum against 1.0230, for 2.4 to 2.9 times the time.
     match heur.tables_per_group() {
         0..=2 => beam_with::<G, 2, 2>(heur, cells, limits),
         3 | 4 => beam_with::<G, 4, 2>(heur, cells, limits),
