@@ -124,12 +124,13 @@ pub(crate) fn solve(
                         continue;
                     };
                     // The tile on `from` slides onto the blank's cell: only
-                    // its pattern's entry changes.
+                    // its pattern's entry changes (the blank's digit and
+                    // the tile's).
                     let tile = node.cells[from] as usize;
                     let (p, weight) = heuristic.of_tile[tile];
                     let p = p as usize;
                     let old = heuristic.index(p, &node.pos[..n]);
-                    let new = old + blank * weight as usize - from * weight as usize;
+                    let new = old + blank * weight as usize + from - from * weight as usize - blank;
                     let table = &heuristic.patterns[p].table;
                     let h = node.h + u32::from(table[new]) - u32::from(table[old]);
                     let hash = node.hash ^ z[tile * CELLS + from] ^ z[tile * CELLS + blank];
@@ -196,6 +197,8 @@ pub(crate) fn solve(
             node.pos[0] = from as u8;
             node.h = c.h;
             node.hash = c.hash;
+            // A move changes one table's entry (see `tables.rs`).
+            debug_assert_eq!(node.h, heuristic.estimate(&node.pos[..n]));
             node
         };
         beam = if children.len() <= chunk {
@@ -340,5 +343,55 @@ mod tests {
                 assert!(one.len() as u32 >= h.estimate(&pos));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod harness {
+    use super::*;
+    use crate::solve::pattern::TableCache;
+
+    /// Beam-alone lengths on DeepCubeA's 6x6 states (experiment).
+    #[test]
+    #[ignore]
+    fn beam_lengths() {
+        let text = std::fs::read_to_string("benches/deepcubea.txt").unwrap();
+        let set = std::env::var("SET").unwrap_or("dev".into());
+        let width: usize = std::env::var("WIDTH").map_or(8192, |w| w.parse().unwrap());
+        let limit: usize = std::env::var("LIMIT").map_or(50, |w| w.parse().unwrap());
+        let goal: Vec<u32> = (1..36).chain([0]).collect();
+        let cache = TableCache::from_env();
+        let began = std::time::Instant::now();
+        let h = Shelf::default().heuristic(6, &goal, false, cache.as_ref(), 2, &mut |e| {
+            eprintln!("{e:?}")
+        });
+        eprintln!("tables {:?}", began.elapsed());
+        let (mut sum, mut theirs, mut n, mut hsum) = (0, 0, 0, 0);
+        let began = std::time::Instant::now();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f[0] != "6" || f[1] != set || n >= limit {
+                continue;
+            }
+            let start: Vec<u32> = f[4..].iter().map(|t| t.parse().unwrap()).collect();
+            let mut pos = vec![0u8; 36];
+            for (c, &t) in start.iter().enumerate() {
+                pos[t as usize] = c as u8;
+            }
+            let mut counters = Counters::default();
+            let moves = solve(&start, &h, width, 2, 400, &mut counters).unwrap();
+            sum += moves.len();
+            theirs += f[3].parse::<usize>().unwrap();
+            hsum += h.estimate(&pos);
+            n += 1;
+            eprintln!("{} {} {} h {}", f[2], moves.len(), f[3], h.estimate(&pos));
+        }
+        eprintln!(
+            "mean {:.2} theirs {:.2} h {:.2} time {:?}",
+            sum as f64 / n as f64,
+            theirs as f64 / n as f64,
+            hsum as f64 / n as f64,
+            began.elapsed() / n as u32
+        );
     }
 }
