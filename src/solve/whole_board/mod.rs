@@ -1,7 +1,8 @@
 //! A beam search over the whole board, for 6x6 and 7x7 (`--solve` runs it
 //! beside the reduction and keeps the shorter answer): the boards of each
 //! depth are expanded, and the `width` children with the smallest estimate
-//! (additive pattern tables, `tables.rs`) are kept for the next depth; a
+//! (additive pattern tables that track the blank, `tables.rs`) are kept
+//! for the next depth; a
 //! child already kept at any depth, or made twice, is dropped. The first
 //! depth that holds the goal ends the search. Where a board on the way has
 //! every tile outside a 5x5 corner home, the rest may be replaced by the
@@ -10,8 +11,8 @@
 //! The reduction (`constructive/`) places line after line whatever the
 //! board; the beam goes for the whole board at once, which on a nearly
 //! ordered start (DeepCubeA's test states are random walks from the goal)
-//! is sometimes shorter. With these tables it is not shorter on average
-//! (docs/solving.md has the figures), so it only ever replaces the
+//! is sometimes shorter. Even with these tables it is not shorter on
+//! average (docs/solving.md has the figures), so it only ever replaces the
 //! reduction's answer where it beats it.
 //!
 //! Everything is counted, nothing timed: ties are broken by the boards'
@@ -343,55 +344,5 @@ mod tests {
                 assert!(one.len() as u32 >= h.estimate(&pos));
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod harness {
-    use super::*;
-    use crate::solve::pattern::TableCache;
-
-    /// Beam-alone lengths on DeepCubeA's 6x6 states (experiment).
-    #[test]
-    #[ignore]
-    fn beam_lengths() {
-        let text = std::fs::read_to_string("benches/deepcubea.txt").unwrap();
-        let set = std::env::var("SET").unwrap_or("dev".into());
-        let width: usize = std::env::var("WIDTH").map_or(8192, |w| w.parse().unwrap());
-        let limit: usize = std::env::var("LIMIT").map_or(50, |w| w.parse().unwrap());
-        let goal: Vec<u32> = (1..36).chain([0]).collect();
-        let cache = TableCache::from_env();
-        let began = std::time::Instant::now();
-        let h = Shelf::default().heuristic(6, &goal, false, cache.as_ref(), 2, &mut |e| {
-            eprintln!("{e:?}")
-        });
-        eprintln!("tables {:?}", began.elapsed());
-        let (mut sum, mut theirs, mut n, mut hsum) = (0, 0, 0, 0);
-        let began = std::time::Instant::now();
-        for line in text.lines().filter(|l| !l.starts_with('#')) {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            if f[0] != "6" || f[1] != set || n >= limit {
-                continue;
-            }
-            let start: Vec<u32> = f[4..].iter().map(|t| t.parse().unwrap()).collect();
-            let mut pos = vec![0u8; 36];
-            for (c, &t) in start.iter().enumerate() {
-                pos[t as usize] = c as u8;
-            }
-            let mut counters = Counters::default();
-            let moves = solve(&start, &h, width, 2, 400, &mut counters).unwrap();
-            sum += moves.len();
-            theirs += f[3].parse::<usize>().unwrap();
-            hsum += h.estimate(&pos);
-            n += 1;
-            eprintln!("{} {} {} h {}", f[2], moves.len(), f[3], h.estimate(&pos));
-        }
-        eprintln!(
-            "mean {:.2} theirs {:.2} h {:.2} time {:?}",
-            sum as f64 / n as f64,
-            theirs as f64 / n as f64,
-            hsum as f64 / n as f64,
-            began.elapsed() / n as u32
-        );
     }
 }
