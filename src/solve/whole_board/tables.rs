@@ -1,25 +1,31 @@
 //! The whole-board search's heuristic: additive pattern tables over groups
-//! of goal cells, where only the group's tiles move and every other cell is
-//! free (no blank is tracked).
+//! of goal cells that track the blank.
 //!
 //! A group is a set of goal cells; its tiles are the goal's tiles on them
 //! (the goal's blank, if it is on one, is left out). Its table gives, for
-//! every placement of those tiles, the fewest moves of them alone that bring
-//! them home when a tile may slide onto any neighbouring cell that no other
-//! tile of the group holds. Every real solution moves each tile to its home
-//! through such steps (and more), and the groups share no tile, so the sum
-//! over the groups never exceeds the length of a shortest solution.
+//! every placement of those tiles and the blank, the fewest moves of those
+//! tiles that bring them home, where the blank walks through the other
+//! cells for free (the other tiles are not told apart) and a tile of the
+//! group moves only by sliding onto the blank's cell. Every real move moves
+//! one tile, of one group, and the groups share no tile, so the sum over
+//! the groups never exceeds the length of a shortest solution.
 //!
 //! A table depends only on the group's goal cells (and the side), not on
 //! which tile sits on them, so one table serves every goal that leaves those
-//! cells to tiles. It is indexed sparsely: the cells of the tiles in the
-//! order of their goal cells, as the digits of a number in base `side²`
-//! (36^4 = 1.7 M bytes a 4-tile 6x6 table, 49^4 = 5.8 M a 7x7 one), a byte
-//! an entry, built by a breadth-first search from the goal placement.
+//! cells to tiles. It is indexed sparsely: the blank's cell, then the cells
+//! of the tiles in the order of their goal cells, as the digits of a number
+//! in base `side²` (36^5 = 60 M bytes a 4-tile 6x6 table, 36^4 = 1.7 M a
+//! 3-tile one), a byte an entry, built by a breadth-first search from the
+//! goal placements (the blank's free steps keep the level).
 //!
-//! Tables are cached as `whole-v2-<side>-<cells>.pdb` beside the 4x4 and 5x5
+//! A move of a tile outside a group takes the blank to a neighbouring cell
+//! outside it, which that group's entry does not tell from the last: so a
+//! move changes one entry, its tile's group's, as without the blank.
+//!
+//! Tables are cached as `whole-v3-<side>-<cells>.pdb` beside the 4x4 and 5x5
 //! ones (a header, a checksum, the bytes), written to a temporary name and
-//! renamed into place.
+//! renamed into place. (The `whole-v2` files of earlier versions, with the
+//! blank free, are left alone.)
 
 use crate::solve::pattern::{checksum, write_atomically, TableCache, TableEvent};
 use std::collections::HashMap;
@@ -31,22 +37,13 @@ use std::time::{Duration, Instant};
 
 /// The groups of goal cells of a `side`-wide board (6 or 7): 2x2 blocks,
 /// and on 7x7 the last column and row in runs of 3 and 4. With `small`
-/// (tests), runs of at most 3 cells along the rows: tables of 46 k (6x6)
+/// (tests), runs of at most 2 cells along the rows: tables of 46 k (6x6)
 /// or 118 k (7x7) entries that build at once.
 pub(crate) fn groups(side: usize, small: bool) -> Vec<Vec<u8>> {
-    let cell = |r: usize, c: usize| (r * side + c) as u8;
     if small {
-        let mut groups = Vec::new();
-        for r in 0..side {
-            let mut c = 0;
-            while c < side {
-                let end = (c + 3).min(side);
-                groups.push((c..end).map(|c| cell(r, c)).collect());
-                c = end;
-            }
-        }
-        return groups;
+        return runs(side, 2);
     }
+    let cell = |r: usize, c: usize| (r * side + c) as u8;
     let blocks = side / 2 * 2;
     let mut groups = Vec::new();
     for r in (0..blocks).step_by(2) {
@@ -78,6 +75,20 @@ pub(crate) fn groups(side: usize, small: bool) -> Vec<Vec<u8>> {
     groups
 }
 
+/// The cells of each row in runs of at most `length`.
+fn runs(side: usize, length: usize) -> Vec<Vec<u8>> {
+    let mut groups = Vec::new();
+    for r in 0..side {
+        let mut c = 0;
+        while c < side {
+            let end = (c + length).min(side);
+            groups.push((c..end).map(|c| (r * side + c) as u8).collect());
+            c = end;
+        }
+    }
+    groups
+}
+
 /// One group's table.
 pub(crate) struct Pattern {
     /// The tiles, in the order of their goal cells.
@@ -94,20 +105,22 @@ pub(crate) struct Heuristic {
     /// The patterns.
     pub(crate) patterns: Vec<Pattern>,
     /// For each tile (0, the blank, unused): its pattern and `side²` to the
-    /// power of its place in it.
+    /// power of its digit in that pattern's index (the blank's is 0).
     pub(crate) of_tile: Vec<(u8, u32)>,
 }
 
 impl Heuristic {
-    /// The index of pattern `p` for tiles on the cells `pos` (by tile).
+    /// The index of pattern `p` for tiles (and the blank, tile 0) on the
+    /// cells `pos` (by tile).
     #[inline]
     pub(crate) fn index(&self, p: usize, pos: &[u8]) -> usize {
         let n = self.side * self.side;
-        self.patterns[p]
+        let tiles = self.patterns[p]
             .tiles
             .iter()
             .rev()
-            .fold(0, |index, &t| index * n + pos[t as usize] as usize)
+            .fold(0, |index, &t| index * n + pos[t as usize] as usize);
+        tiles * n + pos[0] as usize
     }
 
     /// The estimate for tiles on the cells `pos` (by tile): the sum over the
@@ -142,7 +155,21 @@ impl Shelf {
         jobs: usize,
         events: &mut dyn FnMut(&TableEvent),
     ) -> Heuristic {
-        let groups: Vec<Vec<u8>> = groups(side, small)
+        self.heuristic_of(side, goal, groups(side, small), cache, jobs, events)
+    }
+
+    /// The heuristic for `goal` over the groups of goal cells `groups`
+    /// (see [`Shelf::heuristic`]).
+    fn heuristic_of(
+        &self,
+        side: usize,
+        goal: &[u32],
+        groups: Vec<Vec<u8>>,
+        cache: Option<&TableCache>,
+        jobs: usize,
+        events: &mut dyn FnMut(&TableEvent),
+    ) -> Heuristic {
+        let groups: Vec<Vec<u8>> = groups
             .into_iter()
             .map(|g| g.into_iter().filter(|&c| goal[c as usize] != 0).collect())
             .filter(|g: &Vec<u8>| !g.is_empty())
@@ -165,13 +192,15 @@ impl Shelf {
         if !missing.is_empty() {
             let bytes: u64 = missing
                 .iter()
-                .map(|g| ((side * side) as u64).pow(g.len() as u32))
+                .map(|g| ((side * side) as u64).pow(g.len() as u32 + 1))
                 .sum();
             events(&TableEvent::Plan {
                 what: format!("{side}x{side} whole-board tables"),
                 tables: missing.len(),
                 bytes,
-                estimate: Duration::from_secs_f64(bytes as f64 / 8e6 / jobs.max(1) as f64),
+                // About 4 s a 60 MB table on one thread (one of two
+                // cores, the other busy).
+                estimate: Duration::from_secs_f64(bytes as f64 / 15e6 / jobs.max(1) as f64),
                 dir: cache.map(|c| c.dir().to_path_buf()),
             });
             let built = build_all(side, &missing, jobs);
@@ -202,7 +231,7 @@ impl Shelf {
             .map(|(p, cells)| {
                 let tiles: Vec<u8> = cells.iter().map(|&c| goal[c as usize] as u8).collect();
                 for (i, &t) in tiles.iter().enumerate() {
-                    of_tile[t as usize] = (p as u8, n.pow(i as u32));
+                    of_tile[t as usize] = (p as u8, n.pow(i as u32 + 1));
                 }
                 Pattern {
                     tiles,
@@ -218,7 +247,8 @@ impl Shelf {
     }
 }
 
-/// A table in words: "6x6 whole-board table (cells 0 1 6 7)".
+/// A table in words: "6x6 whole-board table (cells 0 1 6 7)" (and the
+/// blank, which every table tracks).
 fn describe(side: usize, cells: &[u8]) -> String {
     let cells: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
     format!(
@@ -253,52 +283,76 @@ fn build_all(side: usize, groups: &[Vec<u8>], jobs: usize) -> Vec<(Vec<u8>, Dura
 }
 
 /// The table of the tiles whose goal cells are `cells` (see the module
-/// docs): 255 where two tiles would share a cell.
+/// docs): 255 where the blank and the tiles would not all be on cells of
+/// their own.
 pub(crate) fn build(side: usize, cells: &[u8]) -> Vec<u8> {
     let n = side * side;
     let k = cells.len();
-    let size = n.pow(k as u32);
-    let weight: Vec<usize> = (0..k).map(|i| n.pow(i as u32)).collect();
-    let mut dist = vec![u8::MAX; size];
+    // The blank is digit 0, tile i digit i + 1.
+    let weight: Vec<usize> = (0..=k).map(|i| n.pow(i as u32)).collect();
+    let mut dist = vec![u8::MAX; n * weight[k]];
     let home: usize = cells
         .iter()
-        .zip(&weight)
+        .zip(&weight[1..])
         .map(|(&c, w)| c as usize * w)
         .sum();
-    dist[home] = 0;
-    let mut queue: Vec<u32> = Vec::with_capacity(size / 2);
-    queue.push(home as u32);
-    let mut head = 0;
-    let mut pos = vec![0usize; k];
-    while head < queue.len() {
-        let index = queue[head] as usize;
-        head += 1;
-        let d = dist[index];
-        let mut rest = index;
-        for p in pos.iter_mut() {
-            *p = rest % n;
-            rest /= n;
-        }
-        for i in 0..k {
-            let from = pos[i];
-            let (r, c) = (from / side, from % side);
+    // The goal placement, the blank on any other cell.
+    let mut level: Vec<u32> = (0..n)
+        .filter(|&b| !cells.contains(&(b as u8)))
+        .map(|b| (home + b) as u32)
+        .collect();
+    for &s in &level {
+        dist[s as usize] = 0;
+    }
+    let mut d = 0u8;
+    let mut tiles = vec![0usize; k];
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        let mut head = 0;
+        // The blank's free steps stay on this level (pushed on it); a
+        // tile's step makes the next.
+        while head < level.len() {
+            let index = level[head] as usize;
+            head += 1;
+            if dist[index] != d {
+                continue; // reached on an earlier level after it was queued
+            }
+            let blank = index % n;
+            let mut rest = index / n;
+            for t in tiles.iter_mut() {
+                *t = rest % n;
+                rest /= n;
+            }
+            let (r, c) = (blank / side, blank % side);
             let neighbours = [
-                (r > 0).then(|| from - side),
-                (r + 1 < side).then(|| from + side),
-                (c > 0).then(|| from - 1),
-                (c + 1 < side).then(|| from + 1),
+                (r > 0).then(|| blank - side),
+                (r + 1 < side).then(|| blank + side),
+                (c > 0).then(|| blank - 1),
+                (c + 1 < side).then(|| blank + 1),
             ];
             for to in neighbours.into_iter().flatten() {
-                if pos.contains(&to) {
-                    continue;
-                }
-                let next = index + to * weight[i] - from * weight[i];
-                if dist[next] == u8::MAX {
-                    dist[next] = d + 1;
-                    queue.push(next as u32);
+                match tiles.iter().position(|&t| t == to) {
+                    None => {
+                        let s = index - blank + to;
+                        if dist[s] > d {
+                            dist[s] = d;
+                            level.push(s as u32);
+                        }
+                    }
+                    Some(i) => {
+                        // The tile on `to` slides onto the blank's cell.
+                        let w = weight[i + 1];
+                        let s = index - blank + to + blank * w - to * w;
+                        if dist[s] == u8::MAX {
+                            dist[s] = d + 1;
+                            next.push(s as u32);
+                        }
+                    }
                 }
             }
         }
+        level = next;
+        d += 1;
     }
     dist
 }
@@ -306,10 +360,10 @@ pub(crate) fn build(side: usize, cells: &[u8]) -> Vec<u8> {
 /// The cache file of a table.
 fn file_name(side: usize, cells: &[u8]) -> String {
     let cells: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
-    format!("whole-v2-{side}-{}.pdb", cells.join("."))
+    format!("whole-v3-{side}-{}.pdb", cells.join("."))
 }
 
-const MAGIC: &[u8; 8] = b"PZWHOLE2";
+const MAGIC: &[u8; 8] = b"PZWHOLE3";
 
 /// The header of a table file: magic, side, the cells (up to 8, padded with
 /// 255), the length and the checksum of the bytes that follow.
@@ -350,7 +404,7 @@ fn load(
     let began = Instant::now();
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     let read = fs::File::open(&path).and_then(|mut f| f.read_to_end(&mut bytes));
-    let size = (side * side).pow(cells.len() as u32);
+    let size = (side * side).pow(cells.len() as u32 + 1);
     let head_len = header(side, cells, &[]).len();
     let whole = read.is_ok()
         && bytes.len() == head_len + size
@@ -389,7 +443,7 @@ mod tests {
                 cells.sort_unstable();
                 assert_eq!(cells, (0..(side * side) as u8).collect::<Vec<_>>());
                 let largest = groups(side, small).iter().map(Vec::len).max().unwrap();
-                assert!(largest <= if small { 3 } else { 4 }, "{side} {small}");
+                assert!(largest <= if small { 2 } else { 4 }, "{side} {small}");
             }
         }
     }
@@ -397,17 +451,35 @@ mod tests {
     #[test]
     fn a_table_counts_the_moves_of_its_tiles_around_each_other() {
         // Two tiles of a 6x6 row, swapped: one steps aside, the other
-        // passes, the first comes back: 4 moves, not the 2 of Manhattan.
+        // passes, the first comes back: 4 moves, not the 2 of Manhattan,
+        // wherever the blank is.
         let side = 6;
         let table = build(side, &[0, 1]);
-        // The first tile's cell, plus 36 times the second's.
-        let at = |a: usize, b: usize| table[a + b * side * side];
-        assert_eq!(at(0, 1), 0);
-        assert_eq!(at(1, 0), 4);
-        // One tile a cell away: one move.
-        assert_eq!(at(6, 1), 1);
-        // Both on one cell: never reached.
-        assert_eq!(at(3, 3), u8::MAX);
+        // The blank's cell, plus 36 times the first tile's, plus 36² times
+        // the second's.
+        let at = |blank: usize, a: usize, b: usize| table[blank + (a + b * 36) * 36];
+        assert_eq!(at(35, 0, 1), 0);
+        assert_eq!(at(2, 0, 1), 0);
+        assert_eq!(at(35, 1, 0), 4);
+        assert_eq!(at(6, 1, 0), 4);
+        // Two on one cell: never reached.
+        assert_eq!(at(4, 3, 3), u8::MAX);
+        assert_eq!(at(3, 3, 1), u8::MAX);
+    }
+
+    #[test]
+    fn the_blank_walks_around_the_tiles_not_through_them() {
+        // The first tile of the row a cell below its home (the corner),
+        // the second home: with the blank in the corner, one move. With
+        // the blank anywhere else the corner is shut (its two neighbours
+        // hold the tiles): the second steps out, the first slides up, the
+        // second steps back: 3 (the tables with the blank free said 1).
+        let table = build(6, &[0, 1]);
+        let at = |blank: usize, a: usize, b: usize| table[blank + (a + b * 36) * 36];
+        assert_eq!(at(0, 6, 1), 1);
+        for blank in (2..36).filter(|&b| b != 6) {
+            assert_eq!(at(blank, 6, 1), 3, "{blank}");
+        }
     }
 
     /// The cell of each tile of `cells`.
@@ -432,15 +504,18 @@ mod tests {
         let side = 6;
         let shelf = Shelf::default();
         let mut rng = SplitMix64::new(25);
+        // Runs of 2 cells, and once runs of 3 (the 2x2 blocks' 60 MB
+        // tables take minutes in a debug build).
         let mut above_manhattan = 0;
         for (k, blank) in [35usize, 0, 14].into_iter().enumerate() {
             let mut goal: Vec<u32> = (1..36).collect();
             goal.insert(blank, 0);
             for small in [true, false] {
                 if !small && k > 0 {
-                    continue; // the 4-tile tables once: they take a second
+                    continue; // the 3-tile tables once: they take a second
                 }
-                let h = shelf.heuristic(side, &goal, small, None, 2, &mut |_| {});
+                let groups = if small { runs(side, 2) } else { runs(side, 3) };
+                let h = shelf.heuristic_of(side, &goal, groups, None, 2, &mut |_| {});
                 for _ in 0..4 {
                     let mut cells = goal.clone();
                     let mut b = blank;
@@ -492,7 +567,7 @@ mod tests {
             assert_eq!(a.table, b.table);
         }
         // A flipped byte: reported, rebuilt.
-        let path = dir.join(file_name(6, &[0, 1, 2]));
+        let path = dir.join(file_name(6, &[0, 1]));
         let mut bytes = fs::read(&path).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
