@@ -14,7 +14,7 @@
 
 use crate::board_adt::moves::Move;
 use crate::generate::mix;
-use crate::solve::seen::SeenKeys;
+use crate::solve::seen::KeySet;
 
 /// How a beam over moves weighs what is left: each L tile's distance to
 /// its cell, each other tile's, and the blank's distance to the nearest L
@@ -43,8 +43,20 @@ impl Weights {
 /// How many levels the search goes on after its first completion.
 const EXTRA_LEVELS: usize = 6;
 
+/// Children whose slots of the seen set are fetched together before they
+/// are probed: few enough that their cache lines and pages are still at hand
+/// when probed (all of a level's at once, 12,000 on 7x7, took 12% more time
+/// than 128 to 2,048 at a time, which were alike).
+const WARMED: usize = 512;
+
 /// The most completions returned.
 pub(super) const MOST_COMPLETIONS: usize = 32;
+
+thread_local! {
+    /// The set of keys seen of the thread's last beam, kept for its next
+    /// one (see [`KeySet::reset`]).
+    static SEEN: std::cell::Cell<KeySet> = std::cell::Cell::new(KeySet::default());
+}
 
 /// A state with the L placed: its moves from the start, and its cells.
 pub(super) struct Completion {
@@ -145,9 +157,11 @@ pub(super) fn place_l(
             cells: cells.to_vec(),
         }];
     }
-    // Room for the keys of about 32 levels of children at once: growing
-    // the set level by level rehashed it again and again.
-    let mut seen = SeenKeys::with_capacity_and_hasher(width.saturating_mul(32), Default::default());
+    // The thread's set of the beams before, emptied, with room for the keys
+    // of about 32 levels of children at once: growing the set level by
+    // level rehashed it again and again.
+    let mut seen = SEEN.take();
+    seen.reset(width.saturating_mul(32));
     seen.insert(level.hashes[0]);
     // Per level, each kept state's parent (index in the level before) and move.
     let mut history: Vec<Vec<(u32, Move)>> = Vec::new();
@@ -155,6 +169,8 @@ pub(super) fn place_l(
     let mut found_cells: Vec<Vec<u32>> = Vec::new();
     let mut first = None;
     let mut children: Vec<(i32, u32, u8, u64)> = Vec::new();
+    // Each child of a level: its parent, its move (of `steps`), its key.
+    let mut candidates: Vec<(u32, u8, u64)> = Vec::new();
     let mut next = Level::default();
     let steps: [(Move, isize); 4] = [
         (Move::Up, n as isize),
@@ -166,7 +182,11 @@ pub(super) fn place_l(
         if first.is_some_and(|f: usize| depth > f + EXTRA_LEVELS) {
             break;
         }
-        children.clear();
+        // Each child's key first, then the seen set's slots of [`WARMED`]
+        // of them fetched at once, then each of those kept if new: the
+        // probes of the set, each a miss in a table larger than the caches,
+        // were most of the beam's time one after another (docs/solving.md).
+        candidates.clear();
         for (index, &blank) in level.blanks.iter().enumerate() {
             let state = &level.states[index * stride..(index + 1) * stride];
             let last = history.last().map(|h| h[index].1);
@@ -184,37 +204,45 @@ pub(super) fn place_l(
                     continue;
                 }
                 let tile = state[to];
-                let h = home[tile as usize];
-                let cost = level.costs[index] + weight(tile) * (dist(blank, h) - dist(to, h));
                 let hash = level.hashes[index]
                     ^ key(to, tile)
                     ^ key(blank, tile)
                     ^ key(to, 0)
                     ^ key(blank, 0);
-                if !seen.insert(hash) {
-                    continue;
-                }
-                // The blank's distance from its new cell `to` to the nearest
-                // tile of the L still to place (0 next to it).
-                let near = line_tiles
-                    .iter()
-                    .filter_map(|&t| {
-                        let at = if t == tile {
-                            blank
-                        } else {
-                            state[size + t as usize] as usize
-                        };
-                        (at != home[t as usize]).then(|| dist(to, at) - 1)
-                    })
-                    .min()
-                    .unwrap_or(0);
-                children.push((
-                    2 * cost + weights.near * near,
-                    index as u32,
-                    dir as u8,
-                    hash,
-                ));
+                candidates.push((index as u32, dir as u8, hash));
             }
+        }
+        children.clear();
+        for (at, &(index, dir, hash)) in candidates.iter().enumerate() {
+            if at % WARMED == 0 {
+                let ahead = candidates[at..].iter().take(WARMED);
+                seen.warm(ahead.map(|&(_, _, hash)| hash));
+            }
+            if !seen.insert(hash) {
+                continue;
+            }
+            let index = index as usize;
+            let state = &level.states[index * stride..(index + 1) * stride];
+            let blank = level.blanks[index];
+            let to = (blank as isize + steps[dir as usize].1) as usize;
+            let tile = state[to];
+            let h = home[tile as usize];
+            let cost = level.costs[index] + weight(tile) * (dist(blank, h) - dist(to, h));
+            // The blank's distance from its new cell `to` to the nearest
+            // tile of the L still to place (0 next to it).
+            let near = line_tiles
+                .iter()
+                .filter_map(|&t| {
+                    let at = if t == tile {
+                        blank
+                    } else {
+                        state[size + t as usize] as usize
+                    };
+                    (at != home[t as usize]).then(|| dist(to, at) - 1)
+                })
+                .min()
+                .unwrap_or(0);
+            children.push((2 * cost + weights.near * near, index as u32, dir, hash));
         }
         if children.is_empty() {
             break;
@@ -257,6 +285,7 @@ pub(super) fn place_l(
         history.push(moves);
         std::mem::swap(&mut level, &mut next);
     }
+    SEEN.set(seen);
     found
         .into_iter()
         .zip(found_cells)
