@@ -175,18 +175,55 @@ impl Shelf {
             .filter(|g: &Vec<u8>| !g.is_empty())
             .collect();
         let mut shelf = self.tables.lock().unwrap_or_else(|e| e.into_inner());
+        let wanted: Vec<Vec<u8>> = groups
+            .iter()
+            .filter(|cells| !shelf.contains_key(&(side, cells.to_vec())))
+            .cloned()
+            .collect();
+        // Read on `jobs` threads: a 6x6 goal's nine files are 486 MB, and
+        // one thread alone made their reading most of a solve's wall time.
+        let cached = match cache {
+            Some(cache) => {
+                in_parallel(&wanted, jobs, |cells| read_cached(cache.dir(), side, cells))
+            }
+            None => wanted.iter().map(|_| Cached::Absent).collect(),
+        };
         // Those neither on the shelf nor in the cache are built.
         let mut missing = Vec::new();
-        for cells in &groups {
-            let key = (side, cells.clone());
-            if shelf.contains_key(&key) {
-                continue;
-            }
-            match cache.and_then(|c| load(c.dir(), side, cells, events)) {
-                Some(table) => {
-                    shelf.insert(key, Arc::new(table));
+        for (cells, got) in wanted.into_iter().zip(cached) {
+            let table = describe(side, &cells);
+            match got {
+                Cached::Read {
+                    path,
+                    data,
+                    elapsed,
+                } => {
+                    events(&TableEvent::Loading {
+                        table: table.clone(),
+                        path,
+                    });
+                    events(&TableEvent::Loaded {
+                        table,
+                        bytes: data.len() as u64,
+                        elapsed,
+                    });
+                    shelf.insert((side, cells), Arc::new(data));
                 }
-                None => missing.push(cells.clone()),
+                Cached::Damaged {
+                    path,
+                    reason,
+                    opened,
+                } => {
+                    if opened {
+                        events(&TableEvent::Loading {
+                            table,
+                            path: path.clone(),
+                        });
+                    }
+                    events(&TableEvent::Corrupt { path, reason });
+                    missing.push(cells);
+                }
+                Cached::Absent => missing.push(cells),
             }
         }
         if !missing.is_empty() {
@@ -259,27 +296,34 @@ fn describe(side: usize, cells: &[u8]) -> String {
 
 /// Builds the tables of `groups`, `jobs` at a time; each with its time.
 fn build_all(side: usize, groups: &[Vec<u8>], jobs: usize) -> Vec<(Vec<u8>, Duration)> {
-    let jobs = jobs.clamp(1, groups.len().max(1));
-    let mut out: Vec<Option<(Vec<u8>, Duration)>> = (0..groups.len()).map(|_| None).collect();
+    in_parallel(groups, jobs, |cells| {
+        let began = Instant::now();
+        (build(side, cells), began.elapsed())
+    })
+}
+
+/// `work` of each of `items`, on up to `jobs` threads (each a run of
+/// items), in the order of `items`.
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    jobs: usize,
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    if items.is_empty() {
+        return Vec::new();
+    }
+    let run = items.len().div_ceil(jobs.clamp(1, items.len()));
+    let work = &work;
     std::thread::scope(|scope| {
-        let chunks: Vec<_> = out
-            .chunks_mut(groups.len().div_ceil(jobs))
-            .zip(groups.chunks(groups.len().div_ceil(jobs)))
-            .map(|(slots, groups)| {
-                scope.spawn(move || {
-                    for (slot, cells) in slots.iter_mut().zip(groups) {
-                        let began = Instant::now();
-                        let table = build(side, cells);
-                        *slot = Some((table, began.elapsed()));
-                    }
-                })
-            })
+        let handles: Vec<_> = items
+            .chunks(run)
+            .map(|chunk| scope.spawn(move || chunk.iter().map(work).collect::<Vec<R>>()))
             .collect();
-        for handle in chunks {
-            handle.join().expect("a table build panicked");
-        }
-    });
-    out.into_iter().map(|t| t.expect("built")).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a table's thread panicked"))
+            .collect()
+    })
 }
 
 /// The table of the tiles whose goal cells are `cells` (see the module
@@ -378,51 +422,62 @@ fn header(side: usize, cells: &[u8], data: &[u8]) -> Vec<u8> {
     h
 }
 
-/// The cached table of `cells`, if a whole and matching one is there (a
-/// damaged one is reported and rebuilt).
-fn load(
-    dir: &Path,
-    side: usize,
-    cells: &[u8],
-    events: &mut dyn FnMut(&TableEvent),
-) -> Option<Vec<u8>> {
+/// What the cache holds for a table.
+enum Cached {
+    /// No file: the table is built.
+    Absent,
+    /// A file that is not a whole table (reported, then the table is
+    /// built); `opened` when it was a regular file, read.
+    Damaged {
+        path: PathBuf,
+        reason: String,
+        opened: bool,
+    },
+    /// The table, read and checked in `elapsed`.
+    Read {
+        path: PathBuf,
+        data: Vec<u8>,
+        elapsed: Duration,
+    },
+}
+
+/// The cached table of `cells` in `dir`, if a whole and matching one is
+/// there.
+fn read_cached(dir: &Path, side: usize, cells: &[u8]) -> Cached {
     let path = dir.join(file_name(side, cells));
+    let Ok(meta) = fs::metadata(&path) else {
+        return Cached::Absent;
+    };
     // Never open what is not a regular file (a FIFO would block).
-    let meta = fs::metadata(&path).ok()?;
     if !meta.is_file() {
-        events(&TableEvent::Corrupt {
+        return Cached::Damaged {
             path,
             reason: "not a regular file".into(),
-        });
-        return None;
+            opened: false,
+        };
     }
-    let table = describe(side, cells);
-    events(&TableEvent::Loading {
-        table: table.clone(),
-        path: path.clone(),
-    });
     let began = Instant::now();
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    let read = fs::File::open(&path).and_then(|mut f| f.read_to_end(&mut bytes));
     let size = (side * side).pow(cells.len() as u32 + 1);
-    let head_len = header(side, cells, &[]).len();
-    let whole = read.is_ok()
-        && bytes.len() == head_len + size
-        && bytes[..head_len] == header(side, cells, &bytes[head_len..])[..];
-    if !whole {
-        events(&TableEvent::Corrupt {
+    let mut head = header(side, cells, &[]);
+    // The bytes go straight into a vector of their size (no copy to drop
+    // the header), and a longer file is not read past one byte too many.
+    let mut data = Vec::with_capacity(size);
+    let read = fs::File::open(&path).and_then(|mut file| {
+        file.read_exact(&mut head)?;
+        file.take(size as u64 + 1).read_to_end(&mut data)
+    });
+    if read.is_err() || data.len() != size || head != header(side, cells, &data) {
+        return Cached::Damaged {
             path,
             reason: "wrong size, header or checksum".into(),
-        });
-        return None;
+            opened: true,
+        };
     }
-    bytes.drain(..head_len);
-    events(&TableEvent::Loaded {
-        table,
-        bytes: bytes.len() as u64,
+    Cached::Read {
+        path,
+        data,
         elapsed: began.elapsed(),
-    });
-    Some(bytes)
+    }
 }
 
 /// Writes the table of `cells` to the cache, atomically.
