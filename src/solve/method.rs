@@ -176,9 +176,7 @@ pub(crate) fn whole_board(side: usize, small: bool) -> Option<usize> {
 
 /// The whole-board beam's width on 6x6: on DeepCubeA's 50 dev states,
 /// 8,192 boards shortened the mean from 142.96 to 141.08 moves (before the
-/// windows' polish), 16,384 to 140.60 for about three times the time (with
-/// the first tables, the blank free; with the blank tracked the beam alone
-/// averages 145.16 at 8,192 against 148.68, and the answer 138.60).
+/// windows' polish), 16,384 to 140.60 for about three times the time.
 const SIX_WIDTH: usize = 8192;
 
 /// The widest whole-board beam a time limit grows to: its history of

@@ -1,8 +1,7 @@
 //! A beam search over the whole board, for 6x6 and 7x7 (`--solve` runs it
 //! beside the reduction and keeps the shorter answer): the boards of each
 //! depth are expanded, and the `width` children with the smallest estimate
-//! (additive pattern tables that track the blank, `tables.rs`) are kept
-//! for the next depth; a
+//! (additive pattern tables, `tables.rs`) are kept for the next depth; a
 //! child already kept at any depth, or made twice, is dropped. The first
 //! depth that holds the goal ends the search. Where a board on the way has
 //! every tile outside a 5x5 corner home, the rest may be replaced by the
@@ -11,8 +10,8 @@
 //! The reduction (`constructive/`) places line after line whatever the
 //! board; the beam goes for the whole board at once, which on a nearly
 //! ordered start (DeepCubeA's test states are random walks from the goal)
-//! is sometimes shorter. Even with these tables it is not shorter on
-//! average (docs/solving.md has the figures), so it only ever replaces the
+//! is sometimes shorter. With these tables it is not shorter on average
+//! (docs/solving.md has the figures), so it only ever replaces the
 //! reduction's answer where it beats it.
 //!
 //! Everything is counted, nothing timed: ties are broken by the boards'
@@ -125,13 +124,12 @@ pub(crate) fn solve(
                         continue;
                     };
                     // The tile on `from` slides onto the blank's cell: only
-                    // its pattern's entry changes (the blank's digit and
-                    // the tile's).
+                    // its pattern's entry changes.
                     let tile = node.cells[from] as usize;
                     let (p, weight) = heuristic.of_tile[tile];
                     let p = p as usize;
                     let old = heuristic.index(p, &node.pos[..n]);
-                    let new = old + blank * weight as usize + from - from * weight as usize - blank;
+                    let new = old + blank * weight as usize - from * weight as usize;
                     let table = &heuristic.patterns[p].table;
                     let h = node.h + u32::from(table[new]) - u32::from(table[old]);
                     let hash = node.hash ^ z[tile * CELLS + from] ^ z[tile * CELLS + blank];
@@ -198,8 +196,6 @@ pub(crate) fn solve(
             node.pos[0] = from as u8;
             node.h = c.h;
             node.hash = c.hash;
-            // A move changes one table's entry (see `tables.rs`).
-            debug_assert_eq!(node.h, heuristic.estimate(&node.pos[..n]));
             node
         };
         beam = if children.len() <= chunk {
