@@ -1,21 +1,25 @@
 # `make` builds ./puzzle and ./puzzle-grade (release); `make test` runs every
-# check CI runs.
+# check CI runs, on every crate of the workspace (the root package `puzzle`,
+# crates/grade, crates/sandbox).
 CARGO ?= cargo
 
 .PHONY: all puzzle test clean bench bench-solve bench-grade
 
 all: puzzle
 
+# Each binary is copied beside its place and renamed over it, so that a
+# grading running the old one goes on undisturbed ("Text file busy" is a
+# write into a running executable; a rename never is).
 puzzle:
-	$(CARGO) build --release
-	cp target/release/puzzle puzzle
-	cp target/release/puzzle-grade puzzle-grade
+	$(CARGO) build --release --workspace
+	cp target/release/puzzle .puzzle.new && mv -f .puzzle.new puzzle
+	cp target/release/puzzle-grade .puzzle-grade.new && mv -f .puzzle-grade.new puzzle-grade
 
 test:
 	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) test
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) test --workspace
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 
 # Throughput and memory against `wc -w` on generated boards (not a test).
 bench: puzzle
@@ -27,9 +31,9 @@ bench-solve: puzzle
 
 # What grading costs beyond the programs' own run time (not a test).
 bench-grade: puzzle
-	$(CARGO) bench --bench grade
+	$(CARGO) bench -p puzzle-grade --bench grade
 
 clean:
 	$(CARGO) clean
-	rm -f puzzle puzzle-grade
+	rm -f puzzle puzzle-grade .puzzle.new .puzzle-grade.new
 	rm -rf bench-out

@@ -11,7 +11,7 @@ use crate::board_adt::{Board, Puzzle};
 
 /// SplitMix64's output for the state `x`: 64 well-mixed bits of `x` (also
 /// the hash keys of the move beam's cells).
-pub(crate) fn mix(x: u64) -> u64 {
+pub fn mix(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

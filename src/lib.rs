@@ -5,7 +5,8 @@
 //! [`board_adt`] is the board interface (the assignment's `boardADT.h`) with
 //! the parity rule, and [`Solver`] finds the moves. The `puzzle` binary is the
 //! client: it owns the command line, the output streams and the exit codes;
-//! this library never prints.
+//! this library never prints. Grading other implementations is the
+//! `puzzle-grade` crate (`crates/grade`), which stands on this one.
 //!
 //! This file is the whole public API:
 //!
@@ -16,8 +17,7 @@
 //! | solving | [`Solver`], [`SolveOptions`], [`Solution`], [`SolveError`], [`SolveEvent`], [`SolveStats`], [`SearchProgress`], [`Stop`], [`TableCache`], [`TableEvent`], [`TableSet`], [`EmptyCacheDir`], [`MAX_SOLVE_SIDE`] |
 //! | the output format | [`write_verdict`], [`write_explanation`], [`write_solution`], [`write_boards`], [`write_error`] |
 //! | many puzzles at once (`--batch`) | [`run_batch`], [`BatchOptions`], [`BatchNote`], [`BatchSummary`], [`BatchError`], [`Notes`], [`MAX_JOBS`] |
-//! | grading other implementations (`puzzle-grade`) | the module [`grade`] |
-//! | random puzzles | [`random_puzzle`], [`GoalShape`], [`SplitMix64`] |
+//! | random puzzles | [`random_puzzle`], [`GoalShape`], [`SplitMix64`], [`mix`], [`standard_cells`] |
 //!
 //! # Examples
 //!
@@ -30,7 +30,6 @@
 #![warn(missing_docs)]
 
 pub mod board_adt;
-pub mod grade;
 pub mod input;
 
 mod batch;
@@ -39,7 +38,7 @@ mod report;
 mod solve;
 
 pub use batch::{run_batch, BatchError, BatchNote, BatchOptions, BatchSummary, Notes, MAX_JOBS};
-pub use generate::{random_puzzle, GoalShape, SplitMix64};
+pub use generate::{mix, random_puzzle, standard_cells, GoalShape, SplitMix64};
 pub use report::{
     write_boards, write_error, write_explanation, write_solution, write_verdict, EXPLAINED_TILES,
 };

@@ -35,8 +35,7 @@ pub use move_list::MoveList;
 pub use moves::{apply_move, from_letters, to_letters, Move};
 use parse::parity::TileSet;
 use parse::{CheckedLine, Fed, LineParser};
-use size::isqrt;
-pub use size::{MAX_CELLS, MAX_SIDE};
+pub use size::{isqrt, MAX_CELLS, MAX_SIDE};
 use std::fmt;
 use std::io::{self, Write};
 

@@ -10,7 +10,7 @@ pub const MAX_SIDE: u64 = 1 << 16;
 
 /// The whole part of the square root of `n`: the side of the largest square
 /// board with at most `n` cells.
-pub(crate) fn isqrt(n: u64) -> u64 {
+pub fn isqrt(n: u64) -> u64 {
     let mut root = (n as f64).sqrt() as u64;
     // The float estimate can be off by one either way for large `n`.
     while root * root > n {

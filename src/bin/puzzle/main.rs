@@ -6,6 +6,8 @@
 //! stderr and status 1; a bad command line is a message on stderr and status 2.
 //! What depends on the operating system is in [`platform`].
 
+#![forbid(unsafe_code)]
+
 mod args;
 mod platform;
 mod status;

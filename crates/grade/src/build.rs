@@ -1,0 +1,268 @@
+//! Building a submission as a marker would: in a copy, `make` first; without
+//! a Makefile or when it fails, the assignment's own files (`puzzle.c` with
+//! `boardADT.c`), then every `.c` file; the course's `dcc` replaced by `cc`
+//! where it is not installed. Every command runs through the [`Runner`].
+
+use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The limits of a build command.
+pub fn build_limits(seconds: u64) -> Limits {
+    Limits {
+        wall: Duration::from_secs(seconds),
+        memory: 2 << 30,
+        processes: 128,
+        file_size: 64 << 20,
+        open_files: 256,
+    }
+}
+
+/// What a build made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    /// The executable, when there is one.
+    pub program: Option<PathBuf>,
+    /// How it was built, or why not (the first error line of the log whole).
+    pub note: String,
+}
+
+/// The stand-ins for the course's tools, written into `dir`: `dcc` (cc, with
+/// the maths library when linking, as dcc links it; it leaves a mark in the
+/// build's HOME so that the table can say so) and `9024` (the course's
+/// wrapper, `9024 COMMAND...`).
+pub fn write_shims(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    fs::create_dir_all(dir)?;
+    let dcc =
+        "#!/bin/sh\n# dcc, the course's compiler, is not installed: cc, with the maths library\n\
+               # when linking, as dcc links it.\n: > \"$HOME/.puzzle-grade-dcc\"\n\
+               for arg in \"$@\"; do\n    case $arg in -c | -S | -E) exec cc \"$@\" ;; esac\ndone\n\
+               exec cc \"$@\" -lm\n";
+    let wrapper =
+        "#!/bin/sh\n# The course wrapper, 9024 COMMAND..., is not installed.\nexec \"$@\"\n";
+    for (name, text) in [("dcc", dcc), ("9024", wrapper)] {
+        let path = dir.join(name);
+        fs::write(&path, text)?;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+/// Copies the folder `from` to `to` (files and folders; symbolic links are
+/// left out: a build needs none, and one could point anywhere).
+pub fn copy_folder(from: &Path, to: &Path) -> io::Result<()> {
+    fs::create_dir_all(to)?;
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_folder(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether `path` is a file someone may execute.
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// The first line of `log` that says `error`, whatever its case.
+fn first_error(log: &[u8]) -> Option<String> {
+    super::text::lines(log)
+        .into_iter()
+        .find(|line| line.to_ascii_lowercase().windows(5).any(|w| w == b"error"))
+        .map(|line| String::from_utf8_lossy(line).trim_end().to_string())
+}
+
+/// Where `program` is in `path`'s folders.
+fn find_in_path(program: &str, path: &OsString) -> Option<PathBuf> {
+    std::env::split_paths(path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+/// Builds a submission that has been copied to `dir`, its log in `log`;
+/// `shims` holds the stand-ins of [`write_shims`] (first in the `PATH`).
+pub struct Builder<'a> {
+    /// Runs the build's commands.
+    pub runner: &'a dyn Runner,
+    /// The `PATH` of the build, after the shims.
+    pub path: OsString,
+    /// The stand-ins' folder.
+    pub shims: PathBuf,
+    /// Seconds each command may take.
+    pub seconds: u64,
+}
+
+impl Builder<'_> {
+    /// Runs `command` (looked up in the build's `PATH`) with `args` in `dir`,
+    /// its output added to `log`.
+    fn run(&self, dir: &Path, log: &Path, command: &str, args: &[&str]) -> io::Result<Ending> {
+        let mut path = OsString::from(self.shims.as_os_str());
+        path.push(":");
+        path.push(&self.path);
+        let Some(program) = find_in_path(command, &path) else {
+            fs::write(log, format!("{command}: not found\n"))?;
+            return Ok(Ending::Exited(127));
+        };
+        let append = || File::options().append(true).create(true).open(log);
+        let job = Job {
+            program,
+            args: args.iter().map(OsString::from).collect(),
+            path,
+            read_only: vec![self.shims.clone()],
+            workdir: Workdir::Folder(dir.to_path_buf()),
+            stdin: File::open("/dev/null")?,
+            stdout: append()?,
+            stderr: append()?,
+            limits: build_limits(self.seconds),
+        };
+        Ok(self.runner.run(job)?.ending)
+    }
+
+    /// Builds the copy in `dir`: its own `puzzle` and object files removed
+    /// first so that it is built from its sources.
+    pub fn build(&self, dir: &Path, log: &Path) -> io::Result<Built> {
+        File::create(log)?;
+        let _ = fs::remove_file(dir.join("puzzle"));
+        for entry in fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "o") {
+                let _ = fs::remove_file(path);
+            }
+        }
+        let executable = || is_executable(&dir.join("puzzle"));
+        let mut notes: Vec<String> = Vec::new();
+        let mut failed: Option<(Ending, &str)> = None;
+        let has_makefile = ["Makefile", "makefile", "GNUmakefile"]
+            .iter()
+            .any(|name| dir.join(name).is_file());
+        if has_makefile {
+            let made = self.run(dir, log, "make", &[])?;
+            if !executable() && made == Ending::Exited(0) {
+                self.run(dir, log, "make", &["puzzle"])?;
+                if executable() {
+                    notes.push("built by 'make puzzle' (plain make made no puzzle)".into());
+                }
+            }
+            if !executable() {
+                failed = Some((made, "make failed"));
+            }
+        }
+        if !executable() {
+            // The assignment's own files first, then every .c file.
+            let mut sources: Vec<String> = Vec::new();
+            let mut all_c: Vec<String> = fs::read_dir(dir)?
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".c"))
+                .collect();
+            all_c.sort();
+            if all_c.iter().any(|n| n == "puzzle.c") {
+                sources.push("puzzle.c".into());
+                if all_c.iter().any(|n| n == "boardADT.c") {
+                    sources.push("boardADT.c".into());
+                }
+            }
+            let mut tries = Vec::new();
+            if !sources.is_empty() {
+                tries.push(sources.clone());
+            }
+            if !all_c.is_empty() && all_c != sources {
+                tries.push(all_c);
+            }
+            for sources in tries {
+                let mut args = vec!["-O2", "-o", "puzzle"];
+                args.extend(sources.iter().map(String::as_str));
+                args.push("-lm");
+                let ended = self.run(dir, log, "cc", &args)?;
+                let shown = format!("cc {}", args.join(" "));
+                if executable() {
+                    let how = match failed {
+                        Some(_) => {
+                            let why = self.why(failed.map(|f| f.0), log)?;
+                            format!("make failed: {why}; built with {shown}")
+                        }
+                        None => format!("no Makefile: built with {shown}"),
+                    };
+                    notes.push(how);
+                    failed = None;
+                    break;
+                }
+                if failed.is_none() {
+                    failed = Some((ended, "no Makefile, and cc failed"));
+                }
+            }
+            if all_c_missing(dir) && failed.is_none() {
+                failed = Some((Ending::Exited(0), "no Makefile and no .c file"));
+            }
+        }
+        let dcc_mark = dir.join(".puzzle-grade-dcc");
+        if dcc_mark.exists() {
+            let _ = fs::remove_file(dcc_mark);
+            notes.push("dcc not found: built with cc -lm".into());
+        }
+        if executable() {
+            return Ok(Built {
+                program: Some(dir.join("puzzle")),
+                note: notes.join("; "),
+            });
+        }
+        let (ending, what) = failed.unwrap_or((Ending::Exited(0), "make failed"));
+        let why = self.why(Some(ending), log)?;
+        // Why it was not built comes first.
+        notes.insert(0, format!("{what}: {why}"));
+        Ok(Built {
+            program: None,
+            note: notes.join("; "),
+        })
+    }
+
+    /// Why a build command failed: its time, the first error of the log, or
+    /// how it ended.
+    fn why(&self, ending: Option<Ending>, log: &Path) -> io::Result<String> {
+        let ending = match ending {
+            None | Some(Ending::Exited(0)) => return Ok("no executable named puzzle".into()),
+            Some(Ending::TimedOut) => return Ok(format!("still running after {} s", self.seconds)),
+            Some(ending) => ending,
+        };
+        let log = fs::read(log)?;
+        Ok(first_error(&log).unwrap_or_else(|| match ending {
+            Ending::Exited(status) => format!("exit status {status}"),
+            Ending::Signalled(signal) => format!("killed by signal {signal}"),
+            Ending::MemoryLimit => "stopped by the memory limit".into(),
+            _ => "stopped by the process limit".into(),
+        }))
+    }
+}
+
+fn all_c_missing(dir: &Path) -> bool {
+    !fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .any(|e| e.file_name().to_string_lossy().ends_with(".c"))
+        })
+        .unwrap_or(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_error_line_of_a_log() {
+        let log = b"cc -o puzzle puzzle.c\npuzzle.c:3:2: Error: no\nmore error\n";
+        assert_eq!(first_error(log), Some("puzzle.c:3:2: Error: no".into()));
+        assert_eq!(first_error(b"fine\n"), None);
+    }
+}

@@ -1,0 +1,389 @@
+//! Judging one run of a program on one fixture by the assignment's rules:
+//! the verdict first, then the rejection or acceptance, then the format.
+
+use super::fixture::{Allowed, Category, Fixture};
+use super::open_choice::in_words;
+use super::text::{
+    difference, echoes_a_board, has_text, kind_of_difference, lines, message, not_one_error_line,
+    quote,
+};
+use super::verdict::read_verdict;
+use puzzle_sandbox::{Ending, Limits};
+
+/// The classes of a report, most serious first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    /// `solvable` for an unsolvable puzzle, or the other way round.
+    WrongVerdict,
+    /// A bad board accepted: a verdict printed.
+    MissedError,
+    /// No verdict for a good board.
+    FalseError,
+    /// 0 after an error message, or not 0 after a verdict.
+    WrongExitStatus,
+    /// The message of a rejection on stderr, nothing on stdout.
+    ErrorOnStderr,
+    /// A rejection without a word.
+    NoMessage,
+    /// Still running at the time limit.
+    Timeout,
+    /// Stopped by the memory limit.
+    MemoryLimit,
+    /// Stopped by the process limit.
+    ProcessLimit,
+    /// Died of a signal, or wrote more than the output cap.
+    Crash,
+    /// The reference does not answer as the fixture's name says.
+    NotGraded,
+    /// The right decision, said differently from the reference.
+    Format,
+    /// A fixture the assignment leaves open, answered one of the allowed ways.
+    Open,
+}
+
+impl Class {
+    /// Every class, in a report's order.
+    pub const ALL: [Class; 13] = [
+        Class::WrongVerdict,
+        Class::MissedError,
+        Class::FalseError,
+        Class::WrongExitStatus,
+        Class::ErrorOnStderr,
+        Class::NoMessage,
+        Class::Timeout,
+        Class::MemoryLimit,
+        Class::ProcessLimit,
+        Class::Crash,
+        Class::NotGraded,
+        Class::Format,
+        Class::Open,
+    ];
+
+    /// The class's name in a report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::WrongVerdict => "WRONG VERDICT",
+            Class::MissedError => "MISSED ERROR",
+            Class::FalseError => "FALSE ERROR",
+            Class::WrongExitStatus => "WRONG EXIT STATUS",
+            Class::ErrorOnStderr => "ERROR ON STDERR",
+            Class::NoMessage => "NO MESSAGE",
+            Class::Timeout => "TIMEOUT",
+            Class::MemoryLimit => "MEMORY LIMIT",
+            Class::ProcessLimit => "PROCESS LIMIT",
+            Class::Crash => "CRASH",
+            Class::NotGraded => "NOT GRADED",
+            Class::Format => "FORMAT",
+            Class::Open => "OPEN",
+        }
+    }
+
+    /// Whether a fixture of this class fails: all but OPEN, and FORMAT only
+    /// when grading byte for byte.
+    pub fn fails(self, strict: bool) -> bool {
+        match self {
+            Class::Open => false,
+            Class::Format => strict,
+            _ => true,
+        }
+    }
+}
+
+/// What grading one fixture found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Judgement {
+    /// Nothing to say.
+    Passed,
+    /// A bad board rejected as required: its message, to judge by eye.
+    Message(String),
+    /// A report line of this class.
+    Noted(Class, String),
+}
+
+impl Judgement {
+    /// Whether the fixture failed.
+    pub fn fails(&self, strict: bool) -> bool {
+        matches!(self, Judgement::Noted(class, _) if class.fails(strict))
+    }
+}
+
+/// What a run left: how it ended and its two outputs.
+pub struct Ran<'a> {
+    /// How it ended.
+    pub ending: Ending,
+    /// Its stdout.
+    pub out: &'a [u8],
+    /// Its stderr.
+    pub err: &'a [u8],
+}
+
+/// A signal's name, as `kill -l` gives it on Linux.
+pub fn signal_name(signal: i32) -> &'static str {
+    const NAMES: [&str; 32] = [
+        "", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV",
+        "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU",
+        "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
+    ];
+    usize::try_from(signal)
+        .ok()
+        .and_then(|i| NAMES.get(i).copied())
+        .filter(|name| !name.is_empty())
+        .unwrap_or("?")
+}
+
+/// Judges `ran` on `fixture`, run with `limits`; `strict` grades byte for
+/// byte against the reference.
+pub fn judge(fixture: &Fixture, ran: &Ran, limits: &Limits, strict: bool) -> Judgement {
+    let with_stderr = || {
+        if ran.err.is_empty() {
+            String::new()
+        } else {
+            format!("; stderr {}", quote(ran.err, 1, 1, false))
+        }
+    };
+    let cap = fixture.output_cap();
+    if ran.out.len() as u64 >= cap || ran.err.len() as u64 >= cap {
+        return Judgement::Noted(Class::Crash, format!("output capped at {cap} bytes"));
+    }
+    let status = match ran.ending {
+        Ending::TimedOut => {
+            let limit = limits.wall.as_secs();
+            let text = format!("still running after {limit} s; killed");
+            return Judgement::Noted(Class::Timeout, text);
+        }
+        Ending::MemoryLimit => {
+            let mib = limits.memory >> 20;
+            let text = format!("stopped by the memory limit ({mib} MiB){}", with_stderr());
+            return Judgement::Noted(Class::MemoryLimit, text);
+        }
+        Ending::ProcessLimit => {
+            let n = limits.processes;
+            let text = format!(
+                "stopped by the process limit ({n} processes at once){}",
+                with_stderr()
+            );
+            return Judgement::Noted(Class::ProcessLimit, text);
+        }
+        Ending::Signalled(signal) => {
+            let name = signal_name(signal);
+            let text = format!("killed by signal {signal} ({name}){}", with_stderr());
+            return Judgement::Noted(Class::Crash, text);
+        }
+        Ending::Exited(status) => status,
+    };
+    let said = read_verdict(ran.out);
+    let answer = match said {
+        Some(v) if v.word() == "solvable" => Category::Sol,
+        Some(_) => Category::Unsol,
+        None => Category::Bad,
+    };
+    if !fixture.allowed.allows(answer) {
+        let allowed = &fixture.allowed;
+        return match said {
+            None => Judgement::Noted(
+                Class::FalseError,
+                format!(
+                    "no verdict: {} (exit status {status}{}), expected {allowed}",
+                    message(ran.out, false),
+                    with_stderr()
+                ),
+            ),
+            Some(v) if *allowed == Allowed::Only(Category::Bad) => Judgement::Noted(
+                Class::MissedError,
+                format!(
+                    "accepted it: '{}' (exit status {status}), expected an error",
+                    v.word()
+                ),
+            ),
+            Some(v) => Judgement::Noted(
+                Class::WrongVerdict,
+                format!("'{}', expected {allowed}", v.word()),
+            ),
+        };
+    }
+    let choices = in_words(&fixture.choices);
+    match said {
+        None => {
+            let message = || message(ran.out, false);
+            if !lines(ran.out).into_iter().any(has_text) {
+                if ran.err.is_empty() {
+                    let text = format!("exit status {status} and nothing on stdout or stderr");
+                    Judgement::Noted(Class::NoMessage, text)
+                } else {
+                    let text = format!(
+                        "nothing on stdout (exit status {status}); stderr {}",
+                        quote(ran.err, 1, 1, false)
+                    );
+                    Judgement::Noted(Class::ErrorOnStderr, text)
+                }
+            } else if status == 0 {
+                let text = format!(
+                    "exit status 0 after {}, expected EXIT_FAILURE (1)",
+                    message()
+                );
+                Judgement::Noted(Class::WrongExitStatus, text)
+            } else if strict && status != 1 {
+                let text = format!("exit status {status} after {}, expected 1", message());
+                Judgement::Noted(Class::WrongExitStatus, text)
+            } else if let Some(wrong) = not_one_error_line(ran.out).filter(|_| strict) {
+                Judgement::Noted(Class::Format, format!("{wrong}{}", with_stderr()))
+            } else if strict && !ran.err.is_empty() {
+                let text = format!("stderr not empty: {}", quote(ran.err, 1, 1, false));
+                Judgement::Noted(Class::Format, text)
+            } else if !fixture.choices.is_empty() {
+                let text = format!("rejected it ({choices}): {}", message());
+                Judgement::Noted(Class::Open, text)
+            } else if !strict && lines(ran.out).into_iter().any(echoes_a_board) {
+                let text = format!(
+                    "echoed the boards before its message: {}, then {}",
+                    quote(ran.out, 1, 1, false),
+                    message()
+                );
+                Judgement::Noted(Class::Format, text)
+            } else {
+                Judgement::Message(super::text::message(ran.out, true))
+            }
+        }
+        Some(verdict) => {
+            let said = verdict.word();
+            if status != 0 {
+                let text = format!("exit status {status} after the verdict '{said}', expected 0");
+                Judgement::Noted(Class::WrongExitStatus, text)
+            } else if !fixture.choices.is_empty() {
+                Judgement::Noted(Class::Open, format!("accepted it ({choices}): '{said}'"))
+            } else if fixture.expected != ran.out {
+                let text = format!(
+                    "{} ({}){}",
+                    difference(&fixture.expected, ran.out),
+                    kind_of_difference(&fixture.expected, ran.out),
+                    with_stderr()
+                );
+                Judgement::Noted(Class::Format, text)
+            } else if !ran.err.is_empty() {
+                let text = format!("stderr not empty: {}", quote(ran.err, 1, 1, false));
+                Judgement::Noted(Class::Format, text)
+            } else {
+                Judgement::Passed
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    fn fixture(name: &str, text: &[u8]) -> Fixture {
+        let (expected, _) = crate::fixture::reference_answer(text);
+        let named = Category::of_name(name);
+        Fixture {
+            shown: name.into(),
+            path: PathBuf::from(name),
+            size: text.len() as u64,
+            named,
+            allowed: Allowed::Only(named),
+            choices: Vec::new(),
+            expected,
+        }
+    }
+
+    fn limits() -> Limits {
+        Limits {
+            wall: Duration::from_secs(3),
+            memory: 1 << 30,
+            processes: 64,
+            file_size: 1 << 20,
+            open_files: 64,
+        }
+    }
+
+    fn judged(f: &Fixture, ending: Ending, out: &str, err: &str) -> Judgement {
+        let ran = Ran {
+            ending,
+            out: out.as_bytes(),
+            err: err.as_bytes(),
+        };
+        judge(f, &ran, &limits(), false)
+    }
+
+    #[test]
+    fn the_reference_passes() {
+        let f = fixture("sol_x", b"1 2 3 b\n1 2 b 3\n");
+        let out = String::from_utf8(f.expected.clone()).unwrap();
+        assert_eq!(judged(&f, Ending::Exited(0), &out, ""), Judgement::Passed);
+    }
+
+    #[test]
+    fn each_class_names_what_came() {
+        let f = fixture("sol_x", b"1 2 3 b\n1 2 b 3\n");
+        let noted = |ending, out, err| match judged(&f, ending, out, err) {
+            Judgement::Noted(class, text) => (class.name(), text),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            noted(Ending::Exited(0), "unsolvable\n", ""),
+            ("WRONG VERDICT", "'unsolvable', expected 'solvable'".into())
+        );
+        assert_eq!(
+            noted(Ending::Exited(1), "oops\n", "x"),
+            (
+                "FALSE ERROR",
+                "no verdict: 'oops' (exit status 1; stderr 'x'), expected 'solvable'".into()
+            )
+        );
+        assert_eq!(
+            noted(Ending::TimedOut, "", ""),
+            ("TIMEOUT", "still running after 3 s; killed".into())
+        );
+        assert_eq!(
+            noted(Ending::MemoryLimit, "", ""),
+            (
+                "MEMORY LIMIT",
+                "stopped by the memory limit (1024 MiB)".into()
+            )
+        );
+        assert_eq!(
+            noted(Ending::ProcessLimit, "", ""),
+            (
+                "PROCESS LIMIT",
+                "stopped by the process limit (64 processes at once)".into()
+            )
+        );
+        assert_eq!(
+            noted(Ending::Signalled(11), "", ""),
+            ("CRASH", "killed by signal 11 (SEGV)".into())
+        );
+        assert_eq!(
+            noted(Ending::Exited(3), "solvable\n", ""),
+            (
+                "WRONG EXIT STATUS",
+                "exit status 3 after the verdict 'solvable', expected 0".into()
+            )
+        );
+    }
+
+    #[test]
+    fn a_rejection_is_judged_by_where_its_message_went() {
+        let f = fixture("bad_x", b"1 2 3 x\n1 2 b 3\n");
+        assert_eq!(
+            judged(&f, Ending::Exited(1), "Invalid input\n", ""),
+            Judgement::Message("Invalid input".into())
+        );
+        assert_eq!(
+            judged(&f, Ending::Exited(1), "", "bad\n"),
+            Judgement::Noted(
+                Class::ErrorOnStderr,
+                "nothing on stdout (exit status 1); stderr 'bad'".into()
+            )
+        );
+        assert_eq!(
+            judged(&f, Ending::Exited(0), "solvable\n", ""),
+            Judgement::Noted(
+                Class::MissedError,
+                "accepted it: 'solvable' (exit status 0), expected an error".into()
+            )
+        );
+    }
+}

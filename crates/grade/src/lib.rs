@@ -1,0 +1,209 @@
+//! `puzzle-grade`: grading other implementations of the assignment, the
+//! engine behind the `puzzle-grade` binary (and so `sh Testrun grade` and
+//! `grade-all`). It stands on the `puzzle` crate (the reference: boards,
+//! parsing, the output format) and on `puzzle-sandbox` (what a run is, and
+//! the sandbox that runs it); it never prints to a stream it did not get.
+//!
+//! The parts, in the order a grading uses them: [`fixture`] finds the
+//! fixtures and decides what each allows (with [`open_choice`] for the
+//! choices the assignment leaves open); a [`Job`] describes one run of a
+//! program, which a [`Runner`] carries out; [`verdict`] reads what the
+//! program decided and [`mod@judge`] classifies the run, quoting its output
+//! through [`text`]; [`report`] writes a program's report and counts;
+//! [`build`] builds a submission and [`submissions`] grades a folder of them.
+//! The rules are in `docs/grading.md`.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod build;
+pub mod check;
+pub mod feedback;
+pub mod fixture;
+pub mod formats;
+pub mod fuzz;
+pub mod judge;
+pub mod marks;
+pub mod open_choice;
+pub mod report;
+pub mod submissions;
+pub mod text;
+pub mod verdict;
+
+use fixture::{Allowed, Fixture};
+use judge::{judge, Class, Judgement, Ran};
+pub use puzzle_sandbox::{Ending, Job, Limits, Outcome, Runner, Workdir};
+use report::Graded;
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How to grade: the rules and the limits of each run.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Byte for byte against the reference (`STRICT=1`).
+    pub strict: bool,
+    /// One time limit in seconds for every run, instead of 10 s plus 60 s a MB.
+    pub timeout: Option<u64>,
+    /// Runs at once.
+    pub jobs: usize,
+    /// Memory a run may use, in bytes.
+    pub memory: u64,
+    /// Processes a run may have at once.
+    pub processes: u64,
+    /// Files a run may have open at once.
+    pub open_files: u64,
+    /// What a run may read besides the system's folders and the program.
+    pub read_only: Vec<PathBuf>,
+    /// The `PATH` of a run.
+    pub path: OsString,
+    /// The marking scheme (its time limits too).
+    pub scheme: marks::Scheme,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            strict: false,
+            timeout: None,
+            jobs: 2,
+            memory: 1 << 30,
+            processes: 64,
+            open_files: 64,
+            read_only: Vec::new(),
+            path: "/usr/local/bin:/usr/bin:/bin".into(),
+            scheme: marks::Scheme::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// The limits of a run on `fixture`.
+    pub fn limits(&self, fixture: &Fixture) -> Limits {
+        Limits {
+            wall: Duration::from_secs(
+                fixture.time_limit(self.scheme.time_limit(fixture).or(self.timeout)),
+            ),
+            memory: self.memory,
+            processes: self.processes,
+            file_size: fixture.output_cap(),
+            open_files: self.open_files,
+        }
+    }
+}
+
+/// Finds the fixtures of `folders` and decides what each allows.
+pub fn prepare_fixtures(folders: &[PathBuf], strict: bool) -> io::Result<Vec<Fixture>> {
+    fixture::find_fixtures(folders)?
+        .into_iter()
+        .map(|(shown, path)| fixture::prepare(shown, path, strict))
+        .collect()
+}
+
+/// Reads at most `cap` bytes of the file at `path`.
+fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+    let mut data = Vec::new();
+    File::open(path)?.take(cap).read_to_end(&mut data)?;
+    Ok(data)
+}
+
+/// Runs `program` on `fixture` (its outputs in `work`, as `slot.out` and
+/// `slot.err`) and judges the run.
+fn grade_one(
+    runner: &dyn Runner,
+    program: &Path,
+    fixture: &Fixture,
+    settings: &Settings,
+    work: &Path,
+    slot: usize,
+) -> io::Result<Graded> {
+    if let Allowed::NotGraded(why) = &fixture.allowed {
+        return Ok(Graded {
+            judgement: Judgement::Noted(Class::NotGraded, why.clone()),
+            time: None,
+        });
+    }
+    let limits = settings.limits(fixture);
+    let out_path = work.join(format!("{slot}.out"));
+    let err_path = work.join(format!("{slot}.err"));
+    let job = Job {
+        program: program.to_path_buf(),
+        args: Vec::new(),
+        path: settings.path.clone(),
+        read_only: settings.read_only.clone(),
+        workdir: Workdir::Scratch,
+        stdin: File::open(&fixture.path)?,
+        stdout: File::create(&out_path)?,
+        stderr: File::create(&err_path)?,
+        limits: limits.clone(),
+    };
+    let outcome = runner.run(job)?;
+    let cap = fixture.output_cap();
+    let out = read_capped(&out_path, cap)?;
+    let err = read_capped(&err_path, cap)?;
+    let ran = Ran {
+        ending: outcome.ending,
+        out: &out,
+        err: &err,
+    };
+    Ok(Graded {
+        judgement: judge(fixture, &ran, &limits, settings.strict),
+        time: Some((outcome.elapsed, limits.wall.as_secs())),
+    })
+}
+
+/// Grades `program` on every fixture, `settings.jobs` runs at once (the
+/// results in the fixtures' order, whatever the order the runs end in);
+/// `work` is a folder for the runs' outputs; `done` is called after each
+/// fixture. The first failure to run stops the grading.
+pub fn grade_program(
+    runner: &dyn Runner,
+    program: &Path,
+    fixtures: &[Fixture],
+    settings: &Settings,
+    work: &Path,
+    done: &(dyn Fn(usize) + Sync),
+) -> io::Result<Vec<Graded>> {
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Graded>>> = Mutex::new(vec![None; fixtures.len()]);
+    let failure: Mutex<Option<io::Error>> = Mutex::new(None);
+    let threads = settings.jobs.clamp(1, fixtures.len().max(1));
+    std::thread::scope(|scope| {
+        for slot in 0..threads {
+            let (next, finished, results, failure) = (&next, &finished, &results, &failure);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= fixtures.len() || lock(failure).is_some() {
+                    break;
+                }
+                match grade_one(runner, program, &fixtures[i], settings, work, slot) {
+                    Ok(graded) => lock(results)[i] = Some(graded),
+                    Err(e) => {
+                        lock(failure).get_or_insert(e);
+                        break;
+                    }
+                }
+                done(finished.fetch_add(1, Ordering::SeqCst) + 1);
+            });
+        }
+    });
+    for slot in 0..threads {
+        let _ = fs::remove_file(work.join(format!("{slot}.out")));
+        let _ = fs::remove_file(work.join(format!("{slot}.err")));
+    }
+    if let Some(e) = lock(&failure).take() {
+        return Err(e);
+    }
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(results.into_iter().flatten().collect())
+}
+
+/// A mutex's data, also after a thread panicked holding it.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}

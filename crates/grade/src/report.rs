@@ -1,0 +1,246 @@
+//! A program's report: the report lines class by class, the messages, the
+//! table, the slowest run and the last line; and its counts for a row of
+//! `grade-all`'s table.
+
+use super::feedback::{shared_cause, Shape};
+use super::fixture::{Category, Fixture};
+use super::judge::{Class, Judgement};
+use std::fs;
+use std::io::{self, Write};
+use std::time::Duration;
+
+/// One fixture graded.
+#[derive(Clone, Debug)]
+pub struct Graded {
+    /// What was found.
+    pub judgement: Judgement,
+    /// The run's time and its limit in seconds (none when it was not run).
+    pub time: Option<(Duration, u64)>,
+}
+
+/// What a report adds up.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Fixtures of each category (bad, sol, unsol).
+    pub fixtures: [usize; 3],
+    /// Failed fixtures of each category.
+    pub failed: [usize; 3],
+    /// Report lines of each class and category, in [`Class::ALL`]'s order.
+    pub classes: [[usize; 3]; 13],
+    /// The time of all runs.
+    pub total: Duration,
+    /// The slowest run: its fixture's index, its time and its limit.
+    pub slowest: Option<(usize, Duration, u64)>,
+}
+
+impl Counts {
+    /// The counts of `graded`, fixture by fixture.
+    pub fn of(fixtures: &[Fixture], graded: &[Graded], strict: bool) -> Counts {
+        let mut counts = Counts::default();
+        for (i, (fixture, graded)) in fixtures.iter().zip(graded).enumerate() {
+            let column = fixture.named as usize;
+            counts.fixtures[column] += 1;
+            if graded.judgement.fails(strict) {
+                counts.failed[column] += 1;
+            }
+            if let Judgement::Noted(class, _) = graded.judgement {
+                counts.classes[class as usize][column] += 1;
+            }
+            if let Some((elapsed, limit)) = graded.time {
+                counts.total += elapsed;
+                if counts
+                    .slowest
+                    .is_none_or(|(_, slowest, _)| elapsed >= slowest)
+                {
+                    counts.slowest = Some((i, elapsed, limit));
+                }
+            }
+        }
+        counts
+    }
+
+    /// Fixtures of a class, all categories.
+    pub fn of_class(&self, class: Class) -> usize {
+        self.classes[class as usize].iter().sum()
+    }
+
+    /// All fixtures.
+    pub fn total_fixtures(&self) -> usize {
+        self.fixtures.iter().sum()
+    }
+
+    /// All failed fixtures.
+    pub fn total_failed(&self) -> usize {
+        self.failed.iter().sum()
+    }
+}
+
+/// `d` in seconds with two decimals, cut (not rounded).
+pub fn seconds(d: Duration) -> String {
+    let ms = d.as_millis();
+    format!("{}.{:02}", ms / 1000, ms % 1000 / 10)
+}
+
+/// Writes the report of `graded` (one per fixture): the causes that failing
+/// fixtures of a class share (a `cause` line each, as the feedback names
+/// them), the report lines class by class, then the messages, the table, the
+/// slowest run and the last line `N passed, M failed`.
+pub fn write_report<W: Write>(
+    out: &mut W,
+    fixtures: &[Fixture],
+    graded: &[Graded],
+    strict: bool,
+) -> io::Result<Counts> {
+    write_report_with(out, fixtures, graded, strict, b"")
+}
+
+/// [`write_report`], with `between` (a fuzzing's transcript) written after
+/// the messages and before the table.
+pub fn write_report_with<W: Write>(
+    out: &mut W,
+    fixtures: &[Fixture],
+    graded: &[Graded],
+    strict: bool,
+    between: &[u8],
+) -> io::Result<Counts> {
+    // First the causes: a failing class whose fixtures all share one.
+    for class in Class::ALL.into_iter().filter(|c| c.fails(strict)) {
+        let shapes: Vec<Shape> = fixtures
+            .iter()
+            .zip(graded)
+            .filter(|(_, g)| matches!(&g.judgement, Judgement::Noted(c, _) if *c == class))
+            .map(|(f, _)| Shape::of(&fs::read(&f.path).unwrap_or_default()))
+            .collect();
+        if let Some(cause) = shared_cause(class, &shapes) {
+            let n = shapes.len();
+            let s = if n == 1 { "" } else { "s" };
+            writeln!(
+                out,
+                "{:<17} {} on {n} fixture{s}: {cause}",
+                "cause",
+                class.name()
+            )?;
+        }
+    }
+    for class in Class::ALL {
+        for (fixture, graded) in fixtures.iter().zip(graded) {
+            if let Judgement::Noted(c, text) = &graded.judgement {
+                if *c == class {
+                    writeln!(out, "{:<17} {}: {text}", class.name(), fixture.shown)?;
+                }
+            }
+        }
+    }
+    for (fixture, graded) in fixtures.iter().zip(graded) {
+        if let Judgement::Message(text) = &graded.judgement {
+            writeln!(out, "{:<17} {}: {text}", "msg", fixture.shown)?;
+        }
+    }
+    out.write_all(between)?;
+    let counts = Counts::of(fixtures, graded, strict);
+    let row = |out: &mut W, name: &str, c: [usize; 3]| {
+        let total: usize = c.iter().sum();
+        writeln!(
+            out,
+            "{name:<17} {:>6} {:>6} {:>6} {total:>6}",
+            c[0], c[1], c[2]
+        )
+    };
+    let names = Category::ALL.map(Category::name);
+    writeln!(
+        out,
+        "{:<17} {:>6} {:>6} {:>6} {:>6}",
+        "", names[0], names[1], names[2], "total"
+    )?;
+    row(out, "fixtures", counts.fixtures)?;
+    let passed = [0, 1, 2].map(|i| counts.fixtures[i] - counts.failed[i]);
+    row(out, "passed", passed)?;
+    for class in Class::ALL {
+        row(out, class.name(), counts.classes[class as usize])?;
+    }
+    if let Some((i, slowest, limit)) = counts.slowest {
+        writeln!(
+            out,
+            "slowest: {}, {} s (limit {limit} s); all runs {} s",
+            fixtures[i].shown,
+            seconds(slowest),
+            seconds(counts.total)
+        )?;
+    }
+    let (all, failed) = (counts.total_fixtures(), counts.total_failed());
+    write!(out, "{} passed, {failed} failed", all - failed)?;
+    if strict {
+        write!(out, " (STRICT: byte for byte against the reference)")?;
+    }
+    writeln!(out)?;
+    Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture::Allowed;
+    use std::path::PathBuf;
+
+    fn fixture(name: &str) -> Fixture {
+        let named = Category::of_name(name);
+        Fixture {
+            shown: format!("Tests/{name}"),
+            path: PathBuf::from(name),
+            size: 10,
+            named,
+            allowed: Allowed::Only(named),
+            choices: Vec::new(),
+            expected: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_report_lists_classes_in_order_then_messages_then_the_table() {
+        let fixtures = [fixture("sol_a"), fixture("bad_b"), fixture("unsol_c")];
+        let graded = [
+            Graded {
+                judgement: Judgement::Noted(Class::Format, "line 1: x".into()),
+                time: Some((Duration::from_millis(1234), 11)),
+            },
+            Graded {
+                judgement: Judgement::Message("Invalid input".into()),
+                time: Some((Duration::from_millis(20), 11)),
+            },
+            Graded {
+                judgement: Judgement::Noted(Class::WrongVerdict, "'solvable'".into()),
+                time: Some((Duration::from_millis(1234), 12)),
+            },
+        ];
+        let mut out = Vec::new();
+        let counts = write_report(&mut out, &fixtures, &graded, false).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "WRONG VERDICT     Tests/unsol_c: 'solvable'");
+        assert_eq!(lines[1], "FORMAT            Tests/sol_a: line 1: x");
+        assert_eq!(lines[2], "msg               Tests/bad_b: Invalid input");
+        assert_eq!(lines[3], "                     bad    sol  unsol  total");
+        assert_eq!(lines[5], "passed                 1      1      0      2");
+        assert_eq!(lines[6], "WRONG VERDICT          0      0      1      1");
+        // The later of two equal times is the slowest.
+        assert_eq!(
+            lines[lines.len() - 2],
+            "slowest: Tests/unsol_c, 1.23 s (limit 12 s); all runs 2.48 s"
+        );
+        assert_eq!(lines[lines.len() - 1], "2 passed, 1 failed");
+        assert_eq!(counts.total_failed(), 1);
+        // With STRICT, the format difference fails too.
+        let mut out = Vec::new();
+        let counts = write_report(&mut out, &fixtures, &graded, true).unwrap();
+        assert_eq!(counts.total_failed(), 2);
+        assert!(String::from_utf8(out)
+            .unwrap()
+            .ends_with("1 passed, 2 failed (STRICT: byte for byte against the reference)\n"));
+    }
+
+    #[test]
+    fn seconds_are_cut_to_hundredths() {
+        assert_eq!(seconds(Duration::from_millis(1999)), "1.99");
+        assert_eq!(seconds(Duration::from_millis(5)), "0.00");
+    }
+}

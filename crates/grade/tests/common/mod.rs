@@ -1,0 +1,73 @@
+//! What the grading crate's integration tests share: where the repository
+//! and the binaries are, and how a test that cannot run here says so.
+//!
+//! Each test file takes what it needs with `mod common;`; an item one file
+//! does not use is no warning (`allow(dead_code)`).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The repository's top folder: `Tests/`, `Testrun`, `examples/`,
+/// `tests/grading/` (the README's demo) are there.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the repository holds crates/grade")
+}
+
+/// This crate's folder (`tests/sandbox/*.c` are under it).
+pub fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `puzzle-grade` binary cargo built for these tests.
+pub fn grader_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_puzzle-grade"))
+}
+
+/// The reference, the `puzzle` binary of the root package. `cargo test` at
+/// the top builds it with every other member's tests; `cargo test -p
+/// puzzle-grade` does not (a binary of another package is no dependency),
+/// so it is built here once, in the test profile, when it is missing.
+pub fn puzzle_bin() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            // Cargo puts every binary of the workspace in one folder.
+            let path =
+                grader_bin().with_file_name(format!("puzzle{}", std::env::consts::EXE_SUFFIX));
+            if !path.is_file() {
+                let cargo = std::env::var_os("CARGO").unwrap_or_else(|| env!("CARGO").into());
+                let status = Command::new(cargo)
+                    .args([
+                        "build",
+                        "--profile",
+                        "test",
+                        "-p",
+                        "puzzle",
+                        "--bin",
+                        "puzzle",
+                    ])
+                    .current_dir(repo())
+                    .status()
+                    .expect("cargo runs");
+                assert!(status.success(), "cargo build -p puzzle failed");
+            }
+            assert!(path.is_file(), "no {}", path.display());
+            path
+        })
+        .clone()
+}
+
+/// Says on stderr that a test is skipped, and why. Where every test must run
+/// (`PUZZLE_TESTS_REQUIRE_ALL=1`, as CI sets it), a skip is a failure.
+pub fn skip(why: &str) {
+    if std::env::var_os("PUZZLE_TESTS_REQUIRE_ALL").is_some_and(|v| v == "1") {
+        panic!("cannot run here, and PUZZLE_TESTS_REQUIRE_ALL=1: {why}");
+    }
+    eprintln!("skipped: {why}");
+}

@@ -1,0 +1,515 @@
+//! `puzzle-grade grade-all` as a marker uses it for marks: a marking scheme,
+//! the platforms' formats checked against the fields they publish, the
+//! feedback file, and grading one submission again.
+
+mod common;
+
+use common::{grader_bin, repo};
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A JSON value, as far as these tests read one.
+#[derive(Debug, Clone, PartialEq)]
+enum Json {
+    Null,
+    Bool(bool),
+    Number(f64),
+    Text(String),
+    Array(Vec<Json>),
+    Object(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+    fn number(&self, key: &str) -> f64 {
+        match self.get(key) {
+            Some(Json::Number(n)) => *n,
+            other => panic!("{key}: not a number: {other:?} in {self:?}"),
+        }
+    }
+    fn text(&self, key: &str) -> &str {
+        match self.get(key) {
+            Some(Json::Text(t)) => t,
+            other => panic!("{key}: not a string: {other:?}"),
+        }
+    }
+    fn array(&self, key: &str) -> &[Json] {
+        match self.get(key) {
+            Some(Json::Array(a)) => a,
+            other => panic!("{key}: not an array: {other:?}"),
+        }
+    }
+}
+
+/// Parses one JSON value (strictly: the whole text, whitespace around it).
+fn parse(text: &str) -> Json {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    let value = value(bytes, &mut at);
+    skip(bytes, &mut at);
+    assert_eq!(at, bytes.len(), "trailing bytes in {text}");
+    value
+}
+
+fn skip(b: &[u8], at: &mut usize) {
+    while *at < b.len() && b[*at].is_ascii_whitespace() {
+        *at += 1;
+    }
+}
+
+fn value(b: &[u8], at: &mut usize) -> Json {
+    skip(b, at);
+    match b[*at] {
+        b'{' => {
+            *at += 1;
+            let mut fields = Vec::new();
+            skip(b, at);
+            if b[*at] == b'}' {
+                *at += 1;
+                return Json::Object(fields);
+            }
+            loop {
+                skip(b, at);
+                let Json::Text(key) = value(b, at) else {
+                    panic!("a key that is not a string at {at}")
+                };
+                skip(b, at);
+                assert_eq!(b[*at], b':');
+                *at += 1;
+                fields.push((key, value(b, at)));
+                skip(b, at);
+                *at += 1;
+                match b[*at - 1] {
+                    b',' => continue,
+                    b'}' => return Json::Object(fields),
+                    c => panic!("unexpected {} at {at}", c as char),
+                }
+            }
+        }
+        b'[' => {
+            *at += 1;
+            let mut items = Vec::new();
+            skip(b, at);
+            if b[*at] == b']' {
+                *at += 1;
+                return Json::Array(items);
+            }
+            loop {
+                items.push(value(b, at));
+                skip(b, at);
+                *at += 1;
+                match b[*at - 1] {
+                    b',' => continue,
+                    b']' => return Json::Array(items),
+                    c => panic!("unexpected {} at {at}", c as char),
+                }
+            }
+        }
+        b'"' => {
+            *at += 1;
+            let mut s = String::new();
+            loop {
+                let c = b[*at];
+                *at += 1;
+                match c {
+                    b'"' => return Json::Text(s),
+                    b'\\' => {
+                        let e = b[*at];
+                        *at += 1;
+                        match e {
+                            b'n' => s.push('\n'),
+                            b't' => s.push('\t'),
+                            b'r' => s.push('\r'),
+                            b'"' | b'\\' | b'/' => s.push(e as char),
+                            b'u' => {
+                                let hex = std::str::from_utf8(&b[*at..*at + 4]).unwrap();
+                                s.push(
+                                    char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap(),
+                                );
+                                *at += 4;
+                            }
+                            _ => panic!("bad escape"),
+                        }
+                    }
+                    c if c < 0x20 => panic!("a control byte in a string"),
+                    _ => {
+                        // Whole UTF-8 sequences.
+                        let start = *at - 1;
+                        let mut end = *at;
+                        while end < b.len() && (b[end] & 0xC0) == 0x80 {
+                            end += 1;
+                        }
+                        s.push_str(std::str::from_utf8(&b[start..end]).unwrap());
+                        *at = end;
+                    }
+                }
+            }
+        }
+        b't' if b[*at..].starts_with(b"true") => {
+            *at += 4;
+            Json::Bool(true)
+        }
+        b'f' if b[*at..].starts_with(b"false") => {
+            *at += 5;
+            Json::Bool(false)
+        }
+        b'n' if b[*at..].starts_with(b"null") => {
+            *at += 4;
+            Json::Null
+        }
+        _ => {
+            let start = *at;
+            while *at < b.len() && matches!(b[*at], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            {
+                *at += 1;
+            }
+            Json::Number(
+                std::str::from_utf8(&b[start..*at])
+                    .unwrap()
+                    .parse()
+                    .unwrap(),
+            )
+        }
+    }
+}
+
+/// A scratch folder with a few fixtures in `Tests/` and three submissions:
+/// right, forgetting the blank's row, and not compiling.
+struct Marking(PathBuf);
+
+impl Marking {
+    fn new(name: &str) -> Marking {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("marks-{name}"));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("Tests")).unwrap();
+        for fixture in [
+            "bad_empty_input.inp",
+            "sol4_assignment_example.inp",
+            "sol4_start_blank_on_last_cell_row_parity.inp",
+            "unsol6_start_blank_on_last_cell_row_parity.inp",
+        ] {
+            fs::copy(
+                repo().join("Tests").join(fixture),
+                dir.join("Tests").join(fixture),
+            )
+            .unwrap();
+        }
+        let checker = fs::read_to_string(repo().join("tests/grading/checker.c")).unwrap();
+        for (name, prelude) in [
+            ("good", ""),
+            ("norow", "#define NO_ROW_TERM\n"),
+            ("broken", "#define BROKEN\n"),
+        ] {
+            let folder = dir.join("subs").join(name);
+            fs::create_dir_all(&folder).unwrap();
+            fs::write(folder.join("puzzle.c"), format!("{prelude}{checker}")).unwrap();
+        }
+        fs::write(
+            dir.join("scheme.txt"),
+            "[points]\nverdict = 60\nrejection = 30\n\
+             [fixtures Tests/sol4_assignment*]\nweight = 2\n\
+             [fixtures Tests/unsol6*]\nvisibility = hidden\n",
+        )
+        .unwrap();
+        Marking(dir)
+    }
+
+    fn grade(&self, extra: &[&str]) -> Output {
+        let out = Command::new(grader_bin())
+            .args([
+                "grade-all",
+                "--timeout",
+                "10",
+                "--scheme",
+                "scheme.txt",
+                "--grades",
+                "marks",
+            ])
+            .args(extra)
+            .arg("subs")
+            .current_dir(&self.0)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.code() == Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    fn read(&self, name: &str) -> String {
+        fs::read_to_string(self.0.join("marks").join(name)).unwrap()
+    }
+}
+
+impl Drop for Marking {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+const STATUSES: [&str; 2] = ["passed", "failed"];
+const VISIBILITIES: [&str; 3] = ["visible", "after_due_date", "hidden"];
+
+#[test]
+fn each_platform_format_has_the_fields_it_publishes() {
+    let marking = Marking::new("formats");
+    marking.grade(&["--format", "gradescope,prairielearn,junit"]);
+    // Gradescope: score, tests with name, score, max_score, status, output,
+    // visibility; the maxima add up to the scheme's 100 points.
+    let good = parse(&marking.read("good.gradescope.json"));
+    assert_eq!(good.number("score"), 100.0);
+    let tests = good.array("tests");
+    assert_eq!(tests.len(), 4);
+    let mut max = 0.0;
+    for test in tests {
+        assert!(test.text("name").starts_with("Tests/"));
+        assert!(STATUSES.contains(&test.text("status")));
+        assert!(VISIBILITIES.contains(&test.text("visibility")));
+        test.text("output");
+        assert!(test.number("score") <= test.number("max_score"));
+        max += test.number("max_score");
+    }
+    assert!((max - 100.0).abs() < 0.05, "{max}");
+    let norow = parse(&marking.read("norow.gradescope.json"));
+    let failed: Vec<&str> = norow
+        .array("tests")
+        .iter()
+        .filter(|t| t.text("status") == "failed")
+        .map(|t| t.text("name"))
+        .collect();
+    assert_eq!(
+        failed,
+        [
+            "Tests/sol4_start_blank_on_last_cell_row_parity.inp",
+            "Tests/unsol6_start_blank_on_last_cell_row_parity.inp"
+        ]
+    );
+    assert!(norow.number("score") < 100.0);
+    let hidden = norow
+        .array("tests")
+        .iter()
+        .find(|t| t.text("name").starts_with("Tests/unsol6"))
+        .unwrap();
+    assert_eq!(hidden.text("visibility"), "hidden");
+    // A build that failed: score 0, no tests, the reason.
+    let broken = parse(&marking.read("broken.gradescope.json"));
+    assert_eq!(broken.number("score"), 0.0);
+    assert!(broken.array("tests").is_empty());
+    assert!(broken
+        .text("output")
+        .starts_with("# Feedback for broken\n\nNot built: "));
+    assert_eq!(broken.text("output_format"), "md");
+    // PrairieLearn: gradable, a score from 0 to 1, tests with points and
+    // max_points (hidden ones left out); a build that failed is not gradable.
+    let good = parse(&marking.read("good.prairielearn.json"));
+    assert_eq!(good.get("gradable"), Some(&Json::Bool(true)));
+    assert_eq!(good.number("score"), 1.0);
+    assert_eq!(good.array("tests").len(), 3);
+    for test in good.array("tests") {
+        test.text("name");
+        assert!(test.number("points") <= test.number("max_points"));
+    }
+    let norow = parse(&marking.read("norow.prairielearn.json"));
+    let score = norow.number("score");
+    assert!((0.0..1.0).contains(&score), "{score}");
+    let broken = parse(&marking.read("broken.prairielearn.json"));
+    assert_eq!(broken.get("gradable"), Some(&Json::Bool(false)));
+    broken.text("message");
+    // JUnit: a test case a fixture, a failure with its class; a build that
+    // failed is an error.
+    let junit = marking.read("norow.junit.xml");
+    assert!(junit.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n"));
+    assert!(junit.contains("<testsuite name=\"norow\" tests=\"4\" failures=\"2\" errors=\"0\""));
+    assert_eq!(junit.matches("<testcase ").count(), 4);
+    assert_eq!(
+        junit
+            .matches("<failure type=\"WRONG VERDICT\" message=\"")
+            .count(),
+        2
+    );
+    assert!(junit.trim_end().ends_with("</testsuites>"));
+    assert!(marking
+        .read("broken.junit.xml")
+        .contains("<testcase classname=\"broken\" name=\"build\">\n      <error type=\"BUILD\""));
+    // JSON lines: one a submission.
+    let lines: Vec<Json> = marking.read("summary.jsonl").lines().map(parse).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0].text("submission"), "broken");
+    assert_eq!(lines[0].get("built"), Some(&Json::Bool(false)));
+    assert_eq!(lines[1].number("score"), 100.0);
+    assert_eq!(
+        lines[2].get("classes").unwrap().number("WRONG VERDICT"),
+        2.0
+    );
+}
+
+#[test]
+fn the_scheme_weighs_the_fixtures_and_the_csvs_show_the_marks() {
+    let marking = Marking::new("scheme");
+    marking.grade(&[]);
+    let csv = marking.read("summary.csv");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert!(rows[0].contains(",score,max_score,"));
+    // norow: verdict 60 over 3 good fixtures of weights 2, 1, 1 (15 each for
+    // the two it gets wrong); format 5 over 5 weights (1 each for those two;
+    // their exit status is right): 100 - 2 * (15 + 1) = 68.
+    assert!(rows[3].starts_with("\"norow\",yes,2,2,2,"), "{}", rows[3]);
+    assert!(rows[3].contains(",68,100,"), "{}", rows[3]);
+    let fixtures = marking.read("summary-fixtures.csv");
+    let lines: Vec<&str> = fixtures.lines().collect();
+    assert_eq!(
+        lines[0],
+        "submission,fixture,category,class,points,max_points,visibility,seconds,detail"
+    );
+    assert_eq!(lines.len(), 1 + 2 * 4);
+    assert!(lines.iter().any(|l| l.starts_with(
+        "\"norow\",\"Tests/unsol6_start_blank_on_last_cell_row_parity.inp\",unsol,WRONG VERDICT,1,17,hidden,"
+    )));
+    assert!(lines.iter().any(|l| l
+        .starts_with("\"good\",\"Tests/sol4_assignment_example.inp\",sol,passed,34,34,visible,")));
+}
+
+#[test]
+fn the_feedback_names_the_cause_and_shows_the_rule_at_work() {
+    let marking = Marking::new("feedback");
+    marking.grade(&[]);
+    let feedback = marking.read("norow.feedback.md");
+    assert!(feedback.starts_with("# Feedback for norow\n\nScore: **68 of 100**.\n"));
+    assert!(feedback.contains(
+        "### WRONG VERDICT on 2 fixtures\n\nLikely cause: all are boards of an even side"
+    ));
+    // The smallest visible one, with the parity rule at work; the hidden
+    // one only counted.
+    assert!(feedback.contains("The smallest: `Tests/sol4_start_blank_on_last_cell_row_parity.inp`"));
+    assert!(feedback.contains("Why (`./puzzle --explain`: the parity rule at work):"));
+    assert!(feedback.contains("even side, so the blank's row counts"));
+    assert!(feedback.contains("And 1 hidden fixture."));
+    assert!(!feedback.contains("unsol6"));
+    assert!(feedback.contains("## Your error messages (not counted)"));
+    let broken = marking.read("broken.feedback.md");
+    assert!(broken.starts_with("# Feedback for broken\n\nNot built: "));
+}
+
+#[test]
+fn grading_one_submission_again_keeps_the_other_rows() {
+    let marking = Marking::new("again");
+    marking.grade(&["--format", "junit"]);
+    let before = marking.read("summary.csv");
+    let out = marking.grade(&["--only", "norow"]);
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(table.lines().count(), 3, "{table}");
+    assert!(table.lines().nth(1).unwrap().starts_with("norow "));
+    let after = marking.read("summary.csv");
+    let rows = |text: &str, name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("\"{name}\"")))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(after.lines().count(), 4);
+    assert_eq!(rows(&after, "good"), rows(&before, "good"));
+    assert_eq!(rows(&after, "broken"), rows(&before, "broken"));
+    assert_eq!(marking.read("summary.txt").lines().count(), 4);
+    assert_eq!(marking.read("summary.jsonl").lines().count(), 3);
+    assert_eq!(
+        marking.read("summary-fixtures.csv").lines().count(),
+        1 + 2 * 4
+    );
+    let out = Command::new(grader_bin())
+        .args(["grade-all", "--only", "nobody", "subs"])
+        .current_dir(&marking.0)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "puzzle-grade: --only nobody: no such folder in subs\n"
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_bad_scheme_is_named_by_its_line() {
+    let marking = Marking::new("bad-scheme");
+    fs::write(marking.0.join("bad.txt"), "[points]\nverdicts = 70\n").unwrap();
+    let out = Command::new(grader_bin())
+        .args(["grade-all", "--scheme", "bad.txt", "subs"])
+        .current_dir(&marking.0)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "puzzle-grade: the scheme bad.txt: line 2: unknown part 'verdicts' (verdict, rejection, exit-status, format)\n"
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!Path::new(&marking.0.join("marks")).exists());
+}
+
+/// Runs a platform's entry script on a tree shaped like the platform's, with
+/// `submission` as the student's files; returns the results file.
+fn platform_run(script: &str, root_var: &str, student_dir: &str, name: &str) -> Json {
+    let marking = Marking::new(name);
+    let platform = marking.0.join("platform");
+    let student = platform.join(student_dir);
+    fs::create_dir_all(&student).unwrap();
+    fs::copy(
+        marking.0.join("subs/norow/puzzle.c"),
+        student.join("puzzle.c"),
+    )
+    .unwrap();
+    let out = Command::new("sh")
+        .arg(repo().join(script))
+        .env(root_var, &platform)
+        .env("PUZZLE_REPO", repo())
+        .env("PUZZLE_GRADE", grader_bin())
+        .env("SCHEME", marking.0.join("scheme.txt"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    parse(&fs::read_to_string(platform.join("results/results.json")).unwrap())
+}
+
+#[test]
+fn gradescopes_run_autograder_writes_its_results_json() {
+    let results = platform_run(
+        "examples/gradescope/run_autograder",
+        "AUTOGRADER",
+        "submission",
+        "gradescope",
+    );
+    // Graded on all of Tests/: the parity faults fail, the rest pass.
+    let tests = results.array("tests");
+    assert!(tests.len() > 80, "{}", tests.len());
+    assert!(results.number("score") < 100.0);
+    assert!(results
+        .text("output")
+        .contains("Likely cause: all are boards of an even side"));
+    assert!(tests
+        .iter()
+        .any(|t| t.text("status") == "failed" && t.text("output").starts_with("WRONG VERDICT: ")));
+}
+
+#[test]
+fn prairielearns_entry_point_writes_its_results_json() {
+    let results = platform_run(
+        "examples/prairielearn/run.sh",
+        "GRADE_ROOT",
+        "student",
+        "prairielearn",
+    );
+    assert_eq!(results.get("gradable"), Some(&Json::Bool(true)));
+    let score = results.number("score");
+    assert!(score > 0.5 && score < 1.0, "{score}");
+}

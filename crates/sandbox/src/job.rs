@@ -1,0 +1,100 @@
+//! One run of a program under grading: what it is given, and how it ended.
+//!
+//! The engine says what to run ([`Job`]); a [`Runner`] runs it: the
+//! [`Sandbox`](crate::Sandbox), or a stand-in in tests, so that the grading
+//! engine can be tested with any runner.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The limits of one run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time: at the limit the run, and everything it started, is
+    /// killed ([`Ending::TimedOut`]).
+    pub wall: Duration,
+    /// Memory in bytes ([`Ending::MemoryLimit`] when the run is stopped by it).
+    pub memory: u64,
+    /// Processes and threads at once ([`Ending::ProcessLimit`]).
+    pub processes: u64,
+    /// The largest file the run may write, its stdout and stderr included (a
+    /// program that writes more is stopped by `SIGXFSZ`).
+    pub file_size: u64,
+    /// Open files at once.
+    pub open_files: u64,
+}
+
+/// The folder a run works in (its current folder, `HOME` and `TMPDIR`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Workdir {
+    /// A fresh, empty folder of its own, gone when the run ends.
+    Scratch,
+    /// This folder, read-write (a build works in its copy of the sources).
+    Folder(PathBuf),
+}
+
+/// One run: a program, its streams, what it may see and its limits.
+#[derive(Debug)]
+pub struct Job {
+    /// The executable (an absolute path); it is visible to the run, read-only.
+    pub program: PathBuf,
+    /// Its arguments, after the program's name.
+    pub args: Vec<OsString>,
+    /// Its `PATH`; `HOME` and `TMPDIR` are its work folder, and nothing else
+    /// of the grader's environment is passed on.
+    pub path: OsString,
+    /// Folders or files besides the system's (`/usr`, `/bin`, `/lib`, `/etc`)
+    /// that the run may read.
+    pub read_only: Vec<PathBuf>,
+    /// Where it works.
+    pub workdir: Workdir,
+    /// Its standard input, output and error.
+    pub stdin: File,
+    /// Its standard output (a regular file, so that the file-size limit caps it).
+    pub stdout: File,
+    /// Its standard error.
+    pub stderr: File,
+    /// Its limits.
+    pub limits: Limits,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// It exited with this status.
+    Exited(i32),
+    /// A signal killed it (not the runner's time limit).
+    Signalled(i32),
+    /// It was still running at the wall-clock or CPU time limit, and was killed.
+    TimedOut,
+    /// It was stopped by the memory limit (killed, or an allocation refused
+    /// and then a crash).
+    MemoryLimit,
+    /// It was stopped by the process limit.
+    ProcessLimit,
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// How it ended.
+    pub ending: Ending,
+    /// Its wall-clock time.
+    pub elapsed: Duration,
+}
+
+/// Something that runs jobs: the sandbox of the `puzzle-grade` binary, or a
+/// stand-in in tests. Called from several threads at once.
+pub trait Runner: Sync {
+    /// Runs `job` to its end (or its limits) and says how it ended. Nothing
+    /// it started is left running when this returns.
+    fn run(&self, job: Job) -> io::Result<Outcome>;
+
+    /// What protects the marker's machine from the runs, in a few words for
+    /// a report's header ("sandbox: own PID namespace, no network, ...";
+    /// what could not be had is named too).
+    fn protections(&self) -> String;
+}

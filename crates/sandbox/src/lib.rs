@@ -1,0 +1,75 @@
+//! `puzzle-sandbox`: the sandbox every run of a student's program (and of its
+//! build) goes through, and every call the products make into the operating
+//! system. It is the one crate of the house with `unsafe` code: the foreign
+//! functions are declared once, in `sys`; the other crates forbid `unsafe`.
+//!
+//! What it is for: [`Job`] says what to run, with its [`Limits`]; a
+//! [`Runner`] runs it and says how it ended ([`Outcome`], [`Ending`]);
+//! [`Sandbox`] is the runner of `puzzle-grade`. [`signals`] is the handling
+//! of SIGINT and SIGTERM that both binaries use. What it is not for: it
+//! knows nothing of puzzles, fixtures or marks (the `puzzle` and
+//! `puzzle-grade` crates), and it never prints.
+//!
+//! Each run gets, where the system allows:
+//!
+//! - its own PID namespace, whose init (a forked copy of this process) waits
+//!   for the program; when init exits the kernel kills everything the run
+//!   started, daemons in new sessions included;
+//! - its own network (no interfaces but a down loopback), IPC and UTS
+//!   namespaces;
+//! - its own mount namespace whose root is a fresh tmpfs showing only the
+//!   system folders read-only, a minimal `/dev`, a fresh `/tmp`, a `/proc`
+//!   of its PID namespace (read-only), the program and the job's read-only
+//!   paths (at their own paths), and its work folder;
+//! - an unprivileged uid and gid of its own when run as root (so that the
+//!   process limit counts this run alone), no supplementary groups, no new
+//!   privileges; a user namespace when not root;
+//! - rlimits, and a memory and a pids cgroup that tell the memory and the
+//!   process limits from crashes.
+//!
+//! What cannot be had is named by
+//! [`Runner::protections`], and the
+//! run still works: without namespaces the program's watcher is a subreaper, which
+//! kills every process the run leaves. On another system (or another
+//! processor than x86-64 and AArch64, whose system-call numbers this knows),
+//! the program runs in a process group of its own, with rlimits, and the
+//! group is killed at the end.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+mod job;
+pub mod signals;
+#[cfg(unix)]
+mod sys;
+
+pub use job::{Ending, Job, Limits, Outcome, Runner, Workdir};
+
+/// The items under it, on the systems the namespaced sandbox is written for
+/// (or, with `not`, on the others): the condition once, not on each item.
+macro_rules! on_namespaced_linux {
+    (not, $($item:item)*) => {
+        $(#[cfg(not(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64")
+        )))]
+        $item)*
+    };
+    ($($item:item)*) => {
+        $(#[cfg(all(
+            target_os = "linux",
+            any(target_arch = "x86_64", target_arch = "aarch64")
+        ))]
+        $item)*
+    };
+}
+
+on_namespaced_linux! {
+    mod linux;
+    pub use linux::Sandbox;
+}
+
+on_namespaced_linux! { not,
+    mod portable;
+    pub use portable::Sandbox;
+}
