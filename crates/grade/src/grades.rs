@@ -251,6 +251,22 @@ pub fn remove_grading_files(grades: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Removes the temporary files a grading killed while writing left in
+/// `grades` (hidden, ending in `.part`: see [`write_atomic`]).
+pub fn remove_stale_parts(grades: &Path) -> io::Result<()> {
+    let Ok(entries) = fs::read_dir(grades) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.ends_with(".part") && entry.file_type()?.is_file() {
+            fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
 /// Writes `bytes` to `path` whole: into a temporary file beside it, then
 /// renamed over it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {

@@ -35,6 +35,9 @@ pub enum Class {
     Crash,
     /// The reference does not answer as the fixture's name says.
     NotGraded,
+    /// Not run: the submission's time budget was spent, or too many of its
+    /// runs had timed out (`--budget`, `--max-timeouts`).
+    NotRun,
     /// The right decision, said differently from the reference.
     Format,
     /// A fixture the assignment leaves open, answered one of the allowed ways.
@@ -43,7 +46,7 @@ pub enum Class {
 
 impl Class {
     /// Every class, in a report's order.
-    pub const ALL: [Class; 13] = [
+    pub const ALL: [Class; 14] = [
         Class::WrongVerdict,
         Class::MissedError,
         Class::FalseError,
@@ -55,6 +58,7 @@ impl Class {
         Class::ProcessLimit,
         Class::Crash,
         Class::NotGraded,
+        Class::NotRun,
         Class::Format,
         Class::Open,
     ];
@@ -73,6 +77,7 @@ impl Class {
             Class::ProcessLimit => "PROCESS LIMIT",
             Class::Crash => "CRASH",
             Class::NotGraded => "NOT GRADED",
+            Class::NotRun => "NOT RUN",
             Class::Format => "FORMAT",
             Class::Open => "OPEN",
         }

@@ -72,10 +72,14 @@ impl Part {
             Judgement::Passed | Judgement::Message(_) => return true,
             Judgement::Noted(class, _) => *class,
         };
-        // A run that did not end by itself earns nothing.
+        // A run that did not end by itself, or did not run, earns nothing.
         if matches!(
             class,
-            Class::Timeout | Class::MemoryLimit | Class::ProcessLimit | Class::Crash
+            Class::Timeout
+                | Class::MemoryLimit
+                | Class::ProcessLimit
+                | Class::Crash
+                | Class::NotRun
         ) {
             return false;
         }

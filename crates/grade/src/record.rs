@@ -100,7 +100,10 @@ const COLUMNS: [Column; 18] = [
     ("stderr", "error_on_stderr", |m| {
         m.of(&[Class::ErrorOnStderr, Class::NoMessage])
     }),
-    ("timeout", "timeout", |m| m.of(&[Class::Timeout])),
+    // NOT RUN counts with the timeouts: both are time the runs ran out of.
+    ("timeout", "timeout", |m| {
+        m.of(&[Class::Timeout, Class::NotRun])
+    }),
     ("memory", "memory_limit", |m| m.of(&[Class::MemoryLimit])),
     ("procs", "process_limit", |m| m.of(&[Class::ProcessLimit])),
     ("crash", "crash", |m| {

@@ -26,7 +26,7 @@ pub struct Counts {
     /// Failed fixtures of each category.
     pub failed: [usize; 3],
     /// Report lines of each class and category, in [`Class::ALL`]'s order.
-    pub classes: [[usize; 3]; 13],
+    pub classes: [[usize; 3]; Class::ALL.len()],
     /// The time of all runs.
     pub total: Duration,
     /// The slowest run: its fixture's index, its time and its limit.

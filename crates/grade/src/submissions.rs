@@ -16,13 +16,13 @@ use super::fixture::Fixture;
 use super::formats::{gradescope, junit, prairielearn, Marked};
 use super::fuzz;
 use super::grades::{
-    move_into_place, remove_grading_files, remove_submission_files, utc_now, write_atomic, Earlier,
-    Manifest, Shard,
+    move_into_place, remove_grading_files, remove_stale_parts, remove_submission_files, utc_now,
+    write_atomic, Earlier, Manifest, Shard,
 };
 use super::judge::Judgement;
 use super::record::{csv_header, table_header, FixtureLine, Record, Row, FIXTURES_CSV_HEADER};
 use super::report::write_report_with;
-use super::{grade_program, Settings};
+use super::{grade_program_until, Settings};
 use puzzle_sandbox::Runner;
 use std::fs;
 use std::io::{self, Write};
@@ -95,6 +95,9 @@ pub struct Graded {
     pub rows: Vec<Row>,
     /// How many submissions it set out to grade now.
     pub to_grade: usize,
+    /// Whether every submission of the grading, those kept from before
+    /// (`--only`, `--resume`) too, built and passed every fixture.
+    pub all_passed: bool,
     /// Whether it stopped before the end (a signal): the summaries say the
     /// grading is incomplete.
     pub stopped: bool,
@@ -136,6 +139,7 @@ impl GradeAll<'_> {
             complete: false,
         };
         fs::create_dir_all(&self.grades)?;
+        remove_stale_parts(&self.grades)?;
         remove_submission_files(&self.grades, &plan.removed)?;
         write_atomic(
             &self.grades.join("grading.json"),
@@ -199,6 +203,7 @@ impl GradeAll<'_> {
         Ok(Graded {
             rows,
             to_grade: plan.to_grade.len(),
+            all_passed: records.iter().all(|r| r.row.passed()),
             stopped,
             notes: plan.notes,
         })
@@ -322,20 +327,34 @@ impl GradeAll<'_> {
         let copy = self.temp.join("builds").join(name);
         copy_folder(&self.submissions.join(name), &copy)?;
         let file = |suffix: &str| staged.join(format!("{name}{suffix}"));
+        // The budget covers the build, the runs and the fuzzing.
+        let deadline = self.settings.budget.map(|b| Instant::now() + b);
+        let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let builder = Builder {
+            seconds: left().map_or(builder.seconds, |l| builder.seconds.min(l.as_secs().max(1))),
+            shims: builder.shims.clone(),
+            path: builder.path.clone(),
+            runner: builder.runner,
+        };
         let built = builder.build(&copy, &file(".make.txt"))?;
         let scheme = &self.settings.scheme;
         let result = match &built.program {
             Some(program) => {
-                let graded = grade_program(
+                let graded = grade_program_until(
                     self.runner,
                     program,
                     self.fixtures,
                     self.settings,
                     work,
                     &|_| {},
+                    deadline,
                 )?;
                 let mut transcript = Vec::new();
-                let fuzzed = match self.fuzz_seconds {
+                let fuzz_seconds = self
+                    .fuzz_seconds
+                    .map(|s| left().map_or(s, |l| s.min(l.as_secs())))
+                    .filter(|&s| s > 0);
+                let fuzzed = match fuzz_seconds {
                     Some(seconds) => {
                         let options = fuzz::Options {
                             seed: 1,

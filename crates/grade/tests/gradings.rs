@@ -244,7 +244,7 @@ fn an_interrupted_grading_writes_no_wrong_grade_and_resumes_to_the_same_files() 
     let mut stopped_gradings = 0;
     for (k, delay) in [300u64, 900, 1700].into_iter().enumerate() {
         let grades = format!("stopped{k}");
-        let mut child = class
+        let child = class
             .command(&["subs", "--grades", &grades])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -305,7 +305,10 @@ fn an_interrupted_grading_writes_no_wrong_grade_and_resumes_to_the_same_files() 
             assert_eq!(&resumed[name], text, "{grades}/{name}");
         }
     }
-    assert!(stopped_gradings > 0, "no grading was stopped: every one ended first");
+    assert!(
+        stopped_gradings > 0,
+        "no grading was stopped: every one ended first"
+    );
 }
 
 #[test]

@@ -42,7 +42,11 @@ const GRADING_OPTIONS: &str = "\
                         exit status 5, format 5; see examples/marking-scheme.txt)
   --fuzz S              after the fixtures, fuzz each program for S seconds
                         (see fuzz); the faults found are in the report and,
-                        with grade-all, the table's fuzz column";
+                        with grade-all, the table's fuzz column
+  --budget S            a submission at most S seconds in all (build, runs,
+                        fuzzing); the fixtures left then are NOT RUN
+  --max-timeouts K      after K runs of a submission time out, its other
+                        fixtures are NOT RUN";
 
 /// The options of `grade-all` alone.
 const GRADE_ALL_OPTIONS: &str = "\
@@ -134,7 +138,9 @@ pub struct Options {
 
 /// The options a mode takes: its name, and whether it takes a value.
 fn options_of(mode: &str) -> &'static [(&'static str, bool)] {
-    const GRADING: [(&str, bool); 8] = [
+    const GRADING: [(&str, bool); 10] = [
+        ("--budget", true),
+        ("--max-timeouts", true),
         ("--strict", false),
         ("--timeout", true),
         ("--jobs", true),
@@ -144,7 +150,9 @@ fn options_of(mode: &str) -> &'static [(&'static str, bool)] {
         ("--scheme", true),
         ("--fuzz", true),
     ];
-    const GRADE_ALL: [(&str, bool); 14] = [
+    const GRADE_ALL: [(&str, bool); 16] = [
+        ("--budget", true),
+        ("--max-timeouts", true),
         ("--strict", false),
         ("--timeout", true),
         ("--jobs", true),
@@ -344,6 +352,13 @@ fn parse_grading(
             "--resume" => resume = true,
             "--shard" => o.shard = Some(Shard::parse(&shown)?),
             "--fuzz" => o.fuzz = Some(number(name, &value, "a whole number of seconds", 1)?),
+            "--budget" => {
+                let seconds = number(name, &value, "a whole number of seconds", 1)?;
+                o.settings.budget = Some(std::time::Duration::from_secs(seconds));
+            }
+            "--max-timeouts" => {
+                o.settings.max_timeouts = Some(number(name, &value, "a whole number", 1)? as usize)
+            }
             "--reference" => o.reference = PathBuf::from(value),
             _ => unreachable!("every option of options_of is read here"),
         }
@@ -377,6 +392,12 @@ fn parse_grading(
     }
     if let Some(f) = o.fuzz {
         marks.push(format!("--fuzz {f}"));
+    }
+    if let Some(b) = s.budget {
+        marks.push(format!("--budget {}", b.as_secs()));
+    }
+    if let Some(k) = s.max_timeouts {
+        marks.push(format!("--max-timeouts {k}"));
     }
     marks.append(&mut o.marks_options);
     for dir in o.operands.iter().skip(1) {

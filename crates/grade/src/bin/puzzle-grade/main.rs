@@ -295,7 +295,7 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
         shown.display()
     )?;
     out.flush()?;
-    if graded.rows.iter().all(Row::passed) {
+    if graded.all_passed {
         Ok(())
     } else {
         Err(Failure::Failed)
