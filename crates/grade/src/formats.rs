@@ -6,9 +6,10 @@
 
 use super::fixture::Fixture;
 use super::json::json_string;
+use super::judge::Graded;
 use super::judge::Judgement;
 use super::marks::{points, Scheme, Score, Visibility};
-use super::report::{seconds, Counts, Graded};
+use super::report::{seconds, Counts};
 use std::fmt::Write as _;
 
 /// One submission, graded and marked (or not built).

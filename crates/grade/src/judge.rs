@@ -9,6 +9,7 @@ use super::text::{
 };
 use super::verdict::read_verdict;
 use puzzle_sandbox::{Ending, Limits};
+use std::time::Duration;
 
 /// The classes of a report, most serious first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -110,6 +111,15 @@ impl Judgement {
     pub fn fails(&self, strict: bool) -> bool {
         matches!(self, Judgement::Noted(class, _) if class.fails(strict))
     }
+}
+
+/// One fixture graded.
+#[derive(Clone, Debug)]
+pub struct Graded {
+    /// What was found.
+    pub judgement: Judgement,
+    /// The run's time and its limit in seconds (none when it was not run).
+    pub time: Option<(Duration, u64)>,
 }
 
 /// What a run left: how it ended and its two outputs.

@@ -35,9 +35,9 @@ pub mod text;
 pub mod verdict;
 
 use fixture::{Allowed, Fixture};
+use judge::Graded;
 use judge::{judge, Class, Judgement, Ran};
 pub use puzzle_sandbox::{Ending, Job, Limits, Outcome, Runner, Workdir};
-use report::Graded;
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, Read};

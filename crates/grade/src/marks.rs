@@ -21,8 +21,8 @@
 //! ```
 
 use super::fixture::{Category, Fixture};
+use super::judge::Graded;
 use super::judge::{Class, Judgement};
-use super::report::Graded;
 use std::fmt;
 
 /// The parts a fixture's points come in.

@@ -11,9 +11,10 @@
 
 use super::fixture::Fixture;
 use super::json::{json_string, Json};
+use super::judge::Graded;
 use super::judge::{Class, Judgement};
 use super::marks::{points, Score};
-use super::report::{seconds, Counts, Graded};
+use super::report::{seconds, Counts};
 use std::fmt::Write as _;
 use std::time::Duration;
 

@@ -4,19 +4,10 @@
 
 use super::feedback::{shared_cause, Shape};
 use super::fixture::{Category, Fixture};
-use super::judge::{Class, Judgement};
+use super::judge::{Class, Graded, Judgement};
 use std::fs;
 use std::io::{self, Write};
 use std::time::Duration;
-
-/// One fixture graded.
-#[derive(Clone, Debug)]
-pub struct Graded {
-    /// What was found.
-    pub judgement: Judgement,
-    /// The run's time and its limit in seconds (none when it was not run).
-    pub time: Option<(Duration, u64)>,
-}
 
 /// What a report adds up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

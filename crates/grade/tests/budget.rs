@@ -80,7 +80,11 @@ fn after_k_timeouts_the_other_fixtures_are_not_run_and_named() {
     let elapsed = began.elapsed();
     let report = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{report}");
-    assert_eq!(report.matches("\nTIMEOUT           Tests/").count(), 2, "{report}");
+    assert_eq!(
+        report.matches("\nTIMEOUT           Tests/").count(),
+        2,
+        "{report}"
+    );
     assert_eq!(
         report
             .matches(": not run: 2 runs had timed out before it (--max-timeouts 2)")
