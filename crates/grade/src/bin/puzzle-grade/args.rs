@@ -31,8 +31,7 @@ Options may come before or after the operands; '--' ends them.
 Run it from the folder that holds Tests/.";
 
 /// The options of `grade` and `grade-all`.
-const GRADING_OPTIONS: &str = "\
-  --strict              byte for byte against the reference
+const GRADING_OPTIONS: &str = "  --strict              byte for byte against the reference
   --timeout S           every run at most S seconds (default 10 + 60 a MB)
   --jobs N              runs at once (default: one a core)
   --memory MIB          memory a run may use (default 1024)
@@ -49,8 +48,8 @@ const GRADING_OPTIONS: &str = "\
                         fixtures are NOT RUN";
 
 /// The options of `grade-all` alone.
-const GRADE_ALL_OPTIONS: &str = "\
-  --grades DIR          where the grading's files go (default grades); an
+const GRADE_ALL_OPTIONS: &str =
+    "  --grades DIR          where the grading's files go (default grades); an
                         earlier grading there is replaced
   --build-timeout S     each build command at most S s (default 120)
   --format LIST         also gradescope, prairielearn, junit files for each
