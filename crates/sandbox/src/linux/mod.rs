@@ -1,37 +1,32 @@
 //! The sandbox on Linux: namespaces, an unprivileged uid, rlimits and
 //! cgroups, each where the system allows it.
+//!
+//! Code map: [`Sandbox`] (here) finds once what the system allows and, for
+//! each run, takes a uid slot, makes the run's cgroups, and gives the run's
+//! [`plan`] (built from the job, no privilege needed) to [`launch`], which
+//! clones the run's keeper and waits; the keeper and the program run the
+//! code of [`child`] between `clone` and `execve`, and tell the grader how
+//! it went through the messages of [`wire`]. [`cgroup`] makes and reads
+//! the cgroups, [`ids`] hands out the runs' uids.
 
 mod cgroup;
-mod ns;
+mod child;
+mod ids;
+mod launch;
+mod plan;
+mod wire;
 
 use crate::sys;
-use crate::{Ending, Job, Limits, Outcome, Runner, Workdir};
+use crate::{Ending, Job, Outcome, Runner, Workdir};
 use cgroup::{Counters, Groups, Hierarchy};
-use ns::{Plan, Raw, Step};
-use std::ffi::{CString, OsStr, OsString};
+use ids::Lent;
+use launch::{launch, Raw};
+use plan::{Setting, NS_FLAGS};
 use std::fs;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::os::unix::io::AsRawFd;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
-
-/// The first uid (and gid) given to runs when the sandbox runs as root: far
-/// above any real account. Run `s` of the process with id `p` gets
-/// `BASE_ID + p * SLOTS + s`, so that concurrent runs, of this process and
-/// of others, never share one.
-const BASE_ID: u32 = 1_500_000_000;
-
-/// Runs at once per process, each with its own uid.
-const SLOTS: u32 = 128;
-
-/// The system folders a run sees, read-only, where they exist.
-const SYSTEM: [&str; 6] = ["/usr", "/bin", "/lib", "/lib64", "/sbin", "/etc"];
-
-/// The devices of the run's `/dev`.
-const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
 
 /// Runs jobs; made once, used from every grading thread.
 pub struct Sandbox {
@@ -51,10 +46,6 @@ pub struct Sandbox {
     shared_net: Option<std::os::fd::OwnedFd>,
 }
 
-/// The slots in use (one bit each), process-wide: every sandbox of the
-/// process shares the uids and cgroup names.
-static SLOTS_USED: Mutex<u128> = Mutex::new(0);
-static SLOT_FREED: Condvar = Condvar::new();
 /// Numbers runs (cgroup and scratch folder names), process-wide.
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
@@ -67,12 +58,6 @@ enum Namespaces {
     /// None: why.
     None(String),
 }
-
-const NS_FLAGS: u64 = sys::CLONE_NEWPID
-    | sys::CLONE_NEWNS
-    | sys::CLONE_NEWNET
-    | sys::CLONE_NEWIPC
-    | sys::CLONE_NEWUTS;
 
 impl Sandbox {
     /// A sandbox whose scratch folders (when no mount namespace can be
@@ -99,15 +84,15 @@ impl Sandbox {
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
         let cgroups = Hierarchy::find(&probe_name);
-        let base = BASE_ID + (std::process::id() % (1 << 22)) * SLOTS;
+        let base = ids::base();
         let ids = if !is_root {
             Err("not root: the marker's own".into())
         } else if namespaces == Namespaces::User {
             Err("only a user namespace: the runs keep uid 0, without capabilities".into())
-        } else if !uids_mapped(base, SLOTS) {
+        } else if !ids::uids_mapped(base, ids::SLOTS) {
             Err(format!(
                 "uids {base} to {} are not mapped in this user namespace: the runs keep uid 0, without capabilities",
-                base + SLOTS - 1
+                base + ids::SLOTS - 1
             ))
         } else {
             Ok(base)
@@ -136,35 +121,12 @@ impl Sandbox {
             .ok()
             .map(|base| (base + slot, base + slot));
         let isolated = !matches!(self.namespaces, Namespaces::None(_));
-        let (workdir, scratch) = match &job.workdir {
-            Workdir::Folder(dir) => (Place::of(dir)?, false),
-            Workdir::Scratch => {
-                let dir = self.scratch_root.join(format!("run{n}"));
-                let at = absolute(&dir);
-                (
-                    Place {
-                        from: at.clone(),
-                        at,
-                    },
-                    true,
-                )
-            }
-        };
-        let paths = Paths {
-            program: Place::of(&job.program)?,
-            read_only: job
-                .read_only
-                .iter()
-                .map(|p| Place::of(p))
-                .collect::<io::Result<Vec<_>>>()?,
-            workdir,
-            scratch,
-        };
-        let workdir = &paths.workdir.from;
-        if scratch && !isolated {
-            fs::create_dir(workdir)?;
+        let scratch = self.scratch_root.join(format!("run{n}"));
+        let made_scratch = job.workdir == Workdir::Scratch && !isolated;
+        if made_scratch {
+            fs::create_dir(&scratch)?;
             if let Some((uid, gid)) = ids {
-                std::os::unix::fs::lchown(workdir, Some(uid), Some(gid))?;
+                std::os::unix::fs::lchown(&scratch, Some(uid), Some(gid))?;
             }
         }
         let groups = match &self.cgroups {
@@ -177,11 +139,28 @@ impl Sandbox {
             Err(_) => None,
         };
         let lent = match (&job.workdir, ids) {
-            (Workdir::Folder(_), Some((uid, gid))) => Some(Lent::lend(workdir, uid, gid)),
+            (Workdir::Folder(dir), Some((uid, gid))) => {
+                let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
+                Some(Lent::lend(&dir, uid, gid))
+            }
             _ => None,
         };
-        let plan = self.plan(&job, &paths, ids, &groups);
-        let result = plan.and_then(|plan| ns::run(&plan, job.limits.wall));
+        let setting = Setting {
+            namespaces: match self.namespaces {
+                Namespaces::Full => Some(false),
+                Namespaces::User => Some(true),
+                Namespaces::None(_) => None,
+            },
+            root: self.root.clone(),
+            scratch: scratch.clone(),
+            ids,
+            cgroup_procs: groups.iter().flat_map(|g| g.procs.iter().cloned()).collect(),
+            cgroup_limits: groups.is_some(),
+            shared_net: self.shared_net.as_ref().map(|fd| fd.as_raw_fd()),
+            // SAFETY: these cannot fail.
+            own_ids: unsafe { (sys::geteuid(), sys::getegid()) },
+        };
+        let result = plan::build(&setting, &job).and_then(|plan| launch(&plan, job.limits.wall));
         let counters = match &groups {
             Some(g) => {
                 if !isolated {
@@ -197,8 +176,8 @@ impl Sandbox {
         if let Some(lent) = lent {
             lent.give_back();
         }
-        if scratch && !isolated {
-            let _ = fs::remove_dir_all(workdir);
+        if made_scratch {
+            let _ = fs::remove_dir_all(&scratch);
         }
         let (raw, elapsed) = result?;
         Ok(Outcome {
@@ -206,365 +185,6 @@ impl Sandbox {
             elapsed,
         })
     }
-
-    fn plan(
-        &self,
-        job: &Job,
-        paths: &Paths,
-        ids: Option<(u32, u32)>,
-        groups: &Option<Groups>,
-    ) -> io::Result<Plan> {
-        let workdir = &paths.workdir.at;
-        let mut steps = Vec::new();
-        let isolated = !matches!(self.namespaces, Namespaces::None(_));
-        let mut clone_flags = 0;
-        if self.namespaces == Namespaces::User {
-            clone_flags |= sys::CLONE_NEWUSER;
-            // SAFETY: these cannot fail.
-            let (uid, gid) = unsafe { (sys::geteuid(), sys::getegid()) };
-            for (file, data) in [
-                ("/proc/self/setgroups", "deny".to_string()),
-                ("/proc/self/uid_map", format!("0 {uid} 1")),
-                ("/proc/self/gid_map", format!("0 {gid} 1")),
-            ] {
-                steps.push(Step::Write {
-                    path: cstr(file)?,
-                    data: cstr(&data)?,
-                });
-            }
-        }
-        if let Some(g) = groups {
-            for procs in &g.procs {
-                steps.push(Step::Write {
-                    path: procs.clone(),
-                    data: cstr("0")?,
-                });
-            }
-        }
-        if isolated {
-            clone_flags |= NS_FLAGS;
-            if self.shared_net.is_some() {
-                clone_flags &= !sys::CLONE_NEWNET;
-            }
-            self.mount_steps(&mut steps, job, paths, ids)?;
-        }
-        let mut rlimits = rlimits(&job.limits, groups.is_some());
-        for (resource, soft, hard) in &mut rlimits {
-            *hard = (*hard).min(sys::hard_limit(*resource));
-            *soft = (*soft).min(*hard);
-        }
-        if !isolated {
-            // Without a uid of its own the process count would include the
-            // marker's own processes.
-            rlimits.retain(|r| r.0 != sys::RLIMIT_NPROC || ids.is_some());
-        }
-        let mut argv = vec![cstr_os(job.program.as_os_str())?];
-        for a in &job.args {
-            argv.push(cstr_os(a)?);
-        }
-        let var = |name: &str, value: &OsStr| {
-            let mut v = OsString::from(name);
-            v.push(value);
-            cstr_os(&v)
-        };
-        let envp = vec![
-            var("PATH=", &job.path)?,
-            var("HOME=", workdir.as_os_str())?,
-            var("TMPDIR=", workdir.as_os_str())?,
-            cstr("LANG=C")?,
-        ];
-        Ok(Plan {
-            clone_flags,
-            steps,
-            workdir: cstr_os(workdir.as_os_str())?,
-            program: cstr_os(paths.program.at.as_os_str())?,
-            argv,
-            envp,
-            rlimits,
-            ids,
-            drop_caps: isolated && ids.is_none(),
-            fds: [
-                job.stdin.as_raw_fd(),
-                job.stdout.as_raw_fd(),
-                job.stderr.as_raw_fd(),
-            ],
-            own_group: !isolated,
-            shared_net: match (&self.shared_net, isolated) {
-                (Some(fd), true) => fd.as_raw_fd(),
-                _ => -1,
-            },
-        })
-    }
-
-    /// The steps that build the run's file system under [`Sandbox::root`]
-    /// and pivot into it.
-    fn mount_steps(
-        &self,
-        steps: &mut Vec<Step>,
-        job: &Job,
-        paths: &Paths,
-        ids: Option<(u32, u32)>,
-    ) -> io::Result<()> {
-        use sys::{MS_BIND, MS_NODEV, MS_NOEXEC, MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC};
-        let root = &self.root;
-        let under = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
-        let tmpfs = |target: &Path, flags, data: String| -> io::Result<Step> {
-            Ok(Step::Mount {
-                source: Some(cstr("tmpfs")?),
-                target: cstr_os(target.as_os_str())?,
-                fstype: Some(cstr("tmpfs")?),
-                flags,
-                data: Some(cstr(&data)?),
-            })
-        };
-        steps.push(Step::Mount {
-            source: None,
-            target: cstr("/")?,
-            fstype: None,
-            flags: MS_REC | MS_PRIVATE,
-            data: None,
-        });
-        steps.push(tmpfs(
-            root,
-            MS_NOSUID | MS_NODEV,
-            "mode=755,size=1m".into(),
-        )?);
-        let mut system = Vec::new();
-        for dir in SYSTEM {
-            let Ok(meta) = fs::symlink_metadata(dir) else {
-                continue;
-            };
-            system.push(PathBuf::from(dir));
-            if meta.file_type().is_symlink() {
-                steps.push(Step::Symlink {
-                    target: cstr_os(fs::read_link(dir)?.as_os_str())?,
-                    link: cstr_os(under(Path::new(dir)).as_os_str())?,
-                });
-            } else if meta.is_dir() {
-                steps.push(Step::Mkdir(cstr_os(under(Path::new(dir)).as_os_str())?));
-                bind(steps, Path::new(dir), &under(Path::new(dir)), true)?;
-            }
-        }
-        let dev = Path::new("/dev");
-        steps.push(Step::Mkdir(cstr_os(under(dev).as_os_str())?));
-        steps.push(tmpfs(
-            &under(dev),
-            MS_NOSUID | MS_NOEXEC,
-            "mode=755,size=64k".into(),
-        )?);
-        for d in DEVICES {
-            let host = dev.join(d);
-            if host.exists() {
-                steps.push(Step::Touch(cstr_os(under(&host).as_os_str())?));
-                steps.push(Step::Mount {
-                    source: Some(cstr_os(host.as_os_str())?),
-                    target: cstr_os(under(&host).as_os_str())?,
-                    fstype: None,
-                    flags: MS_BIND,
-                    data: None,
-                });
-            }
-        }
-        for (link, target) in [
-            ("fd", "/proc/self/fd"),
-            ("stdin", "/proc/self/fd/0"),
-            ("stdout", "/proc/self/fd/1"),
-            ("stderr", "/proc/self/fd/2"),
-        ] {
-            steps.push(Step::Symlink {
-                target: cstr(target)?,
-                link: cstr_os(under(&dev.join(link)).as_os_str())?,
-            });
-        }
-        // A /proc of the run's own PID namespace (its processes only), read-
-        // only: sanitizers and some libraries read it. Where the kernel
-        // refuses it (in a user namespace under a masked /proc), none.
-        let proc = Path::new("/proc");
-        steps.push(Step::Mkdir(cstr_os(under(proc).as_os_str())?));
-        steps.push(Step::Optional(Box::new(Step::Mount {
-            source: Some(cstr("proc")?),
-            target: cstr_os(under(proc).as_os_str())?,
-            fstype: Some(cstr("proc")?),
-            flags: MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-            // Init's command line (the grader's) is not the run's to read.
-            data: Some(cstr("hidepid=2")?),
-        })));
-        let size = job.limits.file_size.saturating_mul(2).max(1 << 20);
-        let tmp = Path::new("/tmp");
-        steps.push(Step::Mkdir(cstr_os(under(tmp).as_os_str())?));
-        steps.push(tmpfs(
-            &under(tmp),
-            MS_NOSUID | MS_NODEV,
-            format!("mode=1777,size={size}"),
-        )?);
-        // The job's own paths, parents before children, each at the path the
-        // job named; one already visible read-only through an earlier one
-        // (or a system folder) is not bound again.
-        let mut places: Vec<(&Place, Access)> = paths
-            .read_only
-            .iter()
-            .chain([&paths.program])
-            .map(|p| (p, Access::ReadOnly))
-            .collect();
-        places.push((
-            &paths.workdir,
-            if paths.scratch {
-                Access::Scratch
-            } else {
-                Access::ReadWrite
-            },
-        ));
-        places.sort_by(|a, b| (&a.0.at, a.1).cmp(&(&b.0.at, b.1)));
-        places.dedup_by(|b, a| a.0.at == b.0.at);
-        let mut made: Vec<PathBuf> = Vec::new();
-        let mut visible: Vec<PathBuf> = system;
-        for (place, access) in places {
-            let path = &place.at;
-            if access == Access::ReadOnly && visible.iter().any(|v| path.starts_with(v)) {
-                continue;
-            }
-            let target = under(path);
-            let mut prefix = root.clone();
-            let parent = path.parent().unwrap_or(Path::new("/"));
-            for part in parent.components().skip(1) {
-                prefix.push(part);
-                if !made.contains(&prefix) {
-                    made.push(prefix.clone());
-                    steps.push(Step::Mkdir(cstr_os(prefix.as_os_str())?));
-                }
-            }
-            let is_dir = access != Access::ReadOnly || place.from.is_dir();
-            steps.push(if is_dir {
-                Step::Mkdir(cstr_os(target.as_os_str())?)
-            } else {
-                Step::Touch(cstr_os(target.as_os_str())?)
-            });
-            made.push(target.clone());
-            match access {
-                Access::ReadOnly => {
-                    bind(steps, &place.from, &target, true)?;
-                    visible.push(path.clone());
-                }
-                Access::ReadWrite => bind(steps, &place.from, &target, false)?,
-                Access::Scratch => {
-                    let (uid, gid) = ids.unwrap_or((0, 0));
-                    steps.push(tmpfs(
-                        &target,
-                        MS_NOSUID | MS_NODEV,
-                        format!("mode=700,uid={uid},gid={gid},size={size}"),
-                    )?);
-                }
-            }
-        }
-        steps.push(Step::PivotRoot(cstr_os(root.as_os_str())?));
-        steps.push(Step::Mount {
-            source: None,
-            target: cstr("/")?,
-            fstype: None,
-            flags: sys::MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
-            data: None,
-        });
-        Ok(())
-    }
-}
-
-/// A path of the job: `at` where the run sees it (the path the job named,
-/// made absolute), `from` what it is on this machine (symbolic links
-/// resolved).
-#[derive(Debug)]
-struct Place {
-    at: PathBuf,
-    from: PathBuf,
-}
-
-impl Place {
-    fn of(path: &Path) -> io::Result<Place> {
-        Ok(Place {
-            at: absolute(path),
-            from: canonical(path)?,
-        })
-    }
-}
-
-/// The paths of one run.
-#[derive(Debug)]
-struct Paths {
-    program: Place,
-    read_only: Vec<Place>,
-    workdir: Place,
-    /// The work folder is a fresh tmpfs (or, without a mount namespace, a
-    /// fresh folder), not the job's.
-    scratch: bool,
-}
-
-/// `path` from the root, without `.` or `..` (taken lexically).
-fn absolute(path: &Path) -> PathBuf {
-    let joined = std::env::current_dir().unwrap_or_default().join(path);
-    let mut out = PathBuf::from("/");
-    for part in joined.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::Normal(p) => out.push(p),
-            _ => {}
-        }
-    }
-    out
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Access {
-    ReadOnly,
-    ReadWrite,
-    Scratch,
-}
-
-/// A bind mount of `source` on `target`, then its remount with our flags
-/// (and those the source's file system has, which a user namespace may not
-/// drop).
-fn bind(steps: &mut Vec<Step>, source: &Path, target: &Path, read_only: bool) -> io::Result<()> {
-    let src = cstr_os(source.as_os_str())?;
-    let locked = sys::locked_mount_flags(&src);
-    let mut flags = sys::MS_REMOUNT | sys::MS_BIND | sys::MS_NOSUID | sys::MS_NODEV | locked;
-    if read_only {
-        flags |= sys::MS_RDONLY;
-    }
-    steps.push(Step::Mount {
-        source: Some(src),
-        target: cstr_os(target.as_os_str())?,
-        fstype: None,
-        flags: sys::MS_BIND,
-        data: None,
-    });
-    steps.push(Step::Mount {
-        source: None,
-        target: cstr_os(target.as_os_str())?,
-        fstype: None,
-        flags,
-        data: None,
-    });
-    Ok(())
-}
-
-/// The rlimits of a run. With cgroups (`cgroups`), the memory cgroup holds
-/// the memory limit: it counts what the run really uses and kills it at the
-/// limit, so the address space is left unlimited (a refused allocation would
-/// be a crash, not told from others, and a program built with
-/// `-fsanitize=address` reserves terabytes it never uses); and the pids
-/// cgroup, not the rlimit (one more), is the one that refuses a fork first.
-fn rlimits(limits: &Limits, cgroups: bool) -> Vec<(i32, u64, u64)> {
-    let address_space = if cgroups { u64::MAX } else { limits.memory };
-    let cpu = limits.wall.as_secs() + 1 + u64::from(limits.wall.subsec_nanos() > 0);
-    let processes = limits.processes + u64::from(cgroups);
-    vec![
-        (sys::RLIMIT_AS, address_space, address_space),
-        (sys::RLIMIT_NPROC, processes, processes),
-        (sys::RLIMIT_FSIZE, limits.file_size, limits.file_size),
-        (sys::RLIMIT_NOFILE, limits.open_files, limits.open_files),
-        (sys::RLIMIT_CORE, 0, 0),
-        (sys::RLIMIT_CPU, cpu, cpu + 1),
-    ]
 }
 
 /// How a run ended, from its wait status and its cgroups' counters: a run
@@ -609,43 +229,6 @@ fn kill_members(groups: &Groups) {
             unsafe { sys::kill(pid, sys::SIGKILL) };
         }
         std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-}
-
-/// A work folder lent to a run's uid (as root): everything in it is given
-/// to the run's uid, and back to the folder's owner when the run ends.
-struct Lent {
-    dir: PathBuf,
-    owner: (u32, u32),
-}
-
-impl Lent {
-    fn lend(dir: &Path, uid: u32, gid: u32) -> Lent {
-        let owner = fs::metadata(dir).map_or((0, 0), |m| (m.uid(), m.gid()));
-        chown_tree(dir, uid, gid);
-        Lent {
-            dir: dir.to_path_buf(),
-            owner,
-        }
-    }
-
-    fn give_back(self) {
-        chown_tree(&self.dir, self.owner.0, self.owner.1);
-    }
-}
-
-fn chown_tree(dir: &Path, uid: u32, gid: u32) {
-    let _ = std::os::unix::fs::lchown(dir, Some(uid), Some(gid));
-    if let Ok(entries) = fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let path = e.path();
-            match e.file_type() {
-                Ok(t) if t.is_dir() => chown_tree(&path, uid, gid),
-                _ => {
-                    let _ = std::os::unix::fs::lchown(&path, Some(uid), Some(gid));
-                }
-            }
-        }
     }
 }
 
@@ -695,68 +278,11 @@ fn probe(flags: u64) -> io::Result<()> {
     Ok(())
 }
 
-fn canonical(path: &Path) -> io::Result<PathBuf> {
-    fs::canonicalize(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
-}
-
-fn cstr(s: &str) -> io::Result<CString> {
-    cstr_os(OsStr::new(s))
-}
-
-fn cstr_os<S: AsRef<OsStr> + ?Sized>(s: &S) -> io::Result<CString> {
-    CString::new(s.as_ref().as_bytes()).map_err(|_| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{:?}: a NUL byte in a path or argument", s.as_ref()),
-        )
-    })
-}
-
-fn take_slot() -> u32 {
-    let mut used = SLOTS_USED.lock().unwrap_or_else(|e| e.into_inner());
-    loop {
-        let free = (!*used).trailing_zeros();
-        if free < SLOTS {
-            *used |= 1 << free;
-            return free;
-        }
-        used = SLOT_FREED.wait(used).unwrap_or_else(|e| e.into_inner());
-    }
-}
-
-fn free_slot(slot: u32) {
-    let mut used = SLOTS_USED.lock().unwrap_or_else(|e| e.into_inner());
-    *used &= !(1 << slot);
-    SLOT_FREED.notify_one();
-}
-
-/// Whether uids (and gids) `first` to `first + count - 1` exist in this
-/// process's user namespace (in the first, every uid does).
-fn uids_mapped(first: u32, count: u32) -> bool {
-    ["/proc/self/uid_map", "/proc/self/gid_map"]
-        .iter()
-        .all(|f| fs::read_to_string(f).is_ok_and(|m| map_covers(&m, first, count)))
-}
-
-/// Whether one line of a `uid_map` (`inside outside count`) holds all of
-/// `first` to `first + count - 1`.
-fn map_covers(map: &str, first: u32, count: u32) -> bool {
-    map.lines().any(|line| {
-        let f: Vec<u64> = line
-            .split_whitespace()
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        f.len() == 3
-            && f[0] <= u64::from(first)
-            && u64::from(first) + u64::from(count) <= f[0] + f[2]
-    })
-}
-
 impl Runner for Sandbox {
     fn run(&self, job: Job) -> io::Result<Outcome> {
-        let slot = take_slot();
+        let slot = ids::take_slot();
         let result = self.run_in_slot(job, slot);
-        free_slot(slot);
+        ids::free_slot(slot);
         result
     }
 
@@ -811,6 +337,7 @@ impl Runner for Sandbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Limits;
     use std::fs::File;
     use std::time::Duration;
 
@@ -822,21 +349,6 @@ mod tests {
             file_size: 64 << 20,
             open_files: 64,
         }
-    }
-
-    #[test]
-    fn cpu_limit_is_a_second_above_the_wall_clock() {
-        let r = rlimits(&limits(), false);
-        assert!(r.contains(&(sys::RLIMIT_CPU, 4, 5)));
-        assert!(r.contains(&(sys::RLIMIT_AS, 1 << 30, 1 << 30)));
-        assert!(r.contains(&(sys::RLIMIT_NPROC, 64, 64)));
-    }
-
-    #[test]
-    fn cgroups_make_the_rlimits_looser_than_the_groups() {
-        let r = rlimits(&limits(), true);
-        assert!(r.contains(&(sys::RLIMIT_AS, u64::MAX, u64::MAX)));
-        assert!(r.contains(&(sys::RLIMIT_NPROC, 65, 65)));
     }
 
     /// Eight threads share one sandbox, as the engine's do: every run ends
@@ -879,23 +391,6 @@ mod tests {
     }
 
     #[test]
-    fn absolute_paths_are_lexical() {
-        assert_eq!(absolute(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
-        assert_eq!(absolute(Path::new("/../x")), PathBuf::from("/x"));
-        assert!(absolute(Path::new("rel")).ends_with("rel"));
-    }
-
-    #[test]
-    fn reads_which_uids_a_user_namespace_maps() {
-        let init = "         0          0 4294967295\n";
-        assert!(map_covers(init, BASE_ID, SLOTS));
-        let container = "0 100000 65536\n";
-        assert!(map_covers(container, 1000, 128));
-        assert!(!map_covers(container, BASE_ID, SLOTS));
-        assert!(!map_covers("", 0, 1));
-    }
-
-    #[test]
     fn classifies_by_status_and_counters() {
         let none = Counters::default();
         let oom = Counters {
@@ -918,6 +413,33 @@ mod tests {
         assert_eq!(classify(Raw::Status(0), forks), Ending::Exited(0));
         assert_eq!(classify(Raw::Status(0), oom), Ending::Exited(0));
     }
+
+    /// A step that fails in the child is named, with its errno: here the
+    /// program does not exist once the run is set up.
+    #[test]
+    fn a_program_that_cannot_be_executed_names_the_step() {
+        let scratch = std::env::temp_dir().join(format!("noexec.{}", std::process::id()));
+        let sandbox = Sandbox::new(scratch.clone());
+        let e = sandbox
+            .run(Job {
+                program: "/dev/null".into(),
+                args: Vec::new(),
+                path: "/usr/bin:/bin".into(),
+                read_only: Vec::new(),
+                workdir: Workdir::Scratch,
+                stdin: File::open("/dev/null").unwrap(),
+                stdout: File::create("/dev/null").unwrap(),
+                stderr: File::create("/dev/null").unwrap(),
+                limits: limits(),
+            })
+            .unwrap_err();
+        let _ = fs::remove_dir_all(scratch);
+        assert_eq!(e.kind(), io::ErrorKind::PermissionDenied);
+        assert!(
+            e.to_string().starts_with("sandbox: executing /dev/null: Permission denied"),
+            "{e}"
+        );
+    }
 }
 
 /// The sandbox's cost: `cargo test --release --bin puzzle-grade -- --ignored
@@ -926,6 +448,7 @@ mod tests {
 #[cfg(test)]
 mod overhead {
     use super::*;
+    use crate::Limits;
     use std::fs::File;
     use std::process::Command;
     use std::time::{Duration, Instant};
