@@ -25,7 +25,11 @@
 //!   process limit counts this run alone), no supplementary groups, no new
 //!   privileges; a user namespace when not root;
 //! - rlimits, and a memory and a pids cgroup that tell the memory and the
-//!   process limits from crashes.
+//!   process limits from crashes;
+//! - a system-call filter (seccomp-BPF, installed just before `execve`):
+//!   no keyrings, `io_uring`, `bpf`, mounts, new namespaces, file locks,
+//!   sockets but `AF_UNIX`, and no other ABI (docs/grading.md has the
+//!   table).
 //!
 //! What cannot be had is named by
 //! [`Runner::protections`], and the

@@ -20,6 +20,7 @@
 //! another thread of the grader may hold). A failed step is written to the
 //! status pipe as a [`Message::Failed`] and the process exits.
 
+use super::filter::Program;
 use super::plan::{Op, Plan};
 use super::wire::{Message, Step};
 use crate::sys::{self, pid_t};
@@ -176,6 +177,22 @@ fn program(plan: &Plan, argv: &[*const c_char], envp: &[*const c_char]) -> ! {
         }
         if prctl1(sys::PR_SET_NO_NEW_PRIVS, 1) != 0 {
             fail(STATUS_FD, Step::NoNewPrivileges);
+        }
+        // Last: from here on the program's own calls are filtered (the
+        // filter allows what is left: execve, and a failure's write).
+        let filter = Program {
+            len: plan.filter.len() as u16,
+            filter: plan.filter.as_ptr(),
+        };
+        if sys::prctl(
+            sys::PR_SET_SECCOMP,
+            sys::SECCOMP_MODE_FILTER,
+            &filter as *const Program,
+            0 as c_ulong,
+            0 as c_ulong,
+        ) != 0
+        {
+            fail(STATUS_FD, Step::InstallFilter);
         }
         sys::execve(plan.program.as_ptr(), argv.as_ptr(), envp.as_ptr());
         fail(STATUS_FD, Step::Execute);

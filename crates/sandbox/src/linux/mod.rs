@@ -11,6 +11,7 @@
 
 mod cgroup;
 mod child;
+mod filter;
 mod ids;
 mod launch;
 mod plan;
@@ -311,6 +312,10 @@ impl Runner for Sandbox {
             )),
             Err(why) => off.push(format!("an unprivileged uid ({why})")),
         }
+        on.push(
+            "a system-call filter (no keyrings, io_uring, mounts, new namespaces, file locks or sockets but AF_UNIX)"
+                .into(),
+        );
         on.push(if self.cgroups.is_ok() {
             "limits: processes, file size, open files, CPU time, no core files".into()
         } else {

@@ -10,6 +10,7 @@
 //! the filter). Building a plan needs no privilege, so it is unit-tested
 //! here; running it is `launch`'s.
 
+use super::filter::{self, Arch, Insn};
 use crate::sys;
 use crate::{Job, Limits, Workdir};
 use std::ffi::{c_int, c_ulong, CString, OsStr, OsString};
@@ -49,6 +50,16 @@ pub struct Setting {
     pub shared_net: Option<c_int>,
     /// Our own uid and gid (mapped to 0 in a user namespace).
     pub own_ids: (u32, u32),
+}
+
+impl Setting {
+    /// What the run is, for the system-call filter.
+    pub fn filter_run(&self) -> filter::Run {
+        filter::Run {
+            own_network: self.namespaces.is_some() && self.shared_net.is_none(),
+            shared_uid: self.namespaces.is_none() && self.ids.is_none(),
+        }
+    }
 }
 
 /// One set-up operation of the keeper, in order.
@@ -141,6 +152,8 @@ pub struct Plan {
     /// The grading's network namespace to join (an open descriptor), instead
     /// of a new one a run (`CLONE_NEWNET` is then not among the flags).
     pub shared_net: Option<c_int>,
+    /// The system-call filter the program installs before `execve`.
+    pub filter: Vec<Insn>,
 }
 
 /// Builds the plan of `job` under `setting`.
@@ -220,6 +233,7 @@ pub fn build(setting: &Setting, job: &Job) -> io::Result<Plan> {
         ],
         own_group: !isolated,
         shared_net: setting.shared_net.filter(|_| isolated),
+        filter: filter::compile(Arch::HOST, setting.filter_run()),
     })
 }
 
@@ -739,6 +753,22 @@ mod tests {
         let plan = build(&s, &job(Workdir::Scratch, vec![])).unwrap();
         assert_eq!(plan.clone_flags & sys::CLONE_NEWNET, 0);
         assert_eq!(plan.shared_net, Some(7));
+        assert!(!s.filter_run().own_network);
+    }
+
+    /// The filter knows the run: its own network (AF_UNIX allowed), or
+    /// the marker's uid without a PID namespace (signals to groups denied).
+    #[test]
+    fn the_filter_follows_the_runs_namespaces_and_uid() {
+        let own = setting(Some(false)).filter_run();
+        assert!(own.own_network && !own.shared_uid);
+        let minimal = setting(None).filter_run();
+        assert!(!minimal.own_network && minimal.shared_uid);
+        let mut uid = setting(None);
+        uid.ids = Some((1_500_000_000, 1_500_000_000));
+        assert!(!uid.filter_run().shared_uid);
+        let plan = build(&setting(None), &job(Workdir::Scratch, vec![])).unwrap();
+        assert_eq!(plan.filter, filter::compile(Arch::HOST, minimal));
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub enum Step {
     ChangeUser,
     /// The program forbids itself new privileges.
     NoNewPrivileges,
+    /// The program installs the system-call filter.
+    InstallFilter,
     /// The program executes the job's executable.
     Execute,
 }
@@ -60,6 +62,7 @@ impl Step {
             Step::ChangeUser => (10, 0),
             Step::NoNewPrivileges => (11, 0),
             Step::Execute => (12, 0),
+            Step::InstallFilter => (13, 0),
         };
         [code, arg as i32]
     }
@@ -80,6 +83,7 @@ impl Step {
             10 => Step::ChangeUser,
             11 => Step::NoNewPrivileges,
             12 => Step::Execute,
+            13 => Step::InstallFilter,
             _ => return None,
         })
     }
@@ -117,6 +121,7 @@ impl Step {
                 None => "changing user".into(),
             },
             Step::NoNewPrivileges => "setting no-new-privileges".into(),
+            Step::InstallFilter => "installing the system-call filter".into(),
             Step::Execute => format!("executing {}", s(&plan.program)),
         }
     }
@@ -196,7 +201,7 @@ mod tests {
     use crate::linux::plan::{cstr, Op};
     use crate::sys;
 
-    const STEPS: [Step; 12] = [
+    const STEPS: [Step; 13] = [
         Step::JoinNetwork,
         Step::ArrangeDescriptors,
         Step::SetUp(17),
@@ -208,6 +213,7 @@ mod tests {
         Step::ChangeGroup,
         Step::ChangeUser,
         Step::NoNewPrivileges,
+        Step::InstallFilter,
         Step::Execute,
     ];
 
@@ -225,6 +231,7 @@ mod tests {
             fds: [0, 1, 2],
             own_group: false,
             shared_net: None,
+            filter: Vec::new(),
         }
     }
 

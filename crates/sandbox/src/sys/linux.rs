@@ -123,6 +123,8 @@ pub const PR_SET_CHILD_SUBREAPER: c_int = 36;
 pub const PR_SET_DUMPABLE: c_int = 4;
 pub const PR_CAPBSET_DROP: c_int = 24;
 pub const PR_SET_SECUREBITS: c_int = 28;
+pub const PR_SET_SECCOMP: c_int = 22;
+pub const SECCOMP_MODE_FILTER: c_ulong = 2;
 /// `SECBIT_NOROOT`, `SECBIT_NO_SETUID_FIXUP`, `SECBIT_KEEP_CAPS` and
 /// `SECBIT_NO_CAP_AMBIENT_RAISE`, each with its lock: uid 0 gains no
 /// capabilities by exec, for good.
