@@ -47,7 +47,7 @@ pub mod signals;
 #[cfg(unix)]
 mod sys;
 
-pub use job::{Ending, Job, Limits, Outcome, Runner, Workdir};
+pub use job::{Ending, Job, Level, Limits, Outcome, Runner, Workdir};
 
 /// The items under it, on the systems the namespaced sandbox is written for
 /// (or, with `not`, on the others): the condition once, not on each item.

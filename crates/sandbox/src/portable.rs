@@ -3,7 +3,7 @@
 //! in a process group of its own, with rlimits where their numbers are
 //! known, and the group is killed at the end and at the time limit.
 
-use crate::{Ending, Job, Limits, Outcome, Runner, Workdir};
+use crate::{Ending, Job, Level, Limits, Outcome, Runner, Workdir};
 use std::ffi::c_int;
 use std::fs;
 use std::io;
@@ -50,6 +50,21 @@ impl Sandbox {
             scratch_root,
             next: AtomicU64::new(0),
         }
+    }
+
+    /// A sandbox at `level`: only [`Level::Minimal`] can be had here.
+    pub fn at_level(scratch_root: PathBuf, level: Level) -> Result<Sandbox, String> {
+        match level {
+            Level::Minimal => Ok(Sandbox::new(scratch_root)),
+            _ => Err(format!(
+                "the sandbox level {level} is not available here: not Linux on x86-64 or AArch64"
+            )),
+        }
+    }
+
+    /// The level it runs at: [`Level::Minimal`].
+    pub fn level(&self) -> Level {
+        Level::Minimal
     }
 }
 
@@ -162,7 +177,7 @@ impl Runner for Sandbox {
             "limits: none (their numbers are not known here)"
         };
         format!(
-            "sandbox: its own process group, killed at the end; {limits}; not available: \
+            "sandbox: level minimal: its own process group, killed at the end; {limits}; not available: \
              namespaces, an unprivileged uid, cgroups (not Linux on x86-64 or AArch64): the run \
              sees the whole file system and the network, and a process that leaves its group \
              survives"

@@ -25,10 +25,14 @@ use super::plan::{Op, Plan};
 use super::wire::{Message, Step};
 use crate::sys::{self, pid_t};
 use std::ffi::{c_char, c_int, c_ulong, c_void, CString};
+use std::os::fd::AsRawFd;
 use std::ptr;
 
 /// The status pipe's number in the keeper and the program (close-on-exec).
 pub const STATUS_FD: c_int = 3;
+/// The Landlock ruleset's number in the keeper and the program, when there
+/// is one (close-on-exec, and closed before `execve`).
+const RULESET_FD: c_int = 4;
 
 /// Writes `message` to the status pipe at `fd`.
 fn tell(fd: c_int, message: Message) {
@@ -74,7 +78,8 @@ pub fn keeper(plan: &Plan, status: c_int, argv: &[*const c_char], envp: &[*const
                 fail(status, Step::JoinNetwork);
             }
         }
-        if !arrange_fds(plan.fds, status) {
+        let ruleset = plan.landlock.as_ref().map_or(-1, |fd| fd.as_raw_fd());
+        if !arrange_fds(plan.fds, status, ruleset) {
             fail(status, Step::ArrangeDescriptors);
         }
         if plan.own_group {
@@ -178,6 +183,12 @@ fn program(plan: &Plan, argv: &[*const c_char], envp: &[*const c_char]) -> ! {
         if prctl1(sys::PR_SET_NO_NEW_PRIVS, 1) != 0 {
             fail(STATUS_FD, Step::NoNewPrivileges);
         }
+        if plan.landlock.is_some() {
+            if sys::syscall(sys::nr::LANDLOCK_RESTRICT_SELF, RULESET_FD, 0u32) != 0 {
+                fail(STATUS_FD, Step::RestrictFiles);
+            }
+            sys::close(RULESET_FD);
+        }
         // Last: from here on the program's own calls are filtered (the
         // filter allows what is left: execve, and a failure's write).
         let filter = Program {
@@ -269,26 +280,31 @@ fn do_op(op: &Op) -> Result<(), ()> {
     }
 }
 
-/// Moves the job's descriptors to 0, 1, 2 and the status pipe to 3, and
-/// closes every other (other runs' files, held by this copy of the parent).
-fn arrange_fds(fds: [c_int; 3], status: c_int) -> bool {
+/// Moves the job's descriptors to 0, 1, 2, the status pipe to 3 and the
+/// Landlock ruleset (if any, else -1) to 4, and closes every other (other
+/// runs' files, held by this copy of the parent).
+fn arrange_fds(fds: [c_int; 3], status: c_int, ruleset: c_int) -> bool {
+    let all = [fds[0], fds[1], fds[2], status, ruleset];
+    let n = if ruleset >= 0 { 5 } else { 4 };
     // SAFETY: plain descriptor calls.
     unsafe {
-        let mut high = [-1; 4];
-        for (h, fd) in high.iter_mut().zip(fds.iter().chain([&status])) {
+        let mut high = [-1; 5];
+        for (h, fd) in high.iter_mut().zip(&all).take(n) {
             *h = sys::fcntl(*fd, sys::F_DUPFD_CLOEXEC, 10 as c_int);
             if *h < 0 {
                 return false;
             }
         }
-        for (target, h) in high.iter().enumerate() {
+        for (target, h) in high.iter().enumerate().take(n) {
             if sys::dup2(*h, target as c_int) < 0 {
                 return false;
             }
         }
-        sys::fcntl(STATUS_FD, sys::F_SETFD, sys::FD_CLOEXEC);
-        if sys::syscall(sys::nr::CLOSE_RANGE, 4u32, u32::MAX, 0u32) != 0 {
-            for fd in 4..1024 {
+        for fd in STATUS_FD..n as c_int {
+            sys::fcntl(fd, sys::F_SETFD, sys::FD_CLOEXEC);
+        }
+        if sys::syscall(sys::nr::CLOSE_RANGE, n as u32, u32::MAX, 0u32) != 0 {
+            for fd in n as c_int..1024 {
                 sys::close(fd);
             }
         }

@@ -1,30 +1,37 @@
-//! The sandbox on Linux: namespaces, an unprivileged uid, rlimits and
-//! cgroups, each where the system allows it.
+//! The sandbox on Linux: namespaces, an unprivileged uid, Landlock, a
+//! system-call filter, rlimits and cgroups, each where the system allows it,
+//! at one of three [`Level`]s.
 //!
-//! Code map: [`Sandbox`] (here) finds once what the system allows and, for
-//! each run, takes a uid slot, makes the run's cgroups, and gives the run's
-//! [`plan`] (built from the job, no privilege needed) to [`launch`], which
-//! clones the run's keeper and waits; the keeper and the program run the
-//! code of [`child`] between `clone` and `execve`, and tell the grader how
-//! it went through the messages of [`wire`]. [`cgroup`] makes and reads
-//! the cgroups, [`ids`] hands out the runs' uids.
+//! Code map: [`Sandbox`] (here) finds once what the system allows
+//! ([`level`]) and, for each run, takes a uid slot, makes the run's cgroups,
+//! and gives the run's [`plan`] (built from the job, no privilege needed)
+//! to [`launch`], which clones the run's keeper and waits; the keeper and
+//! the program run the code of [`child`] between `clone` and `execve`, and
+//! tell the grader how it went through the messages of [`wire`]. [`filter`]
+//! is the system-call filter, [`landlock`] the files a run without a mount
+//! namespace may touch, [`cgroup`] makes and reads the cgroups, [`ids`]
+//! hands out the runs' uids.
 
 mod cgroup;
 mod child;
 mod filter;
 mod ids;
+mod landlock;
 mod launch;
+mod level;
 mod plan;
 mod wire;
 
 use crate::sys;
-use crate::{Ending, Job, Outcome, Runner, Workdir};
+use crate::{Ending, Job, Level, Outcome, Runner, Workdir};
 use cgroup::{Counters, Groups, Hierarchy};
 use ids::Lent;
 use launch::{launch, Raw};
-use plan::{Setting, NS_FLAGS};
+use level::Found;
+use plan::Setting;
 use std::fs;
 use std::io;
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::io::AsRawFd;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,97 +42,123 @@ pub struct Sandbox {
     /// The empty folder each run's root tmpfs is mounted on (in the run's
     /// own mount namespace, so that one folder serves every run).
     root: PathBuf,
-    namespaces: Namespaces,
+    level: Level,
+    /// At [`Level::Namespaces`]: in a user namespace of the runs' own (not
+    /// root).
+    user_namespace: bool,
+    /// Why each level above this one cannot be had (or was not asked for).
+    why_not: Vec<(Level, String)>,
     cgroups: Result<Hierarchy, String>,
-    /// The first uid of this process's runs, when root; or why there is
-    /// none.
+    /// The first uid of this process's runs (at the levels that give the
+    /// runs a uid of their own); or why there is none.
     ids: Result<u32, String>,
+    /// The Landlock ABI (used at the levels without a mount namespace).
+    landlock: Result<u32, String>,
     /// One empty network namespace (no interface up) that every run of this
     /// sandbox joins, when root: making and tearing down one a run costs
-    /// about half a run's set-up. Runs at once could reach each other
-    /// through it (abstract sockets), never the marker's network.
+    /// about half a run's set-up. The filter denies the runs `AF_UNIX`
+    /// sockets, so that they cannot reach each other through it.
     shared_net: Option<std::os::fd::OwnedFd>,
+    /// Where the runs share the marker's uid (`minimal`, or a user
+    /// namespace): the processes of that uid when the sandbox was made (the
+    /// process rlimit counts them all).
+    uid_processes: Option<u64>,
+    is_root: bool,
 }
 
 /// Numbers runs (cgroup and scratch folder names), process-wide.
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Namespaces {
-    /// All of them, as root.
-    Full,
-    /// All of them inside a user namespace (not root).
-    User,
-    /// None: why.
-    None(String),
-}
-
 impl Sandbox {
-    /// A sandbox whose scratch folders (when no mount namespace can be
-    /// had) and root mount point go under `scratch_root`, which it makes.
-    /// It finds out once which protections the system allows.
+    /// A sandbox at the most the system allows, whose scratch folders
+    /// (when no mount namespace can be had) and root mount point go under
+    /// `scratch_root`, which it makes. It finds out once which protections
+    /// the system allows.
     pub fn new(scratch_root: PathBuf) -> Sandbox {
+        let found = Sandbox::probe(&scratch_root);
+        let level = found.best();
+        Sandbox::at(scratch_root, found, level)
+    }
+
+    /// A sandbox at `level`, or why the system does not allow it.
+    pub fn at_level(scratch_root: PathBuf, level: Level) -> Result<Sandbox, String> {
+        let found = Sandbox::probe(&scratch_root);
+        found
+            .allows(level)
+            .map_err(|why| format!("the sandbox level {level} is not available here: {why}"))?;
+        Ok(Sandbox::at(scratch_root, found, level))
+    }
+
+    /// The level it runs at.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    fn probe(scratch_root: &std::path::Path) -> Found {
         let root = scratch_root.join("root");
-        let made = fs::create_dir_all(&root);
-        // SAFETY: geteuid cannot fail.
-        let is_root = unsafe { sys::geteuid() } == 0;
-        // As root, the namespaces themselves; else (or when a container
-        // refuses them to root) inside a user namespace of our own.
-        let namespaces = match made {
-            Err(e) => Namespaces::None(format!("{}: {e}", root.display())),
-            Ok(()) if is_root && probe(NS_FLAGS).is_ok() => Namespaces::Full,
-            Ok(()) => match probe(NS_FLAGS | sys::CLONE_NEWUSER) {
-                Ok(()) => Namespaces::User,
-                Err(e) => Namespaces::None(format!("user namespace: {e}")),
-            },
-        };
+        let made = fs::create_dir_all(&root)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", root.display())));
         let probe_name = format!(
             "puzzle-grade.{}.probe{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
-        let cgroups = Hierarchy::find(&probe_name);
-        let base = ids::base();
-        let ids = if !is_root {
-            Err("not root: the marker's own".into())
-        } else if namespaces == Namespaces::User {
-            Err("only a user namespace: the runs keep uid 0, without capabilities".into())
-        } else if !ids::uids_mapped(base, ids::SLOTS) {
-            Err(format!(
-                "uids {base} to {} are not mapped in this user namespace: the runs keep uid 0, without capabilities",
-                base + ids::SLOTS - 1
-            ))
-        } else {
-            Ok(base)
+        Found::probe(made, &probe_name)
+    }
+
+    fn at(scratch_root: PathBuf, found: Found, level: Level) -> Sandbox {
+        let why_not = Level::ALL
+            .into_iter()
+            .filter(|l| *l < level)
+            .map(|l| (l, found.allows(l).err().unwrap_or_else(|| format!("not asked for: level {level}"))))
+            .collect();
+        let user_namespace = level == Level::Namespaces && found.namespaces == Ok(true);
+        let ids = match level {
+            Level::Namespaces if user_namespace => {
+                Err("only a user namespace: the runs are its uid 0, without capabilities".into())
+            }
+            _ => found.ids,
         };
-        let shared_net = if namespaces == Namespaces::Full {
-            empty_network()
-        } else {
-            None
-        };
+        let shared_net = (level == Level::Namespaces && !user_namespace)
+            .then(empty_network)
+            .flatten();
+        if level != Level::Namespaces {
+            // The runs reach their own folders by name, and list none.
+            let _ = fs::set_permissions(&scratch_root, fs::Permissions::from_mode(0o711));
+        }
+        let shares_uid = level == Level::Minimal || user_namespace;
+        let uid_processes = shares_uid.then(|| {
+            // SAFETY: getuid cannot fail.
+            level::processes_of(unsafe { sys::getuid() })
+        });
         Sandbox {
+            root: scratch_root.join("root"),
             scratch_root,
-            root,
-            namespaces,
-            cgroups,
+            level,
+            user_namespace,
+            why_not,
+            cgroups: found.cgroups,
             ids,
+            landlock: found.landlock,
             shared_net,
+            uid_processes,
+            is_root: found.is_root,
         }
     }
 
     fn run_in_slot(&self, job: Job, slot: u32) -> io::Result<Outcome> {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let name = format!("puzzle-grade.{}.{n}", std::process::id());
-        let ids = self
-            .ids
-            .as_ref()
-            .ok()
-            .map(|base| (base + slot, base + slot));
-        let isolated = !matches!(self.namespaces, Namespaces::None(_));
+        let ids = match (&self.ids, self.level) {
+            (Ok(base), Level::Namespaces | Level::Uid) => Some((base + slot, base + slot)),
+            _ => None,
+        };
+        let isolated = self.level == Level::Namespaces;
         let scratch = self.scratch_root.join(format!("run{n}"));
         let made_scratch = job.workdir == Workdir::Scratch && !isolated;
         if made_scratch {
             fs::create_dir(&scratch)?;
+            fs::set_permissions(&scratch, fs::Permissions::from_mode(0o700))?;
             if let Some((uid, gid)) = ids {
                 std::os::unix::fs::lchown(&scratch, Some(uid), Some(gid))?;
             }
@@ -147,11 +180,7 @@ impl Sandbox {
             _ => None,
         };
         let setting = Setting {
-            namespaces: match self.namespaces {
-                Namespaces::Full => Some(false),
-                Namespaces::User => Some(true),
-                Namespaces::None(_) => None,
-            },
+            namespaces: isolated.then_some(self.user_namespace),
             root: self.root.clone(),
             scratch: scratch.clone(),
             ids,
@@ -160,6 +189,11 @@ impl Sandbox {
             shared_net: self.shared_net.as_ref().map(|fd| fd.as_raw_fd()),
             // SAFETY: these cannot fail.
             own_ids: unsafe { (sys::geteuid(), sys::getegid()) },
+            landlock: match (&self.landlock, isolated) {
+                (Ok(abi), false) => Some((*abi, self.level == Level::Uid)),
+                _ => None,
+            },
+            uid_processes: self.uid_processes,
         };
         let result = plan::build(&setting, &job).and_then(|plan| launch(&plan, job.limits.wall));
         let counters = match &groups {
@@ -262,23 +296,6 @@ fn empty_network() -> Option<std::os::fd::OwnedFd> {
     joins.then_some(net)
 }
 
-/// Tries a clone with `flags` (a child that exits at once).
-fn probe(flags: u64) -> io::Result<()> {
-    // SAFETY: a fork-like clone whose child only calls _exit.
-    let pid = unsafe { sys::syscall(sys::nr::CLONE, flags | sys::SIGCHLD as u64, 0, 0, 0, 0) };
-    if pid == 0 {
-        // SAFETY: leaving the child at once.
-        unsafe { sys::_exit(0) };
-    }
-    if pid < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    let mut status = 0;
-    // SAFETY: waiting for our own child.
-    unsafe { sys::waitpid(pid as i32, &mut status, 0) };
-    Ok(())
-}
-
 impl Runner for Sandbox {
     fn run(&self, job: Job) -> io::Result<Outcome> {
         let slot = ids::take_slot();
@@ -290,37 +307,62 @@ impl Runner for Sandbox {
     fn protections(&self) -> String {
         let mut on = Vec::new();
         let mut off = Vec::new();
-        match &self.namespaces {
-            Namespaces::Full | Namespaces::User => {
+        let filter = "a system-call filter (no keyrings, io_uring, mounts, new namespaces, file locks, other ABIs, or sockets but AF_UNIX)";
+        match self.level {
+            Level::Namespaces => {
                 if self.shared_net.is_some() {
-                    on.push("own PID, mount, IPC and UTS namespaces (only the system folders, read-only, the run's own files and its own /proc visible)".to_string());
-                    on.push("no network (one empty network namespace for the grading's runs)".to_string());
+                    on.push("own PID, mount, IPC and UTS namespaces (only the system folders, read-only, the run's own files, its own /tmp, /dev/shm and /proc visible)".to_string());
+                    on.push("no network (one empty network namespace for the grading's runs, AF_UNIX sockets denied)".to_string());
                 } else {
-                    on.push("own PID, mount, network, IPC and UTS namespaces (only the system folders, read-only, the run's own files and its own /proc visible)".to_string());
+                    on.push("own PID, mount, network, IPC and UTS namespaces (only the system folders, read-only, the run's own files, its own /tmp, /dev/shm and /proc visible)".to_string());
                 }
-                if self.namespaces == Namespaces::User {
-                    on.push("a user namespace".into());
+                if self.user_namespace {
+                    on.push("a user namespace (uid 0 there, without capabilities)".into());
                 }
             }
-            Namespaces::None(why) => {
-                off.push(format!("namespaces ({why}): the run sees the whole file system and the network; what it leaves running is killed at the end"))
+            Level::Uid | Level::Minimal => {
+                if let Some(why) = self.why_not.iter().find(|(l, _)| *l == Level::Namespaces) {
+                    off.push(format!("namespaces ({})", why.1));
+                }
+                match &self.landlock {
+                    Ok(abi) => on.push(format!(
+                        "files: Landlock ABI {abi} (the system folders, the program and the job's paths read, its own folder written{}; nothing else)",
+                        if self.level == Level::Uid { ", /proc read" } else { "" }
+                    )),
+                    Err(why) => off.push(format!(
+                        "Landlock ({why}): the run may read what any user may, and write where any user may"
+                    )),
+                }
+                on.push("no network (the filter denies every socket)".into());
+                on.push("a fresh HOME and TMPDIR of its own; its own process group; what it leaves running killed at the end (a subreaper)".into());
             }
         }
-        match &self.ids {
-            Ok(base) => on.push(format!(
+        match (&self.ids, self.level) {
+            (Ok(base), Level::Namespaces | Level::Uid) => on.push(format!(
                 "uid and gid {base} and up (one a run), no supplementary groups, no new privileges"
             )),
-            Err(why) => off.push(format!("an unprivileged uid ({why})")),
+            (Ok(_), Level::Minimal) => off.push(format!(
+                "an unprivileged uid (not asked for: level minimal){}",
+                if self.is_root { ", the runs keep uid 0 without capabilities" } else { "" }
+            )),
+            (Err(why), _) => off.push(format!(
+                "an unprivileged uid ({why}){}",
+                match self.level {
+                    Level::Namespaces if self.user_namespace => "",
+                    _ if self.is_root => ": the runs keep uid 0, without capabilities",
+                    _ => ": the runs keep the marker's",
+                }
+            )),
         }
-        on.push(
-            "a system-call filter (no keyrings, io_uring, mounts, new namespaces, file locks or sockets but AF_UNIX)"
-                .into(),
-        );
+        on.push(filter.into());
+        let processes = match self.uid_processes {
+            Some(n) => format!("processes ({n} of the marker's uid when the grading began, plus the limit)"),
+            None => "processes".into(),
+        };
         on.push(if self.cgroups.is_ok() {
-            "limits: processes, file size, open files, CPU time, no core files".into()
+            format!("limits: {processes}, file size, open files, CPU time, no core files")
         } else {
-            "limits: address space, processes, file size, open files, CPU time, no core files"
-                .into()
+            format!("limits: address space, {processes}, file size, open files, CPU time, no core files")
         });
         match &self.cgroups {
             Ok(h) => on.push(format!(
@@ -331,7 +373,7 @@ impl Runner for Sandbox {
                 "cgroups ({why}): the memory and process limits are rlimits only, and not told from crashes"
             )),
         }
-        let mut line = format!("sandbox: {}", on.join("; "));
+        let mut line = format!("sandbox: level {}: {}", self.level, on.join("; "));
         if !off.is_empty() {
             line.push_str(&format!("; not available: {}", off.join("; ")));
         }

@@ -11,11 +11,13 @@
 //! here; running it is `launch`'s.
 
 use super::filter::{self, Arch, Insn};
+use super::landlock;
 use crate::sys;
 use crate::{Job, Limits, Workdir};
 use std::ffi::{c_int, c_ulong, CString, OsStr, OsString};
 use std::fs;
 use std::io;
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -50,6 +52,12 @@ pub struct Setting {
     pub shared_net: Option<c_int>,
     /// Our own uid and gid (mapped to 0 in a user namespace).
     pub own_ids: (u32, u32),
+    /// Landlock's ABI, and whether `/proc` may be read, for a run without
+    /// a mount namespace; `None` for none.
+    pub landlock: Option<(u32, bool)>,
+    /// The processes of the marker's uid when the sandbox was made, for a
+    /// run that shares it (the process rlimit counts them all).
+    pub uid_processes: Option<u64>,
 }
 
 impl Setting {
@@ -154,6 +162,8 @@ pub struct Plan {
     pub shared_net: Option<c_int>,
     /// The system-call filter the program installs before `execve`.
     pub filter: Vec<Insn>,
+    /// The Landlock ruleset the program restricts itself to.
+    pub landlock: Option<OwnedFd>,
 }
 
 /// Builds the plan of `job` under `setting`.
@@ -195,10 +205,20 @@ pub fn build(setting: &Setting, job: &Job) -> io::Result<Plan> {
         *hard = (*hard).min(sys::hard_limit(*resource));
         *soft = (*soft).min(*hard);
     }
-    if !isolated {
-        // Without a uid of its own the process count would include the
-        // marker's own processes.
-        rlimits.retain(|r| r.0 != sys::RLIMIT_NPROC || setting.ids.is_some());
+    if setting.ids.is_none() && (setting.uid_processes.is_some() || !isolated) {
+        // Without a uid of its own the process count includes the marker's
+        // own processes: the limit is counted from theirs (or left alone).
+        match setting.uid_processes {
+            Some(before) => {
+                for (resource, soft, hard) in &mut rlimits {
+                    if *resource == sys::RLIMIT_NPROC {
+                        *hard = hard.saturating_add(before).min(sys::hard_limit(*resource));
+                        *soft = *hard;
+                    }
+                }
+            }
+            None => rlimits.retain(|r| r.0 != sys::RLIMIT_NPROC),
+        }
     }
     let mut argv = vec![cstr_os(job.program.as_os_str())?];
     for a in &job.args {
@@ -225,7 +245,8 @@ pub fn build(setting: &Setting, job: &Job) -> io::Result<Plan> {
         envp,
         rlimits,
         ids: setting.ids,
-        drop_caps: isolated && setting.ids.is_none(),
+        // uid 0 of a user namespace, or root without a uid for the run.
+        drop_caps: setting.ids.is_none() && (isolated || setting.own_ids.0 == 0),
         fds: [
             job.stdin.as_raw_fd(),
             job.stdout.as_raw_fd(),
@@ -234,6 +255,10 @@ pub fn build(setting: &Setting, job: &Job) -> io::Result<Plan> {
         own_group: !isolated,
         shared_net: setting.shared_net.filter(|_| isolated),
         filter: filter::compile(Arch::HOST, setting.filter_run()),
+        landlock: match setting.landlock {
+            Some((abi, proc)) => Some(landlock::ruleset(abi, &paths, proc)?),
+            None => None,
+        },
     })
 }
 
@@ -612,6 +637,8 @@ mod tests {
             cgroup_limits: true,
             shared_net: None,
             own_ids: (1000, 1000),
+            landlock: None,
+            uid_processes: None,
         }
     }
 
@@ -744,6 +771,23 @@ mod tests {
         assert_eq!(plan.shared_net, None);
         assert!(!plan.rlimits.iter().any(|r| r.0 == sys::RLIMIT_NPROC));
         assert!(plan.rlimits.contains(&(sys::RLIMIT_AS, 1 << 30, 1 << 30)));
+        // Sharing the marker's uid, the process limit counts from theirs.
+        s.uid_processes = Some(40);
+        let plan = build(&s, &job(Workdir::Scratch, vec![])).unwrap();
+        let nproc = 104.min(sys::hard_limit(sys::RLIMIT_NPROC));
+        assert!(plan.rlimits.contains(&(sys::RLIMIT_NPROC, nproc, nproc)));
+    }
+
+    /// Root without a uid for the run keeps no capability; the marker's
+    /// own uid has none to drop.
+    #[test]
+    fn root_without_a_uid_for_the_run_drops_its_capabilities() {
+        let mut s = setting(None);
+        s.own_ids = (0, 0);
+        assert!(build(&s, &job(Workdir::Scratch, vec![])).unwrap().drop_caps);
+        s.ids = Some((1_500_000_000, 1_500_000_000));
+        assert!(!build(&s, &job(Workdir::Scratch, vec![])).unwrap().drop_caps);
+        assert!(!build(&setting(None), &job(Workdir::Scratch, vec![])).unwrap().drop_caps);
     }
 
     #[test]

@@ -42,6 +42,8 @@ pub enum Step {
     NoNewPrivileges,
     /// The program installs the system-call filter.
     InstallFilter,
+    /// The program restricts itself to its Landlock ruleset.
+    RestrictFiles,
     /// The program executes the job's executable.
     Execute,
 }
@@ -63,6 +65,7 @@ impl Step {
             Step::NoNewPrivileges => (11, 0),
             Step::Execute => (12, 0),
             Step::InstallFilter => (13, 0),
+            Step::RestrictFiles => (14, 0),
         };
         [code, arg as i32]
     }
@@ -84,6 +87,7 @@ impl Step {
             11 => Step::NoNewPrivileges,
             12 => Step::Execute,
             13 => Step::InstallFilter,
+            14 => Step::RestrictFiles,
             _ => return None,
         })
     }
@@ -122,6 +126,7 @@ impl Step {
             },
             Step::NoNewPrivileges => "setting no-new-privileges".into(),
             Step::InstallFilter => "installing the system-call filter".into(),
+            Step::RestrictFiles => "restricting the files it may touch (Landlock)".into(),
             Step::Execute => format!("executing {}", s(&plan.program)),
         }
     }
@@ -201,7 +206,7 @@ mod tests {
     use crate::linux::plan::{cstr, Op};
     use crate::sys;
 
-    const STEPS: [Step; 13] = [
+    const STEPS: [Step; 14] = [
         Step::JoinNetwork,
         Step::ArrangeDescriptors,
         Step::SetUp(17),
@@ -214,6 +219,7 @@ mod tests {
         Step::ChangeUser,
         Step::NoNewPrivileges,
         Step::InstallFilter,
+        Step::RestrictFiles,
         Step::Execute,
     ];
 
@@ -232,6 +238,7 @@ mod tests {
             own_group: false,
             shared_net: None,
             filter: Vec::new(),
+            landlock: None,
         }
     }
 

@@ -39,6 +39,9 @@ Options of grade and grade-all:
                         (see fuzz); the faults found are in the report and,
                         with grade-all, the table's fuzz column
   --reference PATH      check: the executable to check (default ./puzzle)
+  --sandbox LEVEL       grade, grade-all and fuzz: namespaces, uid or minimal
+                        (default: the most the system allows; see
+                        docs/grading.md and puzzle-grade check-environment)
 Run it from the folder that holds Tests/.";
 
 /// The command line of a grading mode.

@@ -21,8 +21,7 @@ use puzzle_grade::report::write_report_with;
 use puzzle_grade::submissions::{submission_names, GradeAll, Row};
 use puzzle_grade::{grade_program, prepare_fixtures};
 use puzzle_sandbox::signals::{self, Signal};
-use puzzle_sandbox::Runner;
-use puzzle_sandbox::Sandbox;
+use puzzle_sandbox::{Level, Runner, Sandbox};
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, IsTerminal, Write};
@@ -60,11 +59,19 @@ fn main() -> ExitCode {
         return run::sandbox_command(rest);
     }
     signals::catch(&[Signal::Hangup, Signal::Interrupt, Signal::Terminate]);
+    let mut rest = rest;
+    let level = match sandbox_level(&mut rest) {
+        Ok(level) => level,
+        Err(message) => {
+            let _ = writeln!(io::stderr(), "{message}");
+            return ExitCode::from(2);
+        }
+    };
     let result = match mode {
         "grade" | "grade-all" | "open" | "check" => Options::parse(mode, rest)
             .map_err(Failure::Usage)
-            .and_then(|options| with_temp(|temp| run(mode, &options, temp))),
-        "fuzz" => fuzz(rest),
+            .and_then(|options| with_temp(|temp| run(mode, &options, level, temp))),
+        "fuzz" => fuzz(rest, level),
         "-h" | "--help" => {
             let _ = writeln!(io::stdout(), "{USAGE}");
             Ok(())
@@ -79,6 +86,35 @@ fn main() -> ExitCode {
             let _ = writeln!(io::stderr(), "{message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Takes `--sandbox LEVEL` (before a `--`) out of a grading mode's
+/// arguments: the level asked for, if any.
+fn sandbox_level(args: &mut Vec<OsString>) -> Result<Option<Level>, String> {
+    let end = args.iter().position(|a| a == "--").unwrap_or(args.len());
+    let Some(at) = args[..end].iter().position(|a| a == "--sandbox") else {
+        return Ok(None);
+    };
+    let value = args
+        .get(at + 1)
+        .filter(|_| at + 1 < end)
+        .ok_or("puzzle-grade: --sandbox needs a value (namespaces, uid or minimal)")?
+        .to_string_lossy()
+        .into_owned();
+    args.drain(at..at + 2);
+    value
+        .parse()
+        .map(Some)
+        .map_err(|e| format!("puzzle-grade: --sandbox: {e}"))
+}
+
+/// The sandbox at `level`, or at the most the system allows.
+fn sandbox(scratch: PathBuf, level: Option<Level>) -> Result<Sandbox, Failure> {
+    match level {
+        Some(level) => Sandbox::at_level(scratch, level)
+            .map_err(|e| Failure::System(format!("puzzle-grade: {e}"))),
+        None => Ok(Sandbox::new(scratch)),
     }
 }
 
@@ -128,7 +164,7 @@ fn fixture_folders(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     Ok(folders)
 }
 
-fn run(mode: &str, options: &Options, temp: &Path) -> Result<(), Failure> {
+fn run(mode: &str, options: &Options, level: Option<Level>, temp: &Path) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     match mode {
         "open" => {
@@ -164,7 +200,7 @@ fn run(mode: &str, options: &Options, temp: &Path) -> Result<(), Failure> {
             }
             let folders = fixture_folders(&options.operands[1..])?;
             let fixtures = prepare_fixtures(&folders, options.settings.strict)?;
-            let sandbox = Sandbox::new(temp.join("scratch"));
+            let sandbox = sandbox(temp.join("scratch"), level)?;
             writeln!(out, "{}", sandbox.protections())?;
             out.flush()?;
             let progress = io::stderr().is_terminal();
@@ -210,11 +246,16 @@ fn run(mode: &str, options: &Options, temp: &Path) -> Result<(), Failure> {
                 Err(Failure::Failed)
             }
         }
-        _ => grade_all(options, temp, &mut out),
+        _ => grade_all(options, level, temp, &mut out),
     }
 }
 
-fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), Failure> {
+fn grade_all(
+    options: &Options,
+    level: Option<Level>,
+    temp: &Path,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let submissions = absolute(&options.operands[0]);
     if !submissions.is_dir() {
         return Err(Failure::Usage(format!(
@@ -240,7 +281,7 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
     }
     let folders = fixture_folders(&options.operands[1..])?;
     let fixtures = prepare_fixtures(&folders, options.settings.strict)?;
-    let sandbox = Sandbox::new(temp.join("scratch"));
+    let sandbox = sandbox(temp.join("scratch"), level)?;
     let protections = sandbox.protections();
     let _ = writeln!(io::stderr(), "puzzle-grade: {protections}");
     let grades = absolute(&options.grades);
@@ -291,7 +332,7 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
 /// `fuzz`: inputs of every kind, `PROGRAM` judged on each against the
 /// reference, each fault found shrunk to a minimal case (the library's
 /// `grade::fuzz`); status 1 when something was found.
-fn fuzz(args: Vec<OsString>) -> Result<(), Failure> {
+fn fuzz(args: Vec<OsString>, level: Option<Level>) -> Result<(), Failure> {
     let mut options = puzzle_grade::fuzz::Options::parse(args).map_err(Failure::Usage)?;
     if !is_executable(&options.program) {
         return Err(Failure::Usage(format!(
@@ -301,7 +342,7 @@ fn fuzz(args: Vec<OsString>) -> Result<(), Failure> {
     }
     options.program = absolute(&options.program);
     with_temp(|temp| {
-        let sandbox = Sandbox::new(temp.join("scratch"));
+        let sandbox = sandbox(temp.join("scratch"), level)?;
         let mut out = io::stdout().lock();
         writeln!(out, "{}", sandbox.protections())?;
         let summary = puzzle_grade::fuzz::fuzz(&sandbox, &options, temp, &mut out)?;
