@@ -77,6 +77,33 @@ pub enum Ending {
     ProcessLimit,
 }
 
+/// What a run's memory limit counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryLimit {
+    /// The memory it used (resident), held by a memory cgroup: the kernel
+    /// stops the run at the limit.
+    Cgroup,
+    /// The memory it used (resident), sampled by the grader every 10 ms
+    /// (there was no memory cgroup): the run is stopped once it is seen over
+    /// the limit.
+    Sampled,
+    /// Its address space (`RLIMIT_AS`): neither a cgroup nor the sampler
+    /// could be had. An allocation that would take the address space over
+    /// the limit fails, however little of it the program would touch: a
+    /// program that reserves more than it uses fails here and not where the
+    /// limit is resident, and its failure is not told from another crash.
+    /// The engine should say so in the run's row and feedback rather than
+    /// call the run's error its own.
+    AddressSpace,
+}
+
+impl MemoryLimit {
+    /// Whether the limit counted what the run used (not what it reserved).
+    pub fn is_resident(self) -> bool {
+        !matches!(self, MemoryLimit::AddressSpace)
+    }
+}
+
 /// What a run did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -84,6 +111,21 @@ pub struct Outcome {
     pub ending: Ending,
     /// Its wall-clock time.
     pub elapsed: Duration,
+    /// What its memory limit counted: [`MemoryLimit::AddressSpace`] means a
+    /// run that failed may have failed for the limit, and not by its own
+    /// fault, without [`Ending::MemoryLimit`] saying so.
+    pub memory_limit: MemoryLimit,
+}
+
+impl Outcome {
+    /// An outcome whose memory limit was resident (as a stand-in runner's).
+    pub fn new(ending: Ending, elapsed: Duration) -> Outcome {
+        Outcome {
+            ending,
+            elapsed,
+            memory_limit: MemoryLimit::Cgroup,
+        }
+    }
 }
 
 /// How much of the sandbox a machine allows, from most to least: chosen

@@ -25,7 +25,10 @@
 //!   process limit counts this run alone), no supplementary groups, no new
 //!   privileges; a user namespace when not root;
 //! - rlimits, and a memory and a pids cgroup that tell the memory and the
-//!   process limits from crashes;
+//!   process limits from crashes; without a memory cgroup the grader
+//!   samples the run's resident memory, so that the memory limit counts
+//!   what a run uses at every level ([`Outcome::memory_limit`] says how it
+//!   was held);
 //! - a system-call filter (seccomp-BPF, installed just before `execve`):
 //!   no keyrings, `io_uring`, `bpf`, mounts, new namespaces, file locks,
 //!   sockets but `AF_UNIX`, and no other ABI (docs/grading.md has the
@@ -47,7 +50,7 @@ pub mod signals;
 #[cfg(unix)]
 mod sys;
 
-pub use job::{Ending, Job, Level, Limits, Outcome, Runner, Workdir};
+pub use job::{Ending, Job, Level, Limits, MemoryLimit, Outcome, Runner, Workdir};
 
 /// The items under it, on the systems the namespaced sandbox is written for
 /// (or, with `not`, on the others): the condition once, not on each item.

@@ -3,7 +3,7 @@
 //! in a process group of its own, with rlimits where their numbers are
 //! known, and the group is killed at the end and at the time limit.
 
-use crate::{Ending, Job, Level, Limits, Outcome, Runner, Workdir};
+use crate::{Ending, Job, Level, Limits, MemoryLimit, Outcome, Runner, Workdir};
 use std::ffi::c_int;
 use std::fs;
 use std::io;
@@ -167,7 +167,12 @@ impl Runner for Sandbox {
         if fresh {
             let _ = fs::remove_dir_all(&dir);
         }
-        Ok(Outcome { ending, elapsed })
+        Ok(Outcome {
+            ending,
+            elapsed,
+            // The rlimit's, where there is one.
+            memory_limit: MemoryLimit::AddressSpace,
+        })
     }
 
     fn protections(&self) -> String {

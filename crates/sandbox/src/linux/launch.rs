@@ -3,6 +3,7 @@
 //! keeper and the program wrote on the status pipe.
 
 use super::child::keeper;
+use super::memory::{self, Grader};
 use super::plan::Plan;
 use super::wire::{Message, LEN};
 use crate::sys::{self, pid_t};
@@ -18,11 +19,23 @@ pub enum Raw {
     Status(c_int),
     /// Still running at the wall-clock limit.
     TimedOut,
+    /// Seen over the memory limit by the sampler, and stopped.
+    OverMemory,
 }
 
-/// Runs `plan` with the wall-clock limit `wall`: the raw ending and the time
-/// it took; `Err` names the step that failed.
-pub fn launch(plan: &Plan, wall: Duration) -> io::Result<(Raw, Duration)> {
+/// The memory the grader samples, where no cgroup holds the limit.
+#[derive(Clone, Copy, Debug)]
+pub struct Watch {
+    /// The limit, in bytes.
+    pub limit: u64,
+    /// What tells a copy of the grader, not counted.
+    pub grader: Option<Grader>,
+}
+
+/// Runs `plan` with the wall-clock limit `wall` (and the memory limit
+/// `watch`, when the grader samples it): the raw ending and the time it
+/// took; `Err` names the step that failed.
+pub fn launch(plan: &Plan, wall: Duration, watch: Option<Watch>) -> io::Result<(Raw, Duration)> {
     // Pointer arrays for execve, pointing into the plan's strings.
     let argv: Vec<*const c_char> = plan
         .argv
@@ -74,10 +87,19 @@ pub fn launch(plan: &Plan, wall: Duration) -> io::Result<(Raw, Duration)> {
     let mut raw = None;
     let mut messages = Vec::new();
     let mut interrupted = false;
-    if !wait_readable(pidfd, began + wall) {
-        // The limit, or a signal that stops the grading: killed the same way.
+    let mut over_memory = || {
+        watch.is_some_and(|w| memory::resident(pid, w.grader) > w.limit)
+    };
+    let slice = if watch.is_some() { memory::EVERY_MS } else { 50 };
+    let ended = wait_readable(pidfd, began + wall, slice, &mut over_memory);
+    if ended != Ended::Exited {
+        // A limit, or a signal that stops the grading: killed the same way.
         interrupted = crate::signals::caught().is_some();
-        raw = Some(Raw::TimedOut);
+        raw = Some(if ended == Ended::Stopped {
+            Raw::OverMemory
+        } else {
+            Raw::TimedOut
+        });
         if plan.own_group {
             // No namespace: kill the program's process group; the watcher
             // then kills what else is left (its orphans came to it) and
@@ -91,7 +113,8 @@ pub fn launch(plan: &Plan, wall: Duration) -> io::Result<(Raw, Duration)> {
                 // to kill it), so the pid is not reused.
                 unsafe { sys::kill(-program, sys::SIGKILL) };
             }
-            if !wait_readable(pidfd, Instant::now() + Duration::from_secs(1)) {
+            let grace = Instant::now() + Duration::from_secs(1);
+            if wait_readable(pidfd, grace, 50, &mut || false) != Ended::Exited {
                 // SAFETY: pid is our unreaped child.
                 unsafe { sys::kill(pid, sys::SIGKILL) };
             }
@@ -143,19 +166,36 @@ pub fn launch(plan: &Plan, wall: Duration) -> io::Result<(Raw, Duration)> {
     }
 }
 
+/// Why [`wait_readable`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// The descriptor is readable: the keeper has ended.
+    Exited,
+    /// The deadline came, or a signal that stops the grading.
+    Deadline,
+    /// `stop` said so.
+    Stopped,
+}
+
 /// Waits until `fd` is readable (a pidfd: its process has ended), or the
-/// deadline, or a signal that stops the grading: whether it is readable.
-fn wait_readable(fd: c_int, deadline: Instant) -> bool {
+/// deadline, or a signal that stops the grading, or `stop` (asked every
+/// `slice_ms` milliseconds) says to.
+fn wait_readable(
+    fd: c_int,
+    deadline: Instant,
+    slice_ms: u64,
+    stop: &mut dyn FnMut() -> bool,
+) -> Ended {
     loop {
         if crate::signals::caught().is_some() {
-            return false;
+            return Ended::Deadline;
         }
         let left = deadline.saturating_duration_since(Instant::now());
-        // In slices of 50 ms at most, to see a signal another thread caught.
+        // In slices, to see a signal another thread caught, and to sample.
         let ms = if left.is_zero() {
             0
         } else {
-            left.as_millis().min(50) as c_int + 1
+            left.as_millis().min(u128::from(slice_ms)) as c_int + 1
         };
         let mut p = sys::pollfd {
             fd,
@@ -165,13 +205,16 @@ fn wait_readable(fd: c_int, deadline: Instant) -> bool {
         // SAFETY: one valid pollfd.
         let n = unsafe { sys::poll(&mut p, 1, ms) };
         if n > 0 {
-            return true;
+            return Ended::Exited;
         }
         if n < 0 && sys::errno() != sys::EINTR {
-            return false;
+            return Ended::Deadline;
         }
         if n == 0 && left.is_zero() {
-            return false;
+            return Ended::Deadline;
+        }
+        if stop() {
+            return Ended::Stopped;
         }
     }
 }

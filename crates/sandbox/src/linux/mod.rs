@@ -19,14 +19,15 @@ mod ids;
 mod landlock;
 mod launch;
 mod level;
+mod memory;
 mod plan;
 mod wire;
 
 use crate::sys;
-use crate::{Ending, Job, Level, Outcome, Runner, Workdir};
+use crate::{Ending, Job, Level, MemoryLimit, Outcome, Runner, Workdir};
 use cgroup::{Counters, Groups, Hierarchy};
 use ids::Lent;
-use launch::{launch, Raw};
+use launch::{launch, Raw, Watch};
 use level::Found;
 use plan::Setting;
 use std::fs;
@@ -54,6 +55,11 @@ pub struct Sandbox {
     ids: Result<u32, String>,
     /// The Landlock ABI (used at the levels without a mount namespace).
     landlock: Result<u32, String>,
+    /// Whether the grader can sample a run's memory (where no memory cgroup
+    /// holds the limit), or why not.
+    sampler: Result<(), String>,
+    /// This process's executable, to tell a copy of it from a run's program.
+    grader: Option<memory::Grader>,
     /// One empty network namespace (no interface up) that every run of this
     /// sandbox joins, when root: making and tearing down one a run costs
     /// about half a run's set-up. The filter denies the runs `AF_UNIX`
@@ -140,6 +146,8 @@ impl Sandbox {
             cgroups: found.cgroups,
             ids,
             landlock: found.landlock,
+            sampler: memory::can_sample(),
+            grader: memory::Grader::this(),
             shared_net,
             uid_processes,
             is_root: found.is_root,
@@ -179,6 +187,17 @@ impl Sandbox {
             }
             _ => None,
         };
+        let memory_limit = if groups.is_some() {
+            MemoryLimit::Cgroup
+        } else if self.sampler.is_ok() {
+            MemoryLimit::Sampled
+        } else {
+            MemoryLimit::AddressSpace
+        };
+        let watch = (memory_limit == MemoryLimit::Sampled).then_some(Watch {
+            limit: job.limits.memory,
+            grader: self.grader,
+        });
         let setting = Setting {
             namespaces: isolated.then_some(self.user_namespace),
             root: self.root.clone(),
@@ -186,6 +205,7 @@ impl Sandbox {
             ids,
             cgroup_procs: groups.iter().flat_map(|g| g.procs.iter().cloned()).collect(),
             cgroup_limits: groups.is_some(),
+            memory_sampled: watch.is_some(),
             shared_net: self.shared_net.as_ref().map(|fd| fd.as_raw_fd()),
             // SAFETY: these cannot fail.
             own_ids: unsafe { (sys::geteuid(), sys::getegid()) },
@@ -195,7 +215,8 @@ impl Sandbox {
             },
             uid_processes: self.uid_processes,
         };
-        let result = plan::build(&setting, &job).and_then(|plan| launch(&plan, job.limits.wall));
+        let result =
+            plan::build(&setting, &job).and_then(|plan| launch(&plan, job.limits.wall, watch));
         let counters = match &groups {
             Some(g) => {
                 if !isolated {
@@ -218,6 +239,7 @@ impl Sandbox {
         Ok(Outcome {
             ending: classify(raw, counters),
             elapsed,
+            memory_limit,
         })
     }
 }
@@ -230,6 +252,7 @@ impl Sandbox {
 fn classify(raw: Raw, counters: Counters) -> Ending {
     let plain = match raw {
         Raw::TimedOut => Ending::TimedOut,
+        Raw::OverMemory => return Ending::MemoryLimit,
         Raw::Status(st) => match (sys::exit_code(st), sys::term_signal(st)) {
             (Some(code), _) => Ending::Exited(code),
             (None, Some(sys::SIGXCPU)) => Ending::TimedOut,
@@ -359,18 +382,29 @@ impl Runner for Sandbox {
             Some(n) => format!("processes ({n} of the marker's uid when the grading began, plus the limit)"),
             None => "processes".into(),
         };
-        on.push(if self.cgroups.is_ok() {
+        let sampled = self.cgroups.is_err() && self.sampler.is_ok();
+        on.push(if self.cgroups.is_ok() || sampled {
             format!("limits: {processes}, file size, open files, CPU time, no core files")
         } else {
-            format!("limits: address space, {processes}, file size, open files, CPU time, no core files")
+            format!("limits: address space (the memory limit), {processes}, file size, open files, CPU time, no core files")
         });
         match &self.cgroups {
             Ok(h) => on.push(format!(
                 "cgroups: memory (the memory limit), pids ({})",
                 h.describe()
             )),
+            Err(why) if sampled => {
+                on.push(format!(
+                    "the memory limit on resident memory, sampled every {} ms",
+                    memory::EVERY_MS
+                ));
+                off.push(format!(
+                    "cgroups ({why}): the process limit is an rlimit, and not told from crashes"
+                ));
+            }
             Err(why) => off.push(format!(
-                "cgroups ({why}): the memory and process limits are rlimits only, and not told from crashes"
+                "cgroups ({why}) and memory sampling ({}): the memory and process limits are rlimits only, and not told from crashes",
+                self.sampler.as_ref().err().map_or("", |s| s.as_str())
             )),
         }
         let mut line = format!("sandbox: level {}: {}", self.level, on.join("; "));
@@ -453,6 +487,7 @@ mod tests {
         assert_eq!(classify(Raw::Status(11), none), Ending::Signalled(11));
         assert_eq!(classify(Raw::Status(24), none), Ending::TimedOut);
         assert_eq!(classify(Raw::TimedOut, none), Ending::TimedOut);
+        assert_eq!(classify(Raw::OverMemory, none), Ending::MemoryLimit);
         assert_eq!(classify(Raw::Status(9), oom), Ending::MemoryLimit);
         assert_eq!(classify(Raw::Status(1 << 8), forks), Ending::ProcessLimit);
         assert_eq!(classify(Raw::TimedOut, forks), Ending::ProcessLimit);

@@ -47,6 +47,9 @@ pub struct Setting {
     /// The cgroups hold the memory and process limits (the rlimits are
     /// then looser).
     pub cgroup_limits: bool,
+    /// The grader samples the run's resident memory (no memory cgroup):
+    /// the address space is left unlimited.
+    pub memory_sampled: bool,
     /// The grading's network namespace, an open descriptor the keeper
     /// joins instead of making one.
     pub shared_net: Option<c_int>,
@@ -200,7 +203,8 @@ pub fn build(setting: &Setting, job: &Job) -> io::Result<Plan> {
         }
         mount_ops(&mut ops, &setting.root, &job.limits, &paths, setting.ids)?;
     }
-    let mut rlimits = rlimits(&job.limits, setting.cgroup_limits);
+    let resident = setting.cgroup_limits || setting.memory_sampled;
+    let mut rlimits = rlimits(&job.limits, setting.cgroup_limits, resident);
     for (resource, soft, hard) in &mut rlimits {
         *hard = (*hard).min(sys::hard_limit(*resource));
         *soft = (*soft).min(*hard);
@@ -547,14 +551,15 @@ fn bind(ops: &mut Vec<Op>, source: &Path, target: &Path, read_only: bool) -> io:
     Ok(())
 }
 
-/// The rlimits of a run. With cgroups (`cgroups`), the memory cgroup holds
-/// the memory limit: it counts what the run really uses and kills it at the
-/// limit, so the address space is left unlimited (a refused allocation would
-/// be a crash, not told from others, and a program built with
-/// `-fsanitize=address` reserves terabytes it never uses); and the pids
-/// cgroup, not the rlimit (one more), is the one that refuses a fork first.
-pub fn rlimits(limits: &Limits, cgroups: bool) -> Vec<(c_int, u64, u64)> {
-    let address_space = if cgroups { u64::MAX } else { limits.memory };
+/// The rlimits of a run. Where the memory limit is resident (`resident`:
+/// a memory cgroup, or the grader's sampler, counts what the run really
+/// uses and stops it at the limit) the address space is left unlimited: a
+/// refused allocation would be a crash, not told from others, and a program
+/// built with `-fsanitize=address` reserves terabytes it never uses. With
+/// cgroups (`cgroups`) the pids cgroup, not the rlimit (one more), is the
+/// one that refuses a fork first.
+pub fn rlimits(limits: &Limits, cgroups: bool, resident: bool) -> Vec<(c_int, u64, u64)> {
+    let address_space = if resident { u64::MAX } else { limits.memory };
     let cpu = limits.wall.as_secs() + 1 + u64::from(limits.wall.subsec_nanos() > 0);
     let processes = limits.processes + u64::from(cgroups);
     vec![
@@ -635,6 +640,7 @@ mod tests {
             ids: None,
             cgroup_procs: vec![cstr("/sys/fs/cgroup/x/cgroup.procs").unwrap()],
             cgroup_limits: true,
+            memory_sampled: false,
             shared_net: None,
             own_ids: (1000, 1000),
             landlock: None,
@@ -648,7 +654,7 @@ mod tests {
 
     #[test]
     fn cpu_limit_is_a_second_above_the_wall_clock() {
-        let r = rlimits(&limits(), false);
+        let r = rlimits(&limits(), false, false);
         assert!(r.contains(&(sys::RLIMIT_CPU, 4, 5)));
         assert!(r.contains(&(sys::RLIMIT_AS, 1 << 30, 1 << 30)));
         assert!(r.contains(&(sys::RLIMIT_NPROC, 64, 64)));
@@ -656,9 +662,24 @@ mod tests {
 
     #[test]
     fn cgroups_make_the_rlimits_looser_than_the_groups() {
-        let r = rlimits(&limits(), true);
+        let r = rlimits(&limits(), true, true);
         assert!(r.contains(&(sys::RLIMIT_AS, u64::MAX, u64::MAX)));
         assert!(r.contains(&(sys::RLIMIT_NPROC, 65, 65)));
+    }
+
+    /// Sampled by the grader, the memory limit is resident as a cgroup's:
+    /// the address space is left unlimited.
+    #[test]
+    fn a_sampled_memory_limit_leaves_the_address_space_alone() {
+        let r = rlimits(&limits(), false, true);
+        assert!(r.contains(&(sys::RLIMIT_AS, u64::MAX, u64::MAX)));
+        assert!(r.contains(&(sys::RLIMIT_NPROC, 64, 64)));
+        let mut s = setting(None);
+        s.cgroup_limits = false;
+        s.memory_sampled = true;
+        let plan = build(&s, &job(Workdir::Scratch, vec![])).unwrap();
+        let hard = sys::hard_limit(sys::RLIMIT_AS);
+        assert!(plan.rlimits.contains(&(sys::RLIMIT_AS, hard, hard)));
     }
 
     #[test]

@@ -301,7 +301,12 @@ pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
         Ok(outcome) => {
             let (text, code) = describe(outcome.ending, &o.limits);
             if let Some(text) = text {
-                let _ = writeln!(io::stderr(), "puzzle-grade: run: {text}");
+                let caveat = if outcome.memory_limit.is_resident() {
+                    ""
+                } else {
+                    " (the memory limit was on the address space: a refused allocation may be why)"
+                };
+                let _ = writeln!(io::stderr(), "puzzle-grade: run: {text}{caveat}");
             }
             ExitCode::from(code)
         }
