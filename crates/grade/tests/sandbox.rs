@@ -652,6 +652,97 @@ fn a_key_left_in_the_keyring_is_not_read_by_the_next_run() {
     }
 }
 
+/// POSIX shared memory a run leaves in `/dev/shm` is not there for the
+/// next run, nor on the marker's machine: at `namespaces` each run has a
+/// `/dev/shm` of its own; elsewhere Landlock keeps the run out of the
+/// host's.
+#[test]
+fn shared_memory_left_by_a_run_is_not_there_for_the_next() {
+    let exe = compile("shm");
+    for at in levels() {
+        let name = marker("shm");
+        let left = run(at, &[], &exe, &["leave", &name], None);
+        let read = run(at, &[], &exe, &["read", &name], None);
+        let on_host = Path::new("/dev/shm").join(&name);
+        let leaked = on_host.exists();
+        let _ = fs::remove_file(&on_host);
+        assert!(!leaked, "{at:?}: {} on the host", on_host.display());
+        let expected = match at {
+            At::Namespaces | At::UserNamespaces => format!("left /{name}\n"),
+            At::Uid | At::Minimal => "shm_open: Permission denied\n".into(),
+        };
+        assert_eq!((left.code, left.stdout), (0, expected), "{at:?}");
+        assert_eq!(
+            (read.code, read.stdout.as_str()),
+            (0, "shm_open: No such file or directory\n"),
+            "{at:?}"
+        );
+    }
+}
+
+/// An abstract Unix socket one run listens on is out of another's reach,
+/// running at the same time: the filter denies `AF_UNIX` sockets where the
+/// runs share a network namespace (or have none of their own), and a run
+/// with a network namespace of its own has its own abstract sockets.
+#[test]
+fn a_socket_one_run_listens_on_is_out_of_another_runs_reach() {
+    let exe = compile("unix_socket");
+    for at in levels() {
+        let name = marker("socket");
+        let listener = {
+            let (exe, name) = (exe.clone(), name.clone());
+            std::thread::spawn(move || run(at, &[], &exe, &["listen", &name], None))
+        };
+        std::thread::sleep(Duration::from_millis(500));
+        let connected = run(at, &[], &exe, &["connect", &name], None);
+        let listened = listener.join().unwrap();
+        let own_network = protections(at).is_ok_and(|l| l.contains("own PID, mount, network"));
+        let (listens, connects) = if own_network {
+            ("listening\n", "connect: Connection refused\n")
+        } else {
+            (
+                "socket: Operation not permitted\n",
+                "socket: Operation not permitted\n",
+            )
+        };
+        assert_eq!(listened.stdout, listens, "{at:?}");
+        assert_eq!(connected.stdout, connects, "{at:?}");
+        assert_none_left(&name);
+    }
+}
+
+/// A run gets one core, where the cpu controller can be had: two busy
+/// threads for a second get at most about a second of CPU time.
+#[test]
+fn two_busy_threads_get_one_core() {
+    let exe = compile("two_cores");
+    for at in levels() {
+        if !protections(at).is_ok_and(|l| l.contains("cpu (one core a run)")) {
+            // An ordinary user has no cgroups without delegation: not a
+            // lack of this machine's, so no skip.
+            if at.as_user().is_none() {
+                skip(&format!(
+                    "{at:?}: no cpu controller: {}",
+                    protections(at).unwrap_or("")
+                ));
+            }
+            continue;
+        }
+        let ran = run(at, &[], &exe, &[], None);
+        let times: Vec<f64> = ran
+            .stdout
+            .split_whitespace()
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        assert_eq!((ran.code, times.len()), (0, 2), "{at:?}: {}", ran.stderr);
+        let (cpu, wall) = (times[0], times[1]);
+        assert!(
+            cpu <= wall * 1.1 + 50.0,
+            "{at:?}: {cpu} ms of CPU in {wall} ms"
+        );
+    }
+}
+
 /// `kill(-1)` and a signal to a process group of the marker's user reach
 /// nothing outside the run: a process of the grader's user survives.
 ///
@@ -884,6 +975,50 @@ fn a_build_works_in_its_folder_which_stays_the_markers() {
             "{at:?}"
         );
     }
+}
+
+/// `check-environment` names each level, the controllers and the timing,
+/// one line each, and fails (status 1) exactly when it says to change
+/// something.
+#[test]
+fn check_environment_names_the_levels_the_controllers_and_the_timing() {
+    let out = Command::new(BIN).arg("check-environment").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let names: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("  "))
+        .filter_map(|l| l.split(": ").next())
+        .collect();
+    for name in [
+        "level namespaces",
+        "level uid",
+        "level minimal",
+        "chosen level",
+        "cgroups",
+        "memory limit",
+        "Landlock",
+        "this process",
+        "load",
+        "simultaneous multithreading",
+        "CPU frequency governor",
+        "frequency boost",
+        "transparent huge pages",
+        "swap",
+    ] {
+        assert!(names.contains(&name), "{name}: {text}");
+    }
+    assert!(text.contains("level minimal: available\n"), "{text}");
+    let changes = text.contains("\n  to change: ");
+    assert_eq!(
+        out.status.code(),
+        Some(if changes { 1 } else { 0 }),
+        "{text}"
+    );
+    let bad = Command::new(BIN)
+        .args(["check-environment", "now"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
 }
 
 #[test]

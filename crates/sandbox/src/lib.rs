@@ -45,11 +45,13 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod environment;
 mod job;
 pub mod signals;
 #[cfg(unix)]
 mod sys;
 
+pub use environment::{check_environment, Environment};
 pub use job::{Ending, Job, Level, Limits, MemoryLimit, Outcome, Runner, Workdir};
 
 /// The items under it, on the systems the namespaced sandbox is written for
@@ -74,9 +76,11 @@ macro_rules! on_namespaced_linux {
 on_namespaced_linux! {
     mod linux;
     pub use linux::Sandbox;
+    use linux::findings as sandbox_findings;
 }
 
 on_namespaced_linux! { not,
     mod portable;
     pub use portable::Sandbox;
+    use portable::findings as sandbox_findings;
 }

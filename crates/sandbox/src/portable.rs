@@ -189,3 +189,17 @@ impl Runner for Sandbox {
         )
     }
 }
+
+/// The sandbox's findings for `puzzle-grade check-environment` here: only
+/// the minimal level.
+pub fn findings(env: &mut crate::environment::Environment, _scratch_root: PathBuf) {
+    for level in [Level::Namespaces, Level::Uid] {
+        env.add(
+            &format!("level {level}"),
+            "not available: not Linux on x86-64 or AArch64".into(),
+            None,
+        );
+    }
+    env.add("level minimal", "available (a process group and rlimits)".into(), None);
+    env.add("chosen level", "minimal".into(), None);
+}

@@ -244,6 +244,112 @@ impl Sandbox {
     }
 }
 
+/// The sandbox's findings for `puzzle-grade check-environment`: each
+/// level, and why not; cgroups, the memory limit, Landlock, and what this
+/// process already is under.
+pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf) {
+    let found = Sandbox::probe(&scratch_root);
+    let _ = fs::remove_dir_all(&scratch_root);
+    let read = |p: &str| fs::read_to_string(p).ok().map(|s| s.trim().to_string());
+    for level in Level::ALL {
+        let (state, change) = match (level, found.allows(level)) {
+            (Level::Namespaces, Ok(())) => (
+                if found.namespaces == Ok(true) {
+                    "available (a user namespace a run, as this user)".to_string()
+                } else {
+                    "available (as root: PID, mount, network, IPC and UTS namespaces, a uid a run)".into()
+                },
+                None,
+            ),
+            (Level::Namespaces, Err(why)) => {
+                let mut hints = Vec::new();
+                if read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns").as_deref() == Some("1") {
+                    hints.push("sysctl kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04 restricts them)");
+                }
+                if read("/proc/sys/user/max_user_namespaces").as_deref() == Some("0") {
+                    hints.push("sysctl user.max_user_namespaces=10000");
+                }
+                if read("/proc/sys/kernel/unprivileged_userns_clone").as_deref() == Some("0") {
+                    hints.push("sysctl kernel.unprivileged_userns_clone=1");
+                }
+                hints.push("or grade as root outside a container (a container needs CAP_SYS_ADMIN, as docker run --privileged gives)");
+                (format!("not available: {why}"), Some(hints.join("; ")))
+            }
+            (Level::Uid, Ok(())) => ("available (root with CAP_SETUID, CAP_SETGID, CAP_CHOWN)".into(), None),
+            (Level::Uid, Err(why)) => (
+                format!("not available: {why}"),
+                (found.namespaces.is_err()).then(|| "grade as root (in a container, root keeps CAP_SETUID by default)".into()),
+            ),
+            (Level::Minimal, _) => ("available".into(), None),
+        };
+        env.add(&format!("level {level}"), state, change);
+    }
+    env.add(
+        "chosen level",
+        format!("{} (the most this machine allows; --sandbox asks for another)", found.best()),
+        None,
+    );
+    let sampler = memory::can_sample();
+    match &found.cgroups {
+        Ok(h) => {
+            let cpu = match h.cpu() {
+                Ok(()) => "memory, pids, cpu (one core a run)".to_string(),
+                Err(why) => format!("memory, pids; no cpu ({why})"),
+            };
+            env.add(
+                "cgroups",
+                format!("{}: {cpu}", h.describe()),
+                h.cpu().is_err().then(|| {
+                    "give this user the cpu controller (cgroup v1: a cpu hierarchy it can write; v2: cpu in its cgroup.subtree_control), or each run may use every core".into()
+                }),
+            );
+        }
+        Err(why) => env.add(
+            "cgroups",
+            format!("none: {why}"),
+            Some("grade as root, or from a cgroup v2 subtree delegated to this user that has memory, pids and cpu: the process limit is then told apart, and a run gets one core".into()),
+        ),
+    }
+    env.add(
+        "memory limit",
+        match (&found.cgroups, &sampler) {
+            (Ok(_), _) => "resident memory (a memory cgroup)".into(),
+            (Err(_), Ok(())) => format!("resident memory (sampled every {} ms)", memory::EVERY_MS),
+            (Err(_), Err(why)) => format!("address space ({why}): a program that reserves more than it uses fails"),
+        },
+        (found.cgroups.is_err() && sampler.is_err()).then(|| "a kernel with CONFIG_PROC_CHILDREN, or cgroups".into()),
+    );
+    env.add(
+        "Landlock",
+        match &found.landlock {
+            Ok(abi) => format!("ABI {abi} (holds the files of the uid and minimal levels)"),
+            Err(why) => format!("none ({why}): at the uid and minimal levels a run may read what any user may"),
+        },
+        (found.landlock.is_err() && found.namespaces.is_err()).then(|| {
+            "a kernel 5.13 or later with landlock among its LSMs (lsm=landlock,...)".into()
+        }),
+    );
+    let status = read("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_string())
+            .unwrap_or_else(|| "?".into())
+    };
+    env.add(
+        "this process",
+        format!(
+            "uid {}, seccomp mode {} ({} filters), no_new_privs {}",
+            field("Uid:").split_whitespace().next().unwrap_or("?"),
+            field("Seccomp:"),
+            field("Seccomp_filters:"),
+            field("NoNewPrivs:")
+        ),
+        None,
+    );
+}
+
 /// How a run ended, from its wait status and its cgroups' counters: a run
 /// that did not exit 0 and had a process killed by the out-of-memory killer,
 /// else a fork refused, else a charge refused at the memory limit, was
@@ -389,17 +495,25 @@ impl Runner for Sandbox {
             format!("limits: address space (the memory limit), {processes}, file size, open files, CPU time, no core files")
         });
         match &self.cgroups {
-            Ok(h) => on.push(format!(
-                "cgroups: memory (the memory limit), pids ({})",
-                h.describe()
-            )),
+            Ok(h) => {
+                on.push(format!(
+                    "cgroups: memory (the memory limit), pids{} ({})",
+                    if h.cpu().is_ok() { ", cpu (one core a run)" } else { "" },
+                    h.describe()
+                ));
+                if let Err(why) = h.cpu() {
+                    off.push(format!(
+                        "one core a run ({why}): a run may use every core, up to the CPU-time rlimit"
+                    ));
+                }
+            }
             Err(why) if sampled => {
                 on.push(format!(
                     "the memory limit on resident memory, sampled every {} ms",
                     memory::EVERY_MS
                 ));
                 off.push(format!(
-                    "cgroups ({why}): the process limit is an rlimit, and not told from crashes"
+                    "cgroups ({why}): the process limit is an rlimit, and not told from crashes; a run may use every core, up to the CPU-time rlimit"
                 ));
             }
             Err(why) => off.push(format!(

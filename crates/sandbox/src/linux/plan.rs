@@ -373,6 +373,15 @@ fn mount_ops(
         MS_NOSUID | MS_NODEV,
         format!("mode=1777,size={size}"),
     )?);
+    // POSIX shared memory (shm_open, sem_open) of the run's own, not the
+    // host's: nothing of it reaches another run, or outlives this one.
+    let shm = Path::new("/dev/shm");
+    ops.push(Op::Mkdir(cstr_os(under(shm).as_os_str())?));
+    ops.push(tmpfs(
+        &under(shm),
+        MS_NOSUID | MS_NODEV | MS_NOEXEC,
+        format!("mode=1777,size={size}"),
+    )?);
     // The job's own paths, parents before children, each at the path the
     // job named; one already visible read-only through an earlier one (or a
     // system folder) is not bound again.
@@ -707,6 +716,7 @@ mod tests {
         assert!(ops.contains(&"mounting /dev/null on /g/root/dev/null".to_string()));
         assert!(ops.contains(&"mounting proc on /g/root/proc".to_string()));
         assert!(ops.contains(&"mounting tmpfs on /g/root/tmp".to_string()));
+        assert!(ops.contains(&"mounting tmpfs on /g/root/dev/shm".to_string()));
         assert!(ops.contains(&"mounting tmpfs on /g/root/g/run7".to_string()));
         // /bin/sh is under a system folder: not bound again.
         assert!(!ops.iter().any(|o| o.contains("/g/root/bin/sh")));

@@ -20,6 +20,9 @@ Usage: puzzle-grade MODE [OPTIONS] ARGS
                                 minimal fixture (docs/grading.md)
   run [LIMITS] -- PROGRAM [ARGS...]
                                 one program in the sandbox
+  check-environment             the sandbox levels and controllers this machine
+                                allows, and what to change for fair timing
+                                (status 1 when something should change)
 Options of grade and grade-all:
   --strict              byte for byte against the reference
   --timeout S           every run at most S seconds (default 10 + 60 a MB)

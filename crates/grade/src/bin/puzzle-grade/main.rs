@@ -72,6 +72,7 @@ fn main() -> ExitCode {
             .map_err(Failure::Usage)
             .and_then(|options| with_temp(|temp| run(mode, &options, level, temp))),
         "fuzz" => fuzz(rest, level),
+        "check-environment" => check_environment(&rest),
         "-h" | "--help" => {
             let _ = writeln!(io::stdout(), "{USAGE}");
             Ok(())
@@ -323,6 +324,27 @@ fn grade_all(
     )?;
     out.flush()?;
     if rows.iter().all(Row::passed) {
+        Ok(())
+    } else {
+        Err(Failure::Failed)
+    }
+}
+
+/// `check-environment`: which sandbox levels and controllers this machine
+/// allows and why not, and what makes its times unfair; status 1 when
+/// something should change.
+fn check_environment(args: &[OsString]) -> Result<(), Failure> {
+    if let Some(arg) = args.first() {
+        return Err(Failure::Usage(format!(
+            "puzzle-grade: check-environment takes no argument: {}",
+            arg.to_string_lossy()
+        )));
+    }
+    let env = with_temp(|temp| Ok(puzzle_sandbox::check_environment(temp.join("probe"))))?;
+    let mut out = io::stdout().lock();
+    write!(out, "{env}")?;
+    out.flush()?;
+    if env.is_fair() {
         Ok(())
     } else {
         Err(Failure::Failed)
