@@ -467,9 +467,14 @@ impl Runner for Sandbox {
             }
         }
         match (&self.ids, self.level) {
-            (Ok(base), Level::Namespaces | Level::Uid) => on.push(format!(
-                "uid and gid {base} and up (one a run), no supplementary groups, no new privileges"
-            )),
+            (Ok(base), Level::Namespaces | Level::Uid) => {
+                let ids = format!(
+                    "uid and gid {base} and up (one a run), no supplementary groups, no new privileges"
+                );
+                // At uid, what the level is named for comes first.
+                let at = if self.level == Level::Uid { 0 } else { on.len() };
+                on.insert(at, ids);
+            }
             (Ok(_), Level::Minimal) => off.push(format!(
                 "an unprivileged uid (not asked for: level minimal){}",
                 if self.is_root { ", the runs keep uid 0 without capabilities" } else { "" }
