@@ -869,8 +869,14 @@ fn in_a_container(script: &str) -> Result<(String, String), String> {
         .stderr(File::create(&err).unwrap())
         .spawn()
         .map_err(|e| format!("unshare: {e}"))?;
-    std::thread::sleep(Duration::from_millis(200));
     let pid = child.id();
+    // Until unshare has made the namespace (the maps of the first cannot
+    // be written).
+    let ns = |p: &str| fs::read_link(format!("/proc/{p}/ns/user")).ok();
+    let began = Instant::now();
+    while ns(&pid.to_string()) == ns("self") && began.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let mapped = ["uid_map", "gid_map"]
         .iter()
         .all(|map| fs::write(format!("/proc/{pid}/{map}"), "0 0 4294967295\n").is_ok());

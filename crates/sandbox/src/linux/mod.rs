@@ -307,7 +307,11 @@ pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf
         Err(why) => env.add(
             "cgroups",
             format!("none: {why}"),
-            Some("grade as root, or from a cgroup v2 subtree delegated to this user that has memory, pids and cpu: the process limit is then told apart, and a run gets one core".into()),
+            Some(if found.is_root {
+                "give the grader a cgroup it may write (a container's are read-only: Docker's --privileged gives one): the process limit is then told apart, and a run gets one core".into()
+            } else {
+                "grade as root, or from a cgroup v2 subtree delegated to this user that has memory, pids and cpu: the process limit is then told apart, and a run gets one core".into()
+            }),
         ),
     }
     env.add(
