@@ -197,7 +197,7 @@ fn grade_checker(name: &str, flags: &[&str]) -> Output {
 }
 
 /// The report's classes, in its order.
-const CLASSES: [&str; 13] = [
+const CLASSES: [&str; 14] = [
     "WRONG VERDICT",
     "MISSED ERROR",
     "FALSE ERROR",
@@ -209,6 +209,7 @@ const CLASSES: [&str; 13] = [
     "PROCESS LIMIT",
     "CRASH",
     "NOT GRADED",
+    "NOT RUN",
     "FORMAT",
     "OPEN",
 ];

@@ -312,6 +312,63 @@ fn an_interrupted_grading_writes_no_wrong_grade_and_resumes_to_the_same_files() 
 }
 
 #[test]
+fn the_terminals_signals_never_reach_a_students_program() {
+    // A grader that ignores SIGINT (as one started with `nohup` or `&` in a
+    // script does), its process group sent SIGINT again and again, as a
+    // terminal's Ctrl-C would be: its programs must not get them, so the
+    // grades are those of an undisturbed grading.
+    let class = Class::new("terminal");
+    class.grade(&["subs", "--grades", "whole"]);
+    let whole = class.files("whole");
+    let mut command = class.command(&["subs", "--grades", "pressed"]);
+    let mut child = command
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn_with_sigint_ignored();
+    let pgid = child.id();
+    while child.try_wait().unwrap().is_none() {
+        std::thread::sleep(Duration::from_millis(40));
+        interrupt(pgid);
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(1));
+    let pressed = class.files("pressed");
+    assert_eq!(rows(&pressed).len(), rows(&whole).len());
+    for (name, text) in &whole {
+        assert_eq!(&pressed[name], text, "pressed/{name}");
+    }
+}
+
+/// Spawning with SIGINT ignored, as `nohup` leaves it.
+trait SpawnIgnoringSigint {
+    fn spawn_with_sigint_ignored(&mut self) -> std::process::Child;
+}
+
+impl SpawnIgnoringSigint for Command {
+    fn spawn_with_sigint_ignored(&mut self) -> std::process::Child {
+        // Through sh: `trap '' INT` then exec keeps the signal ignored.
+        let program = self.get_program().to_owned();
+        let args: Vec<_> = self.get_args().map(|a| a.to_owned()).collect();
+        let mut sh = Command::new("sh");
+        sh.arg("-c")
+            .arg("trap '' INT; exec \"$@\"")
+            .arg("sh")
+            .arg(program)
+            .args(args);
+        if let Some(dir) = self.get_current_dir() {
+            sh.current_dir(dir);
+        }
+        {
+            use std::os::unix::process::CommandExt;
+            sh.process_group(0);
+        }
+        sh.stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    }
+}
+
+#[test]
 fn shards_merged_make_the_same_files_as_one_grading() {
     let class = Class::new("shards");
     class.grade(&["subs", "--grades", "whole", "--format", "gradescope,junit"]);

@@ -1,77 +1,190 @@
 //! The sandbox, driven through `puzzle-grade run` with hostile programs
-//! (`tests/sandbox/*.c`, compiled here with `cc`): each must leave the
-//! marker's machine unharmed, leave no process behind, and be told apart by
-//! the way its run ended.
+//! (`tests/sandbox/*.c`, compiled here with `cc`), at every level the
+//! machine allows: each must leave the marker's machine unharmed, leave no
+//! process behind, and be told apart by the way its run ended.
+//!
+//! The levels are run as a marker would meet them ([`At`]): `namespaces`
+//! as this process's user (root on the test machine) and as an ordinary
+//! user (uid 65534, through `setpriv`, in a user namespace); `uid` as root
+//! with the namespaces not asked for; `minimal` as an ordinary user. A
+//! level the machine does not allow is skipped, saying why (a failure where
+//! `PUZZLE_TESTS_REQUIRE_ALL=1`). The container case itself (root without
+//! `CAP_SYS_ADMIN`, no user namespaces, read-only cgroups) is simulated by
+//! the last tests.
 //!
 //! A process is found by a marker: every hostile program gets a unique word
 //! as an argument, which stays in the command line of every process it
 //! forks; after the run no process in `/proc` may have it.
-//!
-//! Where the system gives no namespaces (checked once, from the protections
-//! line of `puzzle-grade run -v`), the tests that need them say why and
-//! pass; the limits are checked everywhere, and named where cgroups are.
 
 mod common;
 
-use common::crate_dir;
+use common::{crate_dir, skip};
 
 use std::fs::{self, File};
-use std::io::ErrorKind;
+use std::io::{ErrorKind, Write};
 use std::net::TcpListener;
+use std::os::unix::fs::MetadataExt;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_puzzle-grade");
 
-/// The protections line of `puzzle-grade run -v`, found once.
-fn protections() -> &'static str {
-    static LINE: OnceLock<String> = OnceLock::new();
-    LINE.get_or_init(|| {
-        let out = Command::new(BIN)
-            .args(["run", "-v", "--", "/bin/true"])
+/// The ordinary user the tests run the grader as, when they run as root.
+const NOBODY: u32 = 65534;
+
+/// A level of the sandbox, and who runs the grader there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    /// `--sandbox namespaces`, as this process's user.
+    Namespaces,
+    /// `--sandbox namespaces` as uid 65534 (a user namespace), when root.
+    UserNamespaces,
+    /// `--sandbox uid`.
+    Uid,
+    /// `--sandbox minimal`, as uid 65534 when root.
+    Minimal,
+}
+
+const ALL: [At; 4] = [At::Namespaces, At::UserNamespaces, At::Uid, At::Minimal];
+
+fn is_root() -> bool {
+    fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}
+
+impl At {
+    fn level(self) -> &'static str {
+        match self {
+            At::Namespaces | At::UserNamespaces => "namespaces",
+            At::Uid => "uid",
+            At::Minimal => "minimal",
+        }
+    }
+
+    /// The uid the grader runs as, when not this process's.
+    fn as_user(self) -> Option<u32> {
+        (matches!(self, At::UserNamespaces | At::Minimal) && is_root()).then_some(NOBODY)
+    }
+
+    /// `puzzle-grade run --sandbox LEVEL`, as the level's user.
+    fn command(self) -> Command {
+        let mut command = match self.as_user() {
+            Some(uid) => {
+                let mut c = Command::new("setpriv");
+                c.arg(format!("--reuid={uid}"))
+                    .arg(format!("--regid={uid}"))
+                    .arg("--clear-groups")
+                    .arg(BIN);
+                c
+            }
+            None => Command::new(BIN),
+        };
+        command.args(["run", "--sandbox", self.level()]);
+        command
+    }
+
+    /// Gives `path` (a folder the test made for the run) to the level's
+    /// user, when the grader runs as another.
+    fn own(self, path: &Path) {
+        if let Some(uid) = self.as_user() {
+            let status = Command::new("chown")
+                .args(["-R", &format!("{uid}:{uid}")])
+                .arg(path)
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+    }
+}
+
+/// The protections line of `puzzle-grade run -v` at `at`, or why the
+/// level cannot be had here; found once a level.
+fn protections(at: At) -> Result<&'static str, &'static str> {
+    static LINES: [OnceLock<Result<String, String>>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let index = ALL.iter().position(|a| *a == at).unwrap();
+    let line = LINES[index].get_or_init(|| {
+        if at == At::UserNamespaces && !is_root() {
+            return Err("the tests run as an ordinary user: At::Namespaces is this".into());
+        }
+        let out = at
+            .command()
+            .args(["-v", "--", "/bin/true"])
             .output()
-            .expect("puzzle-grade runs");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    })
+            .map_err(|e| format!("cannot run the grader: {e}"))?;
+        let text = String::from_utf8_lossy(&out.stderr).trim().to_string();
+        if !out.status.success() {
+            return Err(text);
+        }
+        if at == At::UserNamespaces && !text.contains("a user namespace") {
+            return Err(format!("not in a user namespace: {text}"));
+        }
+        Ok(text)
+    });
+    line.as_ref().map(|s| s.as_str()).map_err(|s| s.as_str())
 }
 
-/// Whether runs get namespaces; says why not when they do not.
-fn namespaces() -> bool {
-    let line = protections();
-    let ok = line.contains("own PID, mount, ") && !line.contains("not available: namespaces");
-    if !ok {
-        eprintln!("skipped: no namespaces on this system: {}", line.trim());
+/// The levels this machine allows, each other skipped with its reason.
+fn levels() -> Vec<At> {
+    ALL.into_iter()
+        .filter(|at| match protections(*at) {
+            Ok(_) => true,
+            Err(why) => {
+                skip(&format!("{at:?}: {why}"));
+                false
+            }
+        })
+        .collect()
+}
+
+/// Whether the memory and process limits are told apart (by cgroups) at
+/// `at`.
+fn cgroups(at: At) -> bool {
+    protections(at).is_ok_and(|line| line.contains("cgroups: memory (the memory limit), pids"))
+}
+
+/// Whether the run's files are held at `at` (its own mount namespace, or
+/// Landlock); says skipped when not.
+fn files_held(at: At) -> bool {
+    let line = protections(at).unwrap_or("");
+    let held = line.contains("own PID, mount") || line.contains("files: Landlock");
+    if !held {
+        skip(&format!(
+            "{at:?}: neither a mount namespace nor Landlock: {line}"
+        ));
     }
-    ok
+    held
 }
 
-/// Whether the memory and process limits are told apart (by cgroups).
-fn cgroups() -> bool {
-    let ok = protections().contains("cgroups: memory (the memory limit), pids");
-    if !ok {
-        eprintln!("not checked: no cgroups to tell the limit from a crash");
-    }
-    ok
-}
-
-/// A folder of this test's own under cargo's temporary folder.
-fn scratch(name: &str) -> PathBuf {
+/// A folder of this test's own under cargo's temporary folder, given to the
+/// level's user.
+fn scratch(name: &str, at: At) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
         .join("sandbox")
-        .join(format!("{name}.{}", std::process::id()));
+        .join(format!("{name}.{at:?}.{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
+    at.own(&dir);
     dir
 }
 
-/// `tests/sandbox/NAME.c`, compiled.
+/// `tests/sandbox/NAME.c`, compiled (once a test binary).
 fn compile(name: &str) -> PathBuf {
+    static BUILT: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, exe)) = built.iter().find(|(n, _)| n == name) {
+        return exe.clone();
+    }
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sandbox-programs");
     fs::create_dir_all(&dir).unwrap();
-    let exe = dir.join(name);
+    let exe = dir.join(format!("{name}.{}", marker("cc")));
     let source = crate_dir().join("tests/sandbox").join(format!("{name}.c"));
     let status = Command::new("cc")
         .args(["-O1", "-w", "-o"])
@@ -80,6 +193,7 @@ fn compile(name: &str) -> PathBuf {
         .status()
         .expect("cc runs");
     assert!(status.success(), "cc {}", source.display());
+    built.push((name.to_string(), exe.clone()));
     exe
 }
 
@@ -134,14 +248,15 @@ fn output_file(what: &str) -> PathBuf {
     ))
 }
 
-/// `puzzle-grade run OPTIONS -- PROGRAM ARGS`, input empty, output caught
-/// in files (or into `stdout` when given): not pipes, so that a process the
-/// sandbox failed to kill cannot keep the test waiting for their end.
-fn run(options: &[&str], program: &Path, args: &[&str], stdout: Option<File>) -> Ran {
+/// `puzzle-grade run --sandbox LEVEL OPTIONS -- PROGRAM ARGS` at `at`,
+/// input empty, output caught in files (or into `stdout` when given): not
+/// pipes, so that a process the sandbox failed to kill cannot keep the test
+/// waiting for their end.
+fn run(at: At, options: &[&str], program: &Path, args: &[&str], stdout: Option<File>) -> Ran {
     let began = Instant::now();
     let (out_path, err_path) = (output_file("out"), output_file("err"));
-    let status = Command::new(BIN)
-        .arg("run")
+    let status = at
+        .command()
         .args(options)
         .arg("--")
         .arg(program)
@@ -164,254 +279,530 @@ fn run(options: &[&str], program: &Path, args: &[&str], stdout: Option<File>) ->
     }
 }
 
-/// No process has `marker`; any that has is killed, then the test fails.
+/// No process has `marker`; any that has is killed (by its pid, a
+/// positive number: see `kill_minus_one_reaches_nothing_outside_the_run`),
+/// then the test fails.
 fn assert_none_left(marker: &str) {
     let left = processes_with(marker);
     for p in &left {
         let pid = p.split(':').next().unwrap_or_default();
-        let _ = Command::new("kill").args(["-9", pid]).status();
+        if pid.parse::<u32>().is_ok_and(|n| n > 1) {
+            let _ = Command::new("kill").args(["-9", pid]).status();
+        }
     }
     assert_eq!(left, Vec::<String>::new(), "left running");
 }
 
 #[test]
 fn writes_to_home_and_above_the_work_folder_are_kept_away() {
-    if !namespaces() {
-        return;
-    }
     let exe = compile("escape_files");
-    let dir = scratch("escape");
-    let work = dir.join("work");
-    fs::create_dir(&work).unwrap();
-    let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
-    let name = marker("escape");
-    for options in [vec![], vec!["--workdir", work.to_str().unwrap()]] {
-        let ran = run(&options, &exe, &[&name, &home], None);
-        assert_eq!(ran.code, 0, "{}", ran.stderr);
-        assert!(
-            ran.stdout
-                .starts_with(&format!("could not write {home}/{name}\n")),
-            "{}",
-            ran.stdout
-        );
-        let harmed: Vec<PathBuf> = [
-            Path::new(&home),
-            &dir,
-            dir.parent().unwrap(),
-            Path::new("/"),
-            Path::new("/tmp"),
-        ]
-        .iter()
-        .map(|d| d.join(&name))
-        .filter(|p| p.exists())
-        .collect();
-        for p in &harmed {
-            let _ = fs::remove_file(p);
+    for at in levels() {
+        if !files_held(at) {
+            continue;
         }
-        assert_eq!(harmed, Vec::<PathBuf>::new(), "written outside");
+        let dir = scratch("escape", at);
+        let work = dir.join("work");
+        // The marker's home: a folder the marker (and so an unconfined
+        // run of the marker's uid) may write.
+        let home = dir.join("home");
+        fs::create_dir(&work).unwrap();
+        fs::create_dir(&home).unwrap();
+        at.own(&dir);
+        let home = home.to_str().unwrap();
+        let name = marker("escape");
+        for options in [vec![], vec!["--workdir", work.to_str().unwrap()]] {
+            let ran = run(at, &options, &exe, &[&name, home], None);
+            assert_eq!(ran.code, 0, "{at:?}: {}", ran.stderr);
+            let lines: Vec<&str> = ran.stdout.lines().collect();
+            assert_eq!(lines[0], format!("could not write {home}/{name}"), "{at:?}");
+            assert!(
+                lines[1].starts_with("wrote "),
+                "{at:?}: its own HOME: {}",
+                ran.stdout
+            );
+            if at != At::Namespaces && at != At::UserNamespaces {
+                // Without a mount namespace `..` is the grader's.
+                for line in &lines[2..] {
+                    assert!(
+                        line.starts_with("could not write"),
+                        "{at:?}: {}",
+                        ran.stdout
+                    );
+                }
+            }
+            let harmed: Vec<PathBuf> = [
+                Path::new(home),
+                &dir,
+                dir.parent().unwrap(),
+                Path::new("/"),
+                Path::new("/tmp"),
+            ]
+            .iter()
+            .map(|d| d.join(&name))
+            .filter(|p| p.exists())
+            .collect();
+            for p in &harmed {
+                let _ = fs::remove_file(p);
+            }
+            assert_eq!(harmed, Vec::<PathBuf>::new(), "{at:?}: written outside");
+        }
+        // The build case: the work folder itself is the run's to write.
+        assert!(work.join(&name).exists(), "{at:?}");
+        assert_none_left(&name);
     }
-    // The build case: the work folder itself is the run's to write.
-    assert!(work.join(&name).exists());
-    assert_none_left(&name);
 }
 
 #[test]
 fn a_daemon_in_a_new_session_dies_with_the_run() {
-    if !namespaces() {
-        return;
-    }
     let exe = compile("daemon");
-    let name = marker("daemon");
-    let ran = run(&[], &exe, &[&name], None);
-    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
-    assert_none_left(&name);
+    for at in levels() {
+        let name = marker("daemon");
+        let ran = run(at, &[], &exe, &[&name], None);
+        assert_eq!((ran.code, ran.stderr.as_str()), (0, ""), "{at:?}");
+        assert_none_left(&name);
+    }
 }
 
 #[test]
 fn three_hundred_children_meet_the_process_limit() {
     let exe = compile("children");
-    let name = marker("children");
-    let ran = run(&[], &exe, &[&name], None);
-    if cgroups() {
-        assert_eq!(ran.code, 125, "{}", ran.stderr);
-        assert!(ran
-            .stderr
-            .ends_with("puzzle-grade: run: stopped by the process limit (64 processes)\n"));
-    } else {
-        assert_ne!(ran.code, 0);
+    for at in levels() {
+        let name = marker("children");
+        let ran = run(at, &["--time", "5"], &exe, &[&name], None);
+        if cgroups(at) {
+            assert_eq!(ran.code, 125, "{at:?}: {}", ran.stderr);
+            assert!(
+                ran.stderr
+                    .ends_with("puzzle-grade: run: stopped by the process limit (64 processes)\n"),
+                "{at:?}: {}",
+                ran.stderr
+            );
+        } else {
+            // The process rlimit refuses the fork: the program's own error.
+            assert_eq!(ran.code, 1, "{at:?}: {}", ran.stderr);
+            assert!(ran.stderr.starts_with("fork: "), "{at:?}: {}", ran.stderr);
+        }
+        assert_none_left(&name);
     }
-    assert_none_left(&name);
 }
 
 #[test]
 fn six_gigabytes_meet_the_memory_limit() {
     let exe = compile("memory");
-    let name = marker("memory");
-    let ran = run(&[], &exe, &[&name], None);
-    if cgroups() {
+    for at in levels() {
+        let name = marker("memory");
+        let ran = run(at, &[], &exe, &[&name], None);
+        // A memory cgroup, or the grader's sampler: the same words.
         assert_eq!(
             (ran.code, ran.stderr.as_str()),
             (
                 125,
                 "puzzle-grade: run: stopped by the memory limit (1024 MiB)\n"
-            )
+            ),
+            "{at:?}"
         );
-    } else {
-        assert_ne!(ran.code, 0);
+        assert_none_left(&name);
     }
-    assert_none_left(&name);
+}
+
+/// The memory limit counts what a program uses, not what it reserves, at
+/// every level: 1 GiB reserved and 1 MB used runs under a 512 MiB limit as
+/// root (a memory cgroup) and as an ordinary user (sampled), where an
+/// address-space limit refused it (issue 34: 33 false errors).
+#[test]
+fn reserving_a_gigabyte_and_using_a_megabyte_fits_in_512_mib_at_every_level() {
+    let exe = compile("reserve");
+    for at in levels() {
+        let ran = run(at, &["--memory", "512"], &exe, &[], None);
+        assert_eq!(
+            (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
+            (0, "reserved 1024 MiB, used 1 MiB\n", ""),
+            "{at:?}"
+        );
+        let line = protections(at).unwrap_or("");
+        assert!(
+            line.contains("cgroups: memory (the memory limit)")
+                || line.contains("the memory limit on resident memory, sampled every 10 ms"),
+            "{at:?}: {line}"
+        );
+    }
 }
 
 #[test]
 fn a_four_gigabyte_file_meets_the_file_size_limit() {
     let exe = compile("big_file");
-    let name = marker("big");
-    let ran = run(&["--file-size", "16"], &exe, &[&name], None);
-    assert_eq!(
-        (ran.code, ran.stderr.as_str()),
-        (
-            153,
-            "puzzle-grade: run: stopped by the file-size limit (16 MiB)\n"
-        )
-    );
-    assert_none_left(&name);
+    for at in levels() {
+        let name = marker("big");
+        let ran = run(at, &["--file-size", "16"], &exe, &[&name], None);
+        assert_eq!(
+            (ran.code, ran.stderr.as_str()),
+            (
+                153,
+                "puzzle-grade: run: stopped by the file-size limit (16 MiB)\n"
+            ),
+            "{at:?}"
+        );
+        assert_none_left(&name);
+    }
 }
 
 #[test]
 fn a_tcp_connection_to_the_markers_machine_fails() {
-    if !namespaces() {
-        return;
-    }
+    let exe = compile("connect");
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port().to_string();
-    let exe = compile("connect");
-    let name = marker("connect");
-    let ran = run(&[], &exe, &[&port, &name], None);
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    assert!(ran.stdout.starts_with("not connected: "), "{}", ran.stdout);
-    let accepted = listener.accept().map(|(_, peer)| peer);
-    assert_eq!(
-        accepted.map_err(|e| e.kind()),
-        Err(ErrorKind::WouldBlock),
-        "the listener saw a connection"
-    );
-    assert_none_left(&name);
+    for at in levels() {
+        let name = marker("connect");
+        let ran = run(at, &[], &exe, &[&port, &name], None);
+        assert_eq!(
+            (ran.code, ran.stdout.as_str()),
+            (0, "no socket: Operation not permitted\n"),
+            "{at:?}: {}",
+            ran.stderr
+        );
+        let accepted = listener.accept().map(|(_, peer)| peer);
+        assert_eq!(
+            accepted.map_err(|e| e.kind()),
+            Err(ErrorKind::WouldBlock),
+            "{at:?}: the listener saw a connection"
+        );
+        assert_none_left(&name);
+    }
 }
 
 #[test]
 fn a_search_of_the_folders_above_finds_no_other_submission() {
-    if !namespaces() {
-        return;
-    }
     let exe = compile("search");
-    let dir = scratch("search");
-    let name = marker("secret");
-    fs::create_dir_all(dir.join("other")).unwrap();
-    fs::create_dir_all(dir.join("mine")).unwrap();
-    let planted = dir.join("other").join(&name);
-    fs::write(&planted, "another student's program\n").unwrap();
-    let ran = run(
-        &["--workdir", dir.join("mine").to_str().unwrap()],
-        &exe,
-        &[&name, planted.to_str().unwrap()],
-        None,
-    );
-    assert_eq!(
-        (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
-        (0, "0 found\n", "")
-    );
-    assert_none_left(&name);
+    for at in levels() {
+        if !files_held(at) {
+            continue;
+        }
+        let dir = scratch("search", at);
+        let name = marker("secret");
+        fs::create_dir_all(dir.join("other")).unwrap();
+        fs::create_dir_all(dir.join("mine")).unwrap();
+        let planted = dir.join("other").join(&name);
+        fs::write(&planted, "another student's program\n").unwrap();
+        at.own(&dir);
+        let ran = run(
+            at,
+            &["--workdir", dir.join("mine").to_str().unwrap()],
+            &exe,
+            &[&name, planted.to_str().unwrap()],
+            None,
+        );
+        assert_eq!(
+            (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
+            (0, "0 found\n", ""),
+            "{at:?}"
+        );
+        assert_none_left(&name);
+    }
 }
 
 #[test]
 fn a_program_that_ignores_sigterm_is_killed_at_the_time_limit() {
     let exe = compile("ignore_term");
-    let name = marker("term");
-    let ran = run(&["--time", "1"], &exe, &[&name], None);
-    assert_eq!(
-        (ran.code, ran.stderr.as_str()),
-        (124, "puzzle-grade: run: killed at the time limit (1 s)\n")
-    );
-    assert!(ran.elapsed < Duration::from_secs(5), "{:?}", ran.elapsed);
-    assert_none_left(&name);
+    for at in levels() {
+        let name = marker("term");
+        let ran = run(at, &["--time", "1"], &exe, &[&name], None);
+        assert_eq!(
+            (ran.code, ran.stderr.as_str()),
+            (124, "puzzle-grade: run: killed at the time limit (1 s)\n"),
+            "{at:?}"
+        );
+        assert!(
+            ran.elapsed < Duration::from_secs(5),
+            "{at:?}: {:?}",
+            ran.elapsed
+        );
+        assert_none_left(&name);
+    }
 }
 
 #[test]
 fn endless_output_meets_the_file_size_limit() {
     let exe = compile("print_forever");
-    let name = marker("print");
-    let out = scratch("print").join("out");
-    let ran = run(
-        &["--file-size", "1"],
-        &exe,
-        &[&name],
-        Some(File::create(&out).unwrap()),
-    );
-    assert_eq!(
-        (ran.code, ran.stderr.as_str()),
-        (
-            153,
-            "puzzle-grade: run: stopped by the file-size limit (1 MiB)\n"
-        )
-    );
-    assert_eq!(fs::metadata(&out).unwrap().len(), 1 << 20);
-    assert_none_left(&name);
+    for at in levels() {
+        let name = marker("print");
+        let out = scratch("print", at).join("out");
+        let ran = run(
+            at,
+            &["--file-size", "1"],
+            &exe,
+            &[&name],
+            Some(File::create(&out).unwrap()),
+        );
+        assert_eq!(
+            (ran.code, ran.stderr.as_str()),
+            (
+                153,
+                "puzzle-grade: run: stopped by the file-size limit (1 MiB)\n"
+            ),
+            "{at:?}"
+        );
+        assert_eq!(fs::metadata(&out).unwrap().len(), 1 << 20, "{at:?}");
+        assert_none_left(&name);
+    }
 }
 
 #[test]
 fn closing_stdout_early_is_an_ordinary_end() {
     let exe = compile("close_stdout");
-    let name = marker("close");
-    let ran = run(&[], &exe, &[&name], None);
-    assert_eq!(
-        (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
-        (0, "solvable\n", "still here\n")
-    );
-    assert_none_left(&name);
+    for at in levels() {
+        let name = marker("close");
+        let ran = run(at, &[], &exe, &[&name], None);
+        assert_eq!(
+            (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
+            (0, "solvable\n", "still here\n"),
+            "{at:?}"
+        );
+        assert_none_left(&name);
+    }
 }
 
 #[test]
 fn signals_reach_the_program_which_is_not_the_namespaces_init() {
-    let ran = run(&[], Path::new("/bin/sh"), &["-c", "kill -SEGV $$"], None);
-    assert_eq!(
-        (ran.code, ran.stderr.as_str()),
-        (139, "puzzle-grade: run: killed by signal 11 (SIGSEGV)\n")
-    );
+    for at in levels() {
+        let ran = run(
+            at,
+            &[],
+            Path::new("/bin/sh"),
+            &["-c", "kill -SEGV $$"],
+            None,
+        );
+        assert_eq!(
+            (ran.code, ran.stderr.as_str()),
+            (139, "puzzle-grade: run: killed by signal 11 (SIGSEGV)\n"),
+            "{at:?}"
+        );
+    }
 }
 
 #[test]
 fn the_exit_status_is_passed_on_and_named() {
-    let ran = run(&[], Path::new("/bin/sh"), &["-c", "exit 3"], None);
-    assert_eq!(
-        (ran.code, ran.stderr.as_str()),
-        (3, "puzzle-grade: run: exited with status 3\n")
-    );
+    for at in levels() {
+        let ran = run(at, &[], Path::new("/bin/sh"), &["-c", "exit 3"], None);
+        assert_eq!(
+            (ran.code, ran.stderr.as_str()),
+            (3, "puzzle-grade: run: exited with status 3\n"),
+            "{at:?}"
+        );
+    }
 }
 
 #[test]
 fn the_run_sees_only_its_own_environment_and_folders() {
-    if !namespaces() {
-        return;
+    for at in levels() {
+        let ran = run(
+            at,
+            &[],
+            Path::new("/bin/sh"),
+            &["-c", "env | sort; ls / 2>&1 | sort; echo end"],
+            None,
+        );
+        assert_eq!(ran.code, 0, "{at:?}: {}", ran.stderr);
+        let lines: Vec<&str> = ran.stdout.lines().collect();
+        assert!(lines[0].starts_with("HOME=/"), "{at:?}: {}", ran.stdout);
+        assert_eq!(lines[1], "LANG=C", "{at:?}");
+        assert_eq!(lines[2], "PATH=/usr/local/bin:/usr/bin:/bin", "{at:?}");
+        assert!(lines[3].starts_with("PWD=/"), "{at:?}: {}", ran.stdout);
+        assert!(lines[4].starts_with("TMPDIR=/"), "{at:?}: {}", ran.stdout);
+        let listing = &lines[5..lines.len() - 1];
+        if matches!(at, At::Namespaces | At::UserNamespaces) {
+            for line in listing {
+                assert!(
+                    ["bin", "dev", "etc", "lib", "lib64", "proc", "sbin", "tmp", "usr"]
+                        .contains(line),
+                    "{at:?}: {line} in /: {}",
+                    ran.stdout
+                );
+            }
+        } else if files_held(at) {
+            assert_eq!(
+                listing,
+                ["ls: cannot open directory '/': Permission denied"],
+                "{at:?}"
+            );
+        }
     }
-    let ran = run(
-        &[],
-        Path::new("/bin/sh"),
-        &["-c", "env | sort; ls /; ls /tmp | wc -l"],
-        None,
-    );
-    assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let lines: Vec<&str> = ran.stdout.lines().collect();
-    assert!(lines[0].starts_with("HOME=/"), "{}", ran.stdout);
-    assert_eq!(lines[1], "LANG=C");
-    assert_eq!(lines[2], "PATH=/usr/local/bin:/usr/bin:/bin");
-    assert!(lines[3].starts_with("PWD=/"), "{}", ran.stdout);
-    assert!(lines[4].starts_with("TMPDIR=/"), "{}", ran.stdout);
-    for line in &lines[5..lines.len() - 1] {
+}
+
+/// A key left in the uid's keyring by one run (`add_key`) is not read by
+/// the next, which has the same uid: the filter denies the keyring calls.
+#[test]
+fn a_key_left_in_the_keyring_is_not_read_by_the_next_run() {
+    let (leave, read) = (compile("keyring_leave"), compile("keyring_read"));
+    for at in levels() {
+        let name = marker("key");
+        let ran = run(at, &[], &leave, &[&name], None);
+        assert_eq!(
+            (ran.code, ran.stdout.as_str()),
+            (0, "add_key: Operation not permitted\n"),
+            "{at:?}"
+        );
+        let ran = run(at, &[], &read, &[&name], None);
+        assert_eq!(
+            (ran.code, ran.stdout.as_str()),
+            (0, "request_key: Operation not permitted\n"),
+            "{at:?}"
+        );
+        assert_none_left(&name);
+    }
+}
+
+/// POSIX shared memory a run leaves in `/dev/shm` is not there for the
+/// next run, nor on the marker's machine: at `namespaces` each run has a
+/// `/dev/shm` of its own; elsewhere Landlock keeps the run out of the
+/// host's.
+#[test]
+fn shared_memory_left_by_a_run_is_not_there_for_the_next() {
+    let exe = compile("shm");
+    for at in levels() {
+        let name = marker("shm");
+        let left = run(at, &[], &exe, &["leave", &name], None);
+        let read = run(at, &[], &exe, &["read", &name], None);
+        let on_host = Path::new("/dev/shm").join(&name);
+        let leaked = on_host.exists();
+        let _ = fs::remove_file(&on_host);
+        assert!(!leaked, "{at:?}: {} on the host", on_host.display());
+        let expected = match at {
+            At::Namespaces | At::UserNamespaces => format!("left /{name}\n"),
+            At::Uid | At::Minimal => "shm_open: Permission denied\n".into(),
+        };
+        assert_eq!((left.code, left.stdout), (0, expected), "{at:?}");
+        assert_eq!(
+            (read.code, read.stdout.as_str()),
+            (0, "shm_open: No such file or directory\n"),
+            "{at:?}"
+        );
+    }
+}
+
+/// An abstract Unix socket one run listens on is out of another's reach,
+/// running at the same time: the filter denies `AF_UNIX` sockets where the
+/// runs share a network namespace (or have none of their own), and a run
+/// with a network namespace of its own has its own abstract sockets.
+#[test]
+fn a_socket_one_run_listens_on_is_out_of_another_runs_reach() {
+    let exe = compile("unix_socket");
+    for at in levels() {
+        let name = marker("socket");
+        let listener = {
+            let (exe, name) = (exe.clone(), name.clone());
+            std::thread::spawn(move || run(at, &[], &exe, &["listen", &name], None))
+        };
+        std::thread::sleep(Duration::from_millis(500));
+        let connected = run(at, &[], &exe, &["connect", &name], None);
+        let listened = listener.join().unwrap();
+        let own_network = protections(at).is_ok_and(|l| l.contains("own PID, mount, network"));
+        let (listens, connects) = if own_network {
+            ("listening\n", "connect: Connection refused\n")
+        } else {
+            (
+                "socket: Operation not permitted\n",
+                "socket: Operation not permitted\n",
+            )
+        };
+        assert_eq!(listened.stdout, listens, "{at:?}");
+        assert_eq!(connected.stdout, connects, "{at:?}");
+        assert_none_left(&name);
+    }
+}
+
+/// A run gets one core, where the cpu controller can be had: two busy
+/// threads for a second get at most about a second of CPU time.
+#[test]
+fn two_busy_threads_get_one_core() {
+    let exe = compile("two_cores");
+    for at in levels() {
+        if !protections(at).is_ok_and(|l| l.contains("cpu (one core a run)")) {
+            // An ordinary user has no cgroups without delegation: not a
+            // lack of this machine's, so no skip.
+            if at.as_user().is_none() {
+                skip(&format!(
+                    "{at:?}: no cpu controller: {}",
+                    protections(at).unwrap_or("")
+                ));
+            }
+            continue;
+        }
+        let ran = run(at, &[], &exe, &[], None);
+        let times: Vec<f64> = ran
+            .stdout
+            .split_whitespace()
+            .filter_map(|t| t.parse().ok())
+            .collect();
+        assert_eq!((ran.code, times.len()), (0, 2), "{at:?}: {}", ran.stderr);
+        let (cpu, wall) = (times[0], times[1]);
         assert!(
-            ["bin", "dev", "etc", "lib", "lib64", "proc", "sbin", "tmp", "usr"].contains(line),
-            "{line} in /: {}",
-            ran.stdout
+            cpu <= wall * 1.1 + 50.0,
+            "{at:?}: {cpu} ms of CPU in {wall} ms"
+        );
+    }
+}
+
+/// `kill(-1)` and a signal to a process group of the marker's user reach
+/// nothing outside the run: a process of the grader's user survives.
+///
+/// The victim is killed by its pid alone, never with `kill -9 -PGID`:
+/// procps-ng 4.0.2's `kill` reads `-19000` there as `-1` (it sent
+/// `kill(-1, SIGKILL)` as root, and ended every process of the machine);
+/// `kill -SIG -- -PGID` is read right.
+#[test]
+fn kill_minus_one_reaches_nothing_outside_the_run() {
+    let exe = compile("kill_all");
+    for at in levels() {
+        let name = marker("victim");
+        let mut victim = Command::new("sh");
+        victim
+            .args(["-c", "while :; do sleep 0.1; done", &name])
+            .process_group(0);
+        if let Some(uid) = at.as_user() {
+            victim.uid(uid).gid(uid);
+        }
+        let mut victim = victim.spawn().unwrap();
+        let group = victim.id().to_string();
+        let ran = run(at, &[], &exe, &[&group, &name], None);
+        let alive = victim.try_wait().unwrap().is_none();
+        let _ = victim.kill();
+        let _ = victim.wait();
+        assert!(alive, "{at:?}: the victim was killed: {}", ran.stdout);
+        let expected = match at {
+            // The filter: the run shares the marker's uid.
+            At::Minimal => {
+                "kill(-1): Operation not permitted\nkill(-group): Operation not permitted\n"
+            }
+            // Its own uid: every other process refused it (which kill(-1)
+            // does not report); the group is root's.
+            At::Uid => "kill(-1): returned 0\nkill(-group): Operation not permitted\n",
+            // Its own PID namespace: neither is there.
+            At::Namespaces | At::UserNamespaces => {
+                "kill(-1): No such process\nkill(-group): No such process\n"
+            }
+        };
+        assert_eq!((ran.code, ran.stdout.as_str()), (0, expected), "{at:?}");
+        assert_none_left(&name);
+    }
+}
+
+/// A system call through another ABI (i386's `int $0x80`) kills the
+/// program (`SIGSYS`): the filter knows only x86-64's numbers.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn a_system_call_of_another_abi_kills_the_program() {
+    let exe = compile("i386_call");
+    for at in levels() {
+        let ran = run(at, &[], &exe, &[], None);
+        assert_eq!(
+            (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
+            (
+                159,
+                "",
+                "calling\npuzzle-grade: run: killed by signal 31 (SIGSYS)\n"
+            ),
+            "{at:?}"
         );
     }
 }
@@ -441,11 +832,120 @@ fn without_namespaces_runs_still_leave_no_process() {
         .stderr(Stdio::null())
         .status();
     let errors = fs::read_to_string(&errors).unwrap_or_default();
-    if ran.is_err() || !errors.contains("not available: namespaces (") {
-        eprintln!("skipped: cannot take namespaces away here (needs unshare, as root)");
+    if ran.is_err() || !errors.contains("sandbox: level minimal") {
+        skip("cannot take namespaces away here (needs unshare, as root)");
         return;
     }
+    assert!(
+        errors.contains("not available: namespaces (user namespace: "),
+        "{errors}"
+    );
     assert_eq!(fs::read_to_string(&statuses).unwrap(), "0\n124\n");
+    assert_none_left(&name);
+}
+
+/// `script` run as root in a simulated container: a user namespace that
+/// maps every uid (so that the grader is root with `CAP_SETUID`), with no
+/// nested user namespace allowed, the cgroup file systems read-only, and
+/// `CAP_SYS_ADMIN` out of the bounding set: what Docker gives an
+/// autograder. Its stdout and stderr, or why it cannot be made here.
+fn in_a_container(script: &str) -> Result<(String, String), String> {
+    if !is_root() {
+        return Err("the container is simulated as root".into());
+    }
+    let inner = "echo 0 > /proc/sys/user/max_user_namespaces || exit 97; \
+         for d in /sys/fs/cgroup/* /sys/fs/cgroup; do mount -o remount,bind,ro \"$d\" || exit 98; done; \
+         exec setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin sh -c \"$1\" </dev/null";
+    let (out, err) = (output_file("out"), output_file("err"));
+    // The maps are written from outside once the namespace exists; the
+    // shell then executes itself again, to be root with the namespace's
+    // capabilities.
+    let mut child = Command::new("unshare")
+        .args(["--user", "--mount", "sh", "-c"])
+        .arg(format!("read go && exec sh -c '{inner}' container \"$0\""))
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(File::create(&out).unwrap())
+        .stderr(File::create(&err).unwrap())
+        .spawn()
+        .map_err(|e| format!("unshare: {e}"))?;
+    let pid = child.id();
+    // Until unshare has made the namespace (the maps of the first cannot
+    // be written).
+    let ns = |p: &str| fs::read_link(format!("/proc/{p}/ns/user")).ok();
+    let began = Instant::now();
+    while ns(&pid.to_string()) == ns("self") && began.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mapped = ["uid_map", "gid_map"]
+        .iter()
+        .all(|map| fs::write(format!("/proc/{pid}/{map}"), "0 0 4294967295\n").is_ok());
+    let _ = child.stdin.take().unwrap().write_all(b"go\n");
+    let status = child.wait().map_err(|e| e.to_string())?;
+    let read = |p: &Path| fs::read_to_string(p).unwrap_or_default();
+    let (out, err) = (read(&out), read(&err));
+    if !mapped || matches!(status.code(), Some(97 | 98)) {
+        return Err(format!("cannot simulate a container here: {err}"));
+    }
+    Ok((out, err))
+}
+
+/// In a container (simulated), the grader finds the `uid` level by itself,
+/// and the hostile programs are still stopped: the network, the keyring,
+/// another ABI, a daemon, the files outside.
+#[test]
+fn in_a_container_the_uid_level_is_chosen_and_holds() {
+    let programs: Vec<PathBuf> = [
+        "connect",
+        "keyring_leave",
+        "keyring_read",
+        "daemon",
+        "escape_files",
+    ]
+    .iter()
+    .map(|p| compile(p))
+    .collect();
+    let name = marker("container");
+    let dir = scratch("container", At::Uid);
+    let script = format!(
+        "{BIN} run -v -- {connect} 9 {name}; \
+         {BIN} run -- {leave} {name}; {BIN} run -- {read} {name}; \
+         {BIN} run -- {daemon} {name}; \
+         {BIN} run -- {escape} {name} {dir}",
+        connect = programs[0].display(),
+        leave = programs[1].display(),
+        read = programs[2].display(),
+        daemon = programs[3].display(),
+        escape = programs[4].display(),
+        dir = dir.display(),
+    );
+    let (out, err) = match in_a_container(&script) {
+        Ok(caught) => caught,
+        Err(why) => return skip(&why),
+    };
+    assert!(
+        err.starts_with("puzzle-grade: run: sandbox: level uid: "),
+        "{err}"
+    );
+    assert!(
+        err.contains("not available: namespaces (user namespace: "),
+        "{err}"
+    );
+    assert!(err.contains("cgroups (cgroup"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "no socket: Operation not permitted",
+            "add_key: Operation not permitted",
+            "request_key: Operation not permitted",
+        ]
+    );
+    assert_eq!(
+        lines[3],
+        format!("could not write {}/{name}", dir.display())
+    );
+    assert!(!dir.join(&name).exists());
     assert_none_left(&name);
 }
 
@@ -454,29 +954,77 @@ fn without_namespaces_runs_still_leave_no_process() {
 /// the marker's again afterwards.
 #[test]
 fn a_build_works_in_its_folder_which_stays_the_markers() {
-    use std::os::unix::fs::MetadataExt;
-    let dir = scratch("build");
-    fs::copy(
-        crate_dir().join("tests/sandbox/close_stdout.c"),
-        dir.join("prog.c"),
-    )
-    .unwrap();
-    let ran = run(
-        &["--workdir", dir.to_str().unwrap()],
-        Path::new("cc"),
-        &["-o", "prog", "prog.c"],
-        None,
-    );
-    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
-    let owner = |p: &Path| fs::metadata(p).map(|m| (m.uid(), m.gid())).unwrap();
-    assert_eq!(owner(&dir.join("prog")), owner(&dir));
-    assert_eq!(owner(&dir.join("prog.c")), owner(&dir));
-    let prog = dir.join("prog");
-    let ran = run(&["--read", prog.to_str().unwrap()], &prog, &[], None);
+    for at in levels() {
+        let dir = scratch("build", at);
+        fs::copy(
+            crate_dir().join("tests/sandbox/close_stdout.c"),
+            dir.join("prog.c"),
+        )
+        .unwrap();
+        at.own(&dir);
+        let ran = run(
+            at,
+            &["--workdir", dir.to_str().unwrap()],
+            Path::new("cc"),
+            &["-o", "prog", "prog.c"],
+            None,
+        );
+        assert_eq!((ran.code, ran.stderr.as_str()), (0, ""), "{at:?}");
+        let owner = |p: &Path| fs::metadata(p).map(|m| (m.uid(), m.gid())).unwrap();
+        assert_eq!(owner(&dir.join("prog")), owner(&dir), "{at:?}");
+        assert_eq!(owner(&dir.join("prog.c")), owner(&dir), "{at:?}");
+        let prog = dir.join("prog");
+        let ran = run(at, &["--read", prog.to_str().unwrap()], &prog, &[], None);
+        assert_eq!(
+            (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
+            (0, "solvable\n", "still here\n"),
+            "{at:?}"
+        );
+    }
+}
+
+/// `check-environment` names each level, the controllers and the timing,
+/// one line each, and fails (status 1) exactly when it says to change
+/// something.
+#[test]
+fn check_environment_names_the_levels_the_controllers_and_the_timing() {
+    let out = Command::new(BIN).arg("check-environment").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let names: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("  "))
+        .filter_map(|l| l.split(": ").next())
+        .collect();
+    for name in [
+        "level namespaces",
+        "level uid",
+        "level minimal",
+        "chosen level",
+        "cgroups",
+        "memory limit",
+        "Landlock",
+        "this process",
+        "load",
+        "simultaneous multithreading",
+        "CPU frequency governor",
+        "frequency boost",
+        "transparent huge pages",
+        "swap",
+    ] {
+        assert!(names.contains(&name), "{name}: {text}");
+    }
+    assert!(text.contains("level minimal: available\n"), "{text}");
+    let changes = text.contains("\n  to change: ");
     assert_eq!(
-        (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
-        (0, "solvable\n", "still here\n")
+        out.status.code(),
+        Some(if changes { 1 } else { 0 }),
+        "{text}"
     );
+    let bad = Command::new(BIN)
+        .args(["check-environment", "now"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
 }
 
 #[test]
@@ -491,7 +1039,13 @@ fn bad_command_lines_exit_2_and_a_missing_program_127() {
         "puzzle-grade: run: --memory: should be a positive whole number, but is \"lots\"\n\
          (puzzle-grade run --help for usage)\n"
     );
-    let ran = run(&[], Path::new("/no/such/program"), &[], None);
+    let ran = run(
+        At::Namespaces,
+        &[],
+        Path::new("/no/such/program"),
+        &[],
+        None,
+    );
     assert_eq!(
         (ran.code, ran.stderr.as_str()),
         (127, "puzzle-grade: run: /no/such/program: not found\n")

@@ -77,6 +77,33 @@ pub enum Ending {
     ProcessLimit,
 }
 
+/// What a run's memory limit counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryLimit {
+    /// The memory it used (resident), held by a memory cgroup: the kernel
+    /// stops the run at the limit.
+    Cgroup,
+    /// The memory it used (resident), sampled by the grader every 10 ms
+    /// (there was no memory cgroup): the run is stopped once it is seen over
+    /// the limit.
+    Sampled,
+    /// Its address space (`RLIMIT_AS`): neither a cgroup nor the sampler
+    /// could be had. An allocation that would take the address space over
+    /// the limit fails, however little of it the program would touch: a
+    /// program that reserves more than it uses fails here and not where the
+    /// limit is resident, and its failure is not told from another crash.
+    /// The engine should say so in the run's row and feedback rather than
+    /// call the run's error its own.
+    AddressSpace,
+}
+
+impl MemoryLimit {
+    /// Whether the limit counted what the run used (not what it reserved).
+    pub fn is_resident(self) -> bool {
+        !matches!(self, MemoryLimit::AddressSpace)
+    }
+}
+
 /// What a run did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
@@ -84,6 +111,73 @@ pub struct Outcome {
     pub ending: Ending,
     /// Its wall-clock time.
     pub elapsed: Duration,
+    /// What its memory limit counted: [`MemoryLimit::AddressSpace`] means a
+    /// run that failed may have failed for the limit, and not by its own
+    /// fault, without [`Ending::MemoryLimit`] saying so.
+    pub memory_limit: MemoryLimit,
+}
+
+impl Outcome {
+    /// An outcome whose memory limit was resident (as a stand-in runner's).
+    pub fn new(ending: Ending, elapsed: Duration) -> Outcome {
+        Outcome {
+            ending,
+            elapsed,
+            memory_limit: MemoryLimit::Cgroup,
+        }
+    }
+}
+
+/// How much of the sandbox a machine allows, from most to least: chosen
+/// by [`Sandbox::new`](crate::Sandbox::new) from what the system allows,
+/// or asked for by name (`--sandbox namespaces|uid|minimal`) with
+/// [`Sandbox::at_level`](crate::Sandbox::at_level).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Each run in namespaces of its own (PID, mount, network, IPC, UTS),
+    /// with a uid of its own as root, or in a user namespace of its own
+    /// when not.
+    Namespaces,
+    /// No namespaces, but a uid of its own (root without `CAP_SYS_ADMIN`,
+    /// as in a Docker container): the files it may touch held by Landlock
+    /// where the kernel has it, everything it leaves killed at the end.
+    Uid,
+    /// Neither (not root, and no user namespaces): the marker's uid, with
+    /// the system-call filter, Landlock where the kernel has it, rlimits,
+    /// its own process group, and a watcher that kills what it leaves.
+    Minimal,
+}
+
+impl Level {
+    /// Every level, from most to least.
+    pub const ALL: [Level; 3] = [Level::Namespaces, Level::Uid, Level::Minimal];
+
+    /// Its name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Namespaces => "namespaces",
+            Level::Uid => "uid",
+            Level::Minimal => "minimal",
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+
+    /// A level by its name: `namespaces`, `uid` or `minimal`.
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("should be namespaces, uid or minimal, but is {s:?}"))
+    }
 }
 
 /// Something that runs jobs: the sandbox of the `puzzle-grade` binary, or a
@@ -97,4 +191,21 @@ pub trait Runner: Sync {
     /// a report's header ("sandbox: own PID namespace, no network, ...";
     /// what could not be had is named too).
     fn protections(&self) -> String;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_read_by_their_names() {
+        for level in Level::ALL {
+            assert_eq!(level.name().parse::<Level>(), Ok(level));
+        }
+        assert_eq!(
+            "root".parse::<Level>(),
+            Err("should be namespaces, uid or minimal, but is \"root\"".into())
+        );
+        assert!(Level::Namespaces < Level::Minimal);
+    }
 }

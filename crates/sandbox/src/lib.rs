@@ -10,7 +10,8 @@
 //! knows nothing of puzzles, fixtures or marks (the `puzzle` and
 //! `puzzle-grade` crates), and it never prints.
 //!
-//! Each run gets, where the system allows:
+//! Each run gets, at the [`Level`] the system allows (`namespaces`, `uid`,
+//! `minimal`; [`Sandbox::at_level`] asks for one):
 //!
 //! - its own PID namespace, whose init (a forked copy of this process) waits
 //!   for the program; when init exits the kernel kills everything the run
@@ -18,19 +19,29 @@
 //! - its own network (no interfaces but a down loopback), IPC and UTS
 //!   namespaces;
 //! - its own mount namespace whose root is a fresh tmpfs showing only the
-//!   system folders read-only, a minimal `/dev`, a fresh `/tmp`, a `/proc`
-//!   of its PID namespace (read-only), the program and the job's read-only
-//!   paths (at their own paths), and its work folder;
+//!   system folders read-only, a minimal `/dev`, a fresh `/tmp` and
+//!   `/dev/shm`, a `/proc` of its PID namespace (read-only), the program and
+//!   the job's read-only paths (at their own paths), and its work folder;
+//!   without a mount namespace (`uid`, `minimal`), Landlock holds the same
+//!   files;
 //! - an unprivileged uid and gid of its own when run as root (so that the
 //!   process limit counts this run alone), no supplementary groups, no new
 //!   privileges; a user namespace when not root;
+//! - one core (a cpu cgroup's quota);
 //! - rlimits, and a memory and a pids cgroup that tell the memory and the
-//!   process limits from crashes.
+//!   process limits from crashes; without a memory cgroup the grader
+//!   samples the run's resident memory, so that the memory limit counts
+//!   what a run uses at every level ([`Outcome::memory_limit`] says how it
+//!   was held);
+//! - a system-call filter (seccomp-BPF, installed just before `execve`):
+//!   no keyrings, `io_uring`, `bpf`, mounts, new namespaces, file locks,
+//!   sockets but `AF_UNIX`, and no other ABI (docs/grading.md has the
+//!   table).
 //!
-//! What cannot be had is named by
-//! [`Runner::protections`], and the
-//! run still works: without namespaces the program's watcher is a subreaper, which
-//! kills every process the run leaves. On another system (or another
+//! What cannot be had is named by [`Runner::protections`] (and, for the
+//! whole machine, by [`check_environment`]), and the run still works:
+//! without namespaces the program's keeper is a subreaper, which kills
+//! every process the run leaves. On another system (or another
 //! processor than x86-64 and AArch64, whose system-call numbers this knows),
 //! the program runs in a process group of its own, with rlimits, and the
 //! group is killed at the end.
@@ -38,12 +49,14 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod environment;
 mod job;
 pub mod signals;
 #[cfg(unix)]
 mod sys;
 
-pub use job::{Ending, Job, Limits, Outcome, Runner, Workdir};
+pub use environment::{check_environment, Environment};
+pub use job::{Ending, Job, Level, Limits, MemoryLimit, Outcome, Runner, Workdir};
 
 /// The items under it, on the systems the namespaced sandbox is written for
 /// (or, with `not`, on the others): the condition once, not on each item.
@@ -67,9 +80,11 @@ macro_rules! on_namespaced_linux {
 on_namespaced_linux! {
     mod linux;
     pub use linux::Sandbox;
+    use linux::findings as sandbox_findings;
 }
 
 on_namespaced_linux! { not,
     mod portable;
     pub use portable::Sandbox;
+    use portable::findings as sandbox_findings;
 }

@@ -3,7 +3,7 @@
 //! in a process group of its own, with rlimits where their numbers are
 //! known, and the group is killed at the end and at the time limit.
 
-use crate::{Ending, Job, Limits, Outcome, Runner, Workdir};
+use crate::{Ending, Job, Level, Limits, MemoryLimit, Outcome, Runner, Workdir};
 use std::ffi::c_int;
 use std::fs;
 use std::io;
@@ -50,6 +50,21 @@ impl Sandbox {
             scratch_root,
             next: AtomicU64::new(0),
         }
+    }
+
+    /// A sandbox at `level`: only [`Level::Minimal`] can be had here.
+    pub fn at_level(scratch_root: PathBuf, level: Level) -> Result<Sandbox, String> {
+        match level {
+            Level::Minimal => Ok(Sandbox::new(scratch_root)),
+            _ => Err(format!(
+                "the sandbox level {level} is not available here: not Linux on x86-64 or AArch64"
+            )),
+        }
+    }
+
+    /// The level it runs at: [`Level::Minimal`].
+    pub fn level(&self) -> Level {
+        Level::Minimal
     }
 }
 
@@ -152,7 +167,12 @@ impl Runner for Sandbox {
         if fresh {
             let _ = fs::remove_dir_all(&dir);
         }
-        Ok(Outcome { ending, elapsed })
+        Ok(Outcome {
+            ending,
+            elapsed,
+            // The rlimit's, where there is one.
+            memory_limit: MemoryLimit::AddressSpace,
+        })
     }
 
     fn protections(&self) -> String {
@@ -162,10 +182,24 @@ impl Runner for Sandbox {
             "limits: none (their numbers are not known here)"
         };
         format!(
-            "sandbox: its own process group, killed at the end; {limits}; not available: \
+            "sandbox: level minimal: its own process group, killed at the end; {limits}; not available: \
              namespaces, an unprivileged uid, cgroups (not Linux on x86-64 or AArch64): the run \
              sees the whole file system and the network, and a process that leaves its group \
              survives"
         )
     }
+}
+
+/// The sandbox's findings for `puzzle-grade check-environment` here: only
+/// the minimal level.
+pub fn findings(env: &mut crate::environment::Environment, _scratch_root: PathBuf) {
+    for level in [Level::Namespaces, Level::Uid] {
+        env.add(
+            &format!("level {level}"),
+            "not available: not Linux on x86-64 or AArch64".into(),
+            None,
+        );
+    }
+    env.add("level minimal", "available (a process group and rlimits)".into(), None);
+    env.add("chosen level", "minimal".into(), None);
 }

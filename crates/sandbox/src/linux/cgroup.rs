@@ -1,11 +1,15 @@
 //! A memory and a pids control group for each run, so that the memory and
 //! process limits are told apart from crashes: the kernel counts the out-of-
-//! memory kills and the refused forks of the group.
+//! memory kills and the refused forks of the group; and, where the cpu
+//! controller can be had, a cpu group that gives the run one core (a CFS
+//! quota of one period a period), so that `--jobs N` means N cores and a
+//! run's time does not depend on the threads it starts.
 //!
-//! cgroup v2 is used when its hierarchy has both controllers for us, else
-//! the v1 hierarchies (`memory`, `pids`) mounted on their own. Groups are
-//! made under the cgroup this process is in, named `puzzle-grade.PID.N`, and
-//! removed when the run ends.
+//! cgroup v2 is used when its hierarchy has both the memory and the pids
+//! controllers for us, else the v1 hierarchies (`memory`, `pids`, and `cpu`
+//! where there is one) mounted on their own. Groups are made under the
+//! cgroup this process is in, named `puzzle-grade.PID.N`, and removed when
+//! the run ends.
 
 use std::ffi::CString;
 use std::fs;
@@ -17,15 +21,25 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub struct Hierarchy {
     kind: Kind,
+    /// Whether the runs' groups get one core each (the cpu controller), or
+    /// why not.
+    cpu: Result<(), String>,
 }
 
 #[derive(Debug)]
 enum Kind {
-    /// One folder holds both controllers.
+    /// One folder holds the controllers.
     V2(PathBuf),
-    /// The parent folders of the memory and of the pids groups.
-    V1 { memory: PathBuf, pids: PathBuf },
+    /// The parent folders of the memory, the pids and the cpu groups.
+    V1 {
+        memory: PathBuf,
+        pids: PathBuf,
+        cpu: Option<PathBuf>,
+    },
 }
+
+/// The CFS period and the quota of one core in it, in microseconds.
+const PERIOD_US: u64 = 100_000;
 
 /// The groups of one run.
 #[derive(Debug)]
@@ -38,7 +52,11 @@ pub struct Groups {
 #[derive(Debug)]
 enum GroupsKind {
     V2(PathBuf),
-    V1 { memory: PathBuf, pids: PathBuf },
+    V1 {
+        memory: PathBuf,
+        pids: PathBuf,
+        cpu: Option<PathBuf>,
+    },
 }
 
 /// What the kernel counted for a run's groups.
@@ -67,11 +85,24 @@ impl Hierarchy {
         ];
         for candidate in candidates {
             match candidate {
-                Ok(h) => match h.create(probe_name, 1 << 30, 8) {
+                Ok(mut h) => match h.create(probe_name, 1 << 30, 8) {
                     Ok(groups) => {
                         groups.remove();
                         h.remove_stale();
                         return Ok(h);
+                    }
+                    // Without the cpu group, if that is what failed.
+                    Err(e) if h.cpu.is_ok() => {
+                        h.cpu = Err(format!("making a cpu group: {e}"));
+                        h.without_cpu();
+                        match h.create(probe_name, 1 << 30, 8) {
+                            Ok(groups) => {
+                                groups.remove();
+                                h.remove_stale();
+                                return Ok(h);
+                            }
+                            Err(e) => why.push(format!("{}: {e}", h.describe())),
+                        }
                     }
                     Err(e) => why.push(format!("{}: {e}", h.describe())),
                 },
@@ -81,12 +112,27 @@ impl Hierarchy {
         Err(why.join("; "))
     }
 
+    /// Stops making cpu groups.
+    fn without_cpu(&mut self) {
+        if let Kind::V1 { cpu, .. } = &mut self.kind {
+            *cpu = None;
+        }
+    }
+
+    /// Whether the runs get one core each, or why not.
+    pub fn cpu(&self) -> Result<(), &str> {
+        self.cpu.as_ref().map(|_| ()).map_err(|s| s.as_str())
+    }
+
     /// Removes the groups that graders which were killed left behind
     /// (`puzzle-grade.PID.N` of a process that is gone, and empty).
     fn remove_stale(&self) {
         let parents = match &self.kind {
             Kind::V2(dir) => vec![dir],
-            Kind::V1 { memory, pids } => vec![memory, pids],
+            Kind::V1 { memory, pids, cpu } => [Some(memory), Some(pids), cpu.as_ref()]
+                .into_iter()
+                .flatten()
+                .collect(),
         };
         for parent in parents {
             let Ok(entries) = fs::read_dir(parent) else {
@@ -117,9 +163,10 @@ impl Hierarchy {
         }
     }
 
-    /// Makes the groups of one run, with their limits: `memory` bytes and
-    /// `processes` tasks.
+    /// Makes the groups of one run, with their limits: `memory` bytes,
+    /// `processes` tasks, and one core where the cpu controller is ours.
     pub fn create(&self, name: &str, memory: u64, processes: u64) -> io::Result<Groups> {
+        let one_core = format!("{PERIOD_US} {PERIOD_US}");
         match &self.kind {
             Kind::V2(parent) => {
                 let dir = parent.join(name);
@@ -131,30 +178,49 @@ impl Hierarchy {
                 fs::write(dir.join("memory.max"), memory.to_string())?;
                 let _ = fs::write(dir.join("memory.swap.max"), "0");
                 fs::write(dir.join("pids.max"), processes.to_string())?;
+                if self.cpu.is_ok() {
+                    fs::write(dir.join("cpu.max"), one_core)?;
+                }
                 Ok(groups)
             }
             Kind::V1 {
                 memory: mparent,
                 pids: pparent,
+                cpu: cparent,
             } => {
                 let mdir = mparent.join(name);
                 let pdir = pparent.join(name);
+                let cdir = cparent.as_ref().map(|c| c.join(name));
                 fs::create_dir(&mdir)?;
                 if let Err(e) = fs::create_dir(&pdir) {
                     let _ = fs::remove_dir(&mdir);
                     return Err(e);
                 }
+                if let Some(cdir) = &cdir {
+                    if let Err(e) = fs::create_dir(cdir) {
+                        let _ = fs::remove_dir(&mdir);
+                        let _ = fs::remove_dir(&pdir);
+                        return Err(e);
+                    }
+                }
+                let mut procs = vec![procs_file(&mdir), procs_file(&pdir)];
+                procs.extend(cdir.as_deref().map(procs_file));
                 let groups = Groups {
-                    procs: vec![procs_file(&mdir), procs_file(&pdir)],
+                    procs,
                     kind: GroupsKind::V1 {
                         memory: mdir.clone(),
                         pids: pdir.clone(),
+                        cpu: cdir.clone(),
                     },
                 };
                 fs::write(mdir.join("memory.limit_in_bytes"), memory.to_string())?;
                 // Without swap accounting the file is absent: nothing to cap.
                 let _ = fs::write(mdir.join("memory.memsw.limit_in_bytes"), memory.to_string());
                 fs::write(pdir.join("pids.max"), processes.to_string())?;
+                if let Some(cdir) = &cdir {
+                    fs::write(cdir.join("cpu.cfs_period_us"), PERIOD_US.to_string())?;
+                    fs::write(cdir.join("cpu.cfs_quota_us"), PERIOD_US.to_string())?;
+                }
                 Ok(groups)
             }
         }
@@ -173,7 +239,7 @@ impl Groups {
                     fork_refusals: keyed(&read(&dir.join("pids.events")), "max"),
                 }
             }
-            GroupsKind::V1 { memory, pids } => Counters {
+            GroupsKind::V1 { memory, pids, .. } => Counters {
                 oom_kills: keyed(&read(&memory.join("memory.oom_control")), "oom_kill"),
                 memory_hits: read(&memory.join("memory.failcnt"))
                     .trim()
@@ -201,7 +267,9 @@ impl Groups {
     pub fn remove(self) {
         let dirs = match self.kind {
             GroupsKind::V2(dir) => vec![dir],
-            GroupsKind::V1 { memory, pids } => vec![memory, pids],
+            GroupsKind::V1 { memory, pids, cpu } => {
+                [Some(memory), Some(pids), cpu].into_iter().flatten().collect()
+            }
         };
         for dir in dirs {
             for _ in 0..200 {
@@ -304,8 +372,17 @@ fn v2_hierarchy(cgroup: &str, mountinfo: &str) -> Result<Hierarchy, String> {
         fs::write(dir.join("cgroup.subtree_control"), "+memory +pids")
             .map_err(|e| format!("cgroup v2: enabling memory and pids: {e}"))?;
     }
+    let cpu = if !has("cpu") {
+        Err(format!("cgroup v2: no cpu controller in {}", dir.display()))
+    } else if on("cpu") {
+        Ok(())
+    } else {
+        fs::write(dir.join("cgroup.subtree_control"), "+cpu")
+            .map_err(|e| format!("cgroup v2: enabling cpu: {e}"))
+    };
     Ok(Hierarchy {
         kind: Kind::V2(dir),
+        cpu,
     })
 }
 
@@ -316,10 +393,13 @@ fn v1_hierarchy(cgroup: &str, mountinfo: &str) -> Result<Hierarchy, String> {
         let own = own_path(cgroup, false, c).unwrap_or("/");
         Ok(root.join(own.trim_start_matches('/')))
     };
+    let cpu = find("cpu");
     Ok(Hierarchy {
+        cpu: cpu.as_ref().map(|_| ()).map_err(Clone::clone),
         kind: Kind::V1 {
             memory: find("memory")?,
             pids: find("pids")?,
+            cpu: cpu.ok(),
         },
     })
 }
@@ -332,7 +412,8 @@ mod tests {
     const MOUNTINFO: &str = "\
 30 25 0:26 / /sys/fs/cgroup/unified rw,nosuid - cgroup2 cgroup2 rw\n\
 31 25 0:27 / /sys/fs/cgroup/memory rw,nosuid - cgroup cgroup rw,memory\n\
-32 25 0:28 / /sys/fs/cgroup/pids rw,nosuid - cgroup cgroup rw,pids\n";
+32 25 0:28 / /sys/fs/cgroup/pids rw,nosuid - cgroup cgroup rw,pids\n\
+33 25 0:29 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid - cgroup cgroup rw,cpu,cpuacct\n";
 
     #[test]
     fn finds_own_v1_groups() {
@@ -347,7 +428,11 @@ mod tests {
             mount_point(MOUNTINFO, "cgroup2", None),
             Some(PathBuf::from("/sys/fs/cgroup/unified"))
         );
-        assert_eq!(mount_point(MOUNTINFO, "cgroup", Some("cpu")), None);
+        assert_eq!(
+            mount_point(MOUNTINFO, "cgroup", Some("cpu")),
+            Some(PathBuf::from("/sys/fs/cgroup/cpu,cpuacct"))
+        );
+        assert_eq!(mount_point(MOUNTINFO, "cgroup", Some("cpuset")), None);
     }
 
     #[test]

@@ -1,37 +1,41 @@
-//! The sandbox on Linux: namespaces, an unprivileged uid, rlimits and
-//! cgroups, each where the system allows it.
+//! The sandbox on Linux: namespaces, an unprivileged uid, Landlock, a
+//! system-call filter, rlimits and cgroups, each where the system allows it,
+//! at one of three [`Level`]s.
+//!
+//! Code map: [`Sandbox`] (here) finds once what the system allows
+//! ([`level`]) and, for each run, takes a uid slot, makes the run's cgroups,
+//! and gives the run's [`plan`] (built from the job, no privilege needed)
+//! to [`launch`], which clones the run's keeper and waits; the keeper and
+//! the program run the code of [`child`] between `clone` and `execve`, and
+//! tell the grader how it went through the messages of [`wire`]. [`filter`]
+//! is the system-call filter, [`landlock`] the files a run without a mount
+//! namespace may touch, [`cgroup`] makes and reads the cgroups, [`ids`]
+//! hands out the runs' uids.
 
 mod cgroup;
-mod ns;
+mod child;
+mod filter;
+mod ids;
+mod landlock;
+mod launch;
+mod level;
+mod memory;
+mod plan;
+mod wire;
 
 use crate::sys;
-use crate::{Ending, Job, Limits, Outcome, Runner, Workdir};
+use crate::{Ending, Job, Level, MemoryLimit, Outcome, Runner, Workdir};
 use cgroup::{Counters, Groups, Hierarchy};
-use ns::{Plan, Raw, Step};
-use std::ffi::{CString, OsStr, OsString};
+use ids::Lent;
+use launch::{launch, Raw, Watch};
+use level::Found;
+use plan::Setting;
 use std::fs;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::io::AsRawFd;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
-
-/// The first uid (and gid) given to runs when the sandbox runs as root: far
-/// above any real account. Run `s` of the process with id `p` gets
-/// `BASE_ID + p * SLOTS + s`, so that concurrent runs, of this process and
-/// of others, never share one.
-const BASE_ID: u32 = 1_500_000_000;
-
-/// Runs at once per process, each with its own uid.
-const SLOTS: u32 = 128;
-
-/// The system folders a run sees, read-only, where they exist.
-const SYSTEM: [&str; 6] = ["/usr", "/bin", "/lib", "/lib64", "/sbin", "/etc"];
-
-/// The devices of the run's `/dev`.
-const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
 
 /// Runs jobs; made once, used from every grading thread.
 pub struct Sandbox {
@@ -39,132 +43,132 @@ pub struct Sandbox {
     /// The empty folder each run's root tmpfs is mounted on (in the run's
     /// own mount namespace, so that one folder serves every run).
     root: PathBuf,
-    namespaces: Namespaces,
+    level: Level,
+    /// At [`Level::Namespaces`]: in a user namespace of the runs' own (not
+    /// root).
+    user_namespace: bool,
+    /// Why each level above this one cannot be had (or was not asked for).
+    why_not: Vec<(Level, String)>,
     cgroups: Result<Hierarchy, String>,
-    /// The first uid of this process's runs, when root; or why there is
-    /// none.
+    /// The first uid of this process's runs (at the levels that give the
+    /// runs a uid of their own); or why there is none.
     ids: Result<u32, String>,
+    /// The Landlock ABI (used at the levels without a mount namespace).
+    landlock: Result<u32, String>,
+    /// Whether the grader can sample a run's memory (where no memory cgroup
+    /// holds the limit), or why not.
+    sampler: Result<(), String>,
+    /// This process's executable, to tell a copy of it from a run's program.
+    grader: Option<memory::Grader>,
     /// One empty network namespace (no interface up) that every run of this
     /// sandbox joins, when root: making and tearing down one a run costs
-    /// about half a run's set-up. Runs at once could reach each other
-    /// through it (abstract sockets), never the marker's network.
+    /// about half a run's set-up. The filter denies the runs `AF_UNIX`
+    /// sockets, so that they cannot reach each other through it.
     shared_net: Option<std::os::fd::OwnedFd>,
+    /// Where the runs share the marker's uid (`minimal`, or a user
+    /// namespace): the processes of that uid when the sandbox was made (the
+    /// process rlimit counts them all).
+    uid_processes: Option<u64>,
+    is_root: bool,
 }
 
-/// The slots in use (one bit each), process-wide: every sandbox of the
-/// process shares the uids and cgroup names.
-static SLOTS_USED: Mutex<u128> = Mutex::new(0);
-static SLOT_FREED: Condvar = Condvar::new();
 /// Numbers runs (cgroup and scratch folder names), process-wide.
 static NEXT: AtomicU64 = AtomicU64::new(0);
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Namespaces {
-    /// All of them, as root.
-    Full,
-    /// All of them inside a user namespace (not root).
-    User,
-    /// None: why.
-    None(String),
-}
-
-const NS_FLAGS: u64 = sys::CLONE_NEWPID
-    | sys::CLONE_NEWNS
-    | sys::CLONE_NEWNET
-    | sys::CLONE_NEWIPC
-    | sys::CLONE_NEWUTS;
-
 impl Sandbox {
-    /// A sandbox whose scratch folders (when no mount namespace can be
-    /// had) and root mount point go under `scratch_root`, which it makes.
-    /// It finds out once which protections the system allows.
+    /// A sandbox at the most the system allows, whose scratch folders
+    /// (when no mount namespace can be had) and root mount point go under
+    /// `scratch_root`, which it makes. It finds out once which protections
+    /// the system allows.
     pub fn new(scratch_root: PathBuf) -> Sandbox {
+        let found = Sandbox::probe(&scratch_root);
+        let level = found.best();
+        Sandbox::at(scratch_root, found, level)
+    }
+
+    /// A sandbox at `level`, or why the system does not allow it.
+    pub fn at_level(scratch_root: PathBuf, level: Level) -> Result<Sandbox, String> {
+        let found = Sandbox::probe(&scratch_root);
+        found
+            .allows(level)
+            .map_err(|why| format!("the sandbox level {level} is not available here: {why}"))?;
+        Ok(Sandbox::at(scratch_root, found, level))
+    }
+
+    /// The level it runs at.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    fn probe(scratch_root: &std::path::Path) -> Found {
         let root = scratch_root.join("root");
-        let made = fs::create_dir_all(&root);
-        // SAFETY: geteuid cannot fail.
-        let is_root = unsafe { sys::geteuid() } == 0;
-        // As root, the namespaces themselves; else (or when a container
-        // refuses them to root) inside a user namespace of our own.
-        let namespaces = match made {
-            Err(e) => Namespaces::None(format!("{}: {e}", root.display())),
-            Ok(()) if is_root && probe(NS_FLAGS).is_ok() => Namespaces::Full,
-            Ok(()) => match probe(NS_FLAGS | sys::CLONE_NEWUSER) {
-                Ok(()) => Namespaces::User,
-                Err(e) => Namespaces::None(format!("user namespace: {e}")),
-            },
-        };
+        let made = fs::create_dir_all(&root)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", root.display())));
         let probe_name = format!(
             "puzzle-grade.{}.probe{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
-        let cgroups = Hierarchy::find(&probe_name);
-        let base = BASE_ID + (std::process::id() % (1 << 22)) * SLOTS;
-        let ids = if !is_root {
-            Err("not root: the marker's own".into())
-        } else if namespaces == Namespaces::User {
-            Err("only a user namespace: the runs keep uid 0, without capabilities".into())
-        } else if !uids_mapped(base, SLOTS) {
-            Err(format!(
-                "uids {base} to {} are not mapped in this user namespace: the runs keep uid 0, without capabilities",
-                base + SLOTS - 1
-            ))
-        } else {
-            Ok(base)
+        Found::probe(made, &probe_name)
+    }
+
+    fn at(scratch_root: PathBuf, found: Found, level: Level) -> Sandbox {
+        let why_not = Level::ALL
+            .into_iter()
+            .filter(|l| *l < level)
+            .map(|l| (l, found.allows(l).err().unwrap_or_else(|| format!("not asked for: level {level}"))))
+            .collect();
+        let user_namespace = level == Level::Namespaces && found.namespaces == Ok(true);
+        let ids = match level {
+            Level::Namespaces if user_namespace => {
+                Err("only a user namespace: the runs are its uid 0, without capabilities".into())
+            }
+            _ => found.ids,
         };
-        let shared_net = if namespaces == Namespaces::Full {
-            empty_network()
-        } else {
-            None
-        };
+        let shared_net = (level == Level::Namespaces && !user_namespace)
+            .then(empty_network)
+            .flatten();
+        if level != Level::Namespaces {
+            // The runs reach their own folders by name, and list none.
+            let _ = fs::set_permissions(&scratch_root, fs::Permissions::from_mode(0o711));
+        }
+        let shares_uid = level == Level::Minimal || user_namespace;
+        let uid_processes = shares_uid.then(|| {
+            // SAFETY: getuid cannot fail.
+            level::processes_of(unsafe { sys::getuid() })
+        });
         Sandbox {
+            root: scratch_root.join("root"),
             scratch_root,
-            root,
-            namespaces,
-            cgroups,
+            level,
+            user_namespace,
+            why_not,
+            cgroups: found.cgroups,
             ids,
+            landlock: found.landlock,
+            sampler: memory::can_sample(),
+            grader: memory::Grader::this(),
             shared_net,
+            uid_processes,
+            is_root: found.is_root,
         }
     }
 
     fn run_in_slot(&self, job: Job, slot: u32) -> io::Result<Outcome> {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let name = format!("puzzle-grade.{}.{n}", std::process::id());
-        let ids = self
-            .ids
-            .as_ref()
-            .ok()
-            .map(|base| (base + slot, base + slot));
-        let isolated = !matches!(self.namespaces, Namespaces::None(_));
-        let (workdir, scratch) = match &job.workdir {
-            Workdir::Folder(dir) => (Place::of(dir)?, false),
-            Workdir::Scratch => {
-                let dir = self.scratch_root.join(format!("run{n}"));
-                let at = absolute(&dir);
-                (
-                    Place {
-                        from: at.clone(),
-                        at,
-                    },
-                    true,
-                )
-            }
+        let ids = match (&self.ids, self.level) {
+            (Ok(base), Level::Namespaces | Level::Uid) => Some((base + slot, base + slot)),
+            _ => None,
         };
-        let paths = Paths {
-            program: Place::of(&job.program)?,
-            read_only: job
-                .read_only
-                .iter()
-                .map(|p| Place::of(p))
-                .collect::<io::Result<Vec<_>>>()?,
-            workdir,
-            scratch,
-        };
-        let workdir = &paths.workdir.from;
-        if scratch && !isolated {
-            fs::create_dir(workdir)?;
+        let isolated = self.level == Level::Namespaces;
+        let scratch = self.scratch_root.join(format!("run{n}"));
+        let made_scratch = job.workdir == Workdir::Scratch && !isolated;
+        if made_scratch {
+            fs::create_dir(&scratch)?;
+            fs::set_permissions(&scratch, fs::Permissions::from_mode(0o700))?;
             if let Some((uid, gid)) = ids {
-                std::os::unix::fs::lchown(workdir, Some(uid), Some(gid))?;
+                std::os::unix::fs::lchown(&scratch, Some(uid), Some(gid))?;
             }
         }
         let groups = match &self.cgroups {
@@ -177,11 +181,42 @@ impl Sandbox {
             Err(_) => None,
         };
         let lent = match (&job.workdir, ids) {
-            (Workdir::Folder(_), Some((uid, gid))) => Some(Lent::lend(workdir, uid, gid)),
+            (Workdir::Folder(dir), Some((uid, gid))) => {
+                let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
+                Some(Lent::lend(&dir, uid, gid))
+            }
             _ => None,
         };
-        let plan = self.plan(&job, &paths, ids, &groups);
-        let result = plan.and_then(|plan| ns::run(&plan, job.limits.wall));
+        let memory_limit = if groups.is_some() {
+            MemoryLimit::Cgroup
+        } else if self.sampler.is_ok() {
+            MemoryLimit::Sampled
+        } else {
+            MemoryLimit::AddressSpace
+        };
+        let watch = (memory_limit == MemoryLimit::Sampled).then_some(Watch {
+            limit: job.limits.memory,
+            grader: self.grader,
+        });
+        let setting = Setting {
+            namespaces: isolated.then_some(self.user_namespace),
+            root: self.root.clone(),
+            scratch: scratch.clone(),
+            ids,
+            cgroup_procs: groups.iter().flat_map(|g| g.procs.iter().cloned()).collect(),
+            cgroup_limits: groups.is_some(),
+            memory_sampled: watch.is_some(),
+            shared_net: self.shared_net.as_ref().map(|fd| fd.as_raw_fd()),
+            // SAFETY: these cannot fail.
+            own_ids: unsafe { (sys::geteuid(), sys::getegid()) },
+            landlock: match (&self.landlock, isolated) {
+                (Ok(abi), false) => Some((*abi, self.level == Level::Uid)),
+                _ => None,
+            },
+            uid_processes: self.uid_processes,
+        };
+        let result =
+            plan::build(&setting, &job).and_then(|plan| launch(&plan, job.limits.wall, watch));
         let counters = match &groups {
             Some(g) => {
                 if !isolated {
@@ -197,374 +232,126 @@ impl Sandbox {
         if let Some(lent) = lent {
             lent.give_back();
         }
-        if scratch && !isolated {
-            let _ = fs::remove_dir_all(workdir);
+        if made_scratch {
+            let _ = fs::remove_dir_all(&scratch);
         }
         let (raw, elapsed) = result?;
         Ok(Outcome {
             ending: classify(raw, counters),
             elapsed,
+            memory_limit,
         })
     }
+}
 
-    fn plan(
-        &self,
-        job: &Job,
-        paths: &Paths,
-        ids: Option<(u32, u32)>,
-        groups: &Option<Groups>,
-    ) -> io::Result<Plan> {
-        let workdir = &paths.workdir.at;
-        let mut steps = Vec::new();
-        let isolated = !matches!(self.namespaces, Namespaces::None(_));
-        let mut clone_flags = 0;
-        if self.namespaces == Namespaces::User {
-            clone_flags |= sys::CLONE_NEWUSER;
-            // SAFETY: these cannot fail.
-            let (uid, gid) = unsafe { (sys::geteuid(), sys::getegid()) };
-            for (file, data) in [
-                ("/proc/self/setgroups", "deny".to_string()),
-                ("/proc/self/uid_map", format!("0 {uid} 1")),
-                ("/proc/self/gid_map", format!("0 {gid} 1")),
-            ] {
-                steps.push(Step::Write {
-                    path: cstr(file)?,
-                    data: cstr(&data)?,
-                });
+/// The sandbox's findings for `puzzle-grade check-environment`: each
+/// level, and why not; cgroups, the memory limit, Landlock, and what this
+/// process already is under.
+pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf) {
+    let found = Sandbox::probe(&scratch_root);
+    let _ = fs::remove_dir_all(&scratch_root);
+    let read = |p: &str| fs::read_to_string(p).ok().map(|s| s.trim().to_string());
+    for level in Level::ALL {
+        let (state, change) = match (level, found.allows(level)) {
+            (Level::Namespaces, Ok(())) => (
+                if found.namespaces == Ok(true) {
+                    "available (a user namespace a run, as this user)".to_string()
+                } else {
+                    "available (as root: PID, mount, network, IPC and UTS namespaces, a uid a run)".into()
+                },
+                None,
+            ),
+            (Level::Namespaces, Err(why)) => {
+                let mut hints = Vec::new();
+                if read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns").as_deref() == Some("1") {
+                    hints.push("sysctl kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04 restricts them)");
+                }
+                if read("/proc/sys/user/max_user_namespaces").as_deref() == Some("0") {
+                    hints.push("sysctl user.max_user_namespaces=10000");
+                }
+                if read("/proc/sys/kernel/unprivileged_userns_clone").as_deref() == Some("0") {
+                    hints.push("sysctl kernel.unprivileged_userns_clone=1");
+                }
+                hints.push("or grade as root outside a container (a container needs CAP_SYS_ADMIN, as docker run --privileged gives)");
+                (format!("not available: {why}"), Some(hints.join("; ")))
             }
-        }
-        if let Some(g) = groups {
-            for procs in &g.procs {
-                steps.push(Step::Write {
-                    path: procs.clone(),
-                    data: cstr("0")?,
-                });
-            }
-        }
-        if isolated {
-            clone_flags |= NS_FLAGS;
-            if self.shared_net.is_some() {
-                clone_flags &= !sys::CLONE_NEWNET;
-            }
-            self.mount_steps(&mut steps, job, paths, ids)?;
-        }
-        let mut rlimits = rlimits(&job.limits, groups.is_some());
-        for (resource, soft, hard) in &mut rlimits {
-            *hard = (*hard).min(sys::hard_limit(*resource));
-            *soft = (*soft).min(*hard);
-        }
-        if !isolated {
-            // Without a uid of its own the process count would include the
-            // marker's own processes.
-            rlimits.retain(|r| r.0 != sys::RLIMIT_NPROC || ids.is_some());
-        }
-        let mut argv = vec![cstr_os(job.program.as_os_str())?];
-        for a in &job.args {
-            argv.push(cstr_os(a)?);
-        }
-        let var = |name: &str, value: &OsStr| {
-            let mut v = OsString::from(name);
-            v.push(value);
-            cstr_os(&v)
+            (Level::Uid, Ok(())) => ("available (root with CAP_SETUID, CAP_SETGID, CAP_CHOWN)".into(), None),
+            (Level::Uid, Err(why)) => (
+                format!("not available: {why}"),
+                (found.namespaces.is_err()).then(|| "grade as root (in a container, root keeps CAP_SETUID by default)".into()),
+            ),
+            (Level::Minimal, _) => ("available".into(), None),
         };
-        let envp = vec![
-            var("PATH=", &job.path)?,
-            var("HOME=", workdir.as_os_str())?,
-            var("TMPDIR=", workdir.as_os_str())?,
-            cstr("LANG=C")?,
-        ];
-        Ok(Plan {
-            clone_flags,
-            steps,
-            workdir: cstr_os(workdir.as_os_str())?,
-            program: cstr_os(paths.program.at.as_os_str())?,
-            argv,
-            envp,
-            rlimits,
-            ids,
-            drop_caps: isolated && ids.is_none(),
-            fds: [
-                job.stdin.as_raw_fd(),
-                job.stdout.as_raw_fd(),
-                job.stderr.as_raw_fd(),
-            ],
-            own_group: !isolated,
-            shared_net: match (&self.shared_net, isolated) {
-                (Some(fd), true) => fd.as_raw_fd(),
-                _ => -1,
-            },
-        })
+        env.add(&format!("level {level}"), state, change);
     }
-
-    /// The steps that build the run's file system under [`Sandbox::root`]
-    /// and pivot into it.
-    fn mount_steps(
-        &self,
-        steps: &mut Vec<Step>,
-        job: &Job,
-        paths: &Paths,
-        ids: Option<(u32, u32)>,
-    ) -> io::Result<()> {
-        use sys::{MS_BIND, MS_NODEV, MS_NOEXEC, MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC};
-        let root = &self.root;
-        let under = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
-        let tmpfs = |target: &Path, flags, data: String| -> io::Result<Step> {
-            Ok(Step::Mount {
-                source: Some(cstr("tmpfs")?),
-                target: cstr_os(target.as_os_str())?,
-                fstype: Some(cstr("tmpfs")?),
-                flags,
-                data: Some(cstr(&data)?),
-            })
-        };
-        steps.push(Step::Mount {
-            source: None,
-            target: cstr("/")?,
-            fstype: None,
-            flags: MS_REC | MS_PRIVATE,
-            data: None,
-        });
-        steps.push(tmpfs(
-            root,
-            MS_NOSUID | MS_NODEV,
-            "mode=755,size=1m".into(),
-        )?);
-        let mut system = Vec::new();
-        for dir in SYSTEM {
-            let Ok(meta) = fs::symlink_metadata(dir) else {
-                continue;
+    env.add(
+        "chosen level",
+        format!("{} (the most this machine allows; --sandbox asks for another)", found.best()),
+        None,
+    );
+    let sampler = memory::can_sample();
+    match &found.cgroups {
+        Ok(h) => {
+            let cpu = match h.cpu() {
+                Ok(()) => "memory, pids, cpu (one core a run)".to_string(),
+                Err(why) => format!("memory, pids; no cpu ({why})"),
             };
-            system.push(PathBuf::from(dir));
-            if meta.file_type().is_symlink() {
-                steps.push(Step::Symlink {
-                    target: cstr_os(fs::read_link(dir)?.as_os_str())?,
-                    link: cstr_os(under(Path::new(dir)).as_os_str())?,
-                });
-            } else if meta.is_dir() {
-                steps.push(Step::Mkdir(cstr_os(under(Path::new(dir)).as_os_str())?));
-                bind(steps, Path::new(dir), &under(Path::new(dir)), true)?;
-            }
+            env.add(
+                "cgroups",
+                format!("{}: {cpu}", h.describe()),
+                h.cpu().is_err().then(|| {
+                    "give this user the cpu controller (cgroup v1: a cpu hierarchy it can write; v2: cpu in its cgroup.subtree_control), or each run may use every core".into()
+                }),
+            );
         }
-        let dev = Path::new("/dev");
-        steps.push(Step::Mkdir(cstr_os(under(dev).as_os_str())?));
-        steps.push(tmpfs(
-            &under(dev),
-            MS_NOSUID | MS_NOEXEC,
-            "mode=755,size=64k".into(),
-        )?);
-        for d in DEVICES {
-            let host = dev.join(d);
-            if host.exists() {
-                steps.push(Step::Touch(cstr_os(under(&host).as_os_str())?));
-                steps.push(Step::Mount {
-                    source: Some(cstr_os(host.as_os_str())?),
-                    target: cstr_os(under(&host).as_os_str())?,
-                    fstype: None,
-                    flags: MS_BIND,
-                    data: None,
-                });
-            }
-        }
-        for (link, target) in [
-            ("fd", "/proc/self/fd"),
-            ("stdin", "/proc/self/fd/0"),
-            ("stdout", "/proc/self/fd/1"),
-            ("stderr", "/proc/self/fd/2"),
-        ] {
-            steps.push(Step::Symlink {
-                target: cstr(target)?,
-                link: cstr_os(under(&dev.join(link)).as_os_str())?,
-            });
-        }
-        // A /proc of the run's own PID namespace (its processes only), read-
-        // only: sanitizers and some libraries read it. Where the kernel
-        // refuses it (in a user namespace under a masked /proc), none.
-        let proc = Path::new("/proc");
-        steps.push(Step::Mkdir(cstr_os(under(proc).as_os_str())?));
-        steps.push(Step::Optional(Box::new(Step::Mount {
-            source: Some(cstr("proc")?),
-            target: cstr_os(under(proc).as_os_str())?,
-            fstype: Some(cstr("proc")?),
-            flags: MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-            // Init's command line (the grader's) is not the run's to read.
-            data: Some(cstr("hidepid=2")?),
-        })));
-        let size = job.limits.file_size.saturating_mul(2).max(1 << 20);
-        let tmp = Path::new("/tmp");
-        steps.push(Step::Mkdir(cstr_os(under(tmp).as_os_str())?));
-        steps.push(tmpfs(
-            &under(tmp),
-            MS_NOSUID | MS_NODEV,
-            format!("mode=1777,size={size}"),
-        )?);
-        // The job's own paths, parents before children, each at the path the
-        // job named; one already visible read-only through an earlier one
-        // (or a system folder) is not bound again.
-        let mut places: Vec<(&Place, Access)> = paths
-            .read_only
-            .iter()
-            .chain([&paths.program])
-            .map(|p| (p, Access::ReadOnly))
-            .collect();
-        places.push((
-            &paths.workdir,
-            if paths.scratch {
-                Access::Scratch
+        Err(why) => env.add(
+            "cgroups",
+            format!("none: {why}"),
+            Some(if found.is_root {
+                "give the grader a cgroup it may write (a container's are read-only: Docker's --privileged gives one): the process limit is then told apart, and a run gets one core".into()
             } else {
-                Access::ReadWrite
-            },
-        ));
-        places.sort_by(|a, b| (&a.0.at, a.1).cmp(&(&b.0.at, b.1)));
-        places.dedup_by(|b, a| a.0.at == b.0.at);
-        let mut made: Vec<PathBuf> = Vec::new();
-        let mut visible: Vec<PathBuf> = system;
-        for (place, access) in places {
-            let path = &place.at;
-            if access == Access::ReadOnly && visible.iter().any(|v| path.starts_with(v)) {
-                continue;
-            }
-            let target = under(path);
-            let mut prefix = root.clone();
-            let parent = path.parent().unwrap_or(Path::new("/"));
-            for part in parent.components().skip(1) {
-                prefix.push(part);
-                if !made.contains(&prefix) {
-                    made.push(prefix.clone());
-                    steps.push(Step::Mkdir(cstr_os(prefix.as_os_str())?));
-                }
-            }
-            let is_dir = access != Access::ReadOnly || place.from.is_dir();
-            steps.push(if is_dir {
-                Step::Mkdir(cstr_os(target.as_os_str())?)
-            } else {
-                Step::Touch(cstr_os(target.as_os_str())?)
-            });
-            made.push(target.clone());
-            match access {
-                Access::ReadOnly => {
-                    bind(steps, &place.from, &target, true)?;
-                    visible.push(path.clone());
-                }
-                Access::ReadWrite => bind(steps, &place.from, &target, false)?,
-                Access::Scratch => {
-                    let (uid, gid) = ids.unwrap_or((0, 0));
-                    steps.push(tmpfs(
-                        &target,
-                        MS_NOSUID | MS_NODEV,
-                        format!("mode=700,uid={uid},gid={gid},size={size}"),
-                    )?);
-                }
-            }
-        }
-        steps.push(Step::PivotRoot(cstr_os(root.as_os_str())?));
-        steps.push(Step::Mount {
-            source: None,
-            target: cstr("/")?,
-            fstype: None,
-            flags: sys::MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
-            data: None,
-        });
-        Ok(())
+                "grade as root, or from a cgroup v2 subtree delegated to this user that has memory, pids and cpu: the process limit is then told apart, and a run gets one core".into()
+            }),
+        ),
     }
-}
-
-/// A path of the job: `at` where the run sees it (the path the job named,
-/// made absolute), `from` what it is on this machine (symbolic links
-/// resolved).
-#[derive(Debug)]
-struct Place {
-    at: PathBuf,
-    from: PathBuf,
-}
-
-impl Place {
-    fn of(path: &Path) -> io::Result<Place> {
-        Ok(Place {
-            at: absolute(path),
-            from: canonical(path)?,
-        })
-    }
-}
-
-/// The paths of one run.
-#[derive(Debug)]
-struct Paths {
-    program: Place,
-    read_only: Vec<Place>,
-    workdir: Place,
-    /// The work folder is a fresh tmpfs (or, without a mount namespace, a
-    /// fresh folder), not the job's.
-    scratch: bool,
-}
-
-/// `path` from the root, without `.` or `..` (taken lexically).
-fn absolute(path: &Path) -> PathBuf {
-    let joined = std::env::current_dir().unwrap_or_default().join(path);
-    let mut out = PathBuf::from("/");
-    for part in joined.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::Normal(p) => out.push(p),
-            _ => {}
-        }
-    }
-    out
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Access {
-    ReadOnly,
-    ReadWrite,
-    Scratch,
-}
-
-/// A bind mount of `source` on `target`, then its remount with our flags
-/// (and those the source's file system has, which a user namespace may not
-/// drop).
-fn bind(steps: &mut Vec<Step>, source: &Path, target: &Path, read_only: bool) -> io::Result<()> {
-    let src = cstr_os(source.as_os_str())?;
-    let locked = sys::locked_mount_flags(&src);
-    let mut flags = sys::MS_REMOUNT | sys::MS_BIND | sys::MS_NOSUID | sys::MS_NODEV | locked;
-    if read_only {
-        flags |= sys::MS_RDONLY;
-    }
-    steps.push(Step::Mount {
-        source: Some(src),
-        target: cstr_os(target.as_os_str())?,
-        fstype: None,
-        flags: sys::MS_BIND,
-        data: None,
-    });
-    steps.push(Step::Mount {
-        source: None,
-        target: cstr_os(target.as_os_str())?,
-        fstype: None,
-        flags,
-        data: None,
-    });
-    Ok(())
-}
-
-/// The rlimits of a run. With cgroups (`cgroups`), the memory cgroup holds
-/// the memory limit: it counts what the run really uses and kills it at the
-/// limit, so the address space is left unlimited (a refused allocation would
-/// be a crash, not told from others, and a program built with
-/// `-fsanitize=address` reserves terabytes it never uses); and the pids
-/// cgroup, not the rlimit (one more), is the one that refuses a fork first.
-fn rlimits(limits: &Limits, cgroups: bool) -> Vec<(i32, u64, u64)> {
-    let address_space = if cgroups { u64::MAX } else { limits.memory };
-    let cpu = limits.wall.as_secs() + 1 + u64::from(limits.wall.subsec_nanos() > 0);
-    let processes = limits.processes + u64::from(cgroups);
-    vec![
-        (sys::RLIMIT_AS, address_space, address_space),
-        (sys::RLIMIT_NPROC, processes, processes),
-        (sys::RLIMIT_FSIZE, limits.file_size, limits.file_size),
-        (sys::RLIMIT_NOFILE, limits.open_files, limits.open_files),
-        (sys::RLIMIT_CORE, 0, 0),
-        (sys::RLIMIT_CPU, cpu, cpu + 1),
-    ]
+    env.add(
+        "memory limit",
+        match (&found.cgroups, &sampler) {
+            (Ok(_), _) => "resident memory (a memory cgroup)".into(),
+            (Err(_), Ok(())) => format!("resident memory (sampled every {} ms)", memory::EVERY_MS),
+            (Err(_), Err(why)) => format!("address space ({why}): a program that reserves more than it uses fails"),
+        },
+        (found.cgroups.is_err() && sampler.is_err()).then(|| "a kernel with CONFIG_PROC_CHILDREN, or cgroups".into()),
+    );
+    env.add(
+        "Landlock",
+        match &found.landlock {
+            Ok(abi) => format!("ABI {abi} (holds the files of the uid and minimal levels)"),
+            Err(why) => format!("none ({why}): at the uid and minimal levels a run may read what any user may"),
+        },
+        (found.landlock.is_err() && found.namespaces.is_err()).then(|| {
+            "a kernel 5.13 or later with landlock among its LSMs (lsm=landlock,...)".into()
+        }),
+    );
+    let status = read("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_string())
+            .unwrap_or_else(|| "?".into())
+    };
+    env.add(
+        "this process",
+        format!(
+            "uid {}, seccomp mode {} ({} filters), no_new_privs {}",
+            field("Uid:").split_whitespace().next().unwrap_or("?"),
+            field("Seccomp:"),
+            field("Seccomp_filters:"),
+            field("NoNewPrivs:")
+        ),
+        None,
+    );
 }
 
 /// How a run ended, from its wait status and its cgroups' counters: a run
@@ -575,6 +362,7 @@ fn rlimits(limits: &Limits, cgroups: bool) -> Vec<(i32, u64, u64)> {
 fn classify(raw: Raw, counters: Counters) -> Ending {
     let plain = match raw {
         Raw::TimedOut => Ending::TimedOut,
+        Raw::OverMemory => return Ending::MemoryLimit,
         Raw::Status(st) => match (sys::exit_code(st), sys::term_signal(st)) {
             (Some(code), _) => Ending::Exited(code),
             (None, Some(sys::SIGXCPU)) => Ending::TimedOut,
@@ -612,43 +400,6 @@ fn kill_members(groups: &Groups) {
     }
 }
 
-/// A work folder lent to a run's uid (as root): everything in it is given
-/// to the run's uid, and back to the folder's owner when the run ends.
-struct Lent {
-    dir: PathBuf,
-    owner: (u32, u32),
-}
-
-impl Lent {
-    fn lend(dir: &Path, uid: u32, gid: u32) -> Lent {
-        let owner = fs::metadata(dir).map_or((0, 0), |m| (m.uid(), m.gid()));
-        chown_tree(dir, uid, gid);
-        Lent {
-            dir: dir.to_path_buf(),
-            owner,
-        }
-    }
-
-    fn give_back(self) {
-        chown_tree(&self.dir, self.owner.0, self.owner.1);
-    }
-}
-
-fn chown_tree(dir: &Path, uid: u32, gid: u32) {
-    let _ = std::os::unix::fs::lchown(dir, Some(uid), Some(gid));
-    if let Ok(entries) = fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let path = e.path();
-            match e.file_type() {
-                Ok(t) if t.is_dir() => chown_tree(&path, uid, gid),
-                _ => {
-                    let _ = std::os::unix::fs::lchown(&path, Some(uid), Some(gid));
-                }
-            }
-        }
-    }
-}
-
 /// A new, empty network namespace, held by an open descriptor (made in a
 /// thread of its own: a thread's network namespace is its own to change).
 /// None where it cannot be made or joined (a container may forbid `setns`):
@@ -678,129 +429,108 @@ fn empty_network() -> Option<std::os::fd::OwnedFd> {
     joins.then_some(net)
 }
 
-/// Tries a clone with `flags` (a child that exits at once).
-fn probe(flags: u64) -> io::Result<()> {
-    // SAFETY: a fork-like clone whose child only calls _exit.
-    let pid = unsafe { sys::syscall(sys::nr::CLONE, flags | sys::SIGCHLD as u64, 0, 0, 0, 0) };
-    if pid == 0 {
-        // SAFETY: leaving the child at once.
-        unsafe { sys::_exit(0) };
-    }
-    if pid < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    let mut status = 0;
-    // SAFETY: waiting for our own child.
-    unsafe { sys::waitpid(pid as i32, &mut status, 0) };
-    Ok(())
-}
-
-fn canonical(path: &Path) -> io::Result<PathBuf> {
-    fs::canonicalize(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
-}
-
-fn cstr(s: &str) -> io::Result<CString> {
-    cstr_os(OsStr::new(s))
-}
-
-fn cstr_os<S: AsRef<OsStr> + ?Sized>(s: &S) -> io::Result<CString> {
-    CString::new(s.as_ref().as_bytes()).map_err(|_| {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("{:?}: a NUL byte in a path or argument", s.as_ref()),
-        )
-    })
-}
-
-fn take_slot() -> u32 {
-    let mut used = SLOTS_USED.lock().unwrap_or_else(|e| e.into_inner());
-    loop {
-        let free = (!*used).trailing_zeros();
-        if free < SLOTS {
-            *used |= 1 << free;
-            return free;
-        }
-        used = SLOT_FREED.wait(used).unwrap_or_else(|e| e.into_inner());
-    }
-}
-
-fn free_slot(slot: u32) {
-    let mut used = SLOTS_USED.lock().unwrap_or_else(|e| e.into_inner());
-    *used &= !(1 << slot);
-    SLOT_FREED.notify_one();
-}
-
-/// Whether uids (and gids) `first` to `first + count - 1` exist in this
-/// process's user namespace (in the first, every uid does).
-fn uids_mapped(first: u32, count: u32) -> bool {
-    ["/proc/self/uid_map", "/proc/self/gid_map"]
-        .iter()
-        .all(|f| fs::read_to_string(f).is_ok_and(|m| map_covers(&m, first, count)))
-}
-
-/// Whether one line of a `uid_map` (`inside outside count`) holds all of
-/// `first` to `first + count - 1`.
-fn map_covers(map: &str, first: u32, count: u32) -> bool {
-    map.lines().any(|line| {
-        let f: Vec<u64> = line
-            .split_whitespace()
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        f.len() == 3
-            && f[0] <= u64::from(first)
-            && u64::from(first) + u64::from(count) <= f[0] + f[2]
-    })
-}
-
 impl Runner for Sandbox {
     fn run(&self, job: Job) -> io::Result<Outcome> {
-        let slot = take_slot();
+        let slot = ids::take_slot();
         let result = self.run_in_slot(job, slot);
-        free_slot(slot);
+        ids::free_slot(slot);
         result
     }
 
     fn protections(&self) -> String {
         let mut on = Vec::new();
         let mut off = Vec::new();
-        match &self.namespaces {
-            Namespaces::Full | Namespaces::User => {
+        let filter = "a system-call filter (no keyrings, io_uring, mounts, new namespaces, file locks, other ABIs, or sockets but AF_UNIX)";
+        match self.level {
+            Level::Namespaces => {
                 if self.shared_net.is_some() {
-                    on.push("own PID, mount, IPC and UTS namespaces (only the system folders, read-only, the run's own files and its own /proc visible)".to_string());
-                    on.push("no network (one empty network namespace for the grading's runs)".to_string());
+                    on.push("own PID, mount, IPC and UTS namespaces (only the system folders, read-only, the run's own files, its own /tmp, /dev/shm and /proc visible)".to_string());
+                    on.push("no network (one empty network namespace for the grading's runs, AF_UNIX sockets denied)".to_string());
                 } else {
-                    on.push("own PID, mount, network, IPC and UTS namespaces (only the system folders, read-only, the run's own files and its own /proc visible)".to_string());
+                    on.push("own PID, mount, network, IPC and UTS namespaces (only the system folders, read-only, the run's own files, its own /tmp, /dev/shm and /proc visible)".to_string());
                 }
-                if self.namespaces == Namespaces::User {
-                    on.push("a user namespace".into());
+                if self.user_namespace {
+                    on.push("a user namespace (uid 0 there, without capabilities)".into());
                 }
             }
-            Namespaces::None(why) => {
-                off.push(format!("namespaces ({why}): the run sees the whole file system and the network; what it leaves running is killed at the end"))
+            Level::Uid | Level::Minimal => {
+                if let Some(why) = self.why_not.iter().find(|(l, _)| *l == Level::Namespaces) {
+                    off.push(format!("namespaces ({})", why.1));
+                }
+                match &self.landlock {
+                    Ok(abi) => on.push(format!(
+                        "files: Landlock ABI {abi} (the system folders, the program and the job's paths read, its own folder written{}; nothing else)",
+                        if self.level == Level::Uid { ", /proc read" } else { "" }
+                    )),
+                    Err(why) => off.push(format!(
+                        "Landlock ({why}): the run may read what any user may, and write where any user may"
+                    )),
+                }
+                on.push("no network (the filter denies every socket)".into());
+                on.push("a fresh HOME and TMPDIR of its own; its own process group; what it leaves running killed at the end (a subreaper)".into());
             }
         }
-        match &self.ids {
-            Ok(base) => on.push(format!(
-                "uid and gid {base} and up (one a run), no supplementary groups, no new privileges"
+        match (&self.ids, self.level) {
+            (Ok(base), Level::Namespaces | Level::Uid) => {
+                let ids = format!(
+                    "uid and gid {base} and up (one a run), no supplementary groups, no new privileges"
+                );
+                // At uid, what the level is named for comes first.
+                let at = if self.level == Level::Uid { 0 } else { on.len() };
+                on.insert(at, ids);
+            }
+            (Ok(_), Level::Minimal) => off.push(format!(
+                "an unprivileged uid (not asked for: level minimal){}",
+                if self.is_root { ", the runs keep uid 0 without capabilities" } else { "" }
             )),
-            Err(why) => off.push(format!("an unprivileged uid ({why})")),
+            (Err(why), _) => off.push(format!(
+                "an unprivileged uid ({why}){}",
+                match self.level {
+                    Level::Namespaces if self.user_namespace => "",
+                    _ if self.is_root => ": the runs keep uid 0, without capabilities",
+                    _ => ": the runs keep the marker's",
+                }
+            )),
         }
-        on.push(if self.cgroups.is_ok() {
-            "limits: processes, file size, open files, CPU time, no core files".into()
+        on.push(filter.into());
+        let processes = match self.uid_processes {
+            Some(n) => format!("processes ({n} of the marker's uid when the grading began, plus the limit)"),
+            None => "processes".into(),
+        };
+        let sampled = self.cgroups.is_err() && self.sampler.is_ok();
+        on.push(if self.cgroups.is_ok() || sampled {
+            format!("limits: {processes}, file size, open files, CPU time, no core files")
         } else {
-            "limits: address space, processes, file size, open files, CPU time, no core files"
-                .into()
+            format!("limits: address space (the memory limit), {processes}, file size, open files, CPU time, no core files")
         });
         match &self.cgroups {
-            Ok(h) => on.push(format!(
-                "cgroups: memory (the memory limit), pids ({})",
-                h.describe()
-            )),
+            Ok(h) => {
+                on.push(format!(
+                    "cgroups: memory (the memory limit), pids{} ({})",
+                    if h.cpu().is_ok() { ", cpu (one core a run)" } else { "" },
+                    h.describe()
+                ));
+                if let Err(why) = h.cpu() {
+                    off.push(format!(
+                        "one core a run ({why}): a run may use every core, up to the CPU-time rlimit"
+                    ));
+                }
+            }
+            Err(why) if sampled => {
+                on.push(format!(
+                    "the memory limit on resident memory, sampled every {} ms",
+                    memory::EVERY_MS
+                ));
+                off.push(format!(
+                    "cgroups ({why}): the process limit is an rlimit, and not told from crashes; a run may use every core, up to the CPU-time rlimit"
+                ));
+            }
             Err(why) => off.push(format!(
-                "cgroups ({why}): the memory and process limits are rlimits only, and not told from crashes"
+                "cgroups ({why}) and memory sampling ({}): the memory and process limits are rlimits only, and not told from crashes",
+                self.sampler.as_ref().err().map_or("", |s| s.as_str())
             )),
         }
-        let mut line = format!("sandbox: {}", on.join("; "));
+        let mut line = format!("sandbox: level {}: {}", self.level, on.join("; "));
         if !off.is_empty() {
             line.push_str(&format!("; not available: {}", off.join("; ")));
         }
@@ -811,6 +541,7 @@ impl Runner for Sandbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Limits;
     use std::fs::File;
     use std::time::Duration;
 
@@ -822,21 +553,6 @@ mod tests {
             file_size: 64 << 20,
             open_files: 64,
         }
-    }
-
-    #[test]
-    fn cpu_limit_is_a_second_above_the_wall_clock() {
-        let r = rlimits(&limits(), false);
-        assert!(r.contains(&(sys::RLIMIT_CPU, 4, 5)));
-        assert!(r.contains(&(sys::RLIMIT_AS, 1 << 30, 1 << 30)));
-        assert!(r.contains(&(sys::RLIMIT_NPROC, 64, 64)));
-    }
-
-    #[test]
-    fn cgroups_make_the_rlimits_looser_than_the_groups() {
-        let r = rlimits(&limits(), true);
-        assert!(r.contains(&(sys::RLIMIT_AS, u64::MAX, u64::MAX)));
-        assert!(r.contains(&(sys::RLIMIT_NPROC, 65, 65)));
     }
 
     /// Eight threads share one sandbox, as the engine's do: every run ends
@@ -879,23 +595,6 @@ mod tests {
     }
 
     #[test]
-    fn absolute_paths_are_lexical() {
-        assert_eq!(absolute(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
-        assert_eq!(absolute(Path::new("/../x")), PathBuf::from("/x"));
-        assert!(absolute(Path::new("rel")).ends_with("rel"));
-    }
-
-    #[test]
-    fn reads_which_uids_a_user_namespace_maps() {
-        let init = "         0          0 4294967295\n";
-        assert!(map_covers(init, BASE_ID, SLOTS));
-        let container = "0 100000 65536\n";
-        assert!(map_covers(container, 1000, 128));
-        assert!(!map_covers(container, BASE_ID, SLOTS));
-        assert!(!map_covers("", 0, 1));
-    }
-
-    #[test]
     fn classifies_by_status_and_counters() {
         let none = Counters::default();
         let oom = Counters {
@@ -911,12 +610,40 @@ mod tests {
         assert_eq!(classify(Raw::Status(11), none), Ending::Signalled(11));
         assert_eq!(classify(Raw::Status(24), none), Ending::TimedOut);
         assert_eq!(classify(Raw::TimedOut, none), Ending::TimedOut);
+        assert_eq!(classify(Raw::OverMemory, none), Ending::MemoryLimit);
         assert_eq!(classify(Raw::Status(9), oom), Ending::MemoryLimit);
         assert_eq!(classify(Raw::Status(1 << 8), forks), Ending::ProcessLimit);
         assert_eq!(classify(Raw::TimedOut, forks), Ending::ProcessLimit);
         // A program that met a limit and coped is not stopped by it.
         assert_eq!(classify(Raw::Status(0), forks), Ending::Exited(0));
         assert_eq!(classify(Raw::Status(0), oom), Ending::Exited(0));
+    }
+
+    /// A step that fails in the child is named, with its errno: here the
+    /// program does not exist once the run is set up.
+    #[test]
+    fn a_program_that_cannot_be_executed_names_the_step() {
+        let scratch = std::env::temp_dir().join(format!("noexec.{}", std::process::id()));
+        let sandbox = Sandbox::new(scratch.clone());
+        let e = sandbox
+            .run(Job {
+                program: "/dev/null".into(),
+                args: Vec::new(),
+                path: "/usr/bin:/bin".into(),
+                read_only: Vec::new(),
+                workdir: Workdir::Scratch,
+                stdin: File::open("/dev/null").unwrap(),
+                stdout: File::create("/dev/null").unwrap(),
+                stderr: File::create("/dev/null").unwrap(),
+                limits: limits(),
+            })
+            .unwrap_err();
+        let _ = fs::remove_dir_all(scratch);
+        assert_eq!(e.kind(), io::ErrorKind::PermissionDenied);
+        assert!(
+            e.to_string().starts_with("sandbox: executing /dev/null: Permission denied"),
+            "{e}"
+        );
     }
 }
 
@@ -926,6 +653,7 @@ mod tests {
 #[cfg(test)]
 mod overhead {
     use super::*;
+    use crate::Limits;
     use std::fs::File;
     use std::process::Command;
     use std::time::{Duration, Instant};

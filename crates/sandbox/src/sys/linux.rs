@@ -43,7 +43,6 @@ extern "C" {
     pub fn unshare(flags: c_int) -> c_int;
     pub fn setns(fd: c_int, nstype: c_int) -> c_int;
     pub fn sigprocmask(how: c_int, set: *const c_void, old: *mut c_void) -> c_int;
-    pub fn setpgid(pid: pid_t, pgid: pid_t) -> c_int;
     pub fn execve(
         path: *const c_char,
         argv: *const *const c_char,
@@ -52,6 +51,7 @@ extern "C" {
     pub fn waitpid(pid: pid_t, status: *mut c_int, options: c_int) -> pid_t;
     pub fn poll(fds: *mut pollfd, n: c_ulong, timeout_ms: c_int) -> c_int;
     pub fn geteuid() -> c_uint;
+    pub fn getuid() -> c_uint;
     pub fn getegid() -> c_uint;
     pub fn statvfs(path: *const c_char, buf: *mut c_void) -> c_int;
 }
@@ -64,6 +64,9 @@ pub mod nr {
     pub const SETRESGID: i64 = 119;
     pub const PIVOT_ROOT: i64 = 155;
     pub const CLOSE_RANGE: i64 = 436;
+    pub const LANDLOCK_CREATE_RULESET: i64 = 444;
+    pub const LANDLOCK_ADD_RULE: i64 = 445;
+    pub const LANDLOCK_RESTRICT_SELF: i64 = 446;
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -74,6 +77,9 @@ pub mod nr {
     pub const SETRESGID: i64 = 149;
     pub const PIVOT_ROOT: i64 = 41;
     pub const CLOSE_RANGE: i64 = 436;
+    pub const LANDLOCK_CREATE_RULESET: i64 = 444;
+    pub const LANDLOCK_ADD_RULE: i64 = 445;
+    pub const LANDLOCK_RESTRICT_SELF: i64 = 446;
 }
 
 pub const SIGSTOP: c_int = 19;
@@ -93,6 +99,7 @@ pub const O_WRONLY: c_int = 1;
 pub const O_CREAT: c_int = 0o100;
 pub const O_NONBLOCK: c_int = 0o4000;
 pub const O_CLOEXEC: c_int = 0o2000000;
+pub const O_PATH: c_int = 0o10000000;
 pub const F_DUPFD_CLOEXEC: c_int = 1030;
 pub const F_SETFD: c_int = 2;
 pub const FD_CLOEXEC: c_int = 1;
@@ -123,6 +130,8 @@ pub const PR_SET_CHILD_SUBREAPER: c_int = 36;
 pub const PR_SET_DUMPABLE: c_int = 4;
 pub const PR_CAPBSET_DROP: c_int = 24;
 pub const PR_SET_SECUREBITS: c_int = 28;
+pub const PR_SET_SECCOMP: c_int = 22;
+pub const SECCOMP_MODE_FILTER: c_ulong = 2;
 /// `SECBIT_NOROOT`, `SECBIT_NO_SETUID_FIXUP`, `SECBIT_KEEP_CAPS` and
 /// `SECBIT_NO_CAP_AMBIENT_RAISE`, each with its lock: uid 0 gains no
 /// capabilities by exec, for good.

@@ -47,6 +47,7 @@ extern "C" {
     pub fn raise(sig: c_int) -> c_int;
     pub fn clock_gettime(clock: c_int, now: *mut timespec) -> c_int;
     pub fn kill(pid: pid_t, sig: c_int) -> c_int;
+    pub fn setsid() -> pid_t;
     pub fn setrlimit(resource: c_int, limit: *const rlimit) -> c_int;
     pub fn getrlimit(resource: c_int, limit: *mut rlimit) -> c_int;
 }

@@ -9,6 +9,7 @@ use puzzle_grade::grades::Shard;
 use puzzle_grade::marks::Scheme;
 use puzzle_grade::submissions::Select;
 use puzzle_grade::Settings;
+use puzzle_sandbox::Level;
 use std::ffi::OsString;
 use std::fs;
 use std::path::PathBuf;
@@ -26,6 +27,9 @@ Usage: puzzle-grade MODE [OPTIONS] ARGS
                                 minimal fixture (docs/grading.md)
   run [LIMITS] -- PROGRAM [ARGS...]
                                 one program in the sandbox
+  check-environment             the sandbox levels and controllers this machine
+                                allows, and what to change for fair timing
+                                (status 1 when something should change)
 Options may come before or after the operands; '--' ends them.
 'puzzle-grade MODE --help' lists a mode's options.
 Run it from the folder that holds Tests/.";
@@ -42,6 +46,8 @@ const GRADING_OPTIONS: &str = "  --strict              byte for byte against the
   --fuzz S              after the fixtures, fuzz each program for S seconds
                         (see fuzz); the faults found are in the report and,
                         with grade-all, the table's fuzz column
+  --sandbox LEVEL       namespaces, uid or minimal (default: the most the
+                        system allows; see puzzle-grade check-environment)
   --budget S            a submission at most S seconds in all (build, runs,
                         fuzzing); the fixtures left then are NOT RUN
   --max-timeouts K      after K runs of a submission time out, its other
@@ -84,6 +90,12 @@ pub fn mode_usage(mode: &str) -> String {
              Lists the fixtures of Tests/ and each DIR whose answer depends on a\n\
              choice the assignment leaves open, and the answers it allows."
             .into(),
+        "check-environment" => "Usage: puzzle-grade check-environment\n\
+             Says which sandbox levels and cgroup controllers this machine allows\n\
+             and why not, the load, the CPU frequency governor, transparent huge\n\
+             pages and swap, with what to change for fair timing; status 1 when\n\
+             something should change."
+            .into(),
         "check" => "Usage: puzzle-grade check [--reference PATH] [DIR...]\n\
              Checks that the reference (default ./puzzle) answers every fixture\n\
              of Tests/ and each DIR as its name says.\n\
@@ -100,7 +112,9 @@ pub fn mode_usage(mode: &str) -> String {
              \x20 --timeout S           every run at most S seconds\n\
              \x20 --memory MIB          memory a run may use (default 1024)\n\
              \x20 --processes N         processes a run may have at once (default 64)\n\
-             \x20 --read-only PATH      let the runs read PATH too"
+             \x20 --read-only PATH      let the runs read PATH too\n\
+             \x20 --sandbox LEVEL       namespaces, uid or minimal (default: the most\n\
+             \x20                       the system allows)"
             .into(),
         _ => USAGE.into(),
     }
@@ -112,8 +126,11 @@ pub enum Command {
     Help(String),
     /// `grade`, `grade-all`, `open` or `check`.
     Grading(Options),
-    /// `fuzz`.
-    Fuzz(fuzz::Options),
+    /// `fuzz`, in the sandbox at this level (none: the most the system
+    /// allows).
+    Fuzz(fuzz::Options, Option<Level>),
+    /// `check-environment`.
+    CheckEnvironment,
     /// `merge --into DIR SHARD_DIR...`.
     Merge { into: PathBuf, shards: Vec<PathBuf> },
 }
@@ -130,6 +147,8 @@ pub struct Options {
     pub select: Select,
     pub shard: Option<Shard>,
     pub fuzz: Option<u64>,
+    /// The sandbox's level (none: the most the system allows).
+    pub level: Option<Level>,
     /// The options that decide the marks, in a fixed order (recorded in the
     /// grading, and compared when it is resumed or merged).
     pub marks_options: Vec<String>,
@@ -137,7 +156,8 @@ pub struct Options {
 
 /// The options a mode takes: its name, and whether it takes a value.
 fn options_of(mode: &str) -> &'static [(&'static str, bool)] {
-    const GRADING: [(&str, bool); 10] = [
+    const GRADING: [(&str, bool); 11] = [
+        ("--sandbox", true),
         ("--budget", true),
         ("--max-timeouts", true),
         ("--strict", false),
@@ -149,7 +169,8 @@ fn options_of(mode: &str) -> &'static [(&'static str, bool)] {
         ("--scheme", true),
         ("--fuzz", true),
     ];
-    const GRADE_ALL: [(&str, bool); 16] = [
+    const GRADE_ALL: [(&str, bool); 17] = [
+        ("--sandbox", true),
         ("--budget", true),
         ("--max-timeouts", true),
         ("--strict", false),
@@ -167,7 +188,8 @@ fn options_of(mode: &str) -> &'static [(&'static str, bool)] {
         ("--resume", false),
         ("--shard", true),
     ];
-    const FUZZ: [(&str, bool); 8] = [
+    const FUZZ: [(&str, bool); 9] = [
+        ("--sandbox", true),
         ("--seed", true),
         ("--seconds", true),
         ("--into", true),
@@ -230,6 +252,18 @@ fn split(mode: &str, args: Vec<OsString>) -> Result<Option<Split>, String> {
     Ok(Some((options, operands)))
 }
 
+/// The `--sandbox` level of `options`, if one is asked for.
+fn level_of(options: &[(&'static str, Option<OsString>)]) -> Result<Option<Level>, String> {
+    match options.iter().rev().find(|(n, _)| *n == "--sandbox") {
+        Some((_, Some(value))) => value
+            .to_string_lossy()
+            .parse()
+            .map(Some)
+            .map_err(|e| format!("puzzle-grade: --sandbox: {e}")),
+        _ => Ok(None),
+    }
+}
+
 /// A whole number of at least `least`, or what is wrong with it.
 fn number(name: &str, value: &OsString, what: &str, least: u64) -> Result<u64, String> {
     value
@@ -259,7 +293,17 @@ pub fn parse(mode: &str, args: Vec<OsString>) -> Result<Command, String> {
         return Ok(Command::Help(mode_usage(mode)));
     };
     match mode {
-        "fuzz" => parse_fuzz(options, operands).map(Command::Fuzz),
+        "fuzz" => {
+            let level = level_of(&options)?;
+            parse_fuzz(options, operands).map(|o| Command::Fuzz(o, level))
+        }
+        "check-environment" => match operands.first() {
+            None => Ok(Command::CheckEnvironment),
+            Some(arg) => Err(usage_error(format!(
+                "puzzle-grade check-environment takes no argument: {}",
+                arg.to_string_lossy()
+            ))),
+        },
         "merge" => {
             let into = options
                 .into_iter()
@@ -297,6 +341,7 @@ fn parse_grading(
         select: Select::All,
         shard: None,
         fuzz: None,
+        level: level_of(&options)?,
         marks_options: Vec::new(),
     };
     let mut only = Vec::new();
@@ -359,6 +404,7 @@ fn parse_grading(
                 o.settings.max_timeouts = Some(number(name, &value, "a whole number", 1)? as usize)
             }
             "--reference" => o.reference = PathBuf::from(value),
+            "--sandbox" => {}
             _ => unreachable!("every option of options_of is read here"),
         }
     }
@@ -446,6 +492,7 @@ fn parse_fuzz(
                 .settings
                 .read_only
                 .extend(std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty())),
+            "--sandbox" => {}
             _ => unreachable!("every option of options_of is read here"),
         }
     }
@@ -499,7 +546,15 @@ mod tests {
 
     #[test]
     fn help_in_every_mode_and_errors_name_the_option() {
-        for mode in ["grade", "grade-all", "open", "check", "fuzz", "merge"] {
+        for mode in [
+            "grade",
+            "grade-all",
+            "open",
+            "check",
+            "fuzz",
+            "merge",
+            "check-environment",
+        ] {
             match parse(mode, args(&["x", "--help"])) {
                 Ok(Command::Help(text)) => {
                     assert!(text.starts_with("Usage: puzzle-grade"), "{text}")
@@ -532,7 +587,7 @@ mod tests {
 
     #[test]
     fn fuzz_reads_its_options_around_its_program() {
-        let Ok(Command::Fuzz(o)) = parse(
+        let Ok(Command::Fuzz(o, None)) = parse(
             "fuzz",
             args(&[
                 "--strict",

@@ -23,8 +23,7 @@ use puzzle_grade::report::write_report_with;
 use puzzle_grade::submissions::GradeAll;
 use puzzle_grade::{grade_program, prepare_fixtures};
 use puzzle_sandbox::signals::{self, Signal};
-use puzzle_sandbox::Runner;
-use puzzle_sandbox::Sandbox;
+use puzzle_sandbox::{Level, Runner, Sandbox};
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, IsTerminal, Write};
@@ -63,17 +62,20 @@ fn main() -> ExitCode {
     }
     signals::catch(&[Signal::Hangup, Signal::Interrupt, Signal::Terminate]);
     let result = match mode {
-        "grade" | "grade-all" | "open" | "check" | "fuzz" | "merge" => args::parse(mode, rest)
-            .map_err(Failure::Usage)
-            .and_then(|command| match command {
-                Command::Help(text) => {
-                    let _ = writeln!(io::stdout(), "{text}");
-                    Ok(())
-                }
-                Command::Grading(options) => with_temp(|temp| grading(&options, temp)),
-                Command::Fuzz(options) => fuzz(options),
-                Command::Merge { into, shards } => merge(&into, &shards),
-            }),
+        "grade" | "grade-all" | "open" | "check" | "fuzz" | "merge" | "check-environment" => {
+            args::parse(mode, rest)
+                .map_err(Failure::Usage)
+                .and_then(|command| match command {
+                    Command::Help(text) => {
+                        let _ = writeln!(io::stdout(), "{text}");
+                        Ok(())
+                    }
+                    Command::Grading(options) => with_temp(|temp| grading(&options, temp)),
+                    Command::Fuzz(options, level) => fuzz(options, level),
+                    Command::CheckEnvironment => check_environment(),
+                    Command::Merge { into, shards } => merge(&into, &shards),
+                })
+        }
         "-h" | "--help" => {
             let _ = writeln!(io::stdout(), "{USAGE}");
             Ok(())
@@ -88,6 +90,29 @@ fn main() -> ExitCode {
             let _ = writeln!(io::stderr(), "{message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// The sandbox at `level`, or at the most the system allows.
+fn sandbox(scratch: PathBuf, level: Option<Level>) -> Result<Sandbox, Failure> {
+    match level {
+        Some(level) => Sandbox::at_level(scratch, level)
+            .map_err(|e| Failure::System(format!("puzzle-grade: {e}"))),
+        None => Ok(Sandbox::new(scratch)),
+    }
+}
+
+/// `check-environment`: what this machine allows and what to change for
+/// fair timing; status 1 when something should change.
+fn check_environment() -> Result<(), Failure> {
+    let env = with_temp(|temp| Ok(puzzle_sandbox::check_environment(temp.join("probe"))))?;
+    let mut out = io::stdout().lock();
+    write!(out, "{env}")?;
+    out.flush()?;
+    if env.is_fair() {
+        Ok(())
+    } else {
+        Err(Failure::Failed)
     }
 }
 
@@ -173,7 +198,7 @@ fn grading(options: &Options, temp: &Path) -> Result<(), Failure> {
             }
             let folders = fixture_folders(&options.operands[1..])?;
             let fixtures = prepare_fixtures(&folders, options.settings.strict)?;
-            let sandbox = Sandbox::new(temp.join("scratch"));
+            let sandbox = sandbox(temp.join("scratch"), options.level)?;
             writeln!(out, "{}", sandbox.protections())?;
             out.flush()?;
             let progress = io::stderr().is_terminal();
@@ -233,7 +258,7 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
     }
     let folders = fixture_folders(&options.operands[1..])?;
     let fixtures = prepare_fixtures(&folders, options.settings.strict)?;
-    let sandbox = Sandbox::new(temp.join("scratch"));
+    let sandbox = sandbox(temp.join("scratch"), options.level)?;
     let protections = sandbox.protections();
     let _ = writeln!(io::stderr(), "puzzle-grade: {protections}");
     let grades = absolute(&options.grades);
@@ -337,7 +362,7 @@ fn merge(into: &Path, shards: &[PathBuf]) -> Result<(), Failure> {
 /// `fuzz`: inputs of every kind, `PROGRAM` judged on each against the
 /// reference, each fault found shrunk to a minimal case (the library's
 /// `grade::fuzz`); status 1 when something was found.
-fn fuzz(mut options: puzzle_grade::fuzz::Options) -> Result<(), Failure> {
+fn fuzz(mut options: puzzle_grade::fuzz::Options, level: Option<Level>) -> Result<(), Failure> {
     if !is_executable(&options.program) {
         return Err(Failure::Usage(format!(
             "puzzle-grade: {} is not an executable file",
@@ -346,7 +371,7 @@ fn fuzz(mut options: puzzle_grade::fuzz::Options) -> Result<(), Failure> {
     }
     options.program = absolute(&options.program);
     with_temp(|temp| {
-        let sandbox = Sandbox::new(temp.join("scratch"));
+        let sandbox = sandbox(temp.join("scratch"), level)?;
         let mut out = io::stdout().lock();
         writeln!(out, "{}", sandbox.protections())?;
         let summary = puzzle_grade::fuzz::fuzz(&sandbox, &options, temp, &mut out)?;

@@ -1,7 +1,7 @@
 //! `puzzle-grade run`: one program in the sandbox, on this process's
 //! standard streams.
 
-use puzzle_sandbox::{Ending, Job, Limits, Runner, Sandbox, Workdir};
+use puzzle_sandbox::{Ending, Job, Level, Limits, Runner, Sandbox, Workdir};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Write};
@@ -14,8 +14,9 @@ const USAGE: &str = "\
 Usage: puzzle-grade run [OPTIONS] -- PROGRAM [ARGS...]
 
 Runs PROGRAM in the sandbox on this process's standard input, output and
-error: its own PID, mount and network namespaces, an unprivileged uid when
-run as root, a fresh empty work folder, and these limits.
+error: at the most the system allows (its own PID, mount and network
+namespaces, an unprivileged uid when run as root), with a fresh empty work
+folder, the system-call filter, and these limits.
 
 Options:
   --time S          wall-clock limit in seconds (default 10)
@@ -25,6 +26,8 @@ Options:
   --open-files N    open files at once (default 64)
   --workdir DIR     work in DIR, read-write, instead of a fresh folder
   --read PATH       let it read PATH too (repeatable)
+  --sandbox LEVEL   namespaces, uid or minimal (default: the most the system
+                    allows; a level it does not allow is an error, status 126)
   -v, --verbose     say on stderr which protections are active
   -h, --help        print this help
 
@@ -51,6 +54,7 @@ struct Options {
     workdir: Option<PathBuf>,
     read: Vec<PathBuf>,
     verbose: bool,
+    level: Option<Level>,
     command: Vec<OsString>,
 }
 
@@ -76,6 +80,7 @@ fn parse(args: Vec<OsString>) -> Result<Parsed, String> {
         workdir: None,
         read: Vec::new(),
         verbose: false,
+        level: None,
         command: Vec::new(),
     };
     let mut args = args.into_iter();
@@ -94,6 +99,11 @@ fn parse(args: Vec<OsString>) -> Result<Parsed, String> {
             "--open-files" => o.limits.open_files = number(name, &value()?)?,
             "--workdir" => o.workdir = Some(PathBuf::from(value()?)),
             "--read" => o.read.push(PathBuf::from(value()?)),
+            "--sandbox" => {
+                let v = value()?;
+                let level = v.to_str().unwrap_or("").parse();
+                o.level = Some(level.map_err(|e| format!("--sandbox: {e}"))?);
+            }
             "--" => {
                 o.command = args.collect();
                 break;
@@ -248,7 +258,17 @@ pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
         return ExitCode::from(127);
     };
     let scratch_root = std::env::temp_dir().join(format!("puzzle-grade.{}", std::process::id()));
-    let sandbox = Sandbox::new(scratch_root.clone());
+    let sandbox = match o.level {
+        None => Sandbox::new(scratch_root.clone()),
+        Some(level) => match Sandbox::at_level(scratch_root.clone(), level) {
+            Ok(sandbox) => sandbox,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&scratch_root);
+                let _ = writeln!(io::stderr(), "puzzle-grade: run: {e}");
+                return ExitCode::from(126);
+            }
+        },
+    };
     if o.verbose {
         let _ = writeln!(io::stderr(), "puzzle-grade: run: {}", sandbox.protections());
     }
@@ -281,7 +301,12 @@ pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
         Ok(outcome) => {
             let (text, code) = describe(outcome.ending, &o.limits);
             if let Some(text) = text {
-                let _ = writeln!(io::stderr(), "puzzle-grade: run: {text}");
+                let caveat = if outcome.memory_limit.is_resident() {
+                    ""
+                } else {
+                    " (the memory limit was on the address space: a refused allocation may be why)"
+                };
+                let _ = writeln!(io::stderr(), "puzzle-grade: run: {text}{caveat}");
             }
             ExitCode::from(code)
         }
@@ -330,6 +355,10 @@ mod tests {
         );
         assert_eq!(parse(args(&["--time"])), Err("--time needs a value".into()));
         assert_eq!(parse(args(&["--"])), Err("no PROGRAM after '--'".into()));
+        assert_eq!(
+            parse(args(&["--sandbox", "all", "--", "x"])),
+            Err("--sandbox: should be namespaces, uid or minimal, but is \"all\"".into())
+        );
         assert_eq!(
             parse(args(&["prog"])),
             Err("unknown option 'prog' (the program goes after '--')".into())

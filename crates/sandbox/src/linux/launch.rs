@@ -1,0 +1,235 @@
+//! The grader's side of one run: clones the keeper (see `child`), waits for
+//! it until the wall-clock limit, kills the run there, and reads what the
+//! keeper and the program wrote on the status pipe.
+
+use super::child::keeper;
+use super::memory::{self, Grader};
+use super::plan::Plan;
+use super::wire::{Message, LEN};
+use crate::sys::{self, pid_t};
+use std::ffi::{c_char, c_int};
+use std::io;
+use std::ptr;
+use std::time::{Duration, Instant};
+
+/// How a run ended, as the keeper saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Raw {
+    /// The program's wait status.
+    Status(c_int),
+    /// Still running at the wall-clock limit.
+    TimedOut,
+    /// Seen over the memory limit by the sampler, and stopped.
+    OverMemory,
+}
+
+/// The memory the grader samples, where no cgroup holds the limit.
+#[derive(Clone, Copy, Debug)]
+pub struct Watch {
+    /// The limit, in bytes.
+    pub limit: u64,
+    /// What tells a copy of the grader, not counted.
+    pub grader: Option<Grader>,
+}
+
+/// Runs `plan` with the wall-clock limit `wall` (and the memory limit
+/// `watch`, when the grader samples it): the raw ending and the time it
+/// took; `Err` names the step that failed.
+pub fn launch(plan: &Plan, wall: Duration, watch: Option<Watch>) -> io::Result<(Raw, Duration)> {
+    // Pointer arrays for execve, pointing into the plan's strings.
+    let argv: Vec<*const c_char> = plan
+        .argv
+        .iter()
+        .map(|a| a.as_ptr())
+        .chain([ptr::null()])
+        .collect();
+    let envp: Vec<*const c_char> = plan
+        .envp
+        .iter()
+        .map(|a| a.as_ptr())
+        .chain([ptr::null()])
+        .collect();
+    let mut pipe = [-1 as c_int; 2];
+    // SAFETY: pipe is an array of two ints.
+    if unsafe { sys::pipe2(pipe.as_mut_ptr(), sys::O_CLOEXEC | sys::O_NONBLOCK) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let began = Instant::now();
+    let mut pidfd: c_int = -1;
+    let flags = plan.clone_flags | sys::CLONE_PIDFD | sys::SIGCHLD as u64;
+    // SAFETY: a fork-like clone (no new stack, no shared memory); the child
+    // runs only async-signal-safe code and never returns.
+    let pid = unsafe {
+        sys::syscall(
+            sys::nr::CLONE,
+            flags,
+            0usize,
+            &mut pidfd as *mut c_int,
+            0usize,
+            0usize,
+        )
+    };
+    if pid == 0 {
+        keeper(plan, pipe[1], &argv, &envp);
+    }
+    let clone_error = io::Error::last_os_error();
+    // SAFETY: our own write end; the child has its copy.
+    unsafe { sys::close(pipe[1]) };
+    if pid < 0 {
+        // SAFETY: our own read end.
+        unsafe { sys::close(pipe[0]) };
+        return Err(io::Error::new(
+            clone_error.kind(),
+            format!("sandbox: starting the run's keeper (clone): {clone_error}"),
+        ));
+    }
+    let pid = pid as pid_t;
+    let mut raw = None;
+    let mut messages = Vec::new();
+    let mut interrupted = false;
+    let mut over_memory = || {
+        watch.is_some_and(|w| memory::resident(pid, w.grader) > w.limit)
+    };
+    let slice = if watch.is_some() { memory::EVERY_MS } else { 50 };
+    let ended = wait_readable(pidfd, began + wall, slice, &mut over_memory);
+    if ended != Ended::Exited {
+        // A limit, or a signal that stops the grading: killed the same way.
+        interrupted = crate::signals::caught().is_some();
+        raw = Some(if ended == Ended::Stopped {
+            Raw::OverMemory
+        } else {
+            Raw::TimedOut
+        });
+        if plan.own_group {
+            // No namespace: kill the program's process group; the watcher
+            // then kills what else is left (its orphans came to it) and
+            // exits. Should it not, it is killed after a grace second.
+            messages.extend(read_messages(pipe[0]));
+            if let Some(program) = messages.iter().find_map(|m| match m {
+                Message::ProgramPid(p) => Some(*p),
+                _ => None,
+            }) {
+                // SAFETY: the watcher has not reaped it (it waits for us
+                // to kill it), so the pid is not reused.
+                unsafe { sys::kill(-program, sys::SIGKILL) };
+            }
+            let grace = Instant::now() + Duration::from_secs(1);
+            if wait_readable(pidfd, grace, 50, &mut || false) != Ended::Exited {
+                // SAFETY: pid is our unreaped child.
+                unsafe { sys::kill(pid, sys::SIGKILL) };
+            }
+        } else {
+            // Killing init kills the whole namespace.
+            // SAFETY: pid is our unreaped child, so it cannot be reused.
+            unsafe { sys::kill(pid, sys::SIGKILL) };
+        }
+    }
+    let mut status: c_int = 0;
+    loop {
+        // SAFETY: waiting for our own child.
+        let r = unsafe { sys::waitpid(pid, &mut status, 0) };
+        if r >= 0 || sys::errno() != sys::EINTR {
+            break;
+        }
+    }
+    let elapsed = began.elapsed();
+    messages.extend(read_messages(pipe[0]));
+    // SAFETY: our own descriptors.
+    unsafe {
+        sys::close(pipe[0]);
+        sys::close(pidfd);
+    }
+    for m in &messages {
+        if let Message::Failed { step, errno } = *m {
+            return Err(step.error(plan, errno));
+        }
+    }
+    if interrupted {
+        return Err(io::ErrorKind::Interrupted.into());
+    }
+    if let Some(raw) = raw {
+        return Ok((raw, elapsed));
+    }
+    match messages.iter().find_map(|m| match m {
+        Message::Status(st) => Some(*st),
+        _ => None,
+    }) {
+        Some(st) => Ok((Raw::Status(st), elapsed)),
+        None => match sys::term_signal(status) {
+            Some(sig) => Err(io::Error::other(format!(
+                "sandbox: the run's keeper was killed by signal {sig}"
+            ))),
+            None => Err(io::Error::other(
+                "sandbox: the run's keeper ended without a status",
+            )),
+        },
+    }
+}
+
+/// Why [`wait_readable`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ended {
+    /// The descriptor is readable: the keeper has ended.
+    Exited,
+    /// The deadline came, or a signal that stops the grading.
+    Deadline,
+    /// `stop` said so.
+    Stopped,
+}
+
+/// Waits until `fd` is readable (a pidfd: its process has ended), or the
+/// deadline, or a signal that stops the grading, or `stop` (asked every
+/// `slice_ms` milliseconds) says to.
+fn wait_readable(
+    fd: c_int,
+    deadline: Instant,
+    slice_ms: u64,
+    stop: &mut dyn FnMut() -> bool,
+) -> Ended {
+    loop {
+        if crate::signals::caught().is_some() {
+            return Ended::Deadline;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        // In slices, to see a signal another thread caught, and to sample.
+        let ms = if left.is_zero() {
+            0
+        } else {
+            left.as_millis().min(u128::from(slice_ms)) as c_int + 1
+        };
+        let mut p = sys::pollfd {
+            fd,
+            events: sys::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd.
+        let n = unsafe { sys::poll(&mut p, 1, ms) };
+        if n > 0 {
+            return Ended::Exited;
+        }
+        if n < 0 && sys::errno() != sys::EINTR {
+            return Ended::Deadline;
+        }
+        if n == 0 && left.is_zero() {
+            return Ended::Deadline;
+        }
+        if stop() {
+            return Ended::Stopped;
+        }
+    }
+}
+
+/// Every message the pipe holds now (its read end does not block).
+fn read_messages(fd: c_int) -> Vec<Message> {
+    let mut bytes = Vec::new();
+    let mut buf = [0u8; 16 * LEN];
+    loop {
+        // SAFETY: buf is writable for its length.
+        let n = unsafe { sys::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if n <= 0 {
+            break;
+        }
+        bytes.extend_from_slice(&buf[..n as usize]);
+    }
+    Message::decode_all(&bytes)
+}
