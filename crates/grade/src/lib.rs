@@ -175,6 +175,25 @@ fn grade_one(
         (Some(_), Ending::TimedOut) => Judgement::Noted(Class::NotRun, budget_spent(settings)),
         _ => judge(fixture, &ran, &limits, settings.strict),
     };
+    // Where the memory limit could only be an address-space limit, a run
+    // that failed may have failed for it alone (a program that reserves a
+    // GiB and uses a MB): the line says so, wherever it is shown.
+    let judgement = match judgement {
+        Judgement::Noted(class, text)
+            if !outcome.memory_limit.is_resident()
+                && class.fails(true)
+                && !matches!(class, Class::Format | Class::MemoryLimit) =>
+        {
+            Judgement::Noted(
+                class,
+                format!(
+                    "{text} [under an address-space memory limit of {} MiB here, not resident memory: a program that reserves more than it uses may fail for the limit alone]",
+                    limits.memory >> 20
+                ),
+            )
+        }
+        other => other,
+    };
     Ok(Graded {
         judgement,
         time: Some((outcome.elapsed, limits.wall.as_secs())),
