@@ -164,7 +164,10 @@ pub fn merge(into: &Path, shards: &[PathBuf]) -> io::Result<Merged> {
                 kept.push(value);
             }
         }
-        kept.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(" | ")
+        kept.iter()
+            .map(|v| v.as_str())
+            .collect::<Vec<_>>()
+            .join(" | ")
     };
     let manifest = Manifest {
         folder: distinct(gradings.iter().map(|(_, m, _)| &m.folder).collect()),
