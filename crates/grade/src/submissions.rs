@@ -19,7 +19,9 @@ use super::grades::{
     move_into_place, remove_grading_files, remove_submission_files, utc_now, write_atomic, Earlier,
     Manifest, Shard,
 };
+use super::html::feedback_page;
 use super::judge::Judgement;
+use super::page::{class_page, fixture_shape};
 use super::record::{csv_header, table_header, FixtureLine, Record, Row, FIXTURES_CSV_HEADER};
 use super::report::write_report_with;
 use super::{grade_program, Settings};
@@ -115,7 +117,8 @@ impl GradeAll<'_> {
     /// submission's report, build log, feedback and platform files into the
     /// grades folder, and the grading's files there (`grading.json`,
     /// `summary.txt`, `summary.csv`, `summary-fixtures.csv`,
-    /// `summary.jsonl`); `progress` hears of each row.
+    /// `summary.jsonl`, the class page `index.html`); `progress` hears of
+    /// each row.
     ///
     /// An error of kind `InvalidInput` is a grading refused: `--only` or
     /// `--resume` on a grades folder of another grading, or a name that is
@@ -427,6 +430,7 @@ impl GradeAll<'_> {
             fs::write(file(suffix), text)?;
         }
         fs::write(file(".feedback.md"), &feedback_text)?;
+        fs::write(file(".feedback.html"), feedback_page(name, &feedback_text))?;
         Ok(record)
     }
 
@@ -495,8 +499,8 @@ fn names_checked(
 
 /// Writes a grading's summaries into `grades` from its `manifest` and
 /// `records`: `summary.txt` (the manifest in words, then the table),
-/// `summary.csv`, `summary-fixtures.csv`, `summary.jsonl`, and
-/// `grading.json` last, each whole. The records are written in name order.
+/// `summary.csv`, `summary-fixtures.csv`, `summary.jsonl`, the class page
+/// `index.html` ([`super::page`]), and `grading.json` last, each whole. The records are written in name order.
 pub fn write_summary_files(
     grades: &Path,
     manifest: &Manifest,
@@ -527,6 +531,8 @@ pub fn write_summary_files(
     write_atomic(&grades.join("summary.csv"), csv.as_bytes())?;
     write_atomic(&grades.join("summary-fixtures.csv"), fixtures.as_bytes())?;
     write_atomic(&grades.join("summary.jsonl"), json.as_bytes())?;
+    let page = class_page(manifest, &sorted, &fixture_shape);
+    write_atomic(&grades.join("index.html"), page.as_bytes())?;
     write_atomic(&grades.join("grading.json"), manifest.to_json().as_bytes())
 }
 
