@@ -68,9 +68,9 @@ caption{text-align:left;font-weight:600;padding:.2rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;margin:.4rem 0}dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
 svg{max-width:100%;height:auto;display:block}figure{margin:.4rem 0;flex:1 1 26rem;max-width:40rem}
 .chart{display:flex;flex-wrap:wrap;gap:0 1.5rem;align-items:flex-start}.nw{white-space:nowrap}
-td.note{max-width:28rem;overflow-wrap:anywhere}td.fx{overflow-wrap:anywhere;min-width:10rem}
+td.note{max-width:28rem;overflow-wrap:anywhere}
 nav a{margin-right:.8rem}
-@media (max-width:40rem){body{padding:.5rem;font-size:14px}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3rem}}
+@media (max-width:40rem){body{padding:.5rem;font-size:14px}td.fx{overflow-wrap:anywhere;min-width:10rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3rem}}
 @media print{body{max-width:none;padding:0;font-size:10pt}.wide{overflow:visible}table{font-size:8.5pt}thead{display:table-header-group}tr,svg,pre{break-inside:avoid}a{color:inherit;text-decoration:none}nav{display:none}}
 ";
 
