@@ -503,3 +503,167 @@ fn chromium_renders_the_same_numbers() {
     assert!(feedback
         .contains("<h1>Feedback for &lt;img src=x onerror=alert(1)&gt; &amp; \"q\" 'x' #1?</h1>"));
 }
+
+/// A measurement, not a check (issue 36, item 4): what writing the
+/// summaries and the class page costs for 2,000 submissions of 89
+/// fixtures each, as a grading rewrites them while it goes and as a merge
+/// writes them once.
+///
+/// `cargo test -p puzzle-grade --test page -- --ignored --nocapture summaries`
+/// (the test profile is optimised).
+#[test]
+#[ignore]
+fn summaries_of_2000_submissions() {
+    use puzzle_grade::grades::Manifest;
+    use puzzle_grade::page::{class_page, fixture_shape};
+    use puzzle_grade::record::{FixtureLine, Record, Row, RowMarks, CLASSES};
+    use puzzle_grade::submissions::write_summary_files;
+
+    let mut fixtures: Vec<String> = fs::read_dir(repo().join("Tests"))
+        .unwrap()
+        .map(|e| format!("Tests/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    fixtures.sort();
+    assert_eq!(fixtures.len(), 89);
+    let classes = [
+        "WRONG VERDICT",
+        "ERROR ON STDERR",
+        "WRONG EXIT STATUS",
+        "TIMEOUT",
+        "FORMAT",
+    ];
+    // A class of 2,000: most fixtures passed, each submission failing a
+    // few in one way, as the demo's variants do.
+    let records: Vec<Record> = (0..2000)
+        .map(|i| {
+            let lines: Vec<FixtureLine> = fixtures
+                .iter()
+                .enumerate()
+                .map(|(j, f)| {
+                    let fails = (i * 7 + j * 13) % 11 == 0;
+                    let class = if fails {
+                        classes[i % classes.len()]
+                    } else {
+                        "passed"
+                    };
+                    FixtureLine {
+                        fixture: f.clone(),
+                        category: f[6..]
+                            .split('_')
+                            .next()
+                            .unwrap()
+                            .trim_end_matches(char::is_numeric)
+                            .into(),
+                        class: class.into(),
+                        points: if fails { 0.0 } else { 1.12 },
+                        max_points: 1.12,
+                        visibility: "visible".into(),
+                        seconds: Some(Duration::from_millis(15 + (i + j) as u64 % 40)),
+                        detail: if fails {
+                            "'unsolvable', expected 'solvable' (the reference's verdict)".into()
+                        } else {
+                            String::new()
+                        },
+                    }
+                })
+                .collect();
+            let failed = lines
+                .iter()
+                .filter(|l| l.class != "passed" && l.class != "FORMAT")
+                .count();
+            let mut counts = [0; CLASSES];
+            let index = |name: &str| {
+                puzzle_grade::judge::Class::ALL
+                    .iter()
+                    .position(|c| c.name() == name)
+                    .unwrap()
+            };
+            for l in lines.iter().filter(|l| l.class != "passed") {
+                counts[index(&l.class)] += 1;
+            }
+            Record {
+                row: Row {
+                    name: format!("z{i:07}"),
+                    note: "dcc not found: built with cc -lm".into(),
+                    marks: Some(RowMarks {
+                        passed: lines.len() - failed,
+                        failed,
+                        classes: counts,
+                        score: lines.iter().map(|l| l.points).sum(),
+                        max: 100.0,
+                        fuzz: None,
+                        seconds: Duration::from_millis(1500),
+                        slowest: Some(Duration::from_millis(120)),
+                    }),
+                },
+                fixtures: lines,
+            }
+        })
+        .collect();
+    let manifest = Manifest {
+        folder: "/srv/course/submissions".into(),
+        folder_names: records.iter().map(|r| r.row.name.clone()).collect(),
+        options: "--timeout 5 --memory 1024 --processes 64 --build-timeout 120".into(),
+        sandbox: "sandbox: measured".into(),
+        shard: None,
+        started: "2026-11-27T21:30:05Z".into(),
+        updated: "2026-11-27T21:31:05Z".into(),
+        complete: true,
+    };
+    let repo = repo();
+    let shapes = |shown: &str| fixture_shape(&repo.join(shown).to_string_lossy());
+    let refs: Vec<&Record> = records.iter().collect();
+    // The first page reads the fixtures' shapes; the later ones find them.
+    let began = Instant::now();
+    let page = class_page(&manifest, &refs, &shapes);
+    let first = began.elapsed();
+    let began = Instant::now();
+    let rounds = 5;
+    for _ in 0..rounds {
+        assert_eq!(class_page(&manifest, &refs, &shapes).len(), page.len());
+    }
+    let again = began.elapsed() / rounds;
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("page-2000");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let began = Instant::now();
+    for _ in 0..rounds {
+        write_summary_files(&dir, &manifest, &records).unwrap();
+    }
+    let all = began.elapsed() / rounds;
+    // What making the lines costs, without writing them.
+    let began = Instant::now();
+    let mut bytes = 0;
+    for record in &records {
+        bytes += record.json_line().len() + record.row.csv_line().len();
+        for line in &record.fixtures {
+            bytes += line.csv_line(&record.row.name).len();
+        }
+    }
+    let lines = began.elapsed();
+    eprintln!(
+        "summary.jsonl's and the CSVs' lines made in {:.0} ms ({:.1} MB)",
+        lines.as_secs_f64() * 1e3,
+        bytes as f64 / 1e6
+    );
+    let mut sizes = Vec::new();
+    for entry in fs::read_dir(&dir).unwrap() {
+        let entry = entry.unwrap();
+        sizes.push(format!(
+            "{} {:.2} MB",
+            entry.file_name().to_string_lossy(),
+            entry.metadata().unwrap().len() as f64 / 1e6
+        ));
+    }
+    sizes.sort();
+    eprintln!(
+        "2,000 submissions x 89 fixtures: class page {:.2} MB, made in {:.0} ms the first time \
+         (the fixtures' shapes read), {:.0} ms after; every summary and the page written in \
+         {:.0} ms; {}",
+        page.len() as f64 / 1e6,
+        first.as_secs_f64() * 1e3,
+        again.as_secs_f64() * 1e3,
+        all.as_secs_f64() * 1e3,
+        sizes.join(", ")
+    );
+}
