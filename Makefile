@@ -2,6 +2,8 @@
 # check CI runs, on every crate of the workspace (the root package `puzzle`,
 # crates/grade, crates/sandbox).
 CARGO ?= cargo
+# Where cargo builds: CARGO_TARGET_DIR when it is set, as cargo does.
+TARGET_DIR = $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),target)
 
 .PHONY: all puzzle test clean bench bench-solve bench-grade
 
@@ -12,8 +14,8 @@ all: puzzle
 # write into a running executable; a rename never is).
 puzzle:
 	$(CARGO) build --release --workspace
-	cp target/release/puzzle .puzzle.new && mv -f .puzzle.new puzzle
-	cp target/release/puzzle-grade .puzzle-grade.new && mv -f .puzzle-grade.new puzzle-grade
+	cp $(TARGET_DIR)/release/puzzle .puzzle.new && mv -f .puzzle.new puzzle
+	cp $(TARGET_DIR)/release/puzzle-grade .puzzle-grade.new && mv -f .puzzle-grade.new puzzle-grade
 
 test:
 	$(CARGO) fmt --check

@@ -10,7 +10,8 @@
 //! program, which a [`Runner`] carries out; [`verdict`] reads what the
 //! program decided and [`mod@judge`] classifies the run, quoting its output
 //! through [`text`]; [`report`] writes a program's report and counts;
-//! [`build`] builds a submission and [`submissions`] grades a folder of them.
+//! [`build`] builds a submission and [`submissions`] grades a folder of them;
+//! [`page`] writes the class page and [`html`] the feedback's page.
 //! The rules are in `docs/grading.md`.
 
 #![forbid(unsafe_code)]
@@ -23,11 +24,13 @@ pub mod fixture;
 pub mod formats;
 pub mod fuzz;
 pub mod grades;
+pub mod html;
 pub mod json;
 pub mod judge;
 pub mod marks;
 pub mod merge;
 pub mod open_choice;
+pub mod page;
 pub mod record;
 pub mod report;
 pub mod submissions;

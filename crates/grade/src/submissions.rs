@@ -19,7 +19,9 @@ use super::grades::{
     move_into_place, remove_grading_files, remove_stale_parts, remove_submission_files, utc_now,
     write_atomic, Earlier, Manifest, Shard,
 };
+use super::html::feedback_page;
 use super::judge::Judgement;
+use super::page::{class_page, fixture_shape};
 use super::record::{csv_header, table_header, FixtureLine, Record, Row, FIXTURES_CSV_HEADER};
 use super::report::write_report_with;
 use super::{grade_program_until, Settings};
@@ -112,13 +114,20 @@ pub struct Graded {
 /// grading; a grading killed in between has them whole, a few rows behind.
 const SUMMARY_EVERY: Duration = Duration::from_secs(5);
 
+/// And at most once in this many times the last writing took: 2,000
+/// submissions of 89 fixtures are 50 MB of summaries, about a second to
+/// write on a loaded machine, so that rewriting them stays a twentieth of
+/// the grading's time at most.
+const SUMMARY_SHARE: u32 = 20;
+
 impl GradeAll<'_> {
     /// Grades the submissions [`GradeAll::select`] names: writes the table to
     /// `out` (the header, then each row as soon as it is done), each
     /// submission's report, build log, feedback and platform files into the
     /// grades folder, and the grading's files there (`grading.json`,
     /// `summary.txt`, `summary.csv`, `summary-fixtures.csv`,
-    /// `summary.jsonl`); `progress` hears of each row.
+    /// `summary.jsonl`, the class page `index.html`); `progress` hears of
+    /// each row.
     ///
     /// An error of kind `InvalidInput` is a grading refused: `--only` or
     /// `--resume` on a grades folder of another grading, or a name that is
@@ -167,6 +176,7 @@ impl GradeAll<'_> {
         out.flush()?;
         let mut rows = Vec::new();
         let mut written: Option<Instant> = None;
+        let mut cost = Duration::ZERO;
         let mut stopped = false;
         for (i, name) in plan.to_grade.iter().enumerate() {
             if (self.stop)() {
@@ -192,8 +202,11 @@ impl GradeAll<'_> {
             records.retain(|r| r.row.name != *name);
             records.push(record);
             let last = i + 1 == plan.to_grade.len();
-            if last || written.is_none_or(|at| at.elapsed() >= SUMMARY_EVERY) {
+            let every = SUMMARY_EVERY.max(cost * SUMMARY_SHARE);
+            if last || written.is_none_or(|at| at.elapsed() >= every) {
+                let began = Instant::now();
                 self.write_summaries(&manifest, &records, false)?;
+                cost = began.elapsed();
                 written = Some(Instant::now());
             }
         }
@@ -446,6 +459,7 @@ impl GradeAll<'_> {
             fs::write(file(suffix), text)?;
         }
         fs::write(file(".feedback.md"), &feedback_text)?;
+        fs::write(file(".feedback.html"), feedback_page(name, &feedback_text))?;
         Ok(record)
     }
 
@@ -514,8 +528,8 @@ fn names_checked(
 
 /// Writes a grading's summaries into `grades` from its `manifest` and
 /// `records`: `summary.txt` (the manifest in words, then the table),
-/// `summary.csv`, `summary-fixtures.csv`, `summary.jsonl`, and
-/// `grading.json` last, each whole. The records are written in name order.
+/// `summary.csv`, `summary-fixtures.csv`, `summary.jsonl`, the class page
+/// `index.html` ([`super::page`]), and `grading.json` last, each whole. The records are written in name order.
 pub fn write_summary_files(
     grades: &Path,
     manifest: &Manifest,
@@ -546,6 +560,8 @@ pub fn write_summary_files(
     write_atomic(&grades.join("summary.csv"), csv.as_bytes())?;
     write_atomic(&grades.join("summary-fixtures.csv"), fixtures.as_bytes())?;
     write_atomic(&grades.join("summary.jsonl"), json.as_bytes())?;
+    let page = class_page(manifest, &sorted, &fixture_shape);
+    write_atomic(&grades.join("index.html"), page.as_bytes())?;
     write_atomic(&grades.join("grading.json"), manifest.to_json().as_bytes())
 }
 

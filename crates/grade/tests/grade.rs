@@ -1150,7 +1150,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     );
     assert_eq!(
         lines[5],
-        "reports in marks/: NAME.txt, NAME.make.txt, summary.txt, summary.csv"
+        "reports in marks/: NAME.txt, NAME.make.txt, summary.txt, summary.csv; the class page: marks/index.html"
     );
     // summary.txt: what was graded and how, then the table.
     let summary = fs::read_to_string(grades.join("summary.txt")).unwrap();

@@ -71,3 +71,72 @@ pub fn skip(why: &str) {
     }
     eprintln!("skipped: {why}");
 }
+
+/// Every file under `dir`, by its path there, with what varies from one
+/// grading to the next masked ([`masked`]): two gradings of one folder
+/// compare equal file by file.
+pub fn masked_files(dir: &Path) -> std::collections::BTreeMap<String, String> {
+    fn collect(dir: &Path, prefix: &Path, into: &mut std::collections::BTreeMap<String, String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let name = prefix.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                collect(&entry.path(), &name, into);
+            } else {
+                let bytes = std::fs::read(entry.path()).unwrap();
+                let text = String::from_utf8_lossy(&bytes);
+                into.insert(name.display().to_string(), masked(&text));
+            }
+        }
+    }
+    let mut files = std::collections::BTreeMap::new();
+    collect(dir, Path::new(""), &mut files);
+    files
+}
+
+/// `text` with what varies from one grading to the next replaced: numbers
+/// with a decimal point (times), numbers of seven digits or more (uids),
+/// dates; each line's runs of blanks made one (columns aligned by the
+/// widths of what they hold), and which run was the slowest.
+pub fn masked(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_alphanumeric()) {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
+                i += 1;
+            }
+            let number: String = chars[start..i].iter().collect();
+            let dated = i < chars.len() && chars[i] == '-' && number.len() == 4;
+            if number.contains('.') || number.len() >= 7 {
+                out.push('#');
+            } else if dated {
+                // 2026-11-27T21:30:05Z
+                while i < chars.len()
+                    && !chars[i].is_whitespace()
+                    && chars[i] != '"'
+                    && chars[i] != ','
+                    && chars[i] != '<'
+                {
+                    i += 1;
+                }
+                out.push_str("DATE");
+            } else {
+                out.push_str(&number);
+            }
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out.lines()
+        .map(|l| match l.strip_prefix("slowest: ") {
+            Some(rest) => format!("slowest: ...{}", &rest[rest.find(',').unwrap_or(0)..]),
+            None => l.split_whitespace().collect::<Vec<_>>().join(" "),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -316,7 +316,8 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
     }
     writeln!(
         out,
-        "reports in {}/: NAME.txt, NAME.make.txt, summary.txt, summary.csv",
+        "reports in {}/: NAME.txt, NAME.make.txt, summary.txt, summary.csv; the class page: {}/index.html",
+        shown.display(),
         shown.display()
     )?;
     out.flush()?;

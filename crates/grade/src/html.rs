@@ -1,0 +1,266 @@
+//! HTML the grading writes: text escaped for HTML, names made into links,
+//! the pages' style, and the feedback's Markdown as a page of its own
+//! (`NAME.feedback.html`, beside `NAME.feedback.md`).
+//!
+//! Every piece of text that reaches a page goes through [`escape`] (or
+//! [`href`] for a link): submission names are students' folder names and
+//! the feedback quotes their programs' output, so any of it may be hostile
+//! (`<script>`, quotes, `&`). The Markdown read here is the subset
+//! [`super::feedback`] writes: headings, paragraphs, `- ` lists, code
+//! indented by four spaces, `` `code` `` and `**strong**`; anything else is
+//! text.
+
+use std::fmt::Write as _;
+
+/// `text` with `&`, `<`, `>`, `"` and `'` escaped: safe as an element's text
+/// and as a quoted attribute's value.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    escape_into(&mut out, text);
+    out
+}
+
+/// [`escape`], appended to `out`.
+pub fn escape_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+}
+
+/// The relative link to the file `name` beside the page: every byte but
+/// letters, digits and `-._~` percent-encoded (a name may hold `#`, `?`,
+/// `%`, spaces or quotes), so that it is also safe in an attribute.
+pub fn href(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for &b in name.as_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    // A name that starts like a scheme or a path is still a file here.
+    format!("./{out}")
+}
+
+/// The style the pages share: the system's fonts, a readable measure, wide
+/// tables scrolled in their own box in a narrow window and whole on paper.
+pub const STYLE: &str = "\
+:root{color-scheme:light;--ink:#1b1f23;--muted:#57606a;--line:#d0d7de;--bar:#3b6ea8;--bad:#b3261e;--good:#1a7f37}
+*{box-sizing:border-box}
+body{margin:0 auto;padding:1rem;max-width:72rem;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;color:var(--ink);background:#fff}
+h1{font-size:1.5rem;margin:.2rem 0 .6rem}h2{font-size:1.2rem;margin:1.6rem 0 .5rem;border-bottom:1px solid var(--line)}h3{font-size:1.05rem;margin:1.2rem 0 .4rem}
+p{margin:.4rem 0}code,pre{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.9em}
+pre{background:#f6f8fa;border:1px solid var(--line);padding:.5rem;overflow-x:auto;white-space:pre}
+table{border-collapse:collapse;margin:.4rem 0;font-size:.9rem}
+th,td{border:1px solid var(--line);padding:.2rem .45rem;text-align:left;vertical-align:top}
+th{background:#f6f8fa}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+caption{text-align:left;font-weight:600;padding:.2rem 0}
+.wide{overflow-x:auto;max-width:100%}
+.muted{color:var(--muted)}.flag{color:var(--bad);font-weight:600}.ok{color:var(--good)}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;margin:.4rem 0}dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
+svg{max-width:100%;height:auto;display:block}figure{margin:.4rem 0;flex:1 1 26rem;max-width:40rem}
+.chart{display:flex;flex-wrap:wrap;gap:0 1.5rem;align-items:flex-start}.nw{white-space:nowrap}
+td.note{max-width:28rem;overflow-wrap:anywhere}
+nav a{margin-right:.8rem}
+@media (max-width:40rem){body{padding:.5rem;font-size:14px}td.fx{overflow-wrap:anywhere;min-width:10rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3rem}}
+@media print{body{max-width:none;padding:0;font-size:10pt}.wide{overflow:visible}table{font-size:8.5pt}thead{display:table-header-group}tr,svg,pre{break-inside:avoid}a{color:inherit;text-decoration:none}nav{display:none}}
+";
+
+/// The start of a page titled `title` (escaped here), its `<body>` open.
+pub fn head(title: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
+        escape(title)
+    )
+}
+
+/// The feedback `markdown` of the submission `name` as a page of its own.
+pub fn feedback_page(name: &str, markdown: &str) -> String {
+    let mut out = head(&format!("Feedback for {name}"));
+    out.push_str("<main>\n");
+    out.push_str(&markdown_to_html(markdown));
+    out.push_str("</main>\n</body>\n</html>\n");
+    out
+}
+
+/// What a line of the feedback's Markdown is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Blank,
+    Heading(usize),
+    Item,
+    Code,
+    Text,
+}
+
+fn kind(line: &str) -> Kind {
+    if line.starts_with("    ") {
+        return Kind::Code;
+    }
+    if line.trim().is_empty() {
+        return Kind::Blank;
+    }
+    let hashes = line.bytes().take_while(|&b| b == b'#').count();
+    if (1..=6).contains(&hashes) && line[hashes..].starts_with(' ') {
+        return Kind::Heading(hashes);
+    }
+    if line.starts_with("- ") {
+        return Kind::Item;
+    }
+    Kind::Text
+}
+
+/// The feedback's Markdown (the subset it writes) as HTML, every piece of
+/// text escaped.
+pub fn markdown_to_html(markdown: &str) -> String {
+    let lines: Vec<&str> = markdown.lines().collect();
+    let mut out = String::with_capacity(markdown.len() * 5 / 4 + 64);
+    let mut i = 0;
+    while i < lines.len() {
+        match kind(lines[i]) {
+            Kind::Blank => i += 1,
+            Kind::Heading(level) => {
+                let text = lines[i][level..].trim();
+                let _ = writeln!(out, "<h{level}>{}</h{level}>", inline(text));
+                i += 1;
+            }
+            Kind::Item => {
+                out.push_str("<ul>\n");
+                while i < lines.len() && kind(lines[i]) == Kind::Item {
+                    let _ = writeln!(out, "<li>{}</li>", inline(&lines[i][2..]));
+                    i += 1;
+                }
+                out.push_str("</ul>\n");
+            }
+            Kind::Code => {
+                // A code block runs on over blank lines that more code
+                // follows.
+                let mut end = i;
+                let mut j = i;
+                while j < lines.len() && matches!(kind(lines[j]), Kind::Code | Kind::Blank) {
+                    if kind(lines[j]) == Kind::Code {
+                        end = j + 1;
+                    }
+                    j += 1;
+                }
+                out.push_str("<pre><code>");
+                for line in &lines[i..end] {
+                    escape_into(&mut out, line.get(4..).unwrap_or(""));
+                    out.push('\n');
+                }
+                out.push_str("</code></pre>\n");
+                i = end;
+            }
+            Kind::Text => {
+                let start = i;
+                while i < lines.len() && kind(lines[i]) == Kind::Text {
+                    i += 1;
+                }
+                let text = lines[start..i].join("\n");
+                let _ = writeln!(out, "<p>{}</p>", inline(&text));
+            }
+        }
+    }
+    out
+}
+
+/// A line's text with `` `code` `` and `**strong**` made elements, the rest
+/// escaped; a backtick or `**` without its pair is text.
+fn inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while !rest.is_empty() {
+        let tick = rest.find('`');
+        let star = rest.find("**");
+        match (tick, star) {
+            (Some(t), s) if s.is_none_or(|s| t < s) => {
+                escape_into(&mut out, &rest[..t]);
+                match rest[t + 1..].find('`') {
+                    Some(len) => {
+                        out.push_str("<code>");
+                        escape_into(&mut out, &rest[t + 1..t + 1 + len]);
+                        out.push_str("</code>");
+                        rest = &rest[t + 1 + len + 1..];
+                    }
+                    None => {
+                        escape_into(&mut out, &rest[t..]);
+                        rest = "";
+                    }
+                }
+            }
+            (_, Some(s)) => {
+                escape_into(&mut out, &rest[..s]);
+                match rest[s + 2..].find("**") {
+                    Some(len) if len > 0 => {
+                        out.push_str("<strong>");
+                        out.push_str(&inline(&rest[s + 2..s + 2 + len]));
+                        out.push_str("</strong>");
+                        rest = &rest[s + 2 + len + 2..];
+                    }
+                    _ => {
+                        out.push_str("**");
+                        rest = &rest[s + 2..];
+                    }
+                }
+            }
+            _ => {
+                escape_into(&mut out, rest);
+                rest = "";
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_escaped_everywhere_it_goes() {
+        assert_eq!(
+            escape("<img src=x onerror='a'>&\"b\""),
+            "&lt;img src=x onerror=&#39;a&#39;&gt;&amp;&quot;b&quot;"
+        );
+        assert_eq!(href("ann"), "./ann");
+        assert_eq!(
+            href("a b#c?d%\"<'.feedback.html"),
+            "./a%20b%23c%3Fd%25%22%3C%27.feedback.html"
+        );
+        assert_eq!(href("é"), "./%C3%A9");
+        let page = feedback_page("<b>x</b>", "# Feedback for <b>x</b>\n");
+        assert!(page.contains("<title>Feedback for &lt;b&gt;x&lt;/b&gt;</title>"));
+        assert!(page.contains("<h1>Feedback for &lt;b&gt;x&lt;/b&gt;</h1>"));
+        assert!(!page.contains("<b>"));
+    }
+
+    #[test]
+    fn the_feedback_subset_of_markdown_becomes_html() {
+        let markdown = "# Feedback for ann\n\nScore: **90.00 of 100.00**.\n\n\
+             ## Faults (each costs marks)\n\n### WRONG VERDICT on 2 fixtures\n\n\
+             The smallest: `Tests/sol_a.inp` (12 bytes).\n\nIts input:\n\n    1 2\n    \n    3 <b>\n\n\
+             What your program did: 'unsolvable', with a ` alone and ** too\n\n\
+             - `Tests/a`: x < y\n- and 3 more\n\nSee `./puzzle --explain < FILE`.\n";
+        let html = markdown_to_html(markdown);
+        assert_eq!(
+            html,
+            "<h1>Feedback for ann</h1>\n<p>Score: <strong>90.00 of 100.00</strong>.</p>\n\
+             <h2>Faults (each costs marks)</h2>\n<h3>WRONG VERDICT on 2 fixtures</h3>\n\
+             <p>The smallest: <code>Tests/sol_a.inp</code> (12 bytes).</p>\n<p>Its input:</p>\n\
+             <pre><code>1 2\n\n3 &lt;b&gt;\n</code></pre>\n\
+             <p>What your program did: &#39;unsolvable&#39;, with a ` alone and ** too</p>\n\
+             <ul>\n<li><code>Tests/a</code>: x &lt; y</li>\n<li>and 3 more</li>\n</ul>\n\
+             <p>See <code>./puzzle --explain &lt; FILE</code>.</p>\n"
+        );
+    }
+}
