@@ -252,6 +252,12 @@ pub fn grade_program_until(
         (timeouts.load(Ordering::SeqCst) >= k)
             .then(|| format!("not run: {k} runs had timed out before it (--max-timeouts {k})"))
     };
+    // Smallest fixture first (the results stay in the fixtures' order): a
+    // budget or a cap on timeouts then runs out on the largest boards, where a
+    // slow but right program times out, not on the small ones it would pass.
+    let mut order: Vec<usize> = (0..fixtures.len()).collect();
+    order.sort_by_key(|&i| (fixtures[i].size, i));
+    let order = &order;
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Graded>>> = Mutex::new(vec![None; fixtures.len()]);
@@ -262,8 +268,10 @@ pub fn grade_program_until(
             let (next, finished, results, failure) = (&next, &finished, &results, &failure);
             let (timeouts, not_run) = (&timeouts, &not_run);
             scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= fixtures.len() || lock(failure).is_some() {
+                let Some(&i) = order.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                    break;
+                };
+                if lock(failure).is_some() {
                     break;
                 }
                 let graded = match not_run(i) {

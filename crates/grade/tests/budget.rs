@@ -93,6 +93,14 @@ fn after_k_timeouts_the_other_fixtures_are_not_run_and_named() {
         "{report}"
     );
     assert!(report.ends_with("0 passed, 5 failed\n"), "{report}");
+    // The smallest fixtures ran first: the two timeouts are the 0-byte and
+    // the 16-byte ones, the larger ones not run.
+    for small in ["bad_empty_input.inp", "unsol2_tiles_swapped.inp"] {
+        assert!(
+            report.contains(&format!("\nTIMEOUT           Tests/{small}: ")),
+            "{report}"
+        );
+    }
     // Two runs of a second, not five.
     assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
 }
