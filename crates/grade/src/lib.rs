@@ -18,10 +18,14 @@
 
 pub mod build;
 pub mod check;
+#[cfg(test)]
+pub(crate) mod fake;
 pub mod feedback;
 pub mod fixture;
 pub mod formats;
 pub mod fuzz;
+#[cfg(test)]
+mod in_process;
 pub mod judge;
 pub mod marks;
 pub mod open_choice;

@@ -1,0 +1,256 @@
+//! The engine tested in this process, through the fake runner ([`crate::fake`]):
+//! grading one program, a folder of submissions with a fake build, and the
+//! fuzzer; no real process is started.
+
+use crate::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch};
+use crate::fixture::Fixture;
+use crate::judge::{Class, Judgement};
+use crate::marks::points;
+use crate::submissions::GradeAll;
+use crate::{grade_program, prepare_fixtures, Settings};
+use puzzle_sandbox::{Ending, Runner};
+use std::fs;
+use std::path::PathBuf;
+
+/// The repository's `Tests/`.
+fn tests_folder() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../Tests")
+}
+
+/// A few fixtures written into `scratch`'s `Tests/`, prepared.
+fn few(scratch: &Scratch, files: &[(&str, &[u8])]) -> Vec<Fixture> {
+    let dir = scratch.files("Tests", files);
+    let mut fixtures = prepare_fixtures(&[dir], false).unwrap();
+    for f in &mut fixtures {
+        let name = f.path.file_name().unwrap().to_string_lossy();
+        f.shown = format!("Tests/{name}");
+    }
+    fixtures
+}
+
+fn classes(graded: &[crate::report::Graded]) -> Vec<Option<Class>> {
+    graded
+        .iter()
+        .map(|g| match g.judgement {
+            Judgement::Noted(class, _) => Some(class),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_reference_run_in_process_passes_every_fixture_of_tests() {
+    let scratch = Scratch::new("reference");
+    let fixtures = prepare_fixtures(&[tests_folder()], false).unwrap();
+    assert!(fixtures.len() > 80);
+    let runner = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
+    let settings = Settings::default();
+    let graded = grade_program(
+        &runner,
+        &scratch.0.join("puzzle"),
+        &fixtures,
+        &settings,
+        &scratch.0,
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(graded.len(), fixtures.len());
+    for (f, g) in fixtures.iter().zip(&graded) {
+        assert!(!g.judgement.fails(true), "{}: {:?}", f.shown, g.judgement);
+    }
+    assert_eq!(runner.runs_of("puzzle"), fixtures.len());
+    let score = settings.scheme.score(&fixtures, &graded);
+    let shown = (points(score.total), points(score.max));
+    assert_eq!(shown, ("100".into(), "100".into()));
+}
+
+#[test]
+fn one_program_is_judged_fixture_by_fixture_in_order() {
+    let scratch = Scratch::new("one-program");
+    let fixtures = few(
+        &scratch,
+        &[
+            ("bad_x.inp", b"1 2 3 x\n1 2 3 b\n"),
+            ("sol_a.inp", b"1 2 3 b\n1 2 b 3\n"),
+            ("unsol_b.inp", b"2 1 3 b\n1 2 3 b\n"),
+            ("unsol_c.inp", b"3 2 1 b\n1 2 3 b\n"),
+        ],
+    );
+    // Says 'solvable' to everything, crashes on one board.
+    let runner = FakeRunner::new(|call: &Call| {
+        if call.stdin.starts_with(b"3 2 1") {
+            Reply::ended(Ending::Signalled(11))
+        } else {
+            Reply::exit(0, "solvable\n")
+        }
+    });
+    let settings = Settings {
+        jobs: 3,
+        ..Settings::default()
+    };
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let graded = grade_program(
+        &runner,
+        &scratch.0.join("puzzle"),
+        &fixtures,
+        &settings,
+        &scratch.0,
+        &|_| {
+            done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        classes(&graded),
+        [
+            Some(Class::MissedError),
+            Some(Class::Format),
+            Some(Class::WrongVerdict),
+            Some(Class::Crash)
+        ]
+    );
+    assert_eq!(done.into_inner(), 4);
+    // The runs' outputs are gone from the work folder.
+    let left: Vec<_> = fs::read_dir(&scratch.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != "Tests")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_folder_of_submissions_is_built_graded_and_marked_in_process() {
+    let scratch = Scratch::new("grade-all");
+    let fixtures = few(
+        &scratch,
+        &[
+            ("bad_x.inp", b"1 2 3 x\n1 2 3 b\n"),
+            ("sol_a.inp", b"1 2 3 b\n1 2 b 3\n"),
+            ("unsol_b.inp", b"2 1 3 b\n1 2 3 b\n"),
+        ],
+    );
+    let subs = scratch.join("subs");
+    scratch.files(
+        "subs/alice",
+        &[("Makefile", b"puzzle:\n"), ("puzzle.c", b"")],
+    );
+    scratch.files("subs/bob", &[("notes.txt", b"nothing to build\n")]);
+    scratch.files("subs/carol", &[("puzzle.c", b"")]);
+    let path = tools(&scratch.join("bin"), &["make", "cc"]).unwrap();
+    // make and cc make an executable; alice's program is the reference,
+    // carol's says 'solvable' to everything.
+    let runner = FakeRunner::new(|call: &Call| match call.name().as_str() {
+        "make" | "cc" => {
+            make_puzzle(call.dir().unwrap()).unwrap();
+            Reply::exit(0, "")
+        }
+        "puzzle" if call.folder() == "alice" => Reply::reference(call.stdin),
+        "puzzle" => Reply::exit(0, "solvable\n"),
+        other => panic!("ran {other}"),
+    });
+    let settings = Settings {
+        path,
+        ..Settings::default()
+    };
+    let temp = scratch.join("temp");
+    fs::create_dir_all(&temp).unwrap();
+    let all = GradeAll {
+        runner: &runner,
+        settings: &settings,
+        fixtures: &fixtures,
+        submissions: subs.clone(),
+        grades: scratch.join("grades"),
+        temp,
+        build_seconds: 5,
+        protections: runner.protections(),
+        formats: vec!["gradescope".into()],
+        fuzz_seconds: None,
+    };
+    let names = crate::submissions::submission_names(&subs).unwrap();
+    let mut table = Vec::new();
+    let mut heard = Vec::new();
+    let rows = all
+        .run(&names, &mut table, &mut |row| heard.push(row.name.clone()))
+        .unwrap();
+    assert_eq!(heard, ["alice", "bob", "carol"]);
+    assert!(rows[0].passed());
+    assert!(!rows[1].built);
+    assert!(rows[2].built && !rows[2].passed());
+    assert_eq!(runner.runs_of("make"), 1);
+    assert_eq!(runner.runs_of("cc"), 1);
+    assert_eq!(runner.runs_of("puzzle"), 6);
+    let grades = scratch.join("grades");
+    for file in [
+        "summary.txt",
+        "summary.csv",
+        "summary.jsonl",
+        "summary-fixtures.csv",
+        "alice.txt",
+        "alice.feedback.md",
+        "alice.gradescope.json",
+        "bob.txt",
+        "carol.feedback.md",
+    ] {
+        assert!(grades.join(file).is_file(), "{file}");
+    }
+    let carol = fs::read_to_string(grades.join("carol.txt")).unwrap();
+    assert!(carol.starts_with("sandbox: none"), "{carol}");
+    assert!(
+        carol.contains("MISSED ERROR      Tests/bad_x.inp"),
+        "{carol}"
+    );
+    // The submissions are as they were: built in copies.
+    assert!(!subs.join("alice/puzzle").exists());
+}
+
+#[test]
+fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
+    let scratch = Scratch::new("fuzz");
+    // Right on bad input, 'solvable' to every good one.
+    let runner = FakeRunner::new(|call: &Call| {
+        let right = Reply::reference(call.stdin);
+        if right.ending == Ending::Exited(0) {
+            let mut out = right.out.clone();
+            let cut = out.len()
+                - if out.ends_with(b"unsolvable\n") {
+                    11
+                } else {
+                    9
+                };
+            out.truncate(cut);
+            out.extend_from_slice(b"solvable\n");
+            Reply::exit(0, out)
+        } else {
+            right
+        }
+    });
+    let work = scratch.join("work");
+    fs::create_dir_all(&work).unwrap();
+    let options = crate::fuzz::Options {
+        seed: 1,
+        seconds: 1,
+        into: scratch.join("found"),
+        settings: Settings::default(),
+        program: scratch.join("puzzle"),
+    };
+    let mut transcript = Vec::new();
+    let summary = crate::fuzz::fuzz(&runner, &options, &work, &mut transcript).unwrap();
+    let text = String::from_utf8(transcript).unwrap();
+    assert_eq!(summary.found.len(), 1, "{text}");
+    let found = &summary.found[0];
+    assert_eq!(found.class, Class::WrongVerdict);
+    assert_eq!(
+        found.path.file_name().unwrap(),
+        "unsol_2x2_wrong_verdict.inp",
+        "{text}"
+    );
+    assert!(found.input.len() <= 20, "{text}");
+    assert!(text.contains("1 fault found in"), "{text}");
+    // The reference itself yields nothing.
+    let right = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
+    let mut transcript = Vec::new();
+    let summary = crate::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
+    assert!(summary.found.is_empty());
+    assert!(summary.inputs > 10);
+}
