@@ -69,6 +69,32 @@ pub fn copy_folder(from: &Path, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// The files under `dir` (symbolic links too), as paths from `dir`, in
+/// byte order; at most 1,000.
+pub fn files_in(dir: &Path) -> Vec<String> {
+    fn walk(dir: &Path, prefix: &str, found: &mut Vec<String>) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            if found.len() >= 1000 {
+                return;
+            }
+            let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                walk(&entry.path(), &format!("{name}/"), found);
+            } else {
+                found.push(name);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(dir, "", &mut found);
+    found
+}
+
 /// Whether `path` is a file someone may execute.
 pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;

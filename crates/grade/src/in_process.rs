@@ -5,7 +5,6 @@
 use crate::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch};
 use crate::fixture::Fixture;
 use crate::judge::{Class, Judgement};
-use crate::marks::points;
 use crate::submissions::GradeAll;
 use crate::{grade_program, prepare_fixtures, Settings};
 use puzzle_sandbox::{Ending, Runner};
@@ -60,8 +59,7 @@ fn the_reference_run_in_process_passes_every_fixture_of_tests() {
     }
     assert_eq!(runner.runs_of("puzzle"), fixtures.len());
     let score = settings.scheme.score(&fixtures, &graded);
-    let shown = (points(score.total), points(score.max));
-    assert_eq!(shown, ("100".into(), "100".into()));
+    assert_eq!((score.total, score.max), (100.0, 100.0));
 }
 
 #[test]
@@ -198,6 +196,17 @@ fn a_folder_of_submissions_is_built_graded_and_marked_in_process() {
     assert!(carol.starts_with("sandbox: none"), "{carol}");
     assert!(
         carol.contains("MISSED ERROR      Tests/bad_x.inp"),
+        "{carol}"
+    );
+    // Not built, and its build printed nothing: the feedback says what the
+    // submission holds, and names no log.
+    let bob = fs::read_to_string(grades.join("bob.feedback.md")).unwrap();
+    assert!(bob.contains("The build printed nothing."), "{bob}");
+    assert!(bob.contains("- `notes.txt`"), "{bob}");
+    assert!(!bob.contains("make.txt"), "{bob}");
+    // The report ends with the score and what each class cost.
+    assert!(
+        carol.ends_with("score 40 of 100; lost: wrong verdict 36.66, missed error 21.67, format 1.67\n1 passed, 2 failed\n"),
         "{carol}"
     );
     // The submissions are as they were: built in copies.

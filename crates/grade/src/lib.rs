@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod build;
+pub mod cause;
 pub mod check;
 #[cfg(test)]
 pub(crate) mod fake;

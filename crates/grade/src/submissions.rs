@@ -2,14 +2,14 @@
 //! marked, one row of a table each, streamed as each is done; the summary
 //! files kept up to date when only some submissions are graded again.
 
-use super::build::{copy_folder, write_shims, Builder};
-use super::feedback::feedback;
+use super::build::{copy_folder, files_in, write_shims, Builder};
+use super::feedback::{feedback, not_built};
 use super::fixture::Fixture;
 use super::formats::{gradescope, json_line, junit, prairielearn, Marked};
 use super::fuzz;
 use super::judge::{Class, Judgement};
 use super::marks::{points, Score};
-use super::report::{seconds, write_report_with, Counts, Graded};
+use super::report::{seconds, write_marked_report, Counts, Graded};
 use super::{grade_program, Settings};
 use puzzle_sandbox::Runner;
 use std::fs;
@@ -304,15 +304,16 @@ impl GradeAll<'_> {
                     None => None,
                 };
                 let mut report = format!("{}\n", self.protections).into_bytes();
-                let counts = write_report_with(
+                let score = scheme.score(self.fixtures, &graded);
+                let counts = write_marked_report(
                     &mut report,
                     self.fixtures,
                     &graded,
                     self.settings.strict,
                     &transcript,
+                    &score,
                 )?;
                 fs::write(file(".txt"), report)?;
-                let score = scheme.score(self.fixtures, &graded);
                 Some((graded, counts, score, fuzzed))
             }
             None => {
@@ -329,7 +330,7 @@ impl GradeAll<'_> {
                     name,
                     self.fixtures,
                     &judgements,
-                    Some((score.total, score.max)),
+                    Some(score),
                     &|f| scheme.visibility(f),
                     &|f| fs::read(&f.path).unwrap_or_default(),
                 );
@@ -341,10 +342,9 @@ impl GradeAll<'_> {
                 )
             }
             None => {
-                let text = format!(
-                    "# Feedback for {name}\n\nNot built: {}.\n\nThe build's log is in {name}.make.txt.\n",
-                    built.note
-                );
+                let log = fs::read(self.grades.join(format!("{name}.make.txt")))?;
+                let files = files_in(&self.submissions.join(name));
+                let text = not_built(name, &built.note, &log, &files);
                 (Row::not_built(name, &built.note), text, String::new())
             }
         };

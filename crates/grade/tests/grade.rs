@@ -648,7 +648,7 @@ FORMAT            Tests/sol7_no_final_newline.inp: line 2: expected ...'36 37 38
 FORMAT            Tests/unsol2_tiles_swapped.inp: line 3: expected 'unsolvable', got '  unsolveable!' (other)
 FORMAT            Tests/unsol6_start_blank_on_last_cell_row_parity.inp: line 3: expected 'unsolvable', got '  unsolveable!' (other)
 OPEN              Tests/bad_third_line.inp: rejected it (lines after the goal): 'error: goal board: extra input after it, on line 3: '1 2 3 b''
-OPEN              Tests/sol6_bom.inp: accepted it (a byte-order mark): 'solvable'
+OPEN              Tests/sol6_bom.inp: accepted it (a byte-order mark): 'solvable' (read from 'The puzzle is Solvable.')
 "
     .to_string()
         + FEW_MESSAGES
