@@ -263,3 +263,89 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     assert!(summary.found.is_empty());
     assert!(summary.inputs > 10);
 }
+
+#[test]
+fn submissions_as_handed_in_are_unpacked_and_their_sources_found() {
+    let scratch = Scratch::new("handed-in");
+    let fixtures = few(&scratch, &[("sol_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
+    let zip = crate::archive::tests::zip(&[
+        ("ass1/", b"", 0o040755),
+        ("ass1/Makefile", b"puzzle:\n", 0o100644),
+        ("ass1/puzzle.c", b"", 0o100644),
+    ]);
+    let evil = crate::archive::tests::zip(&[("../../x.c", b"", 0o100644)]);
+    scratch.files("subs/zipped", &[("submission.zip", &zip)]);
+    scratch.files("subs/evil", &[("submission.zip", &evil)]);
+    scratch.files(
+        "subs/nested",
+        &[("ass1/src/puzzle.c", b""), ("README", b"")],
+    );
+    let path = tools(&scratch.join("bin"), &["make", "cc", "unzip"]).unwrap();
+    // unzip unpacks what the archive lists (the fake writes it); make and cc
+    // make an executable in the folder they run in; every puzzle is right.
+    let runner = FakeRunner::new(|call: &Call| match call.name().as_str() {
+        "unzip" => {
+            assert_eq!(call.args.last().unwrap(), "submission.zip");
+            let dir = call.dir().unwrap();
+            fs::create_dir_all(dir.join("ass1")).unwrap();
+            fs::write(dir.join("ass1/Makefile"), "puzzle:\n").unwrap();
+            fs::write(dir.join("ass1/puzzle.c"), "").unwrap();
+            Reply::exit(0, "")
+        }
+        "make" | "cc" => {
+            make_puzzle(call.dir().unwrap()).unwrap();
+            Reply::exit(0, "")
+        }
+        "puzzle" => Reply::reference(call.stdin),
+        other => panic!("ran {other}"),
+    });
+    let settings = Settings {
+        path,
+        ..Settings::default()
+    };
+    let temp = scratch.join("temp");
+    fs::create_dir_all(&temp).unwrap();
+    let subs = scratch.join("subs");
+    let all = GradeAll {
+        runner: &runner,
+        settings: &settings,
+        fixtures: &fixtures,
+        submissions: subs.clone(),
+        grades: scratch.join("grades"),
+        temp,
+        build_seconds: 5,
+        protections: runner.protections(),
+        formats: Vec::new(),
+        fuzz_seconds: None,
+    };
+    let names = crate::submissions::submission_names(&subs).unwrap();
+    let rows = all.run(&names, &mut Vec::new(), &mut |_| {}).unwrap();
+    let notes: Vec<(&str, bool, &str)> = rows
+        .iter()
+        .map(|r| (r.name.as_str(), r.built, r.note.as_str()))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            (
+                "evil",
+                false,
+                "no Makefile and no .c file: no executable named puzzle; \
+                 submission.zip not unpacked: a path with '..' (../../x.c)"
+            ),
+            (
+                "nested",
+                true,
+                "sources in ass1/src/; no Makefile: built with cc -O2 -o puzzle puzzle.c -lm"
+            ),
+            ("zipped", true, "unpacked submission.zip; sources in ass1/"),
+        ]
+    );
+    assert!(rows[1].passed() && rows[2].passed());
+    assert_eq!(runner.runs_of("unzip"), 1);
+    // The refused one's feedback says why, and what it holds.
+    let evil = fs::read_to_string(scratch.join("grades/evil.feedback.md")).unwrap();
+    assert!(evil.contains("a path with '..'"), "{evil}");
+    assert!(evil.contains("- `submission.zip`"), "{evil}");
+    assert!(evil.contains("The build printed nothing."), "{evil}");
+}
