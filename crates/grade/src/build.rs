@@ -351,7 +351,8 @@ impl Builder<'_> {
         })
     }
 
-    /// Builds the copy in `dir` (see [`Builder::prepare`]): its own `puzzle`
+    /// Builds the copy in `dir`, as handed in (its archives unpacked when it
+    /// holds no sources, or the one folder under it that does): its own `puzzle`
     /// and object files removed first so that it is built from its sources.
     pub fn build(&self, dir: &Path, log: &Path) -> io::Result<Built> {
         File::create(log)?;
