@@ -351,9 +351,9 @@ mod tests {
         let judgements = [
             &wrong, &wrong, &wrong, &wrong, &wrong, &wrong, &late, &message,
         ];
-        let graded: Vec<crate::report::Graded> = judgements
+        let graded: Vec<crate::judge::Graded> = judgements
             .iter()
-            .map(|j| crate::report::Graded {
+            .map(|j| crate::judge::Graded {
                 judgement: (*j).clone(),
                 time: None,
             })

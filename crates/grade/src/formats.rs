@@ -5,9 +5,11 @@
 //! `gradable: false`; JUnit: an error in a `build` test case).
 
 use super::fixture::Fixture;
-use super::judge::{Class, Judgement};
+use super::json::json_string;
+use super::judge::Graded;
+use super::judge::Judgement;
 use super::marks::{points, Scheme, Score, Visibility};
-use super::report::{seconds, Counts, Graded};
+use super::report::{seconds, Counts};
 use std::fmt::Write as _;
 
 /// One submission, graded and marked (or not built).
@@ -34,27 +36,6 @@ pub struct Marked<'a> {
 
 /// The formats, by the names `--format` takes.
 pub const FORMATS: [&str; 4] = ["gradescope", "prairielearn", "junit", "jsonl"];
-
-/// `text` as a JSON string.
-pub fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 /// `text` escaped for XML 1.0 (characters XML cannot hold become `?`).
 pub fn xml_text(text: &str) -> String {
@@ -237,44 +218,12 @@ pub fn junit(m: &Marked) -> String {
     out + "  </testsuite>\n</testsuites>\n"
 }
 
-/// One line of JSON for scripts: the submission's score, counts and note.
-pub fn json_line(m: &Marked) -> String {
-    let mut out = format!(
-        "{{\"submission\": {}, \"built\": {}",
-        json_string(m.name),
-        m.graded.is_some()
-    );
-    if let (Some(score), Some(c)) = (m.score, m.counts) {
-        let _ = write!(
-            out,
-            ", \"score\": {}, \"max_score\": {}, \"passed\": {}, \"failed\": {}, \"classes\": {{",
-            points(score.total),
-            points(score.max),
-            c.total_fixtures() - c.total_failed(),
-            c.total_failed()
-        );
-        for (i, class) in Class::ALL.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}{}: {}",
-                if i > 0 { ", " } else { "" },
-                json_string(class.name()),
-                c.of_class(*class)
-            );
-        }
-        out.push('}');
-    }
-    let _ = writeln!(out, ", \"note\": {}}}", json_string(m.note));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn strings_are_escaped_for_json_and_xml() {
-        assert_eq!(json_string("a\"b\\c\n\u{1}é"), "\"a\\\"b\\\\c\\n\\u0001é\"");
         assert_eq!(xml_text("<a & 'b'>\u{1}"), "&lt;a &amp; &apos;b&apos;&gt;?");
     }
 }

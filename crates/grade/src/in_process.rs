@@ -5,7 +5,8 @@
 use crate::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch};
 use crate::fixture::Fixture;
 use crate::judge::{Class, Judgement};
-use crate::submissions::GradeAll;
+use crate::record::Row;
+use crate::submissions::{GradeAll, Select};
 use crate::{grade_program, prepare_fixtures, Settings};
 use puzzle_sandbox::{Ending, Runner};
 use std::fs;
@@ -27,7 +28,7 @@ fn few(scratch: &Scratch, files: &[(&str, &[u8])]) -> Vec<Fixture> {
     fixtures
 }
 
-fn classes(graded: &[crate::report::Graded]) -> Vec<Option<Class>> {
+fn classes(graded: &[crate::judge::Graded]) -> Vec<Option<Class>> {
     graded
         .iter()
         .map(|g| match g.judgement {
@@ -35,6 +36,40 @@ fn classes(graded: &[crate::report::Graded]) -> Vec<Option<Class>> {
             _ => None,
         })
         .collect()
+}
+
+/// Grades every folder of `subs` with `runner`, into `scratch`'s
+/// `grades/`: the rows, and what was written on stdout and heard of.
+fn grade_all(
+    runner: &dyn Runner,
+    settings: &Settings,
+    fixtures: &[Fixture],
+    scratch: &Scratch,
+    formats: &[&str],
+) -> (Vec<Row>, Vec<String>) {
+    let temp = scratch.join("temp");
+    fs::create_dir_all(&temp).unwrap();
+    let all = GradeAll {
+        runner,
+        settings,
+        fixtures,
+        submissions: scratch.join("subs"),
+        grades: scratch.join("grades"),
+        temp,
+        build_seconds: 5,
+        protections: runner.protections(),
+        formats: formats.iter().map(|f| f.to_string()).collect(),
+        fuzz_seconds: None,
+        options: String::new(),
+        select: Select::All,
+        shard: None,
+        stop: &|| false,
+    };
+    let mut heard = Vec::new();
+    let graded = all
+        .run(&mut Vec::new(), &mut |row| heard.push(row.name.clone()))
+        .unwrap();
+    (graded.rows, heard)
 }
 
 #[test]
@@ -151,30 +186,11 @@ fn a_folder_of_submissions_is_built_graded_and_marked_in_process() {
         path,
         ..Settings::default()
     };
-    let temp = scratch.join("temp");
-    fs::create_dir_all(&temp).unwrap();
-    let all = GradeAll {
-        runner: &runner,
-        settings: &settings,
-        fixtures: &fixtures,
-        submissions: subs.clone(),
-        grades: scratch.join("grades"),
-        temp,
-        build_seconds: 5,
-        protections: runner.protections(),
-        formats: vec!["gradescope".into()],
-        fuzz_seconds: None,
-    };
-    let names = crate::submissions::submission_names(&subs).unwrap();
-    let mut table = Vec::new();
-    let mut heard = Vec::new();
-    let rows = all
-        .run(&names, &mut table, &mut |row| heard.push(row.name.clone()))
-        .unwrap();
+    let (rows, heard) = grade_all(&runner, &settings, &fixtures, &scratch, &["gradescope"]);
     assert_eq!(heard, ["alice", "bob", "carol"]);
     assert!(rows[0].passed());
-    assert!(!rows[1].built);
-    assert!(rows[2].built && !rows[2].passed());
+    assert!(rows[1].marks.is_none());
+    assert!(rows[2].marks.is_some() && !rows[2].passed());
     assert_eq!(runner.runs_of("make"), 1);
     assert_eq!(runner.runs_of("cc"), 1);
     assert_eq!(runner.runs_of("puzzle"), 6);
@@ -303,26 +319,10 @@ fn submissions_as_handed_in_are_unpacked_and_their_sources_found() {
         path,
         ..Settings::default()
     };
-    let temp = scratch.join("temp");
-    fs::create_dir_all(&temp).unwrap();
-    let subs = scratch.join("subs");
-    let all = GradeAll {
-        runner: &runner,
-        settings: &settings,
-        fixtures: &fixtures,
-        submissions: subs.clone(),
-        grades: scratch.join("grades"),
-        temp,
-        build_seconds: 5,
-        protections: runner.protections(),
-        formats: Vec::new(),
-        fuzz_seconds: None,
-    };
-    let names = crate::submissions::submission_names(&subs).unwrap();
-    let rows = all.run(&names, &mut Vec::new(), &mut |_| {}).unwrap();
+    let (rows, _) = grade_all(&runner, &settings, &fixtures, &scratch, &[]);
     let notes: Vec<(&str, bool, &str)> = rows
         .iter()
-        .map(|r| (r.name.as_str(), r.built, r.note.as_str()))
+        .map(|r| (r.name.as_str(), r.marks.is_some(), r.note.as_str()))
         .collect();
     assert_eq!(
         notes,

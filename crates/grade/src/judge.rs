@@ -9,6 +9,7 @@ use super::text::{
 };
 use super::verdict::{find_stuck_verdict, find_verdict, Said};
 use puzzle_sandbox::{Ending, Limits};
+use std::time::Duration;
 
 /// The classes of a report, most serious first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -35,6 +36,9 @@ pub enum Class {
     Crash,
     /// The reference does not answer as the fixture's name says.
     NotGraded,
+    /// Not run: the submission's time budget was spent, or too many of its
+    /// runs had timed out (`--budget`, `--max-timeouts`).
+    NotRun,
     /// The right decision, said differently from the reference.
     Format,
     /// A fixture the assignment leaves open, answered one of the allowed ways.
@@ -43,7 +47,7 @@ pub enum Class {
 
 impl Class {
     /// Every class, in a report's order.
-    pub const ALL: [Class; 13] = [
+    pub const ALL: [Class; 14] = [
         Class::WrongVerdict,
         Class::MissedError,
         Class::FalseError,
@@ -55,6 +59,7 @@ impl Class {
         Class::ProcessLimit,
         Class::Crash,
         Class::NotGraded,
+        Class::NotRun,
         Class::Format,
         Class::Open,
     ];
@@ -73,6 +78,7 @@ impl Class {
             Class::ProcessLimit => "PROCESS LIMIT",
             Class::Crash => "CRASH",
             Class::NotGraded => "NOT GRADED",
+            Class::NotRun => "NOT RUN",
             Class::Format => "FORMAT",
             Class::Open => "OPEN",
         }
@@ -105,6 +111,15 @@ impl Judgement {
     pub fn fails(&self, strict: bool) -> bool {
         matches!(self, Judgement::Noted(class, _) if class.fails(strict))
     }
+}
+
+/// One fixture graded.
+#[derive(Clone, Debug)]
+pub struct Graded {
+    /// What was found.
+    pub judgement: Judgement,
+    /// The run's time and its limit in seconds (none when it was not run).
+    pub time: Option<(Duration, u64)>,
 }
 
 /// What a run left: how it ended and its two outputs.

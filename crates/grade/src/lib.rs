@@ -26,27 +26,31 @@ pub mod feedback;
 pub mod fixture;
 pub mod formats;
 pub mod fuzz;
+pub mod grades;
 #[cfg(test)]
 mod in_process;
+pub mod json;
 pub mod judge;
 pub mod marks;
+pub mod merge;
 pub mod open_choice;
+pub mod record;
 pub mod report;
 pub mod submissions;
 pub mod text;
 pub mod verdict;
 
 use fixture::{Allowed, Fixture};
+use judge::Graded;
 use judge::{judge, Class, Judgement, Ran};
 pub use puzzle_sandbox::{Ending, Job, Limits, Outcome, Runner, Workdir};
-use report::Graded;
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How to grade: the rules and the limits of each run.
 #[derive(Clone, Debug)]
@@ -69,6 +73,13 @@ pub struct Settings {
     pub path: OsString,
     /// The marking scheme (its time limits too).
     pub scheme: marks::Scheme,
+    /// The time a submission may take in all (its build, runs and
+    /// fuzzing): a run is not started after it, and one it cuts short is
+    /// NOT RUN, not a TIMEOUT.
+    pub budget: Option<Duration>,
+    /// After this many runs of a submission have timed out, its other
+    /// fixtures are NOT RUN.
+    pub max_timeouts: Option<usize>,
 }
 
 impl Default for Settings {
@@ -83,6 +94,8 @@ impl Default for Settings {
             read_only: Vec::new(),
             path: "/usr/local/bin:/usr/bin:/bin".into(),
             scheme: marks::Scheme::default(),
+            budget: None,
+            max_timeouts: None,
         }
     }
 }
@@ -126,6 +139,7 @@ fn grade_one(
     settings: &Settings,
     work: &Path,
     slot: usize,
+    deadline: Option<Instant>,
 ) -> io::Result<Graded> {
     if let Allowed::NotGraded(why) = &fixture.allowed {
         return Ok(Graded {
@@ -133,7 +147,14 @@ fn grade_one(
             time: None,
         });
     }
-    let limits = settings.limits(fixture);
+    let mut limits = settings.limits(fixture);
+    // The budget's remainder, when it is less than the run's own limit.
+    let cut = deadline
+        .map(|d| d.saturating_duration_since(Instant::now()))
+        .filter(|left| *left < limits.wall);
+    if let Some(left) = cut {
+        limits.wall = left;
+    }
     let out_path = work.join(format!("{slot}.out"));
     let err_path = work.join(format!("{slot}.err"));
     let job = Job {
@@ -156,16 +177,29 @@ fn grade_one(
         out: &out,
         err: &err,
     };
+    let judgement = match (cut, outcome.ending) {
+        (Some(_), Ending::TimedOut) => Judgement::Noted(Class::NotRun, budget_spent(settings)),
+        _ => judge(fixture, &ran, &limits, settings.strict),
+    };
     Ok(Graded {
-        judgement: judge(fixture, &ran, &limits, settings.strict),
+        judgement,
         time: Some((outcome.elapsed, limits.wall.as_secs())),
     })
+}
+
+/// Why a fixture was not run (or cut short): the budget is spent.
+fn budget_spent(settings: &Settings) -> String {
+    format!(
+        "not run: the submission's time budget ({} s, --budget) was spent",
+        settings.budget.unwrap_or_default().as_secs()
+    )
 }
 
 /// Grades `program` on every fixture, `settings.jobs` runs at once (the
 /// results in the fixtures' order, whatever the order the runs end in);
 /// `work` is a folder for the runs' outputs; `done` is called after each
-/// fixture. The first failure to run stops the grading.
+/// fixture. The first failure to run stops the grading. The budget
+/// (`settings.budget`) starts now.
 pub fn grade_program(
     runner: &dyn Runner,
     program: &Path,
@@ -174,6 +208,34 @@ pub fn grade_program(
     work: &Path,
     done: &(dyn Fn(usize) + Sync),
 ) -> io::Result<Vec<Graded>> {
+    let deadline = settings.budget.map(|b| Instant::now() + b);
+    grade_program_until(runner, program, fixtures, settings, work, done, deadline)
+}
+
+/// [`grade_program`] with the budget ending at `deadline` (none: no
+/// budget): after it, and after `settings.max_timeouts` timeouts, the
+/// fixtures left are NOT RUN.
+pub fn grade_program_until(
+    runner: &dyn Runner,
+    program: &Path,
+    fixtures: &[Fixture],
+    settings: &Settings,
+    work: &Path,
+    done: &(dyn Fn(usize) + Sync),
+    deadline: Option<Instant>,
+) -> io::Result<Vec<Graded>> {
+    let timeouts = AtomicUsize::new(0);
+    let not_run = |i: usize| -> Option<String> {
+        if matches!(fixtures[i].allowed, Allowed::NotGraded(_)) {
+            return None;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(budget_spent(settings));
+        }
+        let k = settings.max_timeouts?;
+        (timeouts.load(Ordering::SeqCst) >= k)
+            .then(|| format!("not run: {k} runs had timed out before it (--max-timeouts {k})"))
+    };
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Graded>>> = Mutex::new(vec![None; fixtures.len()]);
@@ -182,13 +244,34 @@ pub fn grade_program(
     std::thread::scope(|scope| {
         for slot in 0..threads {
             let (next, finished, results, failure) = (&next, &finished, &results, &failure);
+            let (timeouts, not_run) = (&timeouts, &not_run);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 if i >= fixtures.len() || lock(failure).is_some() {
                     break;
                 }
-                match grade_one(runner, program, &fixtures[i], settings, work, slot) {
-                    Ok(graded) => lock(results)[i] = Some(graded),
+                let graded = match not_run(i) {
+                    Some(why) => Ok(Graded {
+                        judgement: Judgement::Noted(Class::NotRun, why),
+                        time: None,
+                    }),
+                    None => grade_one(
+                        runner,
+                        program,
+                        &fixtures[i],
+                        settings,
+                        work,
+                        slot,
+                        deadline,
+                    ),
+                };
+                match graded {
+                    Ok(graded) => {
+                        if matches!(graded.judgement, Judgement::Noted(Class::Timeout, _)) {
+                            timeouts.fetch_add(1, Ordering::SeqCst);
+                        }
+                        lock(results)[i] = Some(graded)
+                    }
                     Err(e) => {
                         lock(failure).get_or_insert(e);
                         break;

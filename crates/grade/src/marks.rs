@@ -21,8 +21,8 @@
 //! ```
 
 use super::fixture::{Category, Fixture};
+use super::judge::Graded;
 use super::judge::{Class, Judgement};
-use super::report::Graded;
 use std::fmt;
 
 /// The parts a fixture's points come in.
@@ -72,10 +72,14 @@ impl Part {
             Judgement::Passed | Judgement::Message(_) => return true,
             Judgement::Noted(class, _) => *class,
         };
-        // A run that did not end by itself earns nothing.
+        // A run that did not end by itself, or did not run, earns nothing.
         if matches!(
             class,
-            Class::Timeout | Class::MemoryLimit | Class::ProcessLimit | Class::Crash
+            Class::Timeout
+                | Class::MemoryLimit
+                | Class::ProcessLimit
+                | Class::Crash
+                | Class::NotRun
         ) {
             return false;
         }

@@ -4,20 +4,11 @@
 
 use super::cause::{shared_cause, Shape};
 use super::fixture::{Category, Fixture};
-use super::judge::{Class, Judgement};
+use super::judge::{Class, Graded, Judgement};
 use super::marks::{lost_in_words, points, Score};
 use std::fs;
 use std::io::{self, Write};
 use std::time::Duration;
-
-/// One fixture graded.
-#[derive(Clone, Debug)]
-pub struct Graded {
-    /// What was found.
-    pub judgement: Judgement,
-    /// The run's time and its limit in seconds (none when it was not run).
-    pub time: Option<(Duration, u64)>,
-}
 
 /// What a report adds up.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -27,7 +18,7 @@ pub struct Counts {
     /// Failed fixtures of each category.
     pub failed: [usize; 3],
     /// Report lines of each class and category, in [`Class::ALL`]'s order.
-    pub classes: [[usize; 3]; 13],
+    pub classes: [[usize; 3]; Class::ALL.len()],
     /// The time of all runs.
     pub total: Duration,
     /// The slowest run: its fixture's index, its time and its limit.

@@ -1,190 +1,33 @@
 //! `grade-all`: every folder of a folder of submissions built, graded and
-//! marked, one row of a table each, streamed as each is done; the summary
-//! files kept up to date when only some submissions are graded again.
+//! marked, one row of a table each, streamed as each is done, and the
+//! grading's files kept whole and up to date in the grades folder
+//! ([`super::grades`]) as it goes.
+//!
+//! A grading is one thing: a fresh one replaces the files of the grading
+//! before it in the same grades folder; `--only` grades some submissions
+//! again and keeps the others' rows, and `--resume` grades those not yet
+//! graded, both only when the earlier grading was of the same folder with
+//! the same options. A submission no longer in the folder loses its rows
+//! and files, and the marker is told.
 
 use super::build::{copy_folder, files_in, write_shims, Builder};
 use super::feedback::{feedback, not_built};
 use super::fixture::Fixture;
-use super::formats::{gradescope, json_line, junit, prairielearn, Marked};
+use super::formats::{gradescope, junit, prairielearn, Marked};
 use super::fuzz;
-use super::judge::{Class, Judgement};
-use super::marks::{points, Score};
-use super::report::{seconds, write_marked_report, Counts, Graded};
-use super::{grade_program, Settings};
+use super::grades::{
+    move_into_place, remove_grading_files, remove_stale_parts, remove_submission_files, utc_now,
+    write_atomic, Earlier, Manifest, Shard,
+};
+use super::judge::Judgement;
+use super::record::{csv_header, table_header, FixtureLine, Record, Row, FIXTURES_CSV_HEADER};
+use super::report::write_marked_report;
+use super::{grade_program_until, Settings};
 use puzzle_sandbox::Runner;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-
-/// One submission's row of the table and the CSV.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Row {
-    /// Its folder's name.
-    pub name: String,
-    /// Whether it was built.
-    pub built: bool,
-    /// The columns after `built` (see [`COLUMNS`]), `-` each when not built.
-    pub fields: Vec<String>,
-    /// How it was built, or why not.
-    pub note: String,
-}
-
-/// The columns after the name and `built`.
-pub const COLUMNS: [&str; 18] = [
-    "passed", "failed", "verdict", "missed", "false", "status", "stderr", "timeout", "memory",
-    "procs", "crash", "format", "open", "score", "max", "fuzz", "time", "slowest",
-];
-/// Their widths in the table.
-const WIDTHS: [usize; 18] = [6, 6, 7, 6, 5, 6, 6, 7, 6, 5, 5, 6, 4, 6, 6, 4, 7, 7];
-/// A note longer than this is cut in the table (the CSV has it whole).
-const NOTE_IN_TABLE: usize = 100;
-
-/// The CSV's header line.
-pub const CSV_HEADER: &str = "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note";
-
-/// The per-fixture CSV's header line.
-pub const FIXTURES_CSV_HEADER: &str =
-    "submission,fixture,category,class,points,max_points,visibility,seconds,detail";
-
-impl Row {
-    /// The row of a submission graded with `counts` and `score`, and the
-    /// faults a fuzzing found (`None`: not fuzzed).
-    pub fn graded(
-        name: &str,
-        counts: &Counts,
-        score: &Score,
-        fuzz: Option<usize>,
-        note: &str,
-    ) -> Row {
-        let class = |cl: Class| c_of(counts, cl);
-        let fields = vec![
-            (counts.total_fixtures() - counts.total_failed()).to_string(),
-            counts.total_failed().to_string(),
-            class(Class::WrongVerdict),
-            class(Class::MissedError),
-            class(Class::FalseError),
-            class(Class::WrongExitStatus),
-            (counts.of_class(Class::ErrorOnStderr) + counts.of_class(Class::NoMessage)).to_string(),
-            class(Class::Timeout),
-            class(Class::MemoryLimit),
-            class(Class::ProcessLimit),
-            (counts.of_class(Class::Crash) + counts.of_class(Class::NotGraded)).to_string(),
-            class(Class::Format),
-            class(Class::Open),
-            points(score.total),
-            points(score.max),
-            fuzz.map_or("-".into(), |n| n.to_string()),
-            seconds(counts.total),
-            counts.slowest.map_or("-".into(), |(_, d, _)| seconds(d)),
-        ];
-        Row {
-            name: name.into(),
-            built: true,
-            fields,
-            note: note.into(),
-        }
-    }
-
-    /// The row of a submission that was not built.
-    pub fn not_built(name: &str, note: &str) -> Row {
-        Row {
-            name: name.into(),
-            built: false,
-            fields: vec!["-".into(); COLUMNS.len()],
-            note: note.into(),
-        }
-    }
-
-    /// Whether it built and passed every fixture.
-    pub fn passed(&self) -> bool {
-        self.built && self.fields[1] == "0"
-    }
-
-    /// Its line in the table, for names up to `width` bytes.
-    pub fn table_line(&self, width: usize) -> String {
-        let built = if self.built { "yes" } else { "no" };
-        let mut line = format!("{:<width$} {built:<5}", self.name);
-        for (field, w) in self.fields.iter().zip(WIDTHS) {
-            line += &format!(" {field:>w$}");
-        }
-        let note: String = if self.note.chars().count() > NOTE_IN_TABLE {
-            self.note.chars().take(NOTE_IN_TABLE).collect::<String>() + "..."
-        } else {
-            self.note.clone()
-        };
-        format!("{line}  {note}")
-    }
-
-    /// Its line in the CSV: the name and the note quoted, the note whole.
-    pub fn csv_line(&self) -> String {
-        let built = if self.built { "yes" } else { "no" };
-        format!(
-            "{},{built},{},{}",
-            csv_quoted(&self.name),
-            self.fields.join(","),
-            csv_quoted(&self.note)
-        )
-    }
-
-    /// A row read back from its CSV line (as [`Row::csv_line`] writes it).
-    pub fn from_csv_line(line: &str) -> Option<Row> {
-        let (name, rest) = csv_field(line)?;
-        let rest = rest.strip_prefix(',')?;
-        let mut fields: Vec<&str> = Vec::new();
-        let mut rest = rest;
-        for _ in 0..=COLUMNS.len() {
-            let (field, after) = rest.split_once(',')?;
-            fields.push(field);
-            rest = after;
-        }
-        let (note, tail) = csv_field(rest)?;
-        if !tail.is_empty() {
-            return None;
-        }
-        Some(Row {
-            name,
-            built: fields[0] == "yes",
-            fields: fields[1..].iter().map(|f| f.to_string()).collect(),
-            note,
-        })
-    }
-}
-
-fn c_of(counts: &Counts, class: Class) -> String {
-    counts.of_class(class).to_string()
-}
-
-/// `text` as a quoted CSV field.
-pub fn csv_quoted(text: &str) -> String {
-    format!("\"{}\"", text.replace('"', "\"\""))
-}
-
-/// A quoted CSV field at the start of `text`, and what follows it.
-fn csv_field(text: &str) -> Option<(String, &str)> {
-    let mut rest = text.strip_prefix('"')?;
-    let mut field = String::new();
-    loop {
-        let at = rest.find('"')?;
-        field.push_str(&rest[..at]);
-        rest = &rest[at + 1..];
-        match rest.strip_prefix('"') {
-            Some(after) => {
-                field.push('"');
-                rest = after;
-            }
-            None => return Some((field, rest)),
-        }
-    }
-}
-
-/// The table's header line, for names up to `width` bytes.
-pub fn header(width: usize) -> String {
-    let mut line = format!("{:<width$} {:<5}", "submission", "built");
-    for (name, w) in COLUMNS.iter().zip(WIDTHS) {
-        line += &format!(" {name:>w$}");
-    }
-    line + "  note"
-}
+use std::time::{Duration, Instant};
 
 /// The submissions of `dir`: its folders (not hidden ones), in byte order.
 pub fn submission_names(dir: &Path) -> io::Result<Vec<String>> {
@@ -198,6 +41,17 @@ pub fn submission_names(dir: &Path) -> io::Result<Vec<String>> {
     Ok(names)
 }
 
+/// Which submissions a grading grades.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Select {
+    /// All of them (of the shard): a new grading.
+    All,
+    /// These again, the other rows of the earlier grading kept.
+    Only(Vec<String>),
+    /// Those the earlier grading has not graded yet.
+    Resume,
+}
+
 /// A grading of a folder of submissions.
 pub struct GradeAll<'a> {
     /// Runs every build and every program.
@@ -206,7 +60,7 @@ pub struct GradeAll<'a> {
     pub settings: &'a Settings,
     /// The fixtures, prepared.
     pub fixtures: &'a [Fixture],
-    /// The folder of submissions.
+    /// The folder of submissions (absolute).
     pub submissions: PathBuf,
     /// Where the reports go.
     pub grades: PathBuf,
@@ -222,30 +76,76 @@ pub struct GradeAll<'a> {
     /// Seconds of fuzzing a submission after its fixtures (none: off); the
     /// minimal cases go to `NAME.fuzz/` in the grades folder.
     pub fuzz_seconds: Option<u64>,
+    /// The options that decide the marks, as the command line gave them
+    /// (recorded, and compared with an earlier grading's).
+    pub options: String,
+    /// Which submissions to grade.
+    pub select: Select,
+    /// The part of the folder this grading takes, if it is one of several.
+    pub shard: Option<Shard>,
+    /// Whether to stop (a signal came): looked at after each submission,
+    /// whose files are then not written.
+    pub stop: &'a (dyn Fn() -> bool + Sync),
 }
 
-/// What grading one submission left for the summary files.
-struct Done {
-    row: Row,
-    fixture_lines: String,
-    json: String,
+/// How a grading went.
+#[derive(Debug)]
+pub struct Graded {
+    /// The rows graded now, in order.
+    pub rows: Vec<Row>,
+    /// How many submissions it set out to grade now.
+    pub to_grade: usize,
+    /// Whether every submission of the grading, those kept from before
+    /// (`--only`, `--resume`) too, built and passed every fixture.
+    pub all_passed: bool,
+    /// Whether it stopped before the end (a signal): the summaries say the
+    /// grading is incomplete.
+    pub stopped: bool,
+    /// What the marker should know of the grades folder (an earlier
+    /// grading replaced, rows of submissions no longer there removed).
+    pub notes: Vec<String>,
 }
+
+/// Summaries are written after a submission at most this often (and always
+/// after the first and the last): rewriting them is linear in the class, so
+/// doing it after every one of 2,000 submissions would cost more than the
+/// grading; a grading killed in between has them whole, a few rows behind.
+const SUMMARY_EVERY: Duration = Duration::from_secs(5);
 
 impl GradeAll<'_> {
-    /// Grades the submissions `names` in order: writes the table to `out`
-    /// (the header, then each row as soon as it is done), each submission's
-    /// report, build log, feedback and platform files into the grades
-    /// folder, and the summary files there (`summary.txt`, `summary.csv`,
-    /// `summary-fixtures.csv`, `summary.jsonl`), keeping the rows of
-    /// submissions graded before and not now; `progress` hears of each row.
-    /// Returns the rows graded now.
-    pub fn run(
-        &self,
-        names: &[String],
-        out: &mut dyn Write,
-        progress: &mut dyn FnMut(&Row),
-    ) -> io::Result<Vec<Row>> {
+    /// Grades the submissions [`GradeAll::select`] names: writes the table to
+    /// `out` (the header, then each row as soon as it is done), each
+    /// submission's report, build log, feedback and platform files into the
+    /// grades folder, and the grading's files there (`grading.json`,
+    /// `summary.txt`, `summary.csv`, `summary-fixtures.csv`,
+    /// `summary.jsonl`); `progress` hears of each row.
+    ///
+    /// An error of kind `InvalidInput` is a grading refused: `--only` or
+    /// `--resume` on a grades folder of another grading, or a name that is
+    /// not a submission.
+    pub fn run(&self, out: &mut dyn Write, progress: &mut dyn FnMut(&Row)) -> io::Result<Graded> {
+        let folder_names = submission_names(&self.submissions)?;
+        let earlier = Earlier::read(&self.grades)?;
+        let plan = self.plan(&folder_names, earlier)?;
+        let mut records = plan.kept;
+        let manifest = Manifest {
+            folder: self.submissions.display().to_string(),
+            folder_names,
+            options: self.options.clone(),
+            sandbox: self.protections.clone(),
+            shard: self.shard,
+            started: plan.started,
+            updated: utc_now(),
+            complete: false,
+        };
         fs::create_dir_all(&self.grades)?;
+        remove_stale_parts(&self.grades)?;
+        remove_submission_files(&self.grades, &plan.removed)?;
+        write_atomic(
+            &self.grades.join("grading.json"),
+            manifest.to_json().as_bytes(),
+        )?;
+
         let shims = self.temp.join("shims");
         write_shims(&shims)?;
         let work = self.temp.join("work");
@@ -256,40 +156,205 @@ impl GradeAll<'_> {
             shims,
             seconds: self.build_seconds,
         };
-        let width = names.iter().map(|n| n.len()).max().unwrap_or(0).max(10);
-        out.write_all(format!("{}\n", header(width)).as_bytes())?;
+        let width = plan
+            .to_grade
+            .iter()
+            .map(|n| n.len())
+            .max()
+            .unwrap_or(0)
+            .max(10);
+        out.write_all(format!("{}\n", table_header(width)).as_bytes())?;
         out.flush()?;
-        let mut done = Vec::new();
-        for name in names {
-            let one = self.grade_one(&builder, &work, name)?;
-            out.write_all(format!("{}\n", one.row.table_line(width)).as_bytes())?;
+        let mut rows = Vec::new();
+        let mut written: Option<Instant> = None;
+        let mut stopped = false;
+        for (i, name) in plan.to_grade.iter().enumerate() {
+            if (self.stop)() {
+                stopped = true;
+                break;
+            }
+            let staged = self.temp.join("staged").join(name);
+            let graded = self.grade_one(&builder, &work, name, &staged);
+            if (self.stop)() {
+                // Its runs were stopped by the signal (and may have failed
+                // for it): no grade at all rather than a wrong one.
+                let _ = fs::remove_dir_all(&staged);
+                let _ = fs::remove_dir_all(self.temp.join("builds").join(name));
+                stopped = true;
+                break;
+            }
+            let record = graded?;
+            self.publish(name, &staged)?;
+            out.write_all(format!("{}\n", record.row.table_line(width)).as_bytes())?;
             out.flush()?;
-            progress(&one.row);
-            done.push(one);
+            progress(&record.row);
+            rows.push(record.row.clone());
+            records.retain(|r| r.row.name != *name);
+            records.push(record);
+            let last = i + 1 == plan.to_grade.len();
+            if last || written.is_none_or(|at| at.elapsed() >= SUMMARY_EVERY) {
+                self.write_summaries(&manifest, &records, false)?;
+                written = Some(Instant::now());
+            }
         }
-        self.write_summaries(&done)?;
-        Ok(done.into_iter().map(|d| d.row).collect())
+        if stopped || plan.to_grade.is_empty() {
+            self.write_summaries(&manifest, &records, stopped)?;
+        }
+        Ok(Graded {
+            rows,
+            to_grade: plan.to_grade.len(),
+            all_passed: records.iter().all(|r| r.row.passed()),
+            stopped,
+            notes: plan.notes,
+        })
     }
 
-    fn grade_one(&self, builder: &Builder, work: &Path, name: &str) -> io::Result<Done> {
+    /// What to grade, what to keep of the earlier grading and which files
+    /// to remove, or why the grading is refused.
+    fn plan(&self, folder_names: &[String], earlier: Earlier) -> io::Result<Plan> {
+        let refuse = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
+        let grades = self.grades.display();
+        let in_shard: Vec<String> = folder_names
+            .iter()
+            .filter(|n| self.shard.is_none_or(|s| s.holds(n)))
+            .cloned()
+            .collect();
+        let mut notes = Vec::new();
+        let continuing = !matches!(self.select, Select::All);
+        if continuing && earlier.exists() {
+            let Some(before) = &earlier.manifest else {
+                return Err(refuse(format!(
+                    "{grades} holds a grading without grading.json (an older version's): grade all again without --only or --resume"
+                )));
+            };
+            if before.folder != self.submissions.display().to_string() {
+                return Err(refuse(format!(
+                    "{grades} holds the grading of {}, not of {}: use another --grades folder, or grade all again",
+                    before.folder,
+                    self.submissions.display()
+                )));
+            }
+            if before.options != self.options {
+                return Err(refuse(format!(
+                    "{grades} was graded with other options ({}), not ({}): its marks would not compare; grade all again",
+                    before.options, self.options
+                )));
+            }
+            if before.shard != self.shard {
+                let shown =
+                    |s: Option<Shard>| s.map_or("no shard".into(), |s| format!("shard {s}"));
+                return Err(refuse(format!(
+                    "{grades} holds {}, not {}",
+                    shown(before.shard),
+                    shown(self.shard)
+                )));
+            }
+        }
+        let (to_grade, kept, removed, started) = match &self.select {
+            Select::All => {
+                if earlier.exists() {
+                    let what = earlier
+                        .manifest
+                        .as_ref()
+                        .map_or("an earlier grading".into(), |m| {
+                            format!("the grading of {} ({})", m.folder, m.started)
+                        });
+                    notes.push(format!(
+                        "{grades}: replaced {what}: its files of {} submission(s) removed",
+                        earlier.names.len()
+                    ));
+                    remove_grading_files(&self.grades)?;
+                }
+                (in_shard, Vec::new(), earlier.names, utc_now())
+            }
+            Select::Only(_) | Select::Resume if !earlier.exists() => {
+                let to_grade = match &self.select {
+                    Select::Only(names) => {
+                        names_checked(names, folder_names, &self.submissions).map_err(refuse)?
+                    }
+                    _ => in_shard,
+                };
+                (to_grade, Vec::new(), Vec::new(), utc_now())
+            }
+            _ => {
+                let (present, gone): (Vec<Record>, Vec<Record>) = earlier
+                    .records
+                    .into_iter()
+                    .partition(|r| in_shard.contains(&r.row.name));
+                let gone: Vec<String> = gone.into_iter().map(|r| r.row.name).collect();
+                if !gone.is_empty() {
+                    notes.push(format!(
+                        "{grades}: removed the rows and files of {} submission(s) no longer in {}: {}",
+                        gone.len(),
+                        self.submissions.display(),
+                        gone.join(", ")
+                    ));
+                }
+                let to_grade = match &self.select {
+                    Select::Only(names) => {
+                        names_checked(names, folder_names, &self.submissions).map_err(refuse)?
+                    }
+                    _ => in_shard
+                        .iter()
+                        .filter(|n| !present.iter().any(|r| &r.row.name == *n))
+                        .cloned()
+                        .collect(),
+                };
+                let started = earlier.manifest.map(|m| m.started).unwrap_or_else(utc_now);
+                (to_grade, present, gone, started)
+            }
+        };
+        Ok(Plan {
+            to_grade,
+            kept,
+            removed,
+            started,
+            notes,
+        })
+    }
+
+    /// Grades one submission; its files go to `staged` (a folder of their
+    /// own, moved into the grades folder by [`GradeAll::publish`]).
+    fn grade_one(
+        &self,
+        builder: &Builder,
+        work: &Path,
+        name: &str,
+        staged: &Path,
+    ) -> io::Result<Record> {
+        let _ = fs::remove_dir_all(staged);
+        fs::create_dir_all(staged)?;
         let copy = self.temp.join("builds").join(name);
         copy_folder(&self.submissions.join(name), &copy)?;
-        let log = self.grades.join(format!("{name}.make.txt"));
-        let built = builder.build(&copy, &log)?;
-        let file = |suffix: &str| self.grades.join(format!("{name}{suffix}"));
+        let file = |suffix: &str| staged.join(format!("{name}{suffix}"));
+        // The budget covers the build, the runs and the fuzzing.
+        let deadline = self.settings.budget.map(|b| Instant::now() + b);
+        let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let builder = Builder {
+            seconds: left().map_or(builder.seconds, |l| builder.seconds.min(l.as_secs().max(1))),
+            shims: builder.shims.clone(),
+            path: builder.path.clone(),
+            runner: builder.runner,
+        };
+        let built = builder.build(&copy, &file(".make.txt"))?;
         let scheme = &self.settings.scheme;
         let result = match &built.program {
             Some(program) => {
-                let graded = grade_program(
+                let graded = grade_program_until(
                     self.runner,
                     program,
                     self.fixtures,
                     self.settings,
                     work,
                     &|_| {},
+                    deadline,
                 )?;
                 let mut transcript = Vec::new();
-                let fuzzed = match self.fuzz_seconds {
+                let fuzz_seconds = self
+                    .fuzz_seconds
+                    .map(|s| left().map_or(s, |l| s.min(l.as_secs())))
+                    .filter(|&s| s > 0);
+                let fuzzed = match fuzz_seconds {
                     Some(seconds) => {
                         let options = fuzz::Options {
                             seed: 1,
@@ -323,7 +388,7 @@ impl GradeAll<'_> {
             }
         };
         let _ = fs::remove_dir_all(&copy);
-        let (row, feedback_text, fixture_lines) = match &result {
+        let (record, feedback_text) = match &result {
             Some((graded, counts, score, fuzzed)) => {
                 let judgements: Vec<&Judgement> = graded.iter().map(|g| &g.judgement).collect();
                 let text = feedback(
@@ -334,18 +399,30 @@ impl GradeAll<'_> {
                     &|f| scheme.visibility(f),
                     &|f| fs::read(&f.path).unwrap_or_default(),
                 );
-                let lines = fixture_lines(name, self.fixtures, graded, score, self.settings);
+                let lines = FixtureLine::of(self.fixtures, graded, score, &|f| {
+                    scheme.visibility(f).word()
+                });
+                let row = Row::graded(name, counts, score, *fuzzed, &built.note);
                 (
-                    Row::graded(name, counts, score, *fuzzed, &built.note),
+                    Record {
+                        row,
+                        fixtures: lines,
+                    },
                     text,
-                    lines,
                 )
             }
             None => {
-                let log = fs::read(self.grades.join(format!("{name}.make.txt")))?;
+                let log = fs::read(file(".make.txt"))?;
                 let files = files_in(&self.submissions.join(name));
                 let text = not_built(name, &built.note, &log, &files);
-                (Row::not_built(name, &built.note), text, String::new())
+                let row = Row::not_built(name, &built.note);
+                (
+                    Record {
+                        row,
+                        fixtures: Vec::new(),
+                    },
+                    text,
+                )
             }
         };
         let marked = Marked {
@@ -369,163 +446,136 @@ impl GradeAll<'_> {
             fs::write(file(suffix), text)?;
         }
         fs::write(file(".feedback.md"), &feedback_text)?;
-        Ok(Done {
-            row,
-            fixture_lines,
-            json: json_line(&marked),
-        })
+        Ok(record)
     }
 
-    /// Writes the summary files: the rows of `done`, and those of the
-    /// submissions graded before and not now, in name order.
-    fn write_summaries(&self, done: &[Done]) -> io::Result<()> {
-        let path = |name: &str| self.grades.join(name);
-        let now = |name: &str| done.iter().any(|d| d.row.name == name);
-        // Rows kept from before: their CSV line, fixture lines and JSON line.
-        let mut rows: Vec<(Row, String, String)> = Vec::new();
-        let old_csv = fs::read_to_string(path("summary.csv")).unwrap_or_default();
-        let old_json = fs::read_to_string(path("summary.jsonl")).unwrap_or_default();
-        let old_fixtures = fs::read_to_string(path("summary-fixtures.csv")).unwrap_or_default();
-        let mut json_lines = old_json.lines();
-        for line in old_csv.lines().skip(1) {
-            let json = json_lines.next().unwrap_or("").to_string();
-            let Some(row) = Row::from_csv_line(line) else {
-                continue;
-            };
-            if now(&row.name) {
-                continue;
-            }
-            let prefix = format!("{},", csv_quoted(&row.name));
-            let fixture_lines: String = old_fixtures
-                .lines()
-                .filter(|l| l.starts_with(&prefix))
-                .map(|l| format!("{l}\n"))
-                .collect();
-            rows.push((
-                row,
-                fixture_lines,
-                if json.is_empty() { json } else { json + "\n" },
-            ));
+    /// Moves the files of `name` from `staged` into the grades folder, in
+    /// place of its earlier ones.
+    fn publish(&self, name: &str, staged: &Path) -> io::Result<()> {
+        remove_submission_files(&self.grades, &[name.to_string()])?;
+        for entry in fs::read_dir(staged)? {
+            let entry = entry?;
+            move_into_place(&entry.path(), &self.grades.join(entry.file_name()))?;
         }
-        for d in done {
-            rows.push((d.row.clone(), d.fixture_lines.clone(), d.json.clone()));
-        }
-        rows.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-        let width = rows
-            .iter()
-            .map(|r| r.0.name.len())
-            .max()
-            .unwrap_or(0)
-            .max(10);
-        let mut table = header(width) + "\n";
-        let mut csv = String::from(CSV_HEADER) + "\n";
-        let mut fixtures = String::from(FIXTURES_CSV_HEADER) + "\n";
-        let mut json = String::new();
-        for (row, fixture_lines, json_line) in &rows {
-            table += &(row.table_line(width) + "\n");
-            csv += &(row.csv_line() + "\n");
-            fixtures += fixture_lines;
-            json += json_line;
-        }
-        fs::write(path("summary.txt"), table)?;
-        fs::write(path("summary.csv"), csv)?;
-        fs::write(path("summary-fixtures.csv"), fixtures)?;
-        fs::write(path("summary.jsonl"), json)?;
-        Ok(())
+        fs::remove_dir_all(staged)
+    }
+
+    /// Writes the grading's files from `records` (in name order), each
+    /// whole; the grading is complete when it was not `stopped` and every
+    /// submission it sets out to grade has a record.
+    fn write_summaries(
+        &self,
+        manifest: &Manifest,
+        records: &[Record],
+        stopped: bool,
+    ) -> io::Result<()> {
+        let complete = !stopped
+            && manifest
+                .names_to_grade()
+                .iter()
+                .all(|n| records.iter().any(|r| &r.row.name == n));
+        let manifest = Manifest {
+            updated: utc_now(),
+            complete,
+            ..manifest.clone()
+        };
+        write_summary_files(&self.grades, &manifest, records)
     }
 }
 
-/// A submission's lines of the per-fixture CSV.
-fn fixture_lines(
-    name: &str,
-    fixtures: &[Fixture],
-    graded: &[Graded],
-    score: &Score,
-    settings: &Settings,
-) -> String {
-    let mut out = String::new();
-    for ((f, g), (earned, max)) in fixtures.iter().zip(graded).zip(&score.per_fixture) {
-        let (class, detail) = match &g.judgement {
-            Judgement::Passed => ("passed", String::new()),
-            Judgement::Message(text) => ("passed", text.clone()),
-            Judgement::Noted(class, text) => (class.name(), text.clone()),
-        };
-        let time = g.time.map_or("-".into(), |(d, _)| seconds(d));
-        out += &format!(
-            "{},{},{},{class},{},{},{},{time},{}\n",
-            csv_quoted(name),
-            csv_quoted(&f.shown),
-            f.named.name(),
-            points(*earned),
-            points(*max),
-            settings.scheme.visibility(f).word(),
-            csv_quoted(&detail)
-        );
-    }
-    out
+/// What a grading will do.
+struct Plan {
+    /// The submissions to grade now, in order.
+    to_grade: Vec<String>,
+    /// The earlier grading's records kept.
+    kept: Vec<Record>,
+    /// Submissions whose files are removed first.
+    removed: Vec<String>,
+    /// When the grading began (an earlier one's, when continued).
+    started: String,
+    /// What the marker should know.
+    notes: Vec<String>,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_row_not_built_has_dashes_and_its_note_whole_in_the_csv() {
-        let row = Row::not_built("bob \"b\"", &format!("make failed: {}", "x".repeat(120)));
-        let line = row.table_line(10);
-        assert!(
-            line.starts_with("bob \"b\"    no         -      -"),
-            "{line}"
-        );
-        assert!(
-            line.ends_with(&format!("  make failed: {}...", "x".repeat(87))),
-            "{line}"
-        );
-        assert_eq!(header(10).split_whitespace().count(), 21);
-        let csv = row.csv_line();
-        assert_eq!(
-            csv,
-            format!(
-                "\"bob \"\"b\"\"\",no,{},\"make failed: {}\"",
-                ["-"; 18].join(","),
-                "x".repeat(120)
-            )
-        );
-        assert_eq!(CSV_HEADER.split(',').count(), 21);
-        assert!(!row.passed());
-        assert_eq!(Row::from_csv_line(&csv), Some(row));
+/// `names`, each one of `folder_names` (those of `folder`), or which is not.
+fn names_checked(
+    names: &[String],
+    folder_names: &[String],
+    folder: &Path,
+) -> Result<Vec<String>, String> {
+    match names.iter().find(|n| !folder_names.contains(n)) {
+        Some(missing) => Err(format!(
+            "--only {missing}: no such folder in {}",
+            folder.display()
+        )),
+        None => Ok(names.to_vec()),
     }
+}
 
-    #[test]
-    fn a_row_counts_its_classes_in_the_columns() {
-        let mut counts = Counts {
-            fixtures: [2, 1, 0],
-            failed: [1, 0, 0],
-            ..Counts::default()
-        };
-        counts.classes[Class::MemoryLimit as usize] = [1, 0, 0];
-        counts.classes[Class::Open as usize] = [0, 1, 0];
-        let score = Score {
-            per_fixture: Vec::new(),
-            total: 62.5,
-            max: 100.0,
-        };
-        let row = Row::graded("ann", &counts, &score, Some(2), "");
-        let fields: Vec<String> = row
-            .table_line(10)
-            .split_whitespace()
-            .map(String::from)
-            .collect();
-        // passed failed verdict missed false status stderr timeout memory
-        assert_eq!(
-            fields[..11],
-            ["ann", "yes", "2", "1", "0", "0", "0", "0", "0", "0", "1"]
-        );
-        assert_eq!(
-            fields[14..18],
-            ["1", "62.5", "100", "2"],
-            "open, score, max, fuzz"
-        );
-        assert_eq!(Row::from_csv_line(&row.csv_line()), Some(row));
+/// Writes a grading's summaries into `grades` from its `manifest` and
+/// `records`: `summary.txt` (the manifest in words, then the table),
+/// `summary.csv`, `summary-fixtures.csv`, `summary.jsonl`, and
+/// `grading.json` last, each whole. The records are written in name order.
+pub fn write_summary_files(
+    grades: &Path,
+    manifest: &Manifest,
+    records: &[Record],
+) -> io::Result<()> {
+    let mut sorted: Vec<&Record> = records.iter().collect();
+    sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
+    let width = sorted
+        .iter()
+        .map(|r| r.row.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(10);
+    let mut table = grading_lines(manifest, sorted.len());
+    table += &(table_header(width) + "\n");
+    let mut csv = csv_header() + "\n";
+    let mut fixtures = String::from(FIXTURES_CSV_HEADER) + "\n";
+    let mut json = String::new();
+    for record in &sorted {
+        table += &(record.row.table_line(width) + "\n");
+        csv += &(record.row.csv_line() + "\n");
+        for line in &record.fixtures {
+            fixtures += &(line.csv_line(&record.row.name) + "\n");
+        }
+        json += &record.json_line();
     }
+    write_atomic(&grades.join("summary.txt"), table.as_bytes())?;
+    write_atomic(&grades.join("summary.csv"), csv.as_bytes())?;
+    write_atomic(&grades.join("summary-fixtures.csv"), fixtures.as_bytes())?;
+    write_atomic(&grades.join("summary.jsonl"), json.as_bytes())?;
+    write_atomic(&grades.join("grading.json"), manifest.to_json().as_bytes())
+}
+
+/// The head of `summary.txt`: what was graded, how, and how far.
+fn grading_lines(manifest: &Manifest, graded: usize) -> String {
+    let to_grade = manifest.names_to_grade().len();
+    let part = match manifest.shard {
+        Some(shard) => format!(
+            "shard {shard}: {to_grade} of {} submissions",
+            manifest.folder_names.len()
+        ),
+        None => format!("{to_grade} submissions"),
+    };
+    let state = if manifest.complete {
+        "complete".to_string()
+    } else {
+        format!(
+            "INCOMPLETE: {graded} of {to_grade} graded; run the same command with --resume to finish"
+        )
+    };
+    format!(
+        "grading of {} ({part}), {state}\noptions: {}\n{}\nbegan {}, written {}\n\n",
+        manifest.folder,
+        if manifest.options.is_empty() {
+            "(defaults)"
+        } else {
+            &manifest.options
+        },
+        manifest.sandbox,
+        manifest.started,
+        manifest.updated
+    )
 }

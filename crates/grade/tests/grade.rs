@@ -197,7 +197,7 @@ fn grade_checker(name: &str, flags: &[&str]) -> Output {
 }
 
 /// The report's classes, in its order.
-const CLASSES: [&str; 13] = [
+const CLASSES: [&str; 14] = [
     "WRONG VERDICT",
     "MISSED ERROR",
     "FALSE ERROR",
@@ -209,6 +209,7 @@ const CLASSES: [&str; 13] = [
     "PROCESS LIMIT",
     "CRASH",
     "NOT GRADED",
+    "NOT RUN",
     "FORMAT",
     "OPEN",
 ];
@@ -963,14 +964,26 @@ fn a_bad_command_line_exits_2() {
         scratch.assert_clean();
     };
     let grade = |program: &Path| scratch.grade_command(program, &[], 10);
-    run(
-        &mut scratch.testrun("grade", &[], 10),
-        "usage: puzzle-grade grade [OPTIONS] PROGRAM [DIR...]\n".to_string(),
-    );
-    run(
-        &mut scratch.testrun("grade-all", &[], 10),
-        "usage: puzzle-grade grade-all [OPTIONS] SUBMISSIONS [DIR...]\n".to_string(),
-    );
+    // A missing operand: what is missing, then the mode's whole help.
+    for (mode, missing) in [("grade", "PROGRAM"), ("grade-all", "SUBMISSIONS")] {
+        let out = scratch.testrun(mode, &[], 10).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let help = Command::new(grader_bin())
+            .args([mode, "--help"])
+            .output()
+            .unwrap();
+        assert_eq!(help.status.code(), Some(0));
+        assert_eq!(
+            stderr,
+            format!(
+                "puzzle-grade {mode}: no {missing}\n{}",
+                String::from_utf8_lossy(&help.stdout)
+            )
+        );
+        assert!(stderr.contains(&format!("Usage: puzzle-grade {mode} [OPTIONS] ")));
+        assert_eq!(out.status.code(), Some(2));
+        scratch.assert_clean();
+    }
     run(
         &mut scratch.testrun("grade-all", &[&not_executable], 10),
         format!(
@@ -1139,8 +1152,19 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         lines[5],
         "reports in marks/: NAME.txt, NAME.make.txt, summary.txt, summary.csv"
     );
+    // summary.txt: what was graded and how, then the table.
+    let summary = fs::read_to_string(grades.join("summary.txt")).unwrap();
+    let (head, table) = summary.split_once("\n\n").unwrap();
+    assert!(
+        head.starts_with(&format!(
+            "grading of {} (4 submissions), complete\noptions: --timeout 1 --memory 1024 --processes 64 --read-only {} --build-timeout 120\nsandbox: ",
+            submissions.canonicalize().unwrap().display(),
+            puzzle_bin().display()
+        )),
+        "{head}"
+    );
     assert_eq!(
-        fs::read_to_string(grades.join("summary.txt")).unwrap(),
+        table,
         lines[..5]
             .iter()
             .map(|l| format!("{l}\n"))

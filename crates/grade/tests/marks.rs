@@ -222,7 +222,18 @@ impl Marking {
     }
 
     fn grade(&self, extra: &[&str]) -> Output {
-        let out = Command::new(grader_bin())
+        let out = self.grade_as_is(extra);
+        assert!(
+            out.status.code() == Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    /// `grade-all` on `subs` with `extra` options, whatever its status.
+    fn grade_as_is(&self, extra: &[&str]) -> Output {
+        Command::new(grader_bin())
             .args([
                 "grade-all",
                 "--timeout",
@@ -236,13 +247,7 @@ impl Marking {
             .arg("subs")
             .current_dir(&self.0)
             .output()
-            .unwrap();
-        assert!(
-            out.status.code() == Some(1),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out
+            .unwrap()
     }
 
     fn read(&self, name: &str) -> String {
@@ -426,7 +431,12 @@ fn grading_one_submission_again_keeps_the_other_rows() {
     let marking = Marking::new("again");
     marking.grade(&["--format", "junit"]);
     let before = marking.read("summary.csv");
-    let out = marking.grade(&["--only", "norow"]);
+    // Other options would make marks that do not compare: refused.
+    let out = marking.grade_as_is(&["--only", "norow"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("was graded with other options"));
+    assert_eq!(marking.read("summary.csv"), before);
+    let out = marking.grade(&["--only", "norow", "--format", "junit"]);
     let table = String::from_utf8(out.stdout).unwrap();
     assert_eq!(table.lines().count(), 3, "{table}");
     assert!(table.lines().nth(1).unwrap().starts_with("norow "));
@@ -440,20 +450,25 @@ fn grading_one_submission_again_keeps_the_other_rows() {
     assert_eq!(after.lines().count(), 4);
     assert_eq!(rows(&after, "good"), rows(&before, "good"));
     assert_eq!(rows(&after, "broken"), rows(&before, "broken"));
-    assert_eq!(marking.read("summary.txt").lines().count(), 4);
+    // The grading's head (5 lines), then the table.
+    assert_eq!(marking.read("summary.txt").lines().count(), 5 + 4);
     assert_eq!(marking.read("summary.jsonl").lines().count(), 3);
     assert_eq!(
         marking.read("summary-fixtures.csv").lines().count(),
         1 + 2 * 4
     );
     let out = Command::new(grader_bin())
-        .args(["grade-all", "--only", "nobody", "subs"])
+        .args(["grade-all", "--only", "nobody", "subs", "--format", "junit"])
         .current_dir(&marking.0)
         .output()
         .unwrap();
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "puzzle-grade: --only nobody: no such folder in subs\n"
+    assert!(
+        String::from_utf8_lossy(&out.stderr).ends_with(&format!(
+            "puzzle-grade: --only nobody: no such folder in {}\n",
+            marking.0.join("subs").display()
+        )),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(out.status.code(), Some(2));
 }

@@ -27,16 +27,10 @@ use puzzle::input::read_puzzle;
 use puzzle::SplitMix64;
 use puzzle_sandbox::{Ending, Job, Runner, Workdir};
 use shrink::{shrink, Case};
-use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// The fuzz mode's command line.
-pub const USAGE: &str = "\
-usage: puzzle-grade fuzz [--seed N] [--seconds S] [--into DIR] [--strict]
-                         [--timeout S] [--memory MIB] PROGRAM";
 
 /// How to fuzz.
 #[derive(Clone, Debug)]
@@ -52,75 +46,6 @@ pub struct Options {
     pub settings: Settings,
     /// The program under test.
     pub program: PathBuf,
-}
-
-impl Options {
-    /// Reads the fuzz mode's arguments (after the word `fuzz`). The options
-    /// of `grade` are taken too (`--reference`, `--jobs`, `--grades` and
-    /// `--build-timeout` are ignored), and options are read up to `PROGRAM`
-    /// even after `--`, since `sh Testrun` puts `--` before the user's
-    /// arguments. The error is the message for stderr.
-    pub fn parse(args: Vec<OsString>) -> Result<Options, String> {
-        let mut options = Options {
-            seed: 1,
-            seconds: 60,
-            into: PathBuf::from("fuzz-found"),
-            settings: Settings::default(),
-            program: PathBuf::new(),
-        };
-        let mut program = None;
-        let mut args = args.into_iter();
-        while let Some(arg) = args.next() {
-            let text = arg.to_string_lossy().into_owned();
-            if text == "--" {
-                continue;
-            }
-            if !text.starts_with("--") || program.is_some() {
-                if program.is_some() {
-                    return Err(format!("puzzle-grade: one PROGRAM only: {text}?\n{USAGE}"));
-                }
-                program = Some(PathBuf::from(arg));
-                continue;
-            }
-            if text == "--strict" {
-                options.settings.strict = true;
-                continue;
-            }
-            let Some(value) = args.next() else {
-                return Err(format!("puzzle-grade: {text} needs a value\n{USAGE}"));
-            };
-            let number = |what: &str, least: u64| -> Result<u64, String> {
-                value
-                    .to_str()
-                    .and_then(|v| v.parse::<u64>().ok())
-                    .filter(|&n| n >= least)
-                    .ok_or_else(|| {
-                        format!(
-                            "puzzle-grade: {text} {} is not {what}",
-                            value.to_string_lossy()
-                        )
-                    })
-            };
-            match text.as_str() {
-                "--seed" => options.seed = number("a whole number", 0)?,
-                "--seconds" => options.seconds = number("a whole number of seconds", 1)?,
-                "--into" => options.into = PathBuf::from(&value),
-                "--timeout" => {
-                    options.settings.timeout = Some(number("a whole number of seconds", 1)?)
-                }
-                "--memory" => options.settings.memory = number("a whole number of MiB", 1)? << 20,
-                "--processes" => options.settings.processes = number("a whole number", 1)?,
-                "--read-only" => options
-                    .settings
-                    .read_only
-                    .extend(std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty())),
-                "--reference" | "--jobs" | "--grades" | "--build-timeout" => {}
-                _ => return Err(format!("puzzle-grade: unknown option {text}\n{USAGE}")),
-            }
-        }
-        options.program = program.ok_or_else(|| USAGE.to_string())?;
-        Ok(options)
-    }
 }
 
 /// A fault found: its class and its minimal case.
@@ -514,52 +439,6 @@ fn show(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(words: &[&str]) -> Vec<OsString> {
-        words.iter().map(OsString::from).collect()
-    }
-
-    #[test]
-    fn reads_its_options_also_after_a_double_dash() {
-        let o = Options::parse(args(&[
-            "--strict",
-            "--timeout",
-            "5",
-            "--reference",
-            "./puzzle",
-            "--",
-            "--seed",
-            "9",
-            "--seconds",
-            "3",
-            "--into",
-            "out",
-            "prog",
-        ]))
-        .unwrap();
-        assert_eq!((o.seed, o.seconds), (9, 3));
-        assert_eq!(o.into, PathBuf::from("out"));
-        assert_eq!(o.program, PathBuf::from("prog"));
-        assert!(o.settings.strict);
-        assert_eq!(o.settings.timeout, Some(5));
-    }
-
-    #[test]
-    fn a_bad_command_line_says_what_is_wrong() {
-        assert_eq!(Options::parse(args(&[])).unwrap_err(), USAGE);
-        let e = Options::parse(args(&["--seconds", "0", "p"])).unwrap_err();
-        assert_eq!(
-            e,
-            "puzzle-grade: --seconds 0 is not a whole number of seconds"
-        );
-        let e = Options::parse(args(&["--color", "x", "p"])).unwrap_err();
-        assert!(
-            e.starts_with("puzzle-grade: unknown option --color\n"),
-            "{e}"
-        );
-        let e = Options::parse(args(&["p", "q"])).unwrap_err();
-        assert!(e.starts_with("puzzle-grade: one PROGRAM only: q?"), "{e}");
-    }
 
     #[test]
     fn the_stream_is_fixed_by_the_seed_and_mixes_everything() {

@@ -13,12 +13,14 @@
 mod args;
 mod run;
 
-use args::{Options, USAGE};
+use args::{Command, Options, USAGE};
 use puzzle_grade::build::is_executable;
 use puzzle_grade::check::check_reference;
+use puzzle_grade::marks::points;
 use puzzle_grade::open_choice::in_words;
+use puzzle_grade::record::Row;
 use puzzle_grade::report::write_report_with;
-use puzzle_grade::submissions::{submission_names, GradeAll, Row};
+use puzzle_grade::submissions::GradeAll;
 use puzzle_grade::{grade_program, prepare_fixtures};
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::Runner;
@@ -61,10 +63,17 @@ fn main() -> ExitCode {
     }
     signals::catch(&[Signal::Hangup, Signal::Interrupt, Signal::Terminate]);
     let result = match mode {
-        "grade" | "grade-all" | "open" | "check" => Options::parse(mode, rest)
+        "grade" | "grade-all" | "open" | "check" | "fuzz" | "merge" => args::parse(mode, rest)
             .map_err(Failure::Usage)
-            .and_then(|options| with_temp(|temp| run(mode, &options, temp))),
-        "fuzz" => fuzz(rest),
+            .and_then(|command| match command {
+                Command::Help(text) => {
+                    let _ = writeln!(io::stdout(), "{text}");
+                    Ok(())
+                }
+                Command::Grading(options) => with_temp(|temp| grading(&options, temp)),
+                Command::Fuzz(options) => fuzz(options),
+                Command::Merge { into, shards } => merge(&into, &shards),
+            }),
         "-h" | "--help" => {
             let _ = writeln!(io::stdout(), "{USAGE}");
             Ok(())
@@ -128,9 +137,9 @@ fn fixture_folders(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     Ok(folders)
 }
 
-fn run(mode: &str, options: &Options, temp: &Path) -> Result<(), Failure> {
+fn grading(options: &Options, temp: &Path) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
-    match mode {
+    match options.mode.as_str() {
         "open" => {
             let fixtures = prepare_fixtures(&fixture_folders(&options.operands)?, false)?;
             for f in fixtures.iter().filter(|f| !f.choices.is_empty()) {
@@ -222,28 +231,13 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
             options.operands[0].display()
         )));
     }
-    let mut names = submission_names(&submissions)?;
-    if let Some(missing) = options.only.iter().find(|n| !names.contains(n)) {
-        return Err(Failure::Usage(format!(
-            "puzzle-grade: --only {missing}: no such folder in {}",
-            options.operands[0].display()
-        )));
-    }
-    if !options.only.is_empty() {
-        names.retain(|n| options.only.contains(n));
-    }
-    if names.is_empty() {
-        return Err(Failure::Usage(format!(
-            "puzzle-grade: {} holds no folders",
-            options.operands[0].display()
-        )));
-    }
     let folders = fixture_folders(&options.operands[1..])?;
     let fixtures = prepare_fixtures(&folders, options.settings.strict)?;
     let sandbox = Sandbox::new(temp.join("scratch"));
     let protections = sandbox.protections();
     let _ = writeln!(io::stderr(), "puzzle-grade: {protections}");
     let grades = absolute(&options.grades);
+    let stop = || signals::caught().is_some();
     let all = GradeAll {
         runner: &sandbox,
         settings: &options.settings,
@@ -255,33 +249,85 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
         protections,
         formats: options.formats.clone(),
         fuzz_seconds: options.fuzz,
+        options: options.marks_options.join(" "),
+        select: options.select.clone(),
+        shard: options.shard,
+        stop: &stop,
     };
     let mut progress = |row: &Row| {
-        let how = if row.built {
-            let f = &row.fields;
-            let fuzz = match f[15].as_str() {
-                "-" => String::new(),
-                n => format!(", {n} found by fuzzing"),
-            };
-            format!(
-                "{} passed, {} failed, {} of {} points{fuzz}",
-                f[0], f[1], f[13], f[14]
-            )
-        } else {
-            "not built".into()
+        let how = match &row.marks {
+            Some(m) => {
+                let fuzz = m
+                    .fuzz
+                    .map_or(String::new(), |n| format!(", {n} found by fuzzing"));
+                format!(
+                    "{} passed, {} failed, {} of {} points{fuzz}",
+                    m.passed,
+                    m.failed,
+                    points(m.score),
+                    points(m.max)
+                )
+            }
+            None => "not built".into(),
         };
         let _ = writeln!(io::stderr(), "graded {}: {how}", row.name);
     };
-    let rows = all.run(&names, out, &mut progress)?;
+    let graded = all.run(out, &mut progress).map_err(refused)?;
+    for note in &graded.notes {
+        let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+    }
     let here = std::env::current_dir().unwrap_or_default();
     let shown = grades.strip_prefix(&here).unwrap_or(&grades);
+    if graded.stopped {
+        let signum = signals::caught().unwrap_or(2);
+        let _ = writeln!(
+            io::stderr(),
+            "puzzle-grade: stopped by signal {signum} after {} of {} submissions; {}/summary.* are marked incomplete; the same command with --resume grades the rest",
+            graded.rows.len(),
+            graded.to_grade,
+            shown.display()
+        );
+        return Err(Failure::Signalled(signum));
+    }
     writeln!(
         out,
         "reports in {}/: NAME.txt, NAME.make.txt, summary.txt, summary.csv",
         shown.display()
     )?;
     out.flush()?;
-    if rows.iter().all(Row::passed) {
+    if graded.all_passed {
+        Ok(())
+    } else {
+        Err(Failure::Failed)
+    }
+}
+
+/// A grading refused (an error of kind `InvalidInput`) is a usage error.
+fn refused(e: io::Error) -> Failure {
+    if e.kind() == io::ErrorKind::InvalidInput {
+        Failure::Usage(format!("puzzle-grade: {e}"))
+    } else {
+        Failure::from(e)
+    }
+}
+
+/// `merge`: one grading from its shards' grades folders; status 1 when a
+/// submission is missing or in two shards.
+fn merge(into: &Path, shards: &[PathBuf]) -> Result<(), Failure> {
+    let merged = puzzle_grade::merge::merge(into, shards).map_err(refused)?;
+    for problem in &merged.problems {
+        let _ = writeln!(io::stderr(), "puzzle-grade: merge: {problem}");
+    }
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "merged {} shard(s), {} submissions, into {}",
+        shards.len(),
+        merged.submissions,
+        into.display()
+    )?;
+    out.flush()?;
+    if merged.problems.is_empty() {
         Ok(())
     } else {
         Err(Failure::Failed)
@@ -291,8 +337,7 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
 /// `fuzz`: inputs of every kind, `PROGRAM` judged on each against the
 /// reference, each fault found shrunk to a minimal case (the library's
 /// `grade::fuzz`); status 1 when something was found.
-fn fuzz(args: Vec<OsString>) -> Result<(), Failure> {
-    let mut options = puzzle_grade::fuzz::Options::parse(args).map_err(Failure::Usage)?;
+fn fuzz(mut options: puzzle_grade::fuzz::Options) -> Result<(), Failure> {
     if !is_executable(&options.program) {
         return Err(Failure::Usage(format!(
             "puzzle-grade: {} is not an executable file",

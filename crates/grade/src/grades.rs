@@ -1,0 +1,420 @@
+//! The grades folder: the files of one grading, and nothing else of ours.
+//!
+//! A grading of a folder of submissions writes, into its grades folder,
+//! each submission's files ([`SUBMISSION_FILES`]: report, build log,
+//! feedback, platform files, fuzz cases) and the grading's own
+//! ([`GRADING_FILES`]: the summaries, the class page and `grading.json`,
+//! the [`Manifest`] that says what was graded, when, how, and whether the
+//! grading is complete).
+//!
+//! Architecture invariant: every file here is written whole, into a
+//! temporary file beside it that is then renamed over it ([`write_atomic`]),
+//! so that a grading killed at any moment leaves each file as it was or as
+//! it is meant to be, never half written. A file this crate did not write
+//! is never removed: only the files of submission names a grading recorded.
+
+use super::json::{json_string, Json};
+use super::record::Record;
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The file names of a grading's own files.
+pub const GRADING_FILES: [&str; 6] = [
+    "grading.json",
+    "summary.txt",
+    "summary.csv",
+    "summary-fixtures.csv",
+    "summary.jsonl",
+    "index.html",
+];
+
+/// The suffixes of a submission's files, after its name (`NAME.fuzz` is a
+/// folder).
+pub const SUBMISSION_FILES: [&str; 8] = [
+    ".txt",
+    ".make.txt",
+    ".feedback.md",
+    ".feedback.html",
+    ".gradescope.json",
+    ".prairielearn.json",
+    ".junit.xml",
+    ".fuzz",
+];
+
+/// What a grading was: which folder, how, when, and how far it got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    /// The folder of submissions graded, as given (absolute).
+    pub folder: String,
+    /// Every submission the folder held when the grading began (not only
+    /// those of this shard or of `--only`), in byte order.
+    pub folder_names: Vec<String>,
+    /// The options that decide the marks, as a command line would give them
+    /// (`--strict --timeout 5 ...`); two gradings with other options are
+    /// never mixed.
+    pub options: String,
+    /// The sandbox's protections line.
+    pub sandbox: String,
+    /// The shard this grading is (`I/N`), if it is one.
+    pub shard: Option<Shard>,
+    /// When it began, UTC (`2026-11-27T21:30:05Z`).
+    pub started: String,
+    /// When it was last written, UTC.
+    pub updated: String,
+    /// Whether every submission it set out to grade was graded.
+    pub complete: bool,
+}
+
+/// One of N parts of a grading, by the hash of the submissions' names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which part, from 1.
+    pub index: u32,
+    /// How many parts.
+    pub count: u32,
+}
+
+impl Shard {
+    /// Reads `I/N` (1 <= I <= N <= 100000).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard: should be I/N with 1 <= I <= N, but is '{text}'");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: u32 = i.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count || count > 100_000 {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether the submission `name` is in this shard: by the FNV-1a hash of
+    /// its bytes, which is the same on every machine and in every run.
+    pub fn holds(&self, name: &str) -> bool {
+        (fnv1a(name.as_bytes()) % u64::from(self.count)) as u32 + 1 == self.index
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// The 64-bit FNV-1a hash of `bytes`.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+impl Manifest {
+    /// Its text, `grading.json`.
+    pub fn to_json(&self) -> String {
+        let names: Vec<String> = self.folder_names.iter().map(|n| json_string(n)).collect();
+        format!(
+            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"folder_names\": [{}]}}\n",
+            json_string(&self.folder),
+            json_string(&self.options),
+            json_string(&self.sandbox),
+            self.shard
+                .map_or("null".into(), |s| json_string(&s.to_string())),
+            json_string(&self.started),
+            json_string(&self.updated),
+            self.complete,
+            names.join(", ")
+        )
+    }
+
+    /// Reads `grading.json`'s text.
+    pub fn from_json(text: &str) -> Result<Manifest, String> {
+        let value = Json::parse(text).map_err(|e| format!("not JSON: {e}"))?;
+        let text = |key: &str| -> Result<String, String> {
+            value
+                .get(key)
+                .and_then(Json::as_str)
+                .map(String::from)
+                .ok_or_else(|| format!("no string '{key}'"))
+        };
+        let shard = match value.get("shard") {
+            Some(Json::Text(s)) => Some(Shard::parse(s)?),
+            _ => None,
+        };
+        let folder_names = value
+            .get("folder_names")
+            .and_then(Json::as_array)
+            .ok_or("no array 'folder_names'")?
+            .iter()
+            .map(|n| n.as_str().map(String::from).ok_or("a name is not a string"))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Manifest {
+            folder: text("folder")?,
+            folder_names,
+            options: text("options")?,
+            sandbox: text("sandbox")?,
+            shard,
+            started: text("started")?,
+            updated: text("updated")?,
+            complete: value
+                .get("complete")
+                .and_then(Json::as_bool)
+                .ok_or("no boolean 'complete'")?,
+        })
+    }
+
+    /// The names this grading sets out to grade: those of its shard.
+    pub fn names_to_grade(&self) -> Vec<String> {
+        self.folder_names
+            .iter()
+            .filter(|n| self.shard.is_none_or(|s| s.holds(n)))
+            .cloned()
+            .collect()
+    }
+}
+
+/// What an earlier grading left in a grades folder.
+#[derive(Debug, Default)]
+pub struct Earlier {
+    /// Its manifest, when it had one (gradings before manifests had none).
+    pub manifest: Option<Manifest>,
+    /// Its records, in the order of `summary.jsonl` (a damaged line, such as
+    /// the last line of a grading killed while writing, is left out).
+    pub records: Vec<Record>,
+    /// Submission names it had files for (its records', and those of a
+    /// `summary.csv` without a `summary.jsonl` of records).
+    pub names: Vec<String>,
+}
+
+impl Earlier {
+    /// What `grades` holds (nothing, when it does not exist).
+    pub fn read(grades: &Path) -> io::Result<Earlier> {
+        let mut earlier = Earlier::default();
+        match fs::read_to_string(grades.join("grading.json")) {
+            Ok(text) => earlier.manifest = Manifest::from_json(&text).ok(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        let jsonl = fs::read_to_string(grades.join("summary.jsonl")).unwrap_or_default();
+        for line in jsonl.lines() {
+            if let Ok(record) = Record::from_json_line(line) {
+                earlier.names.push(record.row.name.clone());
+                earlier.records.push(record);
+            } else if let Ok(Json::Object(fields)) = Json::parse(line) {
+                // A summary.jsonl line of an older version: its name only.
+                if let Some((_, Json::Text(name))) = fields.iter().find(|(k, _)| k == "submission")
+                {
+                    earlier.names.push(name.clone());
+                }
+            }
+        }
+        earlier.names.sort();
+        earlier.names.dedup();
+        Ok(earlier)
+    }
+
+    /// Whether there is an earlier grading at all.
+    pub fn exists(&self) -> bool {
+        self.manifest.is_some() || !self.names.is_empty()
+    }
+}
+
+/// Removes the files of the submissions `names` from `grades` (only the
+/// names [`SUBMISSION_FILES`] gives them).
+pub fn remove_submission_files(grades: &Path, names: &[String]) -> io::Result<()> {
+    for name in names {
+        for suffix in SUBMISSION_FILES {
+            let path = grades.join(format!("{name}{suffix}"));
+            let removed = if suffix == ".fuzz" {
+                fs::remove_dir_all(&path)
+            } else {
+                fs::remove_file(&path)
+            };
+            match removed {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Removes a grading's own files ([`GRADING_FILES`]) from `grades`.
+pub fn remove_grading_files(grades: &Path) -> io::Result<()> {
+    for name in GRADING_FILES {
+        match fs::remove_file(grades.join(name)) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Removes the temporary files a grading killed while writing left in
+/// `grades` (hidden, ending in `.part`: see [`write_atomic`]).
+pub fn remove_stale_parts(grades: &Path) -> io::Result<()> {
+    let Ok(entries) = fs::read_dir(grades) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.ends_with(".part") && entry.file_type()?.is_file() {
+            fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` whole: into a temporary file beside it, then
+/// renamed over it.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let temp = temporary_beside(path);
+    let result = fs::write(&temp, bytes).and_then(|()| fs::rename(&temp, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Copies the file `from` to `to` whole (as [`write_atomic`] writes).
+pub fn copy_atomic(from: &Path, to: &Path) -> io::Result<()> {
+    let temp = temporary_beside(to);
+    let result = fs::copy(from, &temp).and_then(|_| fs::rename(&temp, to));
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Moves the file or folder `from` to `to`, replacing it: a rename where
+/// both are on one file system, else a copy (folders one level deep, as
+/// the fuzz cases are) then a removal.
+pub fn move_into_place(from: &Path, to: &Path) -> io::Result<()> {
+    if to.is_dir() {
+        fs::remove_dir_all(to)?;
+    }
+    if fs::rename(from, to).is_ok() {
+        return Ok(());
+    }
+    if from.is_dir() {
+        fs::create_dir_all(to)?;
+        for entry in fs::read_dir(from)? {
+            let entry = entry?;
+            if entry.file_type()?.is_file() {
+                copy_atomic(&entry.path(), &to.join(entry.file_name()))?;
+            }
+        }
+        fs::remove_dir_all(from)
+    } else {
+        copy_atomic(from, to)?;
+        fs::remove_file(from)
+    }
+}
+
+/// A temporary name beside `path`, hidden, of this process.
+fn temporary_beside(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.{}.part", std::process::id()))
+}
+
+/// Now, UTC, as `2026-11-27T21:30:05Z`.
+pub fn utc_now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    utc(secs)
+}
+
+/// `secs` after the Unix epoch, UTC, as `2026-11-27T21:30:05Z`.
+pub fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rest = secs % 86_400;
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates_are_the_calendars() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc(1_795_815_005), "2026-11-27T21:30:05Z");
+        assert_eq!(utc(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn shards_split_every_name_once_and_the_same_way_everywhere() {
+        let names: Vec<String> = (0..1000).map(|i| format!("z{i:07}")).collect();
+        for count in [1, 2, 3, 7, 64] {
+            let shards: Vec<Shard> = (1..=count).map(|index| Shard { index, count }).collect();
+            for name in &names {
+                assert_eq!(shards.iter().filter(|s| s.holds(name)).count(), 1);
+            }
+            if count == 7 {
+                let sizes: Vec<usize> = shards
+                    .iter()
+                    .map(|s| names.iter().filter(|n| s.holds(n)).count())
+                    .collect();
+                assert!(sizes.iter().all(|&n| (100..186).contains(&n)), "{sizes:?}");
+            }
+        }
+        // FNV-1a's published value for "a", so every machine agrees.
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["0/4", "5/4", "4", "a/b", "1/0", "-1/2"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_manifest_reads_back_as_it_was_written() {
+        let manifest = Manifest {
+            folder: "/home/m/subs \"2026\"".into(),
+            folder_names: vec!["ann".into(), "bob".into()],
+            options: "--timeout 5".into(),
+            sandbox: "sandbox: own PID".into(),
+            shard: Some(Shard { index: 2, count: 3 }),
+            started: utc(0),
+            updated: utc(60),
+            complete: false,
+        };
+        assert_eq!(Manifest::from_json(&manifest.to_json()), Ok(manifest));
+    }
+
+    #[test]
+    fn atomic_writes_leave_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("grades-atomic-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.txt");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        assert!(write_atomic(&dir.join("no/such/folder"), b"x").is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

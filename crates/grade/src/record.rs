@@ -1,0 +1,581 @@
+//! A graded submission as a grading keeps it: its [`Row`] (the table's and
+//! the CSV's line, read by name) and its result on each fixture
+//! ([`FixtureLine`]), together a [`Record`], one line of `summary.jsonl`.
+//!
+//! The record is the grading's truth: every summary file and the class page
+//! are made from records, and a grading that is resumed, or merged from
+//! shards, reads its records back ([`Record::from_json_line`]) and makes the
+//! same files as one that ran whole. Numbers are written as the reports
+//! show them (points to two decimals, seconds to hundredths), so a record
+//! read back prints the same bytes.
+
+use super::fixture::Fixture;
+use super::json::{json_string, Json};
+use super::judge::Graded;
+use super::judge::{Class, Judgement};
+use super::marks::{points, Score};
+use super::report::{seconds, Counts};
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// How many classes a row counts (every [`Class`]).
+pub const CLASSES: usize = Class::ALL.len();
+
+/// One submission's line of the table and of `summary.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Its folder's name.
+    pub name: String,
+    /// How it was built, or why not.
+    pub note: String,
+    /// Its marks, when it was built.
+    pub marks: Option<RowMarks>,
+}
+
+/// The marks of a submission that was built.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowMarks {
+    /// Fixtures passed.
+    pub passed: usize,
+    /// Fixtures failed.
+    pub failed: usize,
+    /// Report lines of each class, in [`Class::ALL`]'s order.
+    pub classes: [usize; CLASSES],
+    /// Its score.
+    pub score: f64,
+    /// The most it could have scored.
+    pub max: f64,
+    /// Faults the fuzzer found (`None`: not fuzzed).
+    pub fuzz: Option<usize>,
+    /// The time of all its runs.
+    pub seconds: Duration,
+    /// Its slowest run.
+    pub slowest: Option<Duration>,
+}
+
+/// One fixture's result, a line of `summary-fixtures.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FixtureLine {
+    /// The fixture as reports show it (`Tests/bad_x.inp`).
+    pub fixture: String,
+    /// Its category by name: `bad`, `sol`, `unsol`.
+    pub category: String,
+    /// `passed`, or the class of its report line (`WRONG VERDICT`).
+    pub class: String,
+    /// The points it earned.
+    pub points: f64,
+    /// The points it was worth.
+    pub max_points: f64,
+    /// Who sees it: `visible`, `after_due_date`, `hidden`.
+    pub visibility: String,
+    /// The run's time (none when it was not run).
+    pub seconds: Option<Duration>,
+    /// The report's words for it (empty when it passed silently).
+    pub detail: String,
+}
+
+/// A graded submission: its row and its fixtures' lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// Its row.
+    pub row: Row,
+    /// Its result on each fixture, in the fixtures' order (none when it was
+    /// not built).
+    pub fixtures: Vec<FixtureLine>,
+}
+
+/// The columns of the table and the CSV after the name and `built`: the
+/// table's name, the CSV's name, and the value of a row's marks.
+type Column = (&'static str, &'static str, fn(&RowMarks) -> String);
+
+/// The columns, in order.
+const COLUMNS: [Column; 18] = [
+    ("passed", "passed", |m| m.passed.to_string()),
+    ("failed", "failed", |m| m.failed.to_string()),
+    ("verdict", "wrong_verdict", |m| m.of(&[Class::WrongVerdict])),
+    ("missed", "missed_error", |m| m.of(&[Class::MissedError])),
+    ("false", "false_error", |m| m.of(&[Class::FalseError])),
+    ("status", "wrong_exit_status", |m| {
+        m.of(&[Class::WrongExitStatus])
+    }),
+    ("stderr", "error_on_stderr", |m| {
+        m.of(&[Class::ErrorOnStderr, Class::NoMessage])
+    }),
+    // NOT RUN counts with the timeouts: both are time the runs ran out of.
+    ("timeout", "timeout", |m| {
+        m.of(&[Class::Timeout, Class::NotRun])
+    }),
+    ("memory", "memory_limit", |m| m.of(&[Class::MemoryLimit])),
+    ("procs", "process_limit", |m| m.of(&[Class::ProcessLimit])),
+    ("crash", "crash", |m| {
+        m.of(&[Class::Crash, Class::NotGraded])
+    }),
+    ("format", "format", |m| m.of(&[Class::Format])),
+    ("open", "open", |m| m.of(&[Class::Open])),
+    ("score", "score", |m| points(m.score)),
+    ("max", "max_score", |m| points(m.max)),
+    ("fuzz", "fuzz_faults", |m| {
+        m.fuzz.map_or("-".into(), |n| n.to_string())
+    }),
+    ("time", "seconds", |m| seconds(m.seconds)),
+    ("slowest", "slowest_seconds", |m| {
+        m.slowest.map_or("-".into(), seconds)
+    }),
+];
+
+/// The columns' widths in the table.
+const WIDTHS: [usize; 18] = [6, 6, 7, 6, 5, 6, 6, 7, 6, 5, 5, 6, 4, 6, 6, 4, 7, 7];
+
+/// A note longer than this is cut in the table (the CSV has it whole).
+const NOTE_IN_TABLE: usize = 100;
+
+/// The per-fixture CSV's header line.
+pub const FIXTURES_CSV_HEADER: &str =
+    "submission,fixture,category,class,points,max_points,visibility,seconds,detail";
+
+impl RowMarks {
+    /// The report lines of `classes`, together, as a column shows them.
+    fn of(&self, classes: &[Class]) -> String {
+        classes
+            .iter()
+            .map(|&c| self.classes[c as usize])
+            .sum::<usize>()
+            .to_string()
+    }
+
+    /// The report lines of `class`.
+    pub fn count(&self, class: Class) -> usize {
+        self.classes[class as usize]
+    }
+}
+
+impl Row {
+    /// The row of a submission graded with `counts` and `score`, and the
+    /// faults a fuzzing found (`None`: not fuzzed).
+    pub fn graded(
+        name: &str,
+        counts: &Counts,
+        score: &Score,
+        fuzz: Option<usize>,
+        note: &str,
+    ) -> Row {
+        let mut classes = [0; CLASSES];
+        for class in Class::ALL {
+            classes[class as usize] = counts.of_class(class);
+        }
+        Row {
+            name: name.into(),
+            note: note.into(),
+            marks: Some(RowMarks {
+                passed: counts.total_fixtures() - counts.total_failed(),
+                failed: counts.total_failed(),
+                classes,
+                score: score.total,
+                max: score.max,
+                fuzz,
+                seconds: counts.total,
+                slowest: counts.slowest.map(|(_, d, _)| d),
+            }),
+        }
+    }
+
+    /// The row of a submission that was not built.
+    pub fn not_built(name: &str, note: &str) -> Row {
+        Row {
+            name: name.into(),
+            note: note.into(),
+            marks: None,
+        }
+    }
+
+    /// Whether it built and passed every fixture.
+    pub fn passed(&self) -> bool {
+        self.marks.as_ref().is_some_and(|m| m.failed == 0)
+    }
+
+    /// Its columns after `built`, `-` each when it was not built.
+    fn fields(&self) -> Vec<String> {
+        COLUMNS
+            .iter()
+            .map(|(_, _, value)| self.marks.as_ref().map_or("-".into(), value))
+            .collect()
+    }
+
+    fn built_word(&self) -> &'static str {
+        if self.marks.is_some() {
+            "yes"
+        } else {
+            "no"
+        }
+    }
+
+    /// Its line in the table, for names up to `width` bytes.
+    pub fn table_line(&self, width: usize) -> String {
+        let mut line = format!("{:<width$} {:<5}", self.name, self.built_word());
+        for (field, w) in self.fields().iter().zip(WIDTHS) {
+            let _ = write!(line, " {field:>w$}");
+        }
+        let note: String = if self.note.chars().count() > NOTE_IN_TABLE {
+            self.note.chars().take(NOTE_IN_TABLE).collect::<String>() + "..."
+        } else {
+            self.note.clone()
+        };
+        format!("{line}  {note}")
+    }
+
+    /// Its line in the CSV: the name and the note quoted, the note whole.
+    pub fn csv_line(&self) -> String {
+        format!(
+            "{},{},{},{}",
+            csv_quoted(&self.name),
+            self.built_word(),
+            self.fields().join(","),
+            csv_quoted(&self.note)
+        )
+    }
+}
+
+/// The table's header line, for names up to `width` bytes.
+pub fn table_header(width: usize) -> String {
+    let mut line = format!("{:<width$} {:<5}", "submission", "built");
+    for ((name, _, _), w) in COLUMNS.iter().zip(WIDTHS) {
+        let _ = write!(line, " {name:>w$}");
+    }
+    line + "  note"
+}
+
+/// The CSV's header line.
+pub fn csv_header() -> String {
+    let names: Vec<&str> = COLUMNS.iter().map(|(_, name, _)| *name).collect();
+    format!("submission,built,{},note", names.join(","))
+}
+
+/// `text` as a quoted CSV field.
+pub fn csv_quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+impl FixtureLine {
+    /// The lines of a submission's `graded` fixtures, with its `score`;
+    /// `visibility` says who sees each fixture.
+    pub fn of(
+        fixtures: &[Fixture],
+        graded: &[Graded],
+        score: &Score,
+        visibility: &dyn Fn(&Fixture) -> &'static str,
+    ) -> Vec<FixtureLine> {
+        fixtures
+            .iter()
+            .zip(graded)
+            .zip(&score.per_fixture)
+            .map(|((f, g), &(earned, max))| {
+                let (class, detail) = match &g.judgement {
+                    Judgement::Passed => ("passed", String::new()),
+                    Judgement::Message(text) => ("passed", text.clone()),
+                    Judgement::Noted(class, text) => (class.name(), text.clone()),
+                };
+                FixtureLine {
+                    fixture: f.shown.clone(),
+                    category: f.named.name().into(),
+                    class: class.into(),
+                    points: earned,
+                    max_points: max,
+                    visibility: visibility(f).into(),
+                    seconds: g.time.map(|(d, _)| d),
+                    detail,
+                }
+            })
+            .collect()
+    }
+
+    /// Its line of `summary-fixtures.csv`, for the submission `name`.
+    pub fn csv_line(&self, name: &str) -> String {
+        format!(
+            "{},{},{},{},{},{},{},{},{}",
+            csv_quoted(name),
+            csv_quoted(&self.fixture),
+            self.category,
+            self.class,
+            points(self.points),
+            points(self.max_points),
+            self.visibility,
+            self.seconds.map_or("-".into(), seconds),
+            csv_quoted(&self.detail)
+        )
+    }
+}
+
+impl Record {
+    /// Its line of `summary.jsonl` (with its newline): the row's fields by
+    /// name (`submission`, `built`, `score`, `max_score`, `passed`,
+    /// `failed`, `classes`, `note`, `fuzz_faults`, `seconds`,
+    /// `slowest_seconds`), then `fixtures`, an object a fixture.
+    pub fn json_line(&self) -> String {
+        let row = &self.row;
+        let mut out = format!(
+            "{{\"submission\": {}, \"built\": {}",
+            json_string(&row.name),
+            row.marks.is_some()
+        );
+        if let Some(m) = &row.marks {
+            let _ = write!(
+                out,
+                ", \"score\": {}, \"max_score\": {}, \"passed\": {}, \"failed\": {}, \"classes\": {{",
+                points(m.score),
+                points(m.max),
+                m.passed,
+                m.failed
+            );
+            for (i, class) in Class::ALL.iter().enumerate() {
+                let sep = if i > 0 { ", " } else { "" };
+                let _ = write!(
+                    out,
+                    "{sep}{}: {}",
+                    json_string(class.name()),
+                    m.count(*class)
+                );
+            }
+            out.push('}');
+        }
+        let _ = write!(out, ", \"note\": {}", json_string(&row.note));
+        if let Some(m) = &row.marks {
+            let _ = write!(
+                out,
+                ", \"fuzz_faults\": {}, \"seconds\": {}, \"slowest_seconds\": {}",
+                m.fuzz.map_or("null".into(), |n| n.to_string()),
+                seconds(m.seconds),
+                m.slowest.map_or("null".into(), seconds)
+            );
+        }
+        out.push_str(", \"fixtures\": [");
+        for (i, f) in self.fixtures.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{}{{\"fixture\": {}, \"category\": {}, \"class\": {}, \"points\": {}, \"max_points\": {}, \"visibility\": {}, \"seconds\": {}, \"detail\": {}}}",
+                if i > 0 { ", " } else { "" },
+                json_string(&f.fixture),
+                json_string(&f.category),
+                json_string(&f.class),
+                points(f.points),
+                points(f.max_points),
+                json_string(&f.visibility),
+                f.seconds.map_or("null".into(), seconds),
+                json_string(&f.detail)
+            );
+        }
+        out.push_str("]}\n");
+        out
+    }
+
+    /// A record read back from its line of `summary.jsonl` (as
+    /// [`Record::json_line`] writes it); what is missing or malformed is
+    /// named.
+    pub fn from_json_line(line: &str) -> Result<Record, String> {
+        let value = Json::parse(line).map_err(|e| format!("not JSON: {e}"))?;
+        let text = |v: &Json, key: &str| -> Result<String, String> {
+            v.get(key)
+                .and_then(Json::as_str)
+                .map(String::from)
+                .ok_or_else(|| format!("no string '{key}'"))
+        };
+        let number = |v: &Json, key: &str| -> Result<f64, String> {
+            v.get(key)
+                .and_then(Json::as_f64)
+                .ok_or_else(|| format!("no number '{key}'"))
+        };
+        let count = |v: &Json, key: &str| -> Result<usize, String> {
+            v.get(key)
+                .and_then(Json::as_u64)
+                .map(|n| n as usize)
+                .ok_or_else(|| format!("no count '{key}'"))
+        };
+        let duration = |v: &Json, key: &str| -> Result<Option<Duration>, String> {
+            match v.get(key) {
+                Some(Json::Null) => Ok(None),
+                Some(n) => n
+                    .as_f64()
+                    .filter(|s| s.is_finite() && *s >= 0.0)
+                    .map(|s| Some(Duration::from_millis((s * 1000.0).round() as u64)))
+                    .ok_or_else(|| format!("'{key}' is not seconds")),
+                None => Err(format!("no '{key}'")),
+            }
+        };
+        let name = text(&value, "submission")?;
+        let note = text(&value, "note")?;
+        let built = value
+            .get("built")
+            .and_then(Json::as_bool)
+            .ok_or("no boolean 'built'")?;
+        let marks = if built {
+            let classes_json = value.get("classes").ok_or("no 'classes'")?;
+            let mut classes = [0; CLASSES];
+            for class in Class::ALL {
+                classes[class as usize] = count(classes_json, class.name())?;
+            }
+            Some(RowMarks {
+                passed: count(&value, "passed")?,
+                failed: count(&value, "failed")?,
+                classes,
+                score: number(&value, "score")?,
+                max: number(&value, "max_score")?,
+                fuzz: match value.get("fuzz_faults") {
+                    Some(Json::Null) | None => None,
+                    Some(_) => Some(count(&value, "fuzz_faults")?),
+                },
+                seconds: duration(&value, "seconds")?.unwrap_or_default(),
+                slowest: duration(&value, "slowest_seconds")?,
+            })
+        } else {
+            None
+        };
+        let mut fixtures = Vec::new();
+        for f in value
+            .get("fixtures")
+            .and_then(Json::as_array)
+            .ok_or("no array 'fixtures'")?
+        {
+            fixtures.push(FixtureLine {
+                fixture: text(f, "fixture")?,
+                category: text(f, "category")?,
+                class: text(f, "class")?,
+                points: number(f, "points")?,
+                max_points: number(f, "max_points")?,
+                visibility: text(f, "visibility")?,
+                seconds: duration(f, "seconds")?,
+                detail: text(f, "detail")?,
+            });
+        }
+        Ok(Record {
+            row: Row { name, note, marks },
+            fixtures,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn graded_row() -> Row {
+        let mut counts = Counts {
+            fixtures: [2, 1, 0],
+            failed: [1, 0, 0],
+            ..Counts::default()
+        };
+        counts.classes[Class::MemoryLimit as usize] = [1, 0, 0];
+        counts.classes[Class::Open as usize] = [0, 1, 0];
+        counts.total = Duration::from_millis(2520);
+        let score = Score {
+            per_fixture: Vec::new(),
+            total: 62.5,
+            max: 100.0,
+        };
+        Row::graded("ann", &counts, &score, Some(2), "built with cc")
+    }
+
+    #[test]
+    fn a_row_not_built_has_dashes_and_its_note_whole_in_the_csv() {
+        let row = Row::not_built("bob \"b\"", &format!("make failed: {}", "x".repeat(120)));
+        let line = row.table_line(10);
+        assert!(
+            line.starts_with("bob \"b\"    no         -      -"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with(&format!("  make failed: {}...", "x".repeat(87))),
+            "{line}"
+        );
+        assert_eq!(table_header(10).split_whitespace().count(), 21);
+        assert_eq!(
+            row.csv_line(),
+            format!(
+                "\"bob \"\"b\"\"\",no,{},\"make failed: {}\"",
+                ["-"; 18].join(","),
+                "x".repeat(120)
+            )
+        );
+        assert_eq!(csv_header().split(',').count(), 21);
+        assert!(!row.passed());
+    }
+
+    #[test]
+    fn a_row_counts_its_classes_in_the_columns() {
+        let row = graded_row();
+        let fields: Vec<String> = row
+            .table_line(10)
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        // passed failed verdict missed false status stderr timeout memory
+        assert_eq!(
+            fields[..11],
+            ["ann", "yes", "2", "1", "0", "0", "0", "0", "0", "0", "1"]
+        );
+        assert_eq!(
+            fields[14..19],
+            ["1", "62.5", "100", "2", "2.52"],
+            "open, score, max, fuzz, time"
+        );
+        assert_eq!(
+            csv_header(),
+            "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note"
+        );
+    }
+
+    #[test]
+    fn a_record_reads_back_as_it_was_written() {
+        let record = Record {
+            row: graded_row(),
+            fixtures: vec![
+                FixtureLine {
+                    fixture: "Tests/bad_x.inp".into(),
+                    category: "bad".into(),
+                    class: "MEMORY LIMIT".into(),
+                    points: 0.0,
+                    max_points: 1.25,
+                    visibility: "visible".into(),
+                    seconds: Some(Duration::from_millis(30)),
+                    detail: "stopped by the \"memory\" limit\n".into(),
+                },
+                FixtureLine {
+                    fixture: "Tests/sol2.inp".into(),
+                    category: "sol".into(),
+                    class: "passed".into(),
+                    points: 0.33,
+                    max_points: 0.33,
+                    visibility: "after_due_date".into(),
+                    seconds: None,
+                    detail: String::new(),
+                },
+            ],
+        };
+        let line = record.json_line();
+        assert!(line.ends_with("]}\n") && line.matches('\n').count() == 1);
+        let back = Record::from_json_line(&line).unwrap();
+        assert_eq!(back, record);
+        assert_eq!(back.json_line(), line);
+        let not_built = Record {
+            row: Row::not_built("bob", "no Makefile"),
+            fixtures: Vec::new(),
+        };
+        assert_eq!(
+            not_built.json_line(),
+            "{\"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": []}\n"
+        );
+        assert_eq!(
+            Record::from_json_line(&not_built.json_line()).unwrap(),
+            not_built
+        );
+    }
+
+    #[test]
+    fn a_damaged_record_is_refused_with_what_is_missing() {
+        assert_eq!(
+            Record::from_json_line("{\"submission\": \"a\", \"built\": true, \"note\": \"\"}"),
+            Err("no 'classes'".into())
+        );
+        assert!(Record::from_json_line("{\"submission\": \"a\", \"bu")
+            .unwrap_err()
+            .starts_with("not JSON"));
+    }
+}

@@ -1,0 +1,310 @@
+//! A time budget that always leaves a result (issue 35, item 4): after
+//! `--max-timeouts K` timeouts, or once `--budget S` is spent, the fixtures
+//! left are NOT RUN (failed, and named); Gradescope's entry point fits its
+//! platform's 10 minutes under half a core with a program that hangs on
+//! every fixture; and `grade-all` killed at any moment leaves every JSON
+//! file it wrote valid.
+
+mod common;
+
+use common::{grader_bin, repo, skip};
+use puzzle_grade::json::Json;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A folder of its own with `Tests/` holding `fixtures` (all of `Tests/`
+/// when empty).
+fn scratch(name: &str, fixtures: &[&str]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("budget-{name}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("Tests")).unwrap();
+    let all: Vec<String> = fs::read_dir(repo().join("Tests"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for fixture in all
+        .iter()
+        .filter(|f| fixtures.is_empty() || fixtures.contains(&f.as_str()))
+    {
+        fs::copy(
+            repo().join("Tests").join(fixture),
+            dir.join("Tests").join(fixture),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+/// A submission in `dir` whose Makefile makes a program that never ends.
+fn hanging_submission(dir: &Path) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join("Makefile"),
+        "puzzle:\n\tprintf '#!/bin/sh\\nexec sleep 1000\\n' > puzzle\n\tchmod +x puzzle\n",
+    )
+    .unwrap();
+}
+
+const FIVE: [&str; 5] = [
+    "bad_empty_input.inp",
+    "bad_repeated_tile.inp",
+    "sol4_assignment_example.inp",
+    "sol4_start_blank_on_last_cell_row_parity.inp",
+    "unsol2_tiles_swapped.inp",
+];
+
+#[test]
+fn after_k_timeouts_the_other_fixtures_are_not_run_and_named() {
+    let dir = scratch("max-timeouts", &FIVE);
+    let program = dir.join("hang");
+    fs::write(&program, "#!/bin/sh\nexec sleep 1000\n").unwrap();
+    fs::set_permissions(&program, fs::Permissions::from_mode(0o755)).unwrap();
+    let began = Instant::now();
+    let out = Command::new(grader_bin())
+        .args([
+            "grade",
+            "--timeout",
+            "1",
+            "--jobs",
+            "1",
+            "--max-timeouts",
+            "2",
+        ])
+        .arg(&program)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let elapsed = began.elapsed();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert_eq!(
+        report.matches("\nTIMEOUT           Tests/").count(),
+        2,
+        "{report}"
+    );
+    assert_eq!(
+        report
+            .matches(": not run: 2 runs had timed out before it (--max-timeouts 2)")
+            .count(),
+        3,
+        "{report}"
+    );
+    assert!(report.ends_with("0 passed, 5 failed\n"), "{report}");
+    // Two runs of a second, not five.
+    assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
+}
+
+#[test]
+fn a_spent_budget_leaves_the_rest_not_run_and_the_grading_within_it() {
+    let dir = scratch("budget", &FIVE);
+    hanging_submission(&dir.join("subs/hangs"));
+    let began = Instant::now();
+    let out = Command::new(grader_bin())
+        .args([
+            "grade-all",
+            "subs",
+            "--timeout",
+            "10",
+            "--jobs",
+            "1",
+            "--budget",
+            "3",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let elapsed = began.elapsed();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(elapsed < Duration::from_secs(8), "{elapsed:?}");
+    let report = fs::read_to_string(dir.join("grades/hangs.txt")).unwrap();
+    let not_run = report
+        .matches(": not run: the submission's time budget (3 s, --budget) was spent")
+        .count();
+    assert_eq!(not_run, 5, "{report}");
+    let feedback = fs::read_to_string(dir.join("grades/hangs.feedback.md")).unwrap();
+    assert!(feedback.contains("NOT RUN"), "{feedback}");
+    let csv = fs::read_to_string(dir.join("grades/summary.csv")).unwrap();
+    // The timeout column counts the NOT RUN fixtures.
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("\"hangs\",yes,0,5,0,0,0,0,0,5,"),
+        "{csv}"
+    );
+}
+
+/// A cgroup with half a core (a CFS quota of 50 ms every 100 ms) that this
+/// process may put a command in, or why there is none.
+struct HalfCore(PathBuf);
+
+impl HalfCore {
+    fn make() -> Result<HalfCore, String> {
+        let name = format!("puzzle-budget-test-{}", std::process::id());
+        let v1 = Path::new("/sys/fs/cgroup/cpu");
+        if v1.join("cpu.cfs_quota_us").exists() {
+            let dir = v1.join(&name);
+            fs::create_dir(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+            fs::write(dir.join("cpu.cfs_period_us"), "100000")
+                .and_then(|()| fs::write(dir.join("cpu.cfs_quota_us"), "50000"))
+                .map_err(|e| format!("cannot set the quota: {e}"))?;
+            return Ok(HalfCore(dir));
+        }
+        let v2 = Path::new("/sys/fs/cgroup");
+        let controllers = fs::read_to_string(v2.join("cgroup.subtree_control")).unwrap_or_default();
+        if controllers.split_whitespace().any(|c| c == "cpu") {
+            let dir = v2.join(&name);
+            fs::create_dir(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+            fs::write(dir.join("cpu.max"), "50000 100000")
+                .map_err(|e| format!("cannot set cpu.max: {e}"))?;
+            return Ok(HalfCore(dir));
+        }
+        Err("no cgroup cpu controller this process can use (cgroup v1 cpu, or v2 with cpu delegated)".into())
+    }
+}
+
+impl Drop for HalfCore {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir(&self.0);
+    }
+}
+
+#[test]
+fn gradescopes_entry_point_leaves_results_within_its_ten_minutes_under_half_a_core() {
+    let half = match HalfCore::make() {
+        Ok(half) => half,
+        Err(why) => return skip(&format!("no half-core cgroup: {why}")),
+    };
+    let platform = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("budget-gradescope");
+    let _ = fs::remove_dir_all(&platform);
+    hanging_submission(&platform.join("submission"));
+    let began = Instant::now();
+    // The whole entry point in the cgroup (it and everything it starts).
+    // Each run at most 3 s (TIMEOUT), so that the test takes seconds: with
+    // the default limits (10 s + 60 s a MB, and the first fixtures are
+    // 770 KB boards) it took 162 s here, the same way.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("echo $$ > \"$1/cgroup.procs\" && exec sh \"$2\"")
+        .arg("sh")
+        .arg(&half.0)
+        .arg(repo().join("examples/gradescope/run_autograder"))
+        .env("AUTOGRADER", &platform)
+        .env("PUZZLE_REPO", repo())
+        .env("PUZZLE_GRADE", grader_bin())
+        .env("TIMEOUT", "3")
+        .output()
+        .unwrap();
+    let elapsed = began.elapsed();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!("Gradescope's entry point, a program that hangs, half a core: {elapsed:?}");
+    assert!(elapsed < Duration::from_secs(600), "{elapsed:?}");
+    let results = fs::read_to_string(platform.join("results/results.json")).unwrap();
+    let results = Json::parse(&results).unwrap();
+    let tests = results.get("tests").and_then(Json::as_array).unwrap();
+    assert!(tests.len() > 80, "{}", tests.len());
+    let output = |t: &Json| {
+        t.get("output")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    assert_eq!(
+        tests
+            .iter()
+            .filter(|t| output(t).starts_with("TIMEOUT"))
+            .count(),
+        3
+    );
+    assert_eq!(
+        tests
+            .iter()
+            .filter(|t| output(t).starts_with("NOT RUN"))
+            .count(),
+        tests.len() - 3
+    );
+    let feedback = results.get("output").and_then(Json::as_str).unwrap();
+    assert!(feedback.contains("NOT RUN"), "{feedback}");
+}
+
+/// Every `.json` file under `dir` and every line of every `.jsonl` file,
+/// read: the first that is not JSON.
+fn first_invalid_json(dir: &Path) -> Option<String> {
+    for entry in fs::read_dir(dir).ok()? {
+        let path = entry.ok()?.path();
+        let name = path.display().to_string();
+        if name.ends_with(".json") {
+            let text = fs::read_to_string(&path).ok()?;
+            if let Err(e) = Json::parse(&text) {
+                return Some(format!("{name}: {e}"));
+            }
+        } else if name.ends_with(".jsonl") {
+            let text = fs::read_to_string(&path).ok()?;
+            for line in text.lines() {
+                if let Err(e) = Json::parse(line) {
+                    return Some(format!("{name}: {e}"));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn grade_all_killed_at_any_moment_leaves_valid_json() {
+    let dir = scratch("killed", &FIVE);
+    let checker = fs::read_to_string(repo().join("tests/grading/checker.c")).unwrap();
+    for (name, prelude) in [
+        ("ann", ""),
+        ("bob", "#define NO_ROW_TERM\n"),
+        ("cat", "#define ERRORS_TO_STDERR\n"),
+        ("dan", ""),
+    ] {
+        let folder = dir.join("subs").join(name);
+        fs::create_dir_all(&folder).unwrap();
+        fs::write(folder.join("puzzle.c"), format!("{prelude}{checker}")).unwrap();
+    }
+    for delay in [50u64, 250, 500, 800, 1200, 1700] {
+        let mut child = Command::new(grader_bin())
+            .args(["grade-all", "subs", "--timeout", "5", "--jobs", "2"])
+            .args(["--format", "gradescope,prairielearn,junit,jsonl"])
+            .current_dir(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        let _ = child.kill();
+        let _ = child.wait();
+        if let Some(bad) = first_invalid_json(&dir.join("grades")) {
+            panic!("killed after {delay} ms: {bad}");
+        }
+    }
+    // What a killed grading left is resumed to the end.
+    let out = Command::new(grader_bin())
+        .args(["grade-all", "subs", "--timeout", "5", "--resume"])
+        .args(["--format", "gradescope,prairielearn,junit,jsonl"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = fs::read_to_string(dir.join("grades/summary.txt")).unwrap();
+    assert!(summary.contains("(4 submissions), complete"), "{summary}");
+}

@@ -1,0 +1,394 @@
+//! A grading is one thing (issue 34, issue 36): `grade-all` writes one
+//! consistent set of files for the folder it graded, whoever stops it and
+//! however it is split.
+//!
+//! - A new grading replaces the one before it in the same grades folder:
+//!   no row, report or platform file of another folder, or of a submission
+//!   no longer there, stays; the marker is told.
+//! - A grading stopped by SIGINT at any moment (sent to its process group,
+//!   as a terminal's Ctrl-C is) exits 130, writes no file for the
+//!   submission it was grading, marks its summaries incomplete, and
+//!   `--resume` then makes the same files as an undisturbed grading.
+//! - Shards (`--shard I/N`) merged (`puzzle-grade merge`) make the same
+//!   files as one grading, for several N; a shard missing or graded twice
+//!   is reported.
+//!
+//! "The same files" is every file of the grades folder, byte for byte, once
+//! what varies from run to run is masked: times, dates, the sandbox's uids.
+
+mod common;
+
+use common::{grader_bin, repo};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+/// A folder with a few fixtures in `Tests/` and six submissions in `subs/`:
+/// `tests/grading/checker.c` right and broken in several ways.
+struct Class(PathBuf);
+
+const SUBMISSIONS: [(&str, &str); 6] = [
+    ("ann", ""),
+    ("bob", "#define NO_ROW_TERM\n"),
+    ("cat", "#define BROKEN\n"),
+    ("dan", "#define ERRORS_TO_STDERR\n"),
+    ("eve", "#define ECHO_FIRST\n"),
+    ("fay", "#define INT32_COUNTER\n"),
+];
+
+impl Class {
+    fn new(name: &str) -> Class {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gradings-{name}"));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("Tests")).unwrap();
+        for fixture in [
+            "bad_empty_input.inp",
+            "bad_repeated_tile.inp",
+            "sol4_assignment_example.inp",
+            "sol4_start_blank_on_last_cell_row_parity.inp",
+            "unsol2_tiles_swapped.inp",
+        ] {
+            fs::copy(
+                repo().join("Tests").join(fixture),
+                dir.join("Tests").join(fixture),
+            )
+            .unwrap();
+        }
+        let class = Class(dir);
+        class.submissions("subs", &SUBMISSIONS);
+        class
+    }
+
+    /// A folder of submissions `folder`, one a (name, prelude to checker.c).
+    fn submissions(&self, folder: &str, which: &[(&str, &str)]) {
+        let checker = fs::read_to_string(repo().join("tests/grading/checker.c")).unwrap();
+        for (name, prelude) in which {
+            let dir = self.0.join(folder).join(name);
+            fs::create_dir_all(&dir).unwrap();
+            fs::write(dir.join("puzzle.c"), format!("{prelude}{checker}")).unwrap();
+        }
+    }
+
+    /// `puzzle-grade grade-all` here with `args`, in a process group of
+    /// its own.
+    fn command(&self, args: &[&str]) -> Command {
+        use std::os::unix::process::CommandExt;
+        let mut command = Command::new(grader_bin());
+        command
+            .arg("grade-all")
+            .args(["--timeout", "5", "--jobs", "2"])
+            .args(args)
+            .current_dir(&self.0)
+            .process_group(0);
+        command
+    }
+
+    fn grade(&self, args: &[&str]) -> Output {
+        let out = self.command(args).output().unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    /// Every file under `grades`, by its path there, what varies masked.
+    fn files(&self, grades: &str) -> BTreeMap<String, String> {
+        let mut files = BTreeMap::new();
+        collect(&self.0.join(grades), Path::new(""), &mut files);
+        files
+    }
+}
+
+fn collect(dir: &Path, prefix: &Path, into: &mut BTreeMap<String, String>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = prefix.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            collect(&entry.path(), &name, into);
+        } else {
+            let text = String::from_utf8_lossy(&fs::read(entry.path()).unwrap()).into_owned();
+            into.insert(name.display().to_string(), masked(&text));
+        }
+    }
+}
+
+/// `text` with what varies from one grading to the next replaced: numbers
+/// with a decimal point (times; scores are checked apart, in the rows),
+/// dates, uids.
+fn masked(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_alphanumeric()) {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
+                i += 1;
+            }
+            let number: String = chars[start..i].iter().collect();
+            let dated = i < chars.len() && chars[i] == '-' && number.len() == 4;
+            if number.contains('.') || number.len() >= 7 {
+                out.push('#');
+            } else if dated {
+                // 2026-11-27T21:30:05Z
+                while i < chars.len()
+                    && !chars[i].is_whitespace()
+                    && chars[i] != '"'
+                    && chars[i] != ','
+                {
+                    i += 1;
+                }
+                out.push_str("DATE");
+            } else {
+                out.push_str(&number);
+            }
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    // The table's columns are aligned by the width of what they hold; which
+    // run was the slowest varies too.
+    out.lines()
+        .map(|l| match l.strip_prefix("slowest: ") {
+            Some(rest) => format!("slowest: ...{}", &rest[rest.find(',').unwrap_or(0)..]),
+            None => l.split_whitespace().collect::<Vec<_>>().join(" "),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The rows of `summary.csv`, by name: what was graded, and the marks.
+fn rows(files: &BTreeMap<String, String>) -> Vec<String> {
+    files["summary.csv"].lines().map(String::from).collect()
+}
+
+/// Sends SIGINT to the process group `pgid` (as a terminal's Ctrl-C).
+fn interrupt(pgid: u32) {
+    let status = Command::new("kill")
+        .args(["-INT", "--", &format!("-{pgid}")])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_grading_replaces_the_one_before_it_and_keeps_no_ghost() {
+    let class = Class::new("replace");
+    class.submissions("other", &[("zed", ""), ("yan", "#define NO_ROW_TERM\n")]);
+    class.grade(&["subs", "--format", "gradescope"]);
+    let first = class.files("grades");
+    assert!(first.contains_key("ann.gradescope.json"));
+    // Another folder into the same grades folder: nothing of the first.
+    let out = class.grade(&["other"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("replaced the grading of ") && stderr.contains("6 submission(s) removed"),
+        "{stderr}"
+    );
+    let second = class.files("grades");
+    let names: Vec<&String> = second.keys().collect();
+    assert!(
+        names
+            .iter()
+            .all(|n| !SUBMISSIONS.iter().any(|(s, _)| n.starts_with(s))),
+        "{names:?}"
+    );
+    assert_eq!(rows(&second).len(), 1 + 2);
+    for file in ["summary.txt", "summary.jsonl", "summary-fixtures.csv"] {
+        assert!(!second[file].contains("ann"), "{file}: {}", second[file]);
+    }
+    assert!(second["summary.txt"].contains("/other (2 submissions), complete"));
+    // A submission renamed, the grading done again: no ghost of the old name.
+    fs::rename(class.0.join("other/zed"), class.0.join("other/zoe")).unwrap();
+    class.grade(&["other"]);
+    let third = class.files("grades");
+    assert!(
+        third.keys().all(|n| !n.starts_with("zed")),
+        "{:?}",
+        third.keys()
+    );
+    assert!(third.contains_key("zoe.txt"));
+    assert_eq!(rows(&third).len(), 1 + 2);
+    // --only on a folder graded with another: refused, nothing changed.
+    let out = class.command(&["subs", "--only", "ann"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds the grading of "));
+    assert_eq!(class.files("grades"), third);
+    // --only after a submission left: its row and files go, and it is said.
+    fs::remove_dir_all(class.0.join("other/yan")).unwrap();
+    let out = class.grade(&["other", "--only", "zoe"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("removed the rows and files of 1 submission(s) no longer in ")
+            && stderr.contains(": yan"),
+        "{stderr}"
+    );
+    let fourth = class.files("grades");
+    assert!(fourth.keys().all(|n| !n.starts_with("yan")));
+    assert_eq!(rows(&fourth).len(), 1 + 1);
+}
+
+#[test]
+fn an_interrupted_grading_writes_no_wrong_grade_and_resumes_to_the_same_files() {
+    let class = Class::new("interrupt");
+    class.grade(&["subs", "--grades", "whole"]);
+    let whole = class.files("whole");
+    // Ctrl-C at several moments: the first while the first submissions are
+    // graded, later ones further on.
+    let mut stopped_gradings = 0;
+    for (k, delay) in [300u64, 900, 1700].into_iter().enumerate() {
+        let grades = format!("stopped{k}");
+        let child = class
+            .command(&["subs", "--grades", &grades])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        interrupt(child.id());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.code() != Some(130) {
+            // It ended before the signal: nothing to check at this delay.
+            assert_eq!(out.status.code(), Some(1), "{stderr}");
+            continue;
+        }
+        stopped_gradings += 1;
+        assert!(
+            stderr.contains("stopped by signal 2 after ")
+                && stderr.contains("--resume grades the rest"),
+            "{stderr}"
+        );
+        let stopped = class.files(&grades);
+        assert!(
+            stopped["summary.txt"].contains("INCOMPLETE: "),
+            "{}",
+            stopped["summary.txt"]
+        );
+        // Every file written is the undisturbed grading's file, but the
+        // summaries (fewer rows); no file of an unfinished submission.
+        let graded: Vec<&str> = SUBMISSIONS
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| stopped.contains_key(&format!("{n}.txt")))
+            .collect();
+        for (name, text) in &stopped {
+            if name.starts_with("summary") || name == "grading.json" {
+                continue;
+            }
+            assert_eq!(whole.get(name), Some(text), "{grades}/{name}");
+        }
+        assert_eq!(rows(&stopped).len(), 1 + graded.len());
+        for row in rows(&stopped) {
+            assert!(rows(&whole).contains(&row), "{row}");
+        }
+        // Resumed: the same files as the grading that was never stopped.
+        let out = class.grade(&["subs", "--grades", &grades, "--resume"]);
+        let table = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            table.lines().count(),
+            1 + SUBMISSIONS.len() - graded.len() + 1,
+            "{table}"
+        );
+        let resumed = class.files(&grades);
+        assert_eq!(
+            resumed.keys().collect::<Vec<_>>(),
+            whole.keys().collect::<Vec<_>>()
+        );
+        for (name, text) in &whole {
+            assert_eq!(&resumed[name], text, "{grades}/{name}");
+        }
+    }
+    assert!(
+        stopped_gradings > 0,
+        "no grading was stopped: every one ended first"
+    );
+}
+
+#[test]
+fn shards_merged_make_the_same_files_as_one_grading() {
+    let class = Class::new("shards");
+    class.grade(&["subs", "--grades", "whole", "--format", "gradescope,junit"]);
+    let whole = class.files("whole");
+    for count in [2, 3] {
+        let mut dirs = Vec::new();
+        for index in 1..=count {
+            let dir = format!("shard{count}-{index}");
+            class.grade(&[
+                "subs",
+                "--grades",
+                &dir,
+                "--shard",
+                &format!("{index}/{count}"),
+                "--format",
+                "gradescope,junit",
+            ]);
+            dirs.push(dir);
+        }
+        let into = format!("merged{count}");
+        let out = Command::new(grader_bin())
+            .args(["merge", "--into", &into])
+            .args(&dirs)
+            .current_dir(&class.0)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let merged = class.files(&into);
+        assert_eq!(
+            merged.keys().collect::<Vec<_>>(),
+            whole.keys().collect::<Vec<_>>()
+        );
+        for (name, text) in &whole {
+            assert_eq!(&merged[name], text, "{into}/{name}");
+        }
+    }
+    // A shard missing: said, status 1, the merged grading incomplete.
+    let out = Command::new(grader_bin())
+        .args(["merge", "--into", "partial", "shard3-1", "shard3-3"])
+        .current_dir(&class.0)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("shard 2/3 is missing"), "{stderr}");
+    assert!(fs::read_to_string(class.0.join("partial/summary.txt"))
+        .unwrap()
+        .contains("INCOMPLETE"));
+    // A shard twice: said, each submission kept once.
+    let out = Command::new(grader_bin())
+        .args([
+            "merge", "--into", "twice", "shard2-1", "shard2-2", "shard2-1",
+        ])
+        .current_dir(&class.0)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("are both shard 1/2"), "{stderr}");
+    assert!(stderr.contains("is graded in both "), "{stderr}");
+    assert_eq!(
+        fs::read_to_string(class.0.join("twice/summary.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        1 + SUBMISSIONS.len()
+    );
+    // Not a grading: refused.
+    let out = Command::new(grader_bin())
+        .args(["merge", "--into", "x", "subs"])
+        .current_dir(&class.0)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
