@@ -1,8 +1,12 @@
-//! Building a submission as a marker would: in a copy, `make` first; without
-//! a Makefile or when it fails, the assignment's own files (`puzzle.c` with
+//! Building a submission as a marker would: in a copy, as handed in (its
+//! `.zip`, `.tar` or `.tar.gz` unpacked when it holds no sources of its own,
+//! the one folder under it that holds them used); `make` first; without a
+//! Makefile or when it fails, the assignment's own files (`puzzle.c` with
 //! `boardADT.c`), then every `.c` file; the course's `dcc` replaced by `cc`
-//! where it is not installed. Every command runs through the [`Runner`].
+//! where it is not installed. Every command, the unpacking's too, runs
+//! through the [`Runner`].
 
+use super::archive::{self, Format, Refused};
 use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -69,6 +73,32 @@ pub fn copy_folder(from: &Path, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// The files under `dir` (symbolic links too), as paths from `dir`, in
+/// byte order; at most 1,000.
+pub fn files_in(dir: &Path) -> Vec<String> {
+    fn walk(dir: &Path, prefix: &str, found: &mut Vec<String>) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            if found.len() >= 1000 {
+                return;
+            }
+            let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                walk(&entry.path(), &format!("{name}/"), found);
+            } else {
+                found.push(name);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(dir, "", &mut found);
+    found
+}
+
 /// Whether `path` is a file someone may execute.
 pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
@@ -103,18 +133,101 @@ pub struct Builder<'a> {
     pub seconds: u64,
 }
 
+/// The name of the `.tar` a `.tar.gz` is made into before it is listed.
+const UNGZIPPED: &str = ".puzzle-grade-unpack.tar";
+
+/// Whether `dir` holds sources of its own: a Makefile or a `.c` file.
+fn has_sources(dir: &Path) -> bool {
+    ["Makefile", "makefile", "GNUmakefile"]
+        .iter()
+        .any(|name| dir.join(name).is_file())
+        || !all_c_missing(dir)
+}
+
+/// The folders right under `dir` (not hidden ones, not `__MACOSX`, not
+/// symbolic links), in name order.
+fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .filter(|e| {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    !name.starts_with('.') && name != "__MACOSX"
+                })
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// The one folder under `dir` (three levels down at most) that holds
+/// sources, when the shallowest level that has any has exactly one.
+pub fn sources_folder(dir: &Path) -> Option<PathBuf> {
+    let mut level = vec![dir.to_path_buf()];
+    for _ in 0..3 {
+        let next: Vec<PathBuf> = level.iter().flat_map(|d| subfolders(d)).collect();
+        let with: Vec<&PathBuf> = next.iter().filter(|d| has_sources(d)).collect();
+        match with.as_slice() {
+            [one] => return Some((*one).clone()),
+            [] => level = next,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Removes every symbolic link under `dir`, and says how many bytes its
+/// files hold.
+fn without_links(dir: &Path) -> io::Result<u64> {
+    let mut bytes = 0;
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        if kind.is_symlink() {
+            fs::remove_file(entry.path())?;
+        } else if kind.is_dir() {
+            bytes += without_links(&entry.path())?;
+        } else {
+            bytes += entry.metadata()?.len();
+        }
+    }
+    Ok(bytes)
+}
+
 impl Builder<'_> {
     /// Runs `command` (looked up in the build's `PATH`) with `args` in `dir`,
     /// its output added to `log`.
     fn run(&self, dir: &Path, log: &Path, command: &str, args: &[&str]) -> io::Result<Ending> {
+        self.run_into(dir, log, command, args, None)
+    }
+
+    /// [`Builder::run`], with its stdout into `stdout` (at most
+    /// [`archive::MAX_BYTES`] and a MiB) when there is one.
+    fn run_into(
+        &self,
+        dir: &Path,
+        log: &Path,
+        command: &str,
+        args: &[&str],
+        stdout: Option<File>,
+    ) -> io::Result<Ending> {
         let mut path = OsString::from(self.shims.as_os_str());
         path.push(":");
         path.push(&self.path);
+        let append = || File::options().append(true).create(true).open(log);
         let Some(program) = find_in_path(command, &path) else {
-            fs::write(log, format!("{command}: not found\n"))?;
+            io::Write::write_all(&mut append()?, format!("{command}: not found\n").as_bytes())?;
             return Ok(Ending::Exited(127));
         };
-        let append = || File::options().append(true).create(true).open(log);
+        let mut limits = build_limits(self.seconds);
+        if stdout.is_some() {
+            limits.file_size = archive::MAX_BYTES + (1 << 20);
+        }
         let job = Job {
             program,
             args: args.iter().map(OsString::from).collect(),
@@ -122,17 +235,129 @@ impl Builder<'_> {
             read_only: vec![self.shims.clone()],
             workdir: Workdir::Folder(dir.to_path_buf()),
             stdin: File::open("/dev/null")?,
-            stdout: append()?,
+            stdout: match stdout {
+                Some(file) => file,
+                None => append()?,
+            },
             stderr: append()?,
-            limits: build_limits(self.seconds),
+            limits,
         };
         Ok(self.runner.run(job)?.ending)
     }
 
-    /// Builds the copy in `dir`: its own `puzzle` and object files removed
-    /// first so that it is built from its sources.
+    /// The folder to build in: `dir`; when it holds no sources of its own,
+    /// after its archives are unpacked into it; then, if it still holds
+    /// none, the one folder under it that does. What was done goes to
+    /// `notes` (`unpacked submission.zip`, `sources in ass1/`).
+    fn prepare(&self, dir: &Path, log: &Path, notes: &mut Vec<String>) -> io::Result<PathBuf> {
+        if !has_sources(dir) {
+            let mut archives: Vec<(String, Format)> = fs::read_dir(dir)?
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .filter_map(|e| {
+                    let name = e.file_name().to_string_lossy().into_owned();
+                    Format::of_name(&name).map(|format| (name, format))
+                })
+                .collect();
+            archives.sort_by(|a, b| a.0.cmp(&b.0));
+            for (name, format) in archives {
+                match self.unpack(dir, log, &name, format)? {
+                    Ok(()) => notes.push(format!("unpacked {name}")),
+                    Err(why) => notes.push(format!("{name} not unpacked: {why}")),
+                }
+            }
+        }
+        if has_sources(dir) {
+            return Ok(dir.to_path_buf());
+        }
+        Ok(match sources_folder(dir) {
+            Some(found) => {
+                let shown = found.strip_prefix(dir).unwrap_or(&found);
+                notes.push(format!("sources in {}/", shown.display()));
+                found
+            }
+            None => dir.to_path_buf(),
+        })
+    }
+
+    /// Unpacks the archive `name` of `dir` into `dir`, in the sandbox, when
+    /// what it lists may be unpacked ([`archive::check`]); its symbolic
+    /// links (none were listed) are removed after, and what it unpacked is
+    /// measured. The error is why it was not unpacked.
+    fn unpack(
+        &self,
+        dir: &Path,
+        log: &Path,
+        name: &str,
+        format: Format,
+    ) -> io::Result<Result<(), Refused>> {
+        let refused = |why: String| Ok(Err(Refused(why)));
+        let tar_file = match format {
+            Format::Zip | Format::Tar => name.to_string(),
+            Format::TarGz => {
+                let out = File::create(dir.join(UNGZIPPED))?;
+                let ended = self.run_into(dir, log, "gzip", &["-dc", "--", name], Some(out))?;
+                match ended {
+                    Ending::Exited(0) => UNGZIPPED.to_string(),
+                    Ending::Signalled(25) => {
+                        let _ = fs::remove_file(dir.join(UNGZIPPED));
+                        return refused(format!(
+                            "more than {} MiB unpacked",
+                            archive::MAX_BYTES >> 20
+                        ));
+                    }
+                    ended => {
+                        let _ = fs::remove_file(dir.join(UNGZIPPED));
+                        return refused(self.failed("gzip", ended, log)?);
+                    }
+                }
+            }
+        };
+        let bytes = fs::read(dir.join(&tar_file))?;
+        let listed = match format {
+            Format::Zip => archive::zip_entries(&bytes),
+            Format::Tar | Format::TarGz => archive::tar_entries(&bytes),
+        };
+        drop(bytes);
+        if let Err(why) = listed.and_then(|entries| archive::check(&entries)) {
+            let _ = fs::remove_file(dir.join(UNGZIPPED));
+            return Ok(Err(why));
+        }
+        let (command, args): (&str, Vec<&str>) = match format {
+            Format::Zip => ("unzip", vec!["-q", "-o", "--", name]),
+            _ => ("tar", vec!["-xf", &tar_file, "--no-same-owner"]),
+        };
+        let ended = self.run(dir, log, command, &args)?;
+        let _ = fs::remove_file(dir.join(UNGZIPPED));
+        if ended != Ending::Exited(0) {
+            return refused(self.failed(command, ended, log)?);
+        }
+        let bytes = without_links(dir)?;
+        if bytes > archive::MAX_BYTES + fs::metadata(dir.join(name)).map_or(0, |m| m.len()) {
+            return refused(format!(
+                "more than {} MiB unpacked",
+                archive::MAX_BYTES >> 20
+            ));
+        }
+        Ok(Ok(()))
+    }
+
+    /// Why an unpacking command failed, in words.
+    fn failed(&self, command: &str, ended: Ending, log: &Path) -> io::Result<String> {
+        Ok(match ended {
+            Ending::Exited(127) => format!("{command} is not installed"),
+            Ending::Signalled(25) => format!("more than {} MiB unpacked", archive::MAX_BYTES >> 20),
+            ended => format!("{command} failed: {}", self.why(Some(ended), log)?),
+        })
+    }
+
+    /// Builds the copy in `dir`, as handed in (its archives unpacked when it
+    /// holds no sources, or the one folder under it that does): its own `puzzle`
+    /// and object files removed first so that it is built from its sources.
     pub fn build(&self, dir: &Path, log: &Path) -> io::Result<Built> {
         File::create(log)?;
+        let mut notes: Vec<String> = Vec::new();
+        let dir = &self.prepare(dir, log, &mut notes)?;
         let _ = fs::remove_file(dir.join("puzzle"));
         for entry in fs::read_dir(dir)? {
             let path = entry?.path();
@@ -141,7 +366,6 @@ impl Builder<'_> {
             }
         }
         let executable = || is_executable(&dir.join("puzzle"));
-        let mut notes: Vec<String> = Vec::new();
         let mut failed: Option<(Ending, &str)> = None;
         let has_makefile = ["Makefile", "makefile", "GNUmakefile"]
             .iter()

@@ -1,14 +1,23 @@
-//! Feedback a student can act on: a submission's faults grouped by class,
-//! with the cause the fixtures share where they show one (all on boards of
-//! an even side, all with lines over 1,024 bytes, all past 2^31 inversions,
-//! all on large boards), each group's smallest fixture with the expected
-//! output, what the program did, and for a wrong verdict the parity rule at
-//! work (`./puzzle --explain`); format differences after; what does not
-//! count labelled so. Written as Markdown.
+//! Feedback a student can act on, written as Markdown: the score and what
+//! each class of fault cost; the faults grouped by class, with the cause the
+//! fixtures share where they show one ([`shared_cause`]), each group's
+//! smallest fixture with its input, the expected output, what the program
+//! did and, for a wrong verdict, the parity rule at work, written out; a few
+//! more fixture names, then how many more; then the format differences, the
+//! open questions and the messages, labelled as not counting.
+//!
+//! It names only what the student receives: the fixtures shown, their
+//! inputs and expected outputs, the explanation itself; never a file, a
+//! command or a report the student does not have. A fixture that is not
+//! `visible` in the marking scheme (`after_due_date`, `hidden`) is never
+//! named, explained, counted in a class or used for a cause: the feedback
+//! is handed out at once. The score counts it, so the points lost on such
+//! fixtures are given as one sum.
 
+use super::cause::{shared_cause, Shape};
 use super::fixture::Fixture;
 use super::judge::{Class, Judgement};
-use super::marks::{points, Visibility};
+use super::marks::{lost_in_words, points, Score, Visibility};
 use super::text::lines;
 use puzzle::input::read_puzzle;
 use std::fmt::Write as _;
@@ -16,111 +25,8 @@ use std::fmt::Write as _;
 /// How many lines of a list of differences or messages the feedback shows.
 const SHOWN: usize = 10;
 
-/// What a fixture's bytes show about it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Shape {
-    /// The side of its start board, when its first line is a square of tokens.
-    pub side: Option<usize>,
-    /// Its longest line, in bytes.
-    pub longest_line: usize,
-    /// The inversions of its start board, when it is a valid puzzle.
-    pub inversions: Option<u64>,
-}
-
-impl Shape {
-    /// The shape of `bytes`.
-    pub fn of(bytes: &[u8]) -> Shape {
-        let all = lines(bytes);
-        let longest_line = all.iter().map(|l| l.len()).max().unwrap_or(0);
-        let first = all.iter().find(|l| super::text::has_text(l));
-        let side = first.and_then(|l| {
-            let tokens = l
-                .split(|b| matches!(b, b' ' | b'\t' | b'\r'))
-                .filter(|t| !t.is_empty())
-                .count();
-            let side = (tokens as f64).sqrt().round() as usize;
-            (side >= 2 && side * side == tokens).then_some(side)
-        });
-        let inversions = read_puzzle(bytes)
-            .ok()
-            .map(|p| puzzle::board_adt::Disorder::of(p.start(), 0).tile_sum());
-        Shape {
-            side,
-            longest_line,
-            inversions,
-        }
-    }
-}
-
-/// The cause a group of fixtures of one class shares, in words, if any: a
-/// wrong verdict on boards past 2^31 inversions (one is enough: only such
-/// boards show it); with two fixtures or more, a wrong verdict on boards of
-/// an even side only, a fault on lines over 1, 4 or 64 KiB only, timeouts on
-/// boards of 100x100 or more only.
-pub fn shared_cause(class: Class, shapes: &[Shape]) -> Option<String> {
-    if shapes.is_empty() {
-        return None;
-    }
-    let all = |test: &dyn Fn(&Shape) -> bool| shapes.iter().all(test);
-    if class == Class::WrongVerdict && all(&|s| s.inversions.is_some_and(|i| i >= 1 << 31)) {
-        return Some(
-            "all have 2^31 inversions or more: a 32-bit counter overflows there (count in a \
-             64-bit or unsigned type, or keep only the parity)"
-                .into(),
-        );
-    }
-    if shapes.len() < 2 {
-        return None;
-    }
-    if class == Class::WrongVerdict && all(&|s| s.side.is_some_and(|n| n % 2 == 0)) {
-        return Some(
-            "all are boards of an even side: there the blank's row counts too (the \
-             tutorial's rule: disorder plus the blank's row, for both boards)"
-                .into(),
-        );
-    }
-    let shortest_longest = shapes.iter().map(|s| s.longest_line).min().unwrap_or(0);
-    let line_faults = [
-        Class::WrongVerdict,
-        Class::MissedError,
-        Class::FalseError,
-        Class::Crash,
-    ];
-    if line_faults.contains(&class) {
-        if let Some(limit) = [65536, 4096, 1024]
-            .into_iter()
-            .find(|&l| shortest_longest > l)
-        {
-            return Some(format!(
-                "all have lines over {} bytes: a fixed-size line buffer cuts them (read \
-                 token by token, or grow the buffer)",
-                group_digits(limit)
-            ));
-        }
-    }
-    if class == Class::Timeout {
-        let least = shapes.iter().map(|s| s.side.unwrap_or(0)).min();
-        if let Some(side) = least.filter(|&n| n >= 100) {
-            return Some(format!(
-                "all are boards of {side}x{side} or larger: count the inversions in \
-                 O(n log n) (merge sort, or a Fenwick tree), not pair by pair"
-            ));
-        }
-    }
-    None
-}
-
-fn group_digits(n: usize) -> String {
-    let text = n.to_string();
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i > 0 && (text.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+/// How many fixture names a group of faults names besides its smallest.
+const NAMED: usize = 3;
 
 /// Up to `n` lines of `text`, each cut at 100 characters, indented as code.
 fn excerpt(text: &[u8], n: usize) -> String {
@@ -143,29 +49,83 @@ fn excerpt(text: &[u8], n: usize) -> String {
     out
 }
 
+/// `n` and a noun, `s` added unless `n` is 1.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+/// Names, at most [`NAMED`] of them, then `and N more`.
+fn a_few(names: &[&str]) -> String {
+    let mut text = names
+        .iter()
+        .take(NAMED)
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > NAMED {
+        let _ = write!(text, " and {} more", names.len() - NAMED);
+    }
+    text
+}
+
 /// The feedback file of a graded submission: `fixtures` with `judgements`
-/// and each fixture's `(points, max)`; `visibility` hides what the marker
-/// keeps back; `bytes` reads a fixture.
+/// and the `score` they gave; `visibility` says which fixtures the student
+/// may see now (only `visible` ones are shown); `bytes` reads a fixture.
 pub fn feedback(
     name: &str,
     fixtures: &[Fixture],
     judgements: &[&Judgement],
-    score: Option<(f64, f64)>,
+    score: Option<&Score>,
     visibility: &dyn Fn(&Fixture) -> Visibility,
     bytes: &dyn Fn(&Fixture) -> Vec<u8>,
 ) -> String {
     let mut out = format!("# Feedback for {name}\n\n");
-    if let Some((total, max)) = score {
-        let _ = writeln!(out, "Score: **{} of {}**.\n", points(total), points(max));
+    let shown: Vec<bool> = fixtures
+        .iter()
+        .map(|f| visibility(f) == Visibility::Visible)
+        .collect();
+    let not_shown = shown.iter().filter(|s| !**s).count();
+    if let Some(score) = score {
+        let _ = write!(
+            out,
+            "Score: **{} of {}**.",
+            points(score.total),
+            points(score.max)
+        );
+        let lost = score.lost_where(judgements.iter().copied(), |i| shown[i]);
+        let all_lost = score.lost_where(judgements.iter().copied(), |_| true);
+        let sum = |l: &[(Class, f64)]| l.iter().map(|x| (x.1 * 100.0).round() as i64).sum::<i64>();
+        let unseen = sum(&all_lost) - sum(&lost);
+        if !lost.is_empty() || unseen > 0 {
+            let mut words = if lost.is_empty() {
+                String::new()
+            } else {
+                lost_in_words(&lost)
+            };
+            if unseen > 0 {
+                if !words.is_empty() {
+                    words.push_str("; ");
+                }
+                let _ = write!(
+                    words,
+                    "{} on fixtures not shown here",
+                    points(unseen as f64 / 100.0)
+                );
+            }
+            let _ = write!(out, " Lost: {words}.");
+        }
+        out.push_str("\n\n");
     }
-    let shown = |f: &Fixture| visibility(f) == Visibility::Visible;
+    // The shapes of the fixtures shown, read once, when a fault needs them.
+    let mut shapes: Option<Vec<Option<Shape>>> = None;
     let mut any_fault = false;
     for class in Class::ALL {
         if matches!(class, Class::Format | Class::Open) {
             continue;
         }
+        let of_class = |i: usize| matches!(judgements[i], Judgement::Noted(c, _) if *c == class);
         let group: Vec<usize> = (0..fixtures.len())
-            .filter(|&i| matches!(judgements[i], Judgement::Noted(c, _) if *c == class))
+            .filter(|&i| shown[i] && of_class(i))
             .collect();
         if group.is_empty() {
             continue;
@@ -176,176 +136,306 @@ pub fn feedback(
         }
         let _ = writeln!(
             out,
-            "### {} on {} fixture{}\n",
+            "### {} on {}\n",
             class.name(),
-            group.len(),
-            if group.len() == 1 { "" } else { "s" }
+            count(group.len(), "fixture")
         );
-        let shapes: Vec<Shape> = group
-            .iter()
-            .map(|&i| Shape::of(&bytes(&fixtures[i])))
+        let shapes = shapes.get_or_insert_with(|| {
+            (0..fixtures.len())
+                .map(|i| shown[i].then(|| Shape::of(&bytes(&fixtures[i]))))
+                .collect()
+        });
+        let categories: Vec<_> = group.iter().map(|&i| fixtures[i].named).collect();
+        let failing: Vec<Shape> = group.iter().filter_map(|&i| shapes[i]).collect();
+        let others: Vec<Shape> = (0..fixtures.len())
+            .filter(|&i| !of_class(i) && categories.contains(&fixtures[i].named))
+            .filter_map(|i| shapes[i])
             .collect();
-        if let Some(cause) = shared_cause(class, &shapes) {
+        if let Some(cause) = shared_cause(class, &failing, &others) {
             let _ = writeln!(out, "Likely cause: {cause}.\n");
         }
-        let visible: Vec<usize> = group
-            .iter()
-            .copied()
-            .filter(|&i| shown(&fixtures[i]))
-            .collect();
-        let hidden = group.len() - visible.len();
-        if let Some(&smallest) = visible.iter().min_by_key(|&&i| fixtures[i].size) {
-            let f = &fixtures[smallest];
-            let _ = writeln!(out, "The smallest: `{}` ({} bytes).\n", f.shown, f.size);
-            let input = bytes(f);
-            let _ = writeln!(out, "Its input:\n\n{}", excerpt(&input, 4));
-            let _ = writeln!(
-                out,
-                "Expected (the reference's output):\n\n{}",
-                excerpt(&f.expected, 3)
-            );
-            if let Judgement::Noted(_, text) = judgements[smallest] {
-                let _ = writeln!(out, "What your program did: {text}\n");
-            }
-            if class == Class::WrongVerdict {
-                if let Ok(puzzle) = read_puzzle(&input[..]) {
-                    let mut why = Vec::new();
-                    if puzzle::write_explanation(&mut why, &puzzle).is_ok() {
-                        let _ = writeln!(
-                            out,
-                            "Why (`./puzzle --explain`: the parity rule at work):\n\n{}",
-                            excerpt(&why, 20)
-                        );
-                    }
+        let Some(&smallest) = group.iter().min_by_key(|&&i| fixtures[i].size) else {
+            continue;
+        };
+        let f = &fixtures[smallest];
+        let _ = writeln!(out, "The smallest: `{}` ({} bytes).\n", f.shown, f.size);
+        let input = bytes(f);
+        let _ = writeln!(out, "Its input:\n\n{}", excerpt(&input, 4));
+        let _ = writeln!(
+            out,
+            "Expected (the reference's output):\n\n{}",
+            excerpt(&f.expected, 3)
+        );
+        if let Judgement::Noted(_, text) = judgements[smallest] {
+            let _ = writeln!(out, "What your program did: {text}\n");
+        }
+        if class == Class::WrongVerdict {
+            if let Ok(puzzle) = read_puzzle(&input[..]) {
+                let mut why = Vec::new();
+                if puzzle::write_explanation(&mut why, &puzzle).is_ok() {
+                    let _ = writeln!(
+                        out,
+                        "Why (the parity rule at work on this input):\n\n{}",
+                        excerpt(&why, 20)
+                    );
                 }
             }
-            let others: Vec<&str> = visible
-                .iter()
-                .filter(|&&i| i != smallest)
-                .map(|&i| fixtures[i].shown.as_str())
-                .collect();
-            if !others.is_empty() {
-                let _ = writeln!(out, "Also: {}.\n", others.join(", "));
-            }
         }
-        if hidden > 0 {
-            let _ = writeln!(
-                out,
-                "And {hidden} hidden fixture{}.\n",
-                if hidden == 1 { "" } else { "s" }
-            );
+        let others: Vec<&str> = group
+            .iter()
+            .filter(|&&i| i != smallest)
+            .map(|&i| fixtures[i].shown.as_str())
+            .collect();
+        if !others.is_empty() {
+            let _ = writeln!(out, "Also: {}.\n", a_few(&others));
         }
     }
     if !any_fault {
-        out.push_str(
-            "## Faults\n\nNone: every fixture got the answer the assignment asks for.\n\n",
+        out.push_str("## Faults\n\nNone among the fixtures shown here.\n\n");
+    }
+    if not_shown > 0 {
+        let _ = writeln!(
+            out,
+            "## Not shown here\n\n{} not shown here: their results come after the due \
+             date, or stay with the marker. They count in the score.\n",
+            if not_shown == 1 {
+                "1 fixture is".to_string()
+            } else {
+                format!("{not_shown} fixtures are")
+            }
         );
     }
-    let mut section = |title: &str, class: Class, note: &str| {
-        let lines: Vec<String> = (0..fixtures.len())
-            .filter(|&i| shown(&fixtures[i]))
-            .filter_map(|i| match judgements[i] {
-                Judgement::Noted(c, text) if *c == class => {
+    let mut section = |title: &str, note: &str, lines: Vec<String>| {
+        if lines.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "## {title}\n\n{note}\n");
+        let more = lines.len().saturating_sub(SHOWN);
+        out.extend(lines.into_iter().take(SHOWN));
+        if more > 0 {
+            let _ = writeln!(out, "- and {more} more");
+        }
+        out.push('\n');
+    };
+    let listed = |class: Option<Class>| -> Vec<String> {
+        (0..fixtures.len())
+            .filter(|&i| shown[i])
+            .filter_map(|i| match (judgements[i], class) {
+                (Judgement::Noted(c, text), Some(class)) if *c == class => {
+                    Some(format!("- `{}`: {text}\n", fixtures[i].shown))
+                }
+                (Judgement::Message(text), None) => {
                     Some(format!("- `{}`: {text}\n", fixtures[i].shown))
                 }
                 _ => None,
             })
-            .collect();
-        if !lines.is_empty() {
-            let _ = writeln!(out, "## {title}\n\n{note}\n");
-            let more = lines.len().saturating_sub(SHOWN);
-            out.extend(lines.into_iter().take(SHOWN));
-            if more > 0 {
-                let _ = writeln!(out, "- and {more} more (the report lists them all)");
-            }
-            out.push('\n');
-        }
+            .collect()
     };
     section(
         "Format differences",
-        Class::Format,
         "The right decision, said differently from the reference. These do not cost \
          marks for the decision, only the format part (if the scheme gives it points).",
+        listed(Some(Class::Format)),
     );
     section(
         "Open questions (not counted)",
-        Class::Open,
         "Inputs the assignment leaves open: either answer is accepted.",
+        listed(Some(Class::Open)),
     );
-    let messages: Vec<String> = (0..fixtures.len())
-        .filter(|&i| shown(&fixtures[i]))
-        .filter_map(|i| match judgements[i] {
-            Judgement::Message(text) => Some(format!("- `{}`: {text}\n", fixtures[i].shown)),
-            _ => None,
-        })
-        .collect();
-    if !messages.is_empty() {
-        let more = messages.len().saturating_sub(SHOWN);
-        let mut messages: Vec<String> = messages.into_iter().take(SHOWN).collect();
-        if more > 0 {
-            messages.push(format!("- and {more} more (the report lists them all)\n"));
+    section(
+        "Your error messages (not counted)",
+        "Bad input rejected as required; the words are for the marker to judge (the \
+         assignment asks for a brief, informative message).",
+        listed(None),
+    );
+    out
+}
+
+/// How many lines of a failed build's output the feedback shows (its end,
+/// where the compiler's last words are).
+const LOG_LINES: usize = 30;
+
+/// The feedback file of a submission that was not built: why (`note`), the
+/// end of the build's output `log` when it printed anything, else what the
+/// grader found instead: the files handed in (`files`, paths in the
+/// submission). Never the name of a log file: the student does not have it.
+pub fn not_built(name: &str, note: &str, log: &[u8], files: &[String]) -> String {
+    let mut out = format!("# Feedback for {name}\n\nNot built: {note}.\n\n");
+    let all = lines(log);
+    if all.iter().any(|l| super::text::has_text(l)) {
+        let from = all.len().saturating_sub(LOG_LINES);
+        let _ = writeln!(
+            out,
+            "What the build printed{}:\n",
+            if from > 0 {
+                format!(" (its last {LOG_LINES} lines)")
+            } else {
+                String::new()
+            }
+        );
+        for line in &all[from..] {
+            let shown = super::text::shown(&line[..line.len().min(200)]);
+            let _ = writeln!(out, "    {shown}");
+        }
+        out.push('\n');
+    } else {
+        out.push_str("The build printed nothing.\n\n");
+    }
+    if files.is_empty() {
+        out.push_str("The submission holds no file.\n");
+    } else {
+        let _ = writeln!(out, "The files handed in:\n");
+        for file in files.iter().take(SHOWN * 2) {
+            let _ = writeln!(out, "- `{file}`");
+        }
+        if files.len() > SHOWN * 2 {
+            let _ = writeln!(out, "- and {} more", files.len() - SHOWN * 2);
         }
         out.push_str(
-            "## Your error messages (not counted)\n\nBad input rejected as required; the \
-             words are for the marker to judge (the assignment asks for a brief, \
-             informative message).\n\n",
+            "\nThe assignment asks for a Makefile that builds `puzzle`, `puzzle.c`, \
+             `boardADT.c` and `boardADT.h`.\n",
         );
-        out.extend(messages);
-        out.push('\n');
     }
-    out.push_str(
-        "See the README's table of classic bugs (docs/grading.md, \"The fixtures that \
-         catch real faults\") and run `./puzzle --explain < FILE` on any fixture.\n",
-    );
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixture::{reference_answer, Allowed, Category};
+    use std::path::PathBuf;
 
-    #[test]
-    fn a_shape_sees_the_side_the_lines_and_the_inversions() {
-        let s = Shape::of(b"2 1 3 b\n1 2 3 b\n");
-        assert_eq!(s.side, Some(2));
-        assert_eq!(s.longest_line, 7);
-        assert_eq!(s.inversions, Some(1));
-        assert_eq!(Shape::of(b"1 2 3\n").side, None);
+    fn fixture(shown: &str, input: &[u8]) -> Fixture {
+        let named = Category::of_name(shown.rsplit('/').next().unwrap());
+        Fixture {
+            shown: shown.into(),
+            path: PathBuf::from(shown),
+            size: input.len() as u64,
+            named,
+            allowed: Allowed::Only(named),
+            choices: Vec::new(),
+            expected: reference_answer(input).0,
+        }
     }
 
     #[test]
-    fn a_cause_is_named_only_when_every_fixture_shows_it() {
-        let even = Shape {
-            side: Some(4),
-            longest_line: 40,
-            inversions: Some(3),
+    fn a_few_names_then_how_many_more() {
+        assert_eq!(a_few(&["a", "b"]), "`a`, `b`");
+        assert_eq!(
+            a_few(&["a", "b", "c", "d", "e"]),
+            "`a`, `b`, `c` and 2 more"
+        );
+    }
+
+    /// Inputs of the fixtures below, by their shown names.
+    const INPUTS: [(&str, &[u8]); 8] = [
+        ("Tests/sol2_a.inp", b"1 2 3 b\n1 b 3 2\n"),
+        ("Tests/sol2_b.inp", b"1 2 3 b\n3 1 b 2\n"),
+        (
+            "Tests/sol4_c.inp",
+            b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 b\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 b 15\n",
+        ),
+        ("Tests/unsol2_d.inp", b"2 1 3 b\n1 2 3 b\n"),
+        ("Tests/unsol2_e.inp", b"1 2 3 b\n2 1 3 b\n"),
+        ("Tests/unsol2_f.inp", b"3 2 1 b\n1 2 3 b\n"),
+        ("Tests/sol257_late.inp", b"1 2 3 b\n1 2 b 3\n"),
+        ("Tests/bad_g.inp", b"1 2 3 x\n1 2 3 b\n"),
+    ];
+
+    #[test]
+    fn feedback_names_only_what_the_student_gets_and_nothing_not_yet_visible() {
+        let fixtures: Vec<Fixture> = INPUTS.iter().map(|(n, i)| fixture(n, i)).collect();
+        let wrong = Judgement::Noted(Class::WrongVerdict, "'unsolvable'".into());
+        let late = Judgement::Noted(Class::WrongVerdict, "'unsolvable', late".into());
+        let message = Judgement::Message("no".into());
+        let judgements = [
+            &wrong, &wrong, &wrong, &wrong, &wrong, &wrong, &late, &message,
+        ];
+        let graded: Vec<crate::judge::Graded> = judgements
+            .iter()
+            .map(|j| crate::judge::Graded {
+                judgement: (*j).clone(),
+                time: None,
+            })
+            .collect();
+        let scheme =
+            crate::marks::Scheme::parse("[fixtures Tests/sol257*]\nvisibility = after_due_date\n")
+                .unwrap();
+        let score = scheme.score(&fixtures, &graded);
+        let bytes = |f: &Fixture| {
+            INPUTS
+                .iter()
+                .find(|(n, _)| *n == f.shown)
+                .map(|(_, i)| i.to_vec())
+                .unwrap()
         };
-        let odd = Shape {
-            side: Some(3),
-            longest_line: 20,
-            inversions: Some(2),
-        };
-        let long = Shape {
-            side: Some(30),
-            longest_line: 2000,
-            inversions: Some(9),
-        };
-        assert!(shared_cause(Class::WrongVerdict, &[even, even])
-            .unwrap()
-            .starts_with("all are boards of an even side"));
-        assert_eq!(shared_cause(Class::WrongVerdict, &[even, odd]), None);
-        assert!(shared_cause(Class::FalseError, &[long, long])
-            .unwrap()
-            .starts_with("all have lines over 1,024 bytes"));
-        assert_eq!(shared_cause(Class::FalseError, &[long]), None);
-        assert_eq!(shared_cause(Class::Format, &[long, long]), None);
-        let huge = Shape {
-            side: Some(257),
-            longest_line: 400_000,
-            inversions: Some(1 << 31),
-        };
-        assert!(shared_cause(Class::WrongVerdict, &[huge])
-            .unwrap()
-            .contains("32-bit counter"));
+        let text = feedback(
+            "ann",
+            &fixtures,
+            &judgements,
+            Some(&score),
+            &|f| scheme.visibility(f),
+            &bytes,
+        );
+        // The score, what the faults shown cost, and the rest as one sum.
+        assert!(
+            text.starts_with(&format!(
+                "# Feedback for ann\n\nScore: **{} of 100**. Lost: wrong verdict ",
+                points(score.total)
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains("; 10.62 on fixtures not shown here."),
+            "{text}"
+        );
+        // Six shown, the late one neither named, counted nor explained.
+        assert!(text.contains("### WRONG VERDICT on 6 fixtures\n"), "{text}");
+        assert!(!text.contains("sol257"), "{text}");
+        assert!(!text.contains("late"), "{text}");
+        assert!(text.contains("1 fixture is not shown here"), "{text}");
+        // The smallest, its input, expected output and the rule written out;
+        // then three more names and how many more.
+        assert!(text.contains("The smallest: `Tests/sol2_a.inp` (16 bytes)."));
+        assert!(text.contains("Why (the parity rule at work on this input):"));
+        assert!(text.contains("even side, so the blank's row counts"));
+        assert!(text.contains(
+            "Also: `Tests/sol2_b.inp`, `Tests/sol4_c.inp`, `Tests/unsol2_d.inp` and 2 more."
+        ));
+        // Nothing the student does not have.
+        for never in [
+            "./puzzle",
+            "--explain",
+            "README",
+            "docs/",
+            "the report",
+            ".txt",
+        ] {
+            assert!(!text.contains(never), "{never} in {text}");
+        }
+    }
+
+    #[test]
+    fn a_submission_not_built_shows_what_its_build_printed_or_what_happened() {
+        let text = not_built(
+            "bob",
+            "make failed: x.c:1: error: y",
+            b"cc x.c\nx.c:1: error: y\n",
+            &["x.c".into()],
+        );
+        assert!(
+            text.contains("What the build printed:\n\n    cc x.c\n    x.c:1: error: y\n"),
+            "{text}"
+        );
+        assert!(!text.contains("make.txt"));
+        let text = not_built(
+            "eve",
+            "no Makefile and no .c file",
+            b"",
+            &["notes.txt".into()],
+        );
+        assert!(text.contains("The build printed nothing"), "{text}");
+        assert!(text.contains("- `notes.txt`"), "{text}");
+        assert!(!text.contains("log"), "{text}");
     }
 }

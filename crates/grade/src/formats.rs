@@ -126,18 +126,39 @@ pub fn prairielearn(m: &Marked) -> String {
         (fraction * 10000.0).round() / 10000.0,
         json_string(m.note)
     );
-    for (i, (f, g, (earned, max))) in tests(m)
-        .filter(|(f, _, _)| m.scheme.visibility(f) != Visibility::Hidden)
-        .enumerate()
-    {
+    let mut shown = 0;
+    // The hidden fixtures, as one test (so that the tests' points add up to
+    // the score): how many, their points and maximum.
+    let (mut hidden, mut hidden_earned, mut hidden_max) = (0, 0.0, 0.0);
+    for (f, g, (earned, max)) in tests(m) {
+        if m.scheme.visibility(f) == Visibility::Hidden {
+            hidden += 1;
+            hidden_earned += earned;
+            hidden_max += max;
+            continue;
+        }
         let _ = write!(
             out,
             "{}\n  {{\"name\": {}, \"points\": {}, \"max_points\": {}, \"output\": {}}}",
-            if i > 0 { "," } else { "" },
+            if shown > 0 { "," } else { "" },
             json_string(&f.shown),
             points(earned),
             points(max),
             json_string(&outcome(&g.judgement))
+        );
+        shown += 1;
+    }
+    if hidden > 0 {
+        let _ = write!(
+            out,
+            "{}\n  {{\"name\": {}, \"points\": {}, \"max_points\": {}, \"output\": \"\"}}",
+            if shown > 0 { "," } else { "" },
+            json_string(&format!(
+                "{hidden} hidden fixture{}",
+                if hidden == 1 { "" } else { "s" }
+            )),
+            points(hidden_earned),
+            points(hidden_max)
         );
     }
     out + "\n]}\n"

@@ -5,9 +5,9 @@ use super::fixture::{Allowed, Category, Fixture};
 use super::open_choice::in_words;
 use super::text::{
     difference, echoes_a_board, has_text, kind_of_difference, lines, message, not_one_error_line,
-    quote,
+    parting_line, quote, quote_end,
 };
-use super::verdict::read_verdict;
+use super::verdict::{find_stuck_verdict, find_verdict, Said};
 use puzzle_sandbox::{Ending, Limits};
 use std::time::Duration;
 
@@ -186,7 +186,26 @@ pub fn judge(fixture: &Fixture, ran: &Ran, limits: &Limits, strict: bool) -> Jud
         }
         Ending::Exited(status) => status,
     };
-    let said = read_verdict(ran.out);
+    // A verdict stuck to the end of an echoed board counts only after an
+    // exit status of 0: then the program accepted the board.
+    let found = find_verdict(ran.out).or_else(|| match status {
+        0 => find_stuck_verdict(ran.out),
+        _ => None,
+    });
+    let said = found.map(|s| s.verdict);
+    // The verdict as a report shows it: the word, and the line it was read
+    // from (by its end) when that is not the word itself.
+    let as_read = |s: Said| {
+        if s.plain {
+            format!("'{}'", s.verdict.word())
+        } else {
+            format!(
+                "'{}' (read from {})",
+                s.verdict.word(),
+                quote_end(ran.out, s.line, false)
+            )
+        }
+    };
     let answer = match said {
         Some(v) if v.word() == "solvable" => Category::Sol,
         Some(_) => Category::Unsol,
@@ -203,16 +222,19 @@ pub fn judge(fixture: &Fixture, ran: &Ran, limits: &Limits, strict: bool) -> Jud
                     with_stderr()
                 ),
             ),
-            Some(v) if *allowed == Allowed::Only(Category::Bad) => Judgement::Noted(
+            Some(_) if *allowed == Allowed::Only(Category::Bad) => Judgement::Noted(
                 Class::MissedError,
                 format!(
-                    "accepted it: '{}' (exit status {status}), expected an error",
-                    v.word()
+                    "accepted it: {} (exit status {status}), expected an error",
+                    found.map(as_read).unwrap_or_default()
                 ),
             ),
-            Some(v) => Judgement::Noted(
+            Some(_) => Judgement::Noted(
                 Class::WrongVerdict,
-                format!("'{}', expected {allowed}", v.word()),
+                format!(
+                    "{}, expected {allowed}",
+                    found.map(as_read).unwrap_or_default()
+                ),
             ),
         };
     }
@@ -259,16 +281,29 @@ pub fn judge(fixture: &Fixture, ran: &Ran, limits: &Limits, strict: bool) -> Jud
                 Judgement::Message(super::text::message(ran.out, true))
             }
         }
-        Some(verdict) => {
-            let said = verdict.word();
+        Some(_) => {
+            let found = found.expect("a verdict was found");
+            let said = as_read(found);
             if status != 0 {
-                let text = format!("exit status {status} after the verdict '{said}', expected 0");
+                let text = format!("exit status {status} after the verdict {said}, expected 0");
                 Judgement::Noted(Class::WrongExitStatus, text)
             } else if !fixture.choices.is_empty() {
-                Judgement::Noted(Class::Open, format!("accepted it ({choices}): '{said}'"))
+                Judgement::Noted(Class::Open, format!("accepted it ({choices}): {said}"))
             } else if fixture.expected != ran.out {
+                // A verdict read leniently is named, unless the difference
+                // shown is its line.
+                let word = if found.plain || parting_line(&fixture.expected, ran.out) == found.line
+                {
+                    String::new()
+                } else {
+                    format!(
+                        "; the verdict {} read as '{}'",
+                        quote_end(ran.out, found.line, false),
+                        found.verdict.word()
+                    )
+                };
                 let text = format!(
-                    "{} ({}){}",
+                    "{} ({}){word}{}",
                     difference(&fixture.expected, ran.out),
                     kind_of_difference(&fixture.expected, ran.out),
                     with_stderr()
@@ -375,6 +410,77 @@ mod tests {
             (
                 "WRONG EXIT STATUS",
                 "exit status 3 after the verdict 'solvable', expected 0".into()
+            )
+        );
+    }
+
+    #[test]
+    fn a_verdict_stuck_to_an_echoed_board_after_exit_0_is_an_acceptance() {
+        let f = fixture("bad_x", b"1 2 3 bxxxx\n1 2 3 b\n");
+        let long = format!("start: 1 2 3 b\ngoal: 1 2 3 b{}solvable", "x".repeat(3000));
+        assert_eq!(
+            judged(&f, Ending::Exited(0), &long, ""),
+            Judgement::Noted(
+                Class::MissedError,
+                format!(
+                    "accepted it: 'solvable' (read from ...'{}solvable') (exit status 0), expected an error",
+                    "x".repeat(92)
+                )
+            )
+        );
+        // With an exit status of 1 the same output is a rejection.
+        assert!(matches!(
+            judged(&f, Ending::Exited(1), &long, ""),
+            Judgement::Noted(Class::Format, _) | Judgement::Message(_)
+        ));
+        // A message that only mentions the word stays a message.
+        assert_eq!(
+            judged(&f, Ending::Exited(0), "cannot tell if solvable\n", ""),
+            Judgement::Noted(
+                Class::WrongExitStatus,
+                "exit status 0 after 'cannot tell if solvable', expected EXIT_FAILURE (1)".into()
+            )
+        );
+        assert_eq!(
+            judged(&f, Ending::Exited(1), "cannot tell if solvable\n", ""),
+            Judgement::Message("cannot tell if solvable".into())
+        );
+    }
+
+    #[test]
+    fn a_verdict_read_leniently_is_shown_with_its_words() {
+        let f = fixture("sol_x", b"1 2 3 b\n1 2 b 3\n");
+        let noted = |out: &str| match judged(&f, Ending::Exited(0), out, "") {
+            Judgement::Noted(class, text) => (class, text),
+            other => panic!("{other:?}"),
+        };
+        // The difference is elsewhere: the word is named too.
+        assert_eq!(
+            noted("Start: 1 2 3 b\ngoal: 1 2 b 3\nsolvavle\n"),
+            (
+                Class::Format,
+                "line 1: expected 'start: 1 2 3 b', got 'Start: 1 2 3 b' (other); the verdict 'solvavle' read as 'solvable'".into()
+            )
+        );
+        // The difference is the verdict's line: shown once.
+        assert_eq!(
+            noted("start: 1 2 3 b\ngoal: 1 2 b 3\nSolvable.\n"),
+            (
+                Class::Format,
+                "line 3: expected 'solvable', got 'Solvable.' (other)".into()
+            )
+        );
+        let u = fixture("unsol_x", b"2 1 3 b\n1 2 3 b\n");
+        let ran = Ran {
+            ending: Ending::Exited(0),
+            out: b"solvavle\n",
+            err: b"",
+        };
+        assert_eq!(
+            judge(&u, &ran, &limits(), false),
+            Judgement::Noted(
+                Class::WrongVerdict,
+                "'solvable' (read from 'solvavle'), expected 'unsolvable'".into()
             )
         );
     }

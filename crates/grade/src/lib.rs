@@ -17,14 +17,20 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod archive;
 pub mod build;
+pub mod cause;
 pub mod check;
+#[cfg(test)]
+pub(crate) mod fake;
 pub mod feedback;
 pub mod fixture;
 pub mod formats;
 pub mod fuzz;
 pub mod grades;
 pub mod html;
+#[cfg(test)]
+mod in_process;
 pub mod json;
 pub mod judge;
 pub mod marks;
@@ -267,41 +273,40 @@ pub fn grade_program_until(
         for slot in 0..threads {
             let (next, finished, results, failure) = (&next, &finished, &results, &failure);
             let (timeouts, not_run) = (&timeouts, &not_run);
-            scope.spawn(move || loop {
-                let Some(&i) = order.get(next.fetch_add(1, Ordering::SeqCst)) else {
-                    break;
-                };
-                if lock(failure).is_some() {
-                    break;
-                }
-                let graded = match not_run(i) {
-                    Some(why) => Ok(Graded {
-                        judgement: Judgement::Noted(Class::NotRun, why),
-                        time: None,
-                    }),
-                    None => grade_one(
-                        runner,
-                        program,
-                        &fixtures[i],
-                        settings,
-                        work,
-                        slot,
-                        deadline,
-                    ),
-                };
-                match graded {
-                    Ok(graded) => {
-                        if matches!(graded.judgement, Judgement::Noted(Class::Timeout, _)) {
-                            timeouts.fetch_add(1, Ordering::SeqCst);
-                        }
-                        lock(results)[i] = Some(graded)
-                    }
-                    Err(e) => {
-                        lock(failure).get_or_insert(e);
+            scope.spawn(move || {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    if lock(failure).is_some() {
                         break;
                     }
+                    let graded = match not_run(i) {
+                        Some(why) => Ok(Graded {
+                            judgement: Judgement::Noted(Class::NotRun, why),
+                            time: None,
+                        }),
+                        None => grade_one(
+                            runner,
+                            program,
+                            &fixtures[i],
+                            settings,
+                            work,
+                            slot,
+                            deadline,
+                        ),
+                    };
+                    match graded {
+                        Ok(graded) => {
+                            if matches!(graded.judgement, Judgement::Noted(Class::Timeout, _)) {
+                                timeouts.fetch_add(1, Ordering::SeqCst);
+                            }
+                            lock(results)[i] = Some(graded)
+                        }
+                        Err(e) => {
+                            lock(failure).get_or_insert(e);
+                            break;
+                        }
+                    }
+                    done(finished.fetch_add(1, Ordering::SeqCst) + 1);
                 }
-                done(finished.fetch_add(1, Ordering::SeqCst) + 1);
             });
         }
     });

@@ -303,40 +303,86 @@ impl Scheme {
     /// Each fixture's points and maximum, and the total score and maximum,
     /// for a program graded so. A fixture that was not graded (misnamed)
     /// counts for nothing.
+    ///
+    /// Every amount is a whole number of hundredths, the precision reports
+    /// show: each part's points are shared among the fixtures it applies to
+    /// by weight and rounded by largest remainder (the shares' floors, then
+    /// a hundredth more to the largest remainders, the earlier fixture first
+    /// on a tie), so that the shares add up to the part's points exactly. A
+    /// fixture is worth the sum of its shares and earns those of the parts
+    /// it earns; the total and the maximum are the sums of the fixtures', so
+    /// that the points shown per fixture add up to the total shown, in
+    /// every format.
     pub fn score(&self, fixtures: &[Fixture], graded: &[Graded]) -> Score {
         let counts = |f: &Fixture| !matches!(f.allowed, super::fixture::Allowed::NotGraded(_));
-        let mut totals = [0.0; 4];
-        for f in fixtures.iter().filter(|f| counts(f)) {
-            for (i, part) in Part::ALL.iter().enumerate() {
-                if part.applies_to(f.named) {
-                    totals[i] += self.weight(f);
-                }
+        // Hundredths of each part, fixture by fixture.
+        let mut shares = vec![[0u64; 4]; fixtures.len()];
+        for (p, part) in Part::ALL.iter().enumerate() {
+            let applies: Vec<usize> = (0..fixtures.len())
+                .filter(|&i| counts(&fixtures[i]) && part.applies_to(fixtures[i].named))
+                .collect();
+            let weights: Vec<f64> = applies.iter().map(|&i| self.weight(&fixtures[i])).collect();
+            let all: f64 = weights.iter().sum();
+            if all <= 0.0 {
+                continue;
+            }
+            let cents = (self.points[p] * 100.0).round() as u64;
+            for (k, given) in largest_remainder(cents, &weights, all)
+                .into_iter()
+                .enumerate()
+            {
+                shares[applies[k]][p] = given;
             }
         }
         let mut per_fixture = Vec::with_capacity(fixtures.len());
-        for (f, g) in fixtures.iter().zip(graded) {
-            let (mut points, mut max) = (0.0, 0.0);
-            if counts(f) {
-                for (i, part) in Part::ALL.iter().enumerate() {
-                    if part.applies_to(f.named) && totals[i] > 0.0 {
-                        let share = self.points[i] * self.weight(f) / totals[i];
-                        max += share;
-                        if part.earned(&g.judgement) {
-                            points += share;
-                        }
-                    }
+        let (mut total, mut max) = (0u64, 0u64);
+        for (i, g) in graded.iter().enumerate().take(fixtures.len()) {
+            let (mut earned, mut worth) = (0, 0);
+            for (p, part) in Part::ALL.iter().enumerate() {
+                worth += shares[i][p];
+                if part.earned(&g.judgement) {
+                    earned += shares[i][p];
                 }
             }
-            per_fixture.push((points, max));
+            total += earned;
+            max += worth;
+            per_fixture.push((hundredths(earned), hundredths(worth)));
         }
-        let total = per_fixture.iter().map(|p| p.0).sum();
-        let max = per_fixture.iter().map(|p| p.1).sum();
         Score {
             per_fixture,
-            total,
-            max,
+            total: hundredths(total),
+            max: hundredths(max),
         }
     }
+}
+
+/// `cents` shared by `weights` (of sum `all`): each share's floor, then one
+/// more to the largest remainders (the earlier first on a tie).
+fn largest_remainder(cents: u64, weights: &[f64], all: f64) -> Vec<u64> {
+    let exact: Vec<f64> = weights.iter().map(|w| cents as f64 * w / all).collect();
+    let mut given: Vec<u64> = exact.iter().map(|e| e.floor() as u64).collect();
+    let mut left = cents.saturating_sub(given.iter().sum());
+    let mut order: Vec<usize> = (0..exact.len()).collect();
+    let remainder = |k: usize| exact[k] - exact[k].floor();
+    order.sort_by(|&a, &b| remainder(b).total_cmp(&remainder(a)).then(a.cmp(&b)));
+    for k in order {
+        if left == 0 {
+            break;
+        }
+        given[k] += 1;
+        left -= 1;
+    }
+    given
+}
+
+/// A whole number of hundredths as points.
+fn hundredths(cents: u64) -> f64 {
+    cents as f64 / 100.0
+}
+
+/// Points as whole hundredths (a [`Score`]'s amounts are).
+fn cents(points: f64) -> u64 {
+    (points * 100.0).round().max(0.0) as u64
 }
 
 /// What a scheme gives a graded program.
@@ -348,6 +394,50 @@ pub struct Score {
     pub total: f64,
     /// The most it could have been.
     pub max: f64,
+}
+
+impl Score {
+    /// The points each class of fault cost, in [`Class::ALL`]'s order, only
+    /// the classes that cost something: a fixture's lost points (its maximum
+    /// less its points) go to its class. They add up to `max - total`
+    /// exactly (every amount is whole hundredths). `graded` is the grading
+    /// the score was computed from, fixture by fixture.
+    pub fn lost_by_class(&self, graded: &[Graded]) -> Vec<(Class, f64)> {
+        self.lost_where(graded.iter().map(|g| &g.judgement), |_| true)
+    }
+
+    /// [`Score::lost_by_class`] over the fixtures that `keep` keeps (by
+    /// index), judged `judgements`.
+    pub fn lost_where<'a>(
+        &self,
+        judgements: impl Iterator<Item = &'a Judgement>,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<(Class, f64)> {
+        let mut lost = [0u64; Class::ALL.len()];
+        for (i, (judgement, (earned, max))) in judgements.zip(&self.per_fixture).enumerate() {
+            if let (Judgement::Noted(class, _), true) = (judgement, keep(i)) {
+                lost[*class as usize] += cents(*max).saturating_sub(cents(*earned));
+            }
+        }
+        Class::ALL
+            .into_iter()
+            .filter(|c| lost[*c as usize] > 0)
+            .map(|c| (c, hundredths(lost[c as usize])))
+            .collect()
+    }
+}
+
+/// Points lost by class in words: `wrong verdict 10.5, missed error 2.3`
+/// (`nothing` when none).
+pub fn lost_in_words(lost: &[(Class, f64)]) -> String {
+    if lost.is_empty() {
+        return "nothing".into();
+    }
+    let words: Vec<String> = lost
+        .iter()
+        .map(|(class, lost)| format!("{} {}", class.name().to_lowercase(), points(*lost)))
+        .collect();
+    words.join(", ")
 }
 
 /// Points as a report shows them: at most two decimals, no trailing zeros.
@@ -449,9 +539,77 @@ mod tests {
             graded(Judgement::Noted(Class::WrongVerdict, String::new())),
         ];
         let score = scheme.score(&fixtures, &wrong);
-        // Half the verdicts (35) and a third of the format (5/3) are lost.
-        assert_eq!(points(score.total), "63.33");
-        assert_eq!(points(score.per_fixture[2].0), "1.67");
-        assert_eq!(points(score.per_fixture[2].1), "38.33");
+        // Half the verdicts (35) and a third of the format (5/3, rounded
+        // by largest remainder: 1.67, 1.67, 1.66) are lost.
+        assert_eq!(points(score.total), "63.34");
+        assert_eq!(points(score.per_fixture[2].0), "1.66");
+        assert_eq!(points(score.per_fixture[2].1), "38.32");
+        assert_eq!(score.lost_by_class(&wrong), [(Class::WrongVerdict, 36.66)]);
+    }
+
+    /// Whole hundredths of `value` (shown amounts are).
+    fn hundredths_of(value: f64) -> i64 {
+        (value * 100.0).round() as i64
+    }
+
+    #[test]
+    fn the_points_shown_per_fixture_add_up_to_the_total_and_the_maximum() {
+        // 89 fixtures of three weights and odd points: no share is a whole
+        // number of hundredths.
+        let mut fixtures = Vec::new();
+        let mut graded_ = Vec::new();
+        for i in 0..89 {
+            let name = match i % 3 {
+                0 => format!("Tests/bad_{i}"),
+                1 => format!("Tests/sol_{i}"),
+                _ => format!("Tests/unsol_{i}"),
+            };
+            fixtures.push(fixture(&name));
+            let judgement = match i % 7 {
+                0 => Judgement::Noted(Class::WrongVerdict, String::new()),
+                1 => Judgement::Noted(Class::MissedError, String::new()),
+                2 => Judgement::Noted(Class::Format, String::new()),
+                3 => Judgement::Noted(Class::WrongExitStatus, String::new()),
+                4 => Judgement::Noted(Class::Timeout, String::new()),
+                _ => Judgement::Passed,
+            };
+            graded_.push(graded(judgement));
+        }
+        let scheme = Scheme::parse(
+            "[points]\nverdict = 71.3\nrejection = 17.9\nexit-status = 3.3\nformat = 7.5\n\
+             [fixtures Tests/sol_1*]\nweight = 2.5\n[fixtures Tests/bad_3*]\nweight = 0.7\n",
+        )
+        .unwrap();
+        let score = scheme.score(&fixtures, &graded_);
+        let earned: i64 = score.per_fixture.iter().map(|p| hundredths_of(p.0)).sum();
+        let worth: i64 = score.per_fixture.iter().map(|p| hundredths_of(p.1)).sum();
+        assert_eq!(earned, hundredths_of(score.total));
+        assert_eq!(worth, hundredths_of(score.max));
+        assert_eq!(points(score.max), "100");
+        // Each amount shown is the amount: whole hundredths.
+        for (earned, max) in &score.per_fixture {
+            assert_eq!(points(*earned).parse::<f64>().unwrap(), *earned);
+            assert!(earned <= max);
+        }
+        // What each class cost adds up to what was lost.
+        let lost = score.lost_by_class(&graded_);
+        let classes: Vec<Class> = lost.iter().map(|l| l.0).collect();
+        assert_eq!(
+            classes,
+            [
+                Class::WrongVerdict,
+                Class::MissedError,
+                Class::WrongExitStatus,
+                Class::Timeout,
+                Class::Format
+            ]
+        );
+        let all_lost: i64 = lost.iter().map(|l| hundredths_of(l.1)).sum();
+        assert_eq!(
+            all_lost,
+            hundredths_of(score.max) - hundredths_of(score.total)
+        );
+        assert!(lost_in_words(&lost).starts_with("wrong verdict "));
+        assert_eq!(lost_in_words(&[]), "nothing");
     }
 }

@@ -17,7 +17,7 @@
 //! its feedback names it; it needs the fixtures' bytes, read where the
 //! grading runs ([`fixture_shape`]), and is left out where they cannot be.
 
-use super::feedback::{shared_cause, Shape};
+use super::cause::{shared_cause, Shape};
 use super::grades::Manifest;
 use super::html::{escape, head, href};
 use super::judge::Class;
@@ -152,14 +152,28 @@ pub fn class_page(
             if group.is_empty() || matches!(class, Class::Format | Class::Open) {
                 continue;
             }
-            let group_shapes: Option<Vec<Shape>> = group
+            let mut shape = |i: usize| {
+                let name = stats[i].line.fixture.as_str();
+                *shape_of.entry(name).or_insert_with(|| shapes(name))
+            };
+            let group_shapes: Option<Vec<Shape>> = group.iter().map(|&i| shape(i)).collect();
+            // The fixtures of the same categories that did not fail so: a
+            // cause must set the failing ones apart from them, as the
+            // feedback's does.
+            let categories: Vec<&str> = group
                 .iter()
-                .map(|&i| {
-                    let name = stats[i].line.fixture.as_str();
-                    *shape_of.entry(name).or_insert_with(|| shapes(name))
-                })
+                .map(|&i| stats[i].line.category.as_str())
                 .collect();
-            let Some(cause) = group_shapes.and_then(|s| shared_cause(class, &s)) else {
+            let others: Vec<usize> = record
+                .fixtures
+                .iter()
+                .filter(|l| categories.contains(&l.category.as_str()))
+                .map(|l| index[l.fixture.as_str()])
+                .filter(|i| !group.contains(i))
+                .collect();
+            let other_shapes: Vec<Shape> = others.into_iter().filter_map(&mut shape).collect();
+            let Some(cause) = group_shapes.and_then(|s| shared_cause(class, &s, &other_shapes))
+            else {
                 continue;
             };
             for &i in group {
@@ -757,6 +771,8 @@ mod tests {
             side: Some(4),
             longest_line: 10,
             inversions: Some(2),
+            blanks: [None, None],
+            kinds: 0,
         };
         let records = [
             record("a", 10.0, &["passed", "passed", "WRONG VERDICT"]),

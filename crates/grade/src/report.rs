@@ -2,9 +2,10 @@
 //! table, the slowest run and the last line; and its counts for a row of
 //! `grade-all`'s table.
 
-use super::feedback::{shared_cause, Shape};
+use super::cause::{shared_cause, Shape};
 use super::fixture::{Category, Fixture};
 use super::judge::{Class, Graded, Judgement};
+use super::marks::{lost_in_words, points, Score};
 use std::fs;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -94,16 +95,67 @@ pub fn write_report_with<W: Write>(
     strict: bool,
     between: &[u8],
 ) -> io::Result<Counts> {
+    write_any_report(out, fixtures, graded, strict, between, None)
+}
+
+/// [`write_report_with`] for a marked program (`grade-all`): before the
+/// last line, its score and what each class of fault cost,
+/// `score 68 of 100; lost: wrong verdict 30, format 2` (see [`score_line`]).
+pub fn write_marked_report<W: Write>(
+    out: &mut W,
+    fixtures: &[Fixture],
+    graded: &[Graded],
+    strict: bool,
+    between: &[u8],
+    score: &Score,
+) -> io::Result<Counts> {
+    write_any_report(out, fixtures, graded, strict, between, Some(score))
+}
+
+/// A marked program's score and what each class of fault cost, in a line:
+/// `score 68 of 100; lost: wrong verdict 30, format 2` (`lost: nothing`
+/// when nothing was); the amounts add up (see [`Score::lost_by_class`]).
+pub fn score_line(score: &Score, graded: &[Graded]) -> String {
+    format!(
+        "score {} of {}; lost: {}",
+        points(score.total),
+        points(score.max),
+        lost_in_words(&score.lost_by_class(graded))
+    )
+}
+
+fn write_any_report<W: Write>(
+    out: &mut W,
+    fixtures: &[Fixture],
+    graded: &[Graded],
+    strict: bool,
+    between: &[u8],
+    score: Option<&Score>,
+) -> io::Result<Counts> {
     // First the causes: a failing class whose fixtures all share one.
+    let mut shapes: Option<Vec<Shape>> = None;
     for class in Class::ALL.into_iter().filter(|c| c.fails(strict)) {
-        let shapes: Vec<Shape> = fixtures
-            .iter()
-            .zip(graded)
-            .filter(|(_, g)| matches!(&g.judgement, Judgement::Noted(c, _) if *c == class))
-            .map(|(f, _)| Shape::of(&fs::read(&f.path).unwrap_or_default()))
+        let of_class = |g: &Graded| matches!(&g.judgement, Judgement::Noted(c, _) if *c == class);
+        let group: Vec<usize> = (0..fixtures.len().min(graded.len()))
+            .filter(|&i| of_class(&graded[i]))
             .collect();
-        if let Some(cause) = shared_cause(class, &shapes) {
-            let n = shapes.len();
+        if group.is_empty() {
+            continue;
+        }
+        let shapes = shapes.get_or_insert_with(|| {
+            fixtures
+                .iter()
+                .map(|f| Shape::of(&fs::read(&f.path).unwrap_or_default()))
+                .collect()
+        });
+        let categories: Vec<Category> = group.iter().map(|&i| fixtures[i].named).collect();
+        let failing: Vec<Shape> = group.iter().map(|&i| shapes[i]).collect();
+        let others: Vec<Shape> = (0..fixtures.len().min(graded.len()))
+            .filter(|&i| !of_class(&graded[i]) && categories.contains(&fixtures[i].named))
+            .map(|i| shapes[i])
+            .collect();
+        if let Some(cause) = shared_cause(class, &failing, &others) {
+            let n = failing.len();
             let s = if n == 1 { "" } else { "s" };
             writeln!(
                 out,
@@ -157,6 +209,9 @@ pub fn write_report_with<W: Write>(
             seconds(slowest),
             seconds(counts.total)
         )?;
+    }
+    if let Some(score) = score {
+        writeln!(out, "{}", score_line(score, graded))?;
     }
     let (all, failed) = (counts.total_fixtures(), counts.total_failed());
     write!(out, "{} passed, {failed} failed", all - failed)?;

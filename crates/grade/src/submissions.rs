@@ -10,8 +10,8 @@
 //! the same options. A submission no longer in the folder loses its rows
 //! and files, and the marker is told.
 
-use super::build::{copy_folder, write_shims, Builder};
-use super::feedback::feedback;
+use super::build::{copy_folder, files_in, write_shims, Builder};
+use super::feedback::{feedback, not_built};
 use super::fixture::Fixture;
 use super::formats::{gradescope, junit, prairielearn, Marked};
 use super::fuzz;
@@ -23,7 +23,7 @@ use super::html::feedback_page;
 use super::judge::Judgement;
 use super::page::{class_page, fixture_shape};
 use super::record::{csv_header, table_header, FixtureLine, Record, Row, FIXTURES_CSV_HEADER};
-use super::report::write_report_with;
+use super::report::write_marked_report;
 use super::{grade_program_until, Settings};
 use puzzle_sandbox::Runner;
 use std::fs;
@@ -382,15 +382,16 @@ impl GradeAll<'_> {
                     None => None,
                 };
                 let mut report = format!("{}\n", self.protections).into_bytes();
-                let counts = write_report_with(
+                let score = scheme.score(self.fixtures, &graded);
+                let counts = write_marked_report(
                     &mut report,
                     self.fixtures,
                     &graded,
                     self.settings.strict,
                     &transcript,
+                    &score,
                 )?;
                 fs::write(file(".txt"), report)?;
-                let score = scheme.score(self.fixtures, &graded);
                 Some((graded, counts, score, fuzzed))
             }
             None => {
@@ -407,7 +408,7 @@ impl GradeAll<'_> {
                     name,
                     self.fixtures,
                     &judgements,
-                    Some((score.total, score.max)),
+                    Some(score),
                     &|f| scheme.visibility(f),
                     &|f| fs::read(&f.path).unwrap_or_default(),
                 );
@@ -424,10 +425,9 @@ impl GradeAll<'_> {
                 )
             }
             None => {
-                let text = format!(
-                    "# Feedback for {name}\n\nNot built: {}.\n\nThe build's log is in {name}.make.txt.\n",
-                    built.note
-                );
+                let log = fs::read(file(".make.txt"))?;
+                let files = files_in(&self.submissions.join(name));
+                let text = not_built(name, &built.note, &log, &files);
                 let row = Row::not_built(name, &built.note);
                 (
                     Record {

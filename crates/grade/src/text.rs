@@ -77,32 +77,74 @@ pub fn quote(data: &[u8], n: usize, at: usize, bare: bool) -> String {
     "end of output".into()
 }
 
+/// Line `n` (from 1) of `data` quoted by its end: the line whole when it
+/// fits in 100 bytes, else its last 100 bytes after `...`; `end of output`
+/// when there is no such line.
+pub fn quote_end(data: &[u8], n: usize, bare: bool) -> String {
+    let q = if bare { "" } else { "'" };
+    match lines(data).get(n.wrapping_sub(1)) {
+        None => "end of output".into(),
+        Some(line) if line.len() <= 100 => format!("{q}{}{q}", shown(line)),
+        Some(line) => format!("...{q}{}{q}", shown(&line[line.len() - 100..])),
+    }
+}
+
+/// Whether the last 100 bytes of an echoed board's `line` (its label
+/// `start:` or `goal:` apart) hold a token that is neither a number nor `b`:
+/// words stuck to its end.
+fn ends_in_words(line: &[u8]) -> bool {
+    let tail = if line.len() > 100 {
+        &line[line.len() - 100..]
+    } else {
+        let colon = line.iter().position(|&b| b == b':').map_or(0, |c| c + 1);
+        &line[colon..]
+    };
+    tail.split(|b| matches!(b, b' ' | b'\t' | b'\r'))
+        .any(|t| !t.is_empty() && t != b"b" && !t.iter().all(u8::is_ascii_digit))
+}
+
 /// The line of `out` that tells what a program said about bad input, quoted
 /// (bare: without quotes): the first non-empty line that does not echo a
-/// board, else the first non-empty line; `nothing` when there is none.
+/// board; else, when the last non-empty line is an echoed board with words
+/// stuck to its end (`start: 1 2 bInvalid tile`), that line by its end (see
+/// [`quote_end`]); else the first non-empty line; `nothing` when there is
+/// none.
 pub fn message(out: &[u8], bare: bool) -> String {
     let mut first = None;
-    let mut found = None;
+    let mut last = None;
     for (i, line) in lines(out).into_iter().enumerate() {
         if has_text(line) {
             first.get_or_insert(i + 1);
             if !echoes_a_board(line) {
-                found = Some(i + 1);
-                break;
+                return quote(out, i + 1, 1, bare);
             }
+            last = Some((i + 1, line));
         }
     }
-    match found.or(first) {
-        Some(n) => quote(out, n, 1, bare),
-        None => "nothing".into(),
+    match (first, last) {
+        (_, Some((n, line))) if ends_in_words(line) => quote_end(out, n, bare),
+        (Some(n), _) => quote(out, n, 1, bare),
+        _ => "nothing".into(),
     }
 }
 
 /// Where `got` parts from `expected`, as a report line says it:
 /// `line L: expected 'E', got 'G'`, or `line L: no final newline after 'G'`.
 pub fn difference(expected: &[u8], got: &[u8]) -> String {
+    let (byte, line) = parting(expected, got);
+    let expected = quote(expected, line, byte, false);
+    let got = quote(got, line, byte, false);
+    if expected == got {
+        format!("line {line}: no final newline after {got}")
+    } else {
+        format!("line {line}: expected {expected}, got {got}")
+    }
+}
+
+/// Where `got` parts from `expected`: the byte (from 1) and its line (from 1).
+fn parting(expected: &[u8], got: &[u8]) -> (usize, usize) {
     let common = expected.iter().zip(got).take_while(|(a, b)| a == b).count();
-    let (byte, line) = if common < expected.len() && common < got.len() {
+    if common < expected.len() && common < got.len() {
         let line = 1 + expected[..common].iter().filter(|&&b| b == b'\n').count();
         (common + 1, line)
     } else {
@@ -114,14 +156,13 @@ pub fn difference(expected: &[u8], got: &[u8]) -> String {
         };
         let newlines = short.iter().filter(|&&b| b == b'\n').count();
         (short.len() + 1, newlines + 1)
-    };
-    let expected = quote(expected, line, byte, false);
-    let got = quote(got, line, byte, false);
-    if expected == got {
-        format!("line {line}: no final newline after {got}")
-    } else {
-        format!("line {line}: expected {expected}, got {got}")
     }
+}
+
+/// The line (from 1) where `got` parts from `expected`, as
+/// [`difference`] names it.
+pub fn parting_line(expected: &[u8], got: &[u8]) -> usize {
+    parting(expected, got).1
 }
 
 /// Spaces and tabs collapsed to one space, none at either end.
@@ -252,6 +293,31 @@ mod tests {
         );
         assert_eq!(message(b"start: 1 2\n", true), "start: 1 2");
         assert_eq!(message(b" \t\r\n", false), "nothing");
+        // A message stuck to the end of a long echoed board is quoted by
+        // the end of its line; a long echo alone by its start.
+        let mut echo = b"start: ".to_vec();
+        echo.extend(b"1 2 ".repeat(30_000));
+        let mut stuck = echo.clone();
+        stuck.extend(b"bInvalid input: tile 0\n");
+        assert_eq!(
+            message(&stuck, false),
+            format!("...'2 {}bInvalid input: tile 0'", "1 2 ".repeat(19))
+        );
+        echo.extend(b"b\n");
+        assert_eq!(
+            message(&echo, false),
+            format!("'start: {}'...", &"1 2 ".repeat(24)[..93])
+        );
+        assert_eq!(
+            message(b"start: 1 2 3 b\ngoal: 1 2 3 bad tile\n", false),
+            "'goal: 1 2 3 bad tile'"
+        );
+        assert_eq!(
+            message(b"start: 1 2 3 b\ngoal: 1 2\n", false),
+            "'start: 1 2 3 b'"
+        );
+        assert_eq!(quote_end(b"ab\n", 1, true), "ab");
+        assert_eq!(quote_end(b"ab\n", 2, true), "end of output");
     }
 
     #[test]

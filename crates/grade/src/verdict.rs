@@ -30,13 +30,71 @@ impl Verdict {
 /// line without its newline); a line that says `error` or `invalid` does
 /// not. `None` when no line reads as a verdict.
 pub fn read_verdict(out: &[u8]) -> Option<Verdict> {
-    let mut verdict = None;
-    for line in lines(out) {
-        if let Some(v) = line_verdict(line) {
-            verdict = Some(v);
+    find_verdict(out).map(|said| said.verdict)
+}
+
+/// A verdict and where it was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Said {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The line it was read from (from 1).
+    pub line: usize,
+    /// Whether that line is the word itself, byte for byte; if not, it was
+    /// read leniently (`Solvable.`, `solvavle`, `The puzzle is solvable`,
+    /// glued to an echoed board), and a report shows the line.
+    pub plain: bool,
+}
+
+/// [`read_verdict`], with the line it was read from.
+pub fn find_verdict(out: &[u8]) -> Option<Said> {
+    let mut said = None;
+    for (i, line) in lines(out).into_iter().enumerate() {
+        if let Some(verdict) = line_verdict(line) {
+            said = Some(Said {
+                verdict,
+                line: i + 1,
+                plain: line == verdict.word().as_bytes(),
+            });
         }
     }
-    verdict
+    said
+}
+
+/// The verdict stuck to the end of an echoed board, when that is the last
+/// line with text of `out`: `goal: 1 2 3 bxxxxsolvable` (a program that
+/// echoed a board, printed the verdict without a newline between, and so
+/// accepted the board), whatever comes before the word. Only for a run that
+/// exited with 0: a rejection may well echo a board that ends in the word.
+/// A line that says `error` or `invalid` is no verdict; nor is a message that
+/// only mentions the word without echoing a board (`cannot tell if solvable`).
+pub fn find_stuck_verdict(out: &[u8]) -> Option<Said> {
+    let all = lines(out);
+    let (i, line) = all
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, l)| super::text::has_text(l))?;
+    if !super::text::echoes_a_board(line) {
+        return None;
+    }
+    let mut s: Vec<u8> = line
+        .iter()
+        .filter(|&&b| b != b'\r')
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    while matches!(s.last(), Some(b' ' | b'\t' | b'.' | b'!')) {
+        s.pop();
+    }
+    let contains = |word: &[u8]| s.windows(word.len()).any(|w| w == word);
+    if contains(b"error") || contains(b"invalid") || !s.ends_with(b"solvable") {
+        return None;
+    }
+    Some(Said {
+        verdict: by_suffix(&s),
+        line: i + 1,
+        plain: false,
+    })
 }
 
 fn by_suffix(s: &[u8]) -> Verdict {
@@ -204,6 +262,29 @@ mod tests {
         assert_eq!(read("Invalid: solvable\n"), None);
         assert_eq!(read("solvable\nunsolvable\n"), Some(Unsolvable));
         assert_eq!(read("unsolvable\nsolvable"), Some(Solvable));
+    }
+
+    #[test]
+    fn the_line_of_a_verdict_and_whether_it_is_the_word_itself() {
+        let said = find_verdict(b"start: 1\ngoal: 1\nsolvable\n").unwrap();
+        assert_eq!((said.line, said.plain), (3, true));
+        let said = find_verdict(b"a\nSolvavle.\n").unwrap();
+        assert_eq!((said.verdict, said.line, said.plain), (Solvable, 2, false));
+    }
+
+    #[test]
+    fn a_verdict_stuck_to_an_echoed_board_on_the_last_line() {
+        let stuck = |text: &str| find_stuck_verdict(text.as_bytes()).map(|s| s.verdict);
+        let long = format!("start: 1 2 3 b\ngoal: 1 2 3 b{}solvable", "x".repeat(5000));
+        assert_eq!(read(&long), None);
+        assert_eq!(stuck(&long), Some(Solvable));
+        assert_eq!(stuck("goal: 1 2 3 bxxunsolvable\n\n"), Some(Unsolvable));
+        assert_eq!(find_stuck_verdict(long.as_bytes()).unwrap().line, 2);
+        // A message that only mentions the word is no verdict.
+        assert_eq!(stuck("cannot tell if solvable\n"), None);
+        assert_eq!(stuck("goal: 1 2 3 bx\ncannot tell if solvable\n"), None);
+        assert_eq!(stuck("goal: 1 2 3 bx: error, not solvable\n"), None);
+        assert_eq!(stuck("goal: 1 2 3 bxsolvable\nerror\n"), None);
     }
 
     #[test]

@@ -649,7 +649,7 @@ FORMAT            Tests/sol7_no_final_newline.inp: line 2: expected ...'36 37 38
 FORMAT            Tests/unsol2_tiles_swapped.inp: line 3: expected 'unsolvable', got '  unsolveable!' (other)
 FORMAT            Tests/unsol6_start_blank_on_last_cell_row_parity.inp: line 3: expected 'unsolvable', got '  unsolveable!' (other)
 OPEN              Tests/bad_third_line.inp: rejected it (lines after the goal): 'error: goal board: extra input after it, on line 3: '1 2 3 b''
-OPEN              Tests/sol6_bom.inp: accepted it (a byte-order mark): 'solvable'
+OPEN              Tests/sol6_bom.inp: accepted it (a byte-order mark): 'solvable' (read from 'The puzzle is Solvable.')
 "
     .to_string()
         + FEW_MESSAGES
@@ -1338,4 +1338,139 @@ fn grade_all_can_fuzz_each_program_and_count_what_it_found() {
         stderr.contains("graded norow: 1 passed, 0 failed, 80 of 80 points, 1 found by fuzzing"),
         "{stderr}"
     );
+}
+
+/// The CRC-32 of `data` (the zip format's).
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// A zip archive of `files` (name, bytes), stored, as a student's zip
+/// tool writes one (no `zip` needed on the test machine).
+fn stored_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let (mut out, mut central) = (Vec::new(), Vec::new());
+    for (name, data) in files {
+        let offset = out.len() as u32;
+        let fields = |central: bool| {
+            let mut h: Vec<u8> = Vec::new();
+            if central {
+                h.extend(0x031eu16.to_le_bytes());
+            }
+            h.extend(10u16.to_le_bytes());
+            h.extend([0u8; 8]);
+            h.extend(crc32(data).to_le_bytes());
+            h.extend((data.len() as u32).to_le_bytes());
+            h.extend((data.len() as u32).to_le_bytes());
+            h.extend((name.len() as u16).to_le_bytes());
+            h.extend(0u16.to_le_bytes());
+            if central {
+                h.extend([0u8; 6]);
+                h.extend((0o100644u32 << 16).to_le_bytes());
+                h.extend(offset.to_le_bytes());
+            }
+            h.extend(name.as_bytes());
+            h
+        };
+        out.extend(b"PK\x03\x04");
+        out.extend(fields(false));
+        out.extend_from_slice(data);
+        central.extend(b"PK\x01\x02");
+        central.extend(fields(true));
+    }
+    let start = out.len() as u32;
+    out.extend(&central);
+    out.extend(b"PK\x05\x06\0\0\0\0");
+    out.extend((files.len() as u16).to_le_bytes());
+    out.extend((files.len() as u16).to_le_bytes());
+    out.extend((central.len() as u32).to_le_bytes());
+    out.extend(start.to_le_bytes());
+    out.extend(0u16.to_le_bytes());
+    out
+}
+
+#[test]
+fn grade_all_unpacks_submissions_as_handed_in_in_the_sandbox() {
+    // A zip of a folder ass1/, a .tar.gz made by tar, a folder whose sources
+    // are in a subfolder, and a .tar.gz that unpacks to 80 MiB of zeros.
+    let scratch = Scratch::new("handed-in", &["sol4_assignment_example.inp"]);
+    let subs = scratch.path().join("submissions");
+    let checker = fs::read(repo().join("tests/grading/checker.c")).unwrap();
+    let makefile = b"puzzle: puzzle.c\n\tcc -o puzzle puzzle.c\n";
+    fs::create_dir_all(subs.join("zipped")).unwrap();
+    fs::write(
+        subs.join("zipped/submission.zip"),
+        stored_zip(&[("ass1/puzzle.c", &checker), ("ass1/Makefile", makefile)]),
+    )
+    .unwrap();
+    submission(&scratch.path().join("plain"), "src", "cc", "");
+    fs::create_dir_all(subs.join("tarred")).unwrap();
+    let tarred = Command::new("tar")
+        .args(["-czf"])
+        .arg(subs.join("tarred/work.tar.gz"))
+        .args(["-C"])
+        .arg(scratch.path().join("plain/src"))
+        .args(["puzzle.c", "Makefile"])
+        .status()
+        .unwrap();
+    assert!(tarred.success());
+    submission(&subs.join("nested"), "ass1", "cc", "");
+    fs::create_dir_all(subs.join("bomb")).unwrap();
+    let bomb = Command::new("sh")
+        .arg("-c")
+        .arg("head -c 83886080 /dev/zero | gzip -1 > \"$0\"")
+        .arg(subs.join("bomb/bomb.tar.gz"))
+        .status()
+        .unwrap();
+    assert!(bomb.success());
+    let grades = scratch.path().join("marks");
+    let out = scratch
+        .testrun("grade-all", &[&subs], 10)
+        .env("GRADES", &grades)
+        .output()
+        .unwrap();
+    scratch.assert_clean();
+    let table = String::from_utf8_lossy(&out.stdout);
+    let note = |name: &str| -> String {
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row {name} in\n{table}"));
+        row.split_whitespace()
+            .skip(20)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        note("zipped"),
+        "unpacked submission.zip; sources in ass1/",
+        "{table}"
+    );
+    assert_eq!(note("tarred"), "unpacked work.tar.gz", "{table}");
+    assert_eq!(note("nested"), "sources in ass1/", "{table}");
+    // The table cuts the note at 100 characters; the CSV has it whole.
+    let csv = fs::read_to_string(grades.join("summary.csv")).unwrap();
+    assert!(
+        csv.contains(
+            "\"no Makefile and no .c file: no executable named puzzle; bomb.tar.gz not unpacked: more than 64 MiB unpacked\""
+        ),
+        "{csv}"
+    );
+    for name in ["zipped", "tarred", "nested"] {
+        let report = fs::read_to_string(grades.join(format!("{name}.txt"))).unwrap();
+        assert!(report.ends_with("1 passed, 0 failed\n"), "{name}: {report}");
+    }
+    // The submissions are as they were handed in.
+    let left: Vec<_> = fs::read_dir(subs.join("zipped")).unwrap().collect();
+    assert_eq!(left.len(), 1);
 }

@@ -262,6 +262,11 @@ impl Drop for Marking {
 }
 
 const STATUSES: [&str; 2] = ["passed", "failed"];
+
+/// Points as whole hundredths, the precision every format shows.
+fn hundredths(points: f64) -> i64 {
+    (points * 100.0).round() as i64
+}
 const VISIBILITIES: [&str; 3] = ["visible", "after_due_date", "hidden"];
 
 #[test]
@@ -274,17 +279,24 @@ fn each_platform_format_has_the_fields_it_publishes() {
     assert_eq!(good.number("score"), 100.0);
     let tests = good.array("tests");
     assert_eq!(tests.len(), 4);
-    let mut max = 0.0;
+    let mut max = 0;
     for test in tests {
         assert!(test.text("name").starts_with("Tests/"));
         assert!(STATUSES.contains(&test.text("status")));
         assert!(VISIBILITIES.contains(&test.text("visibility")));
         test.text("output");
         assert!(test.number("score") <= test.number("max_score"));
-        max += test.number("max_score");
+        max += hundredths(test.number("max_score"));
     }
-    assert!((max - 100.0).abs() < 0.05, "{max}");
+    assert_eq!(max, hundredths(100.0));
     let norow = parse(&marking.read("norow.gradescope.json"));
+    // The tests' scores add up to the score, exactly as shown.
+    let sum: i64 = norow
+        .array("tests")
+        .iter()
+        .map(|t| hundredths(t.number("score")))
+        .sum();
+    assert_eq!(sum, hundredths(norow.number("score")));
     let failed: Vec<&str> = norow
         .array("tests")
         .iter()
@@ -318,11 +330,16 @@ fn each_platform_format_has_the_fields_it_publishes() {
     let good = parse(&marking.read("good.prairielearn.json"));
     assert_eq!(good.get("gradable"), Some(&Json::Bool(true)));
     assert_eq!(good.number("score"), 1.0);
-    assert_eq!(good.array("tests").len(), 3);
+    assert_eq!(good.array("tests").len(), 4);
+    let mut max = 0;
     for test in good.array("tests") {
         test.text("name");
         assert!(test.number("points") <= test.number("max_points"));
+        max += hundredths(test.number("max_points"));
     }
+    // The hidden fixture is one test of its own, not named.
+    assert_eq!(good.array("tests")[3].text("name"), "1 hidden fixture");
+    assert_eq!(max, hundredths(100.0));
     let norow = parse(&marking.read("norow.prairielearn.json"));
     let score = norow.number("score");
     assert!((0.0..1.0).contains(&score), "{score}");
@@ -388,18 +405,23 @@ fn the_feedback_names_the_cause_and_shows_the_rule_at_work() {
     let marking = Marking::new("feedback");
     marking.grade(&[]);
     let feedback = marking.read("norow.feedback.md");
-    assert!(feedback.starts_with("# Feedback for norow\n\nScore: **68 of 100**.\n"));
-    assert!(feedback.contains(
-        "### WRONG VERDICT on 2 fixtures\n\nLikely cause: all are boards of an even side"
+    assert!(feedback.starts_with(
+        "# Feedback for norow\n\nScore: **68 of 100**. Lost: wrong verdict 16; 16 on fixtures not shown here.\n"
     ));
+    assert!(feedback.contains("### WRONG VERDICT on 1 fixture\n\nThe smallest: "));
     // The smallest visible one, with the parity rule at work; the hidden
-    // one only counted.
+    // one neither named nor counted in the class.
     assert!(feedback.contains("The smallest: `Tests/sol4_start_blank_on_last_cell_row_parity.inp`"));
-    assert!(feedback.contains("Why (`./puzzle --explain`: the parity rule at work):"));
+    assert!(feedback.contains("Why (the parity rule at work on this input):"));
     assert!(feedback.contains("even side, so the blank's row counts"));
-    assert!(feedback.contains("And 1 hidden fixture."));
+    assert!(feedback.contains("1 fixture is not shown here"));
     assert!(!feedback.contains("unsol6"));
     assert!(feedback.contains("## Your error messages (not counted)"));
+    // The report, for the marker, has them all, the cause and the cost.
+    let report = marking.read("norow.txt");
+    assert!(report
+        .contains("cause             WRONG VERDICT on 2 fixtures: all are boards of an even side"));
+    assert!(report.ends_with("score 68 of 100; lost: wrong verdict 32\n2 passed, 2 failed\n"));
     let broken = marking.read("broken.feedback.md");
     assert!(broken.starts_with("# Feedback for broken\n\nNot built: "));
 }

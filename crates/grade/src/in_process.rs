@@ -1,0 +1,437 @@
+//! The engine tested in this process, through the fake runner ([`crate::fake`]):
+//! grading one program, a folder of submissions with a fake build, and the
+//! fuzzer; no real process is started.
+
+use crate::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch};
+use crate::fixture::Fixture;
+use crate::judge::{Class, Judgement};
+use crate::record::Row;
+use crate::submissions::{GradeAll, Select};
+use crate::{grade_program, prepare_fixtures, Settings};
+use puzzle_sandbox::{Ending, Runner};
+use std::fs;
+use std::path::PathBuf;
+
+/// The repository's `Tests/`.
+fn tests_folder() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../Tests")
+}
+
+/// A few fixtures written into `scratch`'s `Tests/`, prepared.
+fn few(scratch: &Scratch, files: &[(&str, &[u8])]) -> Vec<Fixture> {
+    let dir = scratch.files("Tests", files);
+    let mut fixtures = prepare_fixtures(&[dir], false).unwrap();
+    for f in &mut fixtures {
+        let name = f.path.file_name().unwrap().to_string_lossy();
+        f.shown = format!("Tests/{name}");
+    }
+    fixtures
+}
+
+fn classes(graded: &[crate::judge::Graded]) -> Vec<Option<Class>> {
+    graded
+        .iter()
+        .map(|g| match g.judgement {
+            Judgement::Noted(class, _) => Some(class),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Grades every folder of `subs` with `runner`, into `scratch`'s
+/// `grades/`: the rows, and what was written on stdout and heard of.
+fn grade_all(
+    runner: &dyn Runner,
+    settings: &Settings,
+    fixtures: &[Fixture],
+    scratch: &Scratch,
+    formats: &[&str],
+) -> (Vec<Row>, Vec<String>) {
+    let temp = scratch.join("temp");
+    fs::create_dir_all(&temp).unwrap();
+    let all = GradeAll {
+        runner,
+        settings,
+        fixtures,
+        submissions: scratch.join("subs"),
+        grades: scratch.join("grades"),
+        temp,
+        build_seconds: 5,
+        protections: runner.protections(),
+        formats: formats.iter().map(|f| f.to_string()).collect(),
+        fuzz_seconds: None,
+        options: String::new(),
+        select: Select::All,
+        shard: None,
+        stop: &|| false,
+    };
+    let mut heard = Vec::new();
+    let graded = all
+        .run(&mut Vec::new(), &mut |row| heard.push(row.name.clone()))
+        .unwrap();
+    (graded.rows, heard)
+}
+
+#[test]
+fn the_reference_run_in_process_passes_every_fixture_of_tests() {
+    let scratch = Scratch::new("reference");
+    let fixtures = prepare_fixtures(&[tests_folder()], false).unwrap();
+    assert!(fixtures.len() > 80);
+    let runner = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
+    let settings = Settings::default();
+    let graded = grade_program(
+        &runner,
+        &scratch.0.join("puzzle"),
+        &fixtures,
+        &settings,
+        &scratch.0,
+        &|_| {},
+    )
+    .unwrap();
+    assert_eq!(graded.len(), fixtures.len());
+    for (f, g) in fixtures.iter().zip(&graded) {
+        assert!(!g.judgement.fails(true), "{}: {:?}", f.shown, g.judgement);
+    }
+    assert_eq!(runner.runs_of("puzzle"), fixtures.len());
+    let score = settings.scheme.score(&fixtures, &graded);
+    assert_eq!((score.total, score.max), (100.0, 100.0));
+}
+
+#[test]
+fn one_program_is_judged_fixture_by_fixture_in_order() {
+    let scratch = Scratch::new("one-program");
+    let fixtures = few(
+        &scratch,
+        &[
+            ("bad_x.inp", b"1 2 3 x\n1 2 3 b\n"),
+            ("sol_a.inp", b"1 2 3 b\n1 2 b 3\n"),
+            ("unsol_b.inp", b"2 1 3 b\n1 2 3 b\n"),
+            ("unsol_c.inp", b"3 2 1 b\n1 2 3 b\n"),
+        ],
+    );
+    // Says 'solvable' to everything, crashes on one board.
+    let runner = FakeRunner::new(|call: &Call| {
+        if call.stdin.starts_with(b"3 2 1") {
+            Reply::ended(Ending::Signalled(11))
+        } else {
+            Reply::exit(0, "solvable\n")
+        }
+    });
+    let settings = Settings {
+        jobs: 3,
+        ..Settings::default()
+    };
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let graded = grade_program(
+        &runner,
+        &scratch.0.join("puzzle"),
+        &fixtures,
+        &settings,
+        &scratch.0,
+        &|_| {
+            done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        classes(&graded),
+        [
+            Some(Class::MissedError),
+            Some(Class::Format),
+            Some(Class::WrongVerdict),
+            Some(Class::Crash)
+        ]
+    );
+    assert_eq!(done.into_inner(), 4);
+    // The runs' outputs are gone from the work folder.
+    let left: Vec<_> = fs::read_dir(&scratch.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != "Tests")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_folder_of_submissions_is_built_graded_and_marked_in_process() {
+    let scratch = Scratch::new("grade-all");
+    let fixtures = few(
+        &scratch,
+        &[
+            ("bad_x.inp", b"1 2 3 x\n1 2 3 b\n"),
+            ("sol_a.inp", b"1 2 3 b\n1 2 b 3\n"),
+            ("unsol_b.inp", b"2 1 3 b\n1 2 3 b\n"),
+        ],
+    );
+    let subs = scratch.join("subs");
+    scratch.files(
+        "subs/alice",
+        &[("Makefile", b"puzzle:\n"), ("puzzle.c", b"")],
+    );
+    scratch.files("subs/bob", &[("notes.txt", b"nothing to build\n")]);
+    scratch.files("subs/carol", &[("puzzle.c", b"")]);
+    let path = tools(&scratch.join("bin"), &["make", "cc"]).unwrap();
+    // make and cc make an executable; alice's program is the reference,
+    // carol's says 'solvable' to everything.
+    let runner = FakeRunner::new(|call: &Call| match call.name().as_str() {
+        "make" | "cc" => {
+            make_puzzle(call.dir().unwrap()).unwrap();
+            Reply::exit(0, "")
+        }
+        "puzzle" if call.folder() == "alice" => Reply::reference(call.stdin),
+        "puzzle" => Reply::exit(0, "solvable\n"),
+        other => panic!("ran {other}"),
+    });
+    let settings = Settings {
+        path,
+        ..Settings::default()
+    };
+    let (rows, heard) = grade_all(&runner, &settings, &fixtures, &scratch, &["gradescope"]);
+    assert_eq!(heard, ["alice", "bob", "carol"]);
+    assert!(rows[0].passed());
+    assert!(rows[1].marks.is_none());
+    assert!(rows[2].marks.is_some() && !rows[2].passed());
+    assert_eq!(runner.runs_of("make"), 1);
+    assert_eq!(runner.runs_of("cc"), 1);
+    assert_eq!(runner.runs_of("puzzle"), 6);
+    let grades = scratch.join("grades");
+    for file in [
+        "summary.txt",
+        "summary.csv",
+        "summary.jsonl",
+        "summary-fixtures.csv",
+        "alice.txt",
+        "alice.feedback.md",
+        "alice.gradescope.json",
+        "bob.txt",
+        "carol.feedback.md",
+    ] {
+        assert!(grades.join(file).is_file(), "{file}");
+    }
+    let carol = fs::read_to_string(grades.join("carol.txt")).unwrap();
+    assert!(carol.starts_with("sandbox: none"), "{carol}");
+    assert!(
+        carol.contains("MISSED ERROR      Tests/bad_x.inp"),
+        "{carol}"
+    );
+    // Not built, and its build printed nothing: the feedback says what the
+    // submission holds, and names no log.
+    let bob = fs::read_to_string(grades.join("bob.feedback.md")).unwrap();
+    assert!(bob.contains("The build printed nothing."), "{bob}");
+    assert!(bob.contains("- `notes.txt`"), "{bob}");
+    assert!(!bob.contains("make.txt"), "{bob}");
+    // The report ends with the score and what each class cost.
+    assert!(
+        carol.ends_with("score 40 of 100; lost: wrong verdict 36.66, missed error 21.67, format 1.67\n1 passed, 2 failed\n"),
+        "{carol}"
+    );
+    // The submissions are as they were: built in copies.
+    assert!(!subs.join("alice/puzzle").exists());
+}
+
+#[test]
+fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
+    let scratch = Scratch::new("fuzz");
+    // Right on bad input, 'solvable' to every good one.
+    let runner = FakeRunner::new(|call: &Call| {
+        let right = Reply::reference(call.stdin);
+        if right.ending == Ending::Exited(0) {
+            let mut out = right.out.clone();
+            let cut = out.len()
+                - if out.ends_with(b"unsolvable\n") {
+                    11
+                } else {
+                    9
+                };
+            out.truncate(cut);
+            out.extend_from_slice(b"solvable\n");
+            Reply::exit(0, out)
+        } else {
+            right
+        }
+    });
+    let work = scratch.join("work");
+    fs::create_dir_all(&work).unwrap();
+    let options = crate::fuzz::Options {
+        seed: 1,
+        seconds: 1,
+        into: scratch.join("found"),
+        settings: Settings::default(),
+        program: scratch.join("puzzle"),
+    };
+    let mut transcript = Vec::new();
+    let summary = crate::fuzz::fuzz(&runner, &options, &work, &mut transcript).unwrap();
+    let text = String::from_utf8(transcript).unwrap();
+    assert_eq!(summary.found.len(), 1, "{text}");
+    let found = &summary.found[0];
+    assert_eq!(found.class, Class::WrongVerdict);
+    assert_eq!(
+        found.path.file_name().unwrap(),
+        "unsol_2x2_wrong_verdict.inp",
+        "{text}"
+    );
+    assert!(found.input.len() <= 20, "{text}");
+    assert!(text.contains("1 fault found in"), "{text}");
+    // The reference itself yields nothing.
+    let right = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
+    let mut transcript = Vec::new();
+    let summary = crate::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
+    assert!(summary.found.is_empty());
+    assert!(summary.inputs > 10);
+}
+
+#[test]
+fn submissions_as_handed_in_are_unpacked_and_their_sources_found() {
+    let scratch = Scratch::new("handed-in");
+    let fixtures = few(&scratch, &[("sol_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
+    let zip = crate::archive::tests::zip(&[
+        ("ass1/", b"", 0o040755),
+        ("ass1/Makefile", b"puzzle:\n", 0o100644),
+        ("ass1/puzzle.c", b"", 0o100644),
+    ]);
+    let evil = crate::archive::tests::zip(&[("../../x.c", b"", 0o100644)]);
+    scratch.files("subs/zipped", &[("submission.zip", &zip)]);
+    scratch.files("subs/evil", &[("submission.zip", &evil)]);
+    scratch.files(
+        "subs/nested",
+        &[("ass1/src/puzzle.c", b""), ("README", b"")],
+    );
+    let path = tools(&scratch.join("bin"), &["make", "cc", "unzip"]).unwrap();
+    // unzip unpacks what the archive lists (the fake writes it); make and cc
+    // make an executable in the folder they run in; every puzzle is right.
+    let runner = FakeRunner::new(|call: &Call| match call.name().as_str() {
+        "unzip" => {
+            assert_eq!(call.args.last().unwrap(), "submission.zip");
+            let dir = call.dir().unwrap();
+            fs::create_dir_all(dir.join("ass1")).unwrap();
+            fs::write(dir.join("ass1/Makefile"), "puzzle:\n").unwrap();
+            fs::write(dir.join("ass1/puzzle.c"), "").unwrap();
+            Reply::exit(0, "")
+        }
+        "make" | "cc" => {
+            make_puzzle(call.dir().unwrap()).unwrap();
+            Reply::exit(0, "")
+        }
+        "puzzle" => Reply::reference(call.stdin),
+        other => panic!("ran {other}"),
+    });
+    let settings = Settings {
+        path,
+        ..Settings::default()
+    };
+    let (rows, _) = grade_all(&runner, &settings, &fixtures, &scratch, &[]);
+    let notes: Vec<(&str, bool, &str)> = rows
+        .iter()
+        .map(|r| (r.name.as_str(), r.marks.is_some(), r.note.as_str()))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            (
+                "evil",
+                false,
+                "no Makefile and no .c file: no executable named puzzle; \
+                 submission.zip not unpacked: a path with '..' (../../x.c)"
+            ),
+            (
+                "nested",
+                true,
+                "sources in ass1/src/; no Makefile: built with cc -O2 -o puzzle puzzle.c -lm"
+            ),
+            ("zipped", true, "unpacked submission.zip; sources in ass1/"),
+        ]
+    );
+    assert!(rows[1].passed() && rows[2].passed());
+    assert_eq!(runner.runs_of("unzip"), 1);
+    // The refused one's feedback says why, and what it holds.
+    let evil = fs::read_to_string(scratch.join("grades/evil.feedback.md")).unwrap();
+    assert!(evil.contains("a path with '..'"), "{evil}");
+    assert!(evil.contains("- `submission.zip`"), "{evil}");
+    assert!(evil.contains("The build printed nothing."), "{evil}");
+}
+
+#[test]
+fn a_failure_under_an_address_space_limit_says_so_and_a_resident_one_does_not() {
+    // A program that reserves more than it uses fails under an address-space
+    // limit ("Memory not allocated."): its line says the limit was one.
+    let scratch = Scratch::new("address-space");
+    let fixtures = few(&scratch, &[("sol2_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
+    let settings = Settings::default();
+    let grade = |reply: Reply| {
+        let runner = FakeRunner::new(move |_: &Call| reply.clone());
+        grade_program(
+            &runner,
+            &scratch.0.join("puzzle"),
+            &fixtures,
+            &settings,
+            &scratch.0,
+            &|_| {},
+        )
+        .unwrap()
+        .remove(0)
+        .judgement
+    };
+    let failed = Reply::exit(1, "Memory not allocated.\n");
+    let Judgement::Noted(Class::FalseError, text) =
+        grade(failed.clone().under_address_space_limit())
+    else {
+        panic!("not a false error");
+    };
+    assert!(
+        text.ends_with(
+            "[under an address-space memory limit of 1024 MiB here, not resident memory: a program that reserves more than it uses may fail for the limit alone]"
+        ),
+        "{text}"
+    );
+    let Judgement::Noted(Class::FalseError, text) = grade(failed) else {
+        panic!("not a false error");
+    };
+    assert!(!text.contains("address-space"), "{text}");
+    // A run that passes says nothing of it.
+    let passed = grade(Reply::exit(0, "solvable\n").under_address_space_limit());
+    assert!(!passed.fails(false), "{passed:?}");
+    assert!(!format!("{passed:?}").contains("address-space"));
+}
+
+#[test]
+fn a_cap_on_timeouts_leaves_the_largest_fixtures_not_run() {
+    let scratch = Scratch::new("max-timeouts");
+    let fixtures = few(
+        &scratch,
+        &[
+            ("sol2_a.inp", b"1 2 3 b\n1 2 b 3\n"),
+            ("sol3_b.inp", b"1 2 3 4 5 6 7 8 b\n1 2 3 4 5 6 7 b 8\n"),
+            ("unsol2_c.inp", b"2 1 3 b\n1 2 3 b\n"),
+        ],
+    );
+    let settings = Settings {
+        max_timeouts: Some(1),
+        jobs: 1,
+        ..Settings::default()
+    };
+    let runner = FakeRunner::new(|_: &Call| Reply::ended(Ending::TimedOut));
+    let graded = grade_program(
+        &runner,
+        &scratch.0.join("puzzle"),
+        &fixtures,
+        &settings,
+        &scratch.0,
+        &|_| {},
+    )
+    .unwrap();
+    // The smallest (the 2x2 boards) ran first: one timed out, the rest not run.
+    let shown: Vec<(&str, Option<Class>)> = fixtures
+        .iter()
+        .map(|f| f.shown.as_str())
+        .zip(classes(&graded))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            ("Tests/sol2_a.inp", Some(Class::Timeout)),
+            ("Tests/sol3_b.inp", Some(Class::NotRun)),
+            ("Tests/unsol2_c.inp", Some(Class::NotRun)),
+        ]
+    );
+    assert_eq!(runner.runs_of("puzzle"), 1);
+}
