@@ -17,7 +17,7 @@
 //! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern/`) | shortest |
 //! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts (`manhattan.rs`) | shortest |
 //!
-//! Every method is called the same way and answers the same way (`method.rs`):
+//! Every method is called the same way and answers the same way (`outcome.rs`):
 //! `solve(start, goal, ...)` on two boards, an `Outcome` back; the searches
 //! also take their limits, counters and a progress callback. The 4x4 and 5x5
 //! pattern-database solvers are one method, `pattern/`, whose partitions of
@@ -32,19 +32,21 @@ mod constructive;
 mod grid;
 mod manhattan;
 mod method;
+mod outcome;
 mod pattern;
 mod polish;
 mod seen;
 mod small;
 mod whole_board;
 
-pub use method::SearchProgress;
+pub use outcome::SearchProgress;
 pub use pattern::{EmptyCacheDir, TableCache, TableEvent, TableSet};
 
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::symmetry::class_of;
 use crate::board_adt::{Board, Puzzle};
-use method::{Counters, Limits, Method, Outcome, TablesFor};
+use method::{Method, TablesFor};
+use outcome::{Counters, Limits, Outcome};
 use pattern::{Shelf, FIFTEEN, TWENTY_FOUR};
 use std::fmt;
 use std::io;

@@ -25,7 +25,7 @@ use super::canonical;
 use super::ida::{self, BeamLimits, Geometry, IterationEnd};
 use super::Tables;
 use crate::board_adt::move_list::MoveList;
-use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
+use crate::solve::outcome::{Counters, Limits, Outcome, SearchProgress};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

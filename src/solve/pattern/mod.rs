@@ -51,7 +51,7 @@ use crate::board_adt::moves::{reversed, Move};
 use crate::board_adt::symmetry::class_of;
 use crate::board_adt::Board;
 use crate::solve::grid;
-use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
+use crate::solve::outcome::{Counters, Limits, Outcome, SearchProgress};
 use ida::{BeamLimits, Five, Four, Geometry, Group, Heuristic};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -35,7 +35,7 @@
 use crate::board_adt::moves::{apply_move, reversed, Move};
 use crate::board_adt::Board;
 use crate::solve::manhattan;
-use crate::solve::method::{Counters, Limits, Outcome, Polish};
+use crate::solve::outcome::{Counters, Limits, Outcome};
 use crate::solve::pattern::{self, Tables, FIFTEEN};
 use crate::solve::small::solve_small;
 use std::collections::HashMap;
@@ -47,10 +47,21 @@ pub(crate) struct Windows<'a> {
     /// [`FIFTEEN`]`.classes`, those that are loaded.
     pub(crate) four: [Option<&'a Tables>; 3],
     /// The window sizes, the nodes and the sweeps.
-    pub(crate) plan: Polish,
+    pub(crate) plan: Plan,
     /// When to stop, whatever is left of the nodes (a time limit); `None`:
     /// the nodes alone decide, and the answer is the same on any machine.
     pub(crate) deadline: Option<Instant>,
+}
+
+/// How an answer is shortened by windows (chosen by `Method::polish`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// The window sizes swept, in order.
+    pub(crate) sizes: &'static [Size],
+    /// Nodes all the window searches of one answer may expand.
+    pub(crate) nodes: u64,
+    /// Sweeps at most.
+    pub(crate) sweeps: usize,
 }
 
 /// One window size and what a stretch in it may cost.
@@ -407,7 +418,7 @@ mod tests {
     fn three_by_three() -> Windows<'static> {
         Windows {
             four: [None; 3],
-            plan: Polish {
+            plan: Plan {
                 sizes: &THREE,
                 nodes: 1_000_000,
                 sweeps: 3,

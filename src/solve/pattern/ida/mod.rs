@@ -65,7 +65,7 @@ use super::tables::{CellSet, Indexer, Pdb};
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::Move;
 use crate::solve::grid::manhattan;
-use crate::solve::method::Counters;
+use crate::solve::outcome::Counters;
 use geometry::{PackedBoard, MAX_CELLS, NO_CELL};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

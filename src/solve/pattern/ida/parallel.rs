@@ -41,7 +41,7 @@ use super::{
     MAX_GROUPS, MAX_TABLES,
 };
 use crate::board_adt::move_list::MoveList;
-use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
+use crate::solve::outcome::{Counters, Limits, Outcome, SearchProgress};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
