@@ -11,6 +11,7 @@
 //! `outcome.rs`.
 
 use super::constructive::Weights;
+use super::finished::Reduction;
 use super::pattern::{Partition, FIFTEEN, TWENTY_FOUR};
 use super::polish::{Plan, Size};
 
@@ -29,7 +30,8 @@ pub(crate) enum Method {
     /// databases on every thread, with progress, a time limit and a stop
     /// (`pattern/`).
     Shortest,
-    /// 5x5: a beam search over the 5x5 pattern databases (`pattern/`).
+    /// 5x5: beam searches over the 5x5 pattern databases, the answer's
+    /// stretches re-solved (`near.rs`, over `pattern/`).
     Near,
     /// 6x6 and up with `--shortest`: IDA* with Manhattan distance and linear
     /// conflicts (`manhattan.rs`).
@@ -37,7 +39,8 @@ pub(crate) enum Method {
     /// 6x6 to [`FINISHED_SIDES`]: the reduction to a 5x5 corner, finished by
     /// the beam over the 5x5 tables of corner goals (`constructive/`); on
     /// 6x6 the beam over the whole board ([`whole_board`], `whole_board/`)
-    /// beside it, the shorter answer kept.
+    /// beside it, the shorter answer kept; then the polish (`polish/`).
+    /// All composed in `finished.rs`.
     Finished,
     /// Larger boards: the reduction to a 3x3 corner (`constructive/`).
     Constructive,
@@ -136,29 +139,6 @@ impl Method {
     }
 }
 
-/// How hard the reduction to a 5x5 corner works (`constructive/`,
-/// [`Method::Finished`]): more states and images give shorter solutions,
-/// slowly, for time that grows with them (docs/solving.md has the figures).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Reduction {
-    /// States a level of each beam over moves.
-    pub(crate) width: usize,
-    /// States a level of the first L's beam (it places the most tiles: on
-    /// 7x7 a wider one there shortens more, for its time, than everywhere).
-    pub(crate) first_width: usize,
-    /// Images of the board under the square's symmetries reduced (of 8).
-    pub(crate) images: usize,
-    /// How the beams weigh what is left.
-    pub(crate) weights: Weights,
-    /// Reductions finished by the 5x5 beam (those with the fewest moves plus
-    /// the corner's estimate); the shortest whole solution is kept.
-    pub(crate) finish: usize,
-}
-
-/// The widest beam over moves an anytime reduction (a time limit) grows
-/// to: its history of parents takes about 8 bytes a state a level.
-pub(crate) const WIDEST_REDUCTION: usize = 1 << 17;
-
 /// The width of the beam over the whole board that runs beside the
 /// reduction of a `side`-wide board (`whole_board/`), if one does: 6x6
 /// only. On DeepCubeA's 7x7 states a beam of 2,048 boards gave answers far
@@ -177,10 +157,6 @@ pub(crate) fn whole_board(side: usize, small: bool) -> Option<usize> {
 /// 8,192 boards shortened the mean from 142.96 to 141.08 moves (before the
 /// windows' polish), 16,384 to 140.60 for about three times the time.
 const SIX_WIDTH: usize = 8192;
-
-/// The widest whole-board beam a time limit grows to: its history of
-/// parents takes about 8 bytes a board a depth, its boards 112 bytes each.
-pub(crate) const WIDEST_WHOLE_BOARD: usize = 1 << 18;
 
 /// 3x3 windows: the complete 3x3 tables answer at once, and no more tables
 /// are needed.
@@ -275,6 +251,7 @@ impl Method {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::finished::WIDEST_WHOLE_BOARD;
 
     #[test]
     fn the_side_and_shortest_choose_the_method() {

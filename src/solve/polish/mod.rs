@@ -32,6 +32,7 @@
 //!   given: a time limit). Sweeps repeat while one gains and the budget
 //!   lasts.
 
+use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::{apply_move, reversed, Move};
 use crate::board_adt::Board;
 use crate::solve::manhattan;
@@ -112,6 +113,23 @@ pub(crate) fn polish(
     } else {
         moves
     }
+}
+
+/// [`polish`] for a solution as the solver holds it: `moves` from `start`.
+pub(crate) fn polished(
+    start: &Board,
+    moves: MoveList,
+    windows: &Windows<'_>,
+    counters: &mut Counters,
+) -> MoveList {
+    polish(
+        start.side(),
+        start.cells(),
+        moves.to_vec(),
+        windows,
+        counters,
+    )
+    .into()
 }
 
 /// A solution being polished.
