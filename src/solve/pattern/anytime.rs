@@ -191,36 +191,72 @@ pub(crate) fn shortest<G: Geometry>(
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
-    let heur = tables.heuristic::<G>();
     let never = AtomicBool::new(false);
-    let stop = limits.stop.unwrap_or(&never);
-    let known = RefCell::new(Known::new(
-        limits
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now())),
-    ));
-    let jobs = limits.jobs.max(1);
-    // Runs a beam of `width`, keeping its solution if it is shorter; the
-    // first one ignores the deadline, so that a short time limit still gets
-    // the answer of a plain `--solve`.
-    let beam = |width: usize| {
+    let search = Anytime {
+        heur: tables.heuristic::<G>(),
+        cells,
+        limits,
+        stop: limits.stop.unwrap_or(&never),
+        known: RefCell::new(Known::new(
+            limits
+                .deadline
+                .map(|d| d.saturating_duration_since(Instant::now())),
+        )),
+        jobs: limits.jobs.max(1),
+        first: tables.near_effort().0,
+    };
+    search.beam(search.first);
+    // Stopped already, the search still proves its first bound.
+    let top = ida::Top::within(limits.astar_memory);
+    let searched = ida::search_between(
+        &search.heur,
+        cells,
+        limits,
+        top,
+        counters,
+        &mut |p| search.report(p, progress),
+        &mut |end| search.between(end),
+    );
+    search.ended(searched, counters)
+}
+
+/// An anytime search under way: what it was asked, and what it knows (in a
+/// cell: the beams run inside the shortest-path search's call between two
+/// iterations, and the reports inside its progress callback).
+struct Anytime<'a, G: Geometry> {
+    heur: ida::Heuristic<'a, G>,
+    cells: &'a [u8],
+    limits: &'a Limits<'a>,
+    stop: &'a AtomicBool,
+    known: RefCell<Known>,
+    /// Threads.
+    jobs: usize,
+    /// The width of the first beam: plain `--solve`'s.
+    first: usize,
+}
+
+impl<G: Geometry> Anytime<'_, G> {
+    /// Runs a beam of `width`, keeping its solution if it is shorter;
+    /// whether it ran to its end. The first one ignores the deadline, so
+    /// that a short time limit still gets the answer of a plain `--solve`.
+    fn beam(&self, width: usize) -> bool {
         let (cutoff, first) = {
-            let k = known.borrow();
+            let k = self.known.borrow();
             (k.best_len(), k.width == 0)
         };
         let started = Instant::now();
         let out = ida::beam(
-            &heur,
-            cells,
+            &self.heur,
+            self.cells,
             &BeamLimits {
                 width,
-                jobs,
+                jobs: self.jobs,
                 cutoff,
-                stop,
-                deadline: if first { None } else { limits.deadline },
+                stop: self.stop,
+                deadline: if first { None } else { self.limits.deadline },
             },
         );
-        let mut k = known.borrow_mut();
+        let mut k = self.known.borrow_mut();
         k.beam_evals += out.evals;
         k.width = width;
         k.widest = k.widest.max(width);
@@ -235,11 +271,12 @@ pub(crate) fn shortest<G: Geometry>(
             }
         }
         !out.stopped
-    };
-    let first = tables.near_effort().0;
-    beam(first);
-    let report = |p: &SearchProgress, progress: &mut dyn FnMut(&SearchProgress)| {
-        let k = known.borrow();
+    }
+
+    /// `p`, a report of the shortest-path search, told to `progress` with
+    /// the best length so far and the estimates of the time left.
+    fn report(&self, p: &SearchProgress, progress: &mut dyn FnMut(&SearchProgress)) {
+        let k = self.known.borrow();
         let mut p = *p;
         p.best = k.best.as_ref().map(|m| m.len() as u64);
         let iterations: Duration = k.iterations.iter().map(|i| i.elapsed).sum();
@@ -260,29 +297,13 @@ pub(crate) fn shortest<G: Geometry>(
             k.estimates(&k.iterations, p.bound, in_iteration)
         };
         progress(&p);
-    };
-    // The beams between two iterations; whether to go on.
-    let beams_between = |end: &IterationEnd| {
-        loop {
-            let (width, run) = {
-                let k = known.borrow();
-                next_beam(&k, limits.deadline, first)
-            };
-            if !run || !beam(width) {
-                break;
-            }
-            let k = known.borrow();
-            if end.next_bound >= k.best_len() {
-                drop(k);
-                known.borrow_mut().proven = true;
-                return false;
-            }
-        }
-        !stop.load(Ordering::Relaxed) && limits.deadline.is_none_or(|d| Instant::now() < d)
-    };
-    let mut between = |end: &IterationEnd| {
+    }
+
+    /// What follows the iteration `end`: the best solution proven shortest
+    /// by its bound, or the beams (timed); whether the search goes on.
+    fn between(&self, end: &IterationEnd) -> bool {
         {
-            let mut k = known.borrow_mut();
+            let mut k = self.known.borrow_mut();
             k.iterations.push(*end);
             k.ida_nodes += end.nodes;
             if end.next_bound >= k.best_len() {
@@ -291,40 +312,59 @@ pub(crate) fn shortest<G: Geometry>(
             }
         }
         let started = Instant::now();
-        let go = beams_between(end);
-        known.borrow_mut().between += started.elapsed();
+        let go = self.beams_between(end);
+        self.known.borrow_mut().between += started.elapsed();
         go
-    };
-    // Stopped already, the search still proves its first bound.
-    let mut progress = |p: &SearchProgress| report(p, progress);
-    let top = ida::Top::within(limits.astar_memory);
-    let searched = ida::search_between(
-        &heur,
-        cells,
-        limits,
-        top,
-        counters,
-        &mut progress,
-        &mut between,
-    );
-    let outcome = searched.outcome;
-    let k = known.into_inner();
-    counters.expanded += k.beam_evals;
-    counters.details = details(
-        searched.top.as_ref(),
-        &searched.iterations,
-        matches!(outcome, Outcome::Solved(_)),
-        heur.groups(),
-        heur.tables_per_group(),
-        (k.beam_evals, k.widest),
-    );
-    match outcome {
-        Outcome::Stopped { .. } if k.proven => Outcome::Solved(k.best.expect("a proven solution")),
-        Outcome::Stopped { lower_bound, .. } => Outcome::Stopped {
-            lower_bound,
-            best: k.best,
-        },
-        solved => solved,
+    }
+
+    /// The beams between the iteration `end` and the next ([`next_beam`]);
+    /// whether the search goes on: not if a beam's solution meets the next
+    /// bound (proven shortest), a stop or the deadline.
+    fn beams_between(&self, end: &IterationEnd) -> bool {
+        loop {
+            let (width, run) = {
+                let k = self.known.borrow();
+                next_beam(&k, self.limits.deadline, self.first)
+            };
+            if !run || !self.beam(width) {
+                break;
+            }
+            let k = self.known.borrow();
+            if end.next_bound >= k.best_len() {
+                drop(k);
+                self.known.borrow_mut().proven = true;
+                return false;
+            }
+        }
+        !self.stop.load(Ordering::Relaxed)
+            && self.limits.deadline.is_none_or(|d| Instant::now() < d)
+    }
+
+    /// How the search ended, from what the shortest-path search left
+    /// (`searched`) and the best solution known: the `--stats` lines and
+    /// the beams' nodes added to `counters`.
+    fn ended(self, searched: ida::Searched, counters: &mut Counters) -> Outcome {
+        let outcome = searched.outcome;
+        let k = self.known.into_inner();
+        counters.expanded += k.beam_evals;
+        counters.details = details(
+            searched.top.as_ref(),
+            &searched.iterations,
+            matches!(outcome, Outcome::Solved(_)),
+            self.heur.groups(),
+            self.heur.tables_per_group(),
+            (k.beam_evals, k.widest),
+        );
+        match outcome {
+            Outcome::Stopped { .. } if k.proven => {
+                Outcome::Solved(k.best.expect("a proven solution"))
+            }
+            Outcome::Stopped { lower_bound, .. } => Outcome::Stopped {
+                lower_bound,
+                best: k.best,
+            },
+            solved => solved,
+        }
     }
 }
 
