@@ -499,8 +499,9 @@ impl Solver {
     /// Solves `puzzle`: `Ok(None)` when the goal cannot be reached.
     ///
     /// The method is chosen in one place (`Method::choose`), its tables
-    /// fetched, and the puzzle goes through it once (`Solver::run`); what
-    /// its answer proves is then told (`Solver::label`).
+    /// fetched, and the puzzle goes through it once (`Solver::run`), or,
+    /// stopped empty-handed, through the fallback (`Solver::or_fallback`);
+    /// what its answer proves is then told (`Solver::label`).
     ///
     /// # Examples
     ///
@@ -572,7 +573,8 @@ impl Solver {
             stats.nodes = counters.expanded;
             stats.details = std::mem::take(&mut counters.details);
         }
-        let solution = self.label(method, puzzle, outcome, events, stats, &mut counters);
+        let outcome = self.or_fallback(outcome, puzzle, events, stats, &mut counters);
+        let solution = self.label(method, puzzle, outcome, events);
         stats.search_time = searching.elapsed();
         Ok(Some(solution))
     }
@@ -689,19 +691,52 @@ impl Solver {
         }
     }
 
+    /// `outcome`, or, where the method was stopped before it found any
+    /// solution, the same with the answer of [`Method::fallback`] for
+    /// `puzzle` (a reduction: it always ends), which `stats` then names.
+    fn or_fallback(
+        &self,
+        outcome: Outcome,
+        puzzle: &Puzzle,
+        events: &mut dyn FnMut(&SolveEvent),
+        stats: &mut SolveStats,
+        counters: &mut Counters,
+    ) -> Outcome {
+        let Outcome::Stopped {
+            lower_bound,
+            best: None,
+        } = outcome
+        else {
+            return outcome;
+        };
+        stats.method = "row-by-row reduction (the search was stopped)";
+        let fallback = Method::fallback(puzzle.start().side());
+        // Its tables, if loaded already (or loadable now).
+        let tables = fallback
+            .tables(0)
+            .and_then(|wanted| self.tables(wanted, events).ok());
+        let searching = Instant::now();
+        let fetched = (tables.as_ref(), &[][..], None);
+        match self.run(fallback, puzzle, fetched, searching, events, counters) {
+            Outcome::Solved(moves) => Outcome::Stopped {
+                lower_bound,
+                best: Some(moves),
+            },
+            _ => unreachable!("the reduction always ends"),
+        }
+    }
+
     /// The solution `method` gave for `puzzle`, labelled: a shortest one if
     /// the method promises it or its length meets a lower bound (the
     /// Manhattan distance, or what the method proved), else told on `events`
-    /// as [`SolveEvent::Unproven`]. A search stopped before it found any
-    /// solution hands the puzzle to [`Method::fallback`].
+    /// as [`SolveEvent::Unproven`], with why the search was stopped if it
+    /// was.
     fn label(
         &self,
         method: Method,
         puzzle: &Puzzle,
         outcome: Outcome,
         events: &mut dyn FnMut(&SolveEvent),
-        stats: &mut SolveStats,
-        counters: &mut Counters,
     ) -> Solution {
         let (start, goal) = (puzzle.start(), puzzle.goal());
         let manhattan = || manhattan::lower_bound(start.side(), start.cells(), goal.cells());
@@ -715,26 +750,7 @@ impl Solver {
             Outcome::Solved(moves) => (moves, manhattan(), None),
             Outcome::Unproven { moves, lower_bound } => (moves, u64::from(lower_bound), None),
             Outcome::Stopped { lower_bound, best } => {
-                let moves = best.unwrap_or_else(|| {
-                    stats.method = "row-by-row reduction (the search was stopped)";
-                    let fallback = Method::fallback(start.side());
-                    // Its tables, if loaded already (or loadable now).
-                    let tables = fallback
-                        .tables(0)
-                        .and_then(|wanted| self.tables(wanted, events).ok());
-                    let searching = Instant::now();
-                    match self.run(
-                        fallback,
-                        puzzle,
-                        (tables.as_ref(), &[], None),
-                        searching,
-                        events,
-                        counters,
-                    ) {
-                        Outcome::Solved(moves) => moves,
-                        _ => unreachable!("the reduction always ends"),
-                    }
-                });
+                let moves = best.expect("a stopped method's answer, or the fallback's");
                 let why = match self.options.stop {
                     Some(stop) if stop.load(Ordering::Relaxed) => Stop::Interrupted,
                     _ => Stop::TimeLimit,
