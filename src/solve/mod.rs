@@ -616,7 +616,7 @@ impl Solver {
                 pattern::solve(start, goal, fetched(), &limits, counters, &mut |_| {})
             }
             Method::Shortest => {
-                pattern::shortest(start, goal, fetched(), &limits, counters, &mut tell)
+                near::shortest(start, goal, fetched(), &limits, counters, &mut tell)
             }
             Method::Near => near::solve(start, goal, fetched(), &limits, counters),
             Method::Manhattan => manhattan::solve(start, goal, &limits, counters, &mut tell),
@@ -961,6 +961,59 @@ mod tests {
         }
         // It does shorten some.
         assert!(shorter > 0);
+    }
+
+    #[test]
+    fn a_stopped_shortest_search_answers_no_longer_than_plain_solve() {
+        // `--shortest` starts from plain `--solve`'s answer: stopped at once
+        // (a time limit of nothing), it gives that answer, never a longer
+        // one (it used to give its first beam's, the forward beam alone).
+        let solver = |shortest: bool, time_limit: Option<Duration>| {
+            Solver::new(SolveOptions {
+                shortest,
+                cache: None,
+                tables: TableSet::Small,
+                jobs: Some(1),
+                time_limit,
+                ..SolveOptions::default()
+            })
+        };
+        let (plain, stopped) = (solver(false, None), solver(true, Some(Duration::ZERO)));
+        for seed in 0..4 {
+            let puzzle = random_puzzle(5, true, GoalShape::Random, seed);
+            let answer = |solver: &Solver| {
+                let mut unproven = None;
+                let solution = solver
+                    .solve(
+                        &puzzle,
+                        &mut |event| {
+                            if let SolveEvent::Unproven { stopped, .. } = event {
+                                unproven = Some(*stopped);
+                            }
+                        },
+                        &mut SolveStats::default(),
+                    )
+                    .unwrap()
+                    .unwrap();
+                replays(&puzzle, &solution);
+                (solution.moves, unproven)
+            };
+            let (plain, plain_why) = answer(&plain);
+            let (moves, why) = answer(&stopped);
+            assert_eq!(
+                plain_why,
+                Some(None),
+                "seed {seed}: not proven, not stopped"
+            );
+            assert_eq!(why, Some(Some(Stop::TimeLimit)), "seed {seed}");
+            assert_eq!(
+                moves,
+                plain,
+                "seed {seed}: {} against {}",
+                moves.len(),
+                plain.len()
+            );
+        }
     }
 
     #[test]

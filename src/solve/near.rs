@@ -1,5 +1,6 @@
 //! `Method::Near`, 5x5 without `--shortest`: a near-shortest answer in about
-//! a second.
+//! a second; and the start of `Method::Shortest`, whose anytime search
+//! begins from that answer.
 //!
 //! 1. **The beams** ([`pattern::near`]): a shortest-path search of a few
 //!    hundred thousand nodes proves a lower bound (and solves easy puzzles
@@ -9,14 +10,18 @@
 //!    moves of that answer are searched again exactly, within a budget of
 //!    nodes, and spliced in where they are shorter.
 //! 3. **With a time limit** only: the time left goes to the anytime search
-//!    of `--shortest` ([`pattern::shortest`]), and the shorter answer is
-//!    kept.
+//!    of `--shortest` ([`pattern::shortest`]) from that answer, and the
+//!    shorter answer is kept.
 //!
-//! Everything but step 3 is counted in nodes, never timed: the answer is
-//! the same on any machine and for any `--jobs`.
+//! `--shortest` ([`shortest`]) takes steps 1 and 2, whatever its time
+//! limit, then the anytime search from their answer: stopped, it never
+//! answers longer than plain `--solve`.
+//!
+//! Steps 1 and 2 are counted in nodes, never timed: their answer is the
+//! same on any machine and for any `--jobs`.
 
-use super::outcome::{Counters, Limits, Outcome};
-use super::pattern::{self, Tables};
+use super::outcome::{Counters, Limits, Outcome, SearchProgress};
+use super::pattern::{self, Incumbent, Tables};
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::symmetry::class_of;
 use crate::board_adt::Board;
@@ -26,7 +31,7 @@ use std::time::Instant;
 /// of the goal's class) on `limits.jobs` threads; `limits.stop` ends it
 /// early, and with `limits.deadline` the time left goes to the anytime
 /// search (see the module docs) if it is more than what the answer so far
-/// took (that search begins with the same beam, whatever the limit).
+/// took (the anytime search's first beam is about as wide).
 pub(crate) fn solve(
     start: &Board,
     goal: &Board,
@@ -36,16 +41,20 @@ pub(crate) fn solve(
 ) -> Outcome {
     let began = Instant::now();
     let (jobs, stop) = (limits.jobs, limits.stop);
-    let (moves, lower_bound) = match pattern::near(start, goal, tables, jobs, stop, counters) {
+    let (moves, lower_bound) = match answer(start, goal, tables, limits, counters) {
         Outcome::Unproven { moves, lower_bound } => (moves, lower_bound),
         other => return other,
     };
-    let moves = shortened(start, goal, moves, tables, counters);
     let Some(deadline) = limits
         .deadline
         .filter(|&deadline| Instant::now() + began.elapsed() < deadline)
     else {
         return Outcome::Unproven { moves, lower_bound };
+    };
+    let incumbent = Incumbent {
+        moves: Some(moves.clone()),
+        nodes: counters.expanded,
+        took: began.elapsed(),
     };
     let limits = Limits {
         jobs,
@@ -55,7 +64,15 @@ pub(crate) fn solve(
         max_nodes: None,
         astar_memory: None,
     };
-    match pattern::shortest(start, goal, tables, &limits, counters, &mut |_| {}) {
+    match pattern::shortest(
+        start,
+        goal,
+        tables,
+        incumbent,
+        &limits,
+        counters,
+        &mut |_| {},
+    ) {
         Outcome::Solved(best) => Outcome::Unproven {
             lower_bound: best.len() as u32,
             moves: best,
@@ -75,6 +92,62 @@ pub(crate) fn solve(
             }
         }
         _ => Outcome::Unproven { moves, lower_bound },
+    }
+}
+
+/// `Method::Shortest`: a shortest solution from `start` to `goal` (5x5) by
+/// the anytime search over `tables` ([`pattern::shortest`]) under `limits`,
+/// from the answer of plain `--solve` (steps 1 and 2 of the module docs,
+/// found first whatever the deadline). Stopped, the best solution so far,
+/// never longer than that answer, and the best lower bound proven.
+pub(crate) fn shortest(
+    start: &Board,
+    goal: &Board,
+    tables: &Tables,
+    limits: &Limits<'_>,
+    counters: &mut Counters,
+    progress: &mut dyn FnMut(&SearchProgress),
+) -> Outcome {
+    let began = Instant::now();
+    let mut first = Counters::default();
+    let (moves, lower_bound) = match answer(start, goal, tables, limits, &mut first) {
+        Outcome::Solved(moves) => (Some(moves), 0),
+        Outcome::Unproven { moves, lower_bound } => (Some(moves), lower_bound),
+        Outcome::Stopped { lower_bound, best } => (best, lower_bound),
+    };
+    let incumbent = Incumbent {
+        moves,
+        nodes: first.expanded,
+        took: began.elapsed(),
+    };
+    match pattern::shortest(start, goal, tables, incumbent, limits, counters, progress) {
+        Outcome::Stopped {
+            lower_bound: proven,
+            best,
+        } => Outcome::Stopped {
+            lower_bound: proven.max(lower_bound),
+            best,
+        },
+        ended => ended,
+    }
+}
+
+/// The answer of plain `--solve` (steps 1 and 2 of the module docs) on
+/// `limits.jobs` threads, whatever `limits.deadline`; `limits.stop` ends it
+/// early, as [`Outcome::Stopped`].
+fn answer(
+    start: &Board,
+    goal: &Board,
+    tables: &Tables,
+    limits: &Limits<'_>,
+    counters: &mut Counters,
+) -> Outcome {
+    match pattern::near(start, goal, tables, limits.jobs, limits.stop, counters) {
+        Outcome::Unproven { moves, lower_bound } => Outcome::Unproven {
+            moves: shortened(start, goal, moves, tables, counters),
+            lower_bound,
+        },
+        other => other,
     }
 }
 
