@@ -637,8 +637,8 @@ impl Solver {
     fn limits(&self, method: Method, searching: Instant) -> Limits<'static> {
         let (jobs, deadline, stop) = (self.jobs, self.deadline(searching), self.options.stop);
         match method {
-            // A 4x4 search takes milliseconds: one thread, nothing to tell,
-            // nothing to stop.
+            // The tables and the reduction to a 3x3 corner search nothing;
+            // a 4x4 search takes milliseconds: one thread, nothing to stop.
             Method::Tables | Method::Patterns | Method::Constructive => Limits::UNLIMITED,
             Method::Shortest => Limits {
                 jobs,
