@@ -31,7 +31,7 @@ use std::time::Instant;
 /// of the goal's class) on `limits.jobs` threads; `limits.stop` ends it
 /// early, and with `limits.deadline` the time left goes to the anytime
 /// search (see the module docs) if it is more than what the answer so far
-/// took (the anytime search's first beam is about as wide).
+/// took (less would hardly buy a beam wider than the answer's own).
 pub(crate) fn solve(
     start: &Board,
     goal: &Board,
