@@ -19,7 +19,7 @@ use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::Move;
 use crate::board_adt::Board;
 use crate::solve::grid::{manhattan, reachable};
-use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
+use crate::solve::outcome::{Counters, Limits, Outcome, SearchProgress};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 

@@ -1,19 +1,19 @@
-//! The solving methods: which one a board gets ([`Method`]), and what they
-//! share: how they end ([`Outcome`]), the limits a search runs under
-//! ([`Limits`]), where it stands ([`SearchProgress`]) and what it counts
-//! ([`Counters`]).
+//! The choice of method: which one a board gets ([`Method`]), from its side
+//! and the options, and everything that follows from that choice: the
+//! tables each method reads, whether its answer is proven shortest, what
+//! takes over when it is stopped empty-handed, and how hard the reduction,
+//! the whole-board beam and the polish work.
 //!
-//! Every method is called the same way, `solve(start, goal, ...)`, on two
-//! [`crate::board_adt::Board`]s of the same side whose goal is reachable, and
-//! answers with an [`Outcome`]; a method that searches also takes its
-//! [`Limits`], its [`Counters`] and a progress callback.
+//! This room stands above the methods (it names their efforts: the
+//! reduction's weights, the partitions, the polish's window sizes) and below
+//! the dispatcher (`Solver::solve`); what the methods themselves stand on
+//! (`Outcome`, `Limits`, `Counters`, `SearchProgress`) is one floor down, in
+//! `outcome.rs`.
 
 use super::constructive::Weights;
+use super::finished::Reduction;
 use super::pattern::{Partition, FIFTEEN, TWENTY_FOUR};
-use super::polish::Size;
-use crate::board_adt::move_list::MoveList;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use super::polish::{Plan, Size};
 
 /// The ways to solve. Which one a board gets, which tables it reads, what
 /// its answer proves and what takes over when it is stopped empty-handed are
@@ -30,7 +30,8 @@ pub(crate) enum Method {
     /// databases on every thread, with progress, a time limit and a stop
     /// (`pattern/`).
     Shortest,
-    /// 5x5: a beam search over the 5x5 pattern databases (`pattern/`).
+    /// 5x5: beam searches over the 5x5 pattern databases, the answer's
+    /// stretches re-solved (`near.rs`, over `pattern/`).
     Near,
     /// 6x6 and up with `--shortest`: IDA* with Manhattan distance and linear
     /// conflicts (`manhattan.rs`).
@@ -38,7 +39,8 @@ pub(crate) enum Method {
     /// 6x6 to [`FINISHED_SIDES`]: the reduction to a 5x5 corner, finished by
     /// the beam over the 5x5 tables of corner goals (`constructive/`); on
     /// 6x6 the beam over the whole board ([`whole_board`], `whole_board/`)
-    /// beside it, the shorter answer kept.
+    /// beside it, the shorter answer kept; then the polish (`polish/`).
+    /// All composed in `finished.rs`.
     Finished,
     /// Larger boards: the reduction to a 3x3 corner (`constructive/`).
     Constructive,
@@ -111,7 +113,7 @@ impl Method {
         matches!(self, Method::Shortest | Method::Near | Method::Manhattan)
     }
 
-    /// Whether an [`Outcome::Solved`] of it is a shortest solution.
+    /// Whether an `Outcome::Solved` of it is a shortest solution.
     pub(crate) fn exact(self) -> bool {
         matches!(
             self,
@@ -137,29 +139,6 @@ impl Method {
     }
 }
 
-/// How hard the reduction to a 5x5 corner works (`constructive/`,
-/// [`Method::Finished`]): more states and images give shorter solutions,
-/// slowly, for time that grows with them (docs/solving.md has the figures).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Reduction {
-    /// States a level of each beam over moves.
-    pub(crate) width: usize,
-    /// States a level of the first L's beam (it places the most tiles: on
-    /// 7x7 a wider one there shortens more, for its time, than everywhere).
-    pub(crate) first_width: usize,
-    /// Images of the board under the square's symmetries reduced (of 8).
-    pub(crate) images: usize,
-    /// How the beams weigh what is left.
-    pub(crate) weights: Weights,
-    /// Reductions finished by the 5x5 beam (those with the fewest moves plus
-    /// the corner's estimate); the shortest whole solution is kept.
-    pub(crate) finish: usize,
-}
-
-/// The widest beam over moves an anytime reduction (a time limit) grows
-/// to: its history of parents takes about 8 bytes a state a level.
-pub(crate) const WIDEST_REDUCTION: usize = 1 << 17;
-
 /// The width of the beam over the whole board that runs beside the
 /// reduction of a `side`-wide board (`whole_board/`), if one does: 6x6
 /// only. On DeepCubeA's 7x7 states a beam of 2,048 boards gave answers far
@@ -178,21 +157,6 @@ pub(crate) fn whole_board(side: usize, small: bool) -> Option<usize> {
 /// 8,192 boards shortened the mean from 142.96 to 141.08 moves (before the
 /// windows' polish), 16,384 to 140.60 for about three times the time.
 const SIX_WIDTH: usize = 8192;
-
-/// The widest whole-board beam a time limit grows to: its history of
-/// parents takes about 8 bytes a board a depth, its boards 112 bytes each.
-pub(crate) const WIDEST_WHOLE_BOARD: usize = 1 << 18;
-
-/// How a method's answer is shortened by windows afterwards (`polish/`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Polish {
-    /// The window sizes swept, in order.
-    pub(crate) sizes: &'static [Size],
-    /// Nodes all the window searches of one answer may expand.
-    pub(crate) nodes: u64,
-    /// Sweeps at most.
-    pub(crate) sweeps: usize,
-}
 
 /// 3x3 windows: the complete 3x3 tables answer at once, and no more tables
 /// are needed.
@@ -251,14 +215,14 @@ impl Method {
     /// gained about as little (10x10: 4 moves of 1,224 against 2; 6x6: none
     /// at the default width, docs/solving.md). With a time limit
     /// (`anytime`) 4x4 windows too, within what is left of it.
-    pub(crate) fn polish(self, anytime: bool) -> Option<Polish> {
+    pub(crate) fn polish(self, anytime: bool) -> Option<Plan> {
         match self {
-            Method::Finished if anytime => Some(Polish {
+            Method::Finished if anytime => Some(Plan {
                 sizes: &FOUR_THEN_THREE,
                 nodes: 5_000_000,
                 sweeps: 4,
             }),
-            Method::Finished => Some(Polish {
+            Method::Finished => Some(Plan {
                 sizes: &THREE_BY_THREE,
                 nodes: 1_000_000,
                 sweeps: 3,
@@ -284,123 +248,10 @@ impl Method {
     }
 }
 
-/// How a method ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Outcome {
-    /// The moves that take the start to the goal (shortest, if the method
-    /// promises it).
-    Solved(MoveList),
-    /// The moves that take the start to the goal, by a method that does not
-    /// search to the end, and how long every solution is at least.
-    Unproven {
-        /// The moves.
-        moves: MoveList,
-        /// A proven lower bound on the length of every solution.
-        lower_bound: u32,
-    },
-    /// Stopped by the deadline (or from outside) before the end: every
-    /// solution has at least `lower_bound` moves, and `best` is the shortest
-    /// found so far, if any.
-    Stopped {
-        /// A proven lower bound on the length of every solution.
-        lower_bound: u32,
-        /// The shortest solution found before the stop.
-        best: Option<MoveList>,
-    },
-}
-
-/// How a search is run.
-pub(crate) struct Limits<'a> {
-    /// Threads (at least 1); only the pattern-database search uses more than one.
-    pub(crate) jobs: usize,
-    /// When to give up; `None` searches to the end.
-    pub(crate) deadline: Option<Instant>,
-    /// Time between two progress reports within an iteration; `None`: reports
-    /// at the end of each iteration only (the pattern-database search; the
-    /// Manhattan search reports every 2^24 nodes).
-    pub(crate) report_every: Option<Duration>,
-    /// Set from outside to stop the search (it then ends as at the deadline).
-    pub(crate) stop: Option<&'a AtomicBool>,
-    /// Nodes the search may expand before it stops as at the deadline; `None`:
-    /// no limit. On one thread without a deadline the count is checked at the
-    /// same points on every run, so where the search stops is deterministic.
-    pub(crate) max_nodes: Option<u64>,
-    /// Bytes for the A* top of the pattern-database search
-    /// ([`crate::SolveOptions::astar_memory`]); `None`: plain IDA*.
-    pub(crate) astar_memory: Option<usize>,
-}
-
-impl Limits<'_> {
-    /// One thread, no deadline, no reports within an iteration.
-    pub(crate) const UNLIMITED: Limits<'static> = Limits {
-        jobs: 1,
-        deadline: None,
-        report_every: None,
-        stop: None,
-        max_nodes: None,
-        astar_memory: None,
-    };
-}
-
-/// Where a shortest-path search stands: reported at the end of every IDA*
-/// iteration and now and then within one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SearchProgress {
-    /// The cost bound of the current (or just finished) iteration: once the
-    /// first iteration has begun, every solution is at least this long.
-    pub bound: u32,
-    /// Nodes expanded so far, over all iterations and threads.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub elapsed: Duration,
-    /// Whether this report closes an iteration (the bound then rises).
-    pub iteration_done: bool,
-    /// The length of the shortest solution found so far, if any (the 5x5
-    /// search keeps one from its first second).
-    pub best: Option<u64>,
-    /// About how long the current iteration has left, the least and the
-    /// most, from the least and the most growth of the nodes between the
-    /// last iterations (once two have ended).
-    pub iteration_left: Option<(Duration, Duration)>,
-    /// About how long, at the same growth, until the search has gone
-    /// through every bound below `best`: then `best` is proven shortest, or
-    /// a shorter solution was found on the way. The least and the most, as
-    /// for `iteration_left`; both upper estimates (an iteration that meets
-    /// a goal ends early).
-    pub proof_left: Option<(Duration, Duration)>,
-}
-
-/// What a search counted.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Counters {
-    /// Nodes expanded: the start and every child that passed the bound.
-    pub(crate) expanded: u64,
-    /// Children generated (the pattern-database search: each has at least
-    /// one table read).
-    pub(crate) generated: u64,
-    /// Table reads (the pattern-database search).
-    pub(crate) reads: u64,
-    /// IDA* iterations (bounds tried).
-    pub(crate) iterations: u32,
-    /// Heuristic value of the start.
-    pub(crate) start_h: u32,
-    /// Lines of figures a method adds for `--stats` (the 5x5 `--shortest`
-    /// search: nodes per iteration, what pruned).
-    pub(crate) details: Vec<String>,
-}
-
-impl Counters {
-    /// Adds what another thread counted (not its iterations or start).
-    pub(crate) fn add(&mut self, other: &Counters) {
-        self.expanded += other.expanded;
-        self.generated += other.generated;
-        self.reads += other.reads;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::finished::WIDEST_WHOLE_BOARD;
 
     #[test]
     fn the_side_and_shortest_choose_the_method() {
@@ -450,7 +301,7 @@ mod tests {
 
     #[test]
     fn only_the_reduction_to_a_five_by_five_corner_is_polished() {
-        let sides = |plan: Option<Polish>| -> Vec<usize> {
+        let sides = |plan: Option<Plan>| -> Vec<usize> {
             plan.map(|p| p.sizes.iter().map(|s| s.side).collect())
                 .unwrap_or_default()
         };

@@ -1,50 +1,64 @@
 //! Finding the moves: a shortest solution for boards up to 4x4 (and 5x5 on
 //! request), a valid one for any size, against any goal.
 //!
-//! One function, `Method::choose` in `method.rs`, picks the method by the
+//! This file is the dispatcher and the public face: the types `lib.rs`
+//! re-exports, and [`Solver`], which holds the tables between puzzles. One
+//! function, `Method::choose` in `method.rs`, picks the method by the
 //! board's side and the options; the same file says which tables each method
-//! reads, whether its answer is proven shortest and what takes over when it is
-//! stopped empty-handed. [`Solver::solve`] fetches the tables and takes the
-//! puzzle through the method once:
+//! reads, how hard it works, whether its answer is proven shortest and what
+//! takes over when it is stopped empty-handed. [`Solver::solve`] fetches the
+//! tables, hands the puzzle to the method's room once, and labels the
+//! answer; no method's body lives here.
 //!
-//! | side | method | label |
-//! |---|---|---|
-//! | 2, 3 | complete distance tables, one per goal blank class (`small.rs`) | shortest |
-//! | 4 | IDA* over additive pattern databases, built on first use and cached (`pattern/`) | shortest |
-//! | 5 | two beam searches over the 5x5 pattern databases, one from each end, the shorter kept (`pattern/`) | not proven shortest |
-//! | 6 to 10 | reduction to a 5x5 corner, finished by that beam (`constructive/`), then shortened by windows (`polish/`); on 6x6 a beam over the whole board beside it (`whole_board/`), the shorter kept | not proven shortest |
-//! | 11 and up | row-by-row reduction to a 3x3 corner, finished optimally (`constructive/`) | not proven shortest |
-//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads (`pattern/`) | shortest |
-//! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts (`manhattan.rs`) | shortest |
+//! | side | method | room | label |
+//! |---|---|---|---|
+//! | 2, 3 | complete distance tables, one per goal blank class | `small.rs` | shortest |
+//! | 4 | IDA* over additive pattern databases, built on first use and cached | `pattern/` | shortest |
+//! | 5 | two beam searches over the 5x5 pattern databases, one from each end, the shorter kept, its stretches re-solved | `near.rs`, over `pattern/` | not proven shortest |
+//! | 6 to 10 | reduction to a 5x5 corner (`constructive/`), finished by that beam; on 6x6 a beam over the whole board beside it (`whole_board/`), the shorter kept; then shortened by windows (`polish/`) | `finished.rs` | not proven shortest |
+//! | 11 and up | row-by-row reduction to a 3x3 corner, finished optimally | `constructive/` | not proven shortest |
+//! | 5, with [`SolveOptions::shortest`] | IDA* over additive pattern databases on [`SolveOptions::jobs`] threads | `pattern/` | shortest |
+//! | 6 and up, with [`SolveOptions::shortest`] | IDA* with Manhattan distance and linear conflicts | `manhattan.rs` | shortest |
 //!
-//! Every method is called the same way and answers the same way (`method.rs`):
+//! Every method is called the same way and answers the same way (`outcome.rs`,
+//! the ground floor, which imports nothing of the solver's):
 //! `solve(start, goal, ...)` on two boards, an `Outcome` back; the searches
 //! also take their limits, counters and a progress callback. The 4x4 and 5x5
 //! pattern-database solvers are one method, `pattern/`, whose partitions of
 //! the board are data. `grid.rs` holds what the methods share about plain
-//! cells: the Manhattan distance, reachability, a board as bytes.
+//! cells: the Manhattan distance, reachability, a board as bytes; `seen.rs`
+//! the sets of boards already seen.
+//!
+//! The floors, each importing only from those below it: `outcome.rs`,
+//! `grid.rs`, `seen.rs`; the methods (`small.rs`, `manhattan.rs`,
+//! `pattern/`; `constructive/`, `whole_board/`, `polish/`); the rooms that
+//! compose them (`near.rs`, `finished.rs`); the choice (`method.rs`); this
+//! dispatcher.
 //!
 //! The solver takes [`Board`](crate::board_adt::Board)s and converts them to
 //! its own compact cells; it never prints, and reports progress through the
 //! events callback.
 
 mod constructive;
+mod finished;
 mod grid;
 mod manhattan;
 mod method;
+mod near;
+mod outcome;
 mod pattern;
 mod polish;
 mod seen;
 mod small;
 mod whole_board;
 
-pub use method::SearchProgress;
+pub use outcome::SearchProgress;
 pub use pattern::{EmptyCacheDir, TableCache, TableEvent, TableSet};
 
 use crate::board_adt::move_list::MoveList;
-use crate::board_adt::symmetry::class_of;
-use crate::board_adt::{Board, Puzzle};
-use method::{Counters, Limits, Method, Outcome, TablesFor};
+use crate::board_adt::Puzzle;
+use method::{Method, TablesFor};
+use outcome::{Counters, Limits, Outcome};
 use pattern::{Shelf, FIFTEEN, TWENTY_FOUR};
 use std::fmt;
 use std::io;
@@ -485,8 +499,9 @@ impl Solver {
     /// Solves `puzzle`: `Ok(None)` when the goal cannot be reached.
     ///
     /// The method is chosen in one place (`Method::choose`), its tables
-    /// fetched, and the puzzle goes through it once (`Solver::run`); what
-    /// its answer proves is then told (`Solver::label`).
+    /// fetched, and the puzzle goes through it once (`Solver::run`), or,
+    /// stopped empty-handed, through the fallback (`Solver::or_fallback`);
+    /// what its answer proves is then told (`Solver::label`).
     ///
     /// # Examples
     ///
@@ -558,7 +573,8 @@ impl Solver {
             stats.nodes = counters.expanded;
             stats.details = std::mem::take(&mut counters.details);
         }
-        let solution = self.label(method, puzzle, outcome, events, stats, &mut counters);
+        let outcome = self.or_fallback(outcome, puzzle, events, stats, &mut counters);
+        let solution = self.label(method, puzzle, outcome, events);
         stats.search_time = searching.elapsed();
         Ok(Some(solution))
     }
@@ -590,45 +606,24 @@ impl Solver {
         counters: &mut Counters,
     ) -> Outcome {
         let (start, goal) = (puzzle.start(), puzzle.goal());
-        let (jobs, stop) = (self.jobs, self.options.stop);
         // `solve` fetched the tables of `Method::tables` before this.
         let fetched = || tables.expect("the method's tables are fetched before it runs");
         let mut tell = |p: &SearchProgress| events(&SolveEvent::Search(p));
+        let limits = self.limits(method, searching);
         match method {
             Method::Tables => small::solve(start, goal),
-            // A 4x4 search takes milliseconds: one thread, nothing to tell,
-            // nothing to stop.
-            Method::Patterns => pattern::solve(
-                start,
-                goal,
-                fetched(),
-                &Limits::UNLIMITED,
-                counters,
-                &mut |_| {},
-            ),
+            Method::Patterns => {
+                pattern::solve(start, goal, fetched(), &limits, counters, &mut |_| {})
+            }
             Method::Shortest => {
-                let limits = Limits {
-                    jobs,
-                    deadline: self.deadline(searching),
-                    report_every: Some(Duration::from_secs(1)),
-                    stop,
-                    max_nodes: None,
-                    astar_memory: self.options.astar_memory,
-                };
-                pattern::shortest(start, goal, fetched(), &limits, counters, &mut tell)
+                near::shortest(start, goal, fetched(), &limits, counters, &mut tell)
             }
-            Method::Near => self.near(start, goal, fetched(), searching, counters),
-            Method::Manhattan => {
-                let limits = Limits {
-                    deadline: self.deadline(searching),
-                    stop,
-                    ..Limits::UNLIMITED
-                };
-                manhattan::solve(start, goal, &limits, counters, &mut tell)
-            }
+            Method::Near => near::solve(start, goal, fetched(), &limits, counters),
+            Method::Manhattan => manhattan::solve(start, goal, &limits, counters, &mut tell),
             Method::Finished => match tables {
-                Some(tables) => {
-                    self.reduced(start, goal, (tables, windows, whole), searching, counters)
+                Some(corner) => {
+                    let plan = self.finishing(start.side(), (corner, windows, whole), &limits);
+                    finished::solve(start, goal, &plan, &limits, counters)
                 }
                 None => constructive::solve(start, goal),
             },
@@ -636,155 +631,112 @@ impl Solver {
         }
     }
 
-    /// [`Method::Near`]: the 5x5 beams (from the start and from the goal),
-    /// the shorter answer's stretches re-solved; with a time
-    /// limit, the time left goes to the anytime search of `--shortest`
-    /// (wider beams and IDA* iterations), if it is more than what the answer
-    /// so far took (that search begins with the same beam, whatever the
-    /// limit), and the shorter answer is kept.
-    fn near(
-        &self,
-        start: &Board,
-        goal: &Board,
-        tables: &pattern::Tables,
-        searching: Instant,
-        counters: &mut Counters,
-    ) -> Outcome {
-        let (jobs, stop) = (self.jobs, self.options.stop);
-        let (moves, lower_bound) = match pattern::near(start, goal, tables, jobs, stop, counters) {
-            Outcome::Unproven { moves, lower_bound } => (moves, lower_bound),
-            other => return other,
-        };
-        let moves = shortened(start, goal, moves, tables, counters);
-        let Some(deadline) = self
-            .deadline(searching)
-            .filter(|&deadline| Instant::now() + searching.elapsed() < deadline)
-        else {
-            return Outcome::Unproven { moves, lower_bound };
-        };
-        let limits = Limits {
-            jobs,
-            deadline: Some(deadline),
-            report_every: None,
-            stop,
-            max_nodes: None,
-            astar_memory: None,
-        };
-        match pattern::shortest(start, goal, tables, &limits, counters, &mut |_| {}) {
-            Outcome::Solved(best) => Outcome::Unproven {
-                lower_bound: best.len() as u32,
-                moves: best,
+    /// The limits `method` searches under from `searching` on: the
+    /// options' deadline and stop where it looks at them, on every thread
+    /// where it can use more than one.
+    fn limits(&self, method: Method, searching: Instant) -> Limits<'static> {
+        let (jobs, deadline, stop) = (self.jobs, self.deadline(searching), self.options.stop);
+        match method {
+            // The tables and the reduction to a 3x3 corner search nothing;
+            // a 4x4 search takes milliseconds: one thread, nothing to stop.
+            Method::Tables | Method::Patterns | Method::Constructive => Limits::UNLIMITED,
+            Method::Shortest => Limits {
+                jobs,
+                deadline,
+                report_every: Some(Duration::from_secs(1)),
+                stop,
+                max_nodes: None,
+                astar_memory: self.options.astar_memory,
             },
-            Outcome::Stopped {
-                lower_bound: proven,
-                best: Some(best),
-            } => {
-                let best = shortened(start, goal, best, tables, counters);
-                Outcome::Unproven {
-                    moves: if best.len() < moves.len() {
-                        best
-                    } else {
-                        moves
-                    },
-                    lower_bound: lower_bound.max(proven),
-                }
-            }
-            _ => Outcome::Unproven { moves, lower_bound },
+            Method::Near | Method::Finished => Limits {
+                jobs,
+                deadline,
+                stop,
+                ..Limits::UNLIMITED
+            },
+            // One thread.
+            Method::Manhattan => Limits {
+                deadline,
+                stop,
+                ..Limits::UNLIMITED
+            },
         }
     }
 
-    /// [`Method::Finished`]: the reduction to the 5x5 corner, finished by
-    /// the beam, and on 6x6 and 7x7 (`whole`, the heuristic of the whole
-    /// board) the beam over the whole board beside it, the shorter answer
-    /// kept; with a time limit, wider beams of each while the next one
-    /// (about twice the last) fits in the time left, less a tenth of the
-    /// limit for the polish by the `windows` tables that follows.
-    fn reduced(
+    /// What [`Method::Finished`] runs on (`finished.rs`) for a `side`-wide
+    /// board: the tables fetched for it (the 5x5 corner's, the windows' and
+    /// the whole-board beam's heuristic) and the efforts `method.rs` chooses
+    /// by the side and the options; the polish ends by `limits.deadline`.
+    fn finishing<'a>(
         &self,
-        start: &Board,
-        goal: &Board,
-        (tables, windows, whole): Reducing<'_>,
-        searching: Instant,
+        side: usize,
+        (corner, windows, whole): Reducing<'a>,
+        limits: &Limits<'_>,
+    ) -> finished::Plan<'a> {
+        let small = self.options.tables.is_small();
+        let anytime = self.options.time_limit.is_some();
+        let four = |class: usize| windows.get(class).and_then(|t| t.as_deref());
+        finished::Plan {
+            corner,
+            reduction: method::reduction(side, small),
+            whole_board: whole.zip(method::whole_board(side, small)),
+            polish: Method::Finished
+                .polish(anytime)
+                .map(|plan| polish::Windows {
+                    four: [four(0), four(1), four(2)],
+                    plan,
+                    deadline: limits.deadline,
+                }),
+            spare: self.options.time_limit.unwrap_or_default() / 10,
+        }
+    }
+
+    /// `outcome`, or, where the method was stopped before it found any
+    /// solution, the same with the answer of [`Method::fallback`] for
+    /// `puzzle` (a reduction: it always ends), which `stats` then names.
+    fn or_fallback(
+        &self,
+        outcome: Outcome,
+        puzzle: &Puzzle,
+        events: &mut dyn FnMut(&SolveEvent),
+        stats: &mut SolveStats,
         counters: &mut Counters,
     ) -> Outcome {
-        let (jobs, stop) = (self.jobs, self.options.stop);
-        let side = start.side();
-        let small = self.options.tables.is_small();
-        let deadline = self.deadline(searching);
-        let mut effort = method::reduction(side, small);
-        let began = Instant::now();
-        let mut best = finished(start, goal, tables, jobs, effort, counters);
-        let mut took = began.elapsed();
-        let mut beam = whole.zip(method::whole_board(side, small));
-        let mut beam_took = Duration::ZERO;
-        if let Some((heuristic, width)) = beam {
-            let began = Instant::now();
-            if let Some(moves) =
-                whole_board_answer(start, goal, heuristic, tables, width, jobs, counters)
-            {
-                if moves.len() < best.len() {
-                    best = moves;
-                }
-            }
-            beam_took = began.elapsed();
+        let Outcome::Stopped {
+            lower_bound,
+            best: None,
+        } = outcome
+        else {
+            return outcome;
+        };
+        stats.method = "row-by-row reduction (the search was stopped)";
+        let fallback = Method::fallback(puzzle.start().side());
+        // Its tables, if loaded already (or loadable now).
+        let tables = fallback
+            .tables(0)
+            .and_then(|wanted| self.tables(wanted, events).ok());
+        let searching = Instant::now();
+        let fetched = (tables.as_ref(), &[][..], None);
+        match self.run(fallback, puzzle, fetched, searching, events, counters) {
+            Outcome::Solved(moves) => Outcome::Stopped {
+                lower_bound,
+                best: Some(moves),
+            },
+            _ => unreachable!("the reduction always ends"),
         }
-        // With a time limit, wider beams while the next one (about
-        // twice the last) fits in the time left, less a tenth of
-        // the limit for the polish.
-        let spare = self.options.time_limit.unwrap_or_default() / 10;
-        while let Some(deadline) = deadline {
-            let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
-            let mut widened = false;
-            effort.width *= 2;
-            effort.first_width *= 2;
-            if effort.first_width.max(effort.width) <= method::WIDEST_REDUCTION
-                && Instant::now() + took * 2 + spare <= deadline
-                && !stopped()
-            {
-                let began = Instant::now();
-                let moves = finished(start, goal, tables, jobs, effort, counters);
-                took = began.elapsed();
-                if moves.len() < best.len() {
-                    best = moves;
-                }
-                widened = true;
-            }
-            if let Some((heuristic, width)) = beam.as_mut() {
-                *width *= 2;
-                if *width <= method::WIDEST_WHOLE_BOARD
-                    && Instant::now() + beam_took * 2 + spare <= deadline
-                    && !stopped()
-                {
-                    let began = Instant::now();
-                    let answer =
-                        whole_board_answer(start, goal, heuristic, tables, *width, jobs, counters);
-                    beam_took = began.elapsed();
-                    if let Some(moves) = answer.filter(|m| m.len() < best.len()) {
-                        best = moves;
-                    }
-                    widened = true;
-                }
-            }
-            if !widened {
-                break;
-            }
-        }
-        Outcome::Solved(self.polished(Method::Finished, start, best, windows, deadline, counters))
     }
 
     /// The solution `method` gave for `puzzle`, labelled: a shortest one if
     /// the method promises it or its length meets a lower bound (the
     /// Manhattan distance, or what the method proved), else told on `events`
-    /// as [`SolveEvent::Unproven`]. A search stopped before it found any
-    /// solution hands the puzzle to [`Method::fallback`].
+    /// as [`SolveEvent::Unproven`], with why the search was stopped if it
+    /// was.
     fn label(
         &self,
         method: Method,
         puzzle: &Puzzle,
         outcome: Outcome,
         events: &mut dyn FnMut(&SolveEvent),
-        stats: &mut SolveStats,
-        counters: &mut Counters,
     ) -> Solution {
         let (start, goal) = (puzzle.start(), puzzle.goal());
         let manhattan = || manhattan::lower_bound(start.side(), start.cells(), goal.cells());
@@ -798,26 +750,7 @@ impl Solver {
             Outcome::Solved(moves) => (moves, manhattan(), None),
             Outcome::Unproven { moves, lower_bound } => (moves, u64::from(lower_bound), None),
             Outcome::Stopped { lower_bound, best } => {
-                let moves = best.unwrap_or_else(|| {
-                    stats.method = "row-by-row reduction (the search was stopped)";
-                    let fallback = Method::fallback(start.side());
-                    // Its tables, if loaded already (or loadable now).
-                    let tables = fallback
-                        .tables(0)
-                        .and_then(|wanted| self.tables(wanted, events).ok());
-                    let searching = Instant::now();
-                    match self.run(
-                        fallback,
-                        puzzle,
-                        (tables.as_ref(), &[], None),
-                        searching,
-                        events,
-                        counters,
-                    ) {
-                        Outcome::Solved(moves) => moves,
-                        _ => unreachable!("the reduction always ends"),
-                    }
-                });
+                let moves = best.expect("a stopped method's answer, or the fallback's");
                 let why = match self.options.stop {
                     Some(stop) if stop.load(Ordering::Relaxed) => Stop::Interrupted,
                     _ => Stop::TimeLimit,
@@ -861,182 +794,11 @@ impl Solver {
             .map_err(SolveError::Tables)
     }
 
-    /// `moves` from `start`, shortened by the windows of `method`'s polish
-    /// (`polish/`) over the `windows` tables it got (4x4, by goal class),
-    /// or as they are if it has none.
-    fn polished(
-        &self,
-        method: Method,
-        start: &Board,
-        moves: MoveList,
-        windows: &[Option<Arc<pattern::Tables>>],
-        deadline: Option<Instant>,
-        counters: &mut Counters,
-    ) -> MoveList {
-        let Some(plan) = method.polish(self.options.time_limit.is_some()) else {
-            return moves;
-        };
-        let four = |class: usize| windows.get(class).and_then(|t| t.as_deref());
-        let windows = polish::Windows {
-            four: [four(0), four(1), four(2)],
-            plan,
-            deadline,
-        };
-        polish::polish(
-            start.side(),
-            start.cells(),
-            moves.to_vec(),
-            &windows,
-            counters,
-        )
-        .into()
-    }
-
     /// When a search that begins at `searching` must stop:
     /// [`SolveOptions::time_limit`] later.
     fn deadline(&self, searching: Instant) -> Option<Instant> {
         self.options.time_limit.map(|t| searching + t)
     }
-}
-
-/// The longest stretch of a 5x5 beam's solution that [`shortened`] searches
-/// again.
-const WINDOW: usize = 70;
-
-/// The nodes [`shortened`] may spend on all its searches together, on one
-/// thread: a budget in nodes, so that the answer is the same on any machine
-/// and for any `--jobs`. Measured on Korf and Felner's 50 24-puzzles
-/// (stretches of at most 70 moves): 300,000 nodes shortened them from 1.0278
-/// to 1.0238 times the optimum on average (worst from 1.084 to 1.063), for
-/// 0.26 M nodes and 6% more CPU time a puzzle; a million gave the same.
-const WINDOW_NODES: u64 = 300_000;
-
-/// `moves` from `start` to `goal` (5x5, the beam's answer), shortened where a
-/// stretch of at most [`WINDOW`] moves has a shorter way: an exact search
-/// over `tables` from the board before the stretch to the board after it,
-/// tried for the stretches that end on a board whose blank is in the class
-/// of the goal's (the only goals the tables serve), from the first to the
-/// last, while [`WINDOW_NODES`] lasts.
-fn shortened(
-    start: &Board,
-    goal: &Board,
-    mut moves: MoveList,
-    tables: &pattern::Tables,
-    counters: &mut Counters,
-) -> MoveList {
-    let side = start.side();
-    let class = class_of(side, goal.blank());
-    let mut used = 0;
-    // The stretch from board `i` to board `j` of the solution.
-    let mut j = 1;
-    while j <= moves.len() && used < WINDOW_NODES {
-        let i = j.saturating_sub(WINDOW);
-        let mut before = start.clone();
-        moves.iter().take(i).for_each(|mv| {
-            before.slide(mv);
-        });
-        let mut after = before.clone();
-        moves.iter().skip(i).take(j - i).for_each(|mv| {
-            after.slide(mv);
-        });
-        if class_of(side, after.blank()) == class {
-            let limits = Limits {
-                max_nodes: Some(WINDOW_NODES - used),
-                ..Limits::UNLIMITED
-            };
-            let mut inner = Counters::default();
-            let out = pattern::solve(&before, &after, tables, &limits, &mut inner, &mut |_| {});
-            used += inner.expanded;
-            counters.expanded += inner.expanded;
-            if let Outcome::Solved(better) = out {
-                if better.len() < j - i {
-                    let mut spliced = MoveList::new();
-                    let rest = moves.iter().skip(j);
-                    moves
-                        .iter()
-                        .take(i)
-                        .chain(better.iter())
-                        .chain(rest)
-                        .for_each(|mv| spliced.push(mv));
-                    j = i + better.len();
-                    moves = spliced;
-                }
-            }
-        }
-        j += 1;
-    }
-    moves
-}
-
-/// The whole-board beam's answer for `start` to `goal` (6x6 or 7x7) over
-/// `heuristic`, `width` boards a depth, with the stretch after its first
-/// board whose tiles outside a 5x5 corner are home finished by the 5x5
-/// beam over `tables` (the 5x5 tables for corner goals) where that is
-/// shorter; `None` if the beam found nothing.
-fn whole_board_answer(
-    start: &Board,
-    goal: &Board,
-    heuristic: &whole_board::Heuristic,
-    tables: &pattern::Tables,
-    width: usize,
-    jobs: usize,
-    counters: &mut Counters,
-) -> Option<MoveList> {
-    let side = start.side();
-    // A depth far beyond any answer's (the beam's answers on 6x6 are at
-    // most about 250 moves).
-    let max_depth = 8 * side * side;
-    let moves = whole_board::solve(start.cells(), heuristic, width, jobs, max_depth, counters)?;
-    let evals = std::cell::Cell::new(0);
-    let finish = |s: &[u8], g: &[u8]| {
-        let mut inner = Counters::default();
-        let out = pattern::near_cells(s, g, tables, jobs, 0, None, &mut inner);
-        evals.set(evals.get() + inner.expanded);
-        match out {
-            Outcome::Solved(moves) | Outcome::Unproven { moves, .. } => moves.to_vec(),
-            Outcome::Stopped { .. } => unreachable!("nothing stops the beam"),
-        }
-    };
-    let moves = whole_board::finished_corner(side, start.cells(), goal.cells(), moves, &finish);
-    counters.expanded += evals.get();
-    Some(moves.into())
-}
-
-/// The reduction of `start` to `goal` (boards of side 6 or more) down to a
-/// 5x5 corner, which the beam over `tables` (the 5x5 tables for corner
-/// goals) finishes on `jobs` threads.
-fn finished(
-    start: &Board,
-    goal: &Board,
-    tables: &pattern::Tables,
-    jobs: usize,
-    effort: method::Reduction,
-    counters: &mut Counters,
-) -> MoveList {
-    let estimate = |s: &[u8], g: &[u8]| pattern::estimate(s, g, tables);
-    let evals = std::cell::Cell::new(0);
-    let solve = |s: &[u8], g: &[u8]| {
-        let mut inner = Counters::default();
-        let out = pattern::near_cells(s, g, tables, jobs, 0, None, &mut inner);
-        evals.set(evals.get() + inner.expanded);
-        match out {
-            Outcome::Solved(moves) | Outcome::Unproven { moves, .. } => moves,
-            Outcome::Stopped { .. } => unreachable!("nothing stops the beam"),
-        }
-    };
-    let finisher = constructive::Finisher {
-        estimate: &estimate,
-        solve: &solve,
-        jobs,
-        width: effort.width,
-        first_width: effort.first_width,
-        weights: effort.weights,
-        images: effort.images,
-        finish: effort.finish,
-    };
-    let moves = constructive::solve_finished(start, goal, &finisher);
-    counters.expanded += evals.get();
-    moves
 }
 
 #[cfg(test)]
@@ -1147,62 +909,6 @@ mod tests {
     }
 
     #[test]
-    fn a_detour_in_a_five_by_five_solution_is_searched_away() {
-        // The way back of a walk from the goal, with a detour of six moves
-        // (three moves and their inverses) at its start.
-        let goal = Board::from_cells((1..25).chain([0]).collect()).unwrap();
-        let mut rng = crate::generate::SplitMix64::new(5);
-        let (mut start, mut walk) = (goal.clone(), Vec::new());
-        while walk.len() < 24 {
-            let mv = Move::ALL[rng.below(4) as usize];
-            if walk.last() != Some(&mv.inverse()) && start.slide(mv) {
-                walk.push(mv);
-            }
-        }
-        let mut detour = Vec::new();
-        let mut away = start.clone();
-        while detour.len() < 3 {
-            let mv = Move::ALL[rng.below(4) as usize];
-            if detour.last() != Some(&mv.inverse()) && away.slide(mv) {
-                detour.push(mv);
-            }
-        }
-        let mut moves = MoveList::new();
-        for mv in detour
-            .iter()
-            .copied()
-            .chain(detour.iter().rev().map(|m| m.inverse()))
-        {
-            moves.push(mv);
-        }
-        for mv in walk.iter().rev() {
-            moves.push(mv.inverse());
-        }
-        let solver = Solver::new(SolveOptions {
-            cache: None,
-            tables: TableSet::Small,
-            ..SolveOptions::default()
-        });
-        let method = Method::Near;
-        let tables = solver
-            .tables(method.tables(goal.blank()).unwrap(), &mut |_| {})
-            .unwrap();
-        let puzzle = Puzzle::new(start.clone(), goal.clone()).unwrap();
-        let mut counters = Counters::default();
-        let before = moves.len();
-        let shorter = shortened(&start, &goal, moves, &tables, &mut counters);
-        assert!(shorter.len() <= before - 6, "{} of {before}", shorter.len());
-        replays(
-            &puzzle,
-            &Solution {
-                moves: shorter,
-                proven_shortest: false,
-            },
-        );
-        assert!(counters.expanded <= WINDOW_NODES);
-    }
-
-    #[test]
     fn the_whole_board_beam_only_ever_shortens_the_six_by_six_reduction() {
         let solver = Solver::new(SolveOptions {
             cache: None,
@@ -1235,8 +941,9 @@ mod tests {
             assert!(whole.is_some(), "6x6 gets the beam");
             let length = |whole: Option<&whole_board::Heuristic>| {
                 let mut counters = Counters::default();
-                let now = Instant::now();
-                match solver.reduced(start, goal, (&tables, &[], whole), now, &mut counters) {
+                let limits = solver.limits(Method::Finished, Instant::now());
+                let plan = solver.finishing(6, (&tables, &[], whole), &limits);
+                match finished::solve(start, goal, &plan, &limits, &mut counters) {
                     Outcome::Solved(moves) => {
                         let solution = Solution {
                             moves,
@@ -1254,6 +961,59 @@ mod tests {
         }
         // It does shorten some.
         assert!(shorter > 0);
+    }
+
+    #[test]
+    fn a_stopped_shortest_search_answers_no_longer_than_plain_solve() {
+        // `--shortest` starts from plain `--solve`'s answer: stopped at once
+        // (a time limit of nothing), it gives that answer, never a longer
+        // one (it used to give its first beam's, the forward beam alone).
+        let solver = |shortest: bool, time_limit: Option<Duration>| {
+            Solver::new(SolveOptions {
+                shortest,
+                cache: None,
+                tables: TableSet::Small,
+                jobs: Some(1),
+                time_limit,
+                ..SolveOptions::default()
+            })
+        };
+        let (plain, stopped) = (solver(false, None), solver(true, Some(Duration::ZERO)));
+        for seed in 0..4 {
+            let puzzle = random_puzzle(5, true, GoalShape::Random, seed);
+            let answer = |solver: &Solver| {
+                let mut unproven = None;
+                let solution = solver
+                    .solve(
+                        &puzzle,
+                        &mut |event| {
+                            if let SolveEvent::Unproven { stopped, .. } = event {
+                                unproven = Some(*stopped);
+                            }
+                        },
+                        &mut SolveStats::default(),
+                    )
+                    .unwrap()
+                    .unwrap();
+                replays(&puzzle, &solution);
+                (solution.moves, unproven)
+            };
+            let (plain, plain_why) = answer(&plain);
+            let (moves, why) = answer(&stopped);
+            assert_eq!(
+                plain_why,
+                Some(None),
+                "seed {seed}: not proven, not stopped"
+            );
+            assert_eq!(why, Some(Some(Stop::TimeLimit)), "seed {seed}");
+            assert_eq!(
+                moves,
+                plain,
+                "seed {seed}: {} against {}",
+                moves.len(),
+                plain.len()
+            );
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::board_adt::moves::Move;
 use crate::board_adt::symmetry::{class_of, Symmetry};
 use crate::board_adt::Board;
 use crate::solve::grid;
-use crate::solve::method::Outcome;
+use crate::solve::outcome::Outcome;
 use std::sync::OnceLock;
 
 /// Cells of the largest board handled here.

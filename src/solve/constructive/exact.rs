@@ -63,6 +63,33 @@ impl Exact {
         if states > EXACT_STATES || w >= usize::from(u16::MAX) {
             return None;
         }
+        let space = self.space(n, pos, blank, tiles, targets, window)?;
+        self.begin(states);
+        self.fill_tables(&space);
+        let last = self.astar(&space)?;
+        let mut blanks = Vec::new();
+        let mut state = last;
+        while state != space.first {
+            blanks.push(window[state % w]);
+            state = self.parent[state] as usize;
+        }
+        blanks.reverse();
+        Some(blanks)
+    }
+
+    /// The search's states for `window`: each cell's neighbours as window
+    /// indices, and the first and the goal state (see [`Space`]); `None`
+    /// when the blank, a tile or a target is outside the window.
+    fn space(
+        &mut self,
+        n: usize,
+        pos: &[usize],
+        blank: usize,
+        tiles: &[u32],
+        targets: &[usize],
+        window: &[usize],
+    ) -> Option<Space> {
+        let (w, k) = (window.len(), tiles.len());
         let e = self;
         for (i, &cell) in window.iter().enumerate() {
             e.local[cell] = i as u16;
@@ -98,6 +125,19 @@ impl Exact {
         for &cell in window {
             e.local[cell] = u16::MAX;
         }
+        Some(Space {
+            w,
+            k,
+            neighbours,
+            first,
+            goal,
+        })
+    }
+
+    /// Room for `states` states, none of them stamped by the search about
+    /// to begin.
+    fn begin(&mut self, states: usize) {
+        let e = self;
         if e.stamp.len() < states {
             e.stamp.resize(states, 0);
             e.parent.resize(states, 0);
@@ -108,21 +148,34 @@ impl Exact {
             e.stamp.iter_mut().for_each(|x| *x = 0);
             e.current = 1;
         }
-        let stamp = e.current;
-        // A* whose heuristic is the largest of the tracked tiles' single-tile
-        // distances: the moves one tile alone needs (the others taken as
-        // untracked), read from tables built by a breadth-first search back from
-        // that tile's goal. It is admissible and consistent.
+    }
+
+    /// The single-tile distance tables of the tracked tiles: the moves one
+    /// tile alone needs (the others taken as untracked), built by a
+    /// breadth-first search back from that tile's goal.
+    fn fill_tables(&mut self, space: &Space) {
+        let (w, k) = (space.w, space.k);
         let mut goals = [0usize; 8];
-        let mut rest = goal;
+        let mut rest = space.goal;
         for g in goals.iter_mut().take(k) {
             *g = rest % w;
             rest /= w;
         }
-        e.tables.resize_with(e.tables.len().max(k), Vec::new);
-        for (table, &t) in e.tables.iter_mut().zip(&goals[..k]) {
-            single_distances(table, &neighbours, t);
+        self.tables.resize_with(self.tables.len().max(k), Vec::new);
+        for (table, &t) in self.tables.iter_mut().zip(&goals[..k]) {
+            single_distances(table, &space.neighbours, t);
         }
+    }
+
+    /// A* from `space.first` to a state with every tile on its target,
+    /// whose heuristic is the largest of the tracked tiles' single-tile
+    /// distances ([`Exact::fill_tables`]): admissible and consistent. The
+    /// goal state found, its way back in `parent`; `None` if there is none.
+    fn astar(&mut self, space: &Space) -> Option<usize> {
+        let (w, k, first, goal) = (space.w, space.k, space.first, space.goal);
+        let neighbours = &space.neighbours;
+        let e = self;
+        let stamp = e.current;
         let tables = &e.tables[..k];
         let estimate = |cells: &[usize], z: usize| {
             cells
@@ -158,7 +211,6 @@ impl Exact {
         push(&mut e.buckets, h0, first, 0);
         e.stamp[first] = stamp;
         e.cost[first] = 0;
-        let mut found = None;
         // Lowest `f` first; within one, the deepest (last pushed) first.
         let mut f = h0 as usize;
         while f < e.buckets.len() {
@@ -171,8 +223,7 @@ impl Exact {
                 continue;
             }
             if state / w == goal {
-                found = Some(state);
-                break;
+                return Some(state);
             }
             let z = state % w;
             decode(state, &mut cells);
@@ -205,16 +256,23 @@ impl Exact {
                 push(&mut e.buckets, g + 1 + h, next, g + 1);
             }
         }
-        let last = found?;
-        let mut blanks = Vec::new();
-        let mut state = last;
-        while state != first {
-            blanks.push(window[state % w]);
-            state = e.parent[state] as usize;
-        }
-        blanks.reverse();
-        Some(blanks)
+        None
     }
+}
+
+/// The states of one exact placement: a state is the blank's window index
+/// plus, in base `w`, each tracked tile's.
+struct Space {
+    /// The window's cells.
+    w: usize,
+    /// The tracked tiles.
+    k: usize,
+    /// Each window cell's neighbours as window indices (`u32::MAX`: none).
+    neighbours: Vec<[u32; 4]>,
+    /// The state at the start.
+    first: usize,
+    /// The tiles' part (the state divided by `w`) of every goal state.
+    goal: usize,
 }
 
 /// Fills `table` (indexed `tile * w + blank` over the `w` window cells, whose

@@ -96,7 +96,7 @@ use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::{reversed, Move};
 use crate::board_adt::symmetry::Symmetry;
 use crate::board_adt::Board;
-use crate::solve::method::Outcome;
+use crate::solve::outcome::Outcome;
 use crate::solve::small::solve_small;
 
 /// How many symmetries of the square (of 8) the reduction is tried under, by

@@ -79,79 +79,9 @@ pub(super) fn place_l(
     most_moves: usize,
     weights: Weights,
 ) -> Vec<Completion> {
-    let left = top;
-    let size = n * n;
-    assert!(size <= 256, "tiles are kept in bytes");
-    let mut home = vec![0usize; size];
-    for (cell, &tile) in target.iter().enumerate() {
-        home[tile as usize] = cell;
-    }
-    let goal_cells: Vec<usize> = (left..n)
-        .map(|c| top * n + c)
-        .chain((top + 1..n).map(|r| r * n + left))
-        .collect();
-    let mut in_line = vec![false; size];
-    for &cell in &goal_cells {
-        debug_assert_ne!(target[cell], 0, "the blank's home is off the L");
-        in_line[target[cell] as usize] = true;
-    }
-    let line_tiles: Vec<u8> = goal_cells.iter().map(|&c| target[c] as u8).collect();
-    let region: Vec<bool> = (0..size)
-        .map(|cell| cell / n >= top && cell % n >= left)
-        .collect();
-    let in_region = |cell: usize| region[cell];
-    // The distances between cells, looked up: a division per distance
-    // was a good part of the beam's time.
-    let distances: Vec<i32> = (0..size * size)
-        .map(|ab| {
-            let (a, b) = (ab / size, ab % size);
-            ((a / n).abs_diff(b / n) + (a % n).abs_diff(b % n)) as i32
-        })
-        .collect();
-    let dist = |a: usize, b: usize| distances[a * size + b];
-    let weight = |tile: u8| {
-        if in_line[tile as usize] {
-            weights.line
-        } else {
-            weights.other
-        }
-    };
-    // States are told apart by the cells of the L's tiles and of the blank
-    // only: the other tiles are interchangeable to the search, or its levels
-    // fill with their rearrangements on a plateau of the estimate.
-    let key = |cell: usize, tile: u8| {
-        if tile == 0 || in_line[tile as usize] {
-            mix((cell as u64) << 8 | u64::from(tile))
-        } else {
-            0
-        }
-    };
-
-    let mut level = Level::default();
-    {
-        let mut state = vec![0u8; 2 * size];
-        let (mut cost, mut hash) = (0, 0u64);
-        for (cell, &tile) in cells.iter().enumerate() {
-            let tile = tile as u8;
-            state[cell] = tile;
-            state[size + tile as usize] = cell as u8;
-            if tile != 0 && in_region(cell) {
-                cost += weight(tile) * dist(cell, home[tile as usize]);
-            }
-            hash ^= key(cell, tile);
-        }
-        level.states.extend_from_slice(&state);
-        level.blanks.push(state[size] as usize);
-        level.costs.push(cost);
-        level.hashes.push(hash);
-    }
-    let stride = 2 * size;
-    let placed = |state: &[u8]| {
-        line_tiles
-            .iter()
-            .all(|&t| state[size + t as usize] as usize == home[t as usize])
-    };
-    if placed(&level.states[..stride]) {
+    let shape = Shape::new(n, target, top, weights);
+    let mut level = shape.start(cells);
+    if shape.placed(&level.states[..shape.stride()]) {
         return vec![Completion {
             moves: Vec::new(),
             cells: cells.to_vec(),
@@ -165,32 +95,172 @@ pub(super) fn place_l(
     seen.insert(level.hashes[0]);
     // Per level, each kept state's parent (index in the level before) and move.
     let mut history: Vec<Vec<(u32, Move)>> = Vec::new();
-    let mut found: Vec<(usize, usize)> = Vec::new(); // (level, index)
-    let mut found_cells: Vec<Vec<u32>> = Vec::new();
-    let mut first = None;
-    let mut children: Vec<(i32, u32, u8, u64)> = Vec::new();
-    // Each child of a level: its parent, its move (of `steps`), its key.
+    let mut found = Found::default();
+    let mut children: Vec<Child> = Vec::new();
     let mut candidates: Vec<(u32, u8, u64)> = Vec::new();
     let mut next = Level::default();
-    let steps: [(Move, isize); 4] = [
-        (Move::Up, n as isize),
-        (Move::Down, -(n as isize)),
-        (Move::Left, 1),
-        (Move::Right, -1),
-    ];
     for depth in 1..=most_moves {
-        if first.is_some_and(|f: usize| depth > f + EXTRA_LEVELS) {
+        if found.first.is_some_and(|f: usize| depth > f + EXTRA_LEVELS) {
             break;
         }
-        // Each child's key first, then the seen set's slots of [`WARMED`]
-        // of them fetched at once, then each of those kept if new: the
-        // probes of the set, each a miss in a table larger than the caches,
-        // were most of the beam's time one after another (docs/solving.md).
+        shape.candidates(&level, history.last(), &mut candidates);
+        shape.children(&level, &candidates, &mut seen, &mut children);
+        if children.is_empty() {
+            break;
+        }
+        if children.len() > width {
+            children.select_nth_unstable_by_key(width, |&(key, parent, dir, _)| (key, parent, dir));
+            children.truncate(width);
+        }
+        children.sort_unstable_by_key(|&(key, parent, dir, _)| (key, parent, dir));
+        history.push(shape.next_level(&level, &children, &mut next, depth, &mut found));
+        std::mem::swap(&mut level, &mut next);
+    }
+    SEEN.set(seen);
+    found.completions(&history)
+}
+
+/// A child of a level: its estimate, its parent (index in the level), its
+/// move (index in [`Shape::steps`]) and its key.
+type Child = (i32, u32, u8, u64);
+
+/// The L a beam places and the lookups its estimate reads.
+struct Shape {
+    /// The board's cells.
+    size: usize,
+    /// Each tile's cell in the target.
+    home: Vec<usize>,
+    /// Whether a tile is one of the L's.
+    in_line: Vec<bool>,
+    /// The L's tiles.
+    line_tiles: Vec<u8>,
+    /// Whether a cell is in the region the blank stays in.
+    region: Vec<bool>,
+    /// The distances between cells, looked up: a division per distance was
+    /// a good part of the beam's time.
+    distances: Vec<i32>,
+    weights: Weights,
+    /// The moves, and how each shifts the blank's cell.
+    steps: [(Move, isize); 4],
+}
+
+impl Shape {
+    /// The L of row `top` and column `top` of `target`, an `n`-wide board,
+    /// weighed by `weights`.
+    fn new(n: usize, target: &[u32], top: usize, weights: Weights) -> Shape {
+        let left = top;
+        let size = n * n;
+        assert!(size <= 256, "tiles are kept in bytes");
+        let mut home = vec![0usize; size];
+        for (cell, &tile) in target.iter().enumerate() {
+            home[tile as usize] = cell;
+        }
+        let goal_cells: Vec<usize> = (left..n)
+            .map(|c| top * n + c)
+            .chain((top + 1..n).map(|r| r * n + left))
+            .collect();
+        let mut in_line = vec![false; size];
+        for &cell in &goal_cells {
+            debug_assert_ne!(target[cell], 0, "the blank's home is off the L");
+            in_line[target[cell] as usize] = true;
+        }
+        Shape {
+            size,
+            home,
+            in_line,
+            line_tiles: goal_cells.iter().map(|&c| target[c] as u8).collect(),
+            region: (0..size)
+                .map(|cell| cell / n >= top && cell % n >= left)
+                .collect(),
+            distances: (0..size * size)
+                .map(|ab| {
+                    let (a, b) = (ab / size, ab % size);
+                    ((a / n).abs_diff(b / n) + (a % n).abs_diff(b % n)) as i32
+                })
+                .collect(),
+            weights,
+            steps: [
+                (Move::Up, n as isize),
+                (Move::Down, -(n as isize)),
+                (Move::Left, 1),
+                (Move::Right, -1),
+            ],
+        }
+    }
+
+    /// The bytes of a state in a [`Level`]: its cells, then each tile's cell.
+    fn stride(&self) -> usize {
+        2 * self.size
+    }
+
+    fn dist(&self, a: usize, b: usize) -> i32 {
+        self.distances[a * self.size + b]
+    }
+
+    fn weight(&self, tile: u8) -> i32 {
+        if self.in_line[tile as usize] {
+            self.weights.line
+        } else {
+            self.weights.other
+        }
+    }
+
+    /// What `tile` on `cell` adds to a state's key. States are told apart by
+    /// the cells of the L's tiles and of the blank only: the other tiles are
+    /// interchangeable to the search, or its levels fill with their
+    /// rearrangements on a plateau of the estimate.
+    fn key(&self, cell: usize, tile: u8) -> u64 {
+        if tile == 0 || self.in_line[tile as usize] {
+            mix((cell as u64) << 8 | u64::from(tile))
+        } else {
+            0
+        }
+    }
+
+    /// Whether every tile of the L is on its cell in `state`.
+    fn placed(&self, state: &[u8]) -> bool {
+        self.line_tiles
+            .iter()
+            .all(|&t| state[self.size + t as usize] as usize == self.home[t as usize])
+    }
+
+    /// The first level: `cells` alone.
+    fn start(&self, cells: &[u32]) -> Level {
+        let size = self.size;
+        let mut level = Level::default();
+        let mut state = vec![0u8; 2 * size];
+        let (mut cost, mut hash) = (0, 0u64);
+        for (cell, &tile) in cells.iter().enumerate() {
+            let tile = tile as u8;
+            state[cell] = tile;
+            state[size + tile as usize] = cell as u8;
+            if tile != 0 && self.region[cell] {
+                cost += self.weight(tile) * self.dist(cell, self.home[tile as usize]);
+            }
+            hash ^= self.key(cell, tile);
+        }
+        level.states.extend_from_slice(&state);
+        level.blanks.push(state[size] as usize);
+        level.costs.push(cost);
+        level.hashes.push(hash);
+        level
+    }
+
+    /// Each child of `level` into `candidates`: its parent, its move (of
+    /// [`Shape::steps`]; none that undoes the parent's own, as `moves`, the
+    /// level's, say) and its key.
+    fn candidates(
+        &self,
+        level: &Level,
+        moves: Option<&Vec<(u32, Move)>>,
+        candidates: &mut Vec<(u32, u8, u64)>,
+    ) {
+        let (size, stride) = (self.size, self.stride());
         candidates.clear();
         for (index, &blank) in level.blanks.iter().enumerate() {
             let state = &level.states[index * stride..(index + 1) * stride];
-            let last = history.last().map(|h| h[index].1);
-            for (dir, &(mv, offset)) in steps.iter().enumerate() {
+            let last = moves.map(|h| h[index].1);
+            for (dir, &(mv, offset)) in self.steps.iter().enumerate() {
                 if last == Some(mv.inverse()) {
                     continue;
                 }
@@ -200,18 +270,33 @@ pub(super) fn place_l(
                 }
                 let to = to as usize;
                 // A step to a neighbour: not across a row's end.
-                if dist(blank, to) != 1 || !in_region(to) {
+                if self.dist(blank, to) != 1 || !self.region[to] {
                     continue;
                 }
                 let tile = state[to];
                 let hash = level.hashes[index]
-                    ^ key(to, tile)
-                    ^ key(blank, tile)
-                    ^ key(to, 0)
-                    ^ key(blank, 0);
+                    ^ self.key(to, tile)
+                    ^ self.key(blank, tile)
+                    ^ self.key(to, 0)
+                    ^ self.key(blank, 0);
                 candidates.push((index as u32, dir as u8, hash));
             }
         }
+    }
+
+    /// The `candidates` of `level` not `seen` before (now seen), with their
+    /// estimates, into `children`. The seen set's slots of [`WARMED`] of
+    /// them are fetched at once, then each probed: the probes, each a miss
+    /// in a table larger than the caches, were most of the beam's time one
+    /// after another (docs/solving.md).
+    fn children(
+        &self,
+        level: &Level,
+        candidates: &[(u32, u8, u64)],
+        seen: &mut KeySet,
+        children: &mut Vec<Child>,
+    ) {
+        let (size, stride) = (self.size, self.stride());
         children.clear();
         for (at, &(index, dir, hash)) in candidates.iter().enumerate() {
             if at % WARMED == 0 {
@@ -224,13 +309,15 @@ pub(super) fn place_l(
             let index = index as usize;
             let state = &level.states[index * stride..(index + 1) * stride];
             let blank = level.blanks[index];
-            let to = (blank as isize + steps[dir as usize].1) as usize;
+            let to = (blank as isize + self.steps[dir as usize].1) as usize;
             let tile = state[to];
-            let h = home[tile as usize];
-            let cost = level.costs[index] + weight(tile) * (dist(blank, h) - dist(to, h));
+            let h = self.home[tile as usize];
+            let cost =
+                level.costs[index] + self.weight(tile) * (self.dist(blank, h) - self.dist(to, h));
             // The blank's distance from its new cell `to` to the nearest
             // tile of the L still to place (0 next to it).
-            let near = line_tiles
+            let near = self
+                .line_tiles
                 .iter()
                 .filter_map(|&t| {
                     let at = if t == tile {
@@ -238,27 +325,32 @@ pub(super) fn place_l(
                     } else {
                         state[size + t as usize] as usize
                     };
-                    (at != home[t as usize]).then(|| dist(to, at) - 1)
+                    (at != self.home[t as usize]).then(|| self.dist(to, at) - 1)
                 })
                 .min()
                 .unwrap_or(0);
-            children.push((2 * cost + weights.near * near, index as u32, dir, hash));
+            children.push((2 * cost + self.weights.near * near, index as u32, dir, hash));
         }
-        if children.is_empty() {
-            break;
-        }
-        if children.len() > width {
-            children.select_nth_unstable_by_key(width, |&(key, parent, dir, _)| (key, parent, dir));
-            children.truncate(width);
-        }
-        children.sort_unstable_by_key(|&(key, parent, dir, _)| (key, parent, dir));
-        // The next level is built in the buffers of the one before last (a
-        // fresh allocation a level costs the kernel's zeroing of its pages).
+    }
+
+    /// The level of `children` (of `level`, at `depth`) built into `next`,
+    /// the completions among them added to `found`; each child's parent and
+    /// move. `next` holds the buffers of the level before last: a fresh
+    /// allocation a level costs the kernel's zeroing of its pages.
+    fn next_level(
+        &self,
+        level: &Level,
+        children: &[Child],
+        next: &mut Level,
+        depth: usize,
+        found: &mut Found,
+    ) -> Vec<(u32, Move)> {
+        let (size, stride) = (self.size, self.stride());
         next.clear();
         let mut moves = Vec::with_capacity(children.len());
-        for &(_, parent, dir, hash) in &children {
+        for &(_, parent, dir, hash) in children {
             let parent = parent as usize;
-            let (mv, offset) = steps[dir as usize];
+            let (mv, offset) = self.steps[dir as usize];
             let blank = level.blanks[parent];
             let to = (blank as isize + offset) as usize;
             let start = next.states.len();
@@ -270,36 +362,54 @@ pub(super) fn place_l(
             state[to] = 0;
             state[size + tile as usize] = blank as u8;
             state[size] = to as u8;
-            let h = home[tile as usize];
-            next.costs
-                .push(level.costs[parent] + weight(tile) * (dist(blank, h) - dist(to, h)));
+            let h = self.home[tile as usize];
+            next.costs.push(
+                level.costs[parent] + self.weight(tile) * (self.dist(blank, h) - self.dist(to, h)),
+            );
             next.blanks.push(to);
             next.hashes.push(hash);
             moves.push((parent as u32, mv));
-            if placed(state) && found.len() < MOST_COMPLETIONS {
-                first.get_or_insert(depth);
-                found.push((depth, next.blanks.len() - 1));
-                found_cells.push(state[..size].iter().map(|&t| u32::from(t)).collect());
+            if self.placed(state) && found.at.len() < MOST_COMPLETIONS {
+                found.first.get_or_insert(depth);
+                found.at.push((depth, next.blanks.len() - 1));
+                found
+                    .cells
+                    .push(state[..size].iter().map(|&t| u32::from(t)).collect());
             }
         }
-        history.push(moves);
-        std::mem::swap(&mut level, &mut next);
+        moves
     }
-    SEEN.set(seen);
-    found
-        .into_iter()
-        .zip(found_cells)
-        .map(|((depth, mut index), cells)| {
-            let mut moves = Vec::with_capacity(depth);
-            for d in (0..depth).rev() {
-                let (parent, mv) = history[d][index];
-                moves.push(mv);
-                index = parent as usize;
-            }
-            moves.reverse();
-            Completion { moves, cells }
-        })
-        .collect()
+}
+
+/// The completions a beam found so far.
+#[derive(Default)]
+struct Found {
+    /// The level and index of each.
+    at: Vec<(usize, usize)>,
+    /// The cells of each.
+    cells: Vec<Vec<u32>>,
+    /// The level of the first.
+    first: Option<usize>,
+}
+
+impl Found {
+    /// Each completion with its moves, walked back through `history`.
+    fn completions(self, history: &[Vec<(u32, Move)>]) -> Vec<Completion> {
+        self.at
+            .into_iter()
+            .zip(self.cells)
+            .map(|((depth, mut index), cells)| {
+                let mut moves = Vec::with_capacity(depth);
+                for d in (0..depth).rev() {
+                    let (parent, mv) = history[d][index];
+                    moves.push(mv);
+                    index = parent as usize;
+                }
+                moves.reverse();
+                Completion { moves, cells }
+            })
+            .collect()
+    }
 }
 
 /// One level of the beam, its states side by side.

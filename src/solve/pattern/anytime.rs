@@ -2,8 +2,10 @@
 //! the first second, and whatever ends the search (the time limit, a stop
 //! from outside) leaves it and a proven lower bound.
 //!
-//! 1. A beam search of the default width ([`super::NEAR_WIDTH`]) gives the
-//!    first solution, the one plain `--solve` prints.
+//! 1. The answer of plain `--solve` (`near.rs`: two beams, their stretches
+//!    re-solved) is the first solution, the [`Incumbent`]; it is found
+//!    before, whatever the time limit, so a stopped search never answers
+//!    longer than plain `--solve`.
 //! 2. The shortest-path search (IDA*, [`ida::search_between`]) runs its
 //!    iterations; each one it finishes raises the lower bound. Between two
 //!    iterations:
@@ -12,9 +14,9 @@
 //!    - wider beams, pruned by the best length so far (a node whose moves
 //!      plus estimate reach it cannot lead to a shorter solution), try to
 //!      shorten the best solution. Without a time limit they take about a
-//!      third of the work, counted in nodes, so the answer does not depend
-//!      on the machine's speed; with one, the time the next iteration would
-//!      not finish in goes to them.
+//!      third of the work, counted in nodes (the incumbent's among them),
+//!      so the answer does not depend on the machine's speed; with one, the
+//!      time the next iteration would not finish in goes to them.
 //! 3. An iteration that meets a goal ends the search with a shortest
 //!    solution.
 //!
@@ -25,7 +27,8 @@ use super::canonical;
 use super::ida::{self, BeamLimits, Geometry, IterationEnd};
 use super::Tables;
 use crate::board_adt::move_list::MoveList;
-use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
+use crate::board_adt::moves::Move;
+use crate::solve::outcome::{Counters, Limits, Outcome, SearchProgress};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -182,45 +185,100 @@ fn growth_range(iterations: &[IterationEnd]) -> Option<(f64, f64)> {
         })
 }
 
+/// What the anytime search starts from: the answer of plain `--solve`
+/// (`near.rs`), and what finding it took.
+pub(crate) struct Incumbent {
+    /// Its moves; `None` if it was stopped before it found any.
+    pub(crate) moves: Option<MoveList>,
+    /// The nodes and beam children it took: they count as the beams' work.
+    pub(crate) nodes: u64,
+    /// The time it took.
+    pub(crate) took: Duration,
+}
+
 /// A shortest solution from `cells` (the canonical board, see
-/// [`ida::search`]) as the module docs say; moves on the canonical board.
+/// [`ida::search`]) as the module docs say, from `incumbent` (its moves on
+/// the canonical board); moves on the canonical board.
 pub(crate) fn shortest<G: Geometry>(
     cells: &[u8],
     tables: &Tables,
+    incumbent: Incumbent,
     limits: &Limits<'_>,
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
 ) -> Outcome {
-    let heur = tables.heuristic::<G>();
     let never = AtomicBool::new(false);
-    let stop = limits.stop.unwrap_or(&never);
-    let known = RefCell::new(Known::new(
-        limits
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now())),
-    ));
-    let jobs = limits.jobs.max(1);
-    // Runs a beam of `width`, keeping its solution if it is shorter; the
-    // first one ignores the deadline, so that a short time limit still gets
-    // the answer of a plain `--solve`.
-    let beam = |width: usize| {
-        let (cutoff, first) = {
-            let k = known.borrow();
-            (k.best_len(), k.width == 0)
-        };
+    let first = tables.near_effort().0;
+    let limit = limits
+        .deadline
+        .map(|d| d.saturating_duration_since(Instant::now()));
+    let search = Anytime {
+        heur: tables.heuristic::<G>(),
+        cells,
+        limits,
+        stop: limits.stop.unwrap_or(&never),
+        // The incumbent's forward beam was the first, of the default width;
+        // its time a unit of that width is an upper estimate of a beam's
+        // (it also took a bound, a reverse beam and windows).
+        known: RefCell::new(Known {
+            best: incumbent.moves,
+            beam_evals: incumbent.nodes,
+            width: first,
+            widest: first,
+            beam_rate: Some(incumbent.took.as_secs_f64() / first as f64),
+            ..Known::new(limit)
+        }),
+        jobs: limits.jobs.max(1),
+        first,
+    };
+    // Stopped already, the search still proves its first bound.
+    let top = ida::Top::within(limits.astar_memory);
+    let searched = ida::search_between(
+        &search.heur,
+        cells,
+        limits,
+        top,
+        counters,
+        &mut |p| search.report(p, progress),
+        &mut |end| search.between(end),
+    );
+    search.ended(searched, counters)
+}
+
+/// An anytime search under way: what it was asked, and what it knows (in a
+/// cell: the beams run inside the shortest-path search's call between two
+/// iterations, and the reports inside its progress callback).
+struct Anytime<'a, G: Geometry> {
+    heur: ida::Heuristic<'a, G>,
+    cells: &'a [u8],
+    limits: &'a Limits<'a>,
+    stop: &'a AtomicBool,
+    known: RefCell<Known>,
+    /// Threads.
+    jobs: usize,
+    /// The width of plain `--solve`'s forward beam: the narrowest worth
+    /// running.
+    first: usize,
+}
+
+impl<G: Geometry> Anytime<'_, G> {
+    /// Runs a beam of `width`, keeping its solution if it is shorter;
+    /// whether it ran to its end.
+    fn beam(&self, width: usize) -> bool {
+        let cutoff = self.known.borrow().best_len();
         let started = Instant::now();
         let out = ida::beam(
-            &heur,
-            cells,
+            &self.heur,
+            self.cells,
             &BeamLimits {
                 width,
-                jobs,
+                jobs: self.jobs,
                 cutoff,
-                stop,
-                deadline: if first { None } else { limits.deadline },
+                stop: self.stop,
+                deadline: self.limits.deadline,
             },
         );
-        let mut k = known.borrow_mut();
+        let mut k = self.known.borrow_mut();
         k.beam_evals += out.evals;
         k.width = width;
         k.widest = k.widest.max(width);
@@ -235,11 +293,12 @@ pub(crate) fn shortest<G: Geometry>(
             }
         }
         !out.stopped
-    };
-    let first = tables.near_effort().0;
-    beam(first);
-    let report = |p: &SearchProgress, progress: &mut dyn FnMut(&SearchProgress)| {
-        let k = known.borrow();
+    }
+
+    /// `p`, a report of the shortest-path search, told to `progress` with
+    /// the best length so far and the estimates of the time left.
+    fn report(&self, p: &SearchProgress, progress: &mut dyn FnMut(&SearchProgress)) {
+        let k = self.known.borrow();
         let mut p = *p;
         p.best = k.best.as_ref().map(|m| m.len() as u64);
         let iterations: Duration = k.iterations.iter().map(|i| i.elapsed).sum();
@@ -260,29 +319,13 @@ pub(crate) fn shortest<G: Geometry>(
             k.estimates(&k.iterations, p.bound, in_iteration)
         };
         progress(&p);
-    };
-    // The beams between two iterations; whether to go on.
-    let beams_between = |end: &IterationEnd| {
-        loop {
-            let (width, run) = {
-                let k = known.borrow();
-                next_beam(&k, limits.deadline, first)
-            };
-            if !run || !beam(width) {
-                break;
-            }
-            let k = known.borrow();
-            if end.next_bound >= k.best_len() {
-                drop(k);
-                known.borrow_mut().proven = true;
-                return false;
-            }
-        }
-        !stop.load(Ordering::Relaxed) && limits.deadline.is_none_or(|d| Instant::now() < d)
-    };
-    let mut between = |end: &IterationEnd| {
+    }
+
+    /// What follows the iteration `end`: the best solution proven shortest
+    /// by its bound, or the beams (timed); whether the search goes on.
+    fn between(&self, end: &IterationEnd) -> bool {
         {
-            let mut k = known.borrow_mut();
+            let mut k = self.known.borrow_mut();
             k.iterations.push(*end);
             k.ida_nodes += end.nodes;
             if end.next_bound >= k.best_len() {
@@ -291,40 +334,59 @@ pub(crate) fn shortest<G: Geometry>(
             }
         }
         let started = Instant::now();
-        let go = beams_between(end);
-        known.borrow_mut().between += started.elapsed();
+        let go = self.beams_between(end);
+        self.known.borrow_mut().between += started.elapsed();
         go
-    };
-    // Stopped already, the search still proves its first bound.
-    let mut progress = |p: &SearchProgress| report(p, progress);
-    let top = ida::Top::within(limits.astar_memory);
-    let searched = ida::search_between(
-        &heur,
-        cells,
-        limits,
-        top,
-        counters,
-        &mut progress,
-        &mut between,
-    );
-    let outcome = searched.outcome;
-    let k = known.into_inner();
-    counters.expanded += k.beam_evals;
-    counters.details = details(
-        searched.top.as_ref(),
-        &searched.iterations,
-        matches!(outcome, Outcome::Solved(_)),
-        heur.groups(),
-        heur.tables_per_group(),
-        (k.beam_evals, k.widest),
-    );
-    match outcome {
-        Outcome::Stopped { .. } if k.proven => Outcome::Solved(k.best.expect("a proven solution")),
-        Outcome::Stopped { lower_bound, .. } => Outcome::Stopped {
-            lower_bound,
-            best: k.best,
-        },
-        solved => solved,
+    }
+
+    /// The beams between the iteration `end` and the next ([`next_beam`]);
+    /// whether the search goes on: not if a beam's solution meets the next
+    /// bound (proven shortest), a stop or the deadline.
+    fn beams_between(&self, end: &IterationEnd) -> bool {
+        loop {
+            let (width, run) = {
+                let k = self.known.borrow();
+                next_beam(&k, self.limits.deadline, self.first)
+            };
+            if !run || !self.beam(width) {
+                break;
+            }
+            let k = self.known.borrow();
+            if end.next_bound >= k.best_len() {
+                drop(k);
+                self.known.borrow_mut().proven = true;
+                return false;
+            }
+        }
+        !self.stop.load(Ordering::Relaxed)
+            && self.limits.deadline.is_none_or(|d| Instant::now() < d)
+    }
+
+    /// How the search ended, from what the shortest-path search left
+    /// (`searched`) and the best solution known: the `--stats` lines and
+    /// the beams' nodes added to `counters`.
+    fn ended(self, searched: ida::Searched, counters: &mut Counters) -> Outcome {
+        let outcome = searched.outcome;
+        let k = self.known.into_inner();
+        counters.expanded += k.beam_evals;
+        counters.details = details(
+            searched.top.as_ref(),
+            &searched.iterations,
+            matches!(outcome, Outcome::Solved(_)),
+            self.heur.groups(),
+            self.heur.tables_per_group(),
+            (k.beam_evals, k.widest),
+        );
+        match outcome {
+            Outcome::Stopped { .. } if k.proven => {
+                Outcome::Solved(k.best.expect("a proven solution"))
+            }
+            Outcome::Stopped { lower_bound, .. } => Outcome::Stopped {
+                lower_bound,
+                best: k.best,
+            },
+            solved => solved,
+        }
     }
 }
 
@@ -422,12 +484,13 @@ fn next_beam(k: &Known, deadline: Option<Instant>, first: usize) -> (usize, bool
     (wider, due && !exhausted)
 }
 
-/// [`shortest`] from a start and a goal on plain cells, the moves turned back
-/// to the goal's frame.
+/// [`shortest`] from a start and a goal on plain cells, the incumbent's
+/// moves turned to the canonical frame and the answer's back to the goal's.
 pub(crate) fn solve<G: Geometry>(
     start: &[u8],
     goal: &[u8],
     tables: &Tables,
+    mut incumbent: Incumbent,
     limits: &Limits<'_>,
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
@@ -437,7 +500,10 @@ pub(crate) fn solve<G: Geometry>(
         moves.map_each(canon.symmetry.moves_back());
         moves
     };
-    match shortest::<G>(&canon.cells, tables, limits, counters, progress) {
+    if let Some(moves) = incumbent.moves.as_mut() {
+        moves.map_each(Move::ALL.map(|mv| canon.symmetry.image(mv)));
+    }
+    match shortest::<G>(&canon.cells, tables, incumbent, limits, counters, progress) {
         Outcome::Solved(moves) => Outcome::Solved(back(moves)),
         Outcome::Unproven { moves, lower_bound } => Outcome::Unproven {
             moves: back(moves),
@@ -457,7 +523,7 @@ mod tests {
     use crate::generate::{random_walk, SplitMix64};
     use crate::solve::manhattan::solve_shortest;
     use crate::solve::pattern::ida::Five;
-    use crate::solve::pattern::{TableSet, Tables, TWENTY_FOUR};
+    use crate::solve::pattern::{near_cells, TableSet, Tables, TWENTY_FOUR};
     use std::sync::OnceLock;
 
     /// The small 5x5 tables for goals with the blank in a corner.
@@ -487,6 +553,23 @@ mod tests {
         moves
     }
 
+    /// The beams' answer from `start` to `goal` (forward only, no bound)
+    /// as the incumbent, as `near.rs` hands its own.
+    fn incumbent(start: &[u8], goal: &[u8]) -> Incumbent {
+        let mut counters = Counters::default();
+        let began = Instant::now();
+        let Outcome::Unproven { moves, .. } =
+            near_cells(start, goal, tables(), 1, 0, None, &mut counters)
+        else {
+            panic!("nothing stops the beam")
+        };
+        Incumbent {
+            moves: Some(moves),
+            nodes: counters.expanded,
+            took: began.elapsed(),
+        }
+    }
+
     fn run(
         start: &[u8],
         goal: &[u8],
@@ -497,6 +580,7 @@ mod tests {
             start,
             goal,
             tables(),
+            incumbent(start, goal),
             limits,
             &mut Counters::default(),
             progress,
@@ -532,7 +616,7 @@ mod tests {
     #[test]
     fn a_stop_leaves_the_best_solution_and_a_proven_bound() {
         // Far beyond the small tables' reach: stopped once two iterations
-        // have ended, the search has its first beam's solution, every report
+        // have ended, the search has the incumbent's solution, every report
         // carries its length, and the bound is that of the next iteration.
         let (start, goal) = puzzle(7, 300);
         for jobs in [1, 2] {
@@ -556,14 +640,14 @@ mod tests {
             let Outcome::Stopped { lower_bound, best } = out else {
                 panic!("stopped")
             };
-            let moves = replayed(&start, &goal, &best.expect("the first beam's solution"));
+            let moves = replayed(&start, &goal, &best.expect("the incumbent"));
             assert!(bests.iter().all(|b| *b == Some(moves.len() as u64)));
             assert!(lower_bound > bounds[1] && (lower_bound as usize) < moves.len());
         }
     }
 
     #[test]
-    fn a_passed_deadline_still_gets_the_first_beams_solution() {
+    fn a_passed_deadline_still_leaves_the_incumbent_and_a_bound() {
         let (start, goal) = puzzle(9, 300);
         let limits = Limits {
             jobs: 2,
@@ -574,11 +658,7 @@ mod tests {
         else {
             panic!("stopped by the deadline")
         };
-        let moves = replayed(
-            &start,
-            &goal,
-            &best.expect("the first beam ignores the deadline"),
-        );
+        let moves = replayed(&start, &goal, &best.expect("the incumbent, found before"));
         assert!(lower_bound > 0 && (lower_bound as usize) < moves.len());
     }
 
@@ -693,15 +773,19 @@ mod tests {
     fn a_search_gives_one_line_an_iteration_whose_nodes_add_up() {
         let (start, goal) = puzzle(11, 26);
         let mut counters = Counters::default();
+        let first = incumbent(&start, &goal);
+        let first_nodes = first.nodes;
         let out = solve::<Five>(
             &start,
             &goal,
             tables(),
+            first,
             &Limits::UNLIMITED,
             &mut counters,
             &mut |_| {},
         );
         assert!(matches!(out, Outcome::Solved(_)));
+        assert!(first_nodes > 0);
         let field = |line: &str, before: &str, after: &str| -> u64 {
             let rest = &line[line.find(before).unwrap() + before.len()..];
             rest[..rest.find(after).unwrap()].parse().unwrap()
@@ -712,7 +796,9 @@ mod tests {
             .partition(|l| l.starts_with("iteration "));
         assert_eq!(iterations.len() as u32, counters.iterations);
         let nodes: u64 = iterations.iter().map(|l| field(l, ": ", " nodes")).sum();
+        // The beams' children count the incumbent's nodes too.
         let beams = field(rest.last().unwrap(), "beams: ", " children");
+        assert!(beams >= first_nodes);
         assert_eq!(nodes + beams, counters.expanded, "{:?}", counters.details);
     }
 }

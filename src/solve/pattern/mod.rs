@@ -41,6 +41,7 @@ mod ida;
 mod partition;
 mod tables;
 
+pub(crate) use anytime::Incumbent;
 pub use partition::TableSet;
 pub(crate) use partition::{Partition, FIFTEEN, TWENTY_FOUR};
 pub(crate) use tables::{checksum, write_atomically};
@@ -51,7 +52,7 @@ use crate::board_adt::moves::{reversed, Move};
 use crate::board_adt::symmetry::class_of;
 use crate::board_adt::Board;
 use crate::solve::grid;
-use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
+use crate::solve::outcome::{Counters, Limits, Outcome, SearchProgress};
 use ida::{BeamLimits, Five, Four, Geometry, Group, Heuristic};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -508,13 +509,14 @@ fn walked_into_class(side: usize, start: &[u8], goal: &[u8]) -> (MoveList, Vec<u
 }
 
 /// A shortest solution from `start` to `goal` (as for [`solve`]) that keeps
-/// the best solution found so far from its first second
-/// ([`anytime`]): when `limits` stop it, [`Outcome::Stopped`] carries that
-/// solution and the lower bound proven.
+/// the best solution found so far, from `incumbent` on ([`anytime`]): when
+/// `limits` stop it, [`Outcome::Stopped`] carries that solution and the
+/// lower bound proven.
 pub(crate) fn shortest(
     start: &Board,
     goal: &Board,
     tables: &Tables,
+    incumbent: Incumbent,
     limits: &Limits<'_>,
     counters: &mut Counters,
     progress: &mut dyn FnMut(&SearchProgress),
@@ -522,8 +524,8 @@ pub(crate) fn shortest(
     let (start, goal, cells) = narrowed(start, goal);
     let (start, goal) = (&start[..cells], &goal[..cells]);
     match tables.partition.side {
-        4 => anytime::solve::<Four>(start, goal, tables, limits, counters, progress),
-        5 => anytime::solve::<Five>(start, goal, tables, limits, counters, progress),
+        4 => anytime::solve::<Four>(start, goal, tables, incumbent, limits, counters, progress),
+        5 => anytime::solve::<Five>(start, goal, tables, incumbent, limits, counters, progress),
         side => unreachable!("pattern databases for 4x4 and 5x5, not {side}x{side}"),
     }
 }

@@ -32,10 +32,11 @@
 //!   given: a time limit). Sweeps repeat while one gains and the budget
 //!   lasts.
 
+use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::{apply_move, reversed, Move};
 use crate::board_adt::Board;
 use crate::solve::manhattan;
-use crate::solve::method::{Counters, Limits, Outcome, Polish};
+use crate::solve::outcome::{Counters, Limits, Outcome};
 use crate::solve::pattern::{self, Tables, FIFTEEN};
 use crate::solve::small::solve_small;
 use std::collections::HashMap;
@@ -47,10 +48,21 @@ pub(crate) struct Windows<'a> {
     /// [`FIFTEEN`]`.classes`, those that are loaded.
     pub(crate) four: [Option<&'a Tables>; 3],
     /// The window sizes, the nodes and the sweeps.
-    pub(crate) plan: Polish,
+    pub(crate) plan: Plan,
     /// When to stop, whatever is left of the nodes (a time limit); `None`:
     /// the nodes alone decide, and the answer is the same on any machine.
     pub(crate) deadline: Option<Instant>,
+}
+
+/// How an answer is shortened by windows (chosen by `Method::polish`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// The window sizes swept, in order.
+    pub(crate) sizes: &'static [Size],
+    /// Nodes all the window searches of one answer may expand.
+    pub(crate) nodes: u64,
+    /// Sweeps at most.
+    pub(crate) sweeps: usize,
 }
 
 /// One window size and what a stretch in it may cost.
@@ -101,6 +113,23 @@ pub(crate) fn polish(
     } else {
         moves
     }
+}
+
+/// [`polish`] for a solution as the solver holds it: `moves` from `start`.
+pub(crate) fn polished(
+    start: &Board,
+    moves: MoveList,
+    windows: &Windows<'_>,
+    counters: &mut Counters,
+) -> MoveList {
+    polish(
+        start.side(),
+        start.cells(),
+        moves.to_vec(),
+        windows,
+        counters,
+    )
+    .into()
 }
 
 /// A solution being polished.
@@ -407,7 +436,7 @@ mod tests {
     fn three_by_three() -> Windows<'static> {
         Windows {
             four: [None; 3],
-            plan: Polish {
+            plan: Plan {
                 sizes: &THREE,
                 nodes: 1_000_000,
                 sweeps: 3,

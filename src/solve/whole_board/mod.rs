@@ -24,7 +24,7 @@ mod tables;
 pub(crate) use tables::{Heuristic, Shelf};
 
 use crate::board_adt::moves::{apply_move, Move};
-use crate::solve::method::Counters;
+use crate::solve::outcome::Counters;
 use crate::solve::seen::SeenKeys;
 
 /// The largest board the search handles (7x7: 49 cells).

@@ -331,7 +331,7 @@ mod tests {
     use super::*;
     use crate::board_adt::moves::{replay, Move};
     use crate::generate::{random_walk, SplitMix64};
-    use crate::solve::method::{Counters, Limits, Outcome};
+    use crate::solve::outcome::{Counters, Limits, Outcome};
     use crate::solve::pattern::canonical;
     use crate::solve::pattern::ida::{search, Five, Four};
     use crate::solve::pattern::{Partition, TableSet, Tables, FIFTEEN, TWENTY_FOUR};

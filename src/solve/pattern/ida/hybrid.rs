@@ -39,7 +39,7 @@ use super::geometry::{PackedBoard, DIRS, NO_CELL};
 use super::{Geometry, Heuristic, Node};
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::Move;
-use crate::solve::method::Counters;
+use crate::solve::outcome::Counters;
 use std::time::{Duration, Instant};
 
 /// How each iteration finds the subtrees its threads search.

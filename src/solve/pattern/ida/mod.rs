@@ -59,13 +59,13 @@ pub(crate) use beam::{beam, BeamLimits};
 pub(crate) use fsm::Fsm;
 pub(crate) use geometry::{Five, Four, Geometry};
 pub(crate) use hybrid::{Top, TopStats};
-pub(crate) use parallel::{search, search_between, IterationEnd};
+pub(crate) use parallel::{search, search_between, IterationEnd, Searched};
 
 use super::tables::{CellSet, Indexer, Pdb};
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::Move;
 use crate::solve::grid::manhattan;
-use crate::solve::method::Counters;
+use crate::solve::outcome::Counters;
 use geometry::{PackedBoard, MAX_CELLS, NO_CELL};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -686,6 +686,7 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
                     return Iteration::Stopped;
                 }
             }
+            // Every child of the batch a candidate, unless one is the goal.
             cands.clear();
             for (pi, node) in batch.iter().enumerate() {
                 if let Some(goal) = expand(ctx, node, pi, cands, &mut pruned) {
@@ -700,113 +701,159 @@ impl<G: Geometry, const T: usize, const N: usize> Worker<G, T, N> {
                 cands.retain(|c| c.dir != backs[k - 1 - c.parent as usize]);
             }
             counters.generated += cands.len() as u64;
-            // The groups in waves ([`Reading`]): each wave's reads for the whole
-            // batch back to back, nothing depending on them in between, so
-            // that they overlap; only the children no group of a wave cut go
-            // on to the next.
-            let mut start = 0;
-            while start < groups {
-                // Up to two groups, every reading is one group a wave.
-                let end = if N <= 2 {
-                    start + 1
-                } else {
-                    heur.reading.wave_end(start, groups)
-                };
-                counters.reads += (cands.len() * (end - start)) as u64;
-                for c in cands.iter_mut() {
-                    for k in start..end {
-                        let grp = nth_group(c.first as usize, k);
-                        let s = c.slide[grp];
-                        let table = heur.table[grp][s.table as usize];
-                        c.nib[grp] = table.half_excess(s.index);
-                    }
-                }
-                let last = end == groups;
-                let next_end = if N <= 2 {
-                    end + 1
-                } else {
-                    heur.reading.wave_end(end, groups)
-                };
-                let mut kept = 0;
-                for i in 0..cands.len() {
-                    let c = &mut cands[i];
-                    let p = c.parent as usize;
-                    let node = &batch[p];
-                    // The largest f-value the wave gives, and the first of its
-                    // groups (in reading order) that puts it past the bound.
-                    let (mut f, mut cutter) = (0, None);
-                    for k in start..end {
-                        let grp = nth_group(c.first as usize, k);
-                        let fk = node.g as u32 + 1 + c.h(grp);
-                        f = f.max(fk);
-                        if fk > bound && cutter.is_none() {
-                            cutter = Some(grp);
-                        }
-                    }
-                    pruned.seen(p, f);
-                    if let Some(grp) = cutter {
-                        pruned.beyond(p, f);
-                        pruned.counts.read[grp][c.slide[grp].table as usize] += 1;
-                        continue;
-                    }
-                    if last {
-                        let (key, h) = sibling_key((0..groups).map(|g| c.h(g)));
-                        c.key = key;
-                        *nearest = (*nearest).min(h);
-                    } else {
-                        // Survived this wave: prepare the next wave's reads.
-                        let (t, from, to) = (c.tile as usize, c.from as usize, node.blank as usize);
-                        for k in end..next_end {
-                            let g = nth_group(c.first as usize, k);
-                            c.slide[g] = heur.slide(node, g, t, from, to);
-                        }
-                    }
-                    if kept != i {
-                        cands[kept] = cands[i];
-                    }
-                    kept += 1;
-                }
-                cands.truncate(kept);
-                start = end;
-            }
-            // Bidirectional pathmax (Felner et al. 2005): the tables are not
-            // consistent (an estimate can jump by up to 7 in one move), and a child
-            // with estimate h proves its parent is at least h - 1 from the goal. A
-            // child beyond bound + 2 therefore lifts its parent's f-value past the
-            // bound, and all its siblings go (1.8% fewer nodes).
-            let mut cut = [false; MAX_BATCH];
-            for (p, cut) in cut.iter_mut().enumerate().take(batch.len()) {
-                let (max_f, min_f) = pruned.take(p);
-                if max_f > bound + 2 {
-                    next_bound = next_bound.min(max_f - 2);
-                    *cut = true;
-                } else {
-                    next_bound = next_bound.min(min_f);
-                }
-            }
-            // Push the most promising last, so that it is popped first: sort
-            // (key, index) pairs rather than the candidates themselves.
-            order.clear();
-            for (i, c) in cands.iter().enumerate() {
-                if !cut[c.parent as usize] {
-                    order.push((u32::from(c.key) << 8) | i as u32);
-                }
-            }
-            pruned.counts.pathmax += (cands.len() - order.len()) as u64;
-            order.sort_unstable_by(|a, b| b.cmp(a));
-            kids.clear();
-            for &o in order.iter() {
-                let c = &cands[(o & 0xff) as usize];
-                // A copy straight into the vector (`push` makes two).
-                kids.extend_from_slice(std::slice::from_ref(&batch[c.parent as usize]));
-                let n = kids.last_mut().expect("just pushed");
-                make_child(heur, n, c, groups);
-            }
+            read_waves(ctx, batch, cands, &mut pruned, nearest, counters);
+            let cut = pathmax(batch.len(), &mut pruned, bound, &mut next_bound);
+            push_children(heur, batch, cands, &cut, order, kids, &mut pruned);
             stack.truncate(lo);
             stack.extend_from_slice(kids);
         }
         watch.nodes.fetch_add(unreported, Ordering::Relaxed);
         Iteration::Exhausted(next_bound)
+    }
+}
+
+/// The tables read for the candidates `cands` of `batch`, group by group in
+/// waves ([`Reading`]): each wave's reads for the whole batch back to back,
+/// nothing depending on them in between, so that they overlap; only the
+/// candidates no group of a wave cut go on to the next. A candidate cut is
+/// counted in `pruned` (with the table that cut it) and dropped; a survivor
+/// of the last wave gets its sibling key, and lowers `nearest` to its
+/// estimate.
+#[inline(always)]
+fn read_waves<G: Geometry, const T: usize, const N: usize>(
+    ctx: &Context<'_, '_, G>,
+    batch: &[Node<G, T, N>],
+    cands: &mut Vec<Candidate<G::Mask, N>>,
+    pruned: &mut Pruned<'_>,
+    nearest: &mut u32,
+    counters: &mut Counters,
+) {
+    let (heur, bound) = (ctx.heur, ctx.bound);
+    let groups = heur.groups.len();
+    let mut start = 0;
+    while start < groups {
+        // Up to two groups, every reading is one group a wave.
+        let end = if N <= 2 {
+            start + 1
+        } else {
+            heur.reading.wave_end(start, groups)
+        };
+        counters.reads += (cands.len() * (end - start)) as u64;
+        for c in cands.iter_mut() {
+            for k in start..end {
+                let grp = nth_group(c.first as usize, k);
+                let s = c.slide[grp];
+                let table = heur.table[grp][s.table as usize];
+                c.nib[grp] = table.half_excess(s.index);
+            }
+        }
+        let last = end == groups;
+        let next_end = if N <= 2 {
+            end + 1
+        } else {
+            heur.reading.wave_end(end, groups)
+        };
+        let mut kept = 0;
+        for i in 0..cands.len() {
+            let c = &mut cands[i];
+            let p = c.parent as usize;
+            let node = &batch[p];
+            // The largest f-value the wave gives, and the first of its
+            // groups (in reading order) that puts it past the bound.
+            let (mut f, mut cutter) = (0, None);
+            for k in start..end {
+                let grp = nth_group(c.first as usize, k);
+                let fk = node.g as u32 + 1 + c.h(grp);
+                f = f.max(fk);
+                if fk > bound && cutter.is_none() {
+                    cutter = Some(grp);
+                }
+            }
+            pruned.seen(p, f);
+            if let Some(grp) = cutter {
+                pruned.beyond(p, f);
+                pruned.counts.read[grp][c.slide[grp].table as usize] += 1;
+                continue;
+            }
+            if last {
+                let (key, h) = sibling_key((0..groups).map(|g| c.h(g)));
+                c.key = key;
+                *nearest = (*nearest).min(h);
+            } else {
+                // Survived this wave: prepare the next wave's reads.
+                let (t, from, to) = (c.tile as usize, c.from as usize, node.blank as usize);
+                for k in end..next_end {
+                    let g = nth_group(c.first as usize, k);
+                    c.slide[g] = heur.slide(node, g, t, from, to);
+                }
+            }
+            if kept != i {
+                cands[kept] = cands[i];
+            }
+            kept += 1;
+        }
+        cands.truncate(kept);
+        start = end;
+    }
+}
+
+/// Bidirectional pathmax (Felner et al. 2005) over the `parents` nodes of a
+/// batch: the tables are not consistent (an estimate can jump by up to 7 in
+/// one move), and a child with estimate h proves its parent is at least
+/// h - 1 from the goal. A child beyond bound + 2 therefore lifts its
+/// parent's f-value past the bound, and all its siblings go (1.8% fewer
+/// nodes): which parents are cut so. Lowers `next_bound` to the smallest
+/// f-value past the bound that `pruned` saw.
+#[inline(always)]
+fn pathmax(
+    parents: usize,
+    pruned: &mut Pruned<'_>,
+    bound: u32,
+    next_bound: &mut u32,
+) -> [bool; MAX_BATCH] {
+    let mut cut = [false; MAX_BATCH];
+    for (p, cut) in cut.iter_mut().enumerate().take(parents) {
+        let (max_f, min_f) = pruned.take(p);
+        if max_f > bound + 2 {
+            *next_bound = (*next_bound).min(max_f - 2);
+            *cut = true;
+        } else {
+            *next_bound = (*next_bound).min(min_f);
+        }
+    }
+    cut
+}
+
+/// The children of the candidates `cands` whose parent pathmax did not
+/// `cut`, made into `kids`, the most promising last so that it is popped
+/// first; the rest counted in `pruned`.
+#[inline(always)]
+fn push_children<G: Geometry, const T: usize, const N: usize>(
+    heur: &Heuristic<'_, G>,
+    batch: &[Node<G, T, N>],
+    cands: &[Candidate<G::Mask, N>],
+    cut: &[bool; MAX_BATCH],
+    order: &mut Vec<u32>,
+    kids: &mut Vec<Node<G, T, N>>,
+    pruned: &mut Pruned<'_>,
+) {
+    let groups = heur.groups.len();
+    // Sort (key, index) pairs rather than the candidates themselves.
+    order.clear();
+    for (i, c) in cands.iter().enumerate() {
+        if !cut[c.parent as usize] {
+            order.push((u32::from(c.key) << 8) | i as u32);
+        }
+    }
+    pruned.counts.pathmax += (cands.len() - order.len()) as u64;
+    order.sort_unstable_by(|a, b| b.cmp(a));
+    kids.clear();
+    for &o in order.iter() {
+        let c = &cands[(o & 0xff) as usize];
+        // A copy straight into the vector (`push` makes two).
+        kids.extend_from_slice(std::slice::from_ref(&batch[c.parent as usize]));
+        let n = kids.last_mut().expect("just pushed");
+        make_child(heur, n, c, groups);
     }
 }
 

@@ -35,13 +35,13 @@
 //! iteration (subtrees searched past the answer before they were abandoned)
 //! varies.
 
-use super::hybrid::{self, Ended, Open, Top, TopStats};
+use super::hybrid::{self, Ended, Frontier, Open, Top, TopStats};
 use super::{
     sibling_key, Context, Fsm, Geometry, Heuristic, Iteration, Node, Prunes, Watch, Worker,
     MAX_GROUPS, MAX_TABLES,
 };
 use crate::board_adt::move_list::MoveList;
-use crate::solve::method::{Counters, Limits, Outcome, SearchProgress};
+use crate::solve::outcome::{Counters, Limits, Outcome, SearchProgress};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
@@ -307,6 +307,9 @@ struct Shared<'s, N> {
     goal: Mutex<Option<(usize, N)>>,
 }
 
+/// [`search_between`] for one shape of the heuristic (`T` tables a group,
+/// `N` groups): the root, the watch the threads share, the A* top if asked,
+/// then the iterations.
 fn search_with<G: Geometry, const T: usize, const N: usize>(
     run: &Run<'_, '_, G>,
     counters: &mut Counters,
@@ -314,9 +317,9 @@ fn search_with<G: Geometry, const T: usize, const N: usize>(
     between: &mut dyn FnMut(&IterationEnd) -> bool,
     log: &mut Log,
 ) -> Outcome {
-    let (heur, cells, limits) = (run.heur, run.cells, run.limits);
+    let (heur, limits) = (run.heur, run.limits);
     let started = Instant::now();
-    let root: Node<G, T, N> = heur.root(cells);
+    let root: Node<G, T, N> = heur.root(run.cells);
     let groups = heur.groups.len();
     *counters = Counters {
         start_h: root.h(groups),
@@ -326,237 +329,386 @@ fn search_with<G: Geometry, const T: usize, const N: usize>(
         return Outcome::Solved(MoveList::new());
     }
     let never = AtomicBool::new(false);
-    let stop = limits.stop.unwrap_or(&never);
     // The deadline sets this, not `stop`: that one belongs to the caller.
     let halt = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
-    let watch = Watch {
-        stop,
-        halt: &halt,
+    let search = Search {
+        run,
+        root,
+        groups,
+        started,
         nodes: &nodes,
-        max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+        halt: &halt,
+        watch: Watch {
+            stop: limits.stop.unwrap_or(&never),
+            halt: &halt,
+            nodes: &nodes,
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+        },
+        here: limits.jobs.max(1) == 1 && limits.deadline.is_none() && limits.report_every.is_none(),
     };
-    let jobs = limits.jobs.max(1);
     let mut bound = root.h(groups);
-    let mut workers: Vec<Worker<G, T, N>> = (0..jobs).map(|_| Worker::new()).collect();
-    let mut previous: Option<Nearness<G::Path>> = None;
-    let here = jobs == 1 && limits.deadline.is_none() && limits.report_every.is_none();
-    let report = |bound, iteration_done, progress: &mut dyn FnMut(&SearchProgress)| {
+    // A*+IDA*: the top of the tree once, best-first.
+    let top = match run.top {
+        Top::Split => None,
+        Top::AStar { bytes } => match search.astar_top(bytes, counters, progress, log) {
+            Ok(frontier) => {
+                bound = bound.max(frontier.stats.bound);
+                Some(frontier)
+            }
+            Err(ended) => return ended,
+        },
+    };
+    search.iterations(bound, top.as_ref(), counters, progress, between, log)
+}
+
+/// One search under way: what it was asked, its root, and what its threads
+/// share across iterations.
+struct Search<'s, 'h, G: Geometry, const T: usize, const N: usize> {
+    run: &'s Run<'s, 'h, G>,
+    root: Node<G, T, N>,
+    /// The heuristic's groups.
+    groups: usize,
+    started: Instant,
+    /// Nodes expanded so far, over all iterations and threads (for the
+    /// reports and the node limit).
+    nodes: &'s AtomicU64,
+    /// Set at the deadline.
+    halt: &'s AtomicBool,
+    watch: Watch<'s>,
+    /// Whether the subtrees are searched on this thread: one thread and
+    /// nothing to watch within an iteration (see [`search`]).
+    here: bool,
+}
+
+impl<G: Geometry, const T: usize, const N: usize> Search<'_, '_, G, T, N> {
+    /// Tells `progress` where the search stands: in the iteration of
+    /// `bound`, or at its end (`iteration_done`).
+    fn report(&self, bound: u32, iteration_done: bool, progress: &mut dyn FnMut(&SearchProgress)) {
         progress(&SearchProgress {
             bound,
-            nodes: nodes.load(Ordering::Relaxed),
-            elapsed: started.elapsed(),
+            nodes: self.nodes.load(Ordering::Relaxed),
+            elapsed: self.started.elapsed(),
             iteration_done,
             best: None,
             iteration_left: None,
             proof_left: None,
         })
-    };
-    // A*+IDA*: the top of the tree once, best-first.
-    let frontier = match run.top {
-        Top::Split => None,
-        Top::AStar { bytes } => {
-            let mut last_report = Instant::now();
-            let mut reported = 0;
-            let halted = || {
-                if limits.deadline.is_some_and(|d| Instant::now() >= d) {
-                    halt.store(true, Ordering::Relaxed);
-                }
-                watch.halted()
-            };
-            let mut astar_report = |f: u32, expanded: u64| {
-                nodes.fetch_add(expanded - reported, Ordering::Relaxed);
-                reported = expanded;
-                if limits
-                    .report_every
-                    .is_some_and(|every| last_report.elapsed() >= every)
-                {
-                    last_report = Instant::now();
-                    report(f, false, progress);
-                }
-            };
-            let ended = hybrid::astar(heur, &root, bytes, counters, &halted, &mut astar_report);
-            nodes.store(counters.expanded, Ordering::Relaxed);
-            match ended {
-                Ended::Goal(moves, stats) => {
-                    log.top = Some(stats);
-                    report(moves.len() as u32, true, progress);
-                    return Outcome::Solved(moves);
-                }
-                Ended::Stopped(lower_bound, stats) => {
-                    log.top = Some(stats);
-                    return Outcome::Stopped {
-                        lower_bound,
-                        best: None,
-                    };
-                }
-                Ended::Frontier(frontier) => {
-                    log.top = Some(frontier.stats);
-                    bound = bound.max(frontier.stats.bound);
-                    Some(frontier)
-                }
+    }
+
+    /// The top of the tree best-first in `bytes` ([`hybrid`]): the boards
+    /// A* left open, or, when it met a goal or was stopped, how the search
+    /// ended.
+    fn astar_top(
+        &self,
+        bytes: usize,
+        counters: &mut Counters,
+        progress: &mut dyn FnMut(&SearchProgress),
+        log: &mut Log,
+    ) -> Result<Frontier, Outcome> {
+        let limits = self.run.limits;
+        let mut last_report = Instant::now();
+        let mut reported = 0;
+        let halted = || {
+            if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.halt.store(true, Ordering::Relaxed);
             }
-        }
-    };
-    // Per open board: how near the last search of its subtree came to the
-    // goal (`u32::MAX`: not searched yet).
-    let mut near_open: Vec<u32> = frontier
-        .as_ref()
-        .map_or(Vec::new(), |f| vec![u32::MAX; f.open.len()]);
-    let mut order: Vec<u32> = Vec::new();
-    loop {
-        counters.iterations += 1;
-        let iteration_began = (Instant::now(), counters.expanded);
-        let before = counters.expanded;
-        let split = match &frontier {
-            None => split(heur, &root, bound, counters),
-            Some(top) => {
-                // The open boards within the bound, nearest the goal first
-                // by the last search of their subtrees (a board not searched
-                // yet: its own estimate), ties in frontier order.
-                order.clear();
-                let mut pruned_min = u32::MAX;
-                for (i, o) in top.open.iter().enumerate() {
-                    if u32::from(o.f) <= bound {
-                        order.push(i as u32);
-                    } else {
-                        pruned_min = pruned_min.min(u32::from(o.f));
-                    }
-                }
-                let key = |i: u32| {
-                    let o = &top.open[i as usize];
-                    match near_open[i as usize] {
-                        u32::MAX => u32::from(o.f - o.g),
-                        near => near,
-                    }
-                };
-                order.sort_by_cached_key(|&i| (key(i), i));
-                Split::Frontier {
-                    nodes: Vec::new(),
-                    pruned_min,
-                }
+            self.watch.halted()
+        };
+        let mut astar_report = |f: u32, expanded: u64| {
+            self.nodes.fetch_add(expanded - reported, Ordering::Relaxed);
+            reported = expanded;
+            if limits
+                .report_every
+                .is_some_and(|every| last_report.elapsed() >= every)
+            {
+                last_report = Instant::now();
+                self.report(f, false, progress);
             }
         };
-        nodes.fetch_add(counters.expanded - before, Ordering::Relaxed);
-        let mut end = IterationEnd {
-            bound,
-            next_bound: bound,
-            ..IterationEnd::default()
-        };
-        let mut ended = |end: IterationEnd, counters: &Counters| {
-            let end = IterationEnd {
-                nodes: counters.expanded - iteration_began.1,
-                elapsed: iteration_began.0.elapsed(),
-                ..end
-            };
-            log.iterations.push(end);
-            end
-        };
-        let top_frontier = &frontier;
-        let (mut frontier, pruned_min) = match split {
-            Split::Goal(goal) => {
-                ended(end, counters);
-                return Outcome::Solved(goal.moves());
-            }
-            Split::Frontier { nodes, pruned_min } => (nodes, pruned_min),
-        };
-        if let Some(previous) = &previous {
-            order_by_nearness(&mut frontier, previous, groups);
-        }
-        let roots = match &top_frontier {
-            None => Roots::Nodes(&frontier),
-            Some(top) => Roots::Open {
-                open: &top.open,
-                order: &order,
-            },
-        };
-        let shared = Shared {
-            frontier: roots,
-            next: AtomicUsize::new(0),
-            first_goal: AtomicUsize::new(usize::MAX),
-            goal: Mutex::new(None),
-        };
-        let ctx = Context {
+        let heur = self.run.heur;
+        let ended = hybrid::astar(
             heur,
+            &self.root,
+            bytes,
+            counters,
+            &halted,
+            &mut astar_report,
+        );
+        self.nodes.store(counters.expanded, Ordering::Relaxed);
+        match ended {
+            Ended::Goal(moves, stats) => {
+                log.top = Some(stats);
+                self.report(moves.len() as u32, true, progress);
+                Err(Outcome::Solved(moves))
+            }
+            Ended::Stopped(lower_bound, stats) => {
+                log.top = Some(stats);
+                Err(Outcome::Stopped {
+                    lower_bound,
+                    best: None,
+                })
+            }
+            Ended::Frontier(frontier) => {
+                log.top = Some(frontier.stats);
+                Ok(frontier)
+            }
+        }
+    }
+
+    /// The iterations from `bound` up, each split at its frontier (or over
+    /// the boards the A* `top` left open) and its subtrees searched by the
+    /// threads, until one meets a goal, the search is halted, or `between`
+    /// ends it.
+    fn iterations(
+        &self,
+        mut bound: u32,
+        top: Option<&Frontier>,
+        counters: &mut Counters,
+        progress: &mut dyn FnMut(&SearchProgress),
+        between: &mut dyn FnMut(&IterationEnd) -> bool,
+        log: &mut Log,
+    ) -> Outcome {
+        let jobs = self.run.limits.jobs.max(1);
+        let mut workers: Vec<Worker<G, T, N>> = (0..jobs).map(|_| Worker::new()).collect();
+        let mut previous: Option<Nearness<G::Path>> = None;
+        // Per open board: how near the last search of its subtree came to the
+        // goal (`u32::MAX`: not searched yet).
+        let mut near_open: Vec<u32> = top.map_or(Vec::new(), |f| vec![u32::MAX; f.open.len()]);
+        let mut order: Vec<u32> = Vec::new();
+        loop {
+            counters.iterations += 1;
+            let began = (Instant::now(), counters.expanded);
+            let split = match top {
+                None => split(self.run.heur, &self.root, bound, counters),
+                Some(top) => open_within(top, bound, &near_open, &mut order),
+            };
+            self.nodes
+                .fetch_add(counters.expanded - began.1, Ordering::Relaxed);
+            let mut end = IterationEnd {
+                bound,
+                next_bound: bound,
+                ..IterationEnd::default()
+            };
+            let mut ended = |end: IterationEnd, counters: &Counters| {
+                let end = IterationEnd {
+                    nodes: counters.expanded - began.1,
+                    elapsed: began.0.elapsed(),
+                    ..end
+                };
+                log.iterations.push(end);
+                end
+            };
+            let (mut frontier, pruned_min) = match split {
+                Split::Goal(goal) => {
+                    ended(end, counters);
+                    return Outcome::Solved(goal.moves());
+                }
+                Split::Frontier { nodes, pruned_min } => (nodes, pruned_min),
+            };
+            if let Some(previous) = &previous {
+                order_by_nearness(&mut frontier, previous, self.groups);
+            }
+            let shared = Shared {
+                frontier: match top {
+                    None => Roots::Nodes(&frontier),
+                    Some(top) => Roots::Open {
+                        open: &top.open,
+                        order: &order,
+                    },
+                },
+                next: AtomicUsize::new(0),
+                first_goal: AtomicUsize::new(usize::MAX),
+                goal: Mutex::new(None),
+            };
+            let results = self.subtrees(&mut workers, &shared, bound, progress);
+            let roots = match top {
+                None => Learnt::Frontier(&frontier),
+                Some(_) => Learnt::Open {
+                    order: &order,
+                    near: &mut near_open,
+                },
+            };
+            let (next_bound, nearness) = gathered(&results, roots, counters, &mut end);
+            let next_bound = next_bound.min(pruned_min);
+            previous = Some(nearness);
+            // A goal met within this bound is as long as the bound, and no
+            // solution is shorter (the earlier bounds failed): a shortest
+            // solution even if the search was stopped before the subtrees
+            // ahead of it were done (then it may not be the one an unstopped
+            // search would give).
+            if let Some((i, goal)) = shared.goal.into_inner().expect("goal lock") {
+                ended(end, counters);
+                self.report(bound, true, progress);
+                let moves = match top {
+                    None => goal.moves(),
+                    Some(top) => moves_below(top, &order, i, &goal, self.run.heur.goal_blank),
+                };
+                return Outcome::Solved(moves);
+            }
+            if self.watch.halted() {
+                ended(end, counters);
+                return Outcome::Stopped {
+                    lower_bound: bound,
+                    best: None,
+                };
+            }
+            assert!(
+                next_bound != u32::MAX && (next_bound as usize) < G::max_depth(),
+                "goal unreachable from this board (wrong parity?)"
+            );
+            self.report(bound, true, progress);
+            let end = ended(
+                IterationEnd {
+                    next_bound,
+                    complete: true,
+                    ..end
+                },
+                counters,
+            );
+            if !between(&end) {
+                return Outcome::Stopped {
+                    lower_bound: next_bound,
+                    best: None,
+                };
+            }
+            bound = next_bound;
+        }
+    }
+
+    /// The subtrees of `shared` searched within `bound`: on this thread
+    /// ([`Search::here`]), else on a thread a worker of `workers` while this
+    /// one waits ([`Search::wait`]).
+    fn subtrees(
+        &self,
+        workers: &mut [Worker<G, T, N>],
+        shared: &Shared<'_, Node<G, T, N>>,
+        bound: u32,
+        progress: &mut dyn FnMut(&SearchProgress),
+    ) -> Vec<Done> {
+        let ctx = Context {
+            heur: self.run.heur,
             fsm: Fsm::get(),
             bound,
-            watch: &watch,
+            watch: &self.watch,
         };
+        if self.here {
+            return vec![work(&mut workers[0], &ctx, shared)];
+        }
         let (done_tx, done_rx) = mpsc::channel::<()>();
-        let results: Vec<Done> = if here {
-            vec![work(&mut workers[0], &ctx, &shared)]
-        } else {
-            std::thread::scope(|scope| {
-                // A thread the system refuses to start is done without.
-                let handles: Vec<_> = workers
-                    .iter_mut()
-                    .filter_map(|worker| {
-                        let (ctx, shared, done) = (&ctx, &shared, done_tx.clone());
-                        std::thread::Builder::new()
-                            .spawn_scoped(scope, move || {
-                                let result = work(worker, ctx, shared);
-                                let _ = done.send(());
-                                result
-                            })
-                            .ok()
-                    })
-                    .collect();
-                if handles.is_empty() {
-                    // No thread could start: search here, without progress reports
-                    // within the iteration.
-                    return vec![work(&mut Worker::new(), &ctx, &shared)];
+        std::thread::scope(|scope| {
+            // A thread the system refuses to start is done without.
+            let handles: Vec<_> = workers
+                .iter_mut()
+                .filter_map(|worker| {
+                    let (ctx, done) = (&ctx, done_tx.clone());
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || {
+                            let result = work(worker, ctx, shared);
+                            let _ = done.send(());
+                            result
+                        })
+                        .ok()
+                })
+                .collect();
+            if handles.is_empty() {
+                // No thread could start: search here, without progress reports
+                // within the iteration.
+                return vec![work(&mut Worker::new(), &ctx, shared)];
+            }
+            self.wait(handles.len(), &done_rx, bound, progress);
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a search thread panicked"))
+                .collect()
+        })
+    }
+
+    /// Waits until `running` threads have said on `done` that they are
+    /// done, meanwhile reporting the iteration of `bound` every
+    /// `limits.report_every` and halting the search at the deadline.
+    fn wait(
+        &self,
+        mut running: usize,
+        done: &mpsc::Receiver<()>,
+        bound: u32,
+        progress: &mut dyn FnMut(&SearchProgress),
+    ) {
+        let limits = self.run.limits;
+        let mut last_report = Instant::now();
+        while running > 0 {
+            let now = Instant::now();
+            // Without reports or a deadline: until a thread ends.
+            let mut wait = limits.report_every.map_or(Duration::MAX, |every| {
+                every.saturating_sub(now - last_report)
+            });
+            if let Some(deadline) = limits.deadline {
+                if now >= deadline {
+                    self.halt.store(true, Ordering::Relaxed);
                 }
-                let mut running = handles.len();
-                let mut last_report = Instant::now();
-                while running > 0 {
-                    let now = Instant::now();
-                    // Without reports or a deadline: until a thread ends.
-                    let mut wait = limits.report_every.map_or(Duration::MAX, |every| {
-                        every.saturating_sub(now - last_report)
-                    });
-                    if let Some(deadline) = limits.deadline {
-                        if now >= deadline {
-                            halt.store(true, Ordering::Relaxed);
-                        }
-                        wait = wait.min(deadline.saturating_duration_since(now));
-                    }
-                    match done_rx.recv_timeout(wait.max(Duration::from_millis(1))) {
-                        Ok(()) => running -= 1,
-                        Err(mpsc::RecvTimeoutError::Timeout) => {}
-                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                    }
-                    if limits
-                        .report_every
-                        .is_some_and(|every| last_report.elapsed() >= every)
-                    {
-                        last_report = Instant::now();
-                        report(bound, false, progress);
-                    }
-                }
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a search thread panicked"))
-                    .collect()
-            })
-        };
-        let mut next_bound = pruned_min;
-        let mut nearness = Nearness {
-            depth: frontier.first().map_or(0, |n| n.g as usize),
-            by_path: Vec::with_capacity(frontier.len()),
-        };
-        for done in &results {
-            counters.add(&done.counters);
-            end.prunes.add(&done.prunes);
-            next_bound = next_bound.min(done.next_bound);
-            if top_frontier.is_some() {
+                wait = wait.min(deadline.saturating_duration_since(now));
+            }
+            match done.recv_timeout(wait.max(Duration::from_millis(1))) {
+                Ok(()) => running -= 1,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if limits
+                .report_every
+                .is_some_and(|every| last_report.elapsed() >= every)
+            {
+                last_report = Instant::now();
+                self.report(bound, false, progress);
+            }
+        }
+    }
+}
+
+/// Where an iteration's nearness goes: the frontier nodes' paths (into the
+/// [`Nearness`] the next iteration orders its frontier by), or the open
+/// boards of the A* top, searched by chunks of `order` (into `near`).
+enum Learnt<'l, N> {
+    Frontier(&'l [N]),
+    Open {
+        order: &'l [u32],
+        near: &'l mut [u32],
+    },
+}
+
+/// What the threads of an iteration found (`results`), added up: their
+/// counts into `counters`, what pruned into `end`; how near each subtree
+/// came to the goal, kept as `roots` says; and the next bound, the
+/// smallest f-value above the bound that they met (`u32::MAX`: none).
+fn gathered<G: Geometry, const T: usize, const N: usize>(
+    results: &[Done],
+    mut roots: Learnt<'_, Node<G, T, N>>,
+    counters: &mut Counters,
+    end: &mut IterationEnd,
+) -> (u32, Nearness<G::Path>) {
+    let mut next_bound = u32::MAX;
+    let mut nearness = Nearness {
+        depth: 0,
+        by_path: Vec::new(),
+    };
+    if let Learnt::Frontier(frontier) = &roots {
+        nearness.depth = frontier.first().map_or(0, |n| n.g as usize);
+        nearness.by_path.reserve(frontier.len());
+    }
+    for done in results {
+        counters.add(&done.counters);
+        end.prunes.add(&done.prunes);
+        next_bound = next_bound.min(done.next_bound);
+        match &mut roots {
+            Learnt::Open { order, near } => {
                 // A chunk's nearness is each of its boards'.
                 let chunk = G::BATCH;
-                for &(i, near) in &done.nearest {
+                for &(i, n) in &done.nearest {
                     for &o in &order[i * chunk..order.len().min((i + 1) * chunk)] {
-                        near_open[o as usize] = near;
+                        near[o as usize] = n;
                     }
                 }
-            } else {
+            }
+            Learnt::Frontier(frontier) => {
                 let paths = done
                     .nearest
                     .iter()
@@ -564,63 +716,60 @@ fn search_with<G: Geometry, const T: usize, const N: usize>(
                 nearness.by_path.extend(paths);
             }
         }
-        previous = Some(nearness);
-        // A goal met within this bound is as long as the bound, and no solution
-        // is shorter (the earlier bounds failed): a shortest solution even if
-        // the search was stopped before the subtrees ahead of it were done (then
-        // it may not be the one an unstopped search would give).
-        if let Some((i, goal)) = shared.goal.into_inner().expect("goal lock") {
-            ended(end, counters);
-            report(bound, true, progress);
-            let moves = match top_frontier {
-                None => goal.moves(),
-                Some(top) => {
-                    // The open board of the chunk the goal lies below (the
-                    // first whose board its moves pass at its g), the moves
-                    // to it, then the subtree's.
-                    let chunk = &order[i * G::BATCH..order.len().min((i + 1) * G::BATCH)];
-                    let o = chunk
-                        .iter()
-                        .map(|&o| &top.open[o as usize])
-                        .find(|o| hybrid::passes::<G, T, N>(&goal, o, heur.goal_blank))
-                        .expect("the goal lies below a board of its chunk");
-                    let mut moves = top.seen.path_to::<G>(o.board, heur.goal_blank);
-                    for m in goal.moves().iter().skip(o.g as usize) {
-                        moves.push(m);
-                    }
-                    moves
-                }
-            };
-            return Outcome::Solved(moves);
-        }
-        if watch.halted() {
-            ended(end, counters);
-            return Outcome::Stopped {
-                lower_bound: bound,
-                best: None,
-            };
-        }
-        assert!(
-            next_bound != u32::MAX && (next_bound as usize) < G::max_depth(),
-            "goal unreachable from this board (wrong parity?)"
-        );
-        report(bound, true, progress);
-        let end = ended(
-            IterationEnd {
-                next_bound,
-                complete: true,
-                ..end
-            },
-            counters,
-        );
-        if !between(&end) {
-            return Outcome::Stopped {
-                lower_bound: next_bound,
-                best: None,
-            };
-        }
-        bound = next_bound;
     }
+    (next_bound, nearness)
+}
+
+/// The open boards of the A* `top` within `bound`, as their indices in
+/// `order`, nearest the goal first by the last search of their subtrees
+/// (`near_open`; a board not searched yet: its own estimate), ties in
+/// frontier order; and the smallest f-value above the bound among the
+/// others.
+fn open_within<N>(top: &Frontier, bound: u32, near_open: &[u32], order: &mut Vec<u32>) -> Split<N> {
+    order.clear();
+    let mut pruned_min = u32::MAX;
+    for (i, o) in top.open.iter().enumerate() {
+        if u32::from(o.f) <= bound {
+            order.push(i as u32);
+        } else {
+            pruned_min = pruned_min.min(u32::from(o.f));
+        }
+    }
+    let key = |i: u32| {
+        let o = &top.open[i as usize];
+        match near_open[i as usize] {
+            u32::MAX => u32::from(o.f - o.g),
+            near => near,
+        }
+    };
+    order.sort_by_cached_key(|&i| (key(i), i));
+    Split::Frontier {
+        nodes: Vec::new(),
+        pruned_min,
+    }
+}
+
+/// The moves to `goal`, met below chunk `i` of `order` (open boards of the
+/// A* `top`): the moves to the open board it lies below (the first of the
+/// chunk whose board its moves pass at its g), then the subtree's.
+fn moves_below<G: Geometry, const T: usize, const N: usize>(
+    top: &Frontier,
+    order: &[u32],
+    i: usize,
+    goal: &Node<G, T, N>,
+    goal_blank: usize,
+) -> MoveList {
+    let chunk = &order[i * G::BATCH..order.len().min((i + 1) * G::BATCH)];
+    let o = chunk
+        .iter()
+        .map(|&o| &top.open[o as usize])
+        .find(|o| hybrid::passes::<G, T, N>(goal, o, goal_blank))
+        .expect("the goal lies below a board of its chunk");
+    let mut moves = top.seen.path_to::<G>(o.board, goal_blank);
+    for m in goal.moves().iter().skip(o.g as usize) {
+        moves.push(m);
+    }
+    moves
 }
 
 /// What one thread did in an iteration.
