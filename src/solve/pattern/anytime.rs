@@ -24,8 +24,8 @@
 //! from the growth of the nodes between the last two iterations.
 
 use super::canonical;
+use super::goal_tables::Tables;
 use super::ida::{self, BeamLimits, Geometry, IterationEnd};
-use super::Tables;
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::Move;
 use crate::solve::outcome::{Counters, Limits, Outcome, SearchProgress};

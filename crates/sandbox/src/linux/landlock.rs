@@ -13,7 +13,7 @@
 //! `no_new_privs`; it holds for everything the program starts, and nothing
 //! the program does can lift it.
 
-use super::plan::{cstr_os, Paths, SYSTEM};
+use super::paths::{cstr_os, Paths, SYSTEM};
 use crate::sys;
 use std::ffi::c_int;
 use std::io;

@@ -20,6 +20,7 @@ mod landlock;
 mod launch;
 mod level;
 mod memory;
+mod paths;
 mod plan;
 mod wire;
 

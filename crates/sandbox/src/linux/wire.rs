@@ -203,7 +203,8 @@ impl Message {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::linux::plan::{cstr, Op};
+    use crate::linux::paths::cstr;
+    use crate::linux::plan::Op;
     use crate::sys;
 
     const STEPS: [Step; 14] = [

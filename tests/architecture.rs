@@ -1,0 +1,491 @@
+//! The architecture invariants of `docs/design.md`, checked on the source:
+//!
+//! - every source file of every crate is in the code map of
+//!   `docs/design.md` (a newcomer finds every room from it);
+//! - no two source files of a crate import each other, directly or round a
+//!   circle, and the root crate's layers are used downwards only;
+//! - `unsafe` is in the sandbox crate alone: every other crate root and
+//!   binary forbids it.
+//!
+//! The imports are read from the text: `crate::`, `super::` and `self::`
+//! paths (in `use` trees and in code) and paths that start with a child
+//! module's name, each resolved to the deepest module file it names.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The source folders of the workspace's crates: (crate root file, folder).
+fn crates() -> Vec<(PathBuf, PathBuf)> {
+    let mut crates = vec![(repo().join("src/lib.rs"), repo().join("src"))];
+    for entry in fs::read_dir(repo().join("crates")).unwrap() {
+        let dir = entry.unwrap().path().join("src");
+        if dir.join("lib.rs").is_file() {
+            crates.push((dir.join("lib.rs"), dir));
+        }
+    }
+    crates
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(repo()).unwrap().display().to_string()
+}
+
+#[test]
+fn every_source_file_is_in_the_code_map() {
+    let design = fs::read_to_string(repo().join("docs/design.md")).unwrap();
+    let mut missing = Vec::new();
+    for (_, src) in crates() {
+        for file in rust_files(&src) {
+            let path = relative(&file);
+            if !design.contains(&format!("`{path}`")) {
+                missing.push(path);
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/design.md's code map does not name (as `path`): {missing:#?}"
+    );
+}
+
+/// A file's module path in its crate: `src/solve/pattern/ida/mod.rs` is
+/// `solve::pattern::ida`, `src/bin/puzzle/args.rs` is `bin::puzzle::args`
+/// (a binary is a crate of its own, rooted at its `main.rs`).
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src).unwrap();
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap();
+    let stem = last.trim_end_matches(".rs");
+    if stem != "mod" && stem != "lib" && stem != "main" {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// `code` without its re-exports (`pub use`, `pub(crate) use`): a module
+/// that hands on a child's items is its face, and does not depend on it.
+fn without_reexports(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    for line in code.split_inclusive(';') {
+        let mut trimmed = line.trim_start();
+        // Past its attributes (`#[cfg(...)]`).
+        while let Some(rest) = trimmed.strip_prefix("#[") {
+            let mut depth = 1;
+            let end = rest
+                .char_indices()
+                .find(|&(_, c)| {
+                    match c {
+                        '[' => depth += 1,
+                        ']' => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0
+                })
+                .map_or(rest.len(), |(i, _)| i + 1);
+            trimmed = rest[end..].trim_start();
+        }
+        let reexport = ["pub use ", "pub(crate) use ", "pub(super) use "]
+            .iter()
+            .any(|p| trimmed.starts_with(p));
+        if !reexport {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// `code` without the items under `#[cfg(test)]` (a test may use anything).
+fn without_tests(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + "#[cfg(test)]".len()..];
+        // The item: up to its `;`, or its `{ ... }` balanced.
+        let b = rest.as_bytes();
+        let mut depth = 0;
+        let mut end = b.len();
+        for (i, &c) in b.iter().enumerate() {
+            match c {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                b';' if depth == 0 => {
+                    end = i + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The source without comments and string literals (so that a path in a
+/// doc comment or a message is no import).
+fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                i += 1;
+            }
+            i += 2;
+        } else if b[i] == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if b[i] == b'\'' && b.get(i + 2) == Some(&b'\'') {
+            // A character literal such as '"' or '{'.
+            i += 3;
+            out.push_str("' '");
+        } else {
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The paths of a `use` tree or a path in code starting at `at` in `code`
+/// (after its first segment), each as segments.
+fn paths_at(code: &[u8], at: &mut usize, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+    let mut path = prefix;
+    loop {
+        while *at < code.len() && code[*at].is_ascii_whitespace() {
+            *at += 1;
+        }
+        if *at < code.len() && code[*at] == b'{' {
+            *at += 1;
+            loop {
+                paths_at(code, at, path.clone(), out);
+                while *at < code.len() && code[*at].is_ascii_whitespace() {
+                    *at += 1;
+                }
+                match code.get(*at) {
+                    Some(b',') => *at += 1,
+                    Some(b'}') => {
+                        *at += 1;
+                        return;
+                    }
+                    _ => return,
+                }
+                while *at < code.len() && code[*at].is_ascii_whitespace() {
+                    *at += 1;
+                }
+                if code.get(*at) == Some(&b'}') {
+                    *at += 1;
+                    return;
+                }
+            }
+        }
+        let start = *at;
+        while *at < code.len() && (code[*at].is_ascii_alphanumeric() || code[*at] == b'_') {
+            *at += 1;
+        }
+        if *at == start {
+            out.push(path);
+            return;
+        }
+        path.push(String::from_utf8_lossy(&code[start..*at]).into_owned());
+        if code[*at..].starts_with(b"::") {
+            *at += 2;
+        } else {
+            out.push(path);
+            return;
+        }
+    }
+}
+
+/// The import edges between the module files of one crate (or binary):
+/// file -> the files it names.
+fn import_graph(src: &Path, files: &[PathBuf]) -> BTreeMap<String, BTreeSet<String>> {
+    let modules: BTreeMap<Vec<String>, String> = files
+        .iter()
+        .map(|f| (module_path(src, f), relative(f)))
+        .collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let me = module_path(src, file);
+        let here = relative(file);
+        let code = without_reexports(&without_tests(&code_only(
+            &fs::read_to_string(file).unwrap(),
+        )));
+        let bytes = code.as_bytes();
+        // The modules this file declares (its children).
+        let children: Vec<String> = modules
+            .keys()
+            .filter(|m| m.len() == me.len() + 1 && m.starts_with(&me))
+            .map(|m| m.last().unwrap().clone())
+            .collect();
+        let mut paths = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let boundary = i == 0 || {
+                let p = bytes[i - 1];
+                !(p.is_ascii_alphanumeric() || p == b'_' || p == b':')
+            };
+            let word_end = (i..bytes.len())
+                .find(|&j| !(bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_'))
+                .unwrap_or(bytes.len());
+            if boundary && word_end > i && bytes[word_end..].starts_with(b"::") {
+                let word = &code[i..word_end];
+                let base: Option<Vec<String>> = match word {
+                    "crate" => Some(Vec::new()),
+                    "self" => Some(me.clone()),
+                    "super" => {
+                        // `super::super::...` climbs once a `super`.
+                        let mut base = me.clone();
+                        base.pop();
+                        let mut j = word_end + 2;
+                        while code[j..].starts_with("super::") {
+                            base.pop();
+                            j += 7;
+                        }
+                        let mut at = j;
+                        paths_at(bytes, &mut at, base, &mut paths);
+                        i = at.max(i + 1);
+                        continue;
+                    }
+                    w if children.iter().any(|c| c == w) => {
+                        let mut base = me.clone();
+                        base.push(w.to_string());
+                        Some(base)
+                    }
+                    _ => None,
+                };
+                if let Some(base) = base {
+                    let mut at = word_end + 2;
+                    paths_at(bytes, &mut at, base, &mut paths);
+                    i = at.max(i + 1);
+                    continue;
+                }
+            }
+            i = word_end.max(i + 1);
+        }
+        // The crate's root file only declares the modules and re-exports
+        // their items: it is no room of the graph, either way.
+        if me.is_empty() {
+            continue;
+        }
+        for path in paths {
+            // The deepest module the path names (not the root).
+            let target = (1..=path.len())
+                .rev()
+                .find_map(|n| modules.get(&path[..n]))
+                .cloned();
+            if let Some(target) = target.filter(|t| *t != here) {
+                graph.entry(here.clone()).or_default().insert(target);
+            }
+        }
+        graph.entry(here).or_default();
+    }
+    graph
+}
+
+/// The circles of `graph`: its strongly connected parts of two or more.
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    // Two files are on one circle when each reaches the other.
+    let reach = |from: &String| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.clone()];
+        while let Some(n) = todo.pop() {
+            for next in graph.get(&n).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    todo.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reaches: BTreeMap<&String, BTreeSet<String>> =
+        graph.keys().map(|n| (n, reach(n))).collect();
+    let mut found: Vec<Vec<String>> = Vec::new();
+    for n in graph.keys() {
+        let circle: Vec<String> = graph
+            .keys()
+            .filter(|m| *m == n || (reaches[n].contains(*m) && reaches[*m].contains(n)))
+            .cloned()
+            .collect();
+        if circle.len() > 1 && !found.contains(&circle) {
+            found.push(circle);
+        }
+    }
+    found
+}
+
+/// Each crate's library and each binary, as (source folder, files).
+fn units() -> Vec<(PathBuf, Vec<PathBuf>)> {
+    let mut units = Vec::new();
+    for (_, src) in crates() {
+        let bin = src.join("bin");
+        let lib: Vec<PathBuf> = rust_files(&src)
+            .into_iter()
+            .filter(|f| !f.starts_with(&bin))
+            .collect();
+        units.push((src.clone(), lib));
+        if bin.is_dir() {
+            for entry in fs::read_dir(&bin).unwrap() {
+                let dir = entry.unwrap().path();
+                if dir.is_dir() {
+                    units.push((dir.clone(), rust_files(&dir)));
+                }
+            }
+        }
+    }
+    units
+}
+
+#[test]
+fn no_source_file_imports_another_that_imports_it_back() {
+    let mut all = Vec::new();
+    for (src, files) in units() {
+        let graph = import_graph(&src, &files);
+        all.extend(circles(&graph));
+    }
+    assert!(all.is_empty(), "import circles: {all:#?}");
+}
+
+#[test]
+fn the_root_crates_layers_are_used_downwards() {
+    // docs/design.md: board_adt, then input and generate, then solve, then
+    // report, then batch.
+    let layer = |file: &str| -> Option<u32> {
+        let rest = file.strip_prefix("src/")?;
+        let top = rest.split(['/', '.']).next()?;
+        Some(match top {
+            "board_adt" => 0,
+            "input" | "generate" => 1,
+            "solve" => 2,
+            "report" => 3,
+            "batch" => 4,
+            _ => return None,
+        })
+    };
+    let src = repo().join("src");
+    let files: Vec<PathBuf> = rust_files(&src)
+        .into_iter()
+        .filter(|f| !f.starts_with(src.join("bin")))
+        .collect();
+    let graph = import_graph(&src, &files);
+    let mut upwards = Vec::new();
+    for (from, tos) in &graph {
+        for to in tos {
+            if let (Some(a), Some(b)) = (layer(from), layer(to)) {
+                if b > a {
+                    upwards.push(format!("{from} -> {to}"));
+                }
+            }
+        }
+    }
+    assert!(upwards.is_empty(), "imports up the layers: {upwards:#?}");
+    // The reader can fail: a circle it must see.
+    let mut toy = BTreeMap::new();
+    toy.insert("a".to_string(), BTreeSet::from(["b".to_string()]));
+    toy.insert("b".to_string(), BTreeSet::from(["a".to_string()]));
+    assert_eq!(circles(&toy), [["a", "b"]]);
+}
+
+#[test]
+fn the_import_reader_sees_use_trees_and_paths_in_code() {
+    let code = without_tests(&code_only(
+        "use super::{a::X, b::{Y, c::Z}};\n// crate::nope::X\nfn f() { crate::d::e(\"super::s::t\"); kid::g(); }\n#[cfg(test)]\nmod tests { use crate::gone::X; }",
+    ));
+    let bytes = code.as_bytes();
+    let mut paths = Vec::new();
+    let start = code.find("super::").unwrap() + 7;
+    let mut at = start;
+    paths_at(bytes, &mut at, vec!["p".into()], &mut paths);
+    assert_eq!(
+        paths,
+        [
+            vec!["p", "a", "X"],
+            vec!["p", "b", "Y"],
+            vec!["p", "b", "c", "Z"]
+        ]
+    );
+    assert!(!code.contains("nope") && !code.contains("super::s") && !code.contains("gone"));
+}
+
+#[test]
+fn unsafe_code_is_in_the_sandbox_crate_alone() {
+    let mut roots = vec![repo().join("src/lib.rs")];
+    let mut offending = Vec::new();
+    for (root, src) in crates() {
+        let sandbox = src.starts_with(repo().join("crates/sandbox"));
+        roots.push(root);
+        let bin = src.join("bin");
+        if bin.is_dir() {
+            for entry in fs::read_dir(&bin).unwrap() {
+                roots.push(entry.unwrap().path().join("main.rs"));
+            }
+        }
+        for file in rust_files(&src) {
+            let code = code_only(&fs::read_to_string(&file).unwrap());
+            let has_unsafe = code
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == "unsafe");
+            if has_unsafe && !sandbox {
+                offending.push(relative(&file));
+            }
+        }
+        if sandbox {
+            roots.pop();
+        }
+    }
+    assert!(
+        offending.is_empty(),
+        "unsafe outside crates/sandbox: {offending:?}"
+    );
+    for root in roots {
+        if root.starts_with(repo().join("crates/sandbox")) {
+            continue;
+        }
+        let text = fs::read_to_string(&root).unwrap();
+        assert!(
+            text.contains("#![forbid(unsafe_code)]"),
+            "{} does not forbid unsafe code",
+            relative(&root)
+        );
+    }
+}
