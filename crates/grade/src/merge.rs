@@ -15,7 +15,7 @@ use super::grades::{
 };
 use super::record::Record;
 use super::submissions::write_summary_files;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -30,11 +30,31 @@ pub struct Merged {
     pub problems: Vec<String>,
 }
 
+/// One shard's grading, as read from its folder.
+struct ShardGrading {
+    dir: PathBuf,
+    manifest: Manifest,
+    records: Vec<Record>,
+}
+
 /// Merges the gradings in the folders `shards` into the folder `into`
 /// (an earlier grading there is replaced). An error of kind
 /// `InvalidInput` is a merge refused: a folder that holds no grading,
 /// shards of different options, or `into` one of the shards.
 pub fn merge(into: &Path, shards: &[PathBuf]) -> io::Result<Merged> {
+    let gradings = read_shards(into, shards)?;
+    let mut problems = shard_problems(&gradings);
+    let records = gather_records(&gradings, &mut problems);
+    let folder_names = missing_submissions(&gradings, &records, &mut problems);
+    write_merged(into, &gradings, folder_names, &records, problems.is_empty())?;
+    Ok(Merged {
+        submissions: records.len(),
+        problems,
+    })
+}
+
+/// The gradings of `shards`, all of one options, none of them `into`.
+fn read_shards(into: &Path, shards: &[PathBuf]) -> io::Result<Vec<ShardGrading>> {
     let refuse = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
     let mut gradings = Vec::new();
     for dir in shards {
@@ -51,144 +71,174 @@ pub fn merge(into: &Path, shards: &[PathBuf]) -> io::Result<Merged> {
                 into.display()
             )));
         }
-        gradings.push((dir.clone(), manifest, earlier.records));
+        gradings.push(ShardGrading {
+            dir: dir.clone(),
+            manifest,
+            records: earlier.records,
+        });
     }
-    let first = &gradings[0].1;
-    if let Some((dir, other, _)) = gradings.iter().find(|(_, m, _)| m.options != first.options) {
+    let first = &gradings[0];
+    if let Some(other) = gradings
+        .iter()
+        .find(|g| g.manifest.options != first.manifest.options)
+    {
         return Err(refuse(format!(
             "{} was graded with other options ({}) than {} ({}): the marks would not compare",
-            dir.display(),
-            other.options,
-            gradings[0].0.display(),
-            first.options
+            other.dir.display(),
+            other.manifest.options,
+            first.dir.display(),
+            first.manifest.options
         )));
     }
+    Ok(gradings)
+}
 
+/// What is wrong with the shards themselves: one that did not finish, one
+/// given twice, one missing from its count.
+fn shard_problems(gradings: &[ShardGrading]) -> Vec<String> {
     let mut problems = Vec::new();
-    // Every shard of each count, once.
     let mut seen: BTreeMap<(u32, u32), &Path> = BTreeMap::new();
-    for (dir, manifest, _) in &gradings {
-        if !manifest.complete {
+    for g in gradings {
+        if !g.manifest.complete {
             problems.push(format!(
                 "{} is incomplete (its grading stopped): resume it with --resume",
-                dir.display()
+                g.dir.display()
             ));
         }
-        if let Some(shard) = manifest.shard {
-            if let Some(other) = seen.insert((shard.count, shard.index), dir) {
+        if let Some(shard) = g.manifest.shard {
+            if let Some(other) = seen.insert((shard.count, shard.index), &g.dir) {
                 problems.push(format!(
                     "{} and {} are both shard {shard}",
                     other.display(),
-                    dir.display()
+                    g.dir.display()
                 ));
             }
         }
     }
-    let counts: Vec<u32> = seen.keys().map(|(count, _)| *count).collect();
-    for count in counts
-        .iter()
-        .copied()
-        .collect::<std::collections::BTreeSet<_>>()
-    {
+    let counts: BTreeSet<u32> = seen.keys().map(|(count, _)| *count).collect();
+    for count in counts {
         for index in 1..=count {
             if !seen.contains_key(&(count, index)) {
                 problems.push(format!("shard {index}/{count} is missing"));
             }
         }
     }
+    problems
+}
 
-    // The records, each from the first shard that has it.
+/// Every submission's record, each from the first shard that has it (one
+/// graded in two shards is a problem).
+fn gather_records<'a>(
+    gradings: &'a [ShardGrading],
+    problems: &mut Vec<String>,
+) -> BTreeMap<String, (Record, &'a Path)> {
     let mut records: BTreeMap<String, (Record, &Path)> = BTreeMap::new();
-    for (dir, _, shard_records) in &gradings {
-        for record in shard_records {
+    for g in gradings {
+        for record in &g.records {
             let name = record.row.name.clone();
             match records.get(&name) {
                 Some((_, other)) => problems.push(format!(
                     "{name} is graded in both {} and {}: {}'s grading is kept",
                     other.display(),
-                    dir.display(),
+                    g.dir.display(),
                     other.display()
                 )),
                 None => {
-                    records.insert(name, (record.clone(), dir));
+                    records.insert(name, (record.clone(), &g.dir));
                 }
             }
         }
     }
+    records
+}
+
+/// The submissions the shards' folders held, in byte order; those no shard
+/// graded, or that no shard takes, are problems.
+fn missing_submissions(
+    gradings: &[ShardGrading],
+    records: &BTreeMap<String, (Record, &Path)>,
+    problems: &mut Vec<String>,
+) -> Vec<String> {
     let mut folder_names: Vec<String> = gradings
         .iter()
-        .flat_map(|(_, m, _)| m.folder_names.iter().cloned())
+        .flat_map(|g| g.manifest.folder_names.iter().cloned())
         .collect();
     folder_names.sort();
     folder_names.dedup();
-    let expected: Vec<String> = gradings
+    let expected: BTreeSet<String> = gradings
         .iter()
-        .flat_map(|(_, m, _)| m.names_to_grade())
+        .flat_map(|g| g.manifest.names_to_grade())
         .collect();
-    let missing: Vec<&String> = folder_names
+    let missing: Vec<&str> = folder_names
         .iter()
-        .filter(|n| expected.contains(n) && !records.contains_key(*n))
+        .filter(|n| expected.contains(*n) && !records.contains_key(*n))
+        .map(|n| n.as_str())
         .collect();
     if !missing.is_empty() {
         problems.push(format!(
             "{} submission(s) graded in no shard: {}",
             missing.len(),
-            missing
-                .iter()
-                .map(|n| n.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            missing.join(", ")
         ));
     }
-    if let Some(not_whole) = folder_names.iter().find(|n| !expected.contains(n)) {
+    if let Some(not_whole) = folder_names.iter().find(|n| !expected.contains(*n)) {
         problems.push(format!(
             "no shard takes {not_whole} (the shards are not all of one count, or a shard is missing)"
         ));
     }
+    folder_names
+}
 
-    // The merged folder: an earlier grading there replaced.
+/// Writes the merged grading into `into` (an earlier grading there
+/// replaced): each submission's files copied from its shard, then every
+/// summary from the records.
+fn write_merged(
+    into: &Path,
+    gradings: &[ShardGrading],
+    folder_names: Vec<String>,
+    records: &BTreeMap<String, (Record, &Path)>,
+    complete: bool,
+) -> io::Result<()> {
     fs::create_dir_all(into)?;
     let earlier = Earlier::read(into)?;
     remove_submission_files(into, &earlier.names)?;
     remove_grading_files(into)?;
-    for (name, (_, dir)) in &records {
+    for (name, (_, dir)) in records {
         copy_submission_files(dir, into, name)?;
     }
-    // The distinct values, in order; two that differ only in their numbers
-    // (the uids a sandbox line names depend on the process) are one.
-    let distinct = |values: Vec<&String>| {
-        let mut kept: Vec<&String> = Vec::new();
-        let key = |v: &str| v.replace(|c: char| c.is_ascii_digit(), "");
-        for value in values {
-            if !kept.iter().any(|k| key(k) == key(value)) {
-                kept.push(value);
-            }
-        }
-        kept.iter()
-            .map(|v| v.as_str())
-            .collect::<Vec<_>>()
-            .join(" | ")
-    };
     let manifest = Manifest {
-        folder: distinct(gradings.iter().map(|(_, m, _)| &m.folder).collect()),
+        folder: distinct(gradings.iter().map(|g| &g.manifest.folder)),
         folder_names,
-        options: first.options.clone(),
-        sandbox: distinct(gradings.iter().map(|(_, m, _)| &m.sandbox).collect()),
+        options: gradings[0].manifest.options.clone(),
+        sandbox: distinct(gradings.iter().map(|g| &g.manifest.sandbox)),
         shard: None,
         started: gradings
             .iter()
-            .map(|(_, m, _)| m.started.clone())
+            .map(|g| g.manifest.started.clone())
             .min()
             .unwrap_or_else(utc_now),
         updated: utc_now(),
-        complete: problems.is_empty(),
+        complete,
     };
-    let records: Vec<Record> = records.into_values().map(|(r, _)| r).collect();
-    write_summary_files(into, &manifest, &records)?;
-    Ok(Merged {
-        submissions: records.len(),
-        problems,
-    })
+    let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();
+    write_summary_files(into, &manifest, &records)
+}
+
+/// The distinct `values`, in order, joined by ` | `; two that differ only in
+/// their numbers (the uids a sandbox line names depend on the process) are
+/// one.
+fn distinct<'a>(values: impl Iterator<Item = &'a String>) -> String {
+    let key = |v: &str| v.replace(|c: char| c.is_ascii_digit(), "");
+    let mut kept: Vec<&String> = Vec::new();
+    for value in values {
+        if !kept.iter().any(|k| key(k) == key(value)) {
+            kept.push(value);
+        }
+    }
+    kept.iter()
+        .map(|v| v.as_str())
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 /// Whether `a` and `b` name one folder.
