@@ -84,63 +84,131 @@ pub fn feedback(
         .iter()
         .map(|f| visibility(f) == Visibility::Visible)
         .collect();
-    let not_shown = shown.iter().filter(|s| !**s).count();
     if let Some(score) = score {
-        let _ = write!(
-            out,
-            "Score: **{} of {}**.",
-            points(score.total),
-            points(score.max)
-        );
-        let lost = score.lost_where(judgements.iter().copied(), |i| shown[i]);
-        let all_lost = score.lost_where(judgements.iter().copied(), |_| true);
-        let sum = |l: &[(Class, f64)]| l.iter().map(|x| (x.1 * 100.0).round() as i64).sum::<i64>();
-        let unseen = sum(&all_lost) - sum(&lost);
-        if !lost.is_empty() || unseen > 0 {
-            let mut words = if lost.is_empty() {
-                String::new()
-            } else {
-                lost_in_words(&lost)
-            };
-            if unseen > 0 {
-                if !words.is_empty() {
-                    words.push_str("; ");
-                }
-                let _ = write!(
-                    words,
-                    "{} on fixtures not shown here",
-                    points(unseen as f64 / 100.0)
-                );
-            }
-            let _ = write!(out, " Lost: {words}.");
-        }
-        out.push_str("\n\n");
+        write_score(&mut out, score, judgements, &shown);
     }
-    // The shapes of the fixtures shown, read once, when a fault needs them.
-    let mut shapes: Option<Vec<Option<Shape>>> = None;
-    let mut any_fault = false;
-    for class in Class::ALL {
-        if matches!(class, Class::Format | Class::Open) {
-            continue;
+    let mut faults = Faults {
+        fixtures,
+        judgements,
+        shown: &shown,
+        bytes,
+        shapes: None,
+    };
+    if !faults.write(&mut out) {
+        out.push_str("## Faults\n\nNone among the fixtures shown here.\n\n");
+    }
+    write_not_shown(&mut out, shown.iter().filter(|s| !**s).count());
+    write_not_counted(&mut out, fixtures, judgements, &shown);
+    out
+}
+
+/// The score line: the points, what the faults shown cost, and the points
+/// lost on fixtures not shown as one sum.
+fn write_score(out: &mut String, score: &Score, judgements: &[&Judgement], shown: &[bool]) {
+    let _ = write!(
+        out,
+        "Score: **{} of {}**.",
+        points(score.total),
+        points(score.max)
+    );
+    let lost = score.lost_where(judgements.iter().copied(), |i| shown[i]);
+    let all_lost = score.lost_where(judgements.iter().copied(), |_| true);
+    let sum = |l: &[(Class, f64)]| l.iter().map(|x| (x.1 * 100.0).round() as i64).sum::<i64>();
+    let unseen = sum(&all_lost) - sum(&lost);
+    if !lost.is_empty() || unseen > 0 {
+        let mut words = if lost.is_empty() {
+            String::new()
+        } else {
+            lost_in_words(&lost)
+        };
+        if unseen > 0 {
+            if !words.is_empty() {
+                words.push_str("; ");
+            }
+            let _ = write!(
+                words,
+                "{} on fixtures not shown here",
+                points(unseen as f64 / 100.0)
+            );
         }
-        let of_class = |i: usize| matches!(judgements[i], Judgement::Noted(c, _) if *c == class);
-        let group: Vec<usize> = (0..fixtures.len())
-            .filter(|&i| shown[i] && of_class(i))
-            .collect();
-        if group.is_empty() {
-            continue;
+        let _ = write!(out, " Lost: {words}.");
+    }
+    out.push_str("\n\n");
+}
+
+/// The faults among the fixtures shown, grouped by class.
+struct Faults<'a> {
+    fixtures: &'a [Fixture],
+    judgements: &'a [&'a Judgement],
+    /// Which fixtures are shown.
+    shown: &'a [bool],
+    bytes: &'a dyn Fn(&Fixture) -> Vec<u8>,
+    /// The shapes of the fixtures shown, read once, when a fault needs them.
+    shapes: Option<Vec<Option<Shape>>>,
+}
+
+/// Whether `judgement` is a fault of `class`.
+fn of_class(judgement: &Judgement, class: Class) -> bool {
+    matches!(judgement, Judgement::Noted(c, _) if *c == class)
+}
+
+impl Faults<'_> {
+    /// Writes a group for each class of fault with a fixture shown (not
+    /// FORMAT or OPEN, which do not count here), under one heading;
+    /// whether there was any.
+    fn write(&mut self, out: &mut String) -> bool {
+        let mut any_fault = false;
+        for class in Class::ALL {
+            if matches!(class, Class::Format | Class::Open) {
+                continue;
+            }
+            let group: Vec<usize> = (0..self.fixtures.len())
+                .filter(|&i| self.shown[i] && of_class(self.judgements[i], class))
+                .collect();
+            if group.is_empty() {
+                continue;
+            }
+            if !any_fault {
+                out.push_str("## Faults (each costs marks)\n\n");
+                any_fault = true;
+            }
+            self.write_group(out, class, &group);
         }
-        if !any_fault {
-            out.push_str("## Faults (each costs marks)\n\n");
-            any_fault = true;
-        }
+        any_fault
+    }
+
+    /// Writes the fixtures `group` of `class`: how many, the cause they
+    /// share, the smallest in full, then a few other names.
+    fn write_group(&mut self, out: &mut String, class: Class, group: &[usize]) {
         let _ = writeln!(
             out,
             "### {} on {}\n",
             class.name(),
             count(group.len(), "fixture")
         );
-        let shapes = shapes.get_or_insert_with(|| {
+        if let Some(cause) = self.cause(class, group) {
+            let _ = writeln!(out, "Likely cause: {cause}.\n");
+        }
+        let fixtures = self.fixtures;
+        let Some(&smallest) = group.iter().min_by_key(|&&i| fixtures[i].size) else {
+            return;
+        };
+        self.write_smallest(out, class, smallest);
+        let others: Vec<&str> = group
+            .iter()
+            .filter(|&&i| i != smallest)
+            .map(|&i| fixtures[i].shown.as_str())
+            .collect();
+        if !others.is_empty() {
+            let _ = writeln!(out, "Also: {}.\n", a_few(&others));
+        }
+    }
+
+    /// The cause the fixtures `group` of `class` share ([`shared_cause`]),
+    /// against the other fixtures shown of their categories.
+    fn cause(&mut self, class: Class, group: &[usize]) -> Option<String> {
+        let (fixtures, shown, bytes) = (self.fixtures, self.shown, self.bytes);
+        let shapes = self.shapes.get_or_insert_with(|| {
             (0..fixtures.len())
                 .map(|i| shown[i].then(|| Shape::of(&bytes(&fixtures[i]))))
                 .collect()
@@ -148,25 +216,28 @@ pub fn feedback(
         let categories: Vec<_> = group.iter().map(|&i| fixtures[i].named).collect();
         let failing: Vec<Shape> = group.iter().filter_map(|&i| shapes[i]).collect();
         let others: Vec<Shape> = (0..fixtures.len())
-            .filter(|&i| !of_class(i) && categories.contains(&fixtures[i].named))
+            .filter(|&i| {
+                !of_class(self.judgements[i], class) && categories.contains(&fixtures[i].named)
+            })
             .filter_map(|i| shapes[i])
             .collect();
-        if let Some(cause) = shared_cause(class, &failing, &others) {
-            let _ = writeln!(out, "Likely cause: {cause}.\n");
-        }
-        let Some(&smallest) = group.iter().min_by_key(|&&i| fixtures[i].size) else {
-            continue;
-        };
-        let f = &fixtures[smallest];
+        shared_cause(class, &failing, &others)
+    }
+
+    /// Writes the fixture `smallest` of `class`: its input, the expected
+    /// output, what the program did and, for a wrong verdict, the parity
+    /// rule at work.
+    fn write_smallest(&self, out: &mut String, class: Class, smallest: usize) {
+        let f = &self.fixtures[smallest];
         let _ = writeln!(out, "The smallest: `{}` ({} bytes).\n", f.shown, f.size);
-        let input = bytes(f);
+        let input = (self.bytes)(f);
         let _ = writeln!(out, "Its input:\n\n{}", excerpt(&input, 4));
         let _ = writeln!(
             out,
             "Expected (the reference's output):\n\n{}",
             excerpt(&f.expected, 3)
         );
-        if let Judgement::Noted(_, text) = judgements[smallest] {
+        if let Judgement::Noted(_, text) = self.judgements[smallest] {
             let _ = writeln!(out, "What your program did: {text}\n");
         }
         if class == Class::WrongVerdict {
@@ -181,18 +252,12 @@ pub fn feedback(
                 }
             }
         }
-        let others: Vec<&str> = group
-            .iter()
-            .filter(|&&i| i != smallest)
-            .map(|&i| fixtures[i].shown.as_str())
-            .collect();
-        if !others.is_empty() {
-            let _ = writeln!(out, "Also: {}.\n", a_few(&others));
-        }
     }
-    if !any_fault {
-        out.push_str("## Faults\n\nNone among the fixtures shown here.\n\n");
-    }
+}
+
+/// The section on the `not_shown` fixtures, when there are any: counted in
+/// the score, never named.
+fn write_not_shown(out: &mut String, not_shown: usize) {
     if not_shown > 0 {
         let _ = writeln!(
             out,
@@ -205,18 +270,16 @@ pub fn feedback(
             }
         );
     }
-    let mut section = |title: &str, note: &str, lines: Vec<String>| {
-        if lines.is_empty() {
-            return;
-        }
-        let _ = writeln!(out, "## {title}\n\n{note}\n");
-        let more = lines.len().saturating_sub(SHOWN);
-        out.extend(lines.into_iter().take(SHOWN));
-        if more > 0 {
-            let _ = writeln!(out, "- and {more} more");
-        }
-        out.push('\n');
-    };
+}
+
+/// The sections that do not count for the decision: the format
+/// differences, the open questions and the error messages.
+fn write_not_counted(
+    out: &mut String,
+    fixtures: &[Fixture],
+    judgements: &[&Judgement],
+    shown: &[bool],
+) {
     let listed = |class: Option<Class>| -> Vec<String> {
         (0..fixtures.len())
             .filter(|&i| shown[i])
@@ -231,24 +294,41 @@ pub fn feedback(
             })
             .collect()
     };
-    section(
+    write_section(
+        out,
         "Format differences",
         "The right decision, said differently from the reference. These do not cost \
          marks for the decision, only the format part (if the scheme gives it points).",
         listed(Some(Class::Format)),
     );
-    section(
+    write_section(
+        out,
         "Open questions (not counted)",
         "Inputs the assignment leaves open: either answer is accepted.",
         listed(Some(Class::Open)),
     );
-    section(
+    write_section(
+        out,
         "Your error messages (not counted)",
         "Bad input rejected as required; the words are for the marker to judge (the \
          assignment asks for a brief, informative message).",
         listed(None),
     );
-    out
+}
+
+/// A section titled `title` with `note`, then up to [`SHOWN`] of `lines`
+/// and how many more; nothing without lines.
+fn write_section(out: &mut String, title: &str, note: &str, lines: Vec<String>) {
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## {title}\n\n{note}\n");
+    let more = lines.len().saturating_sub(SHOWN);
+    out.extend(lines.into_iter().take(SHOWN));
+    if more > 0 {
+        let _ = writeln!(out, "- and {more} more");
+    }
+    out.push('\n');
 }
 
 /// How many lines of a failed build's output the feedback shows (its end,

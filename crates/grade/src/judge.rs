@@ -1,5 +1,6 @@
 //! Judging one run of a program on one fixture by the assignment's rules:
-//! the verdict first, then the rejection or acceptance, then the format.
+//! how the run ended (the output cap, limits, signals) first, then the
+//! verdict, then the rejection or acceptance, then the format.
 
 use super::fixture::{Allowed, Category, Fixture};
 use super::open_choice::in_words;
@@ -147,44 +148,19 @@ pub fn signal_name(signal: i32) -> &'static str {
 }
 
 /// Judges `ran` on `fixture`, run with `limits`; `strict` grades byte for
-/// byte against the reference.
+/// byte against the reference: first how the run ended (the output cap,
+/// the time and other limits, a signal), then the verdict it printed
+/// against the answers the fixture allows, then the rejection or the
+/// acceptance.
 pub fn judge(fixture: &Fixture, ran: &Ran, limits: &Limits, strict: bool) -> Judgement {
-    let with_stderr = || {
-        if ran.err.is_empty() {
-            String::new()
-        } else {
-            format!("; stderr {}", quote(ran.err, 1, 1, false))
-        }
+    let judging = Judging {
+        fixture,
+        ran,
+        strict,
     };
-    let cap = fixture.output_cap();
-    if ran.out.len() as u64 >= cap || ran.err.len() as u64 >= cap {
-        return Judgement::Noted(Class::Crash, format!("output capped at {cap} bytes"));
-    }
-    let status = match ran.ending {
-        Ending::TimedOut => {
-            let limit = limits.wall.as_secs();
-            let text = format!("still running after {limit} s; killed");
-            return Judgement::Noted(Class::Timeout, text);
-        }
-        Ending::MemoryLimit => {
-            let mib = limits.memory >> 20;
-            let text = format!("stopped by the memory limit ({mib} MiB){}", with_stderr());
-            return Judgement::Noted(Class::MemoryLimit, text);
-        }
-        Ending::ProcessLimit => {
-            let n = limits.processes;
-            let text = format!(
-                "stopped by the process limit ({n} processes at once){}",
-                with_stderr()
-            );
-            return Judgement::Noted(Class::ProcessLimit, text);
-        }
-        Ending::Signalled(signal) => {
-            let name = signal_name(signal);
-            let text = format!("killed by signal {signal} ({name}){}", with_stderr());
-            return Judgement::Noted(Class::Crash, text);
-        }
-        Ending::Exited(status) => status,
+    let status = match judging.exit_status(limits) {
+        Ok(status) => status,
+        Err(judgement) => return judgement,
     };
     // A verdict stuck to the end of an echoed board counts only after an
     // exit status of 0: then the program accepted the board.
@@ -192,129 +168,208 @@ pub fn judge(fixture: &Fixture, ran: &Ran, limits: &Limits, strict: bool) -> Jud
         0 => find_stuck_verdict(ran.out),
         _ => None,
     });
-    let said = found.map(|s| s.verdict);
-    // The verdict as a report shows it: the word, and the line it was read
-    // from (by its end) when that is not the word itself.
-    let as_read = |s: Said| {
+    if let Some(judgement) = judging.not_allowed(found, status) {
+        return judgement;
+    }
+    match found {
+        None => judging.rejection(status),
+        Some(found) => judging.acceptance(found, status),
+    }
+}
+
+/// One run on one fixture, being judged.
+struct Judging<'a> {
+    fixture: &'a Fixture,
+    ran: &'a Ran<'a>,
+    strict: bool,
+}
+
+impl Judging<'_> {
+    /// `; stderr '...'` when the run wrote to stderr, for the end of a report.
+    fn with_stderr(&self) -> String {
+        if self.ran.err.is_empty() {
+            String::new()
+        } else {
+            format!("; stderr {}", quote(self.ran.err, 1, 1, false))
+        }
+    }
+
+    /// The run's exit status, or the judgement of a run that did not exit
+    /// on its own: its output capped, stopped at the time, memory or
+    /// process limit of `limits`, killed by a signal.
+    fn exit_status(&self, limits: &Limits) -> Result<i32, Judgement> {
+        let ran = self.ran;
+        let cap = self.fixture.output_cap();
+        if ran.out.len() as u64 >= cap || ran.err.len() as u64 >= cap {
+            return Err(Judgement::Noted(
+                Class::Crash,
+                format!("output capped at {cap} bytes"),
+            ));
+        }
+        let (class, text) = match ran.ending {
+            Ending::TimedOut => {
+                let limit = limits.wall.as_secs();
+                let text = format!("still running after {limit} s; killed");
+                (Class::Timeout, text)
+            }
+            Ending::MemoryLimit => {
+                let mib = limits.memory >> 20;
+                let text = format!(
+                    "stopped by the memory limit ({mib} MiB){}",
+                    self.with_stderr()
+                );
+                (Class::MemoryLimit, text)
+            }
+            Ending::ProcessLimit => {
+                let n = limits.processes;
+                let text = format!(
+                    "stopped by the process limit ({n} processes at once){}",
+                    self.with_stderr()
+                );
+                (Class::ProcessLimit, text)
+            }
+            Ending::Signalled(signal) => {
+                let name = signal_name(signal);
+                let text = format!("killed by signal {signal} ({name}){}", self.with_stderr());
+                (Class::Crash, text)
+            }
+            Ending::Exited(status) => return Ok(status),
+        };
+        Err(Judgement::Noted(class, text))
+    }
+
+    /// The verdict as a report shows it: the word, and the line it was read
+    /// from (by its end) when that is not the word itself.
+    fn as_read(&self, s: Said) -> String {
         if s.plain {
             format!("'{}'", s.verdict.word())
         } else {
             format!(
                 "'{}' (read from {})",
                 s.verdict.word(),
-                quote_end(ran.out, s.line, false)
+                quote_end(self.ran.out, s.line, false)
             )
         }
-    };
-    let answer = match said {
-        Some(v) if v.word() == "solvable" => Category::Sol,
-        Some(_) => Category::Unsol,
-        None => Category::Bad,
-    };
-    if !fixture.allowed.allows(answer) {
-        let allowed = &fixture.allowed;
-        return match said {
+    }
+
+    /// The judgement of an answer the fixture does not allow (the verdict
+    /// `found`, or none: a rejection), after exit `status`; `None` for an
+    /// allowed one.
+    fn not_allowed(&self, found: Option<Said>, status: i32) -> Option<Judgement> {
+        let answer = match found.map(|s| s.verdict) {
+            Some(v) if v.word() == "solvable" => Category::Sol,
+            Some(_) => Category::Unsol,
+            None => Category::Bad,
+        };
+        let allowed = &self.fixture.allowed;
+        if allowed.allows(answer) {
+            return None;
+        }
+        Some(match found {
             None => Judgement::Noted(
                 Class::FalseError,
                 format!(
                     "no verdict: {} (exit status {status}{}), expected {allowed}",
-                    message(ran.out, false),
-                    with_stderr()
+                    message(self.ran.out, false),
+                    self.with_stderr()
                 ),
             ),
-            Some(_) if *allowed == Allowed::Only(Category::Bad) => Judgement::Noted(
+            Some(found) if *allowed == Allowed::Only(Category::Bad) => Judgement::Noted(
                 Class::MissedError,
                 format!(
                     "accepted it: {} (exit status {status}), expected an error",
-                    found.map(as_read).unwrap_or_default()
+                    self.as_read(found)
                 ),
             ),
-            Some(_) => Judgement::Noted(
+            Some(found) => Judgement::Noted(
                 Class::WrongVerdict,
-                format!(
-                    "{}, expected {allowed}",
-                    found.map(as_read).unwrap_or_default()
-                ),
+                format!("{}, expected {allowed}", self.as_read(found)),
             ),
-        };
+        })
     }
-    let choices = in_words(&fixture.choices);
-    match said {
-        None => {
-            let message = || message(ran.out, false);
-            if !lines(ran.out).into_iter().any(has_text) {
-                if ran.err.is_empty() {
-                    let text = format!("exit status {status} and nothing on stdout or stderr");
-                    Judgement::Noted(Class::NoMessage, text)
-                } else {
-                    let text = format!(
-                        "nothing on stdout (exit status {status}); stderr {}",
-                        quote(ran.err, 1, 1, false)
-                    );
-                    Judgement::Noted(Class::ErrorOnStderr, text)
-                }
-            } else if status == 0 {
-                let text = format!(
-                    "exit status 0 after {}, expected EXIT_FAILURE (1)",
-                    message()
-                );
-                Judgement::Noted(Class::WrongExitStatus, text)
-            } else if strict && status != 1 {
-                let text = format!("exit status {status} after {}, expected 1", message());
-                Judgement::Noted(Class::WrongExitStatus, text)
-            } else if let Some(wrong) = not_one_error_line(ran.out).filter(|_| strict) {
-                Judgement::Noted(Class::Format, format!("{wrong}{}", with_stderr()))
-            } else if strict && !ran.err.is_empty() {
-                let text = format!("stderr not empty: {}", quote(ran.err, 1, 1, false));
-                Judgement::Noted(Class::Format, text)
-            } else if !fixture.choices.is_empty() {
-                let text = format!("rejected it ({choices}): {}", message());
-                Judgement::Noted(Class::Open, text)
-            } else if !strict && lines(ran.out).into_iter().any(echoes_a_board) {
-                let text = format!(
-                    "echoed the boards before its message: {}, then {}",
-                    quote(ran.out, 1, 1, false),
-                    message()
-                );
-                Judgement::Noted(Class::Format, text)
+
+    /// The judgement of an allowed rejection (no verdict), after exit
+    /// `status`: where its message went, its exit status, then its format.
+    fn rejection(&self, status: i32) -> Judgement {
+        let (ran, strict) = (self.ran, self.strict);
+        let message = || message(ran.out, false);
+        if !lines(ran.out).into_iter().any(has_text) {
+            if ran.err.is_empty() {
+                let text = format!("exit status {status} and nothing on stdout or stderr");
+                Judgement::Noted(Class::NoMessage, text)
             } else {
-                Judgement::Message(super::text::message(ran.out, true))
+                let text = format!(
+                    "nothing on stdout (exit status {status}); stderr {}",
+                    quote(ran.err, 1, 1, false)
+                );
+                Judgement::Noted(Class::ErrorOnStderr, text)
             }
+        } else if status == 0 {
+            let text = format!(
+                "exit status 0 after {}, expected EXIT_FAILURE (1)",
+                message()
+            );
+            Judgement::Noted(Class::WrongExitStatus, text)
+        } else if strict && status != 1 {
+            let text = format!("exit status {status} after {}, expected 1", message());
+            Judgement::Noted(Class::WrongExitStatus, text)
+        } else if let Some(wrong) = not_one_error_line(ran.out).filter(|_| strict) {
+            Judgement::Noted(Class::Format, format!("{wrong}{}", self.with_stderr()))
+        } else if strict && !ran.err.is_empty() {
+            let text = format!("stderr not empty: {}", quote(ran.err, 1, 1, false));
+            Judgement::Noted(Class::Format, text)
+        } else if !self.fixture.choices.is_empty() {
+            let choices = in_words(&self.fixture.choices);
+            let text = format!("rejected it ({choices}): {}", message());
+            Judgement::Noted(Class::Open, text)
+        } else if !strict && lines(ran.out).into_iter().any(echoes_a_board) {
+            let text = format!(
+                "echoed the boards before its message: {}, then {}",
+                quote(ran.out, 1, 1, false),
+                message()
+            );
+            Judgement::Noted(Class::Format, text)
+        } else {
+            Judgement::Message(super::text::message(ran.out, true))
         }
-        Some(_) => {
-            let found = found.expect("a verdict was found");
-            let said = as_read(found);
-            if status != 0 {
-                let text = format!("exit status {status} after the verdict {said}, expected 0");
-                Judgement::Noted(Class::WrongExitStatus, text)
-            } else if !fixture.choices.is_empty() {
-                Judgement::Noted(Class::Open, format!("accepted it ({choices}): {said}"))
-            } else if fixture.expected != ran.out {
-                // A verdict read leniently is named, unless the difference
-                // shown is its line.
-                let word = if found.plain || parting_line(&fixture.expected, ran.out) == found.line
-                {
-                    String::new()
-                } else {
-                    format!(
-                        "; the verdict {} read as '{}'",
-                        quote_end(ran.out, found.line, false),
-                        found.verdict.word()
-                    )
-                };
-                let text = format!(
-                    "{} ({}){word}{}",
-                    difference(&fixture.expected, ran.out),
-                    kind_of_difference(&fixture.expected, ran.out),
-                    with_stderr()
-                );
-                Judgement::Noted(Class::Format, text)
-            } else if !ran.err.is_empty() {
-                let text = format!("stderr not empty: {}", quote(ran.err, 1, 1, false));
-                Judgement::Noted(Class::Format, text)
+    }
+
+    /// The judgement of an allowed acceptance, the verdict `found`, after
+    /// exit `status`: its exit status, then its output against the
+    /// reference's.
+    fn acceptance(&self, found: Said, status: i32) -> Judgement {
+        let (fixture, ran) = (self.fixture, self.ran);
+        let said = self.as_read(found);
+        if status != 0 {
+            let text = format!("exit status {status} after the verdict {said}, expected 0");
+            Judgement::Noted(Class::WrongExitStatus, text)
+        } else if !fixture.choices.is_empty() {
+            let choices = in_words(&fixture.choices);
+            Judgement::Noted(Class::Open, format!("accepted it ({choices}): {said}"))
+        } else if fixture.expected != ran.out {
+            // A verdict read leniently is named, unless the difference
+            // shown is its line.
+            let word = if found.plain || parting_line(&fixture.expected, ran.out) == found.line {
+                String::new()
             } else {
-                Judgement::Passed
-            }
+                format!(
+                    "; the verdict {} read as '{}'",
+                    quote_end(ran.out, found.line, false),
+                    found.verdict.word()
+                )
+            };
+            let text = format!(
+                "{} ({}){word}{}",
+                difference(&fixture.expected, ran.out),
+                kind_of_difference(&fixture.expected, ran.out),
+                self.with_stderr()
+            );
+            Judgement::Noted(Class::Format, text)
+        } else if !ran.err.is_empty() {
+            let text = format!("stderr not empty: {}", quote(ran.err, 1, 1, false));
+            Judgement::Noted(Class::Format, text)
+        } else {
+            Judgement::Passed
         }
     }
 }

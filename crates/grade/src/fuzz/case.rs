@@ -319,16 +319,61 @@ impl Recipe {
         r
     }
 
-    /// The input as lines of tokens.
+    /// The input as lines of tokens: the boards' cells, their tokens with
+    /// the fault (if any) put in, the lines laid out, then what the fault
+    /// and the layout change on the lines.
     pub fn render(&self) -> Doc {
         let side = self.side.max(2);
         let mut rng = SplitMix64::new(self.seed);
-        let (start, goal) = match self.kind {
+        let (start, goal) = self.cells(side, &mut rng);
+        let mut boards = Boards {
+            tokens: vec![tokens_of(&start), tokens_of(&goal)],
+            bad_separator: None,
+            line_after: None,
+        };
+        if let Kind::Bad { fault, board } = self.kind {
+            boards.put_fault(fault, board.min(1), side, &mut rng);
+        }
+        // The layout has a stream of its own, so that a plainer layout keeps the boards.
+        let mut lay = SplitMix64::new(self.seed ^ 0x5EED_1A70_u64);
+        let mut lines: Vec<Line> = boards
+            .tokens
+            .into_iter()
+            .map(|tokens| self.layout.line(tokens, &mut lay))
+            .collect();
+        if let Some((board, gap, sep)) = boards.bad_separator {
+            if let Some(s) = lines.get_mut(board).and_then(|l| l.seps.get_mut(gap)) {
+                *s = sep;
+            }
+        }
+        if let Kind::Bad {
+            fault: Fault::EmptyLine,
+            board,
+        } = self.kind
+        {
+            blank_out(&mut lines, board.min(1), &mut rng);
+        }
+        if let Some(text) = boards.line_after {
+            lines.push(Line {
+                tokens: vec![text],
+                ..Line::default()
+            });
+        }
+        self.layout.end_lines(&mut lines);
+        Doc {
+            lines,
+            final_newline: self.layout.final_newline,
+        }
+    }
+
+    /// The cells of the start and goal boards, before any fault.
+    fn cells(&self, side: usize, rng: &mut SplitMix64) -> (Vec<u32>, Vec<u32>) {
+        match self.kind {
             Kind::Valid {
                 solvable,
                 goal,
                 blank,
-            } => valid_cells(&mut rng, side, solvable, goal, blank),
+            } => valid_cells(rng, side, solvable, goal, blank),
             Kind::Reversed { solvable } => {
                 let cells = side * side;
                 let mut start: Vec<u32> = (1..cells as u32).rev().collect();
@@ -346,176 +391,185 @@ impl Recipe {
                 } else {
                     Goal::Random
                 };
-                valid_cells(&mut rng, side, solvable, goal, Blank::Anywhere)
-            }
-        };
-        let mut boards = vec![tokens_of(&start), tokens_of(&goal)];
-        let mut bad_separator = None;
-        let mut lines_after = None;
-        if let Kind::Bad { fault, board } = self.kind {
-            let board = board.min(1);
-            let cells = side * side;
-            let tokens = &mut boards[board];
-            let blank_at = tokens.iter().position(|t| t == b"b").unwrap_or(0);
-            let tile_at = |rng: &mut SplitMix64| loop {
-                let i = rng.index(cells);
-                if i != blank_at {
-                    break i;
-                }
-            };
-            match fault {
-                Fault::Duplicate => {
-                    let i = tile_at(&mut rng);
-                    let mut j = tile_at(&mut rng);
-                    while j == i {
-                        j = tile_at(&mut rng);
-                    }
-                    tokens[i] = tokens[j].clone();
-                }
-                Fault::Missing => {
-                    let i = rng.index(cells);
-                    tokens.remove(i);
-                }
-                Fault::Extra => {
-                    let i = rng.index(cells + 1);
-                    tokens.insert(i, (1 + rng.index(cells - 1)).to_string().into_bytes());
-                }
-                Fault::OutOfRange => {
-                    let i = tile_at(&mut rng);
-                    let v = cells + rng.index(3 * cells);
-                    tokens[i] = v.to_string().into_bytes();
-                }
-                Fault::Zero => {
-                    let i = tile_at(&mut rng);
-                    tokens[i] = b"0".to_vec();
-                }
-                Fault::Huge => {
-                    let i = tile_at(&mut rng);
-                    let j = tile_at(&mut rng);
-                    let wraps = number(&tokens[j]).unwrap_or(1) + (1u128 << 32);
-                    tokens[i] = if rng.below(4) == 0 {
-                        b"99999999999999999999999".to_vec()
-                    } else {
-                        wraps.to_string().into_bytes()
-                    };
-                }
-                Fault::TwoBlanks => {
-                    let i = tile_at(&mut rng);
-                    tokens[i] = b"b".to_vec();
-                }
-                Fault::NoBlank => {
-                    let j = tile_at(&mut rng);
-                    tokens[blank_at] = tokens[j].clone();
-                }
-                Fault::NonNumber => {
-                    let i = rng.index(cells);
-                    tokens[i] = NOT_NUMBERS[rng.index(NOT_NUMBERS.len())]
-                        .as_bytes()
-                        .to_vec();
-                }
-                Fault::SizeMismatch => {
-                    let other = if side > 2 && rng.below(2) == 0 {
-                        side - 1
-                    } else {
-                        side + 1
-                    };
-                    let mut cells = standard_cells(other);
-                    rng.shuffle(&mut cells);
-                    *tokens = tokens_of(&cells);
-                }
-                Fault::EmptyLine => tokens.clear(),
-                Fault::OneLine => {
-                    boards.truncate(1);
-                }
-                Fault::ThirdLine => {
-                    lines_after = Some(if rng.below(2) == 0 {
-                        b"x".to_vec()
-                    } else {
-                        boards[1].join(&b' ')
-                    });
-                }
-                Fault::EmptyInput => boards.clear(),
-                Fault::BadSeparator => {
-                    let gap = rng.index(cells - 1);
-                    let sep = BAD_SEPARATORS[rng.index(BAD_SEPARATORS.len())];
-                    bad_separator = Some((board, gap, sep.as_bytes().to_vec()));
-                }
+                valid_cells(rng, side, solvable, goal, Blank::Anywhere)
             }
         }
-        // The layout has a stream of its own, so that a plainer layout keeps the boards.
-        let mut lay = SplitMix64::new(self.seed ^ 0x5EED_1A70_u64);
-        let layout = &self.layout;
-        let mut lines: Vec<Line> = boards
-            .into_iter()
-            .map(|tokens| {
-                let gaps = tokens.len().saturating_sub(1);
-                let seps = (0..gaps)
-                    .map(|_| {
-                        if layout.tabs {
-                            [&b" "[..], b"\t", b" \t", b"\t\t "][lay.index(4)].to_vec()
-                        } else {
-                            vec![b' '; layout.spaces.max(1)]
-                        }
-                    })
-                    .collect();
-                let mut edge = || {
-                    if layout.edges {
-                        [&b""[..], b" ", b"\t", b" \t "][lay.index(4)].to_vec()
-                    } else {
-                        Vec::new()
-                    }
-                };
-                let lead = edge();
-                let trail = edge();
-                Line {
-                    lead,
-                    tokens,
-                    seps,
-                    trail,
+    }
+}
+
+/// The boards' tokens, and what a fault changes once they are laid out as
+/// lines.
+struct Boards {
+    /// The tokens of each board: the start's, the goal's.
+    tokens: Vec<Vec<Vec<u8>>>,
+    /// A separator put in: the board, the gap, the bytes.
+    bad_separator: Option<(usize, usize, Vec<u8>)>,
+    /// A line added after the goal line.
+    line_after: Option<Vec<u8>>,
+}
+
+impl Boards {
+    /// Puts `fault` into `board` (0 or 1), a board of `side`, or into the
+    /// lines: those of the whole input, or those [`Recipe::render`] changes
+    /// after the layout.
+    fn put_fault(&mut self, fault: Fault, board: usize, side: usize, rng: &mut SplitMix64) {
+        let cells = side * side;
+        match fault {
+            Fault::OneLine => self.tokens.truncate(1),
+            Fault::ThirdLine => {
+                self.line_after = Some(if rng.below(2) == 0 {
+                    b"x".to_vec()
+                } else {
+                    self.tokens[1].join(&b' ')
+                });
+            }
+            Fault::EmptyInput => self.tokens.clear(),
+            Fault::BadSeparator => {
+                let gap = rng.index(cells - 1);
+                let sep = BAD_SEPARATORS[rng.index(BAD_SEPARATORS.len())];
+                self.bad_separator = Some((board, gap, sep.as_bytes().to_vec()));
+            }
+            _ => break_tokens(fault, &mut self.tokens[board], side, rng),
+        }
+    }
+}
+
+/// Puts `fault`, one of those of a single board, into its `tokens`, a board
+/// of `side`.
+fn break_tokens(fault: Fault, tokens: &mut Vec<Vec<u8>>, side: usize, rng: &mut SplitMix64) {
+    let cells = side * side;
+    let blank_at = tokens.iter().position(|t| t == b"b").unwrap_or(0);
+    let tile_at = |rng: &mut SplitMix64| loop {
+        let i = rng.index(cells);
+        if i != blank_at {
+            break i;
+        }
+    };
+    match fault {
+        Fault::Duplicate => {
+            let i = tile_at(rng);
+            let mut j = tile_at(rng);
+            while j == i {
+                j = tile_at(rng);
+            }
+            tokens[i] = tokens[j].clone();
+        }
+        Fault::Missing => {
+            let i = rng.index(cells);
+            tokens.remove(i);
+        }
+        Fault::Extra => {
+            let i = rng.index(cells + 1);
+            tokens.insert(i, (1 + rng.index(cells - 1)).to_string().into_bytes());
+        }
+        Fault::OutOfRange => {
+            let i = tile_at(rng);
+            let v = cells + rng.index(3 * cells);
+            tokens[i] = v.to_string().into_bytes();
+        }
+        Fault::Zero => {
+            let i = tile_at(rng);
+            tokens[i] = b"0".to_vec();
+        }
+        Fault::Huge => {
+            let i = tile_at(rng);
+            let j = tile_at(rng);
+            let wraps = number(&tokens[j]).unwrap_or(1) + (1u128 << 32);
+            tokens[i] = if rng.below(4) == 0 {
+                b"99999999999999999999999".to_vec()
+            } else {
+                wraps.to_string().into_bytes()
+            };
+        }
+        Fault::TwoBlanks => {
+            let i = tile_at(rng);
+            tokens[i] = b"b".to_vec();
+        }
+        Fault::NoBlank => {
+            let j = tile_at(rng);
+            tokens[blank_at] = tokens[j].clone();
+        }
+        Fault::NonNumber => {
+            let i = rng.index(cells);
+            tokens[i] = NOT_NUMBERS[rng.index(NOT_NUMBERS.len())]
+                .as_bytes()
+                .to_vec();
+        }
+        Fault::SizeMismatch => {
+            let other = if side > 2 && rng.below(2) == 0 {
+                side - 1
+            } else {
+                side + 1
+            };
+            let mut cells = standard_cells(other);
+            rng.shuffle(&mut cells);
+            *tokens = tokens_of(&cells);
+        }
+        Fault::EmptyLine => tokens.clear(),
+        Fault::OneLine | Fault::ThirdLine | Fault::EmptyInput | Fault::BadSeparator => {
+            unreachable!("{fault:?} is a fault of the lines, not of a board")
+        }
+    }
+}
+
+/// The line of [`Fault::EmptyLine`], `board`, made blanks only (or nothing).
+fn blank_out(lines: &mut [Line], board: usize, rng: &mut SplitMix64) {
+    if let Some(line) = lines.get_mut(board) {
+        line.lead = [&b""[..], b" ", b"\t "][rng.index(3)].to_vec();
+        line.trail.clear();
+    }
+}
+
+impl Layout {
+    /// A board's `tokens` laid out as a line, its separators and edges drawn
+    /// from `lay`.
+    fn line(&self, tokens: Vec<Vec<u8>>, lay: &mut SplitMix64) -> Line {
+        let gaps = tokens.len().saturating_sub(1);
+        let seps = (0..gaps)
+            .map(|_| {
+                if self.tabs {
+                    [&b" "[..], b"\t", b" \t", b"\t\t "][lay.index(4)].to_vec()
+                } else {
+                    vec![b' '; self.spaces.max(1)]
                 }
             })
             .collect();
-        if let Some((board, gap, sep)) = bad_separator {
-            if let Some(s) = lines.get_mut(board).and_then(|l| l.seps.get_mut(gap)) {
-                *s = sep;
+        let mut edge = || {
+            if self.edges {
+                [&b""[..], b" ", b"\t", b" \t "][lay.index(4)].to_vec()
+            } else {
+                Vec::new()
             }
+        };
+        let lead = edge();
+        let trail = edge();
+        Line {
+            lead,
+            tokens,
+            seps,
+            trail,
         }
-        if let Kind::Bad {
-            fault: Fault::EmptyLine,
-            board,
-        } = self.kind
-        {
-            if let Some(line) = lines.get_mut(board.min(1)) {
-                line.lead = [&b""[..], b" ", b"\t "][rng.index(3)].to_vec();
-                line.trail.clear();
-            }
-        }
-        if let Some(text) = lines_after {
-            lines.push(Line {
-                tokens: vec![text],
-                ..Line::default()
-            });
-        }
-        for line in &mut lines {
-            if layout.crlf {
+    }
+
+    /// The line ends: a `\r` on each line for CRLF, then the pad before the
+    /// `\r` of its line.
+    fn end_lines(&self, lines: &mut [Line]) {
+        for line in lines.iter_mut() {
+            if self.crlf {
                 line.trail.push(b'\r');
             }
         }
-        if layout.pad > 0 && !lines.is_empty() {
-            let at = layout.pad_line.min(lines.len() - 1);
+        if self.pad > 0 && !lines.is_empty() {
+            let at = self.pad_line.min(lines.len() - 1);
             let line = &mut lines[at];
             let cr = line.trail.last() == Some(&b'\r');
             if cr {
                 line.trail.pop();
             }
-            line.trail.resize(line.trail.len() + layout.pad, b' ');
+            line.trail.resize(line.trail.len() + self.pad, b' ');
             if cr {
                 line.trail.push(b'\r');
             }
-        }
-        Doc {
-            lines,
-            final_newline: layout.final_newline,
         }
     }
 }

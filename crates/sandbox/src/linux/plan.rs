@@ -14,6 +14,7 @@ use super::filter::{self, Arch, Insn};
 use super::landlock;
 use super::paths::{cstr, cstr_os, Paths, Place, SYSTEM};
 use crate::sys;
+use crate::sys::{MS_BIND, MS_NODEV, MS_NOEXEC, MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC};
 use crate::{Job, Limits};
 use std::ffi::{c_int, c_ulong, CString, OsStr, OsString};
 use std::fs;
@@ -272,7 +273,8 @@ pub const NS_FLAGS: u64 = sys::CLONE_NEWPID
     | sys::CLONE_NEWUTS;
 
 /// The operations that build the run's file system under `root` and pivot
-/// into it.
+/// into it: a fresh root with the system folders, `/dev`, `/proc`, `/tmp`
+/// and `/dev/shm`, then the job's own paths.
 fn mount_ops(
     ops: &mut Vec<Op>,
     root: &Path,
@@ -280,109 +282,242 @@ fn mount_ops(
     paths: &Paths,
     ids: Option<(u32, u32)>,
 ) -> io::Result<()> {
-    use sys::{MS_BIND, MS_NODEV, MS_NOEXEC, MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC};
-    let under = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
-    let tmpfs = |target: &Path, flags, data: String| -> io::Result<Op> {
-        Ok(Op::Mount {
-            source: Some(cstr("tmpfs")?),
-            target: cstr_os(target.as_os_str())?,
-            fstype: Some(cstr("tmpfs")?),
-            flags,
-            data: Some(cstr(&data)?),
-        })
-    };
-    ops.push(Op::Mount {
-        source: None,
-        target: cstr("/")?,
-        fstype: None,
-        flags: MS_REC | MS_PRIVATE,
-        data: None,
-    });
-    ops.push(tmpfs(
-        root,
-        MS_NOSUID | MS_NODEV,
-        "mode=755,size=1m".into(),
-    )?);
-    let mut system = Vec::new();
-    for dir in SYSTEM {
-        let Ok(meta) = fs::symlink_metadata(dir) else {
-            continue;
-        };
-        system.push(PathBuf::from(dir));
-        if meta.file_type().is_symlink() {
-            ops.push(Op::Symlink {
-                target: cstr_os(fs::read_link(dir)?.as_os_str())?,
-                link: cstr_os(under(Path::new(dir)).as_os_str())?,
-            });
-        } else if meta.is_dir() {
-            ops.push(Op::Mkdir(cstr_os(under(Path::new(dir)).as_os_str())?));
-            bind(ops, Path::new(dir), &under(Path::new(dir)), true)?;
-        }
-    }
-    let dev = Path::new("/dev");
-    ops.push(Op::Mkdir(cstr_os(under(dev).as_os_str())?));
-    ops.push(tmpfs(
-        &under(dev),
-        MS_NOSUID | MS_NOEXEC,
-        "mode=755,size=64k".into(),
-    )?);
-    for d in DEVICES {
-        let host = dev.join(d);
-        if host.exists() {
-            ops.push(Op::Touch(cstr_os(under(&host).as_os_str())?));
-            ops.push(Op::Mount {
-                source: Some(cstr_os(host.as_os_str())?),
-                target: cstr_os(under(&host).as_os_str())?,
-                fstype: None,
-                flags: MS_BIND,
-                data: None,
-            });
-        }
-    }
-    for (link, target) in [
-        ("fd", "/proc/self/fd"),
-        ("stdin", "/proc/self/fd/0"),
-        ("stdout", "/proc/self/fd/1"),
-        ("stderr", "/proc/self/fd/2"),
-    ] {
-        ops.push(Op::Symlink {
-            target: cstr(target)?,
-            link: cstr_os(under(&dev.join(link)).as_os_str())?,
-        });
-    }
-    // A /proc of the run's own PID namespace (its processes only), read-
-    // only: sanitizers and some libraries read it. Where the kernel
-    // refuses it (in a user namespace under a masked /proc), none.
-    let proc = Path::new("/proc");
-    ops.push(Op::Mkdir(cstr_os(under(proc).as_os_str())?));
-    ops.push(Op::Optional(Box::new(Op::Mount {
-        source: Some(cstr("proc")?),
-        target: cstr_os(under(proc).as_os_str())?,
-        fstype: Some(cstr("proc")?),
-        flags: MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-        // The keeper's command line (the grader's) is not the run's to read.
-        data: Some(cstr("hidepid=2")?),
-    })));
+    let mut mounts = Mounts { ops, root };
+    mounts.fresh_root()?;
+    let system = mounts.system()?;
+    mounts.dev()?;
+    mounts.proc()?;
     let size = limits.file_size.saturating_mul(2).max(1 << 20);
-    let tmp = Path::new("/tmp");
-    ops.push(Op::Mkdir(cstr_os(under(tmp).as_os_str())?));
-    ops.push(tmpfs(
-        &under(tmp),
-        MS_NOSUID | MS_NODEV,
-        format!("mode=1777,size={size}"),
-    )?);
-    // POSIX shared memory (shm_open, sem_open) of the run's own, not the
-    // host's: nothing of it reaches another run, or outlives this one.
-    let shm = Path::new("/dev/shm");
-    ops.push(Op::Mkdir(cstr_os(under(shm).as_os_str())?));
-    ops.push(tmpfs(
-        &under(shm),
-        MS_NOSUID | MS_NODEV | MS_NOEXEC,
-        format!("mode=1777,size={size}"),
-    )?);
-    // The job's own paths, parents before children, each at the path the
-    // job named; one already visible read-only through an earlier one (or a
-    // system folder) is not bound again.
+    mounts.tmp(size)?;
+    mounts.places(paths, ids, size, system)?;
+    mounts.pivot()
+}
+
+/// The mount operations of a run, added to `ops` in order, the run's file
+/// system built under `root`.
+struct Mounts<'a> {
+    ops: &'a mut Vec<Op>,
+    root: &'a Path,
+}
+
+/// A tmpfs mounted on `target` with `flags` and the options `data`.
+fn tmpfs(target: &Path, flags: c_ulong, data: String) -> io::Result<Op> {
+    Ok(Op::Mount {
+        source: Some(cstr("tmpfs")?),
+        target: cstr_os(target.as_os_str())?,
+        fstype: Some(cstr("tmpfs")?),
+        flags,
+        data: Some(cstr(&data)?),
+    })
+}
+
+impl Mounts<'_> {
+    /// Where the run sees `p` (an absolute path) before the pivot: under the root.
+    fn under(&self, p: &Path) -> PathBuf {
+        self.root.join(p.strip_prefix("/").unwrap_or(p))
+    }
+
+    /// Makes the folder `p` (under the root).
+    fn mkdir(&mut self, p: &Path) -> io::Result<()> {
+        let op = Op::Mkdir(cstr_os(self.under(p).as_os_str())?);
+        self.ops.push(op);
+        Ok(())
+    }
+
+    /// The mounts made private (none reaches the host), then a tmpfs on the root.
+    fn fresh_root(&mut self) -> io::Result<()> {
+        self.ops.push(Op::Mount {
+            source: None,
+            target: cstr("/")?,
+            fstype: None,
+            flags: MS_REC | MS_PRIVATE,
+            data: None,
+        });
+        self.ops.push(tmpfs(
+            self.root,
+            MS_NOSUID | MS_NODEV,
+            "mode=755,size=1m".into(),
+        )?);
+        Ok(())
+    }
+
+    /// The system folders that exist, bound read-only (or their symbolic
+    /// links copied); the folders and links, which the run then sees.
+    fn system(&mut self) -> io::Result<Vec<PathBuf>> {
+        let mut system = Vec::new();
+        for dir in SYSTEM {
+            let Ok(meta) = fs::symlink_metadata(dir) else {
+                continue;
+            };
+            system.push(PathBuf::from(dir));
+            let at = self.under(Path::new(dir));
+            if meta.file_type().is_symlink() {
+                self.ops.push(Op::Symlink {
+                    target: cstr_os(fs::read_link(dir)?.as_os_str())?,
+                    link: cstr_os(at.as_os_str())?,
+                });
+            } else if meta.is_dir() {
+                self.ops.push(Op::Mkdir(cstr_os(at.as_os_str())?));
+                bind(self.ops, Path::new(dir), &at, true)?;
+            }
+        }
+        Ok(system)
+    }
+
+    /// A fresh `/dev`: a tmpfs, the [`DEVICES`] the host has bound on
+    /// files, and the links to the standard descriptors.
+    fn dev(&mut self) -> io::Result<()> {
+        let dev = Path::new("/dev");
+        self.mkdir(dev)?;
+        self.ops.push(tmpfs(
+            &self.under(dev),
+            MS_NOSUID | MS_NOEXEC,
+            "mode=755,size=64k".into(),
+        )?);
+        for d in DEVICES {
+            let host = dev.join(d);
+            if host.exists() {
+                let target = cstr_os(self.under(&host).as_os_str())?;
+                self.ops.push(Op::Touch(target.clone()));
+                self.ops.push(Op::Mount {
+                    source: Some(cstr_os(host.as_os_str())?),
+                    target,
+                    fstype: None,
+                    flags: MS_BIND,
+                    data: None,
+                });
+            }
+        }
+        for (link, target) in [
+            ("fd", "/proc/self/fd"),
+            ("stdin", "/proc/self/fd/0"),
+            ("stdout", "/proc/self/fd/1"),
+            ("stderr", "/proc/self/fd/2"),
+        ] {
+            self.ops.push(Op::Symlink {
+                target: cstr(target)?,
+                link: cstr_os(self.under(&dev.join(link)).as_os_str())?,
+            });
+        }
+        Ok(())
+    }
+
+    /// A /proc of the run's own PID namespace (its processes only), read-
+    /// only: sanitizers and some libraries read it. Where the kernel
+    /// refuses it (in a user namespace under a masked /proc), none.
+    fn proc(&mut self) -> io::Result<()> {
+        let proc = Path::new("/proc");
+        self.mkdir(proc)?;
+        self.ops.push(Op::Optional(Box::new(Op::Mount {
+            source: Some(cstr("proc")?),
+            target: cstr_os(self.under(proc).as_os_str())?,
+            fstype: Some(cstr("proc")?),
+            flags: MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+            // The keeper's command line (the grader's) is not the run's to read.
+            data: Some(cstr("hidepid=2")?),
+        })));
+        Ok(())
+    }
+
+    /// A `/tmp` of `size` bytes, and POSIX shared memory (shm_open,
+    /// sem_open) of the run's own, not the host's: nothing of it reaches
+    /// another run, or outlives this one.
+    fn tmp(&mut self, size: u64) -> io::Result<()> {
+        let tmp = Path::new("/tmp");
+        self.mkdir(tmp)?;
+        self.ops.push(tmpfs(
+            &self.under(tmp),
+            MS_NOSUID | MS_NODEV,
+            format!("mode=1777,size={size}"),
+        )?);
+        let shm = Path::new("/dev/shm");
+        self.mkdir(shm)?;
+        self.ops.push(tmpfs(
+            &self.under(shm),
+            MS_NOSUID | MS_NODEV | MS_NOEXEC,
+            format!("mode=1777,size={size}"),
+        )?);
+        Ok(())
+    }
+
+    /// The job's own paths, parents before children, each at the path the
+    /// job named; one already `visible` read-only through an earlier one
+    /// (or a system folder) is not bound again. A scratch work folder is a
+    /// tmpfs of `size` bytes owned by `ids`.
+    fn places(
+        &mut self,
+        paths: &Paths,
+        ids: Option<(u32, u32)>,
+        size: u64,
+        mut visible: Vec<PathBuf>,
+    ) -> io::Result<()> {
+        let mut made: Vec<PathBuf> = Vec::new();
+        for (place, access) in places_in_order(paths) {
+            let path = &place.at;
+            if access == Access::ReadOnly && visible.iter().any(|v| path.starts_with(v)) {
+                continue;
+            }
+            let target = self.under(path);
+            self.parents(path, &mut made)?;
+            let is_dir = access != Access::ReadOnly || place.from.is_dir();
+            self.ops.push(if is_dir {
+                Op::Mkdir(cstr_os(target.as_os_str())?)
+            } else {
+                Op::Touch(cstr_os(target.as_os_str())?)
+            });
+            made.push(target.clone());
+            match access {
+                Access::ReadOnly => {
+                    bind(self.ops, &place.from, &target, true)?;
+                    visible.push(path.clone());
+                }
+                Access::ReadWrite => bind(self.ops, &place.from, &target, false)?,
+                Access::Scratch => {
+                    let (uid, gid) = ids.unwrap_or((0, 0));
+                    self.ops.push(tmpfs(
+                        &target,
+                        MS_NOSUID | MS_NODEV,
+                        format!("mode=700,uid={uid},gid={gid},size={size}"),
+                    )?);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes the parent folders of `path` (under the root) not yet `made`.
+    fn parents(&mut self, path: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {
+        let mut prefix = self.root.to_path_buf();
+        let parent = path.parent().unwrap_or(Path::new("/"));
+        for part in parent.components().skip(1) {
+            prefix.push(part);
+            if !made.contains(&prefix) {
+                made.push(prefix.clone());
+                self.ops.push(Op::Mkdir(cstr_os(prefix.as_os_str())?));
+            }
+        }
+        Ok(())
+    }
+
+    /// The pivot into the root, then the root remounted read-only.
+    fn pivot(&mut self) -> io::Result<()> {
+        let root = cstr_os(self.root.as_os_str())?;
+        self.ops.push(Op::PivotRoot(root));
+        self.ops.push(Op::Mount {
+            source: None,
+            target: cstr("/")?,
+            fstype: None,
+            flags: sys::MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
+            data: None,
+        });
+        Ok(())
+    }
+}
+
+/// The job's paths with how the run may use them, sorted by path (parents
+/// first), each path once (the work folder, if also read-only, as the work
+/// folder).
+fn places_in_order(paths: &Paths) -> Vec<(&Place, Access)> {
     let mut places: Vec<(&Place, Access)> = paths
         .read_only
         .iter()
@@ -399,62 +534,17 @@ fn mount_ops(
     ));
     places.sort_by(|a, b| (&a.0.at, a.1).cmp(&(&b.0.at, b.1)));
     places.dedup_by(|b, a| a.0.at == b.0.at);
-    let mut made: Vec<PathBuf> = Vec::new();
-    let mut visible: Vec<PathBuf> = system;
-    for (place, access) in places {
-        let path = &place.at;
-        if access == Access::ReadOnly && visible.iter().any(|v| path.starts_with(v)) {
-            continue;
-        }
-        let target = under(path);
-        let mut prefix = root.to_path_buf();
-        let parent = path.parent().unwrap_or(Path::new("/"));
-        for part in parent.components().skip(1) {
-            prefix.push(part);
-            if !made.contains(&prefix) {
-                made.push(prefix.clone());
-                ops.push(Op::Mkdir(cstr_os(prefix.as_os_str())?));
-            }
-        }
-        let is_dir = access != Access::ReadOnly || place.from.is_dir();
-        ops.push(if is_dir {
-            Op::Mkdir(cstr_os(target.as_os_str())?)
-        } else {
-            Op::Touch(cstr_os(target.as_os_str())?)
-        });
-        made.push(target.clone());
-        match access {
-            Access::ReadOnly => {
-                bind(ops, &place.from, &target, true)?;
-                visible.push(path.clone());
-            }
-            Access::ReadWrite => bind(ops, &place.from, &target, false)?,
-            Access::Scratch => {
-                let (uid, gid) = ids.unwrap_or((0, 0));
-                ops.push(tmpfs(
-                    &target,
-                    MS_NOSUID | MS_NODEV,
-                    format!("mode=700,uid={uid},gid={gid},size={size}"),
-                )?);
-            }
-        }
-    }
-    ops.push(Op::PivotRoot(cstr_os(root.as_os_str())?));
-    ops.push(Op::Mount {
-        source: None,
-        target: cstr("/")?,
-        fstype: None,
-        flags: sys::MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV,
-        data: None,
-    });
-    Ok(())
+    places
 }
 
-
+/// How the run may use one of the job's paths.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Access {
+    /// Read only, bound.
     ReadOnly,
+    /// Read and written, bound (a build's folder).
     ReadWrite,
+    /// A fresh tmpfs, the work folder of a scratch run.
     Scratch,
 }
 
