@@ -105,12 +105,58 @@ pub fn is_executable(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
-/// The first line of `log` that says `error`, whatever its case.
+/// The line of `log` that says what went wrong: the first compiler or
+/// linker diagnostic (`error:`, `undefined reference`), else the first that
+/// says `error` at all (`make: *** ... Error 1`), whatever its case.
 fn first_error(log: &[u8]) -> Option<String> {
-    super::text::lines(log)
-        .into_iter()
-        .find(|line| line.to_ascii_lowercase().windows(5).any(|w| w == b"error"))
+    let lines = super::text::lines(log);
+    let has = |line: &[u8], word: &[u8]| {
+        line.to_ascii_lowercase()
+            .windows(word.len())
+            .any(|w| w == word)
+    };
+    lines
+        .iter()
+        .find(|line| has(line, b"error:") || has(line, b"undefined reference"))
+        .or_else(|| lines.iter().find(|line| has(line, b"error")))
         .map(|line| String::from_utf8_lossy(line).trim_end().to_string())
+}
+
+/// A build's `log` as a student and a marker read it, the same in every
+/// grading: the build folder's path (in the grader's temporary folder, a
+/// new one each grading) left out, and the names the compiler gives its
+/// temporary files (`cc` and six random characters, `.o`) written
+/// `ccXXXXXX.o`.
+fn tidy(log: &[u8], dir: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    let folder = dir.as_os_str().as_bytes();
+    let mut out = Vec::with_capacity(log.len());
+    let mut i = 0;
+    while i < log.len() {
+        if !folder.is_empty() && log[i..].starts_with(folder) {
+            i += folder.len();
+            // The folder itself is `.`; a path in it is its name there.
+            if log.get(i) == Some(&b'/') {
+                i += 1;
+            } else {
+                out.push(b'.');
+            }
+            continue;
+        }
+        let temporary = log[i..].starts_with(b"cc")
+            && log.len() >= i + 10
+            && log[i + 2..i + 8].iter().all(u8::is_ascii_alphanumeric)
+            && &log[i + 8..i + 10] == b".o"
+            && (i == 0 || !log[i - 1].is_ascii_alphanumeric());
+        if temporary {
+            out.extend_from_slice(b"ccXXXXXX.o");
+            i += 10;
+            continue;
+        }
+        out.push(log[i]);
+        i += 1;
+    }
+    out
 }
 
 /// Where `program` is in `path`'s folders.
@@ -242,7 +288,13 @@ impl Builder<'_> {
             stderr: append()?,
             limits,
         };
-        Ok(self.runner.run(job)?.ending)
+        let ending = self.runner.run(job)?.ending;
+        let written = fs::read(log)?;
+        let tidied = tidy(&written, dir);
+        if tidied != written {
+            fs::write(log, tidied)?;
+        }
+        Ok(ending)
     }
 
     /// The folder to build in: `dir`; when it holds no sources of its own,
@@ -488,5 +540,25 @@ mod tests {
         let log = b"cc -o puzzle puzzle.c\npuzzle.c:3:2: Error: no\nmore error\n";
         assert_eq!(first_error(log), Some("puzzle.c:3:2: Error: no".into()));
         assert_eq!(first_error(b"fine\n"), None);
+        // The linker's line that names the fault, not the one before it
+        // whose function is called find_board_error.
+        let linked = b"cc -o puzzle puzzle.c\n/usr/bin/ld: /tmp/g.1/b/ann/ccLmdPnA.o: in function `find_board_error':\nboardADT.c:(.text+0x554): undefined reference to `sqrt'\ncollect2: error: ld returned 1 exit status\nmake: *** [Makefile:2: puzzle] Error 1\n";
+        assert_eq!(
+            first_error(linked),
+            Some("boardADT.c:(.text+0x554): undefined reference to `sqrt'".into())
+        );
+        assert_eq!(
+            first_error(b"make: *** [x] Error 2\n"),
+            Some("make: *** [x] Error 2".into())
+        );
+    }
+
+    #[test]
+    fn a_log_leaves_out_the_graders_folders_and_random_names() {
+        let log = b"/usr/bin/ld: /tmp/g.1/b/ann/ccLmdPnA.o: in function `f':\ncd /tmp/g.1/b/ann && make\nsuccess.o ccshort.o\n";
+        assert_eq!(
+            tidy(log, Path::new("/tmp/g.1/b/ann")),
+            b"/usr/bin/ld: ccXXXXXX.o: in function `f':\ncd . && make\nsuccess.o ccshort.o\n"
+        );
     }
 }

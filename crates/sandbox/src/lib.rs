@@ -58,33 +58,37 @@ mod sys;
 pub use environment::{check_environment, Environment};
 pub use job::{Ending, Job, Level, Limits, MemoryLimit, Outcome, Runner, Workdir};
 
-/// The items under it, on the systems the namespaced sandbox is written for
-/// (or, with `not`, on the others): the condition once, not on each item.
-macro_rules! on_namespaced_linux {
-    (not, $($item:item)*) => {
-        $(#[cfg(not(all(
-            target_os = "linux",
-            any(target_arch = "x86_64", target_arch = "aarch64")
-        )))]
-        $item)*
-    };
-    ($($item:item)*) => {
-        $(#[cfg(all(
-            target_os = "linux",
-            any(target_arch = "x86_64", target_arch = "aarch64")
-        ))]
-        $item)*
-    };
-}
+// The namespaced sandbox is written for Linux on x86-64 and AArch64, whose
+// system-call numbers it knows; elsewhere the portable one stands in. Plain
+// attributes (not a macro) so that rustfmt sees the modules.
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod linux;
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+use linux::findings as sandbox_findings;
+#[cfg(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+pub use linux::Sandbox;
 
-on_namespaced_linux! {
-    mod linux;
-    pub use linux::Sandbox;
-    use linux::findings as sandbox_findings;
-}
-
-on_namespaced_linux! { not,
-    mod portable;
-    pub use portable::Sandbox;
-    use portable::findings as sandbox_findings;
-}
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
+mod portable;
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
+use portable::findings as sandbox_findings;
+#[cfg(not(all(
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+)))]
+pub use portable::Sandbox;

@@ -200,6 +200,10 @@ pub fn findings(env: &mut crate::environment::Environment, _scratch_root: PathBu
             None,
         );
     }
-    env.add("level minimal", "available (a process group and rlimits)".into(), None);
+    env.add(
+        "level minimal",
+        "available (a process group and rlimits)".into(),
+        None,
+    );
     env.add("chosen level", "minimal".into(), None);
 }

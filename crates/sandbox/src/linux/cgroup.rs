@@ -267,9 +267,10 @@ impl Groups {
     pub fn remove(self) {
         let dirs = match self.kind {
             GroupsKind::V2(dir) => vec![dir],
-            GroupsKind::V1 { memory, pids, cpu } => {
-                [Some(memory), Some(pids), cpu].into_iter().flatten().collect()
-            }
+            GroupsKind::V1 { memory, pids, cpu } => [Some(memory), Some(pids), cpu]
+                .into_iter()
+                .flatten()
+                .collect(),
         };
         for dir in dirs {
             for _ in 0..200 {

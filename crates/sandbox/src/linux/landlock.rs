@@ -122,12 +122,22 @@ pub fn ruleset(abi: u32, paths: &Paths, proc: bool) -> io::Result<OwnedFd> {
     }
     for dev in ["null", "zero", "full", "random", "urandom"] {
         let path = Path::new("/dev").join(dev);
-        allow(&ruleset, &path, file(READ_FILE | WRITE_FILE | TRUNCATE) & fs, true)?;
+        allow(
+            &ruleset,
+            &path,
+            file(READ_FILE | WRITE_FILE | TRUNCATE) & fs,
+            true,
+        )?;
     }
     if proc {
         allow(&ruleset, Path::new("/proc"), read, true)?;
     }
-    allow(&ruleset, &paths.program.from, file(READ_FILE | EXECUTE), false)?;
+    allow(
+        &ruleset,
+        &paths.program.from,
+        file(READ_FILE | EXECUTE),
+        false,
+    )?;
     for place in &paths.read_only {
         let rights = if place.from.is_dir() {
             read | EXECUTE

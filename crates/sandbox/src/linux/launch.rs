@@ -87,10 +87,12 @@ pub fn launch(plan: &Plan, wall: Duration, watch: Option<Watch>) -> io::Result<(
     let mut raw = None;
     let mut messages = Vec::new();
     let mut interrupted = false;
-    let mut over_memory = || {
-        watch.is_some_and(|w| memory::resident(pid, w.grader) > w.limit)
+    let mut over_memory = || watch.is_some_and(|w| memory::resident(pid, w.grader) > w.limit);
+    let slice = if watch.is_some() {
+        memory::EVERY_MS
+    } else {
+        50
     };
-    let slice = if watch.is_some() { memory::EVERY_MS } else { 50 };
     let ended = wait_readable(pidfd, began + wall, slice, &mut over_memory);
     if ended != Ended::Exited {
         // A limit, or a signal that stops the grading: killed the same way.

@@ -127,7 +127,12 @@ pub fn processes_of(uid: u32) -> u64 {
     let wanted = uid.to_string();
     entries
         .flatten()
-        .filter(|e| e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+        })
         .filter(|e| {
             fs::read_to_string(e.path().join("status")).is_ok_and(|s| {
                 s.lines()

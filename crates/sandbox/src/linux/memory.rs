@@ -87,7 +87,10 @@ fn children(pid: i32) -> Vec<i32> {
     let mut out = Vec::new();
     for task in tasks.flatten() {
         if let Ok(text) = fs::read_to_string(task.path().join("children")) {
-            out.extend(text.split_whitespace().filter_map(|p| p.parse::<i32>().ok()));
+            out.extend(
+                text.split_whitespace()
+                    .filter_map(|p| p.parse::<i32>().ok()),
+            );
         }
     }
     out
@@ -127,7 +130,10 @@ mod tests {
     fn counts_what_a_child_touches() {
         assert_eq!(can_sample(), Ok(()));
         let mut child = std::process::Command::new("/bin/sh")
-            .args(["-c", "x=$(head -c 67108864 /dev/zero | tr '\\0' a); sleep 5"])
+            .args([
+                "-c",
+                "x=$(head -c 67108864 /dev/zero | tr '\\0' a); sleep 5",
+            ])
             .spawn()
             .unwrap();
         let mut most = 0;

@@ -117,7 +117,15 @@ impl Sandbox {
         let why_not = Level::ALL
             .into_iter()
             .filter(|l| *l < level)
-            .map(|l| (l, found.allows(l).err().unwrap_or_else(|| format!("not asked for: level {level}"))))
+            .map(|l| {
+                (
+                    l,
+                    found
+                        .allows(l)
+                        .err()
+                        .unwrap_or_else(|| format!("not asked for: level {level}")),
+                )
+            })
             .collect();
         let user_namespace = level == Level::Namespaces && found.namespaces == Ok(true);
         let ids = match level {
@@ -204,7 +212,10 @@ impl Sandbox {
             root: self.root.clone(),
             scratch: scratch.clone(),
             ids,
-            cgroup_procs: groups.iter().flat_map(|g| g.procs.iter().cloned()).collect(),
+            cgroup_procs: groups
+                .iter()
+                .flat_map(|g| g.procs.iter().cloned())
+                .collect(),
             cgroup_limits: groups.is_some(),
             memory_sampled: watch.is_some(),
             shared_net: self.shared_net.as_ref().map(|fd| fd.as_raw_fd()),
@@ -258,13 +269,16 @@ pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf
                 if found.namespaces == Ok(true) {
                     "available (a user namespace a run, as this user)".to_string()
                 } else {
-                    "available (as root: PID, mount, network, IPC and UTS namespaces, a uid a run)".into()
+                    "available (as root: PID, mount, network, IPC and UTS namespaces, a uid a run)"
+                        .into()
                 },
                 None,
             ),
             (Level::Namespaces, Err(why)) => {
                 let mut hints = Vec::new();
-                if read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns").as_deref() == Some("1") {
+                if read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns").as_deref()
+                    == Some("1")
+                {
                     hints.push("sysctl kernel.apparmor_restrict_unprivileged_userns=0 (Ubuntu 24.04 restricts them)");
                 }
                 if read("/proc/sys/user/max_user_namespaces").as_deref() == Some("0") {
@@ -276,10 +290,15 @@ pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf
                 hints.push("or grade as root outside a container (a container needs CAP_SYS_ADMIN, as docker run --privileged gives)");
                 (format!("not available: {why}"), Some(hints.join("; ")))
             }
-            (Level::Uid, Ok(())) => ("available (root with CAP_SETUID, CAP_SETGID, CAP_CHOWN)".into(), None),
+            (Level::Uid, Ok(())) => (
+                "available (root with CAP_SETUID, CAP_SETGID, CAP_CHOWN)".into(),
+                None,
+            ),
             (Level::Uid, Err(why)) => (
                 format!("not available: {why}"),
-                (found.namespaces.is_err()).then(|| "grade as root (in a container, root keeps CAP_SETUID by default)".into()),
+                (found.namespaces.is_err()).then(|| {
+                    "grade as root (in a container, root keeps CAP_SETUID by default)".into()
+                }),
             ),
             (Level::Minimal, _) => ("available".into(), None),
         };
@@ -287,7 +306,10 @@ pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf
     }
     env.add(
         "chosen level",
-        format!("{} (the most this machine allows; --sandbox asks for another)", found.best()),
+        format!(
+            "{} (the most this machine allows; --sandbox asks for another)",
+            found.best()
+        ),
         None,
     );
     let sampler = memory::can_sample();
@@ -320,15 +342,20 @@ pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf
         match (&found.cgroups, &sampler) {
             (Ok(_), _) => "resident memory (a memory cgroup)".into(),
             (Err(_), Ok(())) => format!("resident memory (sampled every {} ms)", memory::EVERY_MS),
-            (Err(_), Err(why)) => format!("address space ({why}): a program that reserves more than it uses fails"),
+            (Err(_), Err(why)) => {
+                format!("address space ({why}): a program that reserves more than it uses fails")
+            }
         },
-        (found.cgroups.is_err() && sampler.is_err()).then(|| "a kernel with CONFIG_PROC_CHILDREN, or cgroups".into()),
+        (found.cgroups.is_err() && sampler.is_err())
+            .then(|| "a kernel with CONFIG_PROC_CHILDREN, or cgroups".into()),
     );
     env.add(
         "Landlock",
         match &found.landlock {
             Ok(abi) => format!("ABI {abi} (holds the files of the uid and minimal levels)"),
-            Err(why) => format!("none ({why}): at the uid and minimal levels a run may read what any user may"),
+            Err(why) => format!(
+                "none ({why}): at the uid and minimal levels a run may read what any user may"
+            ),
         },
         (found.landlock.is_err() && found.namespaces.is_err()).then(|| {
             "a kernel 5.13 or later with landlock among its LSMs (lsm=landlock,...)".into()
@@ -477,12 +504,20 @@ impl Runner for Sandbox {
                     "uid and gid {base} and up (one a run), no supplementary groups, no new privileges"
                 );
                 // At uid, what the level is named for comes first.
-                let at = if self.level == Level::Uid { 0 } else { on.len() };
+                let at = if self.level == Level::Uid {
+                    0
+                } else {
+                    on.len()
+                };
                 on.insert(at, ids);
             }
             (Ok(_), Level::Minimal) => off.push(format!(
                 "an unprivileged uid (not asked for: level minimal){}",
-                if self.is_root { ", the runs keep uid 0 without capabilities" } else { "" }
+                if self.is_root {
+                    ", the runs keep uid 0 without capabilities"
+                } else {
+                    ""
+                }
             )),
             (Err(why), _) => off.push(format!(
                 "an unprivileged uid ({why}){}",
@@ -495,7 +530,9 @@ impl Runner for Sandbox {
         }
         on.push(filter.into());
         let processes = match self.uid_processes {
-            Some(n) => format!("processes ({n} of the marker's uid when the grading began, plus the limit)"),
+            Some(n) => format!(
+                "processes ({n} of the marker's uid when the grading began, plus the limit)"
+            ),
             None => "processes".into(),
         };
         let sampled = self.cgroups.is_err() && self.sampler.is_ok();
@@ -642,7 +679,8 @@ mod tests {
         let _ = fs::remove_dir_all(scratch);
         assert_eq!(e.kind(), io::ErrorKind::PermissionDenied);
         assert!(
-            e.to_string().starts_with("sandbox: executing /dev/null: Permission denied"),
+            e.to_string()
+                .starts_with("sandbox: executing /dev/null: Permission denied"),
             "{e}"
         );
     }

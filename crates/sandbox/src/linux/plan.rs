@@ -22,7 +22,6 @@ use std::io;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 
-
 /// The devices of the run's `/dev`.
 pub const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
 
@@ -722,12 +721,19 @@ mod tests {
         assert!(!ops.iter().any(|o| o.contains("/g/root/bin/sh")));
         assert_eq!(ops[ops.len() - 2], "pivoting the root to /g/root");
         assert_eq!(ops[ops.len() - 1], "remounting /");
-        assert!(matches!(plan.ops.iter().find(|o| o.describe().contains("proc on")),
-            Some(Op::Optional(_))));
+        assert!(matches!(
+            plan.ops.iter().find(|o| o.describe().contains("proc on")),
+            Some(Op::Optional(_))
+        ));
         let env: Vec<_> = plan.envp.iter().map(|e| e.to_str().unwrap()).collect();
         assert_eq!(
             env,
-            ["PATH=/usr/bin:/bin", "HOME=/g/run7", "TMPDIR=/g/run7", "LANG=C"]
+            [
+                "PATH=/usr/bin:/bin",
+                "HOME=/g/run7",
+                "TMPDIR=/g/run7",
+                "LANG=C"
+            ]
         );
         assert_eq!(plan.workdir.to_str(), Ok("/g/run7"));
         assert!(plan.drop_caps && !plan.own_group);
@@ -818,7 +824,11 @@ mod tests {
         assert!(build(&s, &job(Workdir::Scratch, vec![])).unwrap().drop_caps);
         s.ids = Some((1_500_000_000, 1_500_000_000));
         assert!(!build(&s, &job(Workdir::Scratch, vec![])).unwrap().drop_caps);
-        assert!(!build(&setting(None), &job(Workdir::Scratch, vec![])).unwrap().drop_caps);
+        assert!(
+            !build(&setting(None), &job(Workdir::Scratch, vec![]))
+                .unwrap()
+                .drop_caps
+        );
     }
 
     #[test]

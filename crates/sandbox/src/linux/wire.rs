@@ -135,10 +135,7 @@ impl Step {
     /// the errno has.
     pub fn error(self, plan: &Plan, errno: i32) -> io::Error {
         let e = io::Error::from_raw_os_error(errno);
-        io::Error::new(
-            e.kind(),
-            format!("sandbox: {}: {e}", self.describe(plan)),
-        )
+        io::Error::new(e.kind(), format!("sandbox: {}: {e}", self.describe(plan)))
     }
 }
 
