@@ -48,13 +48,7 @@ fn hanging_submission(dir: &Path) {
     .unwrap();
 }
 
-const FIVE: [&str; 5] = [
-    "bad_empty_input.inp",
-    "bad_repeated_tile.inp",
-    "sol4_assignment_example.inp",
-    "sol4_start_blank_on_last_cell_row_parity.inp",
-    "unsol2_tiles_swapped.inp",
-];
+const FIVE: [&str; 5] = common::FIVE_FIXTURES;
 
 #[test]
 fn after_k_timeouts_the_other_fixtures_are_not_run_and_named() {

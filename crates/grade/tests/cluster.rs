@@ -30,29 +30,7 @@ const SUBMISSIONS: [(&str, &str); 7] = [
 
 /// A folder with a few fixtures in `Tests/` and the submissions in `subs/`.
 fn class() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cluster");
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(dir.join("Tests")).unwrap();
-    for fixture in [
-        "bad_empty_input.inp",
-        "bad_repeated_tile.inp",
-        "sol4_assignment_example.inp",
-        "sol4_start_blank_on_last_cell_row_parity.inp",
-        "unsol2_tiles_swapped.inp",
-    ] {
-        fs::copy(
-            repo().join("Tests").join(fixture),
-            dir.join("Tests").join(fixture),
-        )
-        .unwrap();
-    }
-    let checker = fs::read_to_string(repo().join("tests/grading/checker.c")).unwrap();
-    for (name, prelude) in SUBMISSIONS {
-        let sub = dir.join("subs").join(name);
-        fs::create_dir_all(&sub).unwrap();
-        fs::write(sub.join("puzzle.c"), format!("{prelude}{checker}")).unwrap();
-    }
-    dir
+    common::class_folder("cluster", &common::FIVE_FIXTURES, &SUBMISSIONS)
 }
 
 /// The shared script, run in `dir` with `env` (and no engine variable of

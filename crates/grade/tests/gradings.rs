@@ -18,7 +18,7 @@
 
 mod common;
 
-use common::{grader_bin, repo};
+use common::{grader_bin, masked};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -40,35 +40,16 @@ const SUBMISSIONS: [(&str, &str); 6] = [
 
 impl Class {
     fn new(name: &str) -> Class {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gradings-{name}"));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("Tests")).unwrap();
-        for fixture in [
-            "bad_empty_input.inp",
-            "bad_repeated_tile.inp",
-            "sol4_assignment_example.inp",
-            "sol4_start_blank_on_last_cell_row_parity.inp",
-            "unsol2_tiles_swapped.inp",
-        ] {
-            fs::copy(
-                repo().join("Tests").join(fixture),
-                dir.join("Tests").join(fixture),
-            )
-            .unwrap();
-        }
-        let class = Class(dir);
-        class.submissions("subs", &SUBMISSIONS);
-        class
+        Class(common::class_folder(
+            &format!("gradings-{name}"),
+            &common::FIVE_FIXTURES,
+            &SUBMISSIONS,
+        ))
     }
 
     /// A folder of submissions `folder`, one a (name, prelude to checker.c).
     fn submissions(&self, folder: &str, which: &[(&str, &str)]) {
-        let checker = fs::read_to_string(repo().join("tests/grading/checker.c")).unwrap();
-        for (name, prelude) in which {
-            let dir = self.0.join(folder).join(name);
-            fs::create_dir_all(&dir).unwrap();
-            fs::write(dir.join("puzzle.c"), format!("{prelude}{checker}")).unwrap();
-        }
+        common::submissions_in(&self.0.join(folder), which);
     }
 
     /// `puzzle-grade grade-all` here with `args`, in a process group of
@@ -114,53 +95,6 @@ fn collect(dir: &Path, prefix: &Path, into: &mut BTreeMap<String, String>) {
             into.insert(name.display().to_string(), masked(&text));
         }
     }
-}
-
-/// `text` with what varies from one grading to the next replaced: numbers
-/// with a decimal point (times; scores are checked apart, in the rows),
-/// dates, uids.
-fn masked(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_alphanumeric()) {
-            let start = i;
-            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
-                i += 1;
-            }
-            let number: String = chars[start..i].iter().collect();
-            let dated = i < chars.len() && chars[i] == '-' && number.len() == 4;
-            if number.contains('.') || number.len() >= 7 {
-                out.push('#');
-            } else if dated {
-                // 2026-11-27T21:30:05Z
-                while i < chars.len()
-                    && !chars[i].is_whitespace()
-                    && chars[i] != '"'
-                    && chars[i] != ','
-                {
-                    i += 1;
-                }
-                out.push_str("DATE");
-            } else {
-                out.push_str(&number);
-            }
-            continue;
-        }
-        out.push(c);
-        i += 1;
-    }
-    // The table's columns are aligned by the width of what they hold; which
-    // run was the slowest varies too.
-    out.lines()
-        .map(|l| match l.strip_prefix("slowest: ") {
-            Some(rest) => format!("slowest: ...{}", &rest[rest.find(',').unwrap_or(0)..]),
-            None => l.split_whitespace().collect::<Vec<_>>().join(" "),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The rows of `summary.csv`, by name: what was graded, and the marks.

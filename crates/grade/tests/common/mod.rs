@@ -140,3 +140,43 @@ pub fn masked(text: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// A folder of its own under cargo's temporary folder, `name`, made anew:
+/// `Tests/` holding copies of `fixtures` (of the repository's `Tests/`), and
+/// `subs/` a submission a `(name, prelude)`: `tests/grading/checker.c`, as
+/// `puzzle.c`, after `prelude` (its macros: `#define NO_ROW_TERM`...).
+pub fn class_folder(name: &str, fixtures: &[&str], submissions: &[(&str, &str)]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("Tests")).unwrap();
+    for fixture in fixtures {
+        std::fs::copy(
+            repo().join("Tests").join(fixture),
+            dir.join("Tests").join(fixture),
+        )
+        .unwrap();
+    }
+    submissions_in(&dir.join("subs"), submissions);
+    dir
+}
+
+/// Submissions in `folder`, a `(name, prelude)` each, as [`class_folder`]
+/// makes them.
+pub fn submissions_in(folder: &Path, submissions: &[(&str, &str)]) {
+    let checker = std::fs::read_to_string(repo().join("tests/grading/checker.c")).unwrap();
+    for (name, prelude) in submissions {
+        let dir = folder.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("puzzle.c"), format!("{prelude}{checker}")).unwrap();
+    }
+}
+
+/// Five fixtures that tell the classic faults apart: two bad, two 4x4 (one
+/// where the blank's row decides), one 2x2.
+pub const FIVE_FIXTURES: [&str; 5] = [
+    "bad_empty_input.inp",
+    "bad_repeated_tile.inp",
+    "sol4_assignment_example.inp",
+    "sol4_start_blank_on_last_cell_row_parity.inp",
+    "unsol2_tiles_swapped.inp",
+];

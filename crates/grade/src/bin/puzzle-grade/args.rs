@@ -155,7 +155,8 @@ pub struct Options {
 }
 
 /// The options a mode takes: its name, and whether it takes a value.
-fn options_of(mode: &str) -> &'static [(&'static str, bool)] {
+fn options_of(mode: &str) -> Vec<(&'static str, bool)> {
+    /// The options of `grade`, which `grade-all` takes too.
     const GRADING: [(&str, bool); 11] = [
         ("--sandbox", true),
         ("--budget", true),
@@ -169,18 +170,8 @@ fn options_of(mode: &str) -> &'static [(&'static str, bool)] {
         ("--scheme", true),
         ("--fuzz", true),
     ];
-    const GRADE_ALL: [(&str, bool); 17] = [
-        ("--sandbox", true),
-        ("--budget", true),
-        ("--max-timeouts", true),
-        ("--strict", false),
-        ("--timeout", true),
-        ("--jobs", true),
-        ("--memory", true),
-        ("--processes", true),
-        ("--read-only", true),
-        ("--scheme", true),
-        ("--fuzz", true),
+    /// Those of `grade-all` alone.
+    const GRADE_ALL: [(&str, bool); 6] = [
         ("--grades", true),
         ("--build-timeout", true),
         ("--format", true),
@@ -200,12 +191,12 @@ fn options_of(mode: &str) -> &'static [(&'static str, bool)] {
         ("--read-only", true),
     ];
     match mode {
-        "grade" => &GRADING,
-        "grade-all" => &GRADE_ALL,
-        "check" => &[("--reference", true)],
-        "fuzz" => &FUZZ,
-        "merge" => &[("--into", true)],
-        _ => &[],
+        "grade" => GRADING.to_vec(),
+        "grade-all" => GRADING.iter().chain(&GRADE_ALL).copied().collect(),
+        "check" => vec![("--reference", true)],
+        "fuzz" => FUZZ.to_vec(),
+        "merge" => vec![("--into", true)],
+        _ => Vec::new(),
     }
 }
 
