@@ -769,7 +769,8 @@ mod tests {
     fn answers_come_in_input_order_whatever_the_threads() {
         let mut input = Vec::new();
         for seed in 0..60u64 {
-            let side = [2, 3, 5][seed as usize % 3];
+            // Ten 5x5 among them (half unsolvable): slow answers between quick ones.
+            let side = [2, 3, 5, 2, 3, 2][seed as usize % 6];
             let p = random_puzzle(side, seed % 4 != 0, GoalShape::Random, seed);
             input.extend(format!("{}\n{}\n\n", p.start(), p.goal()).bytes());
             if seed % 13 == 0 {

@@ -645,8 +645,10 @@ mod tests {
             estimate: &estimate,
             solve: &solve,
             jobs: 1,
-            width: 1024,
-            first_width: 1024,
+            // The solver's width on 9x9 and 10x10 with the small tables:
+            // the corner's shape does not depend on it, the test's time does.
+            width: 128,
+            first_width: 128,
             weights: Weights::FIRST,
             images: portfolio(side),
             finish: 1,
@@ -709,7 +711,7 @@ mod tests {
     #[test]
     fn four_by_four_random_pairs() {
         let mut rng = SplitMix64::new(1);
-        for _ in 0..20_000 {
+        for _ in 0..8_000 {
             let (start, goal) = pair(&mut rng, 4);
             check(4, &start, &goal);
         }
@@ -719,7 +721,7 @@ mod tests {
     fn five_to_nine_random_pairs() {
         let mut rng = SplitMix64::new(2);
         for side in 5..=9 {
-            for _ in 0..150 {
+            for _ in 0..80 {
                 let (start, goal) = pair(&mut rng, side);
                 check(side, &start, &goal);
             }
@@ -754,7 +756,7 @@ mod tests {
         let mut rng = SplitMix64::new(5);
         for side in 4..=6 {
             for blank in 0..side * side {
-                for _ in 0..25 {
+                for _ in 0..12 {
                     let (start, goal) = pair_with_goal_blank(&mut rng, side, blank);
                     check(side, &start, &goal);
                 }
