@@ -530,43 +530,48 @@ fn a_corrupt_table_cache_is_rebuilt() {
             .output()
             .unwrap()
     };
-    // Damage every table file: flip a byte in the middle, truncate another.
-    // The first becomes a FIFO (opening it would block for ever).
-    std::fs::remove_file(&files[0]).unwrap();
+    // Damage every table file: the 8-tile table goes missing (a notice says
+    // what is built), a 7-tile one becomes a FIFO (opening it would block
+    // for ever), the other has a byte flipped (its checksum fails). A cut
+    // file is `solve::pattern`'s unit test.
+    let (eight, mut sevens): (Vec<PathBuf>, Vec<PathBuf>) = files
+        .into_iter()
+        .partition(|f| f.to_string_lossy().contains("fifteen-v2-8-"));
+    assert_eq!((eight.len(), sevens.len()), (1, 2), "{stderr}");
+    std::fs::remove_file(&eight[0]).unwrap();
+    sevens.sort();
+    std::fs::remove_file(&sevens[0]).unwrap();
     let fifo = std::process::Command::new("mkfifo")
-        .arg(&files[0])
+        .arg(&sevens[0])
         .status()
         .is_ok_and(|s| s.success());
     if !fifo {
-        std::fs::write(&files[0], b"no mkfifo here").unwrap();
+        std::fs::write(&sevens[0], b"no mkfifo here").unwrap();
     }
+    let mut bytes = std::fs::read(&sevens[1]).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    std::fs::write(&sevens[1], bytes).unwrap();
     // A killed writer's temporary file (no process has this id).
-    let name = files[1].file_name().unwrap().to_string_lossy().into_owned();
+    let name = eight[0].file_name().unwrap().to_string_lossy().into_owned();
     let stale = dir.join(format!(".{name}.tmp-2147483000-1-0"));
     std::fs::write(&stale, b"half a table").unwrap();
-    for (i, file) in files.iter().enumerate().skip(1) {
-        let mut bytes = std::fs::read(file).unwrap();
-        if i % 2 == 0 {
-            let middle = bytes.len() / 2;
-            bytes[middle] ^= 0x55;
-        } else {
-            bytes.truncate(bytes.len() - 1);
-        }
-        std::fs::write(file, bytes).unwrap();
-    }
     let second = run();
     assert!(second.status.success());
     assert_eq!(second.stdout, first.stdout, "the same shortest solution");
     let stderr = String::from_utf8_lossy(&second.stderr);
-    assert!(stderr.contains("unusable"), "{stderr}");
-    // Before anything is built, one line says what, how big, how long and
-    // where; stderr is no terminal here, so no percentages follow.
+    assert!(
+        stderr.contains("is unusable (checksum mismatch); rebuilding it"),
+        "{stderr}"
+    );
+    // Before a missing table is built, one line says what, how big, how
+    // long and where; stderr is no terminal here, so no percentages follow.
     let notice = stderr
         .lines()
         .find(|l| l.starts_with("puzzle: building "))
         .unwrap_or_default();
     let want = "puzzle: building the tables for 4x4 goals with the blank on an edge cell: \
-                3 tables, 317 MB, about ";
+                1 table, 259 MB, about ";
     assert!(notice.starts_with(want), "{stderr}");
     assert!(
         notice.ends_with(&format!(" s, once; they are kept in {}", dir.display())),

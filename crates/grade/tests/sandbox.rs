@@ -743,6 +743,28 @@ fn two_busy_threads_get_one_core() {
     }
 }
 
+/// A run's addresses are the same at every run, at every level: its stack,
+/// heap, code, C library and mappings (the child turns address randomisation
+/// off, the paths it is given are as long each time). A program reading
+/// memory it never wrote then gets the same grade in every grading.
+#[test]
+fn a_program_sees_the_same_addresses_at_every_run() {
+    let exe = compile("addresses");
+    for at in levels() {
+        let first = run(at, &[], &exe, &[], None);
+        assert_eq!(first.code, 0, "{at:?}: {}", first.stderr);
+        assert!(
+            first.stdout.starts_with("stack 0x"),
+            "{at:?}: {}",
+            first.stdout
+        );
+        for _ in 0..2 {
+            let again = run(at, &[], &exe, &[], None);
+            assert_eq!(again.stdout, first.stdout, "{at:?}");
+        }
+    }
+}
+
 /// `kill(-1)` and a signal to a process group of the marker's user reach
 /// nothing outside the run: a process of the grader's user survives.
 ///

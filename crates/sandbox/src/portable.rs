@@ -93,7 +93,7 @@ impl Runner for Sandbox {
                 let n = self.next.fetch_add(1, Ordering::Relaxed);
                 let dir = self
                     .scratch_root
-                    .join(format!("run{}.{n}", std::process::id()));
+                    .join(format!("run{:07}.{n:07}", std::process::id()));
                 fs::create_dir_all(&dir)?;
                 (dir, true)
             }

@@ -154,6 +154,18 @@ fn program(plan: &Plan, argv: &[*const c_char], envp: &[*const c_char]) -> ! {
         if sys::chdir(plan.workdir.as_ptr()) != 0 {
             fail(STATUS_FD, Step::ChangeFolder);
         }
+        // The same addresses at every run (the flag survives exec): a
+        // student's program that reads memory it never wrote (a string
+        // without its NUL, an uninitialised variable) then reads the same
+        // bytes in every grading, as root or not, resumed or not, instead
+        // of what address randomisation left there this time. Randomisation
+        // protects a program from its input; here the input is ours and
+        // the program is the one to be held. Best effort: a container's own
+        // filter may refuse the call, and the run goes on randomised.
+        let persona = sys::personality(sys::PERSONALITY_QUERY);
+        if persona >= 0 {
+            sys::personality(persona as c_ulong | sys::ADDR_NO_RANDOMIZE);
+        }
         for &(resource, cur, max) in &plan.rlimits {
             let l = sys::rlimit { cur, max };
             if sys::setrlimit(resource, &l) != 0 {

@@ -198,7 +198,7 @@ pub const RULES: &[Rule] = &[
         },
         Scope::Every,
         EPERM,
-        "other than asking which it is: turns off address randomisation, makes data executable"
+        "other than asking which it is: makes data executable, changes the addresses the grader fixed"
     ),
     rule!("flock", 73, 32, LOCKS),
     rule!(

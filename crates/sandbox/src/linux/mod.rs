@@ -171,7 +171,10 @@ impl Sandbox {
             _ => None,
         };
         let isolated = self.level == Level::Namespaces;
-        let scratch = self.scratch_root.join(format!("run{n}"));
+        // Fixed width: a run's HOME and TMPDIR as long whichever run it is,
+        // so that its stack is laid out the same (the child's note on
+        // address randomisation).
+        let scratch = self.scratch_root.join(format!("run{n:07}"));
         let made_scratch = job.workdir == Workdir::Scratch && !isolated;
         if made_scratch {
             fs::create_dir(&scratch)?;

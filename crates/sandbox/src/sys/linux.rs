@@ -40,6 +40,7 @@ extern "C" {
     ) -> c_int;
     pub fn umount2(target: *const c_char, flags: c_int) -> c_int;
     pub fn prctl(option: c_int, ...) -> c_int;
+    pub fn personality(persona: c_ulong) -> c_int;
     pub fn unshare(flags: c_int) -> c_int;
     pub fn setns(fd: c_int, nstype: c_int) -> c_int;
     pub fn sigprocmask(how: c_int, set: *const c_void, old: *mut c_void) -> c_int;
@@ -82,6 +83,11 @@ pub mod nr {
     pub const LANDLOCK_RESTRICT_SELF: i64 = 446;
 }
 
+/// `personality`'s query (the current persona, unchanged).
+pub const PERSONALITY_QUERY: c_ulong = 0xffff_ffff;
+/// The persona flag that lays a program's memory out at the same addresses
+/// at every run.
+pub const ADDR_NO_RANDOMIZE: c_ulong = 0x0004_0000;
 pub const SIGSTOP: c_int = 19;
 pub const SIGCHLD: c_int = 17;
 pub const SIG_SETMASK: c_int = 2;

@@ -122,8 +122,11 @@ fn with_temp<T>(work: impl FnOnce(&Path) -> Result<T, Failure>) -> Result<T, Fai
     let base = std::env::var_os("TMPDIR")
         .filter(|t| !t.is_empty())
         .map_or_else(|| PathBuf::from("/tmp"), PathBuf::from);
+    // The process id in seven digits (pid_max is at most 2^22): the paths a
+    // run is given (its program, HOME, TMPDIR) are as long in every grading,
+    // so that, its addresses not randomised, its stack is laid out the same.
     let temp = (0..1000)
-        .map(|n| base.join(format!("puzzle-grade.{}.{n}", std::process::id())))
+        .map(|n| base.join(format!("puzzle-grade.{:07}.{n}", std::process::id())))
         .find(|path| fs::create_dir(path).is_ok())
         .ok_or_else(|| {
             Failure::System(format!(

@@ -257,7 +257,7 @@ pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
         );
         return ExitCode::from(127);
     };
-    let scratch_root = std::env::temp_dir().join(format!("puzzle-grade.{}", std::process::id()));
+    let scratch_root = std::env::temp_dir().join(format!("puzzle-grade.{:07}", std::process::id()));
     let sandbox = match o.level {
         None => Sandbox::new(scratch_root.clone()),
         Some(level) => match Sandbox::at_level(scratch_root.clone(), level) {
