@@ -1025,6 +1025,7 @@ fn check_environment_names_the_levels_the_controllers_and_the_timing() {
         "cgroups",
         "memory limit",
         "Landlock",
+        "address randomisation",
         "this process",
         "load",
         "simultaneous multithreading",

@@ -31,6 +31,7 @@ use ids::Lent;
 use launch::{launch, Raw, Watch};
 use level::Found;
 use plan::Setting;
+use std::ffi::c_ulong;
 use std::fs;
 use std::io;
 use std::os::unix::fs::PermissionsExt;
@@ -259,9 +260,31 @@ impl Sandbox {
     }
 }
 
+/// Whether this system lets the child turn address randomisation off, as it
+/// does before each run's `execve`: tried on this thread (a persona only
+/// matters at `execve`) and put back.
+fn fixed_addresses() -> Result<(), String> {
+    // SAFETY: personality takes a number and changes only this thread's
+    // persona, which is put back before anything is executed.
+    unsafe {
+        let persona = sys::personality(sys::PERSONALITY_QUERY);
+        if persona < 0 {
+            return Err(format!("personality: {}", io::Error::last_os_error()));
+        }
+        if sys::personality(persona as c_ulong | sys::ADDR_NO_RANDOMIZE) < 0 {
+            return Err(format!(
+                "personality refused: {}",
+                io::Error::last_os_error()
+            ));
+        }
+        sys::personality(persona as c_ulong);
+    }
+    Ok(())
+}
+
 /// The sandbox's findings for `puzzle-grade check-environment`: each
-/// level, and why not; cgroups, the memory limit, Landlock, and what this
-/// process already is under.
+/// level, and why not; cgroups, the memory limit, Landlock, address
+/// randomisation, and what this process already is under.
 pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf) {
     let found = Sandbox::probe(&scratch_root);
     let _ = fs::remove_dir_all(&scratch_root);
@@ -363,6 +386,14 @@ pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf
         (found.landlock.is_err() && found.namespaces.is_err()).then(|| {
             "a kernel 5.13 or later with landlock among its LSMs (lsm=landlock,...)".into()
         }),
+    );
+    env.add(
+        "address randomisation",
+        match fixed_addresses() {
+            Ok(()) => "off for each run (the same addresses every time, so a program reading memory it never wrote reads the same in every grading)".into(),
+            Err(why) => format!("stays on ({why}): a program reading memory it never wrote may read other bytes in another grading"),
+        },
+        None,
     );
     let status = read("/proc/self/status").unwrap_or_default();
     let field = |name: &str| {
