@@ -843,7 +843,13 @@ fn signalled_times(input: &str, signal: &str, times: usize) -> (Option<i32>, Str
     use std::time::Duration;
     // The 4x4 tables are built for every test of the binary.
     drop(puzzle());
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("puzzle"))
+    // SIGINT at its default: a test run from a script's background job
+    // starts with it ignored (POSIX), and `puzzle`, as Unix tools do, keeps
+    // an ignored SIGINT ignored; the INT cases waited for ever. coreutils'
+    // `env --default-signal` (8.31 and later) puts it back.
+    let mut child = std::process::Command::new("env")
+        .arg("--default-signal=INT")
+        .arg(assert_cmd::cargo::cargo_bin("puzzle"))
         .args(["--solve", "--shortest"])
         .env("PUZZLE_CACHE_DIR", cache_dir())
         .env("PUZZLE_TABLES", "small")

@@ -54,9 +54,14 @@ impl Class {
 
     /// `puzzle-grade grade-all` here with `args`, in a process group of
     /// its own.
+    /// `grade-all` with `args`, SIGINT at its default.
     fn command(&self, args: &[&str]) -> Command {
+        self.command_with(common::with_default_sigint(&grader_bin()), args)
+    }
+
+    /// `grade-all` with `args`, run by `command` (the grader, or a wrapper).
+    fn command_with(&self, mut command: Command, args: &[&str]) -> Command {
         use std::os::unix::process::CommandExt;
-        let mut command = Command::new(grader_bin());
         command
             .arg("grade-all")
             .args(["--timeout", "5", "--jobs", "2"])
@@ -255,7 +260,8 @@ fn the_terminals_signals_never_reach_a_students_program() {
     let class = Class::new("terminal");
     class.grade(&["subs", "--grades", "whole"]);
     let whole = class.files("whole");
-    let mut command = class.command(&["subs", "--grades", "pressed"]);
+    let mut command =
+        class.command_with(Command::new(grader_bin()), &["subs", "--grades", "pressed"]);
     let mut child = command
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -180,3 +180,26 @@ pub const FIVE_FIXTURES: [&str; 5] = [
     "sol4_start_blank_on_last_cell_row_parity.inp",
     "unsol2_tiles_swapped.inp",
 ];
+
+/// A command that runs `program` with SIGINT at its default. A test run
+/// from a script's background job starts with SIGINT ignored (POSIX), and
+/// our binaries, as Unix tools do, keep an ignored SIGINT ignored: a test
+/// that sends SIGINT would wait in vain. coreutils' `env
+/// --default-signal` (8.31 and later) puts it back; without it, `program`
+/// as it is.
+pub fn with_default_sigint(program: &Path) -> Command {
+    static ENV_CAN: OnceLock<bool> = OnceLock::new();
+    let can = *ENV_CAN.get_or_init(|| {
+        Command::new("env")
+            .args(["--default-signal=INT", "true"])
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    if can {
+        let mut command = Command::new("env");
+        command.arg("--default-signal=INT").arg(program);
+        command
+    } else {
+        Command::new(program)
+    }
+}
