@@ -649,9 +649,8 @@ mod tests {
                 verdict(arch, MINIMAL, personality, &[0xffff_ffff]),
                 RET_ALLOW
             );
-            const ADDR_NO_RANDOMIZE: u64 = 0x0004_0000;
             assert_eq!(
-                verdict(arch, MINIMAL, personality, &[ADDR_NO_RANDOMIZE]),
+                verdict(arch, MINIMAL, personality, &[crate::sys::ADDR_NO_RANDOMIZE]),
                 DENIED
             );
         }
