@@ -5,7 +5,7 @@ CARGO ?= cargo
 # Where cargo builds: CARGO_TARGET_DIR when it is set, as cargo does.
 TARGET_DIR = $(if $(CARGO_TARGET_DIR),$(CARGO_TARGET_DIR),target)
 
-.PHONY: all puzzle test clean bench bench-solve bench-grade
+.PHONY: all puzzle test clean bench bench-solve bench-grade gradescope-zip
 
 all: puzzle
 
@@ -35,7 +35,12 @@ bench-solve: puzzle
 bench-grade: puzzle
 	$(CARGO) bench -p puzzle-grade --bench grade
 
+# Gradescope's autograder zip: setup.sh, run_autograder and the sources
+# (examples/gradescope/README.md).
+gradescope-zip:
+	sh scripts/gradescope-zip.sh
+
 clean:
 	$(CARGO) clean
-	rm -f puzzle puzzle-grade .puzzle.new .puzzle-grade.new
+	rm -f puzzle puzzle-grade .puzzle.new .puzzle-grade.new gradescope-autograder.zip
 	rm -rf bench-out

@@ -1,9 +1,9 @@
 #!/bin/sh
 # Gradescope's image set-up (runs once, as root, when the autograder is
-# built). Upload a zip of this folder with the puzzle repository inside it as
-# puzzle/ (cd examples/gradescope && ln -s ../.. puzzle && zip -r ag.zip
-# setup.sh run_autograder puzzle/ -x 'puzzle/target/*'): Gradescope unpacks
-# it to /autograder/source.
+# built). Upload the zip that `make gradescope-zip` builds
+# (gradescope-autograder.zip: this file and run_autograder at its top, the
+# repository's sources as puzzle/); Gradescope unpacks it to
+# /autograder/source.
 set -eu
 apt-get update -qq
 # A C compiler and make for the submissions; util-linux for the sandbox.

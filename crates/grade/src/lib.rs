@@ -4,324 +4,51 @@
 //! parsing, the output format) and on `puzzle-sandbox` (what a run is, and
 //! the sandbox that runs it); it never prints to a stream it did not get.
 //!
-//! The parts, in the order a grading uses them: [`fixture`] finds the
-//! fixtures and decides what each allows (with [`open_choice`] for the
-//! choices the assignment leaves open); a [`Job`] describes one run of a
-//! program, which a [`Runner`] carries out; [`verdict`] reads what the
-//! program decided and [`mod@judge`] classifies the run, quoting its output
-//! through [`text`]; [`report`] writes a program's report and counts;
-//! [`build`] builds a submission and [`submissions`] grades a folder of them;
-//! [`page`] writes the class page and [`html`] the feedback's page.
-//! The rules are in `docs/grading.md`.
+//! The modules follow a submission's way, one folder a stage:
+//!
+//! - `intake`: taking a submission in: its archives listed and unpacked,
+//!   its sources found, the program built;
+//! - `judging`: the fixtures and what each allows, a run of the program on
+//!   one, what it decided and how its run is classed;
+//! - `engine`: one program run and judged on every fixture;
+//! - `marking`: the marks (the scheme), the causes failing fixtures share,
+//!   the report and the student's feedback;
+//! - `publishing`: a graded submission's record, the grades folder and its
+//!   files, the platforms' formats, the class page;
+//! - `modes`: `grade-all`, `merge`, `fuzz` and `check`, each standing on
+//!   the stages below it.
+//!
+//! This file is the crate's face: the modules are private, and what the
+//! binary, the tests and the benches use is re-exported here. The rules are
+//! in `docs/grading.md`; the map in `docs/design.md`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod archive;
-pub mod build;
-pub mod cause;
-pub mod check;
+mod engine;
+mod intake;
+mod judging;
+mod marking;
+mod modes;
+mod publishing;
 #[cfg(test)]
-pub(crate) mod fake;
-pub mod feedback;
-pub mod fixture;
-pub mod formats;
-pub mod fuzz;
-pub mod grades;
-pub mod html;
-#[cfg(test)]
-mod in_process;
-pub mod json;
-pub mod judge;
-pub mod marks;
-pub mod merge;
-pub mod open_choice;
-pub mod page;
-pub mod record;
-pub mod report;
-pub mod submissions;
-pub mod text;
-pub mod verdict;
+mod testing;
 
-use fixture::{Allowed, Fixture};
-use judge::Graded;
-use judge::{judge, Class, Judgement, Ran};
+pub use engine::{grade_program, prepare_fixtures, Settings};
+pub use intake::build::is_executable;
+pub use judging::fixture::Fixture;
+pub use judging::judge::{Class, Graded};
+pub use judging::open_choice::in_words;
+pub use marking::marks::{points, Scheme};
+pub use marking::report::{write_marked_report, Counts};
+pub use modes::check::check_reference;
+pub use modes::fuzz::{fuzz, Options as FuzzOptions, Summary as FuzzSummary};
+pub use modes::grade_all::{GradeAll, Select};
+pub use modes::merge::{merge, Merged};
+pub use publishing::formats::Format;
+pub use publishing::grades::{Manifest, Shard};
+pub use publishing::json::Json;
+pub use publishing::page::{class_page, fixture_shape};
+pub use publishing::record::{FixtureLine, Record, Row, RowMarks, CLASSES};
+pub use publishing::summaries::write_summary_files;
 pub use puzzle_sandbox::{Ending, Job, Limits, Outcome, Runner, Workdir};
-use std::ffi::OsString;
-use std::fs::{self, File};
-use std::io::{self, Read};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
-
-/// How to grade: the rules and the limits of each run.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    /// Byte for byte against the reference (`STRICT=1`).
-    pub strict: bool,
-    /// One time limit in seconds for every run, instead of 10 s plus 60 s a MB.
-    pub timeout: Option<u64>,
-    /// Runs at once.
-    pub jobs: usize,
-    /// Memory a run may use, in bytes.
-    pub memory: u64,
-    /// Processes a run may have at once.
-    pub processes: u64,
-    /// Files a run may have open at once.
-    pub open_files: u64,
-    /// What a run may read besides the system's folders and the program.
-    pub read_only: Vec<PathBuf>,
-    /// The `PATH` of a run.
-    pub path: OsString,
-    /// The marking scheme (its time limits too).
-    pub scheme: marks::Scheme,
-    /// The time a submission may take in all (its build, runs and
-    /// fuzzing): a run is not started after it, and one it cuts short is
-    /// NOT RUN, not a TIMEOUT.
-    pub budget: Option<Duration>,
-    /// After this many runs of a submission have timed out, its other
-    /// fixtures are NOT RUN.
-    pub max_timeouts: Option<usize>,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            strict: false,
-            timeout: None,
-            jobs: 2,
-            memory: 1 << 30,
-            processes: 64,
-            open_files: 64,
-            read_only: Vec::new(),
-            path: "/usr/local/bin:/usr/bin:/bin".into(),
-            scheme: marks::Scheme::default(),
-            budget: None,
-            max_timeouts: None,
-        }
-    }
-}
-
-impl Settings {
-    /// The limits of a run on `fixture`.
-    pub fn limits(&self, fixture: &Fixture) -> Limits {
-        Limits {
-            wall: Duration::from_secs(
-                fixture.time_limit(self.scheme.time_limit(fixture).or(self.timeout)),
-            ),
-            memory: self.memory,
-            processes: self.processes,
-            file_size: fixture.output_cap(),
-            open_files: self.open_files,
-        }
-    }
-}
-
-/// Finds the fixtures of `folders` and decides what each allows.
-pub fn prepare_fixtures(folders: &[PathBuf], strict: bool) -> io::Result<Vec<Fixture>> {
-    fixture::find_fixtures(folders)?
-        .into_iter()
-        .map(|(shown, path)| fixture::prepare(shown, path, strict))
-        .collect()
-}
-
-/// Reads at most `cap` bytes of the file at `path`.
-fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
-    let mut data = Vec::new();
-    File::open(path)?.take(cap).read_to_end(&mut data)?;
-    Ok(data)
-}
-
-/// Runs `program` on `fixture` (its outputs in `work`, as `slot.out` and
-/// `slot.err`) and judges the run.
-fn grade_one(
-    runner: &dyn Runner,
-    program: &Path,
-    fixture: &Fixture,
-    settings: &Settings,
-    work: &Path,
-    slot: usize,
-    deadline: Option<Instant>,
-) -> io::Result<Graded> {
-    if let Allowed::NotGraded(why) = &fixture.allowed {
-        return Ok(Graded {
-            judgement: Judgement::Noted(Class::NotGraded, why.clone()),
-            time: None,
-        });
-    }
-    let mut limits = settings.limits(fixture);
-    // The budget's remainder, when it is less than the run's own limit.
-    let cut = deadline
-        .map(|d| d.saturating_duration_since(Instant::now()))
-        .filter(|left| *left < limits.wall);
-    if let Some(left) = cut {
-        limits.wall = left;
-    }
-    let out_path = work.join(format!("{slot}.out"));
-    let err_path = work.join(format!("{slot}.err"));
-    let job = Job {
-        program: program.to_path_buf(),
-        args: Vec::new(),
-        path: settings.path.clone(),
-        read_only: settings.read_only.clone(),
-        workdir: Workdir::Scratch,
-        stdin: File::open(&fixture.path)?,
-        stdout: File::create(&out_path)?,
-        stderr: File::create(&err_path)?,
-        limits: limits.clone(),
-    };
-    let outcome = runner.run(job)?;
-    let cap = fixture.output_cap();
-    let out = read_capped(&out_path, cap)?;
-    let err = read_capped(&err_path, cap)?;
-    let ran = Ran {
-        ending: outcome.ending,
-        out: &out,
-        err: &err,
-    };
-    let judgement = match (cut, outcome.ending) {
-        (Some(_), Ending::TimedOut) => Judgement::Noted(Class::NotRun, budget_spent(settings)),
-        _ => judge(fixture, &ran, &limits, settings.strict),
-    };
-    // Where the memory limit could only be an address-space limit, a run
-    // that failed may have failed for it alone (a program that reserves a
-    // GiB and uses a MB): the line says so, wherever it is shown.
-    let judgement = match judgement {
-        Judgement::Noted(class, text)
-            if !outcome.memory_limit.is_resident()
-                && class.fails(true)
-                && !matches!(class, Class::Format | Class::MemoryLimit) =>
-        {
-            Judgement::Noted(
-                class,
-                format!(
-                    "{text} [under an address-space memory limit of {} MiB here, not resident memory: a program that reserves more than it uses may fail for the limit alone]",
-                    limits.memory >> 20
-                ),
-            )
-        }
-        other => other,
-    };
-    Ok(Graded {
-        judgement,
-        time: Some((outcome.elapsed, limits.wall.as_secs())),
-    })
-}
-
-/// Why a fixture was not run (or cut short): the budget is spent.
-fn budget_spent(settings: &Settings) -> String {
-    format!(
-        "not run: the submission's time budget ({} s, --budget) was spent",
-        settings.budget.unwrap_or_default().as_secs()
-    )
-}
-
-/// Grades `program` on every fixture, `settings.jobs` runs at once (the
-/// results in the fixtures' order, whatever the order the runs end in);
-/// `work` is a folder for the runs' outputs; `done` is called after each
-/// fixture. The first failure to run stops the grading. The budget
-/// (`settings.budget`) starts now.
-pub fn grade_program(
-    runner: &dyn Runner,
-    program: &Path,
-    fixtures: &[Fixture],
-    settings: &Settings,
-    work: &Path,
-    done: &(dyn Fn(usize) + Sync),
-) -> io::Result<Vec<Graded>> {
-    let deadline = settings.budget.map(|b| Instant::now() + b);
-    grade_program_until(runner, program, fixtures, settings, work, done, deadline)
-}
-
-/// [`grade_program`] with the budget ending at `deadline` (none: no
-/// budget): after it, and after `settings.max_timeouts` timeouts, the
-/// fixtures left are NOT RUN.
-pub fn grade_program_until(
-    runner: &dyn Runner,
-    program: &Path,
-    fixtures: &[Fixture],
-    settings: &Settings,
-    work: &Path,
-    done: &(dyn Fn(usize) + Sync),
-    deadline: Option<Instant>,
-) -> io::Result<Vec<Graded>> {
-    let timeouts = AtomicUsize::new(0);
-    let not_run = |i: usize| -> Option<String> {
-        if matches!(fixtures[i].allowed, Allowed::NotGraded(_)) {
-            return None;
-        }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Some(budget_spent(settings));
-        }
-        let k = settings.max_timeouts?;
-        (timeouts.load(Ordering::SeqCst) >= k)
-            .then(|| format!("not run: {k} runs had timed out before it (--max-timeouts {k})"))
-    };
-    // Smallest fixture first (the results stay in the fixtures' order): a
-    // budget or a cap on timeouts then runs out on the largest boards, where a
-    // slow but right program times out, not on the small ones it would pass.
-    let mut order: Vec<usize> = (0..fixtures.len()).collect();
-    order.sort_by_key(|&i| (fixtures[i].size, i));
-    let order = &order;
-    let next = AtomicUsize::new(0);
-    let finished = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Graded>>> = Mutex::new(vec![None; fixtures.len()]);
-    let failure: Mutex<Option<io::Error>> = Mutex::new(None);
-    let threads = settings.jobs.clamp(1, fixtures.len().max(1));
-    std::thread::scope(|scope| {
-        for slot in 0..threads {
-            let (next, finished, results, failure) = (&next, &finished, &results, &failure);
-            let (timeouts, not_run) = (&timeouts, &not_run);
-            scope.spawn(move || {
-                while let Some(&i) = order.get(next.fetch_add(1, Ordering::SeqCst)) {
-                    if lock(failure).is_some() {
-                        break;
-                    }
-                    let graded = match not_run(i) {
-                        Some(why) => Ok(Graded {
-                            judgement: Judgement::Noted(Class::NotRun, why),
-                            time: None,
-                        }),
-                        None => grade_one(
-                            runner,
-                            program,
-                            &fixtures[i],
-                            settings,
-                            work,
-                            slot,
-                            deadline,
-                        ),
-                    };
-                    match graded {
-                        Ok(graded) => {
-                            if matches!(graded.judgement, Judgement::Noted(Class::Timeout, _)) {
-                                timeouts.fetch_add(1, Ordering::SeqCst);
-                            }
-                            lock(results)[i] = Some(graded)
-                        }
-                        Err(e) => {
-                            lock(failure).get_or_insert(e);
-                            break;
-                        }
-                    }
-                    done(finished.fetch_add(1, Ordering::SeqCst) + 1);
-                }
-            });
-        }
-    });
-    for slot in 0..threads {
-        let _ = fs::remove_file(work.join(format!("{slot}.out")));
-        let _ = fs::remove_file(work.join(format!("{slot}.err")));
-    }
-    if let Some(e) = lock(&failure).take() {
-        return Err(e);
-    }
-    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(results.into_iter().flatten().collect())
-}
-
-/// A mutex's data, also after a thread panicked holding it.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
-}

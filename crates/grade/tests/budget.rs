@@ -8,7 +8,7 @@
 mod common;
 
 use common::{grader_bin, repo, skip};
-use puzzle_grade::json::Json;
+use puzzle_grade::Json;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -281,7 +281,7 @@ fn grade_all_killed_at_any_moment_leaves_valid_json() {
     for delay in [50u64, 250, 500, 800, 1200, 1700] {
         let mut child = Command::new(grader_bin())
             .args(["grade-all", "subs", "--timeout", "5", "--jobs", "2"])
-            .args(["--format", "gradescope,prairielearn,junit,jsonl"])
+            .args(["--format", "gradescope,prairielearn,junit"])
             .current_dir(&dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -297,7 +297,7 @@ fn grade_all_killed_at_any_moment_leaves_valid_json() {
     // What a killed grading left is resumed to the end.
     let out = Command::new(grader_bin())
         .args(["grade-all", "subs", "--timeout", "5", "--resume"])
-        .args(["--format", "gradescope,prairielearn,junit,jsonl"])
+        .args(["--format", "gradescope,prairielearn,junit"])
         .current_dir(&dir)
         .output()
         .unwrap();

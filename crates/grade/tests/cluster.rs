@@ -158,13 +158,27 @@ fn each_engines_index_grades_its_shard_and_the_merge_is_one_grading() {
     .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains(", resumed"), "{}", stderr(&out));
-    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    // Nothing graded again (no "graded NAME" line), and the table is the
+    // whole shard's, its rows kept from before.
     assert!(
-        table.lines().all(|l| !SUBMISSIONS
-            .iter()
-            .any(|(n, _)| l.starts_with(&format!("{n} ")))),
-        "{table}"
+        !stderr(&out).lines().any(|l| l.starts_with("graded ")),
+        "{}",
+        stderr(&out)
     );
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    let summary = fs::read_to_string(dir.join("shards/shard-1-of-4/summary.txt")).unwrap();
+    let rows = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| {
+                SUBMISSIONS
+                    .iter()
+                    .any(|(n, _)| l.starts_with(&format!("{n} ")))
+            })
+            .map(String::from)
+            .collect()
+    };
+    assert!(!rows(&summary).is_empty(), "{summary}");
+    assert_eq!(rows(&table), rows(&summary), "{table}");
     assert_eq!(masked_files(&dir.join("shards/shard-1-of-4")), before);
 
     // A shard missing: the merge says so and fails.

@@ -275,18 +275,19 @@ fn shown(line: &[u8]) -> String {
 }
 
 /// The report without its first line, which names the sandbox's protections,
-/// and without its `slowest:` line (times vary), both of which must be there.
+/// its `slowest:` line (times vary) and its score line (the marks are
+/// `marks.rs`'s to check), each of which must be there once.
 fn without_times(report: &str) -> String {
     let report = without_protections(report);
     let lines: Vec<&str> = report.lines().collect();
-    let slowest = lines
-        .iter()
-        .filter(|line| line.starts_with("slowest: "))
-        .count();
-    assert_eq!(slowest, 1, "one 'slowest:' line in\n{report}");
+    let dropped = |line: &str| line.starts_with("slowest: ") || line.starts_with("score ");
+    for start in ["slowest: ", "score "] {
+        let count = lines.iter().filter(|line| line.starts_with(start)).count();
+        assert_eq!(count, 1, "one '{start}' line in\n{report}");
+    }
     lines
         .iter()
-        .filter(|line| !line.starts_with("slowest: "))
+        .filter(|line| !dropped(line))
         .map(|line| format!("{line}\n"))
         .collect()
 }
@@ -387,6 +388,10 @@ fn grading_puzzle_itself_passes_every_fixture() {
         .unwrap();
     scratch.assert_clean();
     assert_report(&out, 0, &report);
+    // The score, before the last line: all of it.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[lines.len() - 2], "score 100 of 100; lost: nothing");
 }
 
 #[test]
@@ -943,7 +948,11 @@ fn a_misnamed_fixture_is_not_graded() {
          'error: start board: token 4 'x' is neither a number nor 'b'' (exit status 1)\n"
         .to_string()
         + &summary([0, 1, 0], [0, 1, 0], &[("NOT GRADED", [0, 1, 0])], false);
-    // Nothing ran: no slowest line.
+    // Nothing ran: no slowest line; nothing could be marked.
+    let report = report.replace(
+        "0 passed, 1 failed",
+        "score 0 of 0; lost: nothing\n0 passed, 1 failed",
+    );
     assert_eq!(
         without_protections(&String::from_utf8_lossy(&out.stdout)),
         report
@@ -973,14 +982,14 @@ fn a_bad_command_line_exits_2() {
             .output()
             .unwrap();
         assert_eq!(help.status.code(), Some(0));
+        assert!(String::from_utf8_lossy(&help.stdout)
+            .starts_with(&format!("Usage: puzzle-grade {mode} [OPTIONS] ")));
         assert_eq!(
             stderr,
             format!(
-                "puzzle-grade {mode}: no {missing}\n{}",
-                String::from_utf8_lossy(&help.stdout)
+                "puzzle-grade {mode}: no {missing}\nTry 'puzzle-grade {mode} --help' for more information.\n"
             )
         );
-        assert!(stderr.contains(&format!("Usage: puzzle-grade {mode} [OPTIONS] ")));
         assert_eq!(out.status.code(), Some(2));
         scratch.assert_clean();
     }
@@ -1008,7 +1017,7 @@ fn a_bad_command_line_exits_2() {
     );
     run(
         grade(&puzzle_bin()).env("TIMEOUT", "1.5"),
-        "puzzle-grade: --timeout 1.5 is not a whole number of seconds\n".to_string(),
+        "puzzle-grade grade: --timeout: should be a whole number of seconds, at least 1, but is '1.5'\nTry 'puzzle-grade grade --help' for more information.\n".to_string(),
     );
     run(
         grade(&puzzle_bin()).arg("no-such-folder"),
@@ -1150,7 +1159,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     );
     assert_eq!(
         lines[5],
-        "reports in marks/: NAME.txt, NAME.make.txt, summary.txt, summary.csv; the class page: marks/index.html"
+        "files in marks/: to hand to each student NAME.feedback.md (or .html); for markers NAME.txt (the report) and NAME.make.txt (the build log); the class: summary.txt, summary.csv and index.html (the class page)"
     );
     // summary.txt: what was graded and how, then the table.
     let summary = fs::read_to_string(grades.join("summary.txt")).unwrap();

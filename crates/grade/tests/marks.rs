@@ -438,8 +438,16 @@ fn grading_one_submission_again_keeps_the_other_rows() {
     assert_eq!(marking.read("summary.csv"), before);
     let out = marking.grade(&["--only", "norow", "--format", "junit"]);
     let table = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(table.lines().count(), 3, "{table}");
-    assert!(table.lines().nth(1).unwrap().starts_with("norow "));
+    // The whole table, the row graded again last.
+    assert_eq!(table.lines().count(), 5, "{table}");
+    assert!(table.lines().nth(3).unwrap().starts_with("norow "));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .matches("graded ")
+            .count(),
+        1,
+        "only norow graded again"
+    );
     let after = marking.read("summary.csv");
     let rows = |text: &str, name: &str| {
         text.lines()
@@ -484,7 +492,8 @@ fn a_bad_scheme_is_named_by_its_line() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "puzzle-grade: the scheme bad.txt: line 2: unknown part 'verdicts' (verdict, rejection, exit-status, format)\n"
+        "puzzle-grade grade-all: --scheme: bad.txt: line 2: unknown part 'verdicts' (verdict, rejection, exit-status, format)\n\
+         Try 'puzzle-grade grade-all --help' for more information.\n"
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(!Path::new(&marking.0.join("marks")).exists());
@@ -549,4 +558,92 @@ fn prairielearns_entry_point_writes_its_results_json() {
     assert_eq!(results.get("gradable"), Some(&Json::Bool(true)));
     let score = results.number("score");
     assert!(score > 0.5 && score < 1.0, "{score}");
+}
+
+/// Every file under `dir`, by its path from the repository's top.
+fn files_under(dir: &Path, into: &mut Vec<String>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            files_under(&path, into);
+        } else {
+            let relative = path.strip_prefix(repo()).unwrap();
+            into.push(relative.display().to_string());
+        }
+    }
+}
+
+#[test]
+fn the_gradescope_zip_holds_what_the_autograder_builds_from_and_no_more() {
+    if Command::new("zip").arg("-v").output().is_err()
+        || Command::new("unzip").arg("-v").output().is_err()
+    {
+        common::skip("zip or unzip is not installed");
+        return;
+    }
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("gradescope-zip");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let zip = dir.join("ag.zip");
+    let made = Command::new("sh")
+        .arg(repo().join("scripts/gradescope-zip.sh"))
+        .arg(&zip)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let listed = Command::new("unzip").arg("-Z1").arg(&zip).output().unwrap();
+    assert!(listed.status.success(), "{listed:?}");
+    let entries: Vec<String> = String::from_utf8(listed.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    // Gradescope runs setup.sh and run_autograder from the zip's top.
+    for top in ["setup.sh", "run_autograder"] {
+        assert!(entries.iter().any(|e| e == top), "{top}: {entries:?}");
+    }
+    // Nothing else at the top, nothing of git, of a build or of a grading.
+    for entry in &entries {
+        assert!(
+            entry == "setup.sh" || entry == "run_autograder" || entry.starts_with("puzzle/"),
+            "{entry}"
+        );
+        for part in entry.split('/') {
+            assert!(
+                !matches!(part, ".git" | "target" | "grades" | "bench-out" | ".."),
+                "{entry}"
+            );
+        }
+    }
+    // Every file cargo builds the two binaries from (the manifests, each
+    // package's sources, the benches its manifest names), and the fixtures.
+    let mut needed = vec![
+        "Cargo.toml".to_string(),
+        "Cargo.lock".into(),
+        "Makefile".into(),
+    ];
+    for folder in ["src", "benches", "Tests", "crates"] {
+        files_under(&repo().join(folder), &mut needed);
+    }
+    needed.retain(|f| {
+        !f.starts_with("crates/")
+            || f.contains("/src/")
+            || f.ends_with("Cargo.toml")
+            || f.contains("/benches/")
+    });
+    for file in &needed {
+        assert!(
+            entries.contains(&format!("puzzle/{file}")),
+            "puzzle/{file} is not in the zip"
+        );
+    }
+    // And a few hundred files, not the repository's thousands.
+    let files = entries.iter().filter(|e| !e.ends_with('/')).count();
+    assert!(
+        files < needed.len() + 20,
+        "{files} files for {} needed",
+        needed.len()
+    );
+    assert!(fs::metadata(&zip).unwrap().len() < 8 << 20);
 }

@@ -514,10 +514,10 @@ fn chromium_renders_the_same_numbers() {
 #[test]
 #[ignore]
 fn summaries_of_2000_submissions() {
-    use puzzle_grade::grades::Manifest;
-    use puzzle_grade::page::{class_page, fixture_shape};
-    use puzzle_grade::record::{FixtureLine, Record, Row, RowMarks, CLASSES};
-    use puzzle_grade::submissions::write_summary_files;
+    use puzzle_grade::{
+        class_page, fixture_shape, write_summary_files, FixtureLine, Manifest, Record, Row,
+        RowMarks, CLASSES,
+    };
 
     let mut fixtures: Vec<String> = fs::read_dir(repo().join("Tests"))
         .unwrap()
@@ -573,7 +573,7 @@ fn summaries_of_2000_submissions() {
                 .count();
             let mut counts = [0; CLASSES];
             let index = |name: &str| {
-                puzzle_grade::judge::Class::ALL
+                puzzle_grade::Class::ALL
                     .iter()
                     .position(|c| c.name() == name)
                     .unwrap()

@@ -1059,8 +1059,8 @@ fn bad_command_lines_exit_2_and_a_missing_program_127() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "puzzle-grade: run: --memory: should be a positive whole number, but is \"lots\"\n\
-         (puzzle-grade run --help for usage)\n"
+        "puzzle-grade run: --memory: should be a whole number of MiB, at least 1, but is 'lots'\n\
+         Try 'puzzle-grade run --help' for more information.\n"
     );
     let ran = run(
         At::Namespaces,

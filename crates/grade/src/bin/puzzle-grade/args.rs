@@ -1,269 +1,783 @@
-//! The command line of `puzzle-grade`'s modes (but `run`, whose options end
-//! at its PROGRAM: `run.rs`), in one place: options before or after the
-//! operands, `--` ending them, `--name=value` or `--name value`, and
-//! `--help` in every mode.
+//! The command line of every mode of `puzzle-grade`, in one place: the
+//! modes ([`Mode`]) and one table of options ([`OPTIONS`]), from which each
+//! mode's help is made and by which every word is read. Options come before
+//! or after the operands, as `--name value` or `--name=value`; `--` ends
+//! them; `--help` works in every mode. `run`'s options end at its PROGRAM,
+//! whose own options follow it.
 
-use puzzle_grade::formats::FORMATS;
-use puzzle_grade::fuzz;
-use puzzle_grade::grades::Shard;
-use puzzle_grade::marks::Scheme;
-use puzzle_grade::submissions::Select;
-use puzzle_grade::Settings;
+use puzzle_grade::{Format, Scheme, Select, Settings, Shard};
 use puzzle_sandbox::Level;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::PathBuf;
+use std::time::Duration;
 
-/// The help text (`--help`).
-pub const USAGE: &str = "\
-Usage: puzzle-grade MODE [OPTIONS] ARGS
-  grade PROGRAM [DIR...]        grade one program on Tests/ and each DIR
-  grade-all SUBMISSIONS [DIR...]
-                                build and grade every folder of SUBMISSIONS
-  merge --into DIR SHARD_DIR... one grading from the grades folders of its shards
-  open [DIR...]                 the fixtures the assignment leaves open
-  check [DIR...]                the reference answers every fixture as named
-  fuzz [OPTIONS] PROGRAM        generated inputs; each fault shrunk to a
-                                minimal fixture (docs/grading.md)
-  run [LIMITS] -- PROGRAM [ARGS...]
-                                one program in the sandbox
-  check-environment             the sandbox levels and controllers this machine
-                                allows, and what to change for fair timing
-                                (status 1 when something should change)
-Options may come before or after the operands; '--' ends them.
-'puzzle-grade MODE --help' lists a mode's options.
-Run it from the folder that holds Tests/.";
+/// A mode of `puzzle-grade`: its first word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `grade PROGRAM [DIR...]`.
+    Grade,
+    /// `grade-all SUBMISSIONS [DIR...]`.
+    GradeAll,
+    /// `merge --into DIR SHARD_DIR...`.
+    Merge,
+    /// `open [DIR...]`.
+    Open,
+    /// `check [DIR...]`.
+    Check,
+    /// `fuzz PROGRAM`.
+    Fuzz,
+    /// `run [OPTIONS] [--] PROGRAM [ARGS...]`.
+    Run,
+    /// `check-environment`.
+    CheckEnvironment,
+}
 
-/// The options of `grade` and `grade-all`.
-const GRADING_OPTIONS: &str = "  --strict              byte for byte against the reference
-  --timeout S           every run at most S seconds (default 10 + 60 a MB)
-  --jobs N              runs at once (default: one a core)
-  --memory MIB          memory a run may use (default 1024)
-  --processes N         processes a run may have at once (default 64)
-  --read-only PATH      let the runs read PATH too (repeatable; ':' separates)
-  --scheme FILE         the marking scheme (default: verdicts 70, rejections 20,
-                        exit status 5, format 5; see examples/marking-scheme.txt)
-  --fuzz S              after the fixtures, fuzz each program for S seconds
-                        (see fuzz); the faults found are in the report and,
-                        with grade-all, the table's fuzz column
-  --sandbox LEVEL       namespaces, uid or minimal (default: the most the
-                        system allows; see puzzle-grade check-environment)
-  --budget S            a submission at most S seconds in all (build, runs,
-                        fuzzing); the fixtures left then are NOT RUN
-  --max-timeouts K      after K runs of a submission time out, its other
-                        fixtures are NOT RUN";
+impl Mode {
+    /// Every mode, in the order the help lists them.
+    pub const ALL: [Mode; 8] = [
+        Mode::Grade,
+        Mode::GradeAll,
+        Mode::Merge,
+        Mode::Open,
+        Mode::Check,
+        Mode::Fuzz,
+        Mode::Run,
+        Mode::CheckEnvironment,
+    ];
 
-/// The options of `grade-all` alone.
-const GRADE_ALL_OPTIONS: &str =
-    "  --grades DIR          where the grading's files go (default grades); an
-                        earlier grading there is replaced
-  --build-timeout S     each build command at most S s (default 120)
-  --format LIST         also gradescope, prairielearn, junit files for each
-                        submission (comma-separated)
-  --only NAME           grade only this submission again (repeatable); the
-                        grading keeps the rows of the others
-  --resume              grade only the submissions not graded yet (after an
-                        interrupted grading, with the same options)
-  --shard I/N           grade only part I of N (by a hash of the folder names,
-                        the same on every machine); 'merge' joins the parts";
+    /// Its word on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Grade => "grade",
+            Mode::GradeAll => "grade-all",
+            Mode::Merge => "merge",
+            Mode::Open => "open",
+            Mode::Check => "check",
+            Mode::Fuzz => "fuzz",
+            Mode::Run => "run",
+            Mode::CheckEnvironment => "check-environment",
+        }
+    }
 
-/// The help text of a mode.
-pub fn mode_usage(mode: &str) -> String {
-    match mode {
-        "grade" => format!(
-            "Usage: puzzle-grade grade [OPTIONS] PROGRAM [DIR...]\n\
-             Grades PROGRAM on every fixture of Tests/ and of each DIR.\n\
-             Options:\n{GRADING_OPTIONS}"
-        ),
-        "grade-all" => format!(
-            "Usage: puzzle-grade grade-all [OPTIONS] SUBMISSIONS [DIR...]\n\
-             Builds and grades every folder of SUBMISSIONS on Tests/ and each DIR.\n\
-             Options:\n{GRADING_OPTIONS}\n{GRADE_ALL_OPTIONS}"
-        ),
-        "merge" => "Usage: puzzle-grade merge --into DIR SHARD_DIR...\n\
-             Writes into DIR one grading made of the gradings of its shards (each\n\
-             SHARD_DIR a grades folder of 'grade-all --shard I/N'): every summary\n\
-             and each submission's files. A submission missing from every shard,\n\
-             or in two, is named on stderr and the status is 1."
-            .into(),
-        "open" => "Usage: puzzle-grade open [DIR...]\n\
-             Lists the fixtures of Tests/ and each DIR whose answer depends on a\n\
-             choice the assignment leaves open, and the answers it allows."
-            .into(),
-        "check-environment" => "Usage: puzzle-grade check-environment\n\
-             Says which sandbox levels and cgroup controllers this machine allows\n\
-             and why not, the load, the CPU frequency governor, transparent huge\n\
-             pages and swap, with what to change for fair timing; status 1 when\n\
-             something should change."
-            .into(),
-        "check" => "Usage: puzzle-grade check [--reference PATH] [DIR...]\n\
-             Checks that the reference (default ./puzzle) answers every fixture\n\
-             of Tests/ and each DIR as its name says.\n\
-             Options:\n  --reference PATH      the executable to check"
-            .into(),
-        "fuzz" => "Usage: puzzle-grade fuzz [OPTIONS] PROGRAM\n\
-             Runs PROGRAM on generated inputs, judged as grade judges; each fault\n\
-             found is shrunk to a minimal fixture.\n\
-             Options:\n\
-             \x20 --seed N              the stream of inputs (default 1)\n\
-             \x20 --seconds S           how long to make inputs (default 60)\n\
-             \x20 --into DIR            where the minimal cases go (default fuzz-found)\n\
-             \x20 --strict              byte for byte against the reference\n\
-             \x20 --timeout S           every run at most S seconds\n\
-             \x20 --memory MIB          memory a run may use (default 1024)\n\
-             \x20 --processes N         processes a run may have at once (default 64)\n\
-             \x20 --read-only PATH      let the runs read PATH too\n\
-             \x20 --sandbox LEVEL       namespaces, uid or minimal (default: the most\n\
-             \x20                       the system allows)"
-            .into(),
-        _ => USAGE.into(),
+    /// The mode a word names.
+    pub fn named(word: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.name() == word)
+    }
+
+    /// Its operands, as the usage line shows them.
+    fn operands(self) -> &'static str {
+        match self {
+            Mode::Grade => "PROGRAM [DIR...]",
+            Mode::GradeAll => "SUBMISSIONS [DIR...]",
+            Mode::Merge => "--into DIR SHARD_DIR...",
+            Mode::Open | Mode::Check => "[DIR...]",
+            Mode::Fuzz => "PROGRAM",
+            Mode::Run => "[--] PROGRAM [ARGS...]",
+            Mode::CheckEnvironment => "",
+        }
+    }
+
+    /// What it does, in the list of modes.
+    fn summary(self) -> &'static str {
+        match self {
+            Mode::Grade => "grade one program on Tests/ and each DIR",
+            Mode::GradeAll => "build and grade every folder of SUBMISSIONS",
+            Mode::Merge => "one grading from the grades folders of its shards",
+            Mode::Open => "the fixtures the assignment leaves open",
+            Mode::Check => "the reference answers every fixture as named",
+            Mode::Fuzz => "generated inputs; each fault shrunk to a minimal fixture",
+            Mode::Run => "one program in the sandbox, on these streams",
+            Mode::CheckEnvironment => {
+                "the sandbox levels this machine allows, and what to change for fair timing"
+            }
+        }
+    }
+
+    /// What it does, at the head of its own help.
+    fn about(self) -> &'static str {
+        match self {
+            Mode::Grade => "Grades PROGRAM on every fixture of Tests/ and of each DIR, by the\nassignment's rules; the report ends with the score.",
+            Mode::GradeAll => "Builds and grades every folder of SUBMISSIONS on Tests/ and each DIR;\na row a submission as each is done, and the grading's files in the\ngrades folder (docs/grading.md).",
+            Mode::Merge => "Writes into DIR one grading made of the gradings of its shards (each\nSHARD_DIR a grades folder of 'grade-all --shard I/N'): every summary\nand each submission's files. A submission missing from every shard,\nor in two, is named on stderr and the status is 1.",
+            Mode::Open => "Lists the fixtures of Tests/ and each DIR whose answer depends on a\nchoice the assignment leaves open, and the answers it allows.",
+            Mode::Check => "Checks that the reference (default ./puzzle) answers every fixture\nof Tests/ and each DIR as its name says.",
+            Mode::Fuzz => "Runs PROGRAM on generated inputs, judged as grade judges; each fault\nfound is shrunk to a minimal fixture.",
+            Mode::Run => "Runs PROGRAM in the sandbox on this process's standard input, output\nand error: at the most the system allows (its own PID, mount and\nnetwork namespaces, an unprivileged uid when run as root), with a fresh\nempty work folder, the system-call filter, and these limits. A bare\nPROGRAM is looked for in /usr/local/bin, /usr/bin and /bin, the PATH it\nruns with.\n\nExit status: the program's own; 128+N when signal N killed it (153 for\nthe file-size limit, SIGXFSZ); 124 when it was killed at the time\nlimit; 125 when the memory or the process limit stopped it; 126 when\nthe sandbox could not run it; 127 when PROGRAM is not found; 2 for a\nbad command line. When it did not exit with status 0, one line on\nstderr says how it ended.",
+            Mode::CheckEnvironment => "Says which sandbox levels and cgroup controllers this machine allows\nand why not, the load, the CPU frequency governor, transparent huge\npages and swap, with what to change for fair timing; status 1 when\nsomething should change.",
+        }
+    }
+
+    /// Whether its options end at its first operand (`run`: the program's
+    /// own options follow it).
+    fn options_end_at_operand(self) -> bool {
+        self == Mode::Run
     }
 }
 
-/// A mode and its options, as the command line gave them.
+/// The modes that grade.
+const GRADING: &[Mode] = &[Mode::Grade, Mode::GradeAll];
+/// The modes that run programs in the sandbox.
+const RUNNING: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Fuzz, Mode::Run];
+/// The modes that judge runs.
+const JUDGING: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Fuzz];
+
+/// One option: its name, the name of its value (none: a flag), its help
+/// (lines after the first are indented under it), the modes that take it,
+/// and what it sets.
+pub struct Opt {
+    name: &'static str,
+    /// A short name, or an older one still read.
+    alias: Option<&'static str>,
+    value: Option<&'static str>,
+    help: &'static str,
+    modes: &'static [Mode],
+    set: fn(&mut Given, &OsStr) -> Result<(), String>,
+}
+
+/// Every option of every mode. A mode's help lists its options in this
+/// order.
+pub const OPTIONS: &[Opt] = &[
+    Opt {
+        name: "--strict",
+        alias: None,
+        value: None,
+        help: "byte for byte against the reference",
+        modes: JUDGING,
+        set: |g, _| {
+            g.strict = true;
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--timeout",
+        alias: None,
+        value: Some("S"),
+        help: "every run at most S seconds (default 10, and 60 a MB of input)",
+        modes: JUDGING,
+        set: |g, v| {
+            g.timeout = Some(whole(v, "seconds", 1)?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--jobs",
+        alias: None,
+        value: Some("N"),
+        help: "runs at once (default: one a core)",
+        modes: GRADING,
+        set: |g, v| {
+            g.jobs = Some(whole(v, "runs", 1)? as usize);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--time",
+        alias: None,
+        value: Some("S"),
+        help: "wall-clock limit in seconds, fractions too (default 10)",
+        modes: &[Mode::Run],
+        set: |g, v| {
+            g.time = Some(fraction(v)?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--memory",
+        alias: None,
+        value: Some("MIB"),
+        help: "memory a run may use, in MiB (default 1024)",
+        modes: RUNNING,
+        set: |g, v| {
+            g.memory = Some(whole(v, "MiB", 1)? << 20);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--processes",
+        alias: None,
+        value: Some("N"),
+        help: "processes and threads a run may have at once (default 64)",
+        modes: RUNNING,
+        set: |g, v| {
+            g.processes = Some(whole(v, "processes", 1)?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--file-size",
+        alias: None,
+        value: Some("MIB"),
+        help: "the largest file a run may write, in MiB (default 64)",
+        modes: &[Mode::Run],
+        set: |g, v| {
+            g.file_size = Some(whole(v, "MiB", 1)? << 20);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--open-files",
+        alias: None,
+        value: Some("N"),
+        help: "files a run may have open at once (default 64)",
+        modes: &[Mode::Run],
+        set: |g, v| {
+            g.open_files = Some(whole(v, "files", 1)?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--workdir",
+        alias: None,
+        value: Some("DIR"),
+        help: "work in DIR, read-write, instead of a fresh folder",
+        modes: &[Mode::Run],
+        set: |g, v| {
+            g.workdir = Some(PathBuf::from(v));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--read-only",
+        alias: Some("--read"),
+        value: Some("PATH"),
+        help: "let the runs read PATH too (repeatable; ':' separates paths)",
+        modes: RUNNING,
+        set: |g, v| {
+            let paths = std::env::split_paths(v).filter(|p| !p.as_os_str().is_empty());
+            g.read_only.extend(paths);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--scheme",
+        alias: None,
+        value: Some("FILE"),
+        help: "the marking scheme (default: verdicts 70, rejections 20, exit status 5, format 5; see examples/marking-scheme.txt)",
+        modes: GRADING,
+        set: |g, v| {
+            let shown = v.to_string_lossy();
+            let text = fs::read_to_string(v).map_err(|e| format!("cannot read {shown}: {e}"))?;
+            let scheme = Scheme::parse(&text).map_err(|e| format!("{shown}: {e}"))?;
+            g.scheme = Some((shown.into_owned(), fnv1a(text.as_bytes()), scheme));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--fuzz",
+        alias: None,
+        value: Some("S"),
+        help: "after the fixtures, fuzz each program for S seconds (see fuzz); the faults found are in the report and, with grade-all, the table's fuzz column",
+        modes: GRADING,
+        set: |g, v| {
+            g.fuzz = Some(whole(v, "seconds", 1)?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--sandbox",
+        alias: None,
+        value: Some("LEVEL"),
+        help: "namespaces, uid or minimal (default: the most the system allows; see puzzle-grade check-environment); a level it does not allow is an error",
+        modes: RUNNING,
+        set: |g, v| {
+            g.level = Some(v.to_string_lossy().parse()?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--budget",
+        alias: None,
+        value: Some("S"),
+        help: "a submission at most S seconds in all (build, runs, fuzzing); the fixtures left then are NOT RUN",
+        modes: GRADING,
+        set: |g, v| {
+            g.budget = Some(Duration::from_secs(whole(v, "seconds", 1)?));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--max-timeouts",
+        alias: None,
+        value: Some("K"),
+        help: "after K runs of a submission time out, its other fixtures are NOT RUN",
+        modes: GRADING,
+        set: |g, v| {
+            g.max_timeouts = Some(whole(v, "runs", 1)? as usize);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--grades",
+        alias: None,
+        value: Some("DIR"),
+        help: "where the grading's files go (default grades); an earlier grading there is replaced",
+        modes: &[Mode::GradeAll],
+        set: |g, v| {
+            g.grades = Some(PathBuf::from(v));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--build-timeout",
+        alias: None,
+        value: Some("S"),
+        help: "each build command at most S seconds (default 120)",
+        modes: &[Mode::GradeAll],
+        set: |g, v| {
+            g.build_seconds = Some(whole(v, "seconds", 1)?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--format",
+        alias: None,
+        value: Some("LIST"),
+        help: "also these platforms' files for each submission, comma- separated: gradescope (Gradescope's results.json), prairielearn (PrairieLearn's results.json), junit (JUnit XML)",
+        modes: &[Mode::GradeAll],
+        set: |g, v| {
+            for name in v.to_string_lossy().split(',') {
+                let format: Format = name.parse()?;
+                if !g.formats.contains(&format) {
+                    g.formats.push(format);
+                }
+            }
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--only",
+        alias: None,
+        value: Some("NAME"),
+        help: "grade only this submission again (repeatable); the grading keeps the rows of the others",
+        modes: &[Mode::GradeAll],
+        set: |g, v| {
+            g.only.push(v.to_string_lossy().into_owned());
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--resume",
+        alias: None,
+        value: None,
+        help: "grade only the submissions not graded yet (after an interrupted grading, with the same options)",
+        modes: &[Mode::GradeAll],
+        set: |g, _| {
+            g.resume = true;
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--shard",
+        alias: None,
+        value: Some("I/N"),
+        help: "grade only part I of N (by a hash of the folder names, the same on every machine); 'merge' joins the parts",
+        modes: &[Mode::GradeAll],
+        set: |g, v| {
+            g.shard = Some(Shard::parse(&v.to_string_lossy())?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--reference",
+        alias: None,
+        value: Some("PATH"),
+        help: "the executable to check (default ./puzzle)",
+        modes: &[Mode::Check],
+        set: |g, v| {
+            g.reference = Some(PathBuf::from(v));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--seed",
+        alias: None,
+        value: Some("N"),
+        help: "the stream of inputs (default 1)",
+        modes: &[Mode::Fuzz],
+        set: |g, v| {
+            g.seed = Some(whole(v, "seed", 0)?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--seconds",
+        alias: None,
+        value: Some("S"),
+        help: "how long to make inputs (default 60)",
+        modes: &[Mode::Fuzz],
+        set: |g, v| {
+            g.seconds = Some(whole(v, "seconds", 1)?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--into",
+        alias: None,
+        value: Some("DIR"),
+        help: "fuzz: where the minimal cases go (default fuzz-found); merge: the grades folder to write (needed)",
+        modes: &[Mode::Fuzz, Mode::Merge],
+        set: |g, v| {
+            g.into = Some(PathBuf::from(v));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--verbose",
+        alias: Some("-v"),
+        value: None,
+        help: "say on stderr which protections are active",
+        modes: &[Mode::Run],
+        set: |g, _| {
+            g.verbose = true;
+            Ok(())
+        },
+    },
+];
+
+/// Every option as the command line gave it (the last of a repeated one
+/// wins, but for those that add up); each mode reads its own.
+#[derive(Default)]
+pub struct Given {
+    pub strict: bool,
+    pub timeout: Option<u64>,
+    pub jobs: Option<usize>,
+    pub time: Option<Duration>,
+    pub memory: Option<u64>,
+    pub processes: Option<u64>,
+    pub file_size: Option<u64>,
+    pub open_files: Option<u64>,
+    pub workdir: Option<PathBuf>,
+    pub read_only: Vec<PathBuf>,
+    /// The scheme's path as given, the FNV-1a hash of its text, the scheme.
+    pub scheme: Option<(String, u64, Scheme)>,
+    pub fuzz: Option<u64>,
+    pub level: Option<Level>,
+    pub budget: Option<Duration>,
+    pub max_timeouts: Option<usize>,
+    pub grades: Option<PathBuf>,
+    pub build_seconds: Option<u64>,
+    pub formats: Vec<Format>,
+    pub only: Vec<String>,
+    pub resume: bool,
+    pub shard: Option<Shard>,
+    pub reference: Option<PathBuf>,
+    pub seed: Option<u64>,
+    pub seconds: Option<u64>,
+    pub into: Option<PathBuf>,
+    pub verbose: bool,
+    /// The operands, in order.
+    pub operands: Vec<OsString>,
+}
+
+impl Given {
+    /// The grading's settings: the defaults, with what was given.
+    pub fn settings(&self) -> Settings {
+        let d = Settings::default();
+        Settings {
+            strict: self.strict,
+            timeout: self.timeout,
+            jobs: self
+                .jobs
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+            memory: self.memory.unwrap_or(d.memory),
+            processes: self.processes.unwrap_or(d.processes),
+            read_only: self.read_only.clone(),
+            scheme: self
+                .scheme
+                .as_ref()
+                .map_or(d.scheme.clone(), |s| s.2.clone()),
+            budget: self.budget,
+            max_timeouts: self.max_timeouts,
+            ..d
+        }
+    }
+
+    /// The options that decide the marks, in a fixed order (recorded in the
+    /// grading, and compared when it is resumed or merged).
+    pub fn marks_options(&self, mode: Mode) -> Vec<String> {
+        let s = self.settings();
+        let mut marks = Vec::new();
+        if s.strict {
+            marks.push("--strict".to_string());
+        }
+        if let Some(t) = s.timeout {
+            marks.push(format!("--timeout {t}"));
+        }
+        marks.push(format!("--memory {}", s.memory >> 20));
+        marks.push(format!("--processes {}", s.processes));
+        for path in &s.read_only {
+            marks.push(format!("--read-only {}", path.display()));
+        }
+        if mode == Mode::GradeAll {
+            marks.push(format!("--build-timeout {}", self.build_seconds()));
+            if !self.formats.is_empty() {
+                let names: Vec<&str> = self.formats.iter().map(|f| f.name()).collect();
+                marks.push(format!("--format {}", names.join(",")));
+            }
+        }
+        if let Some(f) = self.fuzz {
+            marks.push(format!("--fuzz {f}"));
+        }
+        if let Some(b) = s.budget {
+            marks.push(format!("--budget {}", b.as_secs()));
+        }
+        if let Some(k) = s.max_timeouts {
+            marks.push(format!("--max-timeouts {k}"));
+        }
+        if let Some((shown, hash, _)) = &self.scheme {
+            marks.push(format!("--scheme {shown} (fnv1a {hash:016x})"));
+        }
+        for dir in self.operands.iter().skip(1) {
+            marks.push(format!("fixtures {}", dir.to_string_lossy()));
+        }
+        marks
+    }
+
+    /// Seconds a build command may take.
+    pub fn build_seconds(&self) -> u64 {
+        self.build_seconds.unwrap_or(120)
+    }
+
+    /// Which submissions to grade.
+    pub fn select(&self) -> Select {
+        match (self.only.is_empty(), self.resume) {
+            (true, false) => Select::All,
+            (false, _) => Select::Only(self.only.clone()),
+            (true, true) => Select::Resume,
+        }
+    }
+}
+
+/// The help of all of `puzzle-grade`: its modes.
+pub fn usage() -> String {
+    let mut text = String::from("Usage: puzzle-grade MODE [OPTIONS] ARGS\n");
+    for mode in Mode::ALL {
+        let head = format!("  {} {}", mode.name(), mode.operands());
+        text += &aligned(head.trim_end(), mode.summary());
+    }
+    text += "Options may come before or after the operands; '--' ends them.\n\
+             'puzzle-grade MODE --help' lists a mode's options.\n\
+             Run it from the folder that holds Tests/.";
+    text
+}
+
+/// The help of `mode`: its usage line, what it does, its options.
+pub fn mode_usage(mode: Mode) -> String {
+    let options = if OPTIONS.iter().any(|o| o.modes.contains(&mode)) {
+        " [OPTIONS]"
+    } else {
+        ""
+    };
+    let mut text = format!(
+        "Usage: puzzle-grade {}{options} {}\n{}\n",
+        mode.name(),
+        mode.operands(),
+        mode.about()
+    );
+    if !options.is_empty() {
+        text += "Options:\n";
+        for o in OPTIONS.iter().filter(|o| o.modes.contains(&mode)) {
+            let name = match o.alias {
+                Some(short) if !short.starts_with("--") => format!("{short}, {}", o.name),
+                _ => o.name.to_string(),
+            };
+            let head = match o.value {
+                Some(value) => format!("  {name} {value}"),
+                None => format!("  {name}"),
+            };
+            text += &aligned(&head, o.help);
+        }
+    }
+    text += "  -h, --help              this help";
+    text
+}
+
+/// `head`, then `help` from the 26th column (on a line of its own when
+/// `head` is longer), wrapped to end before the 80th.
+fn aligned(head: &str, help: &str) -> String {
+    const COLUMN: usize = 26;
+    const WIDTH: usize = 79;
+    let mut text = if head.len() < COLUMN {
+        format!("{head:COLUMN$}")
+    } else {
+        format!("{head}\n{:COLUMN$}", "")
+    };
+    let mut column = COLUMN;
+    for word in help.split(' ') {
+        if column > COLUMN && column + 1 + word.len() > WIDTH {
+            text += &format!("\n{:COLUMN$}", "");
+            column = COLUMN;
+        }
+        if column > COLUMN {
+            text.push(' ');
+            column += 1;
+        }
+        text += word;
+        column += word.len();
+    }
+    text + "\n"
+}
+
+/// What the command line asks for.
 pub enum Command {
     /// `--help`: this text on stdout, status 0.
     Help(String),
-    /// `grade`, `grade-all`, `open` or `check`.
-    Grading(Options),
-    /// `fuzz`, in the sandbox at this level (none: the most the system
-    /// allows).
-    Fuzz(fuzz::Options, Option<Level>),
-    /// `check-environment`.
-    CheckEnvironment,
-    /// `merge --into DIR SHARD_DIR...`.
-    Merge { into: PathBuf, shards: Vec<PathBuf> },
+    /// A mode, with its options and operands.
+    Mode(Mode, Box<Given>),
 }
 
-/// The command line of a grading mode.
-pub struct Options {
-    pub mode: String,
-    pub settings: Settings,
-    pub operands: Vec<PathBuf>,
-    pub grades: PathBuf,
-    pub build_seconds: u64,
-    pub reference: PathBuf,
-    pub formats: Vec<String>,
-    pub select: Select,
-    pub shard: Option<Shard>,
-    pub fuzz: Option<u64>,
-    /// The sandbox's level (none: the most the system allows).
-    pub level: Option<Level>,
-    /// The options that decide the marks, in a fixed order (recorded in the
-    /// grading, and compared when it is resumed or merged).
-    pub marks_options: Vec<String>,
-}
-
-/// The options a mode takes: its name, and whether it takes a value.
-fn options_of(mode: &str) -> Vec<(&'static str, bool)> {
-    /// The options of `grade`, which `grade-all` takes too.
-    const GRADING: [(&str, bool); 11] = [
-        ("--sandbox", true),
-        ("--budget", true),
-        ("--max-timeouts", true),
-        ("--strict", false),
-        ("--timeout", true),
-        ("--jobs", true),
-        ("--memory", true),
-        ("--processes", true),
-        ("--read-only", true),
-        ("--scheme", true),
-        ("--fuzz", true),
-    ];
-    /// Those of `grade-all` alone.
-    const GRADE_ALL: [(&str, bool); 6] = [
-        ("--grades", true),
-        ("--build-timeout", true),
-        ("--format", true),
-        ("--only", true),
-        ("--resume", false),
-        ("--shard", true),
-    ];
-    const FUZZ: [(&str, bool); 9] = [
-        ("--sandbox", true),
-        ("--seed", true),
-        ("--seconds", true),
-        ("--into", true),
-        ("--strict", false),
-        ("--timeout", true),
-        ("--memory", true),
-        ("--processes", true),
-        ("--read-only", true),
-    ];
+/// A bad command line: the message for stderr (status 2).
+pub fn usage_error(mode: Option<Mode>, what: &str) -> String {
     match mode {
-        "grade" => GRADING.to_vec(),
-        "grade-all" => GRADING.iter().chain(&GRADE_ALL).copied().collect(),
-        "check" => vec![("--reference", true)],
-        "fuzz" => FUZZ.to_vec(),
-        "merge" => vec![("--into", true)],
-        _ => Vec::new(),
+        Some(mode) => format!(
+            "puzzle-grade {}: {what}\nTry 'puzzle-grade {} --help' for more information.",
+            mode.name(),
+            mode.name()
+        ),
+        None => format!("puzzle-grade: {what}\nTry 'puzzle-grade --help' for more information."),
     }
 }
 
-/// The words of a command line split into options (with their values) and
-/// operands, in order; `--help` anywhere before `--` is `None`.
-type Split = (Vec<(&'static str, Option<OsString>)>, Vec<OsString>);
+/// Reads the whole command line (without the program's name).
+pub fn parse(args: Vec<OsString>) -> Result<Command, String> {
+    let mut args = args.into_iter();
+    let Some(first) = args.next() else {
+        return Err(usage_error(None, "no MODE"));
+    };
+    let word = first.to_string_lossy();
+    if word == "-h" || word == "--help" {
+        return Ok(Command::Help(usage()));
+    }
+    let Some(mode) = Mode::named(&word) else {
+        let near = Mode::ALL
+            .iter()
+            .find(|m| squeezed(m.name()) == squeezed(&word))
+            .map_or(String::new(), |m| format!(" (did you mean {}?)", m.name()));
+        return Err(usage_error(
+            None,
+            &format!("unknown mode '{word}'{near}; the modes are {}", mode_list()),
+        ));
+    };
+    match given(mode, args.collect()) {
+        Ok(Some(given)) => {
+            check_operands(mode, &given).map_err(|e| usage_error(Some(mode), &e))?;
+            Ok(Command::Mode(mode, Box::new(given)))
+        }
+        Ok(None) => Ok(Command::Help(mode_usage(mode))),
+        Err(e) => Err(usage_error(Some(mode), &e)),
+    }
+}
 
-fn split(mode: &str, args: Vec<OsString>) -> Result<Option<Split>, String> {
-    let known = options_of(mode);
-    let mut options = Vec::new();
-    let mut operands = Vec::new();
+/// The modes' names, for a message.
+fn mode_list() -> String {
+    let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+    names.join(", ")
+}
+
+/// A word without case, `-` or `_`: `gradeall` is `grade-all`.
+fn squeezed(word: &str) -> String {
+    word.chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The words after the mode read into a [`Given`]; `None` for `--help`.
+fn given(mode: Mode, args: Vec<OsString>) -> Result<Option<Given>, String> {
+    let mut given = Given::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let text = arg.to_string_lossy().into_owned();
         if text == "--" {
-            operands.extend(args.by_ref());
+            given.operands.extend(args.by_ref());
             break;
         }
         if text == "-h" || text == "--help" {
             return Ok(None);
         }
         if !text.starts_with('-') || text == "-" {
-            operands.push(arg);
+            given.operands.push(arg);
+            if mode.options_end_at_operand() {
+                given.operands.extend(args.by_ref());
+                break;
+            }
             continue;
         }
         let (name, inline) = match text.split_once('=') {
-            Some((name, value)) => (name.to_string(), Some(OsString::from(value))),
-            None => (text.clone(), None),
+            Some((name, value)) if name.starts_with("--") => {
+                (name.to_string(), Some(OsString::from(value)))
+            }
+            _ => (text.clone(), None),
         };
-        let Some(&(name, takes_value)) = known.iter().find(|(n, _)| *n == name) else {
-            return Err(format!("puzzle-grade {mode}: unknown option {name}"));
+        let Some(option) = OPTIONS
+            .iter()
+            .filter(|o| o.modes.contains(&mode))
+            .find(|o| o.name == name || o.alias == Some(&name))
+        else {
+            return Err(format!("unknown option {name}"));
         };
-        let value = match (takes_value, inline) {
-            (true, Some(value)) => Some(value),
-            (true, None) => match args.next() {
-                Some(value) => Some(value),
-                None => return Err(format!("puzzle-grade {mode}: {name} needs a value")),
-            },
-            (false, Some(_)) => return Err(format!("puzzle-grade {mode}: {name} takes no value")),
-            (false, None) => None,
+        let value = match (option.value, inline) {
+            (Some(_), Some(value)) => value,
+            (Some(what), None) => args
+                .next()
+                .ok_or_else(|| format!("{name} needs a value ({what})"))?,
+            (None, Some(_)) => return Err(format!("{name} takes no value")),
+            (None, None) => OsString::new(),
         };
-        options.push((name, value));
+        (option.set)(&mut given, &value).map_err(|e| format!("{}: {e}", option.name))?;
     }
-    Ok(Some((options, operands)))
+    Ok(Some(given))
 }
 
-/// The `--sandbox` level of `options`, if one is asked for.
-fn level_of(options: &[(&'static str, Option<OsString>)]) -> Result<Option<Level>, String> {
-    match options.iter().rev().find(|(n, _)| *n == "--sandbox") {
-        Some((_, Some(value))) => value
-            .to_string_lossy()
-            .parse()
-            .map(Some)
-            .map_err(|e| format!("puzzle-grade: --sandbox: {e}")),
-        _ => Ok(None),
+/// Whether `given` has the operands `mode` needs, and the options that
+/// must go together do.
+fn check_operands(mode: Mode, given: &Given) -> Result<(), String> {
+    let count = given.operands.len();
+    match mode {
+        Mode::Grade if count == 0 => Err("no PROGRAM".into()),
+        Mode::GradeAll if count == 0 => Err("no SUBMISSIONS".into()),
+        Mode::GradeAll if given.resume && !given.only.is_empty() => {
+            Err("--only and --resume do not go together".into())
+        }
+        Mode::Fuzz if count != 1 => {
+            Err(format!("{} PROGRAM", if count == 0 { "no" } else { "one" }))
+        }
+        Mode::Run if count == 0 => Err("no PROGRAM".into()),
+        Mode::Merge if given.into.is_none() => Err("--into DIR is needed".into()),
+        Mode::Merge if count == 0 => Err("no SHARD_DIR".into()),
+        Mode::CheckEnvironment if count > 0 => Err(format!(
+            "takes no operand: {}",
+            given.operands[0].to_string_lossy()
+        )),
+        _ => Ok(()),
     }
 }
 
 /// A whole number of at least `least`, or what is wrong with it.
-fn number(name: &str, value: &OsString, what: &str, least: u64) -> Result<u64, String> {
+fn whole(value: &OsStr, unit: &str, least: u64) -> Result<u64, String> {
     value
         .to_str()
         .and_then(|v| v.parse::<u64>().ok())
-        .filter(|&n| n >= least)
+        .filter(|&n| n >= least && n < 1 << 40)
         .ok_or_else(|| {
             format!(
-                "puzzle-grade: {name} {} is not {what}",
+                "should be a whole number of {unit}, at least {least}, but is '{}'",
+                value.to_string_lossy()
+            )
+        })
+}
+
+/// A positive number of seconds, fractions too.
+fn fraction(value: &OsStr) -> Result<Duration, String> {
+    value
+        .to_str()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| *s > 0.0 && *s < 1e7)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| {
+            format!(
+                "should be a positive number of seconds, but is '{}'",
                 value.to_string_lossy()
             )
         })
@@ -276,230 +790,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Reads the words after `puzzle-grade MODE`. The error is the message for
-/// stderr (status 2).
-pub fn parse(mode: &str, args: Vec<OsString>) -> Result<Command, String> {
-    let usage_error = |e: String| format!("{e}\n{}", mode_usage(mode));
-    let Some((options, operands)) = split(mode, args).map_err(usage_error)? else {
-        return Ok(Command::Help(mode_usage(mode)));
-    };
-    match mode {
-        "fuzz" => {
-            let level = level_of(&options)?;
-            parse_fuzz(options, operands).map(|o| Command::Fuzz(o, level))
-        }
-        "check-environment" => match operands.first() {
-            None => Ok(Command::CheckEnvironment),
-            Some(arg) => Err(usage_error(format!(
-                "puzzle-grade check-environment takes no argument: {}",
-                arg.to_string_lossy()
-            ))),
-        },
-        "merge" => {
-            let into = options
-                .into_iter()
-                .find(|(n, _)| *n == "--into")
-                .and_then(|(_, v)| v)
-                .ok_or_else(|| usage_error("puzzle-grade merge: --into DIR is needed".into()))?;
-            if operands.is_empty() {
-                return Err(usage_error("puzzle-grade merge: no SHARD_DIR".into()));
-            }
-            Ok(Command::Merge {
-                into: PathBuf::from(into),
-                shards: operands.into_iter().map(PathBuf::from).collect(),
-            })
-        }
-        _ => parse_grading(mode, options, operands).map(Command::Grading),
-    }
-}
-
-fn parse_grading(
-    mode: &str,
-    options: Vec<(&'static str, Option<OsString>)>,
-    operands: Vec<OsString>,
-) -> Result<Options, String> {
-    let mut o = Options {
-        mode: mode.into(),
-        settings: Settings {
-            jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            ..Settings::default()
-        },
-        operands: operands.into_iter().map(PathBuf::from).collect(),
-        grades: PathBuf::from("grades"),
-        build_seconds: 120,
-        reference: PathBuf::from("./puzzle"),
-        formats: Vec::new(),
-        select: Select::All,
-        shard: None,
-        fuzz: None,
-        level: level_of(&options)?,
-        marks_options: Vec::new(),
-    };
-    let mut only = Vec::new();
-    let mut resume = false;
-    for (name, value) in options {
-        let value = value.unwrap_or_default();
-        let shown = value.to_string_lossy().into_owned();
-        match name {
-            "--strict" => o.settings.strict = true,
-            "--timeout" => {
-                o.settings.timeout = Some(number(name, &value, "a whole number of seconds", 1)?)
-            }
-            "--jobs" => {
-                o.settings.jobs = number(name, &value, "a whole number of runs", 1)? as usize
-            }
-            "--memory" => {
-                o.settings.memory = number(name, &value, "a whole number of MiB", 1)? << 20
-            }
-            "--processes" => o.settings.processes = number(name, &value, "a whole number", 1)?,
-            "--build-timeout" => {
-                o.build_seconds = number(name, &value, "a whole number of seconds", 1)?
-            }
-            "--read-only" => o
-                .settings
-                .read_only
-                .extend(std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty())),
-            "--grades" => o.grades = PathBuf::from(value),
-            "--scheme" => {
-                let text = fs::read_to_string(&value)
-                    .map_err(|e| format!("puzzle-grade: cannot read the scheme {shown}: {e}"))?;
-                o.settings.scheme = Scheme::parse(&text)
-                    .map_err(|e| format!("puzzle-grade: the scheme {shown}: {e}"))?;
-                o.marks_options.push(format!(
-                    "--scheme {shown} (fnv1a {:016x})",
-                    fnv1a(text.as_bytes())
-                ));
-            }
-            "--format" => {
-                for format in shown.split(',') {
-                    if !FORMATS.contains(&format) {
-                        return Err(format!(
-                            "puzzle-grade: --format {format}: not one of {}",
-                            FORMATS.join(", ")
-                        ));
-                    }
-                    if !o.formats.iter().any(|f| f == format) {
-                        o.formats.push(format.to_string());
-                    }
-                }
-            }
-            "--only" => only.push(shown),
-            "--resume" => resume = true,
-            "--shard" => o.shard = Some(Shard::parse(&shown)?),
-            "--fuzz" => o.fuzz = Some(number(name, &value, "a whole number of seconds", 1)?),
-            "--budget" => {
-                let seconds = number(name, &value, "a whole number of seconds", 1)?;
-                o.settings.budget = Some(std::time::Duration::from_secs(seconds));
-            }
-            "--max-timeouts" => {
-                o.settings.max_timeouts = Some(number(name, &value, "a whole number", 1)? as usize)
-            }
-            "--reference" => o.reference = PathBuf::from(value),
-            "--sandbox" => {}
-            _ => unreachable!("every option of options_of is read here"),
-        }
-    }
-    o.select = match (only.is_empty(), resume) {
-        (true, false) => Select::All,
-        (false, false) => Select::Only(only),
-        (true, true) => Select::Resume,
-        (false, true) => {
-            return Err("puzzle-grade grade-all: --only and --resume do not go together".into())
-        }
-    };
-    let s = &o.settings;
-    let mut marks = Vec::new();
-    if s.strict {
-        marks.push("--strict".to_string());
-    }
-    if let Some(t) = s.timeout {
-        marks.push(format!("--timeout {t}"));
-    }
-    marks.push(format!("--memory {}", s.memory >> 20));
-    marks.push(format!("--processes {}", s.processes));
-    for path in &s.read_only {
-        marks.push(format!("--read-only {}", path.display()));
-    }
-    if mode == "grade-all" {
-        marks.push(format!("--build-timeout {}", o.build_seconds));
-        if !o.formats.is_empty() {
-            marks.push(format!("--format {}", o.formats.join(",")));
-        }
-    }
-    if let Some(f) = o.fuzz {
-        marks.push(format!("--fuzz {f}"));
-    }
-    if let Some(b) = s.budget {
-        marks.push(format!("--budget {}", b.as_secs()));
-    }
-    if let Some(k) = s.max_timeouts {
-        marks.push(format!("--max-timeouts {k}"));
-    }
-    marks.append(&mut o.marks_options);
-    for dir in o.operands.iter().skip(1) {
-        marks.push(format!("fixtures {}", dir.display()));
-    }
-    o.marks_options = marks;
-    let needs = match mode {
-        "grade" => Some("PROGRAM"),
-        "grade-all" => Some("SUBMISSIONS"),
-        _ => None,
-    };
-    if let (Some(what), true) = (needs, o.operands.is_empty()) {
-        return Err(format!(
-            "puzzle-grade {mode}: no {what}\n{}",
-            mode_usage(mode)
-        ));
-    }
-    Ok(o)
-}
-
-fn parse_fuzz(
-    options: Vec<(&'static str, Option<OsString>)>,
-    operands: Vec<OsString>,
-) -> Result<fuzz::Options, String> {
-    let mut o = fuzz::Options {
-        seed: 1,
-        seconds: 60,
-        into: PathBuf::from("fuzz-found"),
-        settings: Settings::default(),
-        program: PathBuf::new(),
-    };
-    for (name, value) in options {
-        let value = value.unwrap_or_default();
-        match name {
-            "--seed" => o.seed = number(name, &value, "a whole number", 0)?,
-            "--seconds" => o.seconds = number(name, &value, "a whole number of seconds", 1)?,
-            "--into" => o.into = PathBuf::from(value),
-            "--strict" => o.settings.strict = true,
-            "--timeout" => {
-                o.settings.timeout = Some(number(name, &value, "a whole number of seconds", 1)?)
-            }
-            "--memory" => {
-                o.settings.memory = number(name, &value, "a whole number of MiB", 1)? << 20
-            }
-            "--processes" => o.settings.processes = number(name, &value, "a whole number", 1)?,
-            "--read-only" => o
-                .settings
-                .read_only
-                .extend(std::env::split_paths(&value).filter(|p| !p.as_os_str().is_empty())),
-            "--sandbox" => {}
-            _ => unreachable!("every option of options_of is read here"),
-        }
-    }
-    match <[OsString; 1]>::try_from(operands) {
-        Ok([program]) => {
-            o.program = PathBuf::from(program);
-            Ok(o)
-        }
-        Err(operands) => Err(format!(
-            "puzzle-grade fuzz: {} PROGRAM\n{}",
-            if operands.is_empty() { "no" } else { "one" },
-            mode_usage("fuzz")
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,132 +798,152 @@ mod tests {
         words.iter().map(OsString::from).collect()
     }
 
-    fn grading(mode: &str, words: &[&str]) -> Options {
-        match parse(mode, args(words)) {
-            Ok(Command::Grading(o)) => o,
-            Ok(_) => panic!("not a grading: {words:?}"),
+    fn parsed(words: &[&str]) -> (Mode, Given) {
+        match parse(args(words)) {
+            Ok(Command::Mode(mode, given)) => (mode, *given),
+            Ok(Command::Help(_)) => panic!("help: {words:?}"),
             Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn error(words: &[&str]) -> String {
+        match parse(args(words)) {
+            Err(e) => e,
+            Ok(_) => panic!("accepted: {words:?}"),
         }
     }
 
     #[test]
     fn options_go_before_or_after_the_operands() {
         for words in [
-            &["--format", "gradescope,junit", "subs"][..],
-            &["subs", "--format", "gradescope,junit"],
-            &["subs", "--format=gradescope,junit"],
+            &["grade-all", "--format", "gradescope,junit", "subs"][..],
+            &["grade-all", "subs", "--format", "gradescope,junit"],
+            &["grade-all", "subs", "--format=gradescope,junit"],
         ] {
-            let o = grading("grade-all", words);
-            assert_eq!(o.operands, [PathBuf::from("subs")], "{words:?}");
-            assert_eq!(o.formats, ["gradescope", "junit"], "{words:?}");
+            let (_, g) = parsed(words);
+            assert_eq!(g.operands, args(&["subs"]), "{words:?}");
+            assert_eq!(g.formats, [Format::Gradescope, Format::JUnit], "{words:?}");
         }
-        let o = grading("grade-all", &["--timeout", "5", "--", "--subs", "--strict"]);
-        assert_eq!(
-            o.operands,
-            [PathBuf::from("--subs"), PathBuf::from("--strict")]
-        );
-        assert!(!o.settings.strict);
+        let (_, g) = parsed(&["grade-all", "--timeout", "5", "--", "--subs", "--strict"]);
+        assert_eq!(g.operands, args(&["--subs", "--strict"]));
+        assert!(!g.strict);
     }
 
     #[test]
-    fn help_in_every_mode_and_errors_name_the_option() {
-        for mode in [
-            "grade",
-            "grade-all",
-            "open",
-            "check",
-            "fuzz",
-            "merge",
-            "check-environment",
-        ] {
-            match parse(mode, args(&["x", "--help"])) {
-                Ok(Command::Help(text)) => {
-                    assert!(text.starts_with("Usage: puzzle-grade"), "{text}")
-                }
-                _ => panic!("{mode} --help"),
+    fn run_options_end_at_its_program() {
+        let (mode, g) = parsed(&["run", "--time", "2.5", "--memory", "64", "prog", "--time"]);
+        assert_eq!(mode, Mode::Run);
+        assert_eq!(g.time, Some(Duration::from_millis(2500)));
+        assert_eq!(g.memory, Some(64 << 20));
+        assert_eq!(g.operands, args(&["prog", "--time"]));
+        let (_, g) = parsed(&["run", "-v", "--read", "a:b", "--", "--prog"]);
+        assert!(g.verbose);
+        assert_eq!(g.read_only, [PathBuf::from("a"), PathBuf::from("b")]);
+        assert_eq!(g.operands, args(&["--prog"]));
+    }
+
+    #[test]
+    fn help_in_every_mode_lists_exactly_its_options() {
+        for mode in Mode::ALL {
+            // After run's PROGRAM, --help is the program's.
+            let operand = if mode == Mode::Run { "-v" } else { "x" };
+            let Ok(Command::Help(text)) = parse(args(&[mode.name(), operand, "--help"])) else {
+                panic!("{} --help", mode.name());
+            };
+            assert!(
+                text.starts_with(&format!("Usage: puzzle-grade {}", mode.name())),
+                "{text}"
+            );
+            let options = text.split_once("Options:\n").map_or("", |(_, o)| o);
+            for o in OPTIONS {
+                let listed = options
+                    .lines()
+                    .any(|l| l.trim_start().split([' ', ',']).any(|word| word == o.name));
+                assert_eq!(
+                    listed,
+                    o.modes.contains(&mode),
+                    "{} {}",
+                    mode.name(),
+                    o.name
+                );
             }
         }
-        let e = parse("grade-all", args(&["subs", "--grades"]))
-            .err()
-            .unwrap();
-        assert!(
-            e.starts_with("puzzle-grade grade-all: --grades needs a value\n"),
-            "{e}"
-        );
-        let e = parse("grade", args(&["p", "--grades", "g"])).err().unwrap();
-        assert!(
-            e.starts_with("puzzle-grade grade: unknown option --grades\n"),
-            "{e}"
-        );
-        let e = parse("grade-all", args(&["s", "--resume", "--only", "a"]))
-            .err()
-            .unwrap();
-        assert!(e.contains("--only and --resume"), "{e}");
-        assert!(parse("grade-all", args(&["s", "--shard", "5/4"])).is_err());
-        assert!(parse("fuzz", args(&["a", "b"]))
-            .err()
-            .unwrap()
-            .contains("one PROGRAM"));
+        let all = usage();
+        for mode in Mode::ALL {
+            assert!(all.contains(&format!("  {} ", mode.name())), "{all}");
+        }
+        for format in Format::ALL {
+            let help = OPTIONS.iter().find(|o| o.name == "--format").unwrap().help;
+            assert!(help.contains(format.name()), "{help}");
+        }
     }
 
     #[test]
-    fn fuzz_reads_its_options_around_its_program() {
-        let Ok(Command::Fuzz(o, None)) = parse(
-            "fuzz",
-            args(&[
-                "--strict",
-                "--timeout",
-                "5",
-                "prog",
-                "--seed",
-                "9",
-                "--seconds=3",
-                "--into",
-                "out",
-            ]),
-        ) else {
-            panic!("not fuzz");
-        };
-        assert_eq!((o.seed, o.seconds), (9, 3));
-        assert_eq!(o.into, PathBuf::from("out"));
-        assert_eq!(o.program, PathBuf::from("prog"));
-        assert!(o.settings.strict);
-        assert_eq!(o.settings.timeout, Some(5));
-        let e = parse("fuzz", args(&["--seconds", "0", "p"])).err().unwrap();
+    fn errors_name_the_mode_the_option_and_the_word() {
+        let more = "\nTry 'puzzle-grade grade-all --help' for more information.";
         assert_eq!(
-            e,
-            "puzzle-grade: --seconds 0 is not a whole number of seconds"
+            error(&["grade-all", "subs", "--grades"]),
+            format!("puzzle-grade grade-all: --grades needs a value (DIR){more}")
         );
-        let e = parse("fuzz", args(&["--color", "x", "p"])).err().unwrap();
-        assert!(
-            e.starts_with("puzzle-grade fuzz: unknown option --color\n"),
-            "{e}"
+        assert_eq!(
+            error(&["grade-all", "s", "--jobs", "0"]),
+            format!("puzzle-grade grade-all: --jobs: should be a whole number of runs, at least 1, but is '0'{more}")
         );
-        let e = parse("fuzz", args(&[])).err().unwrap();
-        assert!(
-            e.starts_with("puzzle-grade fuzz: no PROGRAM\nUsage: puzzle-grade fuzz"),
-            "{e}"
+        assert_eq!(
+            error(&["grade-all", "s", "--shard", "4/3"]),
+            format!("puzzle-grade grade-all: --shard: should be I/N with 1 <= I <= N, but is '4/3'{more}")
+        );
+        assert_eq!(
+            error(&["grade-all", "s", "--format", "jsonl"]),
+            format!("puzzle-grade grade-all: --format: 'jsonl' is not one of gradescope, prairielearn, junit{more}")
+        );
+        assert!(error(&["grade", "p", "--grades", "g"])
+            .starts_with("puzzle-grade grade: unknown option --grades\n"));
+        assert!(error(&["grade-all", "s", "--resume", "--only", "a"])
+            .contains("--only and --resume do not go together"));
+        assert!(error(&["fuzz", "a", "b"]).starts_with("puzzle-grade fuzz: one PROGRAM\n"));
+        assert!(error(&["run", "--memory", "lots", "--", "x"]).starts_with(
+            "puzzle-grade run: --memory: should be a whole number of MiB, at least 1, but is 'lots'\n"
+        ));
+        assert!(error(&["run", "--sandbox", "all", "x"]).starts_with(
+            "puzzle-grade run: --sandbox: should be namespaces, uid or minimal, but is \"all\"\n"
+        ));
+        assert_eq!(
+            error(&["gradeall", "subs"]),
+            "puzzle-grade: unknown mode 'gradeall' (did you mean grade-all?); the modes are \
+             grade, grade-all, merge, open, check, fuzz, run, check-environment\n\
+             Try 'puzzle-grade --help' for more information."
         );
     }
 
     #[test]
     fn the_options_that_decide_marks_are_recorded_in_one_order() {
-        let a = grading(
+        let (m, a) = parsed(&[
             "grade-all",
-            &["s", "--jobs", "3", "--timeout", "5", "--strict", "x"],
-        );
-        let b = grading(
+            "s",
+            "--jobs",
+            "3",
+            "--timeout",
+            "5",
+            "--strict",
+            "x",
+        ]);
+        let (_, b) = parsed(&[
             "grade-all",
-            &["--strict", "--timeout", "5", "s", "x", "--grades", "g"],
-        );
-        assert_eq!(a.marks_options, b.marks_options);
+            "--strict",
+            "--timeout",
+            "5",
+            "s",
+            "x",
+            "--grades",
+            "g",
+        ]);
+        assert_eq!(a.marks_options(m), b.marks_options(m));
         assert_eq!(
-            a.marks_options.join(" "),
+            a.marks_options(m).join(" "),
             "--strict --timeout 5 --memory 1024 --processes 64 --build-timeout 120 fixtures x"
         );
-        match grading("grade-all", &["s", "--only", "a", "--only", "b"]).select {
-            Select::Only(names) => assert_eq!(names, ["a", "b"]),
-            other => panic!("{other:?}"),
-        }
+        let (_, g) = parsed(&["grade-all", "s", "--only", "a", "--only", "b"]);
+        assert_eq!(g.select(), Select::Only(vec!["a".into(), "b".into()]));
     }
 }

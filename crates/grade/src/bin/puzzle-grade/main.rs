@@ -13,21 +13,18 @@
 mod args;
 mod run;
 
-use args::{Command, Options, USAGE};
-use puzzle_grade::build::is_executable;
-use puzzle_grade::check::check_reference;
-use puzzle_grade::marks::points;
-use puzzle_grade::open_choice::in_words;
-use puzzle_grade::record::Row;
-use puzzle_grade::report::write_report_with;
-use puzzle_grade::submissions::GradeAll;
-use puzzle_grade::{grade_program, prepare_fixtures};
+use args::{Command, Given, Mode};
+use puzzle_grade::{
+    check_reference, fuzz as fuzz_program, grade_program, in_words, is_executable,
+    merge as merge_shards, points, prepare_fixtures, write_marked_report, FuzzOptions, GradeAll,
+    Row, Settings,
+};
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Runner, Sandbox};
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 /// Why the command stops early.
@@ -53,34 +50,36 @@ impl From<io::Error> for Failure {
 }
 
 fn main() -> ExitCode {
-    let mut args = std::env::args_os().skip(1);
-    let mode = args.next();
-    let rest: Vec<OsString> = args.collect();
-    let mode = mode.as_ref().and_then(|m| m.to_str()).unwrap_or("");
-    if mode == "run" {
-        return run::sandbox_command(rest);
+    let command = match args::parse(std::env::args_os().skip(1).collect()) {
+        Ok(command) => command,
+        Err(message) => {
+            let _ = writeln!(io::stderr(), "{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let (mode, given) = match command {
+        Command::Help(text) => {
+            let mut out = io::stdout().lock();
+            return match writeln!(out, "{text}").and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::from(2),
+            };
+        }
+        Command::Mode(mode, given) => (mode, *given),
+    };
+    if mode == Mode::Run {
+        return run::sandbox_command(&given);
     }
     signals::catch(&[Signal::Hangup, Signal::Interrupt, Signal::Terminate]);
     let result = match mode {
-        "grade" | "grade-all" | "open" | "check" | "fuzz" | "merge" | "check-environment" => {
-            args::parse(mode, rest)
-                .map_err(Failure::Usage)
-                .and_then(|command| match command {
-                    Command::Help(text) => {
-                        let _ = writeln!(io::stdout(), "{text}");
-                        Ok(())
-                    }
-                    Command::Grading(options) => with_temp(|temp| grading(&options, temp)),
-                    Command::Fuzz(options, level) => fuzz(options, level),
-                    Command::CheckEnvironment => check_environment(),
-                    Command::Merge { into, shards } => merge(&into, &shards),
-                })
-        }
-        "-h" | "--help" => {
-            let _ = writeln!(io::stdout(), "{USAGE}");
-            Ok(())
-        }
-        _ => Err(Failure::Usage(USAGE.into())),
+        Mode::Grade => with_temp(|temp| grade(&given, temp)),
+        Mode::GradeAll => with_temp(|temp| grade_all(&given, temp)),
+        Mode::Open => open(&given),
+        Mode::Check => check(&given),
+        Mode::Fuzz => fuzz(&given),
+        Mode::Merge => merge(&given),
+        Mode::CheckEnvironment => check_environment(),
+        Mode::Run => unreachable!("run is handled above"),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -139,21 +138,39 @@ fn with_temp<T>(work: impl FnOnce(&Path) -> Result<T, Failure>) -> Result<T, Fai
     result
 }
 
-/// `path` as an absolute path (a bare name is the file in this folder).
+/// `path` as an absolute path without `.` or `..` (links resolved where it
+/// exists; a bare name is the file in this folder), so that a grading
+/// records and compares its folders the same however they were named.
 fn absolute(path: &Path) -> PathBuf {
-    if path.is_absolute() {
-        path.to_path_buf()
+    if let Ok(real) = fs::canonicalize(path) {
+        return real;
+    }
+    let mut whole = if path.is_absolute() {
+        PathBuf::new()
     } else {
-        std::env::current_dir()
-            .unwrap_or_default()
-            .join(path.strip_prefix("./").unwrap_or(path))
+        std::env::current_dir().unwrap_or_default()
+    };
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                whole.pop();
+            }
+            other => whole.push(other),
+        }
+    }
+    match (whole.parent(), whole.file_name()) {
+        (Some(parent), Some(name)) => {
+            fs::canonicalize(parent).map_or(whole.clone(), |p| p.join(name))
+        }
+        _ => whole,
     }
 }
 
 /// `Tests` and the folders named, each checked.
-fn fixture_folders(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+fn fixture_folders(dirs: &[OsString]) -> Result<Vec<PathBuf>, Failure> {
     let mut folders = vec![PathBuf::from("Tests")];
-    folders.extend(dirs.iter().cloned());
+    folders.extend(dirs.iter().map(PathBuf::from));
     for dir in &folders {
         if !dir.is_dir() {
             return Err(Failure::Usage(format!(
@@ -165,121 +182,133 @@ fn fixture_folders(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     Ok(folders)
 }
 
-fn grading(options: &Options, temp: &Path) -> Result<(), Failure> {
+/// The sandbox `given` asks for, or the most the system allows.
+fn given_sandbox(given: &Given, temp: &Path) -> Result<Sandbox, Failure> {
+    sandbox(temp.join("scratch"), given.level)
+}
+
+/// `open`: the fixtures whose answer depends on a choice the assignment
+/// leaves open.
+fn open(given: &Given) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
-    match options.mode.as_str() {
-        "open" => {
-            let fixtures = prepare_fixtures(&fixture_folders(&options.operands)?, false)?;
-            for f in fixtures.iter().filter(|f| !f.choices.is_empty()) {
-                writeln!(out, "{}: {}: {}", f.shown, in_words(&f.choices), f.allowed)?;
-            }
-            out.flush()?;
-            Ok(())
-        }
-        "check" => {
-            let reference = &options.reference;
-            if !is_executable(reference) {
-                return Err(Failure::Usage(format!(
-                    "puzzle-grade: the reference {} is missing: run make first",
-                    reference.display()
-                )));
-            }
-            let fixtures = prepare_fixtures(&fixture_folders(&options.operands)?, true)?;
-            if check_reference(reference, &fixtures, &mut out)? {
-                Ok(())
-            } else {
-                Err(Failure::Failed)
-            }
-        }
-        "grade" => {
-            let program = absolute(&options.operands[0]);
-            if !is_executable(&program) {
-                return Err(Failure::Usage(format!(
-                    "puzzle-grade: {} is not an executable file",
-                    options.operands[0].display()
-                )));
-            }
-            let folders = fixture_folders(&options.operands[1..])?;
-            let fixtures = prepare_fixtures(&folders, options.settings.strict)?;
-            let sandbox = sandbox(temp.join("scratch"), options.level)?;
-            writeln!(out, "{}", sandbox.protections())?;
-            out.flush()?;
-            let progress = io::stderr().is_terminal();
-            let count = fixtures.len();
-            let done = |n: usize| {
-                if progress {
-                    let _ = write!(io::stderr(), "\rgraded {n} of {count}");
-                }
-            };
-            let graded = grade_program(
-                &sandbox,
-                &program,
-                &fixtures,
-                &options.settings,
-                temp,
-                &done,
-            );
-            if progress {
-                let _ = write!(io::stderr(), "\r\x1b[K");
-            }
-            let graded = graded?;
-            // The fuzzing's transcript goes before the table (the report's
-            // last line stays 'N passed, M failed').
-            let mut transcript = Vec::new();
-            let mut faults = 0;
-            if let Some(seconds) = options.fuzz {
-                let fuzzing = puzzle_grade::fuzz::Options {
-                    seed: 1,
-                    seconds,
-                    into: PathBuf::from("fuzz-found"),
-                    settings: options.settings.clone(),
-                    program: program.clone(),
-                };
-                let summary = puzzle_grade::fuzz::fuzz(&sandbox, &fuzzing, temp, &mut transcript)?;
-                faults = summary.found.len();
-            }
-            let strict = options.settings.strict;
-            let counts = write_report_with(&mut out, &fixtures, &graded, strict, &transcript)?;
-            out.flush()?;
-            if counts.total_failed() == 0 && faults == 0 {
-                Ok(())
-            } else {
-                Err(Failure::Failed)
-            }
-        }
-        _ => grade_all(options, temp, &mut out),
+    let fixtures = prepare_fixtures(&fixture_folders(&given.operands)?, false)?;
+    for f in fixtures.iter().filter(|f| !f.choices.is_empty()) {
+        writeln!(out, "{}: {}: {}", f.shown, in_words(&f.choices), f.allowed)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `check`: the reference answers every fixture as its name says.
+fn check(given: &Given) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    let reference = given
+        .reference
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("./puzzle"));
+    if !is_executable(&reference) {
+        return Err(Failure::Usage(format!(
+            "puzzle-grade: the reference {} is missing: run make first",
+            reference.display()
+        )));
+    }
+    let fixtures = prepare_fixtures(&fixture_folders(&given.operands)?, true)?;
+    if check_reference(&reference, &fixtures, &mut out)? {
+        Ok(())
+    } else {
+        Err(Failure::Failed)
     }
 }
 
-fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), Failure> {
-    let submissions = absolute(&options.operands[0]);
+/// `grade`: one program on every fixture; the report ends with its score.
+fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    let named = Path::new(&given.operands[0]);
+    let program = absolute(named);
+    if !is_executable(&program) {
+        return Err(Failure::Usage(format!(
+            "puzzle-grade: {} is not an executable file",
+            named.display()
+        )));
+    }
+    let settings = given.settings();
+    let folders = fixture_folders(&given.operands[1..])?;
+    let fixtures = prepare_fixtures(&folders, settings.strict)?;
+    let sandbox = given_sandbox(given, temp)?;
+    writeln!(out, "{}", sandbox.protections())?;
+    out.flush()?;
+    let progress = io::stderr().is_terminal();
+    let count = fixtures.len();
+    let done = |n: usize| {
+        if progress {
+            let _ = write!(io::stderr(), "\rgraded {n} of {count}");
+        }
+    };
+    let graded = grade_program(&sandbox, &program, &fixtures, &settings, temp, &done);
+    if progress {
+        let _ = write!(io::stderr(), "\r\x1b[K");
+    }
+    let graded = graded?;
+    // The fuzzing's transcript goes before the table (the report's last
+    // line stays 'N passed, M failed').
+    let mut transcript = Vec::new();
+    let mut faults = 0;
+    if let Some(seconds) = given.fuzz {
+        let fuzzing = FuzzOptions {
+            seed: 1,
+            seconds,
+            into: PathBuf::from("fuzz-found"),
+            settings: settings.clone(),
+            program: program.clone(),
+        };
+        faults = fuzz_program(&sandbox, &fuzzing, temp, &mut transcript)?
+            .found
+            .len();
+    }
+    let score = settings.scheme.score(&fixtures, &graded);
+    let strict = settings.strict;
+    let counts = write_marked_report(&mut out, &fixtures, &graded, strict, &transcript, &score)?;
+    out.flush()?;
+    if counts.total_failed() == 0 && faults == 0 {
+        Ok(())
+    } else {
+        Err(Failure::Failed)
+    }
+}
+
+/// `grade-all`: every submission built and graded, a row each.
+fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    let named = Path::new(&given.operands[0]);
+    let submissions = absolute(named);
     if !submissions.is_dir() {
         return Err(Failure::Usage(format!(
             "puzzle-grade: {} is not a folder of submissions",
-            options.operands[0].display()
+            named.display()
         )));
     }
-    let folders = fixture_folders(&options.operands[1..])?;
-    let fixtures = prepare_fixtures(&folders, options.settings.strict)?;
-    let sandbox = sandbox(temp.join("scratch"), options.level)?;
+    let settings = given.settings();
+    let folders = fixture_folders(&given.operands[1..])?;
+    let fixtures = prepare_fixtures(&folders, settings.strict)?;
+    let sandbox = given_sandbox(given, temp)?;
     let protections = sandbox.protections();
     let _ = writeln!(io::stderr(), "puzzle-grade: {protections}");
-    let grades = absolute(&options.grades);
+    let grades = absolute(given.grades.as_deref().unwrap_or(Path::new("grades")));
     let stop = || signals::caught().is_some();
     let all = GradeAll {
         runner: &sandbox,
-        settings: &options.settings,
+        settings: &settings,
         fixtures: &fixtures,
         submissions,
         grades: grades.clone(),
         temp: temp.to_path_buf(),
-        build_seconds: options.build_seconds,
+        build_seconds: given.build_seconds(),
         protections,
-        formats: options.formats.clone(),
-        fuzz_seconds: options.fuzz,
-        options: options.marks_options.join(" "),
-        select: options.select.clone(),
-        shard: options.shard,
+        formats: given.formats.clone(),
+        fuzz_seconds: given.fuzz,
+        options: given.marks_options(Mode::GradeAll).join(" "),
+        select: given.select(),
+        shard: given.shard,
         stop: &stop,
     };
     let mut progress = |row: &Row| {
@@ -300,28 +329,25 @@ fn grade_all(options: &Options, temp: &Path, out: &mut dyn Write) -> Result<(), 
         };
         let _ = writeln!(io::stderr(), "graded {}: {how}", row.name);
     };
-    let graded = all.run(out, &mut progress).map_err(refused)?;
+    let graded = all.run(&mut out, &mut progress).map_err(refused)?;
     for note in &graded.notes {
         let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
     }
     let here = std::env::current_dir().unwrap_or_default();
-    let shown = grades.strip_prefix(&here).unwrap_or(&grades);
+    let shown = grades.strip_prefix(&here).unwrap_or(&grades).display();
     if graded.stopped {
         let signum = signals::caught().unwrap_or(2);
         let _ = writeln!(
             io::stderr(),
-            "puzzle-grade: stopped by signal {signum} after {} of {} submissions; {}/summary.* are marked incomplete; the same command with --resume grades the rest",
+            "puzzle-grade: stopped by signal {signum} after {} of {} submissions; {shown}/summary.* are marked incomplete; the same command with --resume grades the rest",
             graded.rows.len(),
             graded.to_grade,
-            shown.display()
         );
         return Err(Failure::Signalled(signum));
     }
     writeln!(
         out,
-        "reports in {}/: NAME.txt, NAME.make.txt, summary.txt, summary.csv; the class page: {}/index.html",
-        shown.display(),
-        shown.display()
+        "files in {shown}/: to hand to each student NAME.feedback.md (or .html); for markers NAME.txt (the report) and NAME.make.txt (the build log); the class: summary.txt, summary.csv and index.html (the class page)",
     )?;
     out.flush()?;
     if graded.all_passed {
@@ -342,8 +368,10 @@ fn refused(e: io::Error) -> Failure {
 
 /// `merge`: one grading from its shards' grades folders; status 1 when a
 /// submission is missing or in two shards.
-fn merge(into: &Path, shards: &[PathBuf]) -> Result<(), Failure> {
-    let merged = puzzle_grade::merge::merge(into, shards).map_err(refused)?;
+fn merge(given: &Given) -> Result<(), Failure> {
+    let into = given.into.as_deref().unwrap_or(Path::new("grades"));
+    let shards: Vec<PathBuf> = given.operands.iter().map(PathBuf::from).collect();
+    let merged = merge_shards(into, &shards).map_err(refused)?;
     for problem in &merged.problems {
         let _ = writeln!(io::stderr(), "puzzle-grade: merge: {problem}");
     }
@@ -365,20 +393,33 @@ fn merge(into: &Path, shards: &[PathBuf]) -> Result<(), Failure> {
 
 /// `fuzz`: inputs of every kind, `PROGRAM` judged on each against the
 /// reference, each fault found shrunk to a minimal case (the library's
-/// `grade::fuzz`); status 1 when something was found.
-fn fuzz(mut options: puzzle_grade::fuzz::Options, level: Option<Level>) -> Result<(), Failure> {
-    if !is_executable(&options.program) {
+/// `fuzz`); status 1 when something was found.
+fn fuzz(given: &Given) -> Result<(), Failure> {
+    let named = Path::new(&given.operands[0]);
+    if !is_executable(named) {
         return Err(Failure::Usage(format!(
             "puzzle-grade: {} is not an executable file",
-            options.program.display()
+            named.display()
         )));
     }
-    options.program = absolute(&options.program);
+    let options = FuzzOptions {
+        seed: given.seed.unwrap_or(1),
+        seconds: given.seconds.unwrap_or(60),
+        into: given
+            .into
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("fuzz-found")),
+        settings: Settings {
+            jobs: 2,
+            ..given.settings()
+        },
+        program: absolute(named),
+    };
     with_temp(|temp| {
-        let sandbox = sandbox(temp.join("scratch"), level)?;
+        let sandbox = given_sandbox(given, temp)?;
         let mut out = io::stdout().lock();
         writeln!(out, "{}", sandbox.protections())?;
-        let summary = puzzle_grade::fuzz::fuzz(&sandbox, &options, temp, &mut out)?;
+        let summary = fuzz_program(&sandbox, &options, temp, &mut out)?;
         if summary.found.is_empty() {
             Ok(())
         } else {

@@ -1,45 +1,14 @@
 //! `puzzle-grade run`: one program in the sandbox, on this process's
 //! standard streams.
 
-use puzzle_sandbox::{Ending, Job, Level, Limits, Runner, Sandbox, Workdir};
-use std::ffi::OsString;
+use crate::args::Given;
+use puzzle_sandbox::{Ending, Job, Limits, Runner, Sandbox, Workdir};
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-
-const USAGE: &str = "\
-Usage: puzzle-grade run [OPTIONS] -- PROGRAM [ARGS...]
-
-Runs PROGRAM in the sandbox on this process's standard input, output and
-error: at the most the system allows (its own PID, mount and network
-namespaces, an unprivileged uid when run as root), with a fresh empty work
-folder, the system-call filter, and these limits.
-
-Options:
-  --time S          wall-clock limit in seconds (default 10)
-  --memory MB       memory limit in MiB (default 1024)
-  --processes N     processes and threads at once (default 64)
-  --file-size MB    largest file it may write, in MiB (default 64)
-  --open-files N    open files at once (default 64)
-  --workdir DIR     work in DIR, read-write, instead of a fresh folder
-  --read PATH       let it read PATH too (repeatable)
-  --sandbox LEVEL   namespaces, uid or minimal (default: the most the system
-                    allows; a level it does not allow is an error, status 126)
-  -v, --verbose     say on stderr which protections are active
-  -h, --help        print this help
-
-A bare PROGRAM is looked for in /usr/local/bin, /usr/bin and /bin, the PATH
-it runs with.
-
-Exit status: the program's own; 128+N when signal N killed it (153 for the
-file-size limit, SIGXFSZ); 124 when it was killed at the time limit; 125
-when the memory or the process limit stopped it; 126 when the sandbox could
-not run it; 127 when PROGRAM is not found; 2 for a bad command line.
-When it did not exit with status 0, one line on stderr says how it ended.
-";
 
 /// The signal of the file-size limit (the same number on Linux, macOS and
 /// the BSDs).
@@ -48,94 +17,15 @@ const SIGXFSZ: i32 = 25;
 /// The `PATH` of a program run by `puzzle-grade run`.
 const RUN_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
-#[derive(Debug, PartialEq)]
-struct Options {
-    limits: Limits,
-    workdir: Option<PathBuf>,
-    read: Vec<PathBuf>,
-    verbose: bool,
-    level: Option<Level>,
-    command: Vec<OsString>,
-}
-
-#[derive(Debug, PartialEq)]
-enum Parsed {
-    Help,
-    Run(Options),
-}
-
-fn defaults() -> Limits {
+/// The limits of a run: the defaults, with what was given.
+fn limits(given: &Given) -> Limits {
     Limits {
-        wall: Duration::from_secs(10),
-        memory: 1024 << 20,
-        processes: 64,
-        file_size: 64 << 20,
-        open_files: 64,
+        wall: given.time.unwrap_or(Duration::from_secs(10)),
+        memory: given.memory.unwrap_or(1024 << 20),
+        processes: given.processes.unwrap_or(64),
+        file_size: given.file_size.unwrap_or(64 << 20),
+        open_files: given.open_files.unwrap_or(64),
     }
-}
-
-fn parse(args: Vec<OsString>) -> Result<Parsed, String> {
-    let mut o = Options {
-        limits: defaults(),
-        workdir: None,
-        read: Vec::new(),
-        verbose: false,
-        level: None,
-        command: Vec::new(),
-    };
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let Some(name) = arg.to_str() else {
-            return Err(format!("unexpected argument {arg:?}"));
-        };
-        let mut value = || args.next().ok_or_else(|| format!("{name} needs a value"));
-        match name {
-            "-h" | "--help" => return Ok(Parsed::Help),
-            "-v" | "--verbose" => o.verbose = true,
-            "--time" => o.limits.wall = seconds(name, &value()?)?,
-            "--memory" => o.limits.memory = number(name, &value()?)? << 20,
-            "--processes" => o.limits.processes = number(name, &value()?)?,
-            "--file-size" => o.limits.file_size = number(name, &value()?)? << 20,
-            "--open-files" => o.limits.open_files = number(name, &value()?)?,
-            "--workdir" => o.workdir = Some(PathBuf::from(value()?)),
-            "--read" => o.read.push(PathBuf::from(value()?)),
-            "--sandbox" => {
-                let v = value()?;
-                let level = v.to_str().unwrap_or("").parse();
-                o.level = Some(level.map_err(|e| format!("--sandbox: {e}"))?);
-            }
-            "--" => {
-                o.command = args.collect();
-                break;
-            }
-            _ => {
-                return Err(format!(
-                    "unknown option '{name}' (the program goes after '--')"
-                ))
-            }
-        }
-    }
-    if o.command.is_empty() {
-        return Err("no PROGRAM after '--'".into());
-    }
-    Ok(Parsed::Run(o))
-}
-
-fn number(name: &str, value: &OsString) -> Result<u64, String> {
-    value
-        .to_str()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|&n| n > 0 && n < 1 << 40)
-        .ok_or_else(|| format!("{name}: should be a positive whole number, but is {value:?}"))
-}
-
-fn seconds(name: &str, value: &OsString) -> Result<Duration, String> {
-    value
-        .to_str()
-        .and_then(|v| v.parse::<f64>().ok())
-        .filter(|s| *s > 0.0 && *s < 1e7)
-        .map(Duration::from_secs_f64)
-        .ok_or_else(|| format!("{name}: should be a positive number of seconds, but is {value:?}"))
 }
 
 /// The program to run: a name with a slash as a path from here, else looked
@@ -228,27 +118,11 @@ fn stream<F: AsFd>(f: F) -> io::Result<File> {
     Ok(File::from(f.as_fd().try_clone_to_owned()?))
 }
 
-/// `puzzle-grade run [OPTIONS] -- PROGRAM [ARGS...]`: one program in the
-/// sandbox, on this process's standard streams; see [`USAGE`].
-pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
-    let o = match parse(args) {
-        Ok(Parsed::Help) => {
-            let mut out = io::stdout().lock();
-            return match out.write_all(USAGE.as_bytes()).and_then(|()| out.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::from(2),
-            };
-        }
-        Ok(Parsed::Run(o)) => o,
-        Err(e) => {
-            let _ = writeln!(
-                io::stderr(),
-                "puzzle-grade: run: {e}\n(puzzle-grade run --help for usage)"
-            );
-            return ExitCode::from(2);
-        }
-    };
-    let given = PathBuf::from(&o.command[0]);
+/// `puzzle-grade run [OPTIONS] [--] PROGRAM [ARGS...]`: one program in the
+/// sandbox, on this process's standard streams (see `args::Mode::Run`).
+pub fn sandbox_command(o: &Given) -> ExitCode {
+    let limits = limits(o);
+    let given = PathBuf::from(&o.operands[0]);
     let Some(program) = resolve(&given) else {
         let _ = writeln!(
             io::stderr(),
@@ -283,9 +157,9 @@ pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
     let result = streams.and_then(|(stdin, stdout, stderr)| {
         sandbox.run(Job {
             program,
-            args: o.command[1..].to_vec(),
+            args: o.operands[1..].to_vec(),
             path: RUN_PATH.into(),
-            read_only: o.read.iter().map(|p| here.join(p)).collect(),
+            read_only: o.read_only.iter().map(|p| here.join(p)).collect(),
             workdir: match &o.workdir {
                 Some(dir) => Workdir::Folder(here.join(dir)),
                 None => Workdir::Scratch,
@@ -293,13 +167,13 @@ pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
             stdin,
             stdout,
             stderr,
-            limits: o.limits.clone(),
+            limits: limits.clone(),
         })
     });
     let _ = std::fs::remove_dir_all(&scratch_root);
     match result {
         Ok(outcome) => {
-            let (text, code) = describe(outcome.ending, &o.limits);
+            let (text, code) = describe(outcome.ending, &limits);
             if let Some(text) = text {
                 let caveat = if outcome.memory_limit.is_resident() {
                     ""
@@ -321,53 +195,9 @@ pub fn sandbox_command(args: Vec<OsString>) -> ExitCode {
 mod tests {
     use super::*;
 
-    fn args(s: &[&str]) -> Vec<OsString> {
-        s.iter().map(OsString::from).collect()
-    }
-
-    #[test]
-    fn parses_limits_and_the_program() {
-        let Ok(Parsed::Run(o)) = parse(args(&[
-            "--time",
-            "2.5",
-            "--memory",
-            "64",
-            "--processes",
-            "3",
-            "--",
-            "prog",
-            "--time",
-        ])) else {
-            panic!("not parsed");
-        };
-        assert_eq!(o.limits.wall, Duration::from_millis(2500));
-        assert_eq!(o.limits.memory, 64 << 20);
-        assert_eq!(o.limits.processes, 3);
-        assert_eq!(o.limits.file_size, 64 << 20);
-        assert_eq!(o.command, args(&["prog", "--time"]));
-    }
-
-    #[test]
-    fn rejects_bad_values_by_name() {
-        assert_eq!(
-            parse(args(&["--memory", "lots", "--", "x"])),
-            Err("--memory: should be a positive whole number, but is \"lots\"".into())
-        );
-        assert_eq!(parse(args(&["--time"])), Err("--time needs a value".into()));
-        assert_eq!(parse(args(&["--"])), Err("no PROGRAM after '--'".into()));
-        assert_eq!(
-            parse(args(&["--sandbox", "all", "--", "x"])),
-            Err("--sandbox: should be namespaces, uid or minimal, but is \"all\"".into())
-        );
-        assert_eq!(
-            parse(args(&["prog"])),
-            Err("unknown option 'prog' (the program goes after '--')".into())
-        );
-    }
-
     #[test]
     fn exit_status_says_how_it_ended() {
-        let l = defaults();
+        let l = limits(&Given::default());
         assert_eq!(describe(Ending::Exited(0), &l), (None, 0));
         assert_eq!(
             describe(

@@ -2,10 +2,10 @@
 //! table, the slowest run and the last line; and its counts for a row of
 //! `grade-all`'s table.
 
-use super::cause::{shared_cause, Shape};
-use super::fixture::{Category, Fixture};
-use super::judge::{Class, Graded, Judgement};
-use super::marks::{lost_in_words, points, Score};
+use crate::judging::fixture::{Category, Fixture};
+use crate::judging::judge::{Class, Graded, Judgement};
+use crate::marking::cause::{shared_cause, Shape};
+use crate::marking::marks::{lost_in_words, points, Score};
 use std::fs;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -75,32 +75,11 @@ pub fn seconds(d: Duration) -> String {
 
 /// Writes the report of `graded` (one per fixture): the causes that failing
 /// fixtures of a class share (a `cause` line each, as the feedback names
-/// them), the report lines class by class, then the messages, the table, the
-/// slowest run and the last line `N passed, M failed`.
-pub fn write_report<W: Write>(
-    out: &mut W,
-    fixtures: &[Fixture],
-    graded: &[Graded],
-    strict: bool,
-) -> io::Result<Counts> {
-    write_report_with(out, fixtures, graded, strict, b"")
-}
-
-/// [`write_report`], with `between` (a fuzzing's transcript) written after
-/// the messages and before the table.
-pub fn write_report_with<W: Write>(
-    out: &mut W,
-    fixtures: &[Fixture],
-    graded: &[Graded],
-    strict: bool,
-    between: &[u8],
-) -> io::Result<Counts> {
-    write_any_report(out, fixtures, graded, strict, between, None)
-}
-
-/// [`write_report_with`] for a marked program (`grade-all`): before the
-/// last line, its score and what each class of fault cost,
-/// `score 68 of 100; lost: wrong verdict 30, format 2` (see [`score_line`]).
+/// them), the report lines class by class, then the messages, `between` (a
+/// fuzzing's transcript), the table, the slowest run, its score and what
+/// each class of fault cost,
+/// `score 68 of 100; lost: wrong verdict 30, format 2` (as `score_line` writes it),
+/// and the last line, `N passed, M failed`.
 pub fn write_marked_report<W: Write>(
     out: &mut W,
     fixtures: &[Fixture],
@@ -225,7 +204,7 @@ fn write_any_report<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixture::Allowed;
+    use crate::judging::fixture::Allowed;
     use std::path::PathBuf;
 
     fn fixture(name: &str) -> Fixture {
@@ -259,7 +238,7 @@ mod tests {
             },
         ];
         let mut out = Vec::new();
-        let counts = write_report(&mut out, &fixtures, &graded, false).unwrap();
+        let counts = write_any_report(&mut out, &fixtures, &graded, false, b"", None).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "WRONG VERDICT     Tests/unsol_c: 'solvable'");
@@ -277,7 +256,7 @@ mod tests {
         assert_eq!(counts.total_failed(), 1);
         // With STRICT, the format difference fails too.
         let mut out = Vec::new();
-        let counts = write_report(&mut out, &fixtures, &graded, true).unwrap();
+        let counts = write_any_report(&mut out, &fixtures, &graded, true, b"", None).unwrap();
         assert_eq!(counts.total_failed(), 2);
         assert!(String::from_utf8(out)
             .unwrap()

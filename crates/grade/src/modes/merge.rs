@@ -9,12 +9,12 @@
 //! marker, and the merged grading is then marked incomplete; nothing is
 //! kept silently.
 
-use super::grades::{
+use crate::publishing::grades::{
     copy_atomic, remove_grading_files, remove_submission_files, utc_now, Earlier, Manifest,
     SUBMISSION_FILES,
 };
-use super::record::Record;
-use super::submissions::write_summary_files;
+use crate::publishing::record::Record;
+use crate::publishing::summaries::write_summary_files;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;

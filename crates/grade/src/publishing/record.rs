@@ -9,12 +9,12 @@
 //! show them (points to two decimals, seconds to hundredths), so a record
 //! read back prints the same bytes.
 
-use super::fixture::Fixture;
-use super::json::{json_string, Json};
-use super::judge::Graded;
-use super::judge::{Class, Judgement};
-use super::marks::{points, Score};
-use super::report::{seconds, Counts};
+use crate::judging::fixture::Fixture;
+use crate::judging::judge::Graded;
+use crate::judging::judge::{Class, Judgement};
+use crate::marking::marks::{points, Score};
+use crate::marking::report::{seconds, Counts};
+use crate::publishing::json::{json_string, Json};
 use std::fmt::Write as _;
 use std::time::Duration;
 

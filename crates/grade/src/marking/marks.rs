@@ -20,9 +20,9 @@
 //! time-limit = 60               # seconds
 //! ```
 
-use super::fixture::{Category, Fixture};
-use super::judge::Graded;
-use super::judge::{Class, Judgement};
+use crate::judging::fixture::{Category, Fixture};
+use crate::judging::judge::Graded;
+use crate::judging::judge::{Class, Judgement};
 use std::fmt;
 
 /// The parts a fixture's points come in.
@@ -129,7 +129,7 @@ struct Override {
 /// A marking scheme.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scheme {
-    /// Points of each part, in [`Part::ALL`]'s order.
+    /// Points of each part: verdicts, rejections, exit status, format.
     pub points: [f64; 4],
     overrides: Vec<Override>,
 }
@@ -314,7 +314,8 @@ impl Scheme {
     /// that the points shown per fixture add up to the total shown, in
     /// every format.
     pub fn score(&self, fixtures: &[Fixture], graded: &[Graded]) -> Score {
-        let counts = |f: &Fixture| !matches!(f.allowed, super::fixture::Allowed::NotGraded(_));
+        let counts =
+            |f: &Fixture| !matches!(f.allowed, crate::judging::fixture::Allowed::NotGraded(_));
         // Hundredths of each part, fixture by fixture.
         let mut shares = vec![[0u64; 4]; fixtures.len()];
         for (p, part) in Part::ALL.iter().enumerate() {
@@ -454,7 +455,7 @@ pub fn points(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixture::Allowed;
+    use crate::judging::fixture::Allowed;
     use std::path::PathBuf;
 
     fn fixture(shown: &str) -> Fixture {

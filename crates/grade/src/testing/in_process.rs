@@ -1,13 +1,13 @@
-//! The engine tested in this process, through the fake runner ([`crate::fake`]):
+//! The engine tested in this process, through the fake runner ([`crate::testing::fake`]):
 //! grading one program, a folder of submissions with a fake build, and the
 //! fuzzer; no real process is started.
 
-use crate::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch};
-use crate::fixture::Fixture;
-use crate::judge::{Class, Judgement};
-use crate::record::Row;
-use crate::submissions::{GradeAll, Select};
-use crate::{grade_program, prepare_fixtures, Settings};
+use crate::engine::{grade_program, prepare_fixtures, Settings};
+use crate::judging::fixture::Fixture;
+use crate::judging::judge::{Class, Judgement};
+use crate::modes::grade_all::{GradeAll, Select};
+use crate::publishing::record::Row;
+use crate::testing::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch};
 use puzzle_sandbox::{Ending, Runner};
 use std::fs;
 use std::path::PathBuf;
@@ -28,7 +28,7 @@ fn few(scratch: &Scratch, files: &[(&str, &[u8])]) -> Vec<Fixture> {
     fixtures
 }
 
-fn classes(graded: &[crate::judge::Graded]) -> Vec<Option<Class>> {
+fn classes(graded: &[crate::judging::judge::Graded]) -> Vec<Option<Class>> {
     graded
         .iter()
         .map(|g| match g.judgement {
@@ -58,7 +58,10 @@ fn grade_all(
         temp,
         build_seconds: 5,
         protections: runner.protections(),
-        formats: formats.iter().map(|f| f.to_string()).collect(),
+        formats: formats
+            .iter()
+            .map(|f| f.parse().expect("a format"))
+            .collect(),
         fuzz_seconds: None,
         options: String::new(),
         select: Select::All,
@@ -252,7 +255,7 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     });
     let work = scratch.join("work");
     fs::create_dir_all(&work).unwrap();
-    let options = crate::fuzz::Options {
+    let options = crate::modes::fuzz::Options {
         seed: 1,
         seconds: 1,
         into: scratch.join("found"),
@@ -260,7 +263,7 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
         program: scratch.join("puzzle"),
     };
     let mut transcript = Vec::new();
-    let summary = crate::fuzz::fuzz(&runner, &options, &work, &mut transcript).unwrap();
+    let summary = crate::modes::fuzz::fuzz(&runner, &options, &work, &mut transcript).unwrap();
     let text = String::from_utf8(transcript).unwrap();
     assert_eq!(summary.found.len(), 1, "{text}");
     let found = &summary.found[0];
@@ -275,7 +278,7 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     // The reference itself yields nothing.
     let right = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
     let mut transcript = Vec::new();
-    let summary = crate::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
+    let summary = crate::modes::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
     assert!(summary.found.is_empty());
     assert!(summary.inputs > 10);
 }
@@ -284,12 +287,12 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
 fn submissions_as_handed_in_are_unpacked_and_their_sources_found() {
     let scratch = Scratch::new("handed-in");
     let fixtures = few(&scratch, &[("sol_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
-    let zip = crate::archive::tests::zip(&[
+    let zip = crate::intake::archive::tests::zip(&[
         ("ass1/", b"", 0o040755),
         ("ass1/Makefile", b"puzzle:\n", 0o100644),
         ("ass1/puzzle.c", b"", 0o100644),
     ]);
-    let evil = crate::archive::tests::zip(&[("../../x.c", b"", 0o100644)]);
+    let evil = crate::intake::archive::tests::zip(&[("../../x.c", b"", 0o100644)]);
     scratch.files("subs/zipped", &[("submission.zip", &zip)]);
     scratch.files("subs/evil", &[("submission.zip", &evil)]);
     scratch.files(

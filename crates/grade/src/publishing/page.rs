@@ -17,13 +17,13 @@
 //! its feedback names it; it needs the fixtures' bytes, read where the
 //! grading runs ([`fixture_shape`]), and is left out where they cannot be.
 
-use super::cause::{shared_cause, Shape};
-use super::grades::Manifest;
-use super::html::{escape, head, href};
-use super::judge::Class;
-use super::marks::points;
-use super::record::{FixtureLine, Record, CLASSES};
-use super::report::seconds;
+use crate::judging::judge::Class;
+use crate::marking::cause::{shared_cause, Shape};
+use crate::marking::marks::points;
+use crate::marking::report::seconds;
+use crate::publishing::grades::Manifest;
+use crate::publishing::html::{escape, head, href};
+use crate::publishing::record::{FixtureLine, Record, CLASSES};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -692,7 +692,7 @@ fn grading_section(out: &mut String, manifest: &Manifest) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Row, RowMarks};
+    use crate::publishing::record::{Row, RowMarks};
     use std::time::Duration;
 
     fn line(fixture: &str, class: &str, points: f64) -> FixtureLine {

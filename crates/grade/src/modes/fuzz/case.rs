@@ -133,6 +133,7 @@ pub struct Layout {
 
 impl Layout {
     /// One space between tokens, nothing else.
+    #[cfg(test)]
     pub const PLAIN: Layout = Layout {
         spaces: 1,
         tabs: false,
@@ -188,11 +189,6 @@ impl Line {
         self.render_into(&mut bytes);
         bytes.len()
     }
-
-    /// Whether it has no byte.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// An input as lines of tokens.
@@ -242,6 +238,7 @@ impl Doc {
     }
 
     /// The side of its largest board, as the most tokens on a line shows it.
+    #[cfg(test)]
     pub fn side(&self) -> usize {
         let tokens = self.lines.iter().map(|l| l.tokens.len()).max().unwrap_or(0);
         puzzle::board_adt::isqrt(tokens as u64) as usize
@@ -679,7 +676,7 @@ mod tests {
                         layout: Layout::PLAIN,
                     };
                     let bytes = recipe.render().render();
-                    let (lenient, _) = crate::open_choice::lenient_reading(&bytes);
+                    let (lenient, _) = crate::judging::open_choice::lenient_reading(&bytes);
                     let bad = read_puzzle(&bytes[..]).is_err();
                     // Lines after the goal and blank lines are open choices: bad as written.
                     assert!(

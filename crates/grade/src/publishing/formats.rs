@@ -1,15 +1,16 @@
 //! A graded submission in the formats marking platforms read: Gradescope's
-//! and PrairieLearn's `results.json`, JUnit XML, and JSON lines for scripts.
+//! and PrairieLearn's `results.json` and JUnit XML, each a [`Format`] (its
+//! name for `--format`, its file's suffix, its help line and its writer).
 //! Each takes one [`Marked`] submission; a build that failed is shown as
 //! each platform expects (Gradescope: score 0 and the reason; PrairieLearn:
 //! `gradable: false`; JUnit: an error in a `build` test case).
 
-use super::fixture::Fixture;
-use super::json::json_string;
-use super::judge::Graded;
-use super::judge::Judgement;
-use super::marks::{points, Scheme, Score, Visibility};
-use super::report::{seconds, Counts};
+use crate::judging::fixture::Fixture;
+use crate::judging::judge::Graded;
+use crate::judging::judge::Judgement;
+use crate::marking::marks::{points, Scheme, Score, Visibility};
+use crate::marking::report::{seconds, Counts};
+use crate::publishing::json::json_string;
 use std::fmt::Write as _;
 
 /// One submission, graded and marked (or not built).
@@ -34,8 +35,74 @@ pub struct Marked<'a> {
     pub feedback: &'a str,
 }
 
-/// The formats, by the names `--format` takes.
-pub const FORMATS: [&str; 4] = ["gradescope", "prairielearn", "junit", "jsonl"];
+/// A platform's format, written for each submission with `--format`.
+/// (`summary.jsonl`, a JSON line a submission, is written in every grading:
+/// it is not a format to ask for.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Gradescope's autograder `results.json`.
+    Gradescope,
+    /// PrairieLearn's external grader `results.json`.
+    PrairieLearn,
+    /// JUnit XML, which CI systems show.
+    JUnit,
+}
+
+impl Format {
+    /// Every format, in the order help lists them.
+    pub const ALL: [Format; 3] = [Format::Gradescope, Format::PrairieLearn, Format::JUnit];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Gradescope => "gradescope",
+            Format::PrairieLearn => "prairielearn",
+            Format::JUnit => "junit",
+        }
+    }
+
+    /// What its file is, for help.
+    pub fn help(self) -> &'static str {
+        match self {
+            Format::Gradescope => "Gradescope's results.json",
+            Format::PrairieLearn => "PrairieLearn's results.json",
+            Format::JUnit => "JUnit XML",
+        }
+    }
+
+    /// The suffix of its file after the submission's name.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Format::Gradescope => ".gradescope.json",
+            Format::PrairieLearn => ".prairielearn.json",
+            Format::JUnit => ".junit.xml",
+        }
+    }
+
+    /// The file's text for `marked`.
+    pub fn render(self, marked: &Marked) -> String {
+        match self {
+            Format::Gradescope => gradescope(marked),
+            Format::PrairieLearn => prairielearn(marked),
+            Format::JUnit => junit(marked),
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    /// A format by its name, or what the names are.
+    fn from_str(name: &str) -> Result<Format, String> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+                format!("'{name}' is not one of {}", names.join(", "))
+            })
+    }
+}
 
 /// `text` escaped for XML 1.0 (characters XML cannot hold become `?`).
 pub fn xml_text(text: &str) -> String {
@@ -76,7 +143,7 @@ fn tests<'a>(m: &'a Marked<'a>) -> impl Iterator<Item = (&'a Fixture, &'a Graded
 }
 
 /// Gradescope's `results.json`.
-pub fn gradescope(m: &Marked) -> String {
+fn gradescope(m: &Marked) -> String {
     let Some(score) = m.score else {
         return format!(
             "{{\"score\": 0, \"output\": {}, \"output_format\": \"md\", \"tests\": []}}\n",
@@ -109,7 +176,7 @@ pub fn gradescope(m: &Marked) -> String {
 }
 
 /// PrairieLearn's external grader `results.json` (score from 0 to 1).
-pub fn prairielearn(m: &Marked) -> String {
+fn prairielearn(m: &Marked) -> String {
     let Some(score) = m.score else {
         return format!(
             "{{\"gradable\": false, \"score\": 0, \"message\": {}, \"tests\": []}}\n",
@@ -166,7 +233,7 @@ pub fn prairielearn(m: &Marked) -> String {
 
 /// JUnit XML: a test suite a submission, a test case a fixture, a failure
 /// with its class.
-pub fn junit(m: &Marked) -> String {
+fn junit(m: &Marked) -> String {
     let name = xml_text(m.name);
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
     let Some(graded) = m.graded else {

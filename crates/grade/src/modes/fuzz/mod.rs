@@ -15,13 +15,13 @@
 //! output, the expected output and, for a wrong verdict, the reference's
 //! `--explain` lines. The stream of inputs is fixed by the seed.
 
-pub mod case;
-pub mod shrink;
+pub(crate) mod case;
+pub(crate) mod shrink;
 
-use super::fixture::{prepare, Allowed, Fixture};
-use super::judge::{judge, Class, Judgement, Ran};
-use super::text::{lines, quote};
-use super::Settings;
+use crate::engine::Settings;
+use crate::judging::fixture::{prepare, Allowed, Fixture};
+use crate::judging::judge::{judge, Class, Judgement, Ran};
+use crate::judging::text::{lines, quote};
 use case::{Blank, Fault, Goal, Kind, Layout, Recipe};
 use puzzle::input::read_puzzle;
 use puzzle::SplitMix64;

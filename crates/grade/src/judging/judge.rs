@@ -2,13 +2,13 @@
 //! how the run ended (the output cap, limits, signals) first, then the
 //! verdict, then the rejection or acceptance, then the format.
 
-use super::fixture::{Allowed, Category, Fixture};
-use super::open_choice::in_words;
-use super::text::{
+use crate::judging::fixture::{Allowed, Category, Fixture};
+use crate::judging::open_choice::in_words;
+use crate::judging::text::{
     difference, echoes_a_board, has_text, kind_of_difference, lines, message, not_one_error_line,
     parting_line, quote, quote_end,
 };
-use super::verdict::{find_stuck_verdict, find_verdict, Said};
+use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
 use puzzle_sandbox::{Ending, Limits};
 use std::time::Duration;
 
@@ -330,7 +330,7 @@ impl Judging<'_> {
             );
             Judgement::Noted(Class::Format, text)
         } else {
-            Judgement::Message(super::text::message(ran.out, true))
+            Judgement::Message(crate::judging::text::message(ran.out, true))
         }
     }
 
@@ -381,7 +381,7 @@ mod tests {
     use std::time::Duration;
 
     fn fixture(name: &str, text: &[u8]) -> Fixture {
-        let (expected, _) = crate::fixture::reference_answer(text);
+        let (expected, _) = crate::judging::fixture::reference_answer(text);
         let named = Category::of_name(name);
         Fixture {
             shown: name.into(),

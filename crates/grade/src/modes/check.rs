@@ -2,7 +2,7 @@
 //! its name says: `bad*` with exit status 1 and one `error: ` line, `sol*`
 //! and `unsol*` with the three lines and the verdict, nothing on stderr.
 
-use super::fixture::{Category, Fixture};
+use crate::judging::fixture::{Category, Fixture};
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;

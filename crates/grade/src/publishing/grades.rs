@@ -13,8 +13,8 @@
 //! it is meant to be, never half written. A file this crate did not write
 //! is never removed: only the files of submission names a grading recorded.
 
-use super::json::{json_string, Json};
-use super::record::Record;
+use crate::publishing::json::{json_string, Json};
+use crate::publishing::record::Record;
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
@@ -80,7 +80,7 @@ pub struct Shard {
 impl Shard {
     /// Reads `I/N` (1 <= I <= N <= 100000).
     pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard: should be I/N with 1 <= I <= N, but is '{text}'");
+        let bad = || format!("should be I/N with 1 <= I <= N, but is '{text}'");
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let index: u32 = i.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;

@@ -53,7 +53,8 @@ impl Case {
 pub struct Shrunk {
     /// The case.
     pub case: Case,
-    /// Calls of the predicate.
+    /// Calls of the predicate (the tests hold it to the limit).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub tries: usize,
 }
 
@@ -326,8 +327,8 @@ fn blanks(doc: &mut Doc, i: usize, part: usize) -> &mut Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::case::{Blank, Fault, Layout};
     use super::*;
+    use crate::modes::fuzz::case::{Blank, Fault, Layout};
     use puzzle::mix;
 
     fn case(kind: Kind, side: usize, seed: u64, layout: Layout) -> Case {

@@ -7,8 +7,8 @@
 //! for the causes that need it, what sets them apart from the fixtures of
 //! the same categories that did not fail so.
 
-use super::judge::Class;
-use super::text::{has_text, lines};
+use crate::judging::judge::Class;
+use crate::judging::text::{has_text, lines};
 use puzzle::input::read_puzzle;
 
 /// Kinds of token, separator and layout a fixture holds (bits of

@@ -1,7 +1,7 @@
 //! `grade-all`: every folder of a folder of submissions built, graded and
 //! marked, one row of a table each, streamed as each is done, and the
 //! grading's files kept whole and up to date in the grades folder
-//! ([`super::grades`]) as it goes.
+//! ([`crate::publishing::grades`]) as it goes.
 //!
 //! A grading is one thing: a fresh one replaces the files of the grading
 //! before it in the same grades folder; `--only` grades some submissions
@@ -10,21 +10,18 @@
 //! the same options. A submission no longer in the folder loses its rows
 //! and files, and the marker is told.
 
-use super::build::{copy_folder, files_in, write_shims, Builder};
-use super::feedback::{feedback, not_built};
-use super::fixture::Fixture;
-use super::formats::{gradescope, junit, prairielearn, Marked};
-use super::fuzz;
-use super::grades::{
+mod submission;
+
+use crate::engine::Settings;
+use crate::intake::build::{write_shims, Builder};
+use crate::judging::fixture::Fixture;
+use crate::publishing::formats::Format;
+use crate::publishing::grades::{
     move_into_place, remove_grading_files, remove_stale_parts, remove_submission_files, utc_now,
     write_atomic, Earlier, Manifest, Shard,
 };
-use super::html::feedback_page;
-use super::judge::Judgement;
-use super::page::{class_page, fixture_shape};
-use super::record::{csv_header, table_header, FixtureLine, Record, Row, FIXTURES_CSV_HEADER};
-use super::report::write_marked_report;
-use super::{grade_program_until, Settings};
+use crate::publishing::record::{table_header, Record, Row};
+use crate::publishing::summaries::write_summary_files;
 use puzzle_sandbox::Runner;
 use std::fs;
 use std::io::{self, Write};
@@ -72,9 +69,8 @@ pub struct GradeAll<'a> {
     pub build_seconds: u64,
     /// The runner's protections, the first line of every report.
     pub protections: String,
-    /// The platform formats to write for each submission (see
-    /// [`super::formats::FORMATS`]).
-    pub formats: Vec<String>,
+    /// The platforms' files to write for each submission.
+    pub formats: Vec<Format>,
     /// Seconds of fuzzing a submission after its fixtures (none: off); the
     /// minimal cases go to `NAME.fuzz/` in the grades folder.
     pub fuzz_seconds: Option<u64>,
@@ -134,6 +130,7 @@ impl GradeAll<'_> {
     /// not a submission.
     pub fn run(&self, out: &mut dyn Write, progress: &mut dyn FnMut(&Row)) -> io::Result<Graded> {
         let folder_names = submission_names(&self.submissions)?;
+        self.looks_like_submissions(&folder_names)?;
         let earlier = Earlier::read(&self.grades)?;
         let plan = self.plan(&folder_names, earlier)?;
         let mut records = plan.kept;
@@ -165,14 +162,22 @@ impl GradeAll<'_> {
             shims,
             seconds: self.build_seconds,
         };
+        // The rows kept from before come first, so that the table is the
+        // whole grading's, whatever was graded now.
         let width = plan
             .to_grade
             .iter()
+            .chain(records.iter().map(|r| &r.row.name))
             .map(|n| n.len())
             .max()
             .unwrap_or(0)
             .max(10);
         out.write_all(format!("{}\n", table_header(width)).as_bytes())?;
+        let mut kept: Vec<&Record> = records.iter().collect();
+        kept.sort_by(|a, b| a.row.name.cmp(&b.row.name));
+        for record in kept.iter().filter(|r| !plan.to_grade.contains(&r.row.name)) {
+            out.write_all(format!("{}\n", record.row.table_line(width)).as_bytes())?;
+        }
         out.flush()?;
         let mut rows = Vec::new();
         let mut written: Option<Instant> = None;
@@ -184,7 +189,9 @@ impl GradeAll<'_> {
                 break;
             }
             let staged = self.temp.join("staged").join(name);
-            let graded = self.grade_one(&builder, &work, name, &staged);
+            let graded = self
+                .grade_submission(&builder, &work, name, &staged)
+                .and_then(|graded| graded.write(name, &staged));
             if (self.stop)() {
                 // Its runs were stopped by the signal (and may have failed
                 // for it): no grade at all rather than a wrong one.
@@ -220,6 +227,36 @@ impl GradeAll<'_> {
             stopped,
             notes: plan.notes,
         })
+    }
+
+    /// Whether the folder looks like a folder of submissions, one folder a
+    /// student; if not, why, with advice (a refusal).
+    fn looks_like_submissions(&self, folder_names: &[String]) -> io::Result<()> {
+        let folder = self.submissions.display();
+        let sources: Vec<String> = fs::read_dir(&self.submissions)?
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| {
+                n.ends_with(".c") || n.ends_with(".h") || n == "Makefile" || n == "makefile"
+            })
+            .collect();
+        let refuse = |why: String| Err(io::Error::new(io::ErrorKind::InvalidInput, why));
+        if !sources.is_empty() {
+            let mut shown = sources;
+            shown.sort();
+            shown.truncate(3);
+            return refuse(format!(
+                "{folder} looks like one submission (it holds {}), not a folder of them: grade-all grades each folder in SUBMISSIONS, one a student; give the folder that holds it, or build it and run 'puzzle-grade grade PROGRAM'",
+                shown.join(", ")
+            ));
+        }
+        if folder_names.is_empty() {
+            return refuse(format!(
+                "{folder} holds no submission: grade-all grades each folder in SUBMISSIONS (not hidden ones), one a student, holding its sources or an archive of them"
+            ));
+        }
+        Ok(())
     }
 
     /// What to grade, what to keep of the earlier grading and which files
@@ -326,143 +363,6 @@ impl GradeAll<'_> {
         })
     }
 
-    /// Grades one submission; its files go to `staged` (a folder of their
-    /// own, moved into the grades folder by [`GradeAll::publish`]).
-    fn grade_one(
-        &self,
-        builder: &Builder,
-        work: &Path,
-        name: &str,
-        staged: &Path,
-    ) -> io::Result<Record> {
-        let _ = fs::remove_dir_all(staged);
-        fs::create_dir_all(staged)?;
-        let copy = self.temp.join("builds").join(name);
-        copy_folder(&self.submissions.join(name), &copy)?;
-        let file = |suffix: &str| staged.join(format!("{name}{suffix}"));
-        // The budget covers the build, the runs and the fuzzing.
-        let deadline = self.settings.budget.map(|b| Instant::now() + b);
-        let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        let builder = Builder {
-            seconds: left().map_or(builder.seconds, |l| builder.seconds.min(l.as_secs().max(1))),
-            shims: builder.shims.clone(),
-            path: builder.path.clone(),
-            runner: builder.runner,
-        };
-        let built = builder.build(&copy, &file(".make.txt"))?;
-        let scheme = &self.settings.scheme;
-        let result = match &built.program {
-            Some(program) => {
-                let graded = grade_program_until(
-                    self.runner,
-                    program,
-                    self.fixtures,
-                    self.settings,
-                    work,
-                    &|_| {},
-                    deadline,
-                )?;
-                let mut transcript = Vec::new();
-                let fuzz_seconds = self
-                    .fuzz_seconds
-                    .map(|s| left().map_or(s, |l| s.min(l.as_secs())))
-                    .filter(|&s| s > 0);
-                let fuzzed = match fuzz_seconds {
-                    Some(seconds) => {
-                        let options = fuzz::Options {
-                            seed: 1,
-                            seconds,
-                            into: file(".fuzz"),
-                            settings: self.settings.clone(),
-                            program: program.clone(),
-                        };
-                        let summary = fuzz::fuzz(self.runner, &options, work, &mut transcript)?;
-                        Some(summary.found.len())
-                    }
-                    None => None,
-                };
-                let mut report = format!("{}\n", self.protections).into_bytes();
-                let score = scheme.score(self.fixtures, &graded);
-                let counts = write_marked_report(
-                    &mut report,
-                    self.fixtures,
-                    &graded,
-                    self.settings.strict,
-                    &transcript,
-                    &score,
-                )?;
-                fs::write(file(".txt"), report)?;
-                Some((graded, counts, score, fuzzed))
-            }
-            None => {
-                let text = format!("not built: {} (see {name}.make.txt)\n", built.note);
-                fs::write(file(".txt"), text)?;
-                None
-            }
-        };
-        let _ = fs::remove_dir_all(&copy);
-        let (record, feedback_text) = match &result {
-            Some((graded, counts, score, fuzzed)) => {
-                let judgements: Vec<&Judgement> = graded.iter().map(|g| &g.judgement).collect();
-                let text = feedback(
-                    name,
-                    self.fixtures,
-                    &judgements,
-                    Some(score),
-                    &|f| scheme.visibility(f),
-                    &|f| fs::read(&f.path).unwrap_or_default(),
-                );
-                let lines = FixtureLine::of(self.fixtures, graded, score, &|f| {
-                    scheme.visibility(f).word()
-                });
-                let row = Row::graded(name, counts, score, *fuzzed, &built.note);
-                (
-                    Record {
-                        row,
-                        fixtures: lines,
-                    },
-                    text,
-                )
-            }
-            None => {
-                let log = fs::read(file(".make.txt"))?;
-                let files = files_in(&self.submissions.join(name));
-                let text = not_built(name, &built.note, &log, &files);
-                let row = Row::not_built(name, &built.note);
-                (
-                    Record {
-                        row,
-                        fixtures: Vec::new(),
-                    },
-                    text,
-                )
-            }
-        };
-        let marked = Marked {
-            name,
-            note: &built.note,
-            fixtures: self.fixtures,
-            graded: result.as_ref().map(|r| r.0.as_slice()),
-            score: result.as_ref().map(|r| &r.2),
-            counts: result.as_ref().map(|r| &r.1),
-            scheme,
-            strict: self.settings.strict,
-            feedback: &feedback_text,
-        };
-        for format in &self.formats {
-            let (suffix, text) = match format.as_str() {
-                "gradescope" => (".gradescope.json", gradescope(&marked)),
-                "prairielearn" => (".prairielearn.json", prairielearn(&marked)),
-                "junit" => (".junit.xml", junit(&marked)),
-                _ => continue,
-            };
-            fs::write(file(suffix), text)?;
-        }
-        fs::write(file(".feedback.md"), &feedback_text)?;
-        fs::write(file(".feedback.html"), feedback_page(name, &feedback_text))?;
-        Ok(record)
-    }
-
     /// Moves the files of `name` from `staged` into the grades folder, in
     /// place of its earlier ones.
     fn publish(&self, name: &str, staged: &Path) -> io::Result<()> {
@@ -524,74 +424,4 @@ fn names_checked(
         )),
         None => Ok(names.to_vec()),
     }
-}
-
-/// Writes a grading's summaries into `grades` from its `manifest` and
-/// `records`: `summary.txt` (the manifest in words, then the table),
-/// `summary.csv`, `summary-fixtures.csv`, `summary.jsonl`, the class page
-/// `index.html` ([`super::page`]), and `grading.json` last, each whole. The records are written in name order.
-pub fn write_summary_files(
-    grades: &Path,
-    manifest: &Manifest,
-    records: &[Record],
-) -> io::Result<()> {
-    let mut sorted: Vec<&Record> = records.iter().collect();
-    sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
-    let width = sorted
-        .iter()
-        .map(|r| r.row.name.len())
-        .max()
-        .unwrap_or(0)
-        .max(10);
-    let mut table = grading_lines(manifest, sorted.len());
-    table += &(table_header(width) + "\n");
-    let mut csv = csv_header() + "\n";
-    let mut fixtures = String::from(FIXTURES_CSV_HEADER) + "\n";
-    let mut json = String::new();
-    for record in &sorted {
-        table += &(record.row.table_line(width) + "\n");
-        csv += &(record.row.csv_line() + "\n");
-        for line in &record.fixtures {
-            fixtures += &(line.csv_line(&record.row.name) + "\n");
-        }
-        json += &record.json_line();
-    }
-    write_atomic(&grades.join("summary.txt"), table.as_bytes())?;
-    write_atomic(&grades.join("summary.csv"), csv.as_bytes())?;
-    write_atomic(&grades.join("summary-fixtures.csv"), fixtures.as_bytes())?;
-    write_atomic(&grades.join("summary.jsonl"), json.as_bytes())?;
-    let page = class_page(manifest, &sorted, &fixture_shape);
-    write_atomic(&grades.join("index.html"), page.as_bytes())?;
-    write_atomic(&grades.join("grading.json"), manifest.to_json().as_bytes())
-}
-
-/// The head of `summary.txt`: what was graded, how, and how far.
-fn grading_lines(manifest: &Manifest, graded: usize) -> String {
-    let to_grade = manifest.names_to_grade().len();
-    let part = match manifest.shard {
-        Some(shard) => format!(
-            "shard {shard}: {to_grade} of {} submissions",
-            manifest.folder_names.len()
-        ),
-        None => format!("{to_grade} submissions"),
-    };
-    let state = if manifest.complete {
-        "complete".to_string()
-    } else {
-        format!(
-            "INCOMPLETE: {graded} of {to_grade} graded; run the same command with --resume to finish"
-        )
-    };
-    format!(
-        "grading of {} ({part}), {state}\noptions: {}\n{}\nbegan {}, written {}\n\n",
-        manifest.folder,
-        if manifest.options.is_empty() {
-            "(defaults)"
-        } else {
-            &manifest.options
-        },
-        manifest.sandbox,
-        manifest.started,
-        manifest.updated
-    )
 }

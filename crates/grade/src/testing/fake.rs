@@ -9,7 +9,7 @@
 
 #![allow(dead_code)]
 
-use crate::fixture::reference_answer;
+use crate::judging::fixture::reference_answer;
 use puzzle_sandbox::{Ending, Job, Limits, MemoryLimit, Outcome, Runner, Workdir};
 use std::ffi::OsString;
 use std::fs;

@@ -1,6 +1,6 @@
 //! The lenient verdict reader: what a program decided, whatever its words.
 
-use super::text::lines;
+use crate::judging::text::lines;
 
 /// What a program's output says about a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,18 +21,6 @@ impl Verdict {
     }
 }
 
-/// The verdict in `out`: the last line that reads `solvable` or
-/// `unsolvable`, with case, surrounding blanks and a final `.` or `!`
-/// ignored. A word one typo away from one of them and not from the other
-/// (`solvavle`, `Unsolveable`) counts, and so do `The puzzle is solvable`,
-/// `result: unsolvable`, `is not solvable` and a verdict glued to the end of
-/// a goal line (`goal: 1 b 3 2solvable`, from a program that echoes a goal
-/// line without its newline); a line that says `error` or `invalid` does
-/// not. `None` when no line reads as a verdict.
-pub fn read_verdict(out: &[u8]) -> Option<Verdict> {
-    find_verdict(out).map(|said| said.verdict)
-}
-
 /// A verdict and where it was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Said {
@@ -46,7 +34,15 @@ pub struct Said {
     pub plain: bool,
 }
 
-/// [`read_verdict`], with the line it was read from.
+/// The verdict in `out`: the last line that reads `solvable` or
+/// `unsolvable`, with case, surrounding blanks and a final `.` or `!`
+/// ignored. A word one typo away from one of them and not from the other
+/// (`solvavle`, `Unsolveable`) counts, and so do `The puzzle is solvable`,
+/// `result: unsolvable`, `is not solvable` and a verdict glued to the end of
+/// a goal line (`goal: 1 b 3 2solvable`, from a program that echoes a goal
+/// line without its newline); a line that says `error` or `invalid` does
+/// not. `None` when no line reads as a verdict; else the verdict and where
+/// it was read.
 pub fn find_verdict(out: &[u8]) -> Option<Said> {
     let mut said = None;
     for (i, line) in lines(out).into_iter().enumerate() {
@@ -74,8 +70,8 @@ pub fn find_stuck_verdict(out: &[u8]) -> Option<Said> {
         .iter()
         .enumerate()
         .rev()
-        .find(|(_, l)| super::text::has_text(l))?;
-    if !super::text::echoes_a_board(line) {
+        .find(|(_, l)| crate::judging::text::has_text(l))?;
+    if !crate::judging::text::echoes_a_board(line) {
         return None;
     }
     let mut s: Vec<u8> = line
@@ -230,7 +226,7 @@ mod tests {
     use Verdict::*;
 
     fn read(text: &str) -> Option<Verdict> {
-        read_verdict(text.as_bytes())
+        find_verdict(text.as_bytes()).map(|said| said.verdict)
     }
 
     #[test]

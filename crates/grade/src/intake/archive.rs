@@ -4,7 +4,7 @@
 //! A `.zip` is read from its central directory, a `.tar` from its headers
 //! (a `.tar.gz` after the sandbox's `gzip` has made it a `.tar`); the
 //! system's `unzip` and `tar` then unpack it inside the sandbox (see
-//! [`crate::build`]). An archive is unpacked only when every entry is a
+//! [`crate::intake::build`]). An archive is unpacked only when every entry is a
 //! file or a folder at a relative path without `..`, there are at most
 //! [`MAX_ENTRIES`] of them and they declare at most [`MAX_BYTES`] in all;
 //! the sandbox's file-size limit holds each file to what it declared, give

@@ -14,11 +14,11 @@
 //! is handed out at once. The score counts it, so the points lost on such
 //! fixtures are given as one sum.
 
-use super::cause::{shared_cause, Shape};
-use super::fixture::Fixture;
-use super::judge::{Class, Judgement};
-use super::marks::{lost_in_words, points, Score, Visibility};
-use super::text::lines;
+use crate::judging::fixture::Fixture;
+use crate::judging::judge::{Class, Judgement};
+use crate::judging::text::lines;
+use crate::marking::cause::{shared_cause, Shape};
+use crate::marking::marks::{lost_in_words, points, Score, Visibility};
 use puzzle::input::read_puzzle;
 use std::fmt::Write as _;
 
@@ -33,7 +33,7 @@ fn excerpt(text: &[u8], n: usize) -> String {
     let mut out = String::new();
     let all = lines(text);
     for line in all.iter().take(n) {
-        let shown = super::text::shown(&line[..line.len().min(100)]);
+        let shown = crate::judging::text::shown(&line[..line.len().min(100)]);
         let _ = writeln!(
             out,
             "    {shown}{}",
@@ -342,7 +342,7 @@ const LOG_LINES: usize = 30;
 pub fn not_built(name: &str, note: &str, log: &[u8], files: &[String]) -> String {
     let mut out = format!("# Feedback for {name}\n\nNot built: {note}.\n\n");
     let all = lines(log);
-    if all.iter().any(|l| super::text::has_text(l)) {
+    if all.iter().any(|l| crate::judging::text::has_text(l)) {
         let from = all.len().saturating_sub(LOG_LINES);
         let _ = writeln!(
             out,
@@ -354,7 +354,7 @@ pub fn not_built(name: &str, note: &str, log: &[u8], files: &[String]) -> String
             }
         );
         for line in &all[from..] {
-            let shown = super::text::shown(&line[..line.len().min(200)]);
+            let shown = crate::judging::text::shown(&line[..line.len().min(200)]);
             let _ = writeln!(out, "    {shown}");
         }
         out.push('\n');
@@ -382,7 +382,7 @@ pub fn not_built(name: &str, note: &str, log: &[u8], files: &[String]) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixture::{reference_answer, Allowed, Category};
+    use crate::judging::fixture::{reference_answer, Allowed, Category};
     use std::path::PathBuf;
 
     fn fixture(shown: &str, input: &[u8]) -> Fixture {
@@ -431,16 +431,17 @@ mod tests {
         let judgements = [
             &wrong, &wrong, &wrong, &wrong, &wrong, &wrong, &late, &message,
         ];
-        let graded: Vec<crate::judge::Graded> = judgements
+        let graded: Vec<crate::judging::judge::Graded> = judgements
             .iter()
-            .map(|j| crate::judge::Graded {
+            .map(|j| crate::judging::judge::Graded {
                 judgement: (*j).clone(),
                 time: None,
             })
             .collect();
-        let scheme =
-            crate::marks::Scheme::parse("[fixtures Tests/sol257*]\nvisibility = after_due_date\n")
-                .unwrap();
+        let scheme = crate::marking::marks::Scheme::parse(
+            "[fixtures Tests/sol257*]\nvisibility = after_due_date\n",
+        )
+        .unwrap();
         let score = scheme.score(&fixtures, &graded);
         let bytes = |f: &Fixture| {
             INPUTS

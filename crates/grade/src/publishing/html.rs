@@ -6,7 +6,7 @@
 //! [`href`] for a link): submission names are students' folder names and
 //! the feedback quotes their programs' output, so any of it may be hostile
 //! (`<script>`, quotes, `&`). The Markdown read here is the subset
-//! [`super::feedback`] writes: headings, paragraphs, `- ` lists, code
+//! [`crate::marking::feedback`] writes: headings, paragraphs, `- ` lists, code
 //! indented by four spaces, `` `code` `` and `**strong**`; anything else is
 //! text.
 

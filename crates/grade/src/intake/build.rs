@@ -6,7 +6,7 @@
 //! where it is not installed. Every command, the unpacking's too, runs
 //! through the [`Runner`].
 
-use super::archive::{self, Format, Refused};
+use crate::intake::archive::{self, Format, Refused};
 use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -109,7 +109,7 @@ pub fn is_executable(path: &Path) -> bool {
 /// linker diagnostic (`error:`, `undefined reference`), else the first that
 /// says `error` at all (`make: *** ... Error 1`), whatever its case.
 fn first_error(log: &[u8]) -> Option<String> {
-    let lines = super::text::lines(log);
+    let lines = crate::judging::text::lines(log);
     let has = |line: &[u8], word: &[u8]| {
         line.to_ascii_lowercase()
             .windows(word.len())

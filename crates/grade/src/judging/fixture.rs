@@ -1,7 +1,7 @@
 //! The fixtures: where they are found, and what each allows a program to
 //! answer, as the reference (this crate) decides.
 
-use super::open_choice::{lenient_reading, OpenChoice};
+use crate::judging::open_choice::{lenient_reading, OpenChoice};
 use puzzle::board_adt::Puzzle;
 use puzzle::input::{read_puzzle, ReadError};
 use std::fmt;
@@ -184,7 +184,10 @@ fn write(out: &mut Vec<u8>, puzzle: &Puzzle) {
 
 /// The category of a reference's answer.
 fn category_of(out: &[u8], status: i32) -> Option<Category> {
-    let last = super::text::lines(out).last().copied().unwrap_or(b"");
+    let last = crate::judging::text::lines(out)
+        .last()
+        .copied()
+        .unwrap_or(b"");
     match status {
         1 if out.starts_with(b"error: ") => Some(Category::Bad),
         0 if last == b"solvable" => Some(Category::Sol),
@@ -229,7 +232,7 @@ pub fn prepare(shown: String, path: PathBuf, strict: bool) -> io::Result<Fixture
         }
         _ => Allowed::NotGraded(format!(
             "the reference answers {} (exit status {status})",
-            super::text::quote(&expected, 1, 1, false)
+            crate::judging::text::quote(&expected, 1, 1, false)
         )),
     };
     Ok(Fixture {

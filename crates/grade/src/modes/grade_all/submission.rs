@@ -1,0 +1,210 @@
+//! One submission of a `grade-all`: built, graded on every fixture, fuzzed
+//! if asked, marked ([`GradeAll::grade_submission`], which returns a
+//! [`Submission`]), then its files written in a folder of their own
+//! ([`Submission::write`]), which [`GradeAll::publish`] moves into the
+//! grades folder.
+
+use super::GradeAll;
+use crate::engine::grade_program_until;
+use crate::intake::build::{copy_folder, files_in, Builder};
+use crate::judging::judge::{Graded, Judgement};
+use crate::marking::feedback::{feedback, not_built};
+use crate::marking::marks::Score;
+use crate::marking::report::{write_marked_report, Counts};
+use crate::modes::fuzz;
+use crate::publishing::formats::{Format, Marked};
+use crate::publishing::html::feedback_page;
+use crate::publishing::record::{FixtureLine, Record, Row};
+use std::fs;
+use std::io;
+use std::path::Path;
+use std::time::Instant;
+
+/// A submission graded: its record and the texts of its files.
+pub(super) struct Submission {
+    /// Its row and fixtures' lines, the source of every summary.
+    pub record: Record,
+    /// `NAME.txt`: the report, or why it was not built.
+    pub report: Vec<u8>,
+    /// `NAME.feedback.md`, which `NAME.feedback.html` shows too.
+    pub feedback: String,
+    /// The platforms' files asked for, each with its text.
+    pub platforms: Vec<(Format, String)>,
+}
+
+/// A built program's results.
+struct Results {
+    /// Fixture by fixture.
+    graded: Vec<Graded>,
+    /// The report's counts.
+    counts: Counts,
+    /// The marks.
+    score: Score,
+    /// Faults the fuzzer found, when it ran.
+    fuzzed: Option<usize>,
+    /// The report.
+    report: Vec<u8>,
+}
+
+impl Submission {
+    /// Writes its files into `staged` (the build log, `NAME.make.txt`, and
+    /// the fuzzer's cases, `NAME.fuzz/`, are there already): the report,
+    /// the feedback as Markdown and HTML, the platforms' files. Returns its
+    /// record.
+    pub fn write(self, name: &str, staged: &Path) -> io::Result<Record> {
+        let file = |suffix: &str| staged.join(format!("{name}{suffix}"));
+        fs::write(file(".txt"), &self.report)?;
+        for (format, text) in &self.platforms {
+            fs::write(file(format.suffix()), text)?;
+        }
+        fs::write(file(".feedback.md"), &self.feedback)?;
+        fs::write(file(".feedback.html"), feedback_page(name, &self.feedback))?;
+        Ok(self.record)
+    }
+}
+
+impl GradeAll<'_> {
+    /// Builds `name` in a copy, grades and marks it; its build log and
+    /// fuzzing cases go to `staged` as they are made.
+    pub(super) fn grade_submission(
+        &self,
+        builder: &Builder,
+        work: &Path,
+        name: &str,
+        staged: &Path,
+    ) -> io::Result<Submission> {
+        let _ = fs::remove_dir_all(staged);
+        fs::create_dir_all(staged)?;
+        let copy = self.temp.join("builds").join(name);
+        copy_folder(&self.submissions.join(name), &copy)?;
+        let file = |suffix: &str| staged.join(format!("{name}{suffix}"));
+        // The budget covers the build, the runs and the fuzzing.
+        let deadline = self.settings.budget.map(|b| Instant::now() + b);
+        let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let builder = Builder {
+            seconds: left().map_or(builder.seconds, |l| builder.seconds.min(l.as_secs().max(1))),
+            shims: builder.shims.clone(),
+            path: builder.path.clone(),
+            runner: builder.runner,
+        };
+        let built = builder.build(&copy, &file(".make.txt"))?;
+        let results = match &built.program {
+            Some(program) => Some(self.grade_built(program, work, deadline, &file(".fuzz"))?),
+            None => None,
+        };
+        let _ = fs::remove_dir_all(&copy);
+        let scheme = &self.settings.scheme;
+        let (record, feedback_text, report) = match results {
+            Some(ref r) => {
+                let judgements: Vec<&Judgement> = r.graded.iter().map(|g| &g.judgement).collect();
+                let text = feedback(
+                    name,
+                    self.fixtures,
+                    &judgements,
+                    Some(&r.score),
+                    &|f| scheme.visibility(f),
+                    &|f| fs::read(&f.path).unwrap_or_default(),
+                );
+                let lines = FixtureLine::of(self.fixtures, &r.graded, &r.score, &|f| {
+                    scheme.visibility(f).word()
+                });
+                let row = Row::graded(name, &r.counts, &r.score, r.fuzzed, &built.note);
+                let record = Record {
+                    row,
+                    fixtures: lines,
+                };
+                (record, text, r.report.clone())
+            }
+            None => {
+                let log = fs::read(file(".make.txt"))?;
+                let files = files_in(&self.submissions.join(name));
+                let text = not_built(name, &built.note, &log, &files);
+                let record = Record {
+                    row: Row::not_built(name, &built.note),
+                    fixtures: Vec::new(),
+                };
+                let report = format!("not built: {} (see {name}.make.txt)\n", built.note);
+                (record, text, report.into_bytes())
+            }
+        };
+        let marked = Marked {
+            name,
+            note: &built.note,
+            fixtures: self.fixtures,
+            graded: results.as_ref().map(|r| r.graded.as_slice()),
+            score: results.as_ref().map(|r| &r.score),
+            counts: results.as_ref().map(|r| &r.counts),
+            scheme,
+            strict: self.settings.strict,
+            feedback: &feedback_text,
+        };
+        let platforms = self
+            .formats
+            .iter()
+            .map(|format| (*format, format.render(&marked)))
+            .collect();
+        Ok(Submission {
+            record,
+            report,
+            feedback: feedback_text,
+            platforms,
+        })
+    }
+
+    /// Grades the built `program` on every fixture, fuzzes it if asked
+    /// (its cases into `fuzz_into`), and writes its report.
+    fn grade_built(
+        &self,
+        program: &Path,
+        work: &Path,
+        deadline: Option<Instant>,
+        fuzz_into: &Path,
+    ) -> io::Result<Results> {
+        let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let graded = grade_program_until(
+            self.runner,
+            program,
+            self.fixtures,
+            self.settings,
+            work,
+            &|_| {},
+            deadline,
+        )?;
+        let mut transcript = Vec::new();
+        let fuzz_seconds = self
+            .fuzz_seconds
+            .map(|s| left().map_or(s, |l| s.min(l.as_secs())))
+            .filter(|&s| s > 0);
+        let fuzzed = match fuzz_seconds {
+            Some(seconds) => {
+                let options = fuzz::Options {
+                    seed: 1,
+                    seconds,
+                    into: fuzz_into.to_path_buf(),
+                    settings: self.settings.clone(),
+                    program: program.to_path_buf(),
+                };
+                let summary = fuzz::fuzz(self.runner, &options, work, &mut transcript)?;
+                Some(summary.found.len())
+            }
+            None => None,
+        };
+        let mut report = format!("{}\n", self.protections).into_bytes();
+        let score = self.settings.scheme.score(self.fixtures, &graded);
+        let counts = write_marked_report(
+            &mut report,
+            self.fixtures,
+            &graded,
+            self.settings.strict,
+            &transcript,
+            &score,
+        )?;
+        Ok(Results {
+            graded,
+            counts,
+            score,
+            fuzzed,
+            report,
+        })
+    }
+}
