@@ -75,6 +75,7 @@ impl Settings {
             processes: self.processes,
             file_size: fixture.output_cap(),
             open_files: self.open_files,
+            folder: None,
         }
     }
 }

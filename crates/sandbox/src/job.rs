@@ -25,6 +25,23 @@ pub struct Limits {
     pub file_size: u64,
     /// Open files at once.
     pub open_files: u64,
+    /// What the run's work folder may hold (only a [`Workdir::Folder`]; none:
+    /// no bound but the file-size limit on each file). The grader samples
+    /// the folder while the run goes on and stops a run seen over it as the
+    /// file-size limit stops one ([`Ending::Signalled`] with `SIGXFSZ`, 25);
+    /// the portable sandbox does not sample it.
+    pub folder: Option<FolderLimit>,
+}
+
+/// The most a run's work folder may hold: its files' bytes (as their sizes
+/// say) and its entries (files, folders and anything else), counted
+/// through every level of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FolderLimit {
+    /// Bytes of its files in all.
+    pub bytes: u64,
+    /// Entries in all.
+    pub entries: u64,
 }
 
 /// The folder a run works in (its current folder, `HOME` and `TMPDIR`).

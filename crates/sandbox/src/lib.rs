@@ -6,7 +6,9 @@
 //! What it is for: [`Job`] says what to run, with its [`Limits`]; a
 //! [`Runner`] runs it and says how it ended ([`Outcome`], [`Ending`]);
 //! [`Sandbox`] is the runner of `puzzle-grade`. [`signals`] is the handling
-//! of SIGINT and SIGTERM that both binaries use. What it is not for: it
+//! of SIGINT and SIGTERM that both binaries use; [`files`] opens the files
+//! a stranger controls (no link followed, no blocking, nothing outside a
+//! folder). What it is not for: it
 //! knows nothing of puzzles, fixtures or marks (the `puzzle` and
 //! `puzzle-grade` crates), and it never prints.
 //!
@@ -50,13 +52,15 @@
 #![warn(missing_docs)]
 
 pub mod environment;
+#[cfg(unix)]
+pub mod files;
 mod job;
 pub mod signals;
 #[cfg(unix)]
 mod sys;
 
 pub use environment::{check_environment, Environment};
-pub use job::{Ending, Job, Level, Limits, MemoryLimit, Outcome, Runner, Workdir};
+pub use job::{Ending, FolderLimit, Job, Level, Limits, MemoryLimit, Outcome, Runner, Workdir};
 
 // The namespaced sandbox is written for Linux on x86-64 and AArch64, whose
 // system-call numbers it knows; elsewhere the portable one stands in. Plain

@@ -22,6 +22,7 @@ pub fn build_limits(seconds: u64) -> Limits {
         processes: 128,
         file_size: 64 << 20,
         open_files: 256,
+        folder: None,
     }
 }
 

@@ -401,6 +401,7 @@ mod tests {
             processes: 64,
             file_size: 1 << 20,
             open_files: 64,
+            folder: None,
         }
     }
 

@@ -3,12 +3,15 @@
 //! keeper and the program wrote on the status pipe.
 
 use super::child::keeper;
+use super::folder;
 use super::memory::{self, Grader};
 use super::plan::Plan;
 use super::wire::{Message, LEN};
 use crate::sys::{self, pid_t};
+use crate::FolderLimit;
 use std::ffi::{c_char, c_int};
 use std::io;
+use std::path::PathBuf;
 use std::ptr;
 use std::time::{Duration, Instant};
 
@@ -21,21 +24,44 @@ pub enum Raw {
     TimedOut,
     /// Seen over the memory limit by the sampler, and stopped.
     OverMemory,
+    /// Its work folder seen holding more than its limit, and stopped.
+    OverFolder,
 }
 
-/// The memory the grader samples, where no cgroup holds the limit.
-#[derive(Clone, Copy, Debug)]
+/// What the grader samples while the run goes on.
+#[derive(Clone, Debug)]
 pub struct Watch {
-    /// The limit, in bytes.
-    pub limit: u64,
-    /// What tells a copy of the grader, not counted.
-    pub grader: Option<Grader>,
+    /// The memory limit in bytes, where no cgroup holds it, and what tells a
+    /// copy of the grader (not counted).
+    pub memory: Option<(u64, Option<Grader>)>,
+    /// The work folder and what it may hold.
+    pub folder: Option<(PathBuf, FolderLimit)>,
 }
 
-/// Runs `plan` with the wall-clock limit `wall` (and the memory limit
-/// `watch`, when the grader samples it): the raw ending and the time it
-/// took; `Err` names the step that failed.
-pub fn launch(plan: &Plan, wall: Duration, watch: Option<Watch>) -> io::Result<(Raw, Duration)> {
+impl Watch {
+    /// Whether it samples anything.
+    fn samples(&self) -> bool {
+        self.memory.is_some() || self.folder.is_some()
+    }
+
+    /// Whether the run `keeper` is over a limit now, and which.
+    fn over(&self, keeper: pid_t) -> Option<Raw> {
+        if let Some((limit, grader)) = self.memory {
+            if memory::resident(keeper, grader) > limit {
+                return Some(Raw::OverMemory);
+            }
+        }
+        match &self.folder {
+            Some((dir, limit)) if folder::over(dir, *limit) => Some(Raw::OverFolder),
+            _ => None,
+        }
+    }
+}
+
+/// Runs `plan` with the wall-clock limit `wall` (and the limits `watch`
+/// samples): the raw ending and the time it took; `Err` names the step
+/// that failed.
+pub fn launch(plan: &Plan, wall: Duration, watch: &Watch) -> io::Result<(Raw, Duration)> {
     // Pointer arrays for execve, pointing into the plan's strings.
     let argv: Vec<*const c_char> = plan
         .argv
@@ -87,20 +113,23 @@ pub fn launch(plan: &Plan, wall: Duration, watch: Option<Watch>) -> io::Result<(
     let mut raw = None;
     let mut messages = Vec::new();
     let mut interrupted = false;
-    let mut over_memory = || watch.is_some_and(|w| memory::resident(pid, w.grader) > w.limit);
-    let slice = if watch.is_some() {
+    let mut over = None;
+    let mut sample = || {
+        over = watch.over(pid);
+        over.is_some()
+    };
+    let slice = if watch.samples() {
         memory::EVERY_MS
     } else {
         50
     };
-    let ended = wait_readable(pidfd, began + wall, slice, &mut over_memory);
+    let ended = wait_readable(pidfd, began + wall, slice, &mut sample);
     if ended != Ended::Exited {
         // A limit, or a signal that stops the grading: killed the same way.
         interrupted = crate::signals::caught().is_some();
-        raw = Some(if ended == Ended::Stopped {
-            Raw::OverMemory
-        } else {
-            Raw::TimedOut
+        raw = Some(match (ended, over) {
+            (Ended::Stopped, Some(limit)) => limit,
+            _ => Raw::TimedOut,
         });
         if plan.own_group {
             // No namespace: kill the program's process group; the watcher

@@ -15,6 +15,7 @@
 mod cgroup;
 mod child;
 mod filter;
+mod folder;
 mod ids;
 mod landlock;
 mod launch;
@@ -207,10 +208,14 @@ impl Sandbox {
         } else {
             MemoryLimit::AddressSpace
         };
-        let watch = (memory_limit == MemoryLimit::Sampled).then_some(Watch {
-            limit: job.limits.memory,
-            grader: self.grader,
-        });
+        let watch = Watch {
+            memory: (memory_limit == MemoryLimit::Sampled)
+                .then_some((job.limits.memory, self.grader)),
+            folder: match (&job.workdir, job.limits.folder) {
+                (Workdir::Folder(dir), Some(limit)) => Some((dir.clone(), limit)),
+                _ => None,
+            },
+        };
         let setting = Setting {
             namespaces: isolated.then_some(self.user_namespace),
             root: self.root.clone(),
@@ -221,7 +226,7 @@ impl Sandbox {
                 .flat_map(|g| g.procs.iter().cloned())
                 .collect(),
             cgroup_limits: groups.is_some(),
-            memory_sampled: watch.is_some(),
+            memory_sampled: watch.memory.is_some(),
             shared_net: self.shared_net.as_ref().map(|fd| fd.as_raw_fd()),
             // SAFETY: these cannot fail.
             own_ids: unsafe { (sys::geteuid(), sys::getegid()) },
@@ -232,7 +237,7 @@ impl Sandbox {
             uid_processes: self.uid_processes,
         };
         let result =
-            plan::build(&setting, &job).and_then(|plan| launch(&plan, job.limits.wall, watch));
+            plan::build(&setting, &job).and_then(|plan| launch(&plan, job.limits.wall, &watch));
         let counters = match &groups {
             Some(g) => {
                 if !isolated {
@@ -425,6 +430,7 @@ fn classify(raw: Raw, counters: Counters) -> Ending {
     let plain = match raw {
         Raw::TimedOut => Ending::TimedOut,
         Raw::OverMemory => return Ending::MemoryLimit,
+        Raw::OverFolder => return Ending::Signalled(25),
         Raw::Status(st) => match (sys::exit_code(st), sys::term_signal(st)) {
             (Some(code), _) => Ending::Exited(code),
             (None, Some(sys::SIGXCPU)) => Ending::TimedOut,
@@ -624,6 +630,7 @@ mod tests {
             processes: 64,
             file_size: 64 << 20,
             open_files: 64,
+            folder: None,
         }
     }
 
@@ -777,6 +784,7 @@ mod overhead {
                         processes: 64,
                         file_size: 64 << 20,
                         open_files: 64,
+                        folder: None,
                     },
                 })
                 .unwrap();

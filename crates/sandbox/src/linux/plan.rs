@@ -623,6 +623,7 @@ mod tests {
             processes: 64,
             file_size: 64 << 20,
             open_files: 64,
+            folder: None,
         }
     }
 

@@ -22,6 +22,7 @@ extern "C" {
     pub fn __errno_location() -> *mut c_int;
     pub fn _exit(status: c_int) -> !;
     pub fn open(path: *const c_char, flags: c_int, ...) -> c_int;
+    pub fn openat(dir: c_int, path: *const c_char, flags: c_int, ...) -> c_int;
     pub fn close(fd: c_int) -> c_int;
     pub fn read(fd: c_int, buf: *mut c_void, count: usize) -> isize;
     pub fn write(fd: c_int, buf: *const c_void, count: usize) -> isize;
@@ -65,6 +66,7 @@ pub mod nr {
     pub const SETRESGID: i64 = 119;
     pub const PIVOT_ROOT: i64 = 155;
     pub const CLOSE_RANGE: i64 = 436;
+    pub const OPENAT2: i64 = 437;
     pub const LANDLOCK_CREATE_RULESET: i64 = 444;
     pub const LANDLOCK_ADD_RULE: i64 = 445;
     pub const LANDLOCK_RESTRICT_SELF: i64 = 446;
@@ -78,6 +80,7 @@ pub mod nr {
     pub const SETRESGID: i64 = 149;
     pub const PIVOT_ROOT: i64 = 41;
     pub const CLOSE_RANGE: i64 = 436;
+    pub const OPENAT2: i64 = 437;
     pub const LANDLOCK_CREATE_RULESET: i64 = 444;
     pub const LANDLOCK_ADD_RULE: i64 = 445;
     pub const LANDLOCK_RESTRICT_SELF: i64 = 446;
@@ -106,6 +109,28 @@ pub const O_CREAT: c_int = 0o100;
 pub const O_NONBLOCK: c_int = 0o4000;
 pub const O_CLOEXEC: c_int = 0o2000000;
 pub const O_PATH: c_int = 0o10000000;
+pub const O_NOCTTY: c_int = 0o400;
+#[cfg(target_arch = "x86_64")]
+pub const O_DIRECTORY: c_int = 0o200000;
+#[cfg(target_arch = "x86_64")]
+pub const O_NOFOLLOW: c_int = 0o400000;
+#[cfg(target_arch = "aarch64")]
+pub const O_DIRECTORY: c_int = 0o40000;
+#[cfg(target_arch = "aarch64")]
+pub const O_NOFOLLOW: c_int = 0o100000;
+/// `openat2`'s `struct open_how`.
+#[repr(C)]
+pub struct open_how {
+    pub flags: u64,
+    pub mode: u64,
+    pub resolve: u64,
+}
+pub const RESOLVE_NO_MAGICLINKS: u64 = 0x02;
+pub const RESOLVE_NO_SYMLINKS: u64 = 0x04;
+pub const RESOLVE_BENEATH: u64 = 0x08;
+pub const ENOSYS: c_int = 38;
+pub const ELOOP: c_int = 40;
+pub const EXDEV: c_int = 18;
 pub const F_DUPFD_CLOEXEC: c_int = 1030;
 pub const F_SETFD: c_int = 2;
 pub const FD_CLOEXEC: c_int = 1;

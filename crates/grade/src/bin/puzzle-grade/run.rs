@@ -25,6 +25,7 @@ fn limits(given: &Given) -> Limits {
         processes: given.processes.unwrap_or(64),
         file_size: given.file_size.unwrap_or(64 << 20),
         open_files: given.open_files.unwrap_or(64),
+        folder: None,
     }
 }
 
