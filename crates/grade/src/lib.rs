@@ -36,6 +36,7 @@ mod testing;
 
 pub use engine::{grade_program, prepare_fixtures, Settings};
 pub use intake::build::is_executable;
+pub use intake::name::Name;
 pub use judging::fixture::Fixture;
 pub use judging::judge::{Class, Graded};
 pub use judging::open_choice::in_words;

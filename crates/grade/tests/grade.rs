@@ -1183,7 +1183,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     let csv: Vec<&str> = csv.lines().collect();
     assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note");
     assert!(
-        csv[1].starts_with("\"alice\",yes,2,0,0,0,0,0,0,0,0,0,0,0,0,100,100,-,"),
+        csv[1].starts_with("\"alice\",yes,2,0,0,0,0,0,0,0,0,0,0,0,0,100,100,,"),
         "{}",
         csv[1]
     );
@@ -1191,11 +1191,11 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     assert_eq!(
         csv[2],
         format!(
-            "\"bob\",no,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,-,\"{}\"",
+            "\"bob\",no,,,,,,,,,,,,,,,,,,,\"{}\"",
             bob_note.replace('"', "\"\"")
         )
     );
-    assert!(csv[3].starts_with("\"carol\",yes,0,2,0,0,0,0,0,2,0,0,0,0,0,0,100,-,"));
+    assert!(csv[3].starts_with("\"carol\",yes,0,2,0,0,0,0,0,2,0,0,0,0,0,0,100,,"));
     assert_eq!(csv.len(), 5);
     // Each report is the one `grade` prints.
     let carol = fs::read_to_string(grades.join("carol.txt")).unwrap();

@@ -4,3 +4,4 @@
 
 pub(crate) mod archive;
 pub(crate) mod build;
+pub(crate) mod name;

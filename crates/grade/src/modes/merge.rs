@@ -9,6 +9,7 @@
 //! marker, and the merged grading is then marked incomplete; nothing is
 //! kept silently.
 
+use crate::intake::name::Name;
 use crate::publishing::grades::{
     copy_atomic, remove_grading_files, remove_submission_files, utc_now, Earlier, Manifest,
     SUBMISSION_FILES,
@@ -249,12 +250,15 @@ fn same_folder(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Copies the files of the submission `name` from the grades folder `from`
-/// into `to`.
+/// Copies the files of the submission `name` (a record's, so a name) from
+/// the grades folder `from` into `to`.
 fn copy_submission_files(from: &Path, to: &Path, name: &str) -> io::Result<()> {
+    let stem = Name::parse(name)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
+        .stem();
     for suffix in SUBMISSION_FILES {
-        let source = from.join(format!("{name}{suffix}"));
-        let target = to.join(format!("{name}{suffix}"));
+        let source = from.join(format!("{stem}{suffix}"));
+        let target = to.join(format!("{stem}{suffix}"));
         if source.is_dir() {
             fs::create_dir_all(&target)?;
             for entry in fs::read_dir(&source)? {

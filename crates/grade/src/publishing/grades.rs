@@ -13,6 +13,7 @@
 //! it is meant to be, never half written. A file this crate did not write
 //! is never removed: only the files of submission names a grading recorded.
 
+use crate::intake::name::Name;
 use crate::publishing::json::{json_string, Json};
 use crate::publishing::record::Record;
 use std::fmt::Write as _;
@@ -31,8 +32,8 @@ pub const GRADING_FILES: [&str; 6] = [
     "index.html",
 ];
 
-/// The suffixes of a submission's files, after its name (`NAME.fuzz` is a
-/// folder).
+/// The suffixes of a submission's files, after its name's stem
+/// ([`Name::stem`]; `STEM.fuzz` is a folder).
 pub const SUBMISSION_FILES: [&str; 8] = [
     ".txt",
     ".make.txt",
@@ -147,8 +148,11 @@ impl Manifest {
             .and_then(Json::as_array)
             .ok_or("no array 'folder_names'")?
             .iter()
-            .map(|n| n.as_str().map(String::from).ok_or("a name is not a string"))
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|n| {
+                let shown = n.as_str().ok_or("a name is not a string")?;
+                Name::parse(shown).map(|name| name.shown().to_string())
+            })
+            .collect::<Result<Vec<_>, String>>()?;
         Ok(Manifest {
             folder: text("folder")?,
             folder_names,
@@ -182,9 +186,11 @@ pub struct Earlier {
     /// Its records, in the order of `summary.jsonl` (a damaged line, such as
     /// the last line of a grading killed while writing, is left out).
     pub records: Vec<Record>,
-    /// Submission names it had files for (its records', and those of a
-    /// `summary.csv` without a `summary.jsonl` of records).
-    pub names: Vec<String>,
+    /// Submissions it had files for (its records', and those of a
+    /// `summary.jsonl` line of an older version), each a name a folder may
+    /// have (a line whose name is none is left out: its files are not ours
+    /// to remove).
+    pub names: Vec<Name>,
 }
 
 impl Earlier {
@@ -199,13 +205,17 @@ impl Earlier {
         let jsonl = fs::read_to_string(grades.join("summary.jsonl")).unwrap_or_default();
         for line in jsonl.lines() {
             if let Ok(record) = Record::from_json_line(line) {
-                earlier.names.push(record.row.name.clone());
+                if let Ok(name) = Name::parse(&record.row.name) {
+                    earlier.names.push(name);
+                }
                 earlier.records.push(record);
             } else if let Ok(Json::Object(fields)) = Json::parse(line) {
                 // A summary.jsonl line of an older version: its name only.
                 if let Some((_, Json::Text(name))) = fields.iter().find(|(k, _)| k == "submission")
                 {
-                    earlier.names.push(name.clone());
+                    if let Ok(name) = Name::parse(name) {
+                        earlier.names.push(name);
+                    }
                 }
             }
         }
@@ -220,13 +230,16 @@ impl Earlier {
     }
 }
 
-/// Removes the files of the submissions `names` from `grades` (only the
-/// names [`SUBMISSION_FILES`] gives them).
-pub fn remove_submission_files(grades: &Path, names: &[String]) -> io::Result<()> {
+/// Removes the files of the submissions `names` from `grades`: only the
+/// names [`SUBMISSION_FILES`] gives their stems, right in `grades` (a
+/// symbolic link is removed, never followed).
+pub fn remove_submission_files(grades: &Path, names: &[Name]) -> io::Result<()> {
     for name in names {
+        let stem = name.stem();
         for suffix in SUBMISSION_FILES {
-            let path = grades.join(format!("{name}{suffix}"));
-            let removed = if suffix == ".fuzz" {
+            let path = grades.join(format!("{stem}{suffix}"));
+            let is_folder = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+            let removed = if is_folder {
                 fs::remove_dir_all(&path)
             } else {
                 fs::remove_file(&path)

@@ -17,6 +17,7 @@
 //! its feedback names it; it needs the fixtures' bytes, read where the
 //! grading runs ([`fixture_shape`]), and is left out where they cannot be.
 
+use crate::intake::name::Name;
 use crate::judging::judge::Class;
 use crate::marking::cause::{shared_cause, Shape};
 use crate::marking::marks::points;
@@ -594,13 +595,16 @@ fn submission_section(out: &mut String, records: &[&Record]) {
     for record in records {
         let row = &record.row;
         let name = escape(&row.name);
+        // The files are named from the name's stem (a record's name is
+        // always a name: it was checked as it was read).
+        let stem = Name::parse(&row.name).map_or_else(|_| row.name.clone(), |n| n.stem());
         let _ = write!(
             out,
             "<tr><td><a href=\"{}\">{name}</a> <span class=\"muted\">(<a href=\"{}\">md</a>, \
              <a href=\"{}\">report</a>)</span></td>",
-            href(&format!("{}.feedback.html", row.name)),
-            href(&format!("{}.feedback.md", row.name)),
-            href(&format!("{}.txt", row.name)),
+            href(&format!("{stem}.feedback.html")),
+            href(&format!("{stem}.feedback.md")),
+            href(&format!("{stem}.txt")),
         );
         match &row.marks {
             Some(m) => {
@@ -725,6 +729,7 @@ mod tests {
             row: Row {
                 name: name.into(),
                 note: String::new(),
+                trouble: None,
                 marks: Some(RowMarks {
                     passed: fixtures.len() - failed,
                     failed,
@@ -788,7 +793,9 @@ mod tests {
         assert!(!page.contains("<img"), "a name became an element");
         assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(
-            page.contains("href=\"./%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E.feedback.html\"")
+            // Its stem (%XX for each byte but letters, digits, -, _ and
+            // .), its every % then written %25 in the link.
+            page.contains("href=\"./%253Cimg%2520src%253Dx%2520onerror%253Dalert%25281%2529%253E.feedback.html\"")
         );
         assert!(page.contains("make failed: &lt;&amp;&gt;"));
         // Mean (10 + 7.5 + 2) / 3 = 6.5, median 7.5, highest 10, of 10.

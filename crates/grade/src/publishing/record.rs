@@ -9,6 +9,7 @@
 //! show them (points to two decimals, seconds to hundredths), so a record
 //! read back prints the same bytes.
 
+use crate::intake::name::{one_line, Name};
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::Graded;
 use crate::judging::judge::{Class, Judgement};
@@ -24,12 +25,15 @@ pub const CLASSES: usize = Class::ALL.len();
 /// One submission's line of the table and of `summary.csv`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// Its folder's name.
+    /// Its folder's name, shown ([`Name::shown`]).
     pub name: String,
-    /// How it was built, or why not.
+    /// How it was built, or why not (one line, nothing hidden in it).
     pub note: String,
     /// Its marks, when it was built.
     pub marks: Option<RowMarks>,
+    /// Why it could not be graded at all (an error of the system's, not
+    /// the submission's fault: no marks, and `--resume` grades it again).
+    pub trouble: Option<String>,
 }
 
 /// The marks of a submission that was built.
@@ -165,7 +169,8 @@ impl Row {
         }
         Row {
             name: name.into(),
-            note: note.into(),
+            note: one_line(note),
+            trouble: None,
             marks: Some(RowMarks {
                 passed: counts.total_fixtures() - counts.total_failed(),
                 failed: counts.total_failed(),
@@ -183,8 +188,20 @@ impl Row {
     pub fn not_built(name: &str, note: &str) -> Row {
         Row {
             name: name.into(),
-            note: note.into(),
+            note: one_line(note),
             marks: None,
+            trouble: None,
+        }
+    }
+
+    /// The row of a submission that could not be graded, and `why`.
+    pub fn not_graded(name: &str, why: &str) -> Row {
+        let why = one_line(why);
+        Row {
+            name: name.into(),
+            note: format!("could not be graded: {why}"),
+            marks: None,
+            trouble: Some(why),
         }
     }
 
@@ -193,26 +210,27 @@ impl Row {
         self.marks.as_ref().is_some_and(|m| m.failed == 0)
     }
 
-    /// Its columns after `built`, `-` each when it was not built.
-    fn fields(&self) -> Vec<String> {
+    /// Its columns after `built`, `none` each when it was not built.
+    fn fields(&self, none: &str) -> Vec<String> {
         COLUMNS
             .iter()
-            .map(|(_, _, value)| self.marks.as_ref().map_or("-".into(), value))
+            .map(|(_, _, value)| self.marks.as_ref().map_or(none.into(), value))
             .collect()
     }
 
+    /// Its `built` column: `yes`, `no`, or `error` (not graded at all).
     fn built_word(&self) -> &'static str {
-        if self.marks.is_some() {
-            "yes"
-        } else {
-            "no"
+        match (&self.marks, &self.trouble) {
+            (Some(_), _) => "yes",
+            (None, None) => "no",
+            (None, Some(_)) => "error",
         }
     }
 
     /// Its line in the table, for names up to `width` bytes.
     pub fn table_line(&self, width: usize) -> String {
         let mut line = format!("{:<width$} {:<5}", self.name, self.built_word());
-        for (field, w) in self.fields().iter().zip(WIDTHS) {
+        for (field, w) in self.fields("-").iter().zip(WIDTHS) {
             let _ = write!(line, " {field:>w$}");
         }
         let note: String = if self.note.chars().count() > NOTE_IN_TABLE {
@@ -223,13 +241,19 @@ impl Row {
         format!("{line}  {note}")
     }
 
-    /// Its line in the CSV: the name and the note quoted, the note whole.
+    /// Its line in the CSV: the name and the note quoted, the note whole,
+    /// a value that is not there (a row not built, no fuzzing) empty.
     pub fn csv_line(&self) -> String {
+        let fields: Vec<String> = self
+            .fields("")
+            .into_iter()
+            .map(|f| if f == "-" { String::new() } else { f })
+            .collect();
         format!(
             "{},{},{},{}",
             csv_quoted(&self.name),
             self.built_word(),
-            self.fields().join(","),
+            fields.join(","),
             csv_quoted(&self.note)
         )
     }
@@ -250,9 +274,17 @@ pub fn csv_header() -> String {
     format!("submission,built,{},note", names.join(","))
 }
 
-/// `text` as a quoted CSV field.
+/// `text` as a quoted CSV field. A text that a spreadsheet would take for
+/// a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage
+/// return: a name, a program's message) gets a leading `'`, as OWASP
+/// advises, so that it is shown, never run.
 pub fn csv_quoted(text: &str) -> String {
-    format!("\"{}\"", text.replace('"', "\"\""))
+    let formula = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    format!(
+        "\"{}{}\"",
+        if formula { "'" } else { "" },
+        text.replace('"', "\"\"")
+    )
 }
 
 impl FixtureLine {
@@ -299,7 +331,7 @@ impl FixtureLine {
             points(self.points),
             points(self.max_points),
             self.visibility,
-            self.seconds.map_or("-".into(), seconds),
+            self.seconds.map_or(String::new(), seconds),
             csv_quoted(&self.detail)
         )
     }
@@ -338,6 +370,9 @@ impl Record {
             out.push('}');
         }
         let _ = write!(out, ", \"note\": {}", json_string(&row.note));
+        if let Some(why) = &row.trouble {
+            let _ = write!(out, ", \"error\": {}", json_string(why));
+        }
         if let Some(m) = &row.marks {
             let _ = write!(
                 out,
@@ -401,7 +436,13 @@ impl Record {
             }
         };
         let name = text(&value, "submission")?;
-        let note = text(&value, "note")?;
+        // Read as strictly as a folder's name is taken in: it names files.
+        Name::parse(&name)?;
+        let note = one_line(&text(&value, "note")?);
+        let trouble = match value.get("error") {
+            None => None,
+            Some(_) => Some(one_line(&text(&value, "error")?)),
+        };
         let built = value
             .get("built")
             .and_then(Json::as_bool)
@@ -446,7 +487,12 @@ impl Record {
             });
         }
         Ok(Record {
-            row: Row { name, note, marks },
+            row: Row {
+                name,
+                note,
+                marks,
+                trouble,
+            },
             fixtures,
         })
     }
@@ -474,7 +520,7 @@ mod tests {
     }
 
     #[test]
-    fn a_row_not_built_has_dashes_and_its_note_whole_in_the_csv() {
+    fn a_row_not_built_has_dashes_in_the_table_empty_cells_and_its_note_whole_in_the_csv() {
         let row = Row::not_built("bob \"b\"", &format!("make failed: {}", "x".repeat(120)));
         let line = row.table_line(10);
         assert!(
@@ -490,7 +536,7 @@ mod tests {
             row.csv_line(),
             format!(
                 "\"bob \"\"b\"\"\",no,{},\"make failed: {}\"",
-                ["-"; 18].join(","),
+                [""; 18].join(","),
                 "x".repeat(120)
             )
         );

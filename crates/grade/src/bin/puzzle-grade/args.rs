@@ -352,7 +352,7 @@ pub const OPTIONS: &[Opt] = &[
         help: "grade only this submission again (repeatable); the grading keeps the rows of the others",
         modes: &[Mode::GradeAll],
         set: |g, v| {
-            g.only.push(v.to_string_lossy().into_owned());
+            g.only.push(v.to_os_string());
             Ok(())
         },
     },
@@ -458,7 +458,7 @@ pub struct Given {
     pub grades: Option<PathBuf>,
     pub build_seconds: Option<u64>,
     pub formats: Vec<Format>,
-    pub only: Vec<String>,
+    pub only: Vec<OsString>,
     pub resume: bool,
     pub shard: Option<Shard>,
     pub reference: Option<PathBuf>,
@@ -944,6 +944,6 @@ mod tests {
             "--strict --timeout 5 --memory 1024 --processes 64 --build-timeout 120 fixtures x"
         );
         let (_, g) = parsed(&["grade-all", "s", "--only", "a", "--only", "b"]);
-        assert_eq!(g.select(), Select::Only(vec!["a".into(), "b".into()]));
+        assert_eq!(g.select(), Select::Only(args(&["a", "b"])));
     }
 }

@@ -5,8 +5,9 @@
 //! A binary of its own, not a mode of `puzzle`: `puzzle` takes a FILE operand,
 //! so a word such as `grade` could not be told from a file of that name. This file owns the command line, the streams
 //! and the exit statuses: 0 when everything passed, 1 when something failed,
-//! 2 for a bad command line or a grading that could not be done, 128 + N
-//! when signal N stopped it.
+//! 2 for a bad command line or a grading that could not be done, 3 when
+//! some submissions of a grading could not be graded (the others were),
+//! 128 + N when signal N stopped it.
 
 #![forbid(unsafe_code)]
 
@@ -37,6 +38,8 @@ enum Failure {
     Signalled(i32),
     /// Something was graded and failed: status 1.
     Failed,
+    /// Some submissions could not be graded (the others were): status 3.
+    NotGraded,
 }
 
 impl From<io::Error> for Failure {
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Failed) => ExitCode::FAILURE,
+        Err(Failure::NotGraded) => ExitCode::from(3),
         Err(Failure::Signalled(signum)) => ExitCode::from((128 + signum).clamp(0, 255) as u8),
         Err(Failure::Usage(message)) | Err(Failure::System(message)) => {
             let _ = writeln!(io::stderr(), "{message}");
@@ -350,6 +354,15 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         "files in {shown}/: to hand to each student NAME.feedback.md (or .html); for markers NAME.txt (the report) and NAME.make.txt (the build log); the class: summary.txt, summary.csv and index.html (the class page)",
     )?;
     out.flush()?;
+    if !graded.not_graded.is_empty() {
+        let _ = writeln!(
+            io::stderr(),
+            "puzzle-grade: {} submission(s) could not be graded (their rows say why): {}; the same command with --resume grades them again",
+            graded.not_graded.len(),
+            graded.not_graded.join(", ")
+        );
+        return Err(Failure::NotGraded);
+    }
     if graded.all_passed {
         Ok(())
     } else {

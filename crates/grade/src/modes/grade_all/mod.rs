@@ -14,6 +14,7 @@ mod submission;
 
 use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
+use crate::intake::name::Name;
 use crate::judging::fixture::Fixture;
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
@@ -23,18 +24,19 @@ use crate::publishing::grades::{
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::write_summary_files;
 use puzzle_sandbox::Runner;
+use std::ffi::OsString;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The submissions of `dir`: its folders (not hidden ones), in byte order.
-pub fn submission_names(dir: &Path) -> io::Result<Vec<String>> {
-    let mut names: Vec<String> = fs::read_dir(dir)?
+/// The submissions of `dir`: its folders (not hidden ones, not links), by
+/// their shown names ([`Name`]), in order.
+pub fn submission_names(dir: &Path) -> io::Result<Vec<Name>> {
+    let mut names: Vec<Name> = fs::read_dir(dir)?
         .filter_map(|e| e.ok())
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| !name.starts_with('.'))
+        .filter_map(|e| Name::of_folder(&e.file_name()))
         .collect();
     names.sort();
     Ok(names)
@@ -45,8 +47,9 @@ pub fn submission_names(dir: &Path) -> io::Result<Vec<String>> {
 pub enum Select {
     /// All of them (of the shard): a new grading.
     All,
-    /// These again, the other rows of the earlier grading kept.
-    Only(Vec<String>),
+    /// These again (folder names as given), the other rows of the earlier
+    /// grading kept.
+    Only(Vec<OsString>),
     /// Those the earlier grading has not graded yet.
     Resume,
 }
@@ -99,6 +102,9 @@ pub struct Graded {
     /// Whether it stopped before the end (a signal): the summaries say the
     /// grading is incomplete.
     pub stopped: bool,
+    /// The submissions of the grading that could not be graded at all
+    /// (their rows say why), by their shown names.
+    pub not_graded: Vec<String>,
     /// What the marker should know of the grades folder (an earlier
     /// grading replaced, rows of submissions no longer there removed).
     pub notes: Vec<String>,
@@ -136,7 +142,7 @@ impl GradeAll<'_> {
         let mut records = plan.kept;
         let manifest = Manifest {
             folder: self.submissions.display().to_string(),
-            folder_names,
+            folder_names: folder_names.iter().map(|n| n.shown().to_string()).collect(),
             options: self.options.clone(),
             sandbox: self.protections.clone(),
             shard: self.shard,
@@ -167,15 +173,19 @@ impl GradeAll<'_> {
         let width = plan
             .to_grade
             .iter()
-            .chain(records.iter().map(|r| &r.row.name))
-            .map(|n| n.len())
+            .map(|n| n.shown())
+            .chain(records.iter().map(|r| r.row.name.as_str()))
+            .map(str::len)
             .max()
             .unwrap_or(0)
             .max(10);
         out.write_all(format!("{}\n", table_header(width)).as_bytes())?;
         let mut kept: Vec<&Record> = records.iter().collect();
         kept.sort_by(|a, b| a.row.name.cmp(&b.row.name));
-        for record in kept.iter().filter(|r| !plan.to_grade.contains(&r.row.name)) {
+        for record in kept
+            .iter()
+            .filter(|r| !plan.to_grade.iter().any(|n| n.shown() == r.row.name))
+        {
             out.write_all(format!("{}\n", record.row.table_line(width)).as_bytes())?;
         }
         out.flush()?;
@@ -188,7 +198,7 @@ impl GradeAll<'_> {
                 stopped = true;
                 break;
             }
-            let staged = self.temp.join("staged").join(name);
+            let staged = self.temp.join("staged").join(name.stem());
             let graded = self
                 .grade_submission(&builder, &work, name, &staged)
                 .and_then(|graded| graded.write(name, &staged));
@@ -196,17 +206,22 @@ impl GradeAll<'_> {
                 // Its runs were stopped by the signal (and may have failed
                 // for it): no grade at all rather than a wrong one.
                 let _ = fs::remove_dir_all(&staged);
-                let _ = fs::remove_dir_all(self.temp.join("builds").join(name));
+                let _ = fs::remove_dir_all(self.temp.join("builds").join(name.stem()));
                 stopped = true;
                 break;
             }
-            let record = graded?;
+            // Its own trouble (a file the system refuses, an unreadable
+            // folder) is its row's, not the class's.
+            let record = match graded {
+                Ok(record) => record,
+                Err(e) => self.not_graded(name, &e, &staged)?,
+            };
             self.publish(name, &staged)?;
             out.write_all(format!("{}\n", record.row.table_line(width)).as_bytes())?;
             out.flush()?;
             progress(&record.row);
             rows.push(record.row.clone());
-            records.retain(|r| r.row.name != *name);
+            records.retain(|r| r.row.name != name.shown());
             records.push(record);
             let last = i + 1 == plan.to_grade.len();
             let every = SUMMARY_EVERY.max(cost * SUMMARY_SHARE);
@@ -225,13 +240,18 @@ impl GradeAll<'_> {
             to_grade: plan.to_grade.len(),
             all_passed: records.iter().all(|r| r.row.passed()),
             stopped,
+            not_graded: records
+                .iter()
+                .filter(|r| r.row.trouble.is_some())
+                .map(|r| r.row.name.clone())
+                .collect(),
             notes: plan.notes,
         })
     }
 
     /// Whether the folder looks like a folder of submissions, one folder a
     /// student; if not, why, with advice (a refusal).
-    fn looks_like_submissions(&self, folder_names: &[String]) -> io::Result<()> {
+    fn looks_like_submissions(&self, folder_names: &[Name]) -> io::Result<()> {
         let folder = self.submissions.display();
         let sources: Vec<String> = fs::read_dir(&self.submissions)?
             .filter_map(|e| e.ok())
@@ -261,12 +281,12 @@ impl GradeAll<'_> {
 
     /// What to grade, what to keep of the earlier grading and which files
     /// to remove, or why the grading is refused.
-    fn plan(&self, folder_names: &[String], earlier: Earlier) -> io::Result<Plan> {
+    fn plan(&self, folder_names: &[Name], earlier: Earlier) -> io::Result<Plan> {
         let refuse = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
         let grades = self.grades.display();
-        let in_shard: Vec<String> = folder_names
+        let in_shard: Vec<Name> = folder_names
             .iter()
-            .filter(|n| self.shard.is_none_or(|s| s.holds(n)))
+            .filter(|n| self.shard.is_none_or(|s| s.holds(n.shown())))
             .cloned()
             .collect();
         let mut notes = Vec::new();
@@ -330,14 +350,22 @@ impl GradeAll<'_> {
                 let (present, gone): (Vec<Record>, Vec<Record>) = earlier
                     .records
                     .into_iter()
-                    .partition(|r| in_shard.contains(&r.row.name));
-                let gone: Vec<String> = gone.into_iter().map(|r| r.row.name).collect();
+                    .partition(|r| in_shard.iter().any(|n| n.shown() == r.row.name));
+                // A row that could not be graded is graded again.
+                let present: Vec<Record> = present
+                    .into_iter()
+                    .filter(|r| r.row.trouble.is_none())
+                    .collect();
+                let gone: Vec<Name> = gone
+                    .iter()
+                    .filter_map(|r| Name::parse(&r.row.name).ok())
+                    .collect();
                 if !gone.is_empty() {
                     notes.push(format!(
                         "{grades}: removed the rows and files of {} submission(s) no longer in {}: {}",
                         gone.len(),
                         self.submissions.display(),
-                        gone.join(", ")
+                        gone.iter().map(Name::shown).collect::<Vec<_>>().join(", ")
                     ));
                 }
                 let to_grade = match &self.select {
@@ -346,7 +374,7 @@ impl GradeAll<'_> {
                     }
                     _ => in_shard
                         .iter()
-                        .filter(|n| !present.iter().any(|r| &r.row.name == *n))
+                        .filter(|n| !present.iter().any(|r| r.row.name == n.shown()))
                         .cloned()
                         .collect(),
                 };
@@ -365,8 +393,8 @@ impl GradeAll<'_> {
 
     /// Moves the files of `name` from `staged` into the grades folder, in
     /// place of its earlier ones.
-    fn publish(&self, name: &str, staged: &Path) -> io::Result<()> {
-        remove_submission_files(&self.grades, &[name.to_string()])?;
+    fn publish(&self, name: &Name, staged: &Path) -> io::Result<()> {
+        remove_submission_files(&self.grades, std::slice::from_ref(name))?;
         for entry in fs::read_dir(staged)? {
             let entry = entry?;
             move_into_place(&entry.path(), &self.grades.join(entry.file_name()))?;
@@ -400,11 +428,11 @@ impl GradeAll<'_> {
 /// What a grading will do.
 struct Plan {
     /// The submissions to grade now, in order.
-    to_grade: Vec<String>,
+    to_grade: Vec<Name>,
     /// The earlier grading's records kept.
     kept: Vec<Record>,
     /// Submissions whose files are removed first.
-    removed: Vec<String>,
+    removed: Vec<Name>,
     /// When the grading began (an earlier one's, when continued).
     started: String,
     /// What the marker should know.
@@ -413,15 +441,19 @@ struct Plan {
 
 /// `names`, each one of `folder_names` (those of `folder`), or which is not.
 fn names_checked(
-    names: &[String],
-    folder_names: &[String],
+    names: &[OsString],
+    folder_names: &[Name],
     folder: &Path,
-) -> Result<Vec<String>, String> {
-    match names.iter().find(|n| !folder_names.contains(n)) {
-        Some(missing) => Err(format!(
-            "--only {missing}: no such folder in {}",
-            folder.display()
-        )),
-        None => Ok(names.to_vec()),
-    }
+) -> Result<Vec<Name>, String> {
+    names
+        .iter()
+        .map(|given| match Name::of_folder(given) {
+            Some(name) if folder_names.contains(&name) => Ok(name),
+            _ => Err(format!(
+                "--only {}: no such folder in {}",
+                crate::intake::name::one_line(&given.to_string_lossy()),
+                folder.display()
+            )),
+        })
+        .collect()
 }

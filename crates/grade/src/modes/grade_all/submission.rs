@@ -7,6 +7,7 @@
 use super::GradeAll;
 use crate::engine::grade_program_until;
 use crate::intake::build::{copy_folder, files_in, Builder};
+use crate::intake::name::{one_line, Name};
 use crate::judging::judge::{Graded, Judgement};
 use crate::marking::feedback::{feedback, not_built};
 use crate::marking::marks::Score;
@@ -47,19 +48,74 @@ struct Results {
 }
 
 impl Submission {
-    /// Writes its files into `staged` (the build log, `NAME.make.txt`, and
-    /// the fuzzer's cases, `NAME.fuzz/`, are there already): the report,
-    /// the feedback as Markdown and HTML, the platforms' files. Returns its
-    /// record.
-    pub fn write(self, name: &str, staged: &Path) -> io::Result<Record> {
-        let file = |suffix: &str| staged.join(format!("{name}{suffix}"));
+    /// Writes its files into `staged`, each named from the name's stem (the
+    /// build log, `STEM.make.txt`, and the fuzzer's cases, `STEM.fuzz/`, are
+    /// there already): the report, the feedback as Markdown and HTML, the
+    /// platforms' files. Returns its record.
+    pub fn write(self, name: &Name, staged: &Path) -> io::Result<Record> {
+        let stem = name.stem();
+        let file = |suffix: &str| staged.join(format!("{stem}{suffix}"));
         fs::write(file(".txt"), &self.report)?;
         for (format, text) in &self.platforms {
             fs::write(file(format.suffix()), text)?;
         }
         fs::write(file(".feedback.md"), &self.feedback)?;
-        fs::write(file(".feedback.html"), feedback_page(name, &self.feedback))?;
+        fs::write(
+            file(".feedback.html"),
+            feedback_page(name.shown(), &self.feedback),
+        )?;
         Ok(self.record)
+    }
+}
+
+impl GradeAll<'_> {
+    /// The record and files of `name`, which could not be graded for `why`
+    /// (an error of the system: a file it refused, a folder it could not
+    /// read); they say so, and that this is no mark. What was staged is
+    /// replaced.
+    pub(super) fn not_graded(
+        &self,
+        name: &Name,
+        why: &io::Error,
+        staged: &Path,
+    ) -> io::Result<Record> {
+        let _ = fs::remove_dir_all(staged);
+        let _ = fs::remove_dir_all(self.temp.join("builds").join(name.stem()));
+        fs::create_dir_all(staged)?;
+        let why = one_line(&why.to_string());
+        let shown = name.shown();
+        let row = Row::not_graded(shown, &why);
+        let report = format!("{}\n{}\n", self.protections, row.note);
+        let feedback = format!(
+            "# Feedback for {shown}\n\nYour submission could not be graded: {why}.\n\n\
+             This is not a mark: the course staff have been told, and will grade it again.\n"
+        );
+        let marked = Marked {
+            name: shown,
+            note: &row.note,
+            fixtures: self.fixtures,
+            graded: None,
+            score: None,
+            counts: None,
+            scheme: &self.settings.scheme,
+            strict: self.settings.strict,
+            feedback: &feedback,
+        };
+        let platforms = self
+            .formats
+            .iter()
+            .map(|format| (*format, format.render(&marked)))
+            .collect();
+        let submission = Submission {
+            record: Record {
+                row,
+                fixtures: Vec::new(),
+            },
+            report: report.into_bytes(),
+            feedback,
+            platforms,
+        };
+        submission.write(name, staged)
     }
 }
 
@@ -70,14 +126,17 @@ impl GradeAll<'_> {
         &self,
         builder: &Builder,
         work: &Path,
-        name: &str,
+        name: &Name,
         staged: &Path,
     ) -> io::Result<Submission> {
         let _ = fs::remove_dir_all(staged);
         fs::create_dir_all(staged)?;
-        let copy = self.temp.join("builds").join(name);
-        copy_folder(&self.submissions.join(name), &copy)?;
-        let file = |suffix: &str| staged.join(format!("{name}{suffix}"));
+        let stem = name.stem();
+        let copy = self.temp.join("builds").join(&stem);
+        let folder = self.submissions.join(name.real());
+        copy_folder(&folder, &copy)?;
+        let file = |suffix: &str| staged.join(format!("{stem}{suffix}"));
+        let shown = name.shown();
         // The budget covers the build, the runs and the fuzzing.
         let deadline = self.settings.budget.map(|b| Instant::now() + b);
         let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
@@ -87,7 +146,10 @@ impl GradeAll<'_> {
             path: builder.path.clone(),
             runner: builder.runner,
         };
-        let built = builder.build(&copy, &file(".make.txt"))?;
+        let mut built = builder.build(&copy, &file(".make.txt"))?;
+        // The note quotes the build's log and the archives' entries: one
+        // line, nothing hidden in it, before it reaches any file.
+        built.note = one_line(&built.note);
         let results = match &built.program {
             Some(program) => Some(self.grade_built(program, work, deadline, &file(".fuzz"))?),
             None => None,
@@ -98,7 +160,7 @@ impl GradeAll<'_> {
             Some(ref r) => {
                 let judgements: Vec<&Judgement> = r.graded.iter().map(|g| &g.judgement).collect();
                 let text = feedback(
-                    name,
+                    shown,
                     self.fixtures,
                     &judgements,
                     Some(&r.score),
@@ -108,7 +170,7 @@ impl GradeAll<'_> {
                 let lines = FixtureLine::of(self.fixtures, &r.graded, &r.score, &|f| {
                     scheme.visibility(f).word()
                 });
-                let row = Row::graded(name, &r.counts, &r.score, r.fuzzed, &built.note);
+                let row = Row::graded(shown, &r.counts, &r.score, r.fuzzed, &built.note);
                 let record = Record {
                     row,
                     fixtures: lines,
@@ -117,18 +179,18 @@ impl GradeAll<'_> {
             }
             None => {
                 let log = fs::read(file(".make.txt"))?;
-                let files = files_in(&self.submissions.join(name));
-                let text = not_built(name, &built.note, &log, &files);
+                let files = files_in(&folder);
+                let text = not_built(shown, &built.note, &log, &files);
                 let record = Record {
-                    row: Row::not_built(name, &built.note),
+                    row: Row::not_built(shown, &built.note),
                     fixtures: Vec::new(),
                 };
-                let report = format!("not built: {} (see {name}.make.txt)\n", built.note);
+                let report = format!("not built: {} (see {stem}.make.txt)\n", built.note);
                 (record, text, report.into_bytes())
             }
         };
         let marked = Marked {
-            name,
+            name: shown,
             note: &built.note,
             fixtures: self.fixtures,
             graded: results.as_ref().map(|r| r.graded.as_slice()),

@@ -1,0 +1,337 @@
+//! What a student hands in, treated as an attacker's (issue 40): folder
+//! names that try to forge rows, overwrite another's files or the class's,
+//! reach a terminal or a spreadsheet raw; build logs with terminal escapes;
+//! messages a spreadsheet would run; forged grading files; one submission's
+//! trouble stopping the class. Each test is built as an attacker would and
+//! graded by the real `puzzle-grade grade-all`.
+
+mod common;
+
+use common::grader_bin;
+use std::ffi::OsStr;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `checker.c`, right: every row of a name below should be graded the same.
+fn right_submission(folder: &Path) {
+    fs::create_dir_all(folder).unwrap();
+    let checker = fs::read_to_string(common::repo().join("tests/grading/checker.c")).unwrap();
+    fs::write(folder.join("puzzle.c"), checker).unwrap();
+}
+
+/// A class folder `name` with the five fixtures and no submission yet.
+fn class(name: &str) -> PathBuf {
+    common::class_folder(&format!("hostile-{name}"), &common::FIVE_FIXTURES, &[])
+}
+
+fn grade_all(dir: &Path, args: &[&str]) -> Output {
+    Command::new("timeout")
+        .arg("120")
+        .arg(grader_bin())
+        .arg("grade-all")
+        .args(["--timeout", "5", "--jobs", "2"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// Whether `text` holds a byte that is a control but the newline.
+fn has_controls(text: &[u8]) -> bool {
+    text.iter().any(|&b| (b < 0x20 && b != b'\n') || b == 0x7f)
+        || String::from_utf8_lossy(text).contains(['\u{202E}', '\u{2066}', '\u{200B}'])
+}
+
+/// The names of a CSV's first column, unquoted.
+fn csv_names(csv: &str) -> Vec<String> {
+    csv.lines()
+        .skip(1)
+        .map(|l| {
+            let rest = l.strip_prefix('"').unwrap();
+            let end = rest.find("\",").unwrap();
+            rest[..end].replace("\"\"", "\"")
+        })
+        .collect()
+}
+
+#[test]
+fn folder_names_can_neither_forge_rows_nor_take_anothers_files() {
+    let dir = class("names");
+    let subs = dir.join("subs");
+    let long = "n".repeat(255);
+    let names: Vec<&[u8]> = vec![
+        b"ann",
+        b"ann.make",
+        b"summary",
+        b"index",
+        b"evil\nzed  yes  5 0 100",
+        "bidi\u{202E}txt.c".as_bytes(),
+        b"\xE9t\xE9",
+        long.as_bytes(),
+        b"=HYPERLINK(\"x\")",
+        b"esc\x1b[2Kforged\r",
+    ];
+    for name in &names {
+        right_submission(&subs.join(OsStr::from_bytes(name)));
+    }
+    let out = grade_all(&dir, &["subs", "--grades", "marks"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // One row a submission on stdout and in summary.txt, nothing raw.
+    let rows = |text: &str| {
+        text.lines()
+            .filter(|l| l.ends_with("no Makefile: built with cc -O2 -o puzzle puzzle.c -lm"))
+            .count()
+    };
+    assert!(
+        !has_controls(&out.stdout),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(rows(&String::from_utf8_lossy(&out.stdout)), names.len());
+    let marks = dir.join("marks");
+    let summary = fs::read(marks.join("summary.txt")).unwrap();
+    assert!(!has_controls(&summary));
+    let summary = String::from_utf8(summary).unwrap();
+    assert_eq!(rows(&summary), names.len(), "{summary}");
+    assert!(summary.contains("evil\\nzed  yes  5 0 100 "), "{summary}");
+    assert!(summary.contains("bidi\\u{202E}txt.c "), "{summary}");
+    assert!(summary.contains("\\xE9t\\xE9 "), "{summary}");
+    assert!(summary.contains("esc\\u{1B}[2Kforged\\r "), "{summary}");
+    // Each its own files: ann.make's report is not ann's build log, the
+    // student called summary keeps his report beside the class's summary.
+    let file = |name: &str| fs::read_to_string(marks.join(name)).unwrap();
+    assert!(
+        !file("ann.make.txt").starts_with("sandbox: "),
+        "ann's build log"
+    );
+    assert!(
+        file("ann.mak%65.txt").starts_with("sandbox: "),
+        "ann.make's report"
+    );
+    assert!(
+        file("summar%79.txt").starts_with("sandbox: "),
+        "summary's report"
+    );
+    assert!(file("summary.txt").starts_with("grading of "));
+    assert!(file("inde%78.feedback.md").contains("# Feedback for index"));
+    assert!(file("index.html").contains("<!DOCTYPE html>"));
+    // Every file name fits, and the long name's has a hash.
+    let mut files = 0;
+    for entry in fs::read_dir(&marks).unwrap() {
+        let name = entry.unwrap().file_name();
+        assert!(name.len() <= 200, "{name:?}");
+        files += 1;
+    }
+    assert!(files >= 6 + names.len() * 4, "{files}");
+    assert!(fs::read_dir(&marks).unwrap().any(|e| {
+        let n = e.unwrap().file_name();
+        let n = n.to_string_lossy();
+        n.starts_with("nnnnnnnn") && n.contains('~') && n.ends_with(".feedback.md")
+    }));
+    // The CSV: a name that is a formula is shown, not run; every name there.
+    let csv = file("summary.csv");
+    let names_in_csv = csv_names(&csv);
+    assert_eq!(names_in_csv.len(), names.len());
+    assert!(
+        names_in_csv.contains(&"'=HYPERLINK(\"x\")".to_string()),
+        "{csv}"
+    );
+    assert!(!has_controls(csv.as_bytes()));
+    // No cell starts as a formula would (a value not there is empty).
+    for line in csv.lines() {
+        assert!(
+            !line
+                .split(',')
+                .any(|cell| cell.starts_with(['=', '+', '-', '@'])),
+            "{line}"
+        );
+    }
+    // The page and the JSON lines: escaped, never raw.
+    let page = file("index.html");
+    assert!(!page.contains('\u{202E}') && !page.contains('\u{1b}'));
+    assert!(page.contains("bidi\\u{202E}txt.c"));
+    let jsonl = file("summary.jsonl");
+    assert!(
+        jsonl.contains("\"submission\": \"bidi\\\\u{202E}txt.c\""),
+        "{jsonl}"
+    );
+    // And --only takes a folder's real name, whatever its bytes.
+    let out = Command::new(grader_bin())
+        .arg("grade-all")
+        .args(["--timeout", "5", "subs", "--grades", "marks", "--only"])
+        .arg(OsStr::from_bytes(b"\xE9t\xE9"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("graded \\xE9t\\xE9: "));
+}
+
+#[test]
+fn a_build_log_cannot_write_to_the_terminal_or_forge_a_row() {
+    let dir = class("log");
+    let subs = dir.join("subs");
+    right_submission(&subs.join("ann"));
+    let mallory = subs.join("mallory");
+    fs::create_dir_all(&mallory).unwrap();
+    fs::write(
+        mallory.join("Makefile"),
+        "all:\n\t@printf 'error: \\033[2K\\r\\007zed        yes  5 0 0 0 0 0 0 0 0 0 0 0 0 100 100\\n' >&2; exit 1\n",
+    )
+    .unwrap();
+    let out = grade_all(&dir, &["subs", "--grades", "marks"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !has_controls(&out.stdout),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        !has_controls(&out.stderr),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary = fs::read(dir.join("marks/summary.txt")).unwrap();
+    assert!(!has_controls(&summary));
+    let summary = String::from_utf8(summary).unwrap();
+    let row = summary.lines().find(|l| l.starts_with("mallory ")).unwrap();
+    assert!(row.contains("error: \\u{1B}[2K\\r\\u{7}zed"), "{row}");
+    assert!(!summary.lines().any(|l| l.starts_with("zed")), "{summary}");
+}
+
+#[test]
+fn a_message_a_spreadsheet_would_run_gets_a_quote() {
+    let dir = class("csv");
+    let sneaky = dir.join("subs/sneaky");
+    fs::create_dir_all(&sneaky).unwrap();
+    // Rejects everything with a formula for a message.
+    fs::write(
+        sneaky.join("puzzle.c"),
+        "#include <stdio.h>\nint main(void) { puts(\"=HYPERLINK(\\\"http://evil\\\")\"); return 1; }\n",
+    )
+    .unwrap();
+    let out = grade_all(&dir, &["subs", "--grades", "marks"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = fs::read_to_string(dir.join("marks/summary-fixtures.csv")).unwrap();
+    let mut cells = 0;
+    for line in csv.lines().skip(1) {
+        // Every quoted cell: none starts with a formula's first character.
+        for cell in line.split(",\"").map(|c| c.trim_start_matches('"')) {
+            assert!(
+                !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                "{line}"
+            );
+            cells += 1;
+        }
+    }
+    assert!(cells > 5);
+    assert!(csv.contains("'=HYPERLINK("), "{csv}");
+}
+
+#[test]
+fn a_forged_row_of_an_earlier_grading_removes_nothing_beside_it() {
+    let dir = class("forged");
+    right_submission(&dir.join("subs/ann"));
+    let out = grade_all(&dir, &["subs", "--grades", "marks"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Someone edits the grades folder: rows whose names are paths.
+    fs::write(dir.join("victim.txt"), "the marker's").unwrap();
+    fs::create_dir_all(dir.join("victim.fuzz")).unwrap();
+    fs::write(dir.join("victim.fuzz/keep"), "the marker's").unwrap();
+    let jsonl = dir.join("marks/summary.jsonl");
+    let mut text = fs::read_to_string(&jsonl).unwrap();
+    for forged in ["../victim", "x/../../victim", "/etc/passwd"] {
+        text += &format!(
+            "{{\"submission\": \"{forged}\", \"built\": false, \"note\": \"\", \"fixtures\": []}}\n"
+        );
+    }
+    fs::write(&jsonl, text).unwrap();
+    for args in [&["--resume"][..], &[]] {
+        let out = grade_all(&dir, &[&["subs", "--grades", "marks"], args].concat());
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            fs::read_to_string(dir.join("victim.txt")).unwrap(),
+            "the marker's"
+        );
+        assert!(dir.join("victim.fuzz/keep").exists());
+        let summary = fs::read_to_string(dir.join("marks/summary.txt")).unwrap();
+        assert!(!summary.contains("victim"), "{summary}");
+    }
+}
+
+#[test]
+fn one_submissions_trouble_is_its_own_row() {
+    let dir = class("trouble");
+    let subs = dir.join("subs");
+    right_submission(&subs.join("ann"));
+    right_submission(&subs.join("zoe"));
+    // A folder nested deeper than a path may be long: copying it fails.
+    let deep = subs.join("deep");
+    right_submission(&deep);
+    let made = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            // Each step moves the tree one folder down: no path given to
+            // the system is long, the tree's deepest is 4,500 bytes.
+            "cd '{}' && mkdir c && echo x > c/f && for i in $(seq 45); do mv c t && mkdir c && mv t c/{n} || exit 1; done",
+            deep.display(),
+            n = "d".repeat(100)
+        ))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = grade_all(&dir, &["subs", "--grades", "marks"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The others graded; its row says what happened; the status says that
+    // something could not be graded (3) or was not built (1), never that
+    // the grading could not be done (2).
+    assert!(matches!(out.status.code(), Some(1 | 3)), "{stderr}");
+    for name in ["ann ", "zoe "] {
+        let row = stdout.lines().find(|l| l.starts_with(name)).unwrap();
+        assert!(row.contains(" yes "), "{row}");
+    }
+    let deep_row = stdout.lines().find(|l| l.starts_with("deep ")).unwrap();
+    assert!(
+        deep_row.contains(" error ") || deep_row.contains(" no "),
+        "{deep_row}"
+    );
+    if out.status.code() == Some(3) {
+        assert!(deep_row.contains("could not be graded: "), "{deep_row}");
+        assert!(
+            stderr.contains("1 submission(s) could not be graded"),
+            "{stderr}"
+        );
+        let feedback = fs::read_to_string(dir.join("marks/deep.feedback.md")).unwrap();
+        assert!(feedback.contains("could not be graded"), "{feedback}");
+        assert!(feedback.contains("This is not a mark"), "{feedback}");
+    }
+}
