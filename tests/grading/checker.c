@@ -31,6 +31,11 @@
  *   REJECT_TABS        takes only spaces for blanks: a tab is a bad token
  *   BLANK_LAST         reads a 'b' only when a blank follows it: a board
  *                      whose line ends with the blank is a bad token
+ *   ISSPACE_BLANKS     takes what C's isspace takes for a blank: a vertical
+ *                      tab, a form feed or a lone CR between tokens too
+ *   WRAP32             reads each number into 32 bits: 2^32 + 1 wraps to 1
+ *   COINCIDENCE        flips its verdict on inputs whose bytes add up to a
+ *                      multiple of 7: a fault that follows no feature
  *   BROKEN             does not compile
  */
 #include <stdio.h>
@@ -68,6 +73,8 @@ static void fail(const char *board, const char *what) {
 static int blank_char(char c) {
 #ifdef REJECT_TABS
     return c == ' ';
+#elif defined(ISSPACE_BLANKS)
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
 #else
     return c == ' ' || c == '\t';
 #endif
@@ -108,8 +115,12 @@ static void tokens(const char *name, const char *line, const char *end, struct b
             for (const char *d = t; d < p; d++) {
                 if (*d < '0' || *d > '9')
                     fail(name, "a token is neither a number nor b");
+#ifdef WRAP32
+                v = (unsigned)(v * 10 + (unsigned long long)(*d - '0'));
+#else
                 if (v < 100000000000ULL)
                     v = v * 10 + (unsigned long long)(*d - '0');
+#endif
             }
             if (v == 0)
                 fail(name, "tile 0");
@@ -289,6 +300,13 @@ int main(void) {
 #ifndef ECHO_FIRST
     echo("start:", &b[0]);
     echo("goal:", &b[1]);
+#endif
+#ifdef COINCIDENCE
+    unsigned long sum = 0;
+    for (size_t i = 0; i < size; i++)
+        sum += (unsigned char)input[i];
+    if (sum % 7 == 0)
+        start = !start;
 #endif
     printf("%s\n", start == goal ? "solvable" : "unsolvable");
     return EXIT_SUCCESS;

@@ -509,6 +509,7 @@ fn strict_grading_on_few_fixtures_shows_each_difference() {
     let program = scratch.checker("strict-few", &[]);
     let out = scratch.grade_strictly(&program);
     let report = "\
+cause             FALSE ERROR on 1 fixture: no single cause confirmed
 FALSE ERROR       Tests/sol6_bom.inp: no verdict: 'Invalid input: start board: a token is neither a number nor b' (exit status 1), expected 'solvable'
 FORMAT            Tests/bad_empty_input.inp: line 1: expected 'error: ...', got 'Invalid input: start board: missing'
 FORMAT            Tests/bad_number_4294967297_wraps_to_1.inp: line 1: expected 'error: ...', got 'Invalid input: start board: a tile is out of range'
@@ -530,7 +531,7 @@ fn a_wrong_parity_rule_is_a_wrong_verdict_though_its_spacing_differs_too() {
     // with a blank: the verdicts come first, the spacing after.
     let out = grade_checker("no-row-term", &["-DNO_ROW_TERM", "-DSPACED"]);
     let report = "\
-cause             WRONG VERDICT on 2 fixtures: all are boards of an even side: there the blank's row counts too (the tutorial's rule: disorder plus the blank's row, for both boards)
+cause             WRONG VERDICT on 2 fixtures: on boards of an even side the blank's row is not counted (the tutorial's rule: there the disorder plus the blank's row decides, for both boards) (confirmed: with even boards whose blanks' rows differ in parity, 10 of 10 inputs failed so; with even boards whose blanks' rows have the same parity, 0 of 10)
 WRONG VERDICT     Tests/sol4_start_blank_on_last_cell_row_parity.inp: 'unsolvable', expected 'solvable'
 WRONG VERDICT     Tests/unsol6_start_blank_on_last_cell_row_parity.inp: 'solvable', expected 'unsolvable'
 FORMAT            Tests/sol257_inversions_2181136127_overflow_signed_int.inp: line 1: expected ...'16 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 b', got ...'16 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 b ' (spacing)
@@ -558,7 +559,7 @@ FORMAT            Tests/unsol2_tiles_swapped.inp: line 1: expected 'start: 2 1 3
 fn a_32_bit_inversion_counter_is_caught_by_the_overflow_fixture() {
     let out = grade_checker("int32", &["-fwrapv", "-DINT32_COUNTER"]);
     let report = "\
-cause             WRONG VERDICT on 1 fixture: all have 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit or unsigned type, or keep only the parity)
+cause             WRONG VERDICT on 1 fixture: boards of 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit type, or keep only the parity) (confirmed: with reversed boards past 2^31 inversions, 2 of 2 inputs failed so; with reversed boards just below 2^31, 0 of 2)
 WRONG VERDICT     Tests/sol257_inversions_2181136127_overflow_signed_int.inp: 'unsolvable', expected 'solvable'
 "
     .to_string()
@@ -862,6 +863,7 @@ fn a_crash_is_reported_with_its_signal() {
     let program = scratch.script("crashes", CRASHES_ON_EMPTY_INPUT);
     let out = scratch.grade(&program, &[], 10);
     let report = "\
+cause             CRASH on 1 fixture: no single cause confirmed
 CRASH             Tests/bad_empty_input.inp: killed by signal 11 (SEGV)
 msg               Tests/bad_number_4294967297_wraps_to_1.inp: error: start board: number 4294967297 at token 1 is too large to be a tile
 "
@@ -881,7 +883,8 @@ fn a_flood_of_output_is_capped() {
     // Twice the fixture and 1 MiB, in whole blocks of 512 bytes (ulimit -f).
     let cap = |size: u64| (2 * size + (1 << 20)).div_ceil(512) * 512;
     let report = format!(
-        "CRASH             Tests/bad_empty_input.inp: output capped at {} bytes\n\
+        "cause             CRASH on 2 fixtures: no single cause confirmed\n\
+         CRASH             Tests/bad_empty_input.inp: output capped at {} bytes\n\
          CRASH             Tests/sol4_assignment_example.inp: output capped at {} bytes\n",
         cap(0),
         cap(76)
@@ -909,6 +912,8 @@ esac
 fn every_other_report_line_shows_what_came() {
     let (_scratch, out) = grade_script("one-fault-each", ONE_FAULT_EACH, 10);
     let report = "\
+cause             MISSED ERROR on 1 fixture: no single cause confirmed
+cause             FALSE ERROR on 1 fixture: no single cause confirmed
 MISSED ERROR      Tests/bad_number_4294967297_wraps_to_1.inp: accepted it: 'solvable' (exit status 0), expected an error
 FALSE ERROR       Tests/sol257_inversions_2181136127_overflow_signed_int.inp: no verdict: 'start: 66047 66048 66046 66045 66044 66043 66042 66041 66040 66039 66038 66037 66036 66035 66034 660'... (exit status 1; stderr 'Segmentation fault'), expected 'solvable'
 WRONG EXIT STATUS Tests/sol4_assignment_example.inp: exit status 200 after the verdict 'solvable', expected 0

@@ -605,6 +605,7 @@ fn summaries_of_2000_submissions() {
                     }),
                 },
                 fixtures: lines,
+                causes: Vec::new(),
             }
         })
         .collect();

@@ -94,6 +94,25 @@ impl Kind {
     }
 }
 
+/// A cause an experiment confirmed (see `modes/fuzz/experiment.rs`): what
+/// the program gets wrong, the evidence, and the failing fixtures it
+/// explains.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Confirmed {
+    /// The class of fault it causes.
+    pub class: Class,
+    /// What the program gets wrong, in words for the student.
+    pub words: String,
+    /// What the experiment showed, in a line: `with ..., 10 of 10 inputs
+    /// failed so; with ..., 0 of 10`.
+    pub evidence: String,
+    /// The failing fixtures (indices into the grading's fixtures) it
+    /// explains.
+    pub fixtures: Vec<usize>,
+    /// The smallest input of the experiment that showed it.
+    pub smallest: Option<Vec<u8>>,
+}
+
 /// Where a board's blank is, in a board of its side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Blank {

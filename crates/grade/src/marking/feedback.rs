@@ -1,6 +1,7 @@
 //! Feedback a student can act on, written as Markdown: the score and what
-//! each class of fault cost; the faults grouped by class, with the cause the
-//! fixtures share where they show one ([`shared_cause`]), each group's
+//! each class of fault cost; the faults grouped by class, with the causes an
+//! experiment on the program confirmed ([`Confirmed`]: never a guess; where
+//! none explains a fixture, the feedback says no single cause was found), each group's
 //! smallest fixture with its input, the expected output, what the program
 //! did and, for a wrong verdict, the parity rule at work, written out; a few
 //! more fixture names, then how many more; then the format differences, the
@@ -17,7 +18,7 @@
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::{Class, Judgement};
 use crate::judging::text::lines;
-use crate::marking::cause::{shared_cause, Shape};
+use crate::marking::cause::Confirmed;
 use crate::marking::marks::{lost_in_words, points, Score, Visibility};
 use puzzle::input::read_puzzle;
 use std::fmt::Write as _;
@@ -78,6 +79,7 @@ pub fn feedback(
     score: Option<&Score>,
     visibility: &dyn Fn(&Fixture) -> Visibility,
     bytes: &dyn Fn(&Fixture) -> Vec<u8>,
+    causes: &[Confirmed],
 ) -> String {
     let mut out = format!("# Feedback for {name}\n\n");
     let shown: Vec<bool> = fixtures
@@ -92,7 +94,7 @@ pub fn feedback(
         judgements,
         shown: &shown,
         bytes,
-        shapes: None,
+        causes,
     };
     if !faults.write(&mut out) {
         out.push_str("## Faults\n\nNone among the fixtures shown here.\n\n");
@@ -143,8 +145,8 @@ struct Faults<'a> {
     /// Which fixtures are shown.
     shown: &'a [bool],
     bytes: &'a dyn Fn(&Fixture) -> Vec<u8>,
-    /// The shapes of the fixtures shown, read once, when a fault needs them.
-    shapes: Option<Vec<Option<Shape>>>,
+    /// The causes experiments confirmed.
+    causes: &'a [Confirmed],
 }
 
 /// Whether `judgement` is a fault of `class`.
@@ -186,9 +188,7 @@ impl Faults<'_> {
             class.name(),
             count(group.len(), "fixture")
         );
-        if let Some(cause) = self.cause(class, group) {
-            let _ = writeln!(out, "Likely cause: {cause}.\n");
-        }
+        self.write_causes(out, class, group);
         let fixtures = self.fixtures;
         let Some(&smallest) = group.iter().min_by_key(|&&i| fixtures[i].size) else {
             return;
@@ -204,24 +204,62 @@ impl Faults<'_> {
         }
     }
 
-    /// The cause the fixtures `group` of `class` share ([`shared_cause`]),
-    /// against the other fixtures shown of their categories.
-    fn cause(&mut self, class: Class, group: &[usize]) -> Option<String> {
-        let (fixtures, shown, bytes) = (self.fixtures, self.shown, self.bytes);
-        let shapes = self.shapes.get_or_insert_with(|| {
-            (0..fixtures.len())
-                .map(|i| shown[i].then(|| Shape::of(&bytes(&fixtures[i]))))
-                .collect()
-        });
-        let categories: Vec<_> = group.iter().map(|&i| fixtures[i].named).collect();
-        let failing: Vec<Shape> = group.iter().filter_map(|&i| shapes[i]).collect();
-        let others: Vec<Shape> = (0..fixtures.len())
-            .filter(|&i| {
-                !of_class(self.judgements[i], class) && categories.contains(&fixtures[i].named)
-            })
-            .filter_map(|i| shapes[i])
+    /// Writes the causes experiments confirmed for the fixtures `group` of
+    /// `class`, each with its evidence and smallest input, and says so
+    /// when none explains some of them: a cause is never guessed.
+    fn write_causes(&self, out: &mut String, class: Class, group: &[usize]) {
+        let mut explained: Vec<usize> = Vec::new();
+        for cause in self.causes.iter().filter(|c| c.class == class) {
+            let here: Vec<usize> = group
+                .iter()
+                .copied()
+                .filter(|i| cause.fixtures.contains(i))
+                .collect();
+            if here.is_empty() {
+                continue;
+            }
+            explained.extend(&here);
+            let _ = writeln!(out, "Cause, confirmed by experiment: {}.\n", cause.words);
+            let _ = writeln!(
+                out,
+                "The grader tried it on your program: {}.\n",
+                cause.evidence
+            );
+            if let Some(input) = &cause.smallest {
+                let _ = writeln!(
+                    out,
+                    "The smallest such input of the experiment:\n\n{}",
+                    excerpt(input, 4)
+                );
+            }
+            if here.len() < group.len() {
+                let names: Vec<&str> = here
+                    .iter()
+                    .map(|&i| self.fixtures[i].shown.as_str())
+                    .collect();
+                let _ = writeln!(out, "It explains {}.\n", a_few(&names));
+            }
+        }
+        let rest: Vec<&str> = group
+            .iter()
+            .filter(|i| !explained.contains(i))
+            .map(|&i| self.fixtures[i].shown.as_str())
             .collect();
-        shared_cause(class, &failing, &others)
+        if rest.is_empty() {
+            return;
+        }
+        if explained.is_empty() {
+            out.push_str(
+                "No single cause was found: the grader tried the usual causes of this \
+                 fault on your program, and none of them explains these fixtures.\n\n",
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "No single cause was found for the others: {}.\n",
+                a_few(&rest)
+            );
+        }
     }
 
     /// Writes the fixture `smallest` of `class`: its input, the expected
@@ -457,6 +495,13 @@ mod tests {
             Some(&score),
             &|f| scheme.visibility(f),
             &bytes,
+            &[Confirmed {
+                class: Class::WrongVerdict,
+                words: "on boards of an even side the blank's row is not counted".into(),
+                evidence: "with X, 10 of 10 inputs failed so; with Y, 0 of 10".into(),
+                fixtures: vec![0, 1],
+                smallest: Some(b"1 2 3 b\n1 2 b 3\n".to_vec()),
+            }],
         );
         // The score, what the faults shown cost, and the rest as one sum.
         assert!(
@@ -475,6 +520,16 @@ mod tests {
         assert!(!text.contains("sol257"), "{text}");
         assert!(!text.contains("late"), "{text}");
         assert!(text.contains("1 fixture is not shown here"), "{text}");
+        // The cause confirmed, its evidence and the fixtures it explains;
+        // the others said to have none.
+        assert!(text.contains(
+            "Cause, confirmed by experiment: on boards of an even side the blank's row is not counted.\n\n\
+             The grader tried it on your program: with X, 10 of 10 inputs failed so; with Y, 0 of 10.\n"
+        ), "{text}");
+        assert!(
+            text.contains("No single cause was found for the others: "),
+            "{text}"
+        );
         // The smallest, its input, expected output and the rule written out;
         // then three more names and how many more.
         assert!(text.contains("The smallest: `Tests/sol2_a.inp` (16 bytes)."));

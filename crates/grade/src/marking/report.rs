@@ -4,9 +4,8 @@
 
 use crate::judging::fixture::{Category, Fixture};
 use crate::judging::judge::{Class, Graded, Judgement};
-use crate::marking::cause::{shared_cause, Shape};
+use crate::marking::cause::Confirmed;
 use crate::marking::marks::{lost_in_words, points, Score};
-use std::fs;
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -87,8 +86,9 @@ pub fn write_marked_report<W: Write>(
     strict: bool,
     between: &[u8],
     score: &Score,
+    causes: &[Confirmed],
 ) -> io::Result<Counts> {
-    write_any_report(out, fixtures, graded, strict, between, Some(score))
+    write_any_report(out, fixtures, graded, strict, between, Some(score), causes)
 }
 
 /// A marked program's score and what each class of fault cost, in a line:
@@ -103,6 +103,11 @@ pub fn score_line(score: &Score, graded: &[Graded]) -> String {
     )
 }
 
+/// `n fixture(s)`.
+fn fixtures_word(n: usize) -> String {
+    format!("{n} fixture{}", if n == 1 { "" } else { "s" })
+}
+
 fn write_any_report<W: Write>(
     out: &mut W,
     fixtures: &[Fixture],
@@ -110,37 +115,43 @@ fn write_any_report<W: Write>(
     strict: bool,
     between: &[u8],
     score: Option<&Score>,
+    causes: &[Confirmed],
 ) -> io::Result<Counts> {
-    // First the causes: a failing class whose fixtures all share one.
-    let mut shapes: Option<Vec<Shape>> = None;
+    // First the causes: each an experiment confirmed, with its evidence;
+    // the failing fixtures of a class that none explains, counted.
     for class in Class::ALL.into_iter().filter(|c| c.fails(strict)) {
-        let of_class = |g: &Graded| matches!(&g.judgement, Judgement::Noted(c, _) if *c == class);
         let group: Vec<usize> = (0..fixtures.len().min(graded.len()))
-            .filter(|&i| of_class(&graded[i]))
+            .filter(|&i| matches!(&graded[i].judgement, Judgement::Noted(c, _) if *c == class))
             .collect();
         if group.is_empty() {
             continue;
         }
-        let shapes = shapes.get_or_insert_with(|| {
-            fixtures
-                .iter()
-                .map(|f| Shape::of(&fs::read(&f.path).unwrap_or_default()))
-                .collect()
-        });
-        let categories: Vec<Category> = group.iter().map(|&i| fixtures[i].named).collect();
-        let failing: Vec<Shape> = group.iter().map(|&i| shapes[i]).collect();
-        let others: Vec<Shape> = (0..fixtures.len().min(graded.len()))
-            .filter(|&i| !of_class(&graded[i]) && categories.contains(&fixtures[i].named))
-            .map(|i| shapes[i])
-            .collect();
-        if let Some(cause) = shared_cause(class, &failing, &others) {
-            let n = failing.len();
-            let s = if n == 1 { "" } else { "s" };
+        let mut explained = 0;
+        for cause in causes.iter().filter(|c| c.class == class) {
+            let n = cause.fixtures.len();
+            explained += n;
             writeln!(
                 out,
-                "{:<17} {} on {n} fixture{s}: {cause}",
+                "{:<17} {} on {}: {} (confirmed: {})",
                 "cause",
-                class.name()
+                class.name(),
+                fixtures_word(n),
+                cause.words,
+                cause.evidence
+            )?;
+        }
+        if explained < group.len()
+            && matches!(
+                class,
+                Class::WrongVerdict | Class::MissedError | Class::FalseError | Class::Crash
+            )
+        {
+            writeln!(
+                out,
+                "{:<17} {} on {}: no single cause confirmed",
+                "cause",
+                class.name(),
+                fixtures_word(group.len() - explained)
             )?;
         }
     }
@@ -238,9 +249,15 @@ mod tests {
             },
         ];
         let mut out = Vec::new();
-        let counts = write_any_report(&mut out, &fixtures, &graded, false, b"", None).unwrap();
+        let counts = write_any_report(&mut out, &fixtures, &graded, false, b"", None, &[]).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
+        // No experiment confirmed a cause: the report says so first.
+        assert_eq!(
+            lines[0],
+            "cause             WRONG VERDICT on 1 fixture: no single cause confirmed"
+        );
+        let lines = &lines[1..];
         assert_eq!(lines[0], "WRONG VERDICT     Tests/unsol_c: 'solvable'");
         assert_eq!(lines[1], "FORMAT            Tests/sol_a: line 1: x");
         assert_eq!(lines[2], "msg               Tests/bad_b: Invalid input");
@@ -256,7 +273,7 @@ mod tests {
         assert_eq!(counts.total_failed(), 1);
         // With STRICT, the format difference fails too.
         let mut out = Vec::new();
-        let counts = write_any_report(&mut out, &fixtures, &graded, true, b"", None).unwrap();
+        let counts = write_any_report(&mut out, &fixtures, &graded, true, b"", None, &[]).unwrap();
         assert_eq!(counts.total_failed(), 2);
         assert!(String::from_utf8(out)
             .unwrap()

@@ -742,6 +742,7 @@ mod tests {
                 }),
             },
             fixtures,
+            causes: Vec::new(),
         }
     }
 
@@ -786,6 +787,7 @@ mod tests {
             Record {
                 row: Row::not_built("<img src=x onerror=alert(1)>", "make failed: <&>"),
                 fixtures: Vec::new(),
+                causes: Vec::new(),
             },
         ];
         let refs: Vec<&Record> = records.iter().collect();

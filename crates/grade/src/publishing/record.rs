@@ -13,6 +13,7 @@ use crate::intake::name::{one_line, Name};
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::Graded;
 use crate::judging::judge::{Class, Judgement};
+use crate::marking::cause::Confirmed;
 use crate::marking::marks::{points, Score};
 use crate::marking::report::{seconds, Counts};
 use crate::publishing::json::{json_string, Json};
@@ -78,7 +79,8 @@ pub struct FixtureLine {
     pub detail: String,
 }
 
-/// A graded submission: its row and its fixtures' lines.
+/// A graded submission: its row, its fixtures' lines and the causes of its
+/// faults that experiments confirmed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
     /// Its row.
@@ -86,6 +88,41 @@ pub struct Record {
     /// Its result on each fixture, in the fixtures' order (none when it was
     /// not built).
     pub fixtures: Vec<FixtureLine>,
+    /// The causes confirmed by experiment (none when it was not built, or
+    /// none was).
+    pub causes: Vec<CauseLine>,
+}
+
+/// A cause an experiment confirmed, as a grading keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CauseLine {
+    /// The class of fault (`WRONG VERDICT`).
+    pub class: String,
+    /// What the program gets wrong.
+    pub words: String,
+    /// The experiment's evidence, in a line.
+    pub evidence: String,
+    /// The failing fixtures it explains, as reports show them.
+    pub fixtures: Vec<String>,
+}
+
+impl CauseLine {
+    /// The lines of `causes`, their fixtures named from `fixtures`.
+    pub fn of(causes: &[Confirmed], fixtures: &[Fixture]) -> Vec<CauseLine> {
+        causes
+            .iter()
+            .map(|c| CauseLine {
+                class: c.class.name().into(),
+                words: c.words.clone(),
+                evidence: c.evidence.clone(),
+                fixtures: c
+                    .fixtures
+                    .iter()
+                    .filter_map(|&i| fixtures.get(i).map(|f| f.shown.clone()))
+                    .collect(),
+            })
+            .collect()
+    }
 }
 
 /// The columns of the table and the CSV after the name and `built`: the
@@ -398,6 +435,19 @@ impl Record {
                 json_string(&f.detail)
             );
         }
+        out.push_str("], \"causes\": [");
+        for (i, c) in self.causes.iter().enumerate() {
+            let names: Vec<String> = c.fixtures.iter().map(|f| json_string(f)).collect();
+            let _ = write!(
+                out,
+                "{}{{\"class\": {}, \"words\": {}, \"evidence\": {}, \"fixtures\": [{}]}}",
+                if i > 0 { ", " } else { "" },
+                json_string(&c.class),
+                json_string(&c.words),
+                json_string(&c.evidence),
+                names.join(", ")
+            );
+        }
         out.push_str("]}\n");
         out
     }
@@ -486,6 +536,27 @@ impl Record {
                 detail: text(f, "detail")?,
             });
         }
+        let mut causes = Vec::new();
+        // Gradings before experiments wrote none.
+        for c in value.get("causes").and_then(Json::as_array).unwrap_or(&[]) {
+            let fixtures = c
+                .get("fixtures")
+                .and_then(Json::as_array)
+                .ok_or("no array 'fixtures' in a cause")?
+                .iter()
+                .map(|f| {
+                    f.as_str()
+                        .map(one_line)
+                        .ok_or("a cause's fixture is not a string")
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            causes.push(CauseLine {
+                class: one_line(&text(c, "class")?),
+                words: one_line(&text(c, "words")?),
+                evidence: one_line(&text(c, "evidence")?),
+                fixtures,
+            });
+        }
         Ok(Record {
             row: Row {
                 name,
@@ -494,6 +565,7 @@ impl Record {
                 trouble,
             },
             fixtures,
+            causes,
         })
     }
 }
@@ -594,6 +666,12 @@ mod tests {
                     detail: String::new(),
                 },
             ],
+            causes: vec![CauseLine {
+                class: "WRONG VERDICT".into(),
+                words: "on boards of an even side the blank's row is not counted".into(),
+                evidence: "with ..., 10 of 10 inputs failed so; with ..., 0 of 10".into(),
+                fixtures: vec!["Tests/bad_x.inp".into()],
+            }],
         };
         let line = record.json_line();
         assert!(line.ends_with("]}\n") && line.matches('\n').count() == 1);
@@ -603,10 +681,11 @@ mod tests {
         let not_built = Record {
             row: Row::not_built("bob", "no Makefile"),
             fixtures: Vec::new(),
+            causes: Vec::new(),
         };
         assert_eq!(
             not_built.json_line(),
-            "{\"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": []}\n"
+            "{\"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}\n"
         );
         assert_eq!(
             Record::from_json_line(&not_built.json_line()).unwrap(),

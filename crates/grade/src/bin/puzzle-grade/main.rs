@@ -16,7 +16,7 @@ mod run;
 
 use args::{Command, Given, Mode};
 use puzzle_grade::{
-    check_reference, fuzz as fuzz_program, grade_program, in_words, is_executable,
+    check_reference, confirm_causes, fuzz as fuzz_program, grade_program, in_words, is_executable,
     merge as merge_shards, points, prepare_fixtures, write_marked_report, FuzzOptions, GradeAll,
     Row, Settings,
 };
@@ -248,6 +248,7 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
             let _ = write!(io::stderr(), "\rgraded {n} of {count}");
         }
     };
+    let began = std::time::Instant::now();
     let graded = grade_program(&sandbox, &program, &fixtures, &settings, temp, &done);
     if progress {
         let _ = write!(io::stderr(), "\r\x1b[K");
@@ -269,9 +270,22 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
             .found
             .len();
     }
+    // The causes of its faults, confirmed on the program itself.
+    let deadline = settings.budget.map(|b| began + b);
+    let causes = confirm_causes(
+        &sandbox, &program, &settings, temp, &fixtures, &graded, deadline,
+    )?;
     let score = settings.scheme.score(&fixtures, &graded);
     let strict = settings.strict;
-    let counts = write_marked_report(&mut out, &fixtures, &graded, strict, &transcript, &score)?;
+    let counts = write_marked_report(
+        &mut out,
+        &fixtures,
+        &graded,
+        strict,
+        &transcript,
+        &score,
+        &causes,
+    )?;
     out.flush()?;
     if counts.total_failed() == 0 && faults == 0 {
         Ok(())

@@ -62,6 +62,15 @@ pub enum Fault {
     /// A separator that is neither a space nor a tab (a vertical tab, a form
     /// feed, a comma, a lone carriage return).
     BadSeparator,
+    /// A separator C's `isspace` takes for a blank, though it is none here:
+    /// a vertical tab, a form feed or a lone carriage return (not in
+    /// [`Fault::ALL`]: the experiments on causes ask for it).
+    SpaceLike,
+    /// A NUL byte between two tokens (not in [`Fault::ALL`], likewise).
+    Nul,
+    /// A tile `t` written `t + 2^32`: read into 32 bits, the board is valid
+    /// (not in [`Fault::ALL`], likewise).
+    Wraps,
 }
 
 impl Fault {
@@ -133,7 +142,6 @@ pub struct Layout {
 
 impl Layout {
     /// One space between tokens, nothing else.
-    #[cfg(test)]
     pub const PLAIN: Layout = Layout {
         spaces: 1,
         tabs: false,
@@ -278,6 +286,9 @@ const NOT_NUMBERS: [&str; 12] = [
 /// Separators that are neither a space nor a tab, for [`Fault::BadSeparator`].
 const BAD_SEPARATORS: [&str; 4] = ["\x0b", "\x0c", ",", "\r"];
 
+/// Separators C's `isspace` takes for blanks, for [`Fault::SpaceLike`].
+const SPACE_LIKE: [&str; 3] = ["\x0b", "\x0c", "\r"];
+
 impl Recipe {
     /// The smallest side this recipe makes sense at.
     pub fn min_side(&self) -> usize {
@@ -421,9 +432,13 @@ impl Boards {
                 });
             }
             Fault::EmptyInput => self.tokens.clear(),
-            Fault::BadSeparator => {
+            Fault::BadSeparator | Fault::SpaceLike | Fault::Nul => {
                 let gap = rng.index(cells - 1);
-                let sep = BAD_SEPARATORS[rng.index(BAD_SEPARATORS.len())];
+                let sep = match fault {
+                    Fault::BadSeparator => BAD_SEPARATORS[rng.index(BAD_SEPARATORS.len())],
+                    Fault::SpaceLike => SPACE_LIKE[rng.index(SPACE_LIKE.len())],
+                    _ => "\0",
+                };
                 self.bad_separator = Some((board, gap, sep.as_bytes().to_vec()));
             }
             _ => break_tokens(fault, &mut self.tokens[board], side, rng),
@@ -468,6 +483,11 @@ fn break_tokens(fault: Fault, tokens: &mut Vec<Vec<u8>>, side: usize, rng: &mut 
             let i = tile_at(rng);
             tokens[i] = b"0".to_vec();
         }
+        Fault::Wraps => {
+            let i = tile_at(rng);
+            let wraps = number(&tokens[i]).unwrap_or(1) + (1u128 << 32);
+            tokens[i] = wraps.to_string().into_bytes();
+        }
         Fault::Huge => {
             let i = tile_at(rng);
             let j = tile_at(rng);
@@ -503,7 +523,12 @@ fn break_tokens(fault: Fault, tokens: &mut Vec<Vec<u8>>, side: usize, rng: &mut 
             *tokens = tokens_of(&cells);
         }
         Fault::EmptyLine => tokens.clear(),
-        Fault::OneLine | Fault::ThirdLine | Fault::EmptyInput | Fault::BadSeparator => {
+        Fault::OneLine
+        | Fault::ThirdLine
+        | Fault::EmptyInput
+        | Fault::BadSeparator
+        | Fault::SpaceLike
+        | Fault::Nul => {
             unreachable!("{fault:?} is a fault of the lines, not of a board")
         }
     }

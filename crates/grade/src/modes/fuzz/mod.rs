@@ -16,6 +16,7 @@
 //! `--explain` lines. The stream of inputs is fixed by the seed.
 
 pub(crate) mod case;
+pub(crate) mod experiment;
 pub(crate) mod shrink;
 
 use crate::engine::Settings;
@@ -82,7 +83,7 @@ struct Tried {
 }
 
 /// Runs the program on inputs and judges each.
-struct Prober<'a> {
+pub(crate) struct Prober<'a> {
     runner: &'a dyn Runner,
     program: &'a Path,
     settings: &'a Settings,

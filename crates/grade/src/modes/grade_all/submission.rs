@@ -9,13 +9,15 @@ use crate::engine::grade_program_until;
 use crate::intake::build::{copy_folder, files_in, Builder};
 use crate::intake::name::{one_line, Name};
 use crate::judging::judge::{Graded, Judgement};
+use crate::marking::cause::Confirmed;
 use crate::marking::feedback::{feedback, not_built};
 use crate::marking::marks::Score;
 use crate::marking::report::{write_marked_report, Counts};
 use crate::modes::fuzz;
+use crate::modes::fuzz::experiment;
 use crate::publishing::formats::{Format, Marked};
 use crate::publishing::html::feedback_page;
-use crate::publishing::record::{FixtureLine, Record, Row};
+use crate::publishing::record::{CauseLine, FixtureLine, Record, Row};
 use std::fs;
 use std::io;
 use std::path::Path;
@@ -45,6 +47,8 @@ struct Results {
     fuzzed: Option<usize>,
     /// The report.
     report: Vec<u8>,
+    /// The causes experiments confirmed.
+    causes: Vec<Confirmed>,
 }
 
 impl Submission {
@@ -110,6 +114,7 @@ impl GradeAll<'_> {
             record: Record {
                 row,
                 fixtures: Vec::new(),
+                causes: Vec::new(),
             },
             report: report.into_bytes(),
             feedback,
@@ -166,6 +171,7 @@ impl GradeAll<'_> {
                     Some(&r.score),
                     &|f| scheme.visibility(f),
                     &|f| fs::read(&f.path).unwrap_or_default(),
+                    &r.causes,
                 );
                 let lines = FixtureLine::of(self.fixtures, &r.graded, &r.score, &|f| {
                     scheme.visibility(f).word()
@@ -174,6 +180,7 @@ impl GradeAll<'_> {
                 let record = Record {
                     row,
                     fixtures: lines,
+                    causes: CauseLine::of(&r.causes, self.fixtures),
                 };
                 (record, text, r.report.clone())
             }
@@ -184,6 +191,7 @@ impl GradeAll<'_> {
                 let record = Record {
                     row: Row::not_built(shown, &built.note),
                     fixtures: Vec::new(),
+                    causes: Vec::new(),
                 };
                 let report = format!("not built: {} (see {stem}.make.txt)\n", built.note);
                 (record, text, report.into_bytes())
@@ -232,6 +240,16 @@ impl GradeAll<'_> {
             &|_| {},
             deadline,
         )?;
+        // The causes of its faults, tried on it, within its budget.
+        let causes = experiment::confirm(
+            self.runner,
+            program,
+            self.settings,
+            work,
+            self.fixtures,
+            &graded,
+            deadline,
+        )?;
         let mut transcript = Vec::new();
         let fuzz_seconds = self
             .fuzz_seconds
@@ -260,6 +278,7 @@ impl GradeAll<'_> {
             self.settings.strict,
             &transcript,
             &score,
+            &causes,
         )?;
         Ok(Results {
             graded,
@@ -267,6 +286,7 @@ impl GradeAll<'_> {
             score,
             fuzzed,
             report,
+            causes,
         })
     }
 }

@@ -1,0 +1,762 @@
+//! Causes confirmed by experiment: a cause is named to a student only when
+//! the program's failures follow it both ways.
+//!
+//! A class of fault (WRONG VERDICT, MISSED ERROR, FALSE ERROR, CRASH) on
+//! some fixtures has candidate causes: the [`Suspect`]s whose feature at
+//! least one of those fixtures has (an even side whose blanks' rows differ
+//! in parity; a blank in the last column; a number past 2^32; a tab; a line
+//! over 4 KiB...). Each candidate is tried on the program itself, in the
+//! sandbox, with inputs made for the purpose: [`TRIALS`] that have the
+//! feature and as many that do not but are otherwise alike (the same sides,
+//! the same kind of puzzle, the token made ordinary). The cause is
+//! confirmed when at least [`WITH_AT_LEAST`] of those with it fail so and
+//! at most [`WITHOUT_AT_MOST`] of those without it do. A fixture a
+//! confirmed cause does not explain stays without one: the feedback lists
+//! it and says no single cause was found.
+//!
+//! The inputs come from fixed seeds and the counts are fixed, so a
+//! grading of the same program names the same causes on every machine;
+//! the experiments run after the fixtures, within the submission's budget.
+
+use super::case::{Fault, Goal, Kind, Layout, Recipe};
+use super::shrink::Case;
+use super::Prober;
+use crate::engine::Settings;
+use crate::judging::fixture::Fixture;
+use crate::judging::judge::{Class, Graded, Judgement};
+use crate::marking::cause::{Confirmed, Kind as Form, Shape};
+use puzzle::board_adt::Board;
+use puzzle::input::read_puzzle;
+use puzzle::{mix, standard_cells, SplitMix64};
+use puzzle_sandbox::Runner;
+use std::fs;
+use std::io;
+use std::path::Path;
+use std::time::Instant;
+
+/// Inputs with the feature, and as many without, a suspect is tried on.
+pub const TRIALS: usize = 10;
+/// Of those with the feature, at least this many must fail so.
+pub const WITH_AT_LEAST: usize = 9;
+/// Of those without it, at most this many may fail so.
+pub const WITHOUT_AT_MOST: usize = 1;
+
+/// A suspected cause: a feature of inputs, and what a program that fails
+/// on exactly those inputs gets wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Suspect {
+    /// Any bad input at all is answered (MISSED ERROR).
+    AllBad,
+    /// Even sides, the blanks' rows of the two boards of different parity:
+    /// the blank's row not counted.
+    RowIgnored,
+    /// Even sides, one blank in the last column: its row one too many
+    /// there (a row computed as `pos / N + 1` from a 1-based position).
+    LastColumn,
+    /// Odd sides, the blanks' rows of different parity: the blank's row
+    /// counted there too.
+    RowOnOddSide,
+    /// A goal that `1 2 ... b` cannot reach: the goal taken to be it.
+    GoalIgnored,
+    /// Boards of 2x2.
+    TwoByTwo,
+    /// 2^31 inversions or more: a 32-bit counter.
+    Overflow,
+    /// A line over this many bytes: a fixed line buffer.
+    LongLine(usize),
+    /// A bad input of this fault.
+    Fault(Fault),
+    /// A valid input laid out with this.
+    Form(Form),
+}
+
+/// The faults looked at, with their words.
+const FAULTS: [(Fault, &str); 14] = [
+    (
+        Fault::Huge,
+        "a number of 2^32 or more (read into 32 bits it wraps around to a tile: read the digits, or check the range before converting)",
+    ),
+    (
+        Fault::SpaceLike,
+        "a vertical tab, a form feed or a lone carriage return between tokens (C's isspace takes them for blanks; the assignment's blanks are spaces and tabs only)",
+    ),
+    (Fault::Nul, "a NUL byte between tokens"),
+    (Fault::NonNumber, "a token that is neither a number nor b"),
+    (Fault::Zero, "the number 0, which is no tile"),
+    (Fault::OutOfRange, "a number of N*N or more"),
+    (Fault::Duplicate, "a tile that occurs twice"),
+    (Fault::TwoBlanks, "two blanks on a board"),
+    (Fault::NoBlank, "a board without a blank"),
+    (Fault::Missing, "a board whose tokens are not N*N"),
+    (Fault::SizeMismatch, "two boards of different sides"),
+    (Fault::EmptyLine, "an empty or blank board line"),
+    (Fault::OneLine, "a goal line missing"),
+    (Fault::ThirdLine, "something after the goal line"),
+];
+
+/// The layouts looked at.
+const FORMS: [Form; 4] = [
+    Form::Tab,
+    Form::BlankRun,
+    Form::EdgeBlanks,
+    Form::NoFinalNewline,
+];
+
+impl Suspect {
+    /// The suspects of `class`, in the order they are tried.
+    fn of_class(class: Class) -> Vec<Suspect> {
+        let lines = [1024, 4096, 65536].map(Suspect::LongLine);
+        let faults = FAULTS.iter().map(|(f, _)| Suspect::Fault(*f));
+        let forms = FORMS.iter().map(|&f| Suspect::Form(f));
+        match class {
+            Class::WrongVerdict => [
+                Suspect::RowIgnored,
+                Suspect::LastColumn,
+                Suspect::RowOnOddSide,
+                Suspect::GoalIgnored,
+                Suspect::TwoByTwo,
+                Suspect::Overflow,
+            ]
+            .into_iter()
+            .chain(lines)
+            .chain(forms)
+            .collect(),
+            Class::MissedError => std::iter::once(Suspect::AllBad)
+                .chain(faults)
+                .chain(lines)
+                .collect(),
+            Class::FalseError => std::iter::once(Suspect::TwoByTwo)
+                .chain(forms)
+                .chain(lines)
+                .collect(),
+            Class::Crash => std::iter::once(Suspect::TwoByTwo)
+                .chain(faults)
+                .chain(lines)
+                .chain(forms)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the input `bytes` has the feature.
+    fn explains(self, bytes: &[u8]) -> bool {
+        let puzzle = read_puzzle(bytes);
+        let shape = Shape::of(bytes);
+        match self {
+            Suspect::AllBad => puzzle.is_err(),
+            Suspect::Fault(fault) => puzzle.is_err() && faults_in(bytes).contains(&fault),
+            Suspect::LongLine(limit) => shape.longest_line > limit,
+            Suspect::TwoByTwo => shape.side == Some(2),
+            Suspect::Form(form) => puzzle.is_ok() && shape.has(form),
+            _ => {
+                let Ok(p) = puzzle else { return false };
+                let side = p.start().side();
+                let (s, g) = (p.start().blank(), p.goal().blank());
+                let rows_differ = (s / side) % 2 != (g / side) % 2;
+                let last = |at: usize| at % side == side - 1;
+                match self {
+                    Suspect::RowIgnored => side % 2 == 0 && rows_differ,
+                    Suspect::LastColumn => side % 2 == 0 && last(s) != last(g),
+                    Suspect::RowOnOddSide => side % 2 == 1 && rows_differ,
+                    Suspect::GoalIgnored => {
+                        let standard = Board::from_cells(standard_cells(side)).expect("valid");
+                        !p.goal().can_reach(&standard)
+                    }
+                    Suspect::Overflow => {
+                        let disorder = |b: &Board| puzzle::board_adt::Disorder::of(b, 0).tile_sum();
+                        disorder(p.start()).max(disorder(p.goal())) >= 1 << 31
+                    }
+                    _ => false,
+                }
+            }
+        }
+    }
+
+    /// How many inputs each way it is tried on (boards of 2^31 inversions
+    /// are large: fewer, and all must agree).
+    fn trials(self) -> (usize, usize, usize) {
+        match self {
+            Suspect::Overflow => (2, 2, 0),
+            _ => (TRIALS, WITH_AT_LEAST, WITHOUT_AT_MOST),
+        }
+    }
+
+    /// The `i`-th input with the feature (`with`) or without it.
+    fn input(self, i: usize, with: bool, seed: u64) -> Vec<u8> {
+        let mut rng = SplitMix64::new(mix(seed ^ (i as u64) << 1 ^ u64::from(with)));
+        let solvable = i.is_multiple_of(2);
+        let recipe = |kind: Kind, side: usize, layout: Layout| {
+            Case::new(Recipe {
+                kind,
+                side,
+                seed: mix(seed ^ i as u64),
+                layout,
+            })
+            .bytes()
+        };
+        let valid = Kind::Valid {
+            solvable,
+            goal: Goal::Standard,
+            blank: super::case::Blank::Anywhere,
+        };
+        let plain = Layout::PLAIN;
+        match self {
+            Suspect::AllBad => {
+                let kind = if with {
+                    Kind::Bad {
+                        fault: FAULTS[i % FAULTS.len()].0,
+                        board: i % 2,
+                    }
+                } else {
+                    valid
+                };
+                recipe(kind, 3 + i % 3, plain)
+            }
+            Suspect::Fault(fault) => {
+                // A number past 2^32 that wraps to the very tile it stands
+                // for: a 32-bit read sees a valid board, not a tile twice.
+                let fault = match (with, fault) {
+                    (true, Fault::Huge) => Fault::Wraps,
+                    (true, _) => fault,
+                    (false, _) => control(fault),
+                };
+                recipe(
+                    Kind::Bad {
+                        fault,
+                        board: i % 2,
+                    },
+                    3 + i % 3,
+                    plain,
+                )
+            }
+            Suspect::TwoByTwo => recipe(valid, if with { 2 } else { 3 + i % 2 }, plain),
+            Suspect::Form(form) => {
+                let mut layout = plain;
+                if with {
+                    match form {
+                        Form::Tab => layout.tabs = true,
+                        Form::BlankRun => layout.spaces = 2 + i % 3,
+                        Form::EdgeBlanks => layout.edges = true,
+                        _ => layout.final_newline = false,
+                    }
+                }
+                recipe(valid, 3 + i % 3, layout)
+            }
+            Suspect::LongLine(limit) => {
+                let mut layout = plain;
+                if with {
+                    layout.pad = limit + 16 + i;
+                    layout.pad_line = i % 2;
+                }
+                recipe(valid, 3 + i % 3, layout)
+            }
+            Suspect::Overflow => {
+                // A reversed board of an even side has an odd count (the
+                // parity a wrapped counter gets wrong: -1 % 2 is -1), past
+                // 2^31 from side 258 on, below it at 248 and 250.
+                let side = if with { 258 + 2 * i } else { 248 + 2 * i };
+                recipe(Kind::Reversed { solvable: false }, side, plain)
+            }
+            Suspect::RowIgnored
+            | Suspect::LastColumn
+            | Suspect::RowOnOddSide
+            | Suspect::GoalIgnored => self.board_input(i, with, solvable, &mut rng),
+        }
+    }
+
+    /// A valid puzzle for the suspects of the blank's place and the goal:
+    /// each group alike but for the feature, and free of the others' (the
+    /// goal reachable from `1 2 ... b` but for [`Suspect::GoalIgnored`]'s
+    /// inputs with it; no blank in the last column but for
+    /// [`Suspect::LastColumn`]'s).
+    fn board_input(self, i: usize, with: bool, solvable: bool, rng: &mut SplitMix64) -> Vec<u8> {
+        let odd = matches!(self, Suspect::RowOnOddSide | Suspect::GoalIgnored);
+        let side = if odd {
+            3 + 2 * (i % 2)
+        } else {
+            4 + 2 * (i % 2)
+        };
+        let row = |rng: &mut SplitMix64, parity: usize| {
+            let rows: Vec<usize> = (0..side).filter(|r| r % 2 == parity).collect();
+            rows[rng.index(rows.len())]
+        };
+        let column = |rng: &mut SplitMix64, last: bool| {
+            if last {
+                side - 1
+            } else {
+                rng.index(side - 1)
+            }
+        };
+        let start_row = rng.index(side);
+        let differ = match self {
+            Suspect::RowIgnored | Suspect::RowOnOddSide => with,
+            _ => false,
+        };
+        let goal_row = row(rng, (start_row + usize::from(differ)) % 2);
+        let start_last = self == Suspect::LastColumn && with;
+        let start_blank = start_row * side + column(rng, start_last);
+        let goal_blank = goal_row * side + column(rng, false);
+        let goal = if self == Suspect::GoalIgnored && with {
+            other_class_goal(side, goal_blank, rng)
+        } else {
+            reachable_goal(side, goal_blank)
+        };
+        let start = start_cells(side, start_blank, &goal, solvable, rng);
+        puzzle_bytes(&start, &goal)
+    }
+
+    /// What a program that fails so gets wrong, for the student.
+    fn words(self, class: Class) -> String {
+        let feature = match self {
+            Suspect::AllBad => return "no bad input is rejected: every input is given a verdict".into(),
+            Suspect::RowIgnored => return "on boards of an even side the blank's row is not counted (the tutorial's rule: there the disorder plus the blank's row decides, for both boards)".into(),
+            Suspect::LastColumn => return "on boards of an even side the blank's row is one too many when the blank is in the last column: a row computed from a 1-based position (pos / N + 1) is wrong there".into(),
+            Suspect::RowOnOddSide => return "the blank's row is counted on boards of an odd side too, where the disorder alone decides".into(),
+            Suspect::GoalIgnored => return "the goal is taken to be 1 2 ... b: a goal that it cannot reach gets the wrong verdict (compare the two boards' parities)".into(),
+            Suspect::Overflow => return "boards of 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit type, or keep only the parity)".into(),
+            Suspect::LongLine(limit) => format!("lines over {} bytes (a fixed-size line buffer cuts them: read token by token, or grow the buffer)", crate::marking::cause::group_digits(limit)),
+            Suspect::TwoByTwo => "2x2 boards, the smallest the assignment allows (N starts at 2)".into(),
+            Suspect::Fault(fault) => fault_words(fault).into(),
+            Suspect::Form(form) => form_words(form).into(),
+        };
+        match class {
+            Class::MissedError => format!("{feature} is not rejected"),
+            Class::FalseError => format!("a valid input with {feature} is rejected"),
+            Class::Crash => format!("an input with {feature} crashes it"),
+            _ => format!("an input with {feature} gets the wrong verdict"),
+        }
+    }
+
+    /// The inputs with the feature, and those without, in a few words for
+    /// the evidence.
+    fn sides(self) -> (&'static str, &'static str) {
+        match self {
+            Suspect::AllBad => ("bad inputs of every kind", "valid inputs"),
+            Suspect::RowIgnored => (
+                "even boards whose blanks' rows differ in parity",
+                "even boards whose blanks' rows have the same parity",
+            ),
+            Suspect::LastColumn => (
+                "even boards with one blank in the last column",
+                "even boards with the blanks in other columns",
+            ),
+            Suspect::RowOnOddSide => (
+                "odd boards whose blanks' rows differ in parity",
+                "odd boards whose blanks' rows have the same parity",
+            ),
+            Suspect::GoalIgnored => (
+                "goals that 1 2 ... b cannot reach",
+                "goals that it can reach",
+            ),
+            Suspect::TwoByTwo => ("2x2 boards", "3x3 and 4x4 boards"),
+            Suspect::Overflow => (
+                "reversed boards past 2^31 inversions",
+                "reversed boards just below 2^31",
+            ),
+            Suspect::LongLine(_) => (
+                "blanks added to make a line that long",
+                "the same boards without them",
+            ),
+            Suspect::Fault(_) => ("that fault", "the same boards bad in an ordinary way"),
+            Suspect::Form(_) => ("that layout", "the same boards laid out plainly"),
+        }
+    }
+}
+
+/// The ordinary fault a fault is compared with: the same input, bad in
+/// the commonest way.
+fn control(fault: Fault) -> Fault {
+    match fault {
+        Fault::OutOfRange | Fault::Zero => Fault::Duplicate,
+        _ => Fault::OutOfRange,
+    }
+}
+
+fn fault_words(fault: Fault) -> &'static str {
+    FAULTS
+        .iter()
+        .find(|(f, _)| *f == fault)
+        .map_or("a bad input", |(_, w)| w)
+}
+
+fn form_words(form: Form) -> &'static str {
+    match form {
+        Form::Tab => "a tab between tokens",
+        Form::BlankRun => "several blanks in a row between tokens",
+        Form::EdgeBlanks => "blanks at the start or the end of a line",
+        _ => "no newline after the goal line",
+    }
+}
+
+/// Every fault of the fuzzer's kinds `bytes` shows (an input may show
+/// several: a blank written over with a tile is a tile twice too), read
+/// from its lines and tokens as the assignment defines them (tokens
+/// between spaces and tabs, two lines).
+fn faults_in(bytes: &[u8]) -> Vec<Fault> {
+    let mut found = Vec::new();
+    let mut note = |f: Fault| {
+        if !found.contains(&f) {
+            found.push(f)
+        }
+    };
+    if bytes.iter().any(|&b| matches!(b, 0x0b | 0x0c))
+        || bytes.windows(2).any(|w| w[0] == b'\r' && w[1] != b'\n')
+        || bytes.last() == Some(&b'\r')
+    {
+        note(Fault::SpaceLike);
+    }
+    if bytes.contains(&0) {
+        note(Fault::Nul);
+    }
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let lines: Vec<&[u8]> = text
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .collect();
+    let tokens = |line: &[u8]| -> Vec<Vec<u8>> {
+        // Split at the space-like bytes too, so that a board with a
+        // vertical tab for a blank shows that and nothing else.
+        line.split(|&b| matches!(b, b' ' | b'\t' | 0x0b | 0x0c | b'\r' | 0))
+            .filter(|t| !t.is_empty())
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let with_text: Vec<usize> = (0..lines.len())
+        .filter(|&i| !tokens(lines[i]).is_empty())
+        .collect();
+    if with_text.len() > 2 {
+        note(Fault::ThirdLine);
+    }
+    if with_text.len() == 1 && with_text[0] == 0 {
+        note(Fault::OneLine);
+    }
+    if lines.iter().take(2).any(|l| tokens(l).is_empty()) && !with_text.is_empty() {
+        note(Fault::EmptyLine);
+    }
+    let boards: Vec<Vec<Vec<u8>>> = lines
+        .iter()
+        .take(2)
+        .map(|l| tokens(l))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let counts: Vec<usize> = boards.iter().map(Vec::len).collect();
+    if counts.len() == 2 && counts[0] != counts[1] {
+        note(Fault::SizeMismatch);
+    }
+    for board in &boards {
+        let side = puzzle::board_adt::isqrt(board.len() as u64) as usize;
+        if side * side != board.len() || side < 2 {
+            note(Fault::Missing);
+        }
+        let cells = (board.len() as u128).max(1);
+        let blanks = board.iter().filter(|t| t.as_slice() == b"b").count();
+        if blanks == 0 {
+            note(Fault::NoBlank);
+        }
+        if blanks > 1 {
+            note(Fault::TwoBlanks);
+        }
+        let mut seen = std::collections::HashSet::new();
+        for token in board.iter().filter(|t| t.as_slice() != b"b") {
+            match super::case::number(token) {
+                Some(0) => note(Fault::Zero),
+                Some(n) if n >= 1 << 32 => note(Fault::Huge),
+                Some(n) if n >= cells => note(Fault::OutOfRange),
+                Some(n) => {
+                    if !seen.insert(n) {
+                        note(Fault::Duplicate);
+                    }
+                }
+                None => note(Fault::NonNumber),
+            }
+        }
+    }
+    found
+}
+
+/// `1 2 ... b` with its blank slid to `blank` (up the last column, then
+/// along the row): a goal `1 2 ... b` reaches.
+fn reachable_goal(side: usize, blank: usize) -> Vec<u32> {
+    let mut cells = standard_cells(side);
+    let mut at = side * side - 1;
+    while at / side > blank / side {
+        cells.swap(at, at - side);
+        at -= side;
+    }
+    while at > blank {
+        cells.swap(at, at - 1);
+        at -= 1;
+    }
+    cells
+}
+
+/// A random goal with its blank at `blank` that `1 2 ... b` cannot reach.
+fn other_class_goal(side: usize, blank: usize, rng: &mut SplitMix64) -> Vec<u32> {
+    let mut cells = reachable_goal(side, blank);
+    let tiles: Vec<usize> = (0..cells.len()).filter(|&c| c != blank).collect();
+    let mut order = tiles.clone();
+    rng.shuffle(&mut order);
+    let values: Vec<u32> = order.iter().map(|&c| cells[c]).collect();
+    for (&c, &v) in tiles.iter().zip(&values) {
+        cells[c] = v;
+    }
+    if reaches(&reachable_goal(side, blank), &cells) {
+        cells.swap(tiles[0], tiles[1]);
+    }
+    cells
+}
+
+/// A random start with its blank at `blank` from which `goal` can or
+/// cannot be reached, as asked.
+fn start_cells(
+    side: usize,
+    blank: usize,
+    goal: &[u32],
+    solvable: bool,
+    rng: &mut SplitMix64,
+) -> Vec<u32> {
+    let mut tiles: Vec<u32> = (1..(side * side) as u32).collect();
+    rng.shuffle(&mut tiles);
+    let mut cells = Vec::with_capacity(side * side);
+    let mut next = tiles.into_iter();
+    for c in 0..side * side {
+        cells.push(if c == blank {
+            0
+        } else {
+            next.next().unwrap_or(0)
+        });
+    }
+    if reaches(&cells, goal) != solvable {
+        let others: Vec<usize> = (0..cells.len()).filter(|&c| c != blank).take(2).collect();
+        cells.swap(others[0], others[1]);
+    }
+    cells
+}
+
+fn reaches(start: &[u32], goal: &[u32]) -> bool {
+    let board = |cells: &[u32]| Board::from_cells(cells.to_vec()).expect("valid cells");
+    board(start).can_reach(&board(goal))
+}
+
+/// The two boards as input lines.
+fn puzzle_bytes(start: &[u32], goal: &[u32]) -> Vec<u8> {
+    let line = |cells: &[u32]| {
+        cells
+            .iter()
+            .map(|&c| {
+                if c == 0 {
+                    "b".to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!("{}\n{}\n", line(start), line(goal)).into_bytes()
+}
+
+/// Tries the suspects of every failing class of `graded` on `program`;
+/// the causes confirmed, each with the failing fixtures it explains. Stops
+/// trying at `deadline` (the submission's budget), if any.
+pub fn confirm(
+    runner: &dyn Runner,
+    program: &Path,
+    settings: &Settings,
+    work: &Path,
+    fixtures: &[Fixture],
+    graded: &[Graded],
+    deadline: Option<Instant>,
+) -> io::Result<Vec<Confirmed>> {
+    let work = work.join("experiments");
+    fs::create_dir_all(&work)?;
+    let mut prober = Prober {
+        runner,
+        program,
+        settings,
+        work: work.clone(),
+        runs: 0,
+    };
+    let mut confirmed = Vec::new();
+    for class in [
+        Class::WrongVerdict,
+        Class::MissedError,
+        Class::FalseError,
+        Class::Crash,
+    ] {
+        let failing: Vec<usize> = (0..fixtures.len().min(graded.len()))
+            .filter(|&i| matches!(&graded[i].judgement, Judgement::Noted(c, _) if *c == class))
+            .collect();
+        if failing.is_empty() {
+            continue;
+        }
+        let bytes: Vec<Vec<u8>> = failing
+            .iter()
+            .map(|&i| fs::read(&fixtures[i].path).unwrap_or_default())
+            .collect();
+        let mut unexplained: Vec<usize> = (0..failing.len()).collect();
+        for (k, suspect) in Suspect::of_class(class).into_iter().enumerate() {
+            if unexplained.is_empty() || deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let explained: Vec<usize> = unexplained
+                .iter()
+                .copied()
+                .filter(|&j| suspect.explains(&bytes[j]))
+                .collect();
+            if explained.is_empty() {
+                continue;
+            }
+            let seed = mix(0xCA05E ^ (class as u64) << 8 ^ k as u64);
+            if let Some(found) = try_suspect(&mut prober, suspect, class, seed, deadline)? {
+                unexplained.retain(|j| !explained.contains(j));
+                confirmed.push(Confirmed {
+                    fixtures: explained.iter().map(|&j| failing[j]).collect(),
+                    ..found
+                });
+            }
+        }
+    }
+    let _ = fs::remove_dir_all(&work);
+    Ok(confirmed)
+}
+
+/// Runs `suspect`'s inputs; the cause when the failures follow it.
+fn try_suspect(
+    prober: &mut Prober,
+    suspect: Suspect,
+    class: Class,
+    seed: u64,
+    deadline: Option<Instant>,
+) -> io::Result<Option<Confirmed>> {
+    let (trials, with_least, without_most) = suspect.trials();
+    let mut failed_with = 0;
+    let mut smallest: Option<Vec<u8>> = None;
+    for i in 0..trials {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(None);
+        }
+        let input = suspect.input(i, true, seed);
+        if prober.try_input(&input)?.failed == Some(class) {
+            failed_with += 1;
+            if smallest.as_ref().is_none_or(|s| input.len() < s.len()) {
+                smallest = Some(input);
+            }
+        }
+        if failed_with + (trials - i - 1) < with_least {
+            return Ok(None);
+        }
+    }
+    let mut failed_without = 0;
+    for i in 0..trials {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(None);
+        }
+        let input = suspect.input(i, false, seed);
+        if prober.try_input(&input)?.failed == Some(class) {
+            failed_without += 1;
+            if failed_without > without_most {
+                return Ok(None);
+            }
+        }
+    }
+    let (with, without) = suspect.sides();
+    Ok(Some(Confirmed {
+        class,
+        words: suspect.words(class),
+        evidence: format!(
+            "with {with}, {failed_with} of {trials} inputs failed so; with {without}, {failed_without} of {trials}"
+        ),
+        fixtures: Vec::new(),
+        smallest,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_suspects_inputs_have_its_feature_and_its_controls_lack_it() {
+        let mut suspects: Vec<Suspect> = [
+            Class::WrongVerdict,
+            Class::MissedError,
+            Class::FalseError,
+            Class::Crash,
+        ]
+        .into_iter()
+        .flat_map(Suspect::of_class)
+        .collect();
+        suspects.dedup();
+        for suspect in suspects {
+            let (trials, _, _) = suspect.trials();
+            if suspect == Suspect::Overflow {
+                // Large boards: one of each way is enough here.
+                assert!(suspect.explains(&suspect.input(0, true, 7)));
+                assert!(!suspect.explains(&suspect.input(0, false, 7)));
+                continue;
+            }
+            for i in 0..trials {
+                let with = suspect.input(i, true, 7);
+                let without = suspect.input(i, false, 7);
+                assert!(
+                    suspect.explains(&with),
+                    "{suspect:?} {i}: {:?}",
+                    String::from_utf8_lossy(&with)
+                );
+                assert!(
+                    !suspect.explains(&without),
+                    "{suspect:?} {i} without: {:?}",
+                    String::from_utf8_lossy(&without)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_board_suspects_keep_out_of_each_others_way() {
+        // Each one's inputs, with and without, are free of the other
+        // features (so that one fault does not confirm another's cause).
+        let board = [
+            Suspect::RowIgnored,
+            Suspect::LastColumn,
+            Suspect::RowOnOddSide,
+            Suspect::GoalIgnored,
+        ];
+        for suspect in board {
+            for other in board.iter().filter(|&&o| o != suspect) {
+                for i in 0..TRIALS {
+                    for with in [true, false] {
+                        let input = suspect.input(i, with, 3);
+                        assert!(
+                            !other.explains(&input),
+                            "{suspect:?} {i} {with} has {other:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn faults_are_read_from_the_bytes_each_as_made() {
+        for (fault, _) in FAULTS {
+            for i in 0..TRIALS {
+                let input = Suspect::Fault(fault).input(i, true, 11);
+                assert!(read_puzzle(&input[..]).is_err());
+                assert!(
+                    faults_in(&input).contains(&fault),
+                    "{fault:?}: {:?} shows {:?}",
+                    String::from_utf8_lossy(&input),
+                    faults_in(&input)
+                );
+            }
+        }
+        assert_eq!(faults_in(b"1 2 3 b\n1 2 3 b\n"), []);
+        assert_eq!(faults_in(b"1 2\x0b3 b\n1 2 3 b\n"), [Fault::SpaceLike]);
+        assert_eq!(
+            faults_in(b"1 2 3 4294967297\n1 2 3 b\n"),
+            [Fault::NoBlank, Fault::Huge]
+        );
+    }
+}
