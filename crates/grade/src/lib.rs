@@ -25,6 +25,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod digest;
 mod engine;
 mod intake;
 mod judging;
@@ -34,6 +35,7 @@ mod publishing;
 #[cfg(test)]
 mod testing;
 
+pub use digest::fnv1a;
 pub use engine::{grade_program, prepare_fixtures, Settings};
 pub use intake::build::is_executable;
 pub use intake::name::Name;

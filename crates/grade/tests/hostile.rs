@@ -335,3 +335,157 @@ fn one_submissions_trouble_is_its_own_row() {
         assert!(feedback.contains("This is not a mark"), "{feedback}");
     }
 }
+
+/// A class of four right submissions graded in two shards, `shards/1` and
+/// `shards/2`, in the class folder `name`.
+fn sharded(name: &str) -> PathBuf {
+    let dir = class(name);
+    for student in ["ann", "bob", "cat", "dan"] {
+        right_submission(&dir.join("subs").join(student));
+    }
+    for i in 1..=2 {
+        let out = grade_all(
+            &dir,
+            &[
+                "subs",
+                "--shard",
+                &format!("{i}/2"),
+                "--grades",
+                &format!("shards/{i}"),
+            ],
+        );
+        assert!(
+            matches!(out.status.code(), Some(0)),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    dir
+}
+
+fn merge(dir: &Path, into: &str) -> Output {
+    Command::new(grader_bin())
+        .args(["merge", "--into", into, "shards/1", "shards/2"])
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// The shard that graded `student`.
+fn shard_of(dir: &Path, student: &str) -> PathBuf {
+    (1..=2)
+        .map(|i| dir.join(format!("shards/{i}")))
+        .find(|s| s.join(format!("{student}.txt")).exists())
+        .unwrap()
+}
+
+#[test]
+fn a_forged_shard_can_neither_write_nor_remove_outside_the_merge() {
+    let dir = sharded("merge-names");
+    fs::write(dir.join("victim.txt"), "the marker's").unwrap();
+    let shard = dir.join("shards/1");
+    let mut jsonl = fs::read_to_string(shard.join("summary.jsonl")).unwrap();
+    let first = jsonl.lines().next().unwrap().to_string();
+    for forged in ["x/../../victim", "../victim"] {
+        let name = first.split('"').nth(3).unwrap();
+        jsonl += &(first.replacen(&format!("\"{name}\""), &format!("\"{forged}\""), 1) + "\n");
+    }
+    fs::write(shard.join("summary.jsonl"), jsonl).unwrap();
+    fs::write(shard.join("victim.txt"), "forged").unwrap();
+    for _ in 0..2 {
+        let out = merge(&dir, "merged");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("is not a submission's name"), "{stderr}");
+        assert_eq!(
+            fs::read_to_string(dir.join("victim.txt")).unwrap(),
+            "the marker's"
+        );
+        assert!(!dir.join("merged/victim.txt").exists());
+    }
+}
+
+#[test]
+fn a_link_in_a_shard_is_refused_and_named_never_followed() {
+    let dir = sharded("merge-links");
+    fs::write(dir.join("secret.txt"), "the marker's secret").unwrap();
+    let shard = shard_of(&dir, "ann");
+    fs::remove_file(shard.join("ann.feedback.md")).unwrap();
+    std::os::unix::fs::symlink(dir.join("secret.txt"), shard.join("ann.feedback.md")).unwrap();
+    let out = merge(&dir, "merged");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("ann.feedback.md is or passes through a symbolic link"),
+        "{stderr}"
+    );
+    let copied = fs::read_to_string(dir.join("merged/ann.feedback.md")).unwrap_or_default();
+    assert!(!copied.contains("secret"), "{copied}");
+    // The others' files are there.
+    assert!(dir.join("merged/bob.feedback.md").exists());
+}
+
+#[test]
+fn a_raised_mark_in_a_shard_is_refused_and_named() {
+    for (raise, name) in [("100", "raised"), ("1e999", "infinite")] {
+        let dir = sharded(&format!("merge-{name}"));
+        let shard = shard_of(&dir, "ann");
+        let jsonl = fs::read_to_string(shard.join("summary.jsonl")).unwrap();
+        // One fixture's points lowered, the score left: they disagree.
+        let forged: String = jsonl
+            .lines()
+            .map(|l| {
+                if l.starts_with("{\"submission\": \"ann\"") {
+                    let l = l.replacen("\"score\": 100", &format!("\"score\": {raise}"), 1);
+                    l.replacen("\"points\": ", "\"points\": 0.5, \"was\": ", 1) + "\n"
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        fs::write(shard.join("summary.jsonl"), forged).unwrap();
+        let out = merge(&dir, "merged");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("summary.jsonl line 1: ann: "), "{stderr}");
+        let summary = fs::read_to_string(dir.join("merged/summary.txt")).unwrap();
+        assert!(!summary.lines().any(|l| l.starts_with("ann ")), "{summary}");
+        assert!(summary.contains("INCOMPLETE"), "{summary}");
+        assert!(!summary.contains("--resume to finish"), "{summary}");
+    }
+}
+
+#[test]
+fn shards_of_other_fixtures_or_other_folders_are_refused() {
+    let dir = sharded("merge-fixtures");
+    // Shard 2 graded again on a changed fixture.
+    let fixture = dir.join("Tests").join(common::FIVE_FIXTURES[2]);
+    let mut bytes = fs::read(&fixture).unwrap();
+    bytes.extend_from_slice(b"\n");
+    fs::write(&fixture, bytes).unwrap();
+    let out = grade_all(&dir, &["subs", "--shard", "2/2", "--grades", "shards/2"]);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = merge(&dir, "merged");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("other fixtures"), "{stderr}");
+    assert!(stderr.contains(common::FIVE_FIXTURES[2]), "{stderr}");
+    assert!(!dir.join("merged/summary.txt").exists());
+    // A shard of another folder.
+    let other = dir.join("other");
+    right_submission(&other.join("zed"));
+    let out = grade_all(&dir, &["other", "--shard", "2/2", "--grades", "shards/2"]);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = merge(&dir, "merged");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("only the shards of one folder"), "{stderr}");
+}

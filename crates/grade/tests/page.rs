@@ -618,6 +618,8 @@ fn summaries_of_2000_submissions() {
         started: "2026-11-27T21:30:05Z".into(),
         updated: "2026-11-27T21:31:05Z".into(),
         complete: true,
+        fixtures: Vec::new(),
+        merged_from: None,
     };
     let repo = repo();
     let shapes = |shown: &str| fixture_shape(&repo.join(shown).to_string_lossy());

@@ -116,9 +116,7 @@ impl Name {
             let _ = write!(stem, "%{:02X}", last as u32);
         }
         if stem.len() > MAX_STEM {
-            let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-            });
+            let hash = crate::digest::fnv1a(bytes);
             let mut cut = MAX_STEM - 17;
             while !stem.is_char_boundary(cut) {
                 cut -= 1;

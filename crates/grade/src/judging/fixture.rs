@@ -95,6 +95,8 @@ pub struct Fixture {
     pub path: PathBuf,
     /// Its size in bytes.
     pub size: u64,
+    /// The FNV-1a digest of its bytes, which a grading records.
+    pub digest: u64,
     /// What its name says.
     pub named: Category,
     /// What a program may answer.
@@ -238,6 +240,7 @@ pub fn prepare(shown: String, path: PathBuf, strict: bool) -> io::Result<Fixture
     Ok(Fixture {
         shown,
         size: bytes.len() as u64,
+        digest: crate::digest::fnv1a(&bytes),
         path,
         named,
         allowed,

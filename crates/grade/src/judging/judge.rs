@@ -387,6 +387,7 @@ mod tests {
             shown: name.into(),
             path: PathBuf::from(name),
             size: text.len() as u64,
+            digest: 0,
             named,
             allowed: Allowed::Only(named),
             choices: Vec::new(),

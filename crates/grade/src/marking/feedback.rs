@@ -429,6 +429,7 @@ mod tests {
             shown: shown.into(),
             path: PathBuf::from(shown),
             size: input.len() as u64,
+            digest: 0,
             named,
             allowed: Allowed::Only(named),
             choices: Vec::new(),

@@ -464,6 +464,7 @@ mod tests {
             shown: shown.into(),
             path: PathBuf::from(shown),
             size: 1,
+            digest: 0,
             named,
             allowed: Allowed::Only(named),
             choices: Vec::new(),

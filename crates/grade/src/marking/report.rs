@@ -224,6 +224,7 @@ mod tests {
             shown: format!("Tests/{name}"),
             path: PathBuf::from(name),
             size: 10,
+            digest: 0,
             named,
             allowed: Allowed::Only(named),
             choices: Vec::new(),

@@ -3,19 +3,26 @@
 //! own), as if it had run whole: every summary rebuilt from the shards'
 //! records, each submission's files copied.
 //!
-//! The shards must be of one grading: the same options (else the merge is
-//! refused). A submission graded in two shards, one that no shard graded, a
-//! shard missing or one that did not finish is a problem named to the
+//! The shards must be of one grading: the same folder, the same options
+//! and the same fixtures, byte for byte (else the merge is refused, an
+//! error of kind `InvalidData`, and nothing is written). A submission
+//! graded in two shards, one that no shard graded, a shard missing or one
+//! that did not finish, a record whose numbers disagree with its fixtures
+//! or whose fixtures' worth differs from the others', a file of a shard
+//! that is a link or no regular file: each is a problem named to the
 //! marker, and the merged grading is then marked incomplete; nothing is
-//! kept silently.
+//! kept silently. A shard is read as a stranger's folder: names checked
+//! as strictly as folder names, every file opened beneath it without
+//! following a link, up to a bound.
 
 use crate::intake::name::Name;
 use crate::publishing::grades::{
-    copy_atomic, remove_grading_files, remove_submission_files, utc_now, Earlier, Manifest,
+    remove_grading_files, remove_submission_files, utc_now, write_atomic, Earlier, Manifest,
     SUBMISSION_FILES,
 };
 use crate::publishing::record::Record;
 use crate::publishing::summaries::write_summary_files;
+use puzzle_sandbox::files::Beneath;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
@@ -36,6 +43,8 @@ struct ShardGrading {
     dir: PathBuf,
     manifest: Manifest,
     records: Vec<Record>,
+    /// Its records refused, each why.
+    refused: Vec<String>,
 }
 
 /// Merges the gradings in the folders `shards` into the folder `into`
@@ -47,7 +56,7 @@ pub fn merge(into: &Path, shards: &[PathBuf]) -> io::Result<Merged> {
     let mut problems = shard_problems(&gradings);
     let records = gather_records(&gradings, &mut problems);
     let folder_names = missing_submissions(&gradings, &records, &mut problems);
-    write_merged(into, &gradings, folder_names, &records, problems.is_empty())?;
+    write_merged(into, &gradings, folder_names, &records, &mut problems)?;
     Ok(Merged {
         submissions: records.len(),
         problems,
@@ -76,20 +85,39 @@ fn read_shards(into: &Path, shards: &[PathBuf]) -> io::Result<Vec<ShardGrading>>
             dir: dir.clone(),
             manifest,
             records: earlier.records,
+            refused: earlier
+                .refused
+                .iter()
+                .map(|why| format!("{}: {why}: left out", dir.display()))
+                .collect(),
         });
     }
     let first = &gradings[0];
-    if let Some(other) = gradings
-        .iter()
-        .find(|g| g.manifest.options != first.manifest.options)
-    {
-        return Err(refuse(format!(
-            "{} was graded with other options ({}) than {} ({}): the marks would not compare",
-            other.dir.display(),
-            other.manifest.options,
-            first.dir.display(),
-            first.manifest.options
-        )));
+    let mismatch = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
+    for other in &gradings[1..] {
+        let (a, b) = (first.dir.display(), other.dir.display());
+        if other.manifest.folder != first.manifest.folder {
+            return Err(mismatch(format!(
+                "{b} is a grading of {}, {a} of {}: only the shards of one folder make one grading (grade each shard of one folder with 'grade-all FOLDER --shard I/N' and the same options)",
+                other.manifest.folder, first.manifest.folder
+            )));
+        }
+        if other.manifest.options != first.manifest.options {
+            return Err(mismatch(format!(
+                "{b} was graded with other options ({}) than {a} ({}): the marks would not compare (grade the shards again with the same options)",
+                other.manifest.options, first.manifest.options
+            )));
+        }
+        if let Some(why) = first.manifest.fixtures_differ(&other.manifest) {
+            return Err(mismatch(format!(
+                "{a} and {b} were graded on other fixtures: {why} (grade the shards again on the same Tests/ and fixture folders)"
+            )));
+        }
+        if first.manifest.fixtures.is_empty() != other.manifest.fixtures.is_empty() {
+            return Err(mismatch(format!(
+                "{a} and {b} were graded by different versions of puzzle-grade: one records its fixtures, the other not (grade the shards again)"
+            )));
+        }
     }
     Ok(gradings)
 }
@@ -128,14 +156,32 @@ fn shard_problems(gradings: &[ShardGrading]) -> Vec<String> {
 }
 
 /// Every submission's record, each from the first shard that has it (one
-/// graded in two shards is a problem).
+/// graded in two shards is a problem, and so is one whose fixtures' worth
+/// differs from the first record's: the scheme is the same for all).
 fn gather_records<'a>(
     gradings: &'a [ShardGrading],
     problems: &mut Vec<String>,
 ) -> BTreeMap<String, (Record, &'a Path)> {
     let mut records: BTreeMap<String, (Record, &Path)> = BTreeMap::new();
+    let mut worth: BTreeMap<String, f64> = BTreeMap::new();
     for g in gradings {
+        problems.extend(g.refused.iter().cloned());
         for record in &g.records {
+            let differs = record.fixtures.iter().find(|f| {
+                let first = *worth.entry(f.fixture.clone()).or_insert(f.max_points);
+                (first - f.max_points).abs() > 1e-9
+            });
+            if let Some(f) = differs {
+                problems.push(format!(
+                    "{}'s record in {} gives {} a worth of {} points, another record {}: left out",
+                    record.row.name,
+                    g.dir.display(),
+                    f.fixture,
+                    f.max_points,
+                    worth[&f.fixture]
+                ));
+                continue;
+            }
             let name = record.row.name.clone();
             match records.get(&name) {
                 Some((_, other)) => problems.push(format!(
@@ -198,15 +244,16 @@ fn write_merged(
     gradings: &[ShardGrading],
     folder_names: Vec<String>,
     records: &BTreeMap<String, (Record, &Path)>,
-    complete: bool,
+    problems: &mut Vec<String>,
 ) -> io::Result<()> {
     fs::create_dir_all(into)?;
     let earlier = Earlier::read(into)?;
     remove_submission_files(into, &earlier.names)?;
     remove_grading_files(into)?;
     for (name, (_, dir)) in records {
-        copy_submission_files(dir, into, name)?;
+        copy_submission_files(dir, into, name, problems)?;
     }
+    let complete = problems.is_empty();
     let manifest = Manifest {
         folder: distinct(gradings.iter().map(|g| &g.manifest.folder)),
         folder_names,
@@ -220,6 +267,8 @@ fn write_merged(
             .unwrap_or_else(utc_now),
         updated: utc_now(),
         complete,
+        fixtures: gradings[0].manifest.fixtures.clone(),
+        merged_from: Some(gradings.len()),
     };
     let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();
     write_summary_files(into, &manifest, &records)
@@ -250,25 +299,58 @@ fn same_folder(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// The most bytes of one file of a shard copied (a fuzz case or a report
+/// is far smaller; a feedback page of a large class's worst submission
+/// too).
+const MAX_FILE: u64 = 64 << 20;
+
 /// Copies the files of the submission `name` (a record's, so a name) from
-/// the grades folder `from` into `to`.
-fn copy_submission_files(from: &Path, to: &Path, name: &str) -> io::Result<()> {
+/// the grades folder `from` into `to`, each opened beneath `from` without
+/// following a link: one that is a link, no regular file or too large is
+/// a problem, not copied.
+fn copy_submission_files(
+    from: &Path,
+    to: &Path,
+    name: &str,
+    problems: &mut Vec<String>,
+) -> io::Result<()> {
     let stem = Name::parse(name)
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
         .stem();
-    for suffix in SUBMISSION_FILES {
-        let source = from.join(format!("{stem}{suffix}"));
-        let target = to.join(format!("{stem}{suffix}"));
-        if source.is_dir() {
-            fs::create_dir_all(&target)?;
-            for entry in fs::read_dir(&source)? {
-                let entry = entry?;
-                if entry.file_type()?.is_file() {
-                    copy_atomic(&entry.path(), &target.join(entry.file_name()))?;
-                }
+    let shard = Beneath::open(&fs::canonicalize(from)?)?;
+    let mut copy = |relative: &Path, target: &Path| -> io::Result<()> {
+        match shard.read_regular(relative, MAX_FILE) {
+            Ok((bytes, true)) => write_atomic(target, &bytes),
+            Ok((_, false)) => {
+                problems.push(format!(
+                    "{}: {} is over {} MiB: not copied",
+                    from.display(),
+                    relative.display(),
+                    MAX_FILE >> 20
+                ));
+                Ok(())
             }
-        } else if source.is_file() {
-            copy_atomic(&source, &target)?;
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                problems.push(format!("{e}: not copied"));
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    };
+    for suffix in SUBMISSION_FILES {
+        let file = format!("{stem}{suffix}");
+        let target = to.join(&file);
+        let is_folder = fs::symlink_metadata(from.join(&file)).is_ok_and(|m| m.is_dir());
+        if !is_folder {
+            copy(Path::new(&file), &target)?;
+            continue;
+        }
+        fs::create_dir_all(&target)?;
+        for entry in fs::read_dir(from.join(&file))? {
+            let entry = entry?;
+            let inner = Path::new(&file).join(entry.file_name());
+            copy(&inner, &target.join(entry.file_name()))?;
         }
     }
     Ok(())

@@ -13,9 +13,11 @@
 //! it is meant to be, never half written. A file this crate did not write
 //! is never removed: only the files of submission names a grading recorded.
 
-use crate::intake::name::Name;
+use crate::digest::fnv1a;
+use crate::intake::name::{one_line, Name};
 use crate::publishing::json::{json_string, Json};
 use crate::publishing::record::Record;
+use puzzle_sandbox::files::Beneath;
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
@@ -67,6 +69,11 @@ pub struct Manifest {
     pub updated: String,
     /// Whether every submission it set out to grade was graded.
     pub complete: bool,
+    /// Each fixture as reports show it, with the digest of its bytes (none
+    /// in a grading of an older version).
+    pub fixtures: Vec<(String, u64)>,
+    /// How many shards it was merged from (none: graded here).
+    pub merged_from: Option<usize>,
 }
 
 /// One of N parts of a grading, by the hash of the submissions' names.
@@ -104,19 +111,22 @@ impl std::fmt::Display for Shard {
     }
 }
 
-/// The 64-bit FNV-1a hash of `bytes`.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
-
 impl Manifest {
     /// Its text, `grading.json`.
     pub fn to_json(&self) -> String {
         let names: Vec<String> = self.folder_names.iter().map(|n| json_string(n)).collect();
+        let fixtures: Vec<String> = self
+            .fixtures
+            .iter()
+            .map(|(f, d)| {
+                format!(
+                    "{{\"fixture\": {}, \"fnv1a\": \"{d:016x}\"}}",
+                    json_string(f)
+                )
+            })
+            .collect();
         format!(
-            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"folder_names\": [{}]}}\n",
+            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"merged_from\": {}, \"folder_names\": [{}], \"fixtures\": [{}]}}\n",
             json_string(&self.folder),
             json_string(&self.options),
             json_string(&self.sandbox),
@@ -125,7 +135,9 @@ impl Manifest {
             json_string(&self.started),
             json_string(&self.updated),
             self.complete,
-            names.join(", ")
+            self.merged_from.map_or("null".into(), |n| n.to_string()),
+            names.join(", "),
+            fixtures.join(", ")
         )
     }
 
@@ -165,7 +177,37 @@ impl Manifest {
                 .get("complete")
                 .and_then(Json::as_bool)
                 .ok_or("no boolean 'complete'")?,
+            fixtures: match value.get("fixtures") {
+                None => Vec::new(),
+                Some(list) => list
+                    .as_array()
+                    .ok_or("'fixtures' is not an array")?
+                    .iter()
+                    .map(|f| {
+                        let shown = f.get("fixture").and_then(Json::as_str);
+                        let digest = f
+                            .get("fnv1a")
+                            .and_then(Json::as_str)
+                            .and_then(|d| u64::from_str_radix(d, 16).ok());
+                        match (shown, digest) {
+                            (Some(s), Some(d)) => Ok((one_line(s), d)),
+                            _ => Err("a fixture without its name or digest".to_string()),
+                        }
+                    })
+                    .collect::<Result<Vec<_>, String>>()?,
+            },
+            merged_from: value
+                .get("merged_from")
+                .and_then(Json::as_u64)
+                .map(|n| n as usize),
         })
+    }
+
+    /// The first difference of `self`'s fixtures from `other`'s, in words
+    /// (`Tests/x.inp differs`, `Tests/y.inp is only in ...`); none when they
+    /// are the same, or either grading is too old to say.
+    pub fn fixtures_differ(&self, other: &Manifest) -> Option<String> {
+        fixtures_differ(&self.fixtures, &other.fixtures)
     }
 
     /// The names this grading sets out to grade: those of its shard.
@@ -176,6 +218,35 @@ impl Manifest {
             .cloned()
             .collect()
     }
+}
+
+/// The largest `grading.json` read (a grading of 100,000 submissions
+/// writes about 30 MB).
+const MAX_MANIFEST: u64 = 256 << 20;
+
+/// The largest `summary.jsonl` read (2,000 submissions of 89 fixtures
+/// write about 50 MB).
+const MAX_RECORDS: u64 = 1 << 30;
+
+/// The first difference between two lists of fixtures and their digests,
+/// in words; none when they are the same, or either is empty (a grading of
+/// an older version, which recorded none).
+pub fn fixtures_differ(a: &[(String, u64)], b: &[(String, u64)]) -> Option<String> {
+    if a.is_empty() || b.is_empty() {
+        return None;
+    }
+    for (name, digest) in a {
+        match b.iter().find(|(n, _)| n == name) {
+            None => return Some(format!("{name} is in one and not in the other")),
+            Some((_, d)) if d != digest => {
+                return Some(format!("{name} differs (its bytes changed)"))
+            }
+            _ => {}
+        }
+    }
+    b.iter()
+        .find(|(n, _)| !a.iter().any(|(m, _)| m == n))
+        .map(|(n, _)| format!("{n} is in one and not in the other"))
 }
 
 /// What an earlier grading left in a grades folder.
@@ -191,20 +262,54 @@ pub struct Earlier {
     /// have (a line whose name is none is left out: its files are not ours
     /// to remove).
     pub names: Vec<Name>,
+    /// The lines of `summary.jsonl` that are no record a grading writes
+    /// (a damaged last line, a name that is no name, numbers that disagree
+    /// with the fixtures), each why.
+    pub refused: Vec<String>,
 }
 
 impl Earlier {
-    /// What `grades` holds (nothing, when it does not exist).
+    /// What `grades` holds (nothing, when it does not exist). Its files are
+    /// read as a stranger's: beneath the folder, no link followed, up to a
+    /// bound; a record whose name is no name, or whose numbers disagree
+    /// with its fixtures ([`Record::check`]), is left out (and so graded
+    /// again, or named by a merge).
     pub fn read(grades: &Path) -> io::Result<Earlier> {
         let mut earlier = Earlier::default();
-        match fs::read_to_string(grades.join("grading.json")) {
-            Ok(text) => earlier.manifest = Manifest::from_json(&text).ok(),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        // The folder itself is the marker's to name (a link to another
+        // disk, say); what is in it is not.
+        let folder = match fs::canonicalize(grades).and_then(|real| Beneath::open(&real)) {
+            Ok(folder) => folder,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(earlier),
             Err(e) => return Err(e),
+        };
+        let read = |name: &str, cap: u64| -> io::Result<Option<String>> {
+            match folder.read_regular(Path::new(name), cap) {
+                Ok((bytes, true)) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+                Ok((_, false)) => Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "{}/{name} is over {} MiB: not a grading's",
+                        grades.display(),
+                        cap >> 20
+                    ),
+                )),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(e),
+            }
+        };
+        if let Some(text) = read("grading.json", MAX_MANIFEST)? {
+            earlier.manifest = Manifest::from_json(&text).ok();
         }
-        let jsonl = fs::read_to_string(grades.join("summary.jsonl")).unwrap_or_default();
-        for line in jsonl.lines() {
-            if let Ok(record) = Record::from_json_line(line) {
+        let jsonl = read("summary.jsonl", MAX_RECORDS)?.unwrap_or_default();
+        for (i, line) in jsonl.lines().enumerate() {
+            let read = Record::from_json_line(line);
+            if let Err(why) = &read {
+                earlier
+                    .refused
+                    .push(format!("summary.jsonl line {}: {why}", i + 1));
+            }
+            if let Ok(record) = read {
                 if let Ok(name) = Name::parse(&record.row.name) {
                     earlier.names.push(name);
                 }
@@ -414,6 +519,8 @@ mod tests {
             started: utc(0),
             updated: utc(60),
             complete: false,
+            fixtures: Vec::new(),
+            merged_from: None,
         };
         assert_eq!(Manifest::from_json(&manifest.to_json()), Ok(manifest));
     }

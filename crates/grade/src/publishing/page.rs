@@ -756,6 +756,8 @@ mod tests {
             started: "2026-11-27T21:30:05Z".into(),
             updated: "2026-11-27T21:31:05Z".into(),
             complete: true,
+            fixtures: Vec::new(),
+            merged_from: None,
         }
     }
 

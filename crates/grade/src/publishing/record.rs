@@ -557,7 +557,7 @@ impl Record {
                 fixtures,
             });
         }
-        Ok(Record {
+        let record = Record {
             row: Row {
                 name,
                 note,
@@ -566,7 +566,82 @@ impl Record {
             },
             fixtures,
             causes,
-        })
+        };
+        record
+            .check()
+            .map_err(|e| format!("{}: {e}", record.row.name))?;
+        Ok(record)
+    }
+
+    /// Whether its numbers agree with its fixtures' lines, as a grading
+    /// writes them: every number finite and in hundredths, each fixture's
+    /// points between 0 and its worth, all of them when it passed; the
+    /// score the sum of the points, the maximum the sum of the worths, each
+    /// class's count the number of its lines, passed and failed within the
+    /// fixtures. A record someone edited to raise a mark fails here unless
+    /// every number was changed to agree (which then shows in the fixture
+    /// lines themselves).
+    pub fn check(&self) -> Result<(), String> {
+        let hundredths =
+            |x: f64| x.is_finite() && x >= 0.0 && (x * 100.0 - (x * 100.0).round()).abs() < 1e-6;
+        let (mut total, mut worth) = (0.0, 0.0);
+        for f in &self.fixtures {
+            if !hundredths(f.points) || !hundredths(f.max_points) || f.points > f.max_points + 1e-9
+            {
+                return Err(format!(
+                    "{}: {} of {} points is no fixture's mark",
+                    f.fixture, f.points, f.max_points
+                ));
+            }
+            if f.class == "passed" && (f.points - f.max_points).abs() > 1e-9 {
+                return Err(format!(
+                    "{}: passed, but {} of {} points",
+                    f.fixture, f.points, f.max_points
+                ));
+            }
+            total += f.points;
+            worth += f.max_points;
+        }
+        let Some(m) = &self.row.marks else {
+            return Ok(());
+        };
+        let near = |a: f64, b: f64| (a - b).abs() < 0.005 + 1e-9 * b.abs();
+        if !hundredths(m.score)
+            || !hundredths(m.max)
+            || !near(m.score, total)
+            || !near(m.max, worth)
+        {
+            return Err(format!(
+                "its score {} of {} is not its fixtures' {} of {}",
+                points(m.score),
+                points(m.max),
+                points(total),
+                points(worth)
+            ));
+        }
+        for class in Class::ALL {
+            let lines = self
+                .fixtures
+                .iter()
+                .filter(|f| f.class == class.name())
+                .count();
+            if lines != m.count(class) {
+                return Err(format!(
+                    "it counts {} {} but has {lines} such fixture lines",
+                    m.count(class),
+                    class.name()
+                ));
+            }
+        }
+        if m.passed + m.failed > self.fixtures.len() {
+            return Err(format!(
+                "{} passed and {} failed of {} fixtures",
+                m.passed,
+                m.failed,
+                self.fixtures.len()
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -650,20 +725,30 @@ mod tests {
                     category: "bad".into(),
                     class: "MEMORY LIMIT".into(),
                     points: 0.0,
-                    max_points: 1.25,
+                    max_points: 37.5,
                     visibility: "visible".into(),
                     seconds: Some(Duration::from_millis(30)),
                     detail: "stopped by the \"memory\" limit\n".into(),
                 },
                 FixtureLine {
-                    fixture: "Tests/sol2.inp".into(),
-                    category: "sol".into(),
+                    fixture: "Tests/bad_y.inp".into(),
+                    category: "bad".into(),
                     class: "passed".into(),
-                    points: 0.33,
-                    max_points: 0.33,
+                    points: 33.33,
+                    max_points: 33.33,
                     visibility: "after_due_date".into(),
                     seconds: None,
                     detail: String::new(),
+                },
+                FixtureLine {
+                    fixture: "Tests/sol2.inp".into(),
+                    category: "sol".into(),
+                    class: "OPEN".into(),
+                    points: 29.17,
+                    max_points: 29.17,
+                    visibility: "visible".into(),
+                    seconds: None,
+                    detail: "accepted it".into(),
                 },
             ],
             causes: vec![CauseLine {
@@ -691,6 +776,103 @@ mod tests {
             Record::from_json_line(&not_built.json_line()).unwrap(),
             not_built
         );
+    }
+
+    #[test]
+    fn a_record_whose_numbers_disagree_with_its_fixtures_is_refused() {
+        let line = |score: &str, points: &str, class: &str, memory: usize| {
+            format!(
+                "{{\"submission\": \"ann\", \"built\": true, \"score\": {score}, \"max_score\": 2, \"passed\": 1, \"failed\": 1, \"classes\": {{{}}}, \"note\": \"\", \"fuzz_faults\": null, \"seconds\": 0.1, \"slowest_seconds\": 0.1, \"fixtures\": [{{\"fixture\": \"Tests/bad_a.inp\", \"category\": \"bad\", \"class\": \"passed\", \"points\": 1, \"max_points\": 1, \"visibility\": \"visible\", \"seconds\": 0.01, \"detail\": \"\"}}, {{\"fixture\": \"Tests/sol_b.inp\", \"category\": \"sol\", \"class\": \"{class}\", \"points\": {points}, \"max_points\": 1, \"visibility\": \"visible\", \"seconds\": 0.01, \"detail\": \"\"}}]}}",
+                Class::ALL
+                    .iter()
+                    .map(|c| format!("\"{}\": {}", c.name(), if *c == Class::MemoryLimit { memory } else { 0 }))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        // As a grading writes it.
+        assert!(Record::from_json_line(&line("1", "0", "MEMORY LIMIT", 1)).is_ok());
+        // A raised score, an infinite one, points on a failed fixture
+        // beyond its worth, a count that is not its lines.
+        for (bad, why) in [
+            (
+                line("2", "0", "MEMORY LIMIT", 1),
+                "its score 2 of 2 is not its fixtures' 1 of 2",
+            ),
+            (
+                line("1e999", "0", "MEMORY LIMIT", 1),
+                "is not its fixtures'",
+            ),
+            (
+                line("2", "1.5", "MEMORY LIMIT", 1),
+                "1.5 of 1 points is no fixture's mark",
+            ),
+            (
+                line("1", "0", "MEMORY LIMIT", 0),
+                "it counts 0 MEMORY LIMIT but has 1 such fixture lines",
+            ),
+            (
+                line("1.001", "0.001", "MEMORY LIMIT", 1),
+                "no fixture's mark",
+            ),
+        ] {
+            let e = Record::from_json_line(&bad).unwrap_err();
+            assert!(e.contains(why), "{e}");
+        }
+    }
+
+    #[test]
+    fn damaged_and_random_grading_files_are_read_without_a_panic() {
+        use crate::publishing::grades::Manifest;
+        use puzzle::SplitMix64;
+        let record = Record {
+            row: graded_row(),
+            fixtures: Vec::new(),
+            causes: Vec::new(),
+        };
+        let manifest = Manifest {
+            folder: "/tmp/class".into(),
+            folder_names: vec!["ann".into(), "b\\xE9".into()],
+            options: "--timeout 5".into(),
+            sandbox: "sandbox: none".into(),
+            shard: None,
+            started: "2026-11-28T00:00:00Z".into(),
+            updated: "2026-11-28T00:00:00Z".into(),
+            complete: true,
+            fixtures: vec![("Tests/a.inp".into(), 7)],
+            merged_from: Some(2),
+        };
+        let seeds = [record.json_line(), manifest.to_json()];
+        assert!(Manifest::from_json(&seeds[1]).is_ok());
+        let mut rng = SplitMix64::new(40);
+        let began = std::time::Instant::now();
+        for i in 0..4000 {
+            let mut bytes = seeds[i % 2].clone().into_bytes();
+            for _ in 0..1 + rng.index(4) {
+                let at = rng.index(bytes.len().max(1));
+                match rng.index(5) {
+                    0 => bytes.truncate(at),
+                    1 => {
+                        if at < bytes.len() {
+                            bytes[at] = rng.next_u64() as u8;
+                        }
+                    }
+                    2 => {
+                        let odd = b"{[\"\\,:0e9-";
+                        bytes.insert(at.min(bytes.len()), odd[rng.index(odd.len())])
+                    }
+                    3 => {
+                        let copy = bytes[at..].to_vec();
+                        bytes.extend_from_slice(&copy);
+                    }
+                    _ => bytes = (0..rng.index(200)).map(|_| rng.next_u64() as u8).collect(),
+                }
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            let _ = Record::from_json_line(&text);
+            let _ = Manifest::from_json(&text);
+        }
+        assert!(began.elapsed().as_secs() < 60);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! them; `--help` works in every mode. `run`'s options end at its PROGRAM,
 //! whose own options follow it.
 
-use puzzle_grade::{Format, Scheme, Select, Settings, Shard};
+use puzzle_grade::{fnv1a, Format, Scheme, Select, Settings, Shard};
 use puzzle_sandbox::Level;
 use std::ffi::{OsStr, OsString};
 use std::fs;
@@ -781,13 +781,6 @@ fn fraction(value: &OsStr) -> Result<Duration, String> {
                 value.to_string_lossy()
             )
         })
-}
-
-/// The FNV-1a hash of `bytes`, to tell two marking schemes apart.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

@@ -398,7 +398,15 @@ fn refused(e: io::Error) -> Failure {
 fn merge(given: &Given) -> Result<(), Failure> {
     let into = given.into.as_deref().unwrap_or(Path::new("grades"));
     let shards: Vec<PathBuf> = given.operands.iter().map(PathBuf::from).collect();
-    let merged = merge_shards(into, &shards).map_err(refused)?;
+    let merged = match merge_shards(into, &shards) {
+        Ok(merged) => merged,
+        // Shards of other gradings: refused, nothing written.
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+            let _ = writeln!(io::stderr(), "puzzle-grade: merge refused: {e}");
+            return Err(Failure::Failed);
+        }
+        Err(e) => return Err(refused(e)),
+    };
     for problem in &merged.problems {
         let _ = writeln!(io::stderr(), "puzzle-grade: merge: {problem}");
     }

@@ -18,8 +18,8 @@ use crate::intake::name::Name;
 use crate::judging::fixture::Fixture;
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
-    move_into_place, remove_grading_files, remove_stale_parts, remove_submission_files, utc_now,
-    write_atomic, Earlier, Manifest, Shard,
+    fixtures_differ, move_into_place, remove_grading_files, remove_stale_parts,
+    remove_submission_files, utc_now, write_atomic, Earlier, Manifest, Shard,
 };
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::write_summary_files;
@@ -149,6 +149,12 @@ impl GradeAll<'_> {
             started: plan.started,
             updated: utc_now(),
             complete: false,
+            fixtures: self
+                .fixtures
+                .iter()
+                .map(|f| (f.shown.clone(), f.digest))
+                .collect(),
+            merged_from: None,
         };
         fs::create_dir_all(&self.grades)?;
         remove_stale_parts(&self.grades)?;
@@ -302,6 +308,16 @@ impl GradeAll<'_> {
                     "{grades} holds the grading of {}, not of {}: use another --grades folder, or grade all again",
                     before.folder,
                     self.submissions.display()
+                )));
+            }
+            let now: Vec<(String, u64)> = self
+                .fixtures
+                .iter()
+                .map(|f| (f.shown.clone(), f.digest))
+                .collect();
+            if let Some(why) = fixtures_differ(&before.fixtures, &now) {
+                return Err(refuse(format!(
+                    "{grades} was graded on other fixtures ({why}): its marks would not compare; grade all again"
                 )));
             }
             if before.options != self.options {
