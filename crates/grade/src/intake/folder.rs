@@ -345,3 +345,179 @@ pub fn remove_whole(dir: &Path) -> io::Result<()> {
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{symlink, PermissionsExt};
+
+    /// A fresh folder for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("grade-folder-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn fifo(path: &Path) {
+        let made = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    }
+
+    /// A folder holding every kind: files (one executable), a folder, a
+    /// FIFO, a socket, links to a file and to a folder outside it.
+    fn every_kind(dir: &Path) -> std::os::unix::net::UnixListener {
+        fs::create_dir_all(dir.join("ass1/src")).unwrap();
+        fs::write(dir.join("ass1/src/puzzle.c"), "int main;").unwrap();
+        fs::write(dir.join("run.sh"), "#!/bin/sh\n").unwrap();
+        fs::set_permissions(dir.join("run.sh"), fs::Permissions::from_mode(0o755)).unwrap();
+        fifo(&dir.join("ass1/notes.fifo"));
+        symlink("/etc/passwd", dir.join("link.c")).unwrap();
+        symlink("/etc", dir.join("etc")).unwrap();
+        std::os::unix::net::UnixListener::bind(dir.join("sock")).unwrap()
+    }
+
+    #[test]
+    fn a_copy_keeps_folders_and_regular_files_and_names_the_rest() {
+        let dir = scratch("copy");
+        let _listener = every_kind(&dir.join("from"));
+        let copied = copy_folder(&dir.join("from"), &dir.join("to"), COPY).unwrap();
+        assert_eq!(copied.refused, None);
+        assert_eq!(
+            copied.left_out,
+            [
+                "ass1/notes.fifo (a FIFO)",
+                "etc (a symbolic link)",
+                "link.c (a symbolic link)",
+                "sock (a socket)"
+            ]
+        );
+        assert_eq!(
+            left_out_note(&copied.left_out),
+            "left out: ass1/notes.fifo (a FIFO), etc (a symbolic link), \
+             link.c (a symbolic link), sock (a socket)"
+        );
+        assert_eq!(files_in(&dir.join("to")), ["ass1/src/puzzle.c", "run.sh"]);
+        assert_eq!(files_in(&dir.join("from")), ["ass1/src/puzzle.c", "run.sh"]);
+        let mode = fs::metadata(dir.join("to/run.sh"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o755);
+        assert_eq!(
+            fs::read_to_string(dir.join("to/ass1/src/puzzle.c")).unwrap(),
+            "int main;"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_copy_over_its_bound_or_with_a_path_too_long_is_refused() {
+        let dir = scratch("copy-bound");
+        let from = dir.join("from");
+        fs::create_dir_all(from.join("a")).unwrap();
+        fs::write(from.join("a/big"), vec![0u8; (1 << 20) + 1]).unwrap();
+        fs::write(from.join("b"), "x").unwrap();
+        let bound = |bytes: u64, entries: u64| Bound { bytes, entries };
+        let copy = |bound: Bound| {
+            let _ = fs::remove_dir_all(dir.join("to"));
+            copy_folder(&from, &dir.join("to"), bound).unwrap().refused
+        };
+        assert_eq!(copy(bound(2 << 20, 3)), None);
+        assert_eq!(
+            copy(bound(1 << 20, 3)),
+            Some("its folder holds more than 1 MiB".into())
+        );
+        assert_eq!(
+            copy(bound(2 << 20, 2)),
+            Some("its folder holds more than 2 entries".into())
+        );
+        // A path longer than the bound is never walked to its end.
+        let deep = from.join(format!("{}x.c", "d/".repeat(520)));
+        fs::create_dir_all(deep.parent().unwrap()).unwrap();
+        fs::write(&deep, "").unwrap();
+        let refused = copy(COPY).unwrap();
+        assert!(
+            refused.starts_with("a path longer than 1024 bytes (d/d/d/"),
+            "{refused}"
+        );
+        assert_eq!(files_in(&from).len(), 2);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_survey_counts_what_is_there_and_names_what_is_left_out() {
+        let dir = scratch("survey");
+        let _listener = every_kind(&dir);
+        fs::write(dir.join("ass1/data"), vec![0u8; 1000]).unwrap();
+        let found = survey(&dir, UNPACKED).unwrap();
+        let named: Vec<&str> = found.left_out.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(
+            named,
+            [
+                "ass1/notes.fifo (a FIFO)",
+                "etc (a symbolic link)",
+                "link.c (a symbolic link)",
+                "sock (a socket)"
+            ]
+        );
+        assert!(found.left_out[0].0.ends_with("ass1/notes.fifo"));
+        // 9 entries, 1,019 bytes of regular files (no link followed).
+        let bound = |bytes: u64, entries: u64| Bound { bytes, entries };
+        assert!(survey(&dir, bound(1019, 9)).is_ok());
+        assert_eq!(
+            survey(&dir, bound(1019, 8)).unwrap_err(),
+            "it unpacked to more than 8 entries"
+        );
+        assert_eq!(
+            survey(&dir, bound(1018, 9)).unwrap_err(),
+            "it unpacked to more than 0 MiB"
+        );
+        // A folder its owner may not enter is made one he may.
+        fs::create_dir(dir.join("shut")).unwrap();
+        fs::set_permissions(dir.join("shut"), fs::Permissions::from_mode(0)).unwrap();
+        survey(&dir, UNPACKED).unwrap();
+        let mode = fs::metadata(dir.join("shut")).unwrap().permissions().mode();
+        assert_eq!(mode & 0o700, 0o700);
+        // A path too long: refused before it is walked further.
+        let deep = dir.join(format!("{}x", "e/".repeat(600)));
+        fs::create_dir_all(&deep).unwrap();
+        assert!(survey(&dir, UNPACKED)
+            .unwrap_err()
+            .starts_with("a path longer than 1024 bytes (e/e/"));
+        remove_whole(&dir).unwrap();
+        assert!(!dir.exists());
+    }
+
+    #[test]
+    fn what_is_moved_into_a_folder_merges_with_it() {
+        let dir = scratch("move");
+        fs::create_dir_all(dir.join("from/ass1")).unwrap();
+        fs::write(dir.join("from/ass1/puzzle.c"), "new").unwrap();
+        fs::write(dir.join("from/notes"), "file now").unwrap();
+        fs::create_dir_all(dir.join("to/ass1")).unwrap();
+        fs::write(dir.join("to/ass1/puzzle.c"), "old").unwrap();
+        fs::write(dir.join("to/ass1/boardADT.c"), "kept").unwrap();
+        fs::create_dir_all(dir.join("to/notes")).unwrap();
+        fs::write(dir.join("to/submission.zip"), "kept").unwrap();
+        move_into(&dir.join("from"), &dir.join("to")).unwrap();
+        assert_eq!(
+            files_in(&dir.join("to")),
+            [
+                "ass1/boardADT.c",
+                "ass1/puzzle.c",
+                "notes",
+                "submission.zip"
+            ]
+        );
+        assert_eq!(
+            fs::read_to_string(dir.join("to/ass1/puzzle.c")).unwrap(),
+            "new"
+        );
+        assert_eq!(files_in(&dir.join("from")), Vec::<String>::new());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
