@@ -478,7 +478,7 @@ mod tests {
         );
         // A folder its owner may not enter is made one he may.
         fs::create_dir(dir.join("shut")).unwrap();
-        fs::set_permissions(dir.join("shut"), fs::Permissions::from_mode(0)).unwrap();
+        fs::set_permissions(dir.join("shut"), fs::Permissions::from_mode(0o000)).unwrap();
         survey(&dir, UNPACKED).unwrap();
         let mode = fs::metadata(dir.join("shut")).unwrap().permissions().mode();
         assert_eq!(mode & 0o700, 0o700);
