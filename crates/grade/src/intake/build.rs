@@ -120,17 +120,22 @@ fn first_error(log: &[u8]) -> Option<String> {
 }
 
 /// A build's `log` as a student and a marker read it, the same in every
-/// grading: the build folder's path (in the grader's temporary folder, a
-/// new one each grading) left out, and the names the compiler gives its
+/// grading: the paths of `dirs` (the build folder, the folder of an
+/// archive being unpacked: in the grader's temporary folder, a new one
+/// each grading) left out, and the names the compiler gives its
 /// temporary files (`cc` and six random characters, `.o`) written
 /// `ccXXXXXX.o`.
-fn tidy(log: &[u8], dir: &Path) -> Vec<u8> {
+fn tidy(log: &[u8], dirs: &[&Path]) -> Vec<u8> {
     use std::os::unix::ffi::OsStrExt;
-    let folder = dir.as_os_str().as_bytes();
+    let folders: Vec<&[u8]> = dirs
+        .iter()
+        .map(|d| d.as_os_str().as_bytes())
+        .filter(|f| !f.is_empty())
+        .collect();
     let mut out = Vec::with_capacity(log.len());
     let mut i = 0;
     while i < log.len() {
-        if !folder.is_empty() && log[i..].starts_with(folder) {
+        if let Some(folder) = folders.iter().find(|f| log[i..].starts_with(f)) {
             i += folder.len();
             // The folder itself is `.`; a path in it is its name there.
             if log.get(i) == Some(&b'/') {
@@ -292,6 +297,14 @@ impl Builder<'_> {
             io::Write::write_all(&mut append()?, line.as_bytes())?;
             return Ok(Ending::Exited(127));
         };
+        // What the run reads is named in its log by where it is here.
+        let mut shown: Vec<PathBuf> = vec![dir.to_path_buf()];
+        shown.extend(
+            run.read_only
+                .iter()
+                .filter_map(|p| p.parent())
+                .map(PathBuf::from),
+        );
         let mut read_only = vec![self.shims.clone()];
         read_only.extend(run.read_only);
         let job = Job {
@@ -313,7 +326,10 @@ impl Builder<'_> {
         };
         let ending = self.runner.run(job)?.ending;
         let (written, whole) = files::read_regular(log, LOG_CAP)?;
-        let tidied = tidy(&written, dir);
+        let tidied = tidy(
+            &written,
+            &shown.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
+        );
         if whole && tidied != written {
             fs::write(log, tidied)?;
         }
@@ -540,8 +556,17 @@ mod tests {
     fn a_log_leaves_out_the_graders_folders_and_random_names() {
         let log = b"/usr/bin/ld: /tmp/g.1/b/ann/ccLmdPnA.o: in function `f':\ncd /tmp/g.1/b/ann && make\nsuccess.o ccshort.o\n";
         assert_eq!(
-            tidy(log, Path::new("/tmp/g.1/b/ann")),
+            tidy(log, &[Path::new("/tmp/g.1/b/ann")]),
             b"/usr/bin/ld: ccXXXXXX.o: in function `f':\ncd . && make\nsuccess.o ccshort.o\n"
+        );
+        // An unpacking's folder, and the folder of the archive it reads.
+        let log = b"[/tmp/g.1/b/ann/sub.zip]: 3 extra bytes\n/tmp/g.1/unpack/7/x: error\n";
+        assert_eq!(
+            tidy(
+                log,
+                &[Path::new("/tmp/g.1/unpack/7"), Path::new("/tmp/g.1/b/ann")]
+            ),
+            b"[sub.zip]: 3 extra bytes\nx: error\n"
         );
     }
 }
