@@ -12,7 +12,7 @@
 //! build log up to a bound.
 
 use crate::intake::archive::{shown, Format};
-use crate::intake::folder::{copy_folder, left_out_note, COPY};
+use crate::intake::folder::{copy_folder, left_out_note, remove_whole, COPY};
 use puzzle_sandbox::files;
 use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
 use std::ffi::OsString;
@@ -399,6 +399,8 @@ impl Builder<'_> {
     /// left out is named in the note.
     pub fn build(&self, from: &Path, dir: &Path, log: &Path) -> io::Result<Built> {
         File::create(log)?;
+        // A copy is made afresh (a file of an earlier one is never opened).
+        remove_whole(dir)?;
         let copied = copy_folder(from, dir, COPY)?;
         let mut notes: Vec<String> = Vec::new();
         if let Some(why) = copied.refused {
