@@ -1,16 +1,23 @@
-//! Building a submission as a marker would: in a copy, as handed in (its
-//! `.zip`, `.tar` or `.tar.gz` unpacked when it holds no sources of its own,
-//! the one folder under it that holds them used); `make` first; without a
-//! Makefile or when it fails, the assignment's own files (`puzzle.c` with
-//! `boardADT.c`), then every `.c` file; the course's `dcc` replaced by `cc`
-//! where it is not installed. Every command, the unpacking's too, runs
-//! through the [`Runner`].
+//! Building a submission as a marker would: in a copy (its folders and
+//! regular files only, within a bound: [`crate::intake::folder`]), as
+//! handed in (its `.zip`, `.tar` or `.tar.gz` unpacked, each in the sandbox
+//! into a fresh folder of its own, when it holds no sources of its own:
+//! [`crate::intake::unpack`]; the one folder under it that holds them
+//! used); `make` first; without a Makefile or when it fails, the
+//! assignment's own files (`puzzle.c` with `boardADT.c`), then every `.c`
+//! file; the course's `dcc` replaced by `cc` where it is not installed.
+//! Every command, the unpacking's too, runs through the [`Runner`]; the
+//! grader itself opens no file of the submission but through
+//! [`puzzle_sandbox::files`] (never a link, never a FIFO), and reads its
+//! build log up to a bound.
 
-use crate::intake::archive::{self, Format, Refused};
+use crate::intake::archive::{shown, Format};
+use crate::intake::folder::{copy_folder, left_out_note, remove_whole, COPY};
+use puzzle_sandbox::files;
 use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
 use std::ffi::OsString;
 use std::fs::{self, File};
-use std::io;
+use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -25,6 +32,13 @@ pub fn build_limits(seconds: u64) -> Limits {
         folder: None,
     }
 }
+
+/// The most of a build log the grader reads: the file-size limit of its
+/// commands holds it to 64 MiB, and a little the grader adds.
+const LOG_CAP: u64 = (64 << 20) + (1 << 20);
+
+/// The end of a build log that the feedback shows (its last lines).
+const LOG_TAIL: u64 = 1 << 20;
 
 /// What a build made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,53 +71,35 @@ pub fn write_shims(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Copies the folder `from` to `to` (files and folders; symbolic links are
-/// left out: a build needs none, and one could point anywhere).
-pub fn copy_folder(from: &Path, to: &Path) -> io::Result<()> {
-    fs::create_dir_all(to)?;
-    for entry in fs::read_dir(from)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            copy_folder(&entry.path(), &target)?;
-        } else if kind.is_file() {
-            fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
-}
-
-/// The files under `dir` (symbolic links too), as paths from `dir`, in
-/// byte order; at most 1,000.
-pub fn files_in(dir: &Path) -> Vec<String> {
-    fn walk(dir: &Path, prefix: &str, found: &mut Vec<String>) {
-        let Ok(entries) = fs::read_dir(dir) else {
-            return;
-        };
-        let mut entries: Vec<_> = entries.filter_map(|e| e.ok()).collect();
-        entries.sort_by_key(|e| e.file_name());
-        for entry in entries {
-            if found.len() >= 1000 {
-                return;
-            }
-            let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                walk(&entry.path(), &format!("{name}/"), found);
-            } else {
-                found.push(name);
-            }
-        }
-    }
-    let mut found = Vec::new();
-    walk(dir, "", &mut found);
-    found
-}
-
-/// Whether `path` is a file someone may execute.
+/// Whether `path` is a file someone may execute (a link to one too: for
+/// the marker's own programs; a build's `puzzle` must be a regular file
+/// itself).
 pub fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Whether `path` is itself a regular file someone may execute (not a
+/// link: what a build made is the student's).
+fn is_regular_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Whether `path` is itself a regular file (a link is not).
+fn is_regular(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// The end of the build log `log` (its last MiB at most), as the feedback
+/// of a submission not built shows it; opened as a stranger's file.
+pub fn read_log(log: &Path) -> io::Result<Vec<u8>> {
+    let mut file = files::open_regular(log)?;
+    let len = file.metadata()?.len();
+    file.seek(io::SeekFrom::Start(len.saturating_sub(LOG_TAIL)))?;
+    let mut bytes = Vec::new();
+    file.take(LOG_TAIL).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The line of `log` that says what went wrong: the first compiler or
@@ -124,17 +120,22 @@ fn first_error(log: &[u8]) -> Option<String> {
 }
 
 /// A build's `log` as a student and a marker read it, the same in every
-/// grading: the build folder's path (in the grader's temporary folder, a
-/// new one each grading) left out, and the names the compiler gives its
+/// grading: the paths of `dirs` (the build folder, the folder of an
+/// archive being unpacked: in the grader's temporary folder, a new one
+/// each grading) left out, and the names the compiler gives its
 /// temporary files (`cc` and six random characters, `.o`) written
 /// `ccXXXXXX.o`.
-fn tidy(log: &[u8], dir: &Path) -> Vec<u8> {
+fn tidy(log: &[u8], dirs: &[&Path]) -> Vec<u8> {
     use std::os::unix::ffi::OsStrExt;
-    let folder = dir.as_os_str().as_bytes();
+    let folders: Vec<&[u8]> = dirs
+        .iter()
+        .map(|d| d.as_os_str().as_bytes())
+        .filter(|f| !f.is_empty())
+        .collect();
     let mut out = Vec::with_capacity(log.len());
     let mut i = 0;
     while i < log.len() {
-        if !folder.is_empty() && log[i..].starts_with(folder) {
+        if let Some(folder) = folders.iter().find(|f| log[i..].starts_with(f)) {
             i += folder.len();
             // The folder itself is `.`; a path in it is its name there.
             if log.get(i) == Some(&b'/') {
@@ -167,7 +168,7 @@ fn find_in_path(program: &str, path: &OsString) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Builds a submission that has been copied to `dir`, its log in `log`;
+/// Builds a submission in a copy, its log in a file of the grader's;
 /// `shims` holds the stand-ins of [`write_shims`] (first in the `PATH`).
 pub struct Builder<'a> {
     /// Runs the build's commands.
@@ -178,17 +179,54 @@ pub struct Builder<'a> {
     pub shims: PathBuf,
     /// Seconds each command may take.
     pub seconds: u64,
+    /// A private folder of the grader's (no build's): each archive is
+    /// unpacked in a fresh folder of its own made there, and removed.
+    pub scratch: PathBuf,
 }
 
-/// The name of the `.tar` a `.tar.gz` is made into before it is listed.
-const UNGZIPPED: &str = ".puzzle-grade-unpack.tar";
+/// One command of a build or an unpacking, as [`Builder::run_job`] runs it.
+pub(super) struct Run<'a> {
+    /// Its name, looked up in the build's `PATH`.
+    pub command: &'a str,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// Its stdin (none: `/dev/null`).
+    pub stdin: Option<File>,
+    /// Its stdout (none: the log).
+    pub stdout: Option<File>,
+    /// What it may read besides the system's folders and the shims.
+    pub read_only: Vec<PathBuf>,
+    /// Its limits.
+    pub limits: Limits,
+}
 
 /// Whether `dir` holds sources of its own: a Makefile or a `.c` file.
 fn has_sources(dir: &Path) -> bool {
+    has_makefile(dir) || !c_files(dir).is_empty()
+}
+
+/// Whether `dir` holds a Makefile (a regular file, not a link).
+fn has_makefile(dir: &Path) -> bool {
     ["Makefile", "makefile", "GNUmakefile"]
         .iter()
-        .any(|name| dir.join(name).is_file())
-        || !all_c_missing(dir)
+        .any(|name| is_regular(&dir.join(name)))
+}
+
+/// The regular files named `*.c` right in `dir` (not links, not FIFOs), in
+/// name order.
+fn c_files(dir: &Path) -> Vec<String> {
+    let mut found: Vec<String> = fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".c"))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
 }
 
 /// The folders right under `dir` (not hidden ones, not `__MACOSX`, not
@@ -228,71 +266,71 @@ pub fn sources_folder(dir: &Path) -> Option<PathBuf> {
     None
 }
 
-/// Removes every symbolic link under `dir`, and says how many bytes its
-/// files hold.
-fn without_links(dir: &Path) -> io::Result<u64> {
-    let mut bytes = 0;
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        if kind.is_symlink() {
-            fs::remove_file(entry.path())?;
-        } else if kind.is_dir() {
-            bytes += without_links(&entry.path())?;
-        } else {
-            bytes += entry.metadata()?.len();
-        }
-    }
-    Ok(bytes)
-}
-
 impl Builder<'_> {
     /// Runs `command` (looked up in the build's `PATH`) with `args` in `dir`,
-    /// its output added to `log`.
+    /// its output added to `log`, with a build's limits.
     fn run(&self, dir: &Path, log: &Path, command: &str, args: &[&str]) -> io::Result<Ending> {
-        self.run_into(dir, log, command, args, None)
+        self.run_job(
+            dir,
+            log,
+            Run {
+                command,
+                args: args.iter().map(OsString::from).collect(),
+                stdin: None,
+                stdout: None,
+                read_only: Vec::new(),
+                limits: build_limits(self.seconds),
+            },
+        )
     }
 
-    /// [`Builder::run`], with its stdout into `stdout` (at most
-    /// [`archive::MAX_BYTES`] and a MiB) when there is one.
-    fn run_into(
-        &self,
-        dir: &Path,
-        log: &Path,
-        command: &str,
-        args: &[&str],
-        stdout: Option<File>,
-    ) -> io::Result<Ending> {
+    /// Runs `run` in the sandbox in `dir` (its work folder), its stderr
+    /// (and its stdout, unless it has one) added to `log`, which is then
+    /// tidied ([`tidy`]).
+    pub(super) fn run_job(&self, dir: &Path, log: &Path, run: Run) -> io::Result<Ending> {
         let mut path = OsString::from(self.shims.as_os_str());
         path.push(":");
         path.push(&self.path);
         let append = || File::options().append(true).create(true).open(log);
-        let Some(program) = find_in_path(command, &path) else {
-            io::Write::write_all(&mut append()?, format!("{command}: not found\n").as_bytes())?;
+        let Some(program) = find_in_path(run.command, &path) else {
+            let line = format!("{}: not found\n", run.command);
+            io::Write::write_all(&mut append()?, line.as_bytes())?;
             return Ok(Ending::Exited(127));
         };
-        let mut limits = build_limits(self.seconds);
-        if stdout.is_some() {
-            limits.file_size = archive::MAX_BYTES + (1 << 20);
-        }
+        // What the run reads is named in its log by where it is here.
+        let mut shown: Vec<PathBuf> = vec![dir.to_path_buf()];
+        shown.extend(
+            run.read_only
+                .iter()
+                .filter_map(|p| p.parent())
+                .map(PathBuf::from),
+        );
+        let mut read_only = vec![self.shims.clone()];
+        read_only.extend(run.read_only);
         let job = Job {
             program,
-            args: args.iter().map(OsString::from).collect(),
+            args: run.args,
             path,
-            read_only: vec![self.shims.clone()],
+            read_only,
             workdir: Workdir::Folder(dir.to_path_buf()),
-            stdin: File::open("/dev/null")?,
-            stdout: match stdout {
+            stdin: match run.stdin {
+                Some(file) => file,
+                None => File::open("/dev/null")?,
+            },
+            stdout: match run.stdout {
                 Some(file) => file,
                 None => append()?,
             },
             stderr: append()?,
-            limits,
+            limits: run.limits,
         };
         let ending = self.runner.run(job)?.ending;
-        let written = fs::read(log)?;
-        let tidied = tidy(&written, dir);
-        if tidied != written {
+        let (written, whole) = files::read_regular(log, LOG_CAP)?;
+        let tidied = tidy(
+            &written,
+            &shown.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
+        );
+        if whole && tidied != written {
             fs::write(log, tidied)?;
         }
         Ok(ending)
@@ -301,8 +339,15 @@ impl Builder<'_> {
     /// The folder to build in: `dir`; when it holds no sources of its own,
     /// after its archives are unpacked into it; then, if it still holds
     /// none, the one folder under it that does. What was done goes to
-    /// `notes` (`unpacked submission.zip`, `sources in ass1/`).
-    fn prepare(&self, dir: &Path, log: &Path, notes: &mut Vec<String>) -> io::Result<PathBuf> {
+    /// `notes` (`unpacked submission.zip`, `sources in ass1/`), why an
+    /// archive was not unpacked to `refusals`.
+    fn prepare(
+        &self,
+        dir: &Path,
+        log: &Path,
+        notes: &mut Vec<String>,
+        refusals: &mut Vec<String>,
+    ) -> io::Result<PathBuf> {
         if !has_sources(dir) {
             let mut archives: Vec<(String, Format)> = fs::read_dir(dir)?
                 .filter_map(|e| e.ok())
@@ -314,9 +359,13 @@ impl Builder<'_> {
                 .collect();
             archives.sort_by(|a, b| a.0.cmp(&b.0));
             for (name, format) in archives {
+                let shown = shown(&name);
                 match self.unpack(dir, log, &name, format)? {
-                    Ok(()) => notes.push(format!("unpacked {name}")),
-                    Err(why) => notes.push(format!("{name} not unpacked: {why}")),
+                    Ok(left_out) if left_out.is_empty() => notes.push(format!("unpacked {shown}")),
+                    Ok(left_out) => {
+                        notes.push(format!("unpacked {shown} ({})", left_out_note(&left_out)))
+                    }
+                    Err(why) => refusals.push(format!("{shown} not unpacked: {why}")),
                 }
             }
         }
@@ -325,92 +374,61 @@ impl Builder<'_> {
         }
         Ok(match sources_folder(dir) {
             Some(found) => {
-                let shown = found.strip_prefix(dir).unwrap_or(&found);
-                notes.push(format!("sources in {}/", shown.display()));
+                let inside = found.strip_prefix(dir).unwrap_or(&found);
+                notes.push(format!("sources in {}/", shown(&inside.to_string_lossy())));
                 found
             }
             None => dir.to_path_buf(),
         })
     }
 
-    /// Unpacks the archive `name` of `dir` into `dir`, in the sandbox, when
-    /// what it lists may be unpacked ([`archive::check`]); its symbolic
-    /// links (none were listed) are removed after, and what it unpacked is
-    /// measured. The error is why it was not unpacked.
-    fn unpack(
-        &self,
-        dir: &Path,
-        log: &Path,
-        name: &str,
-        format: Format,
-    ) -> io::Result<Result<(), Refused>> {
-        let refused = |why: String| Ok(Err(Refused(why)));
-        let tar_file = match format {
-            Format::Zip | Format::Tar => name.to_string(),
-            Format::TarGz => {
-                let out = File::create(dir.join(UNGZIPPED))?;
-                let ended = self.run_into(dir, log, "gzip", &["-dc", "--", name], Some(out))?;
-                match ended {
-                    Ending::Exited(0) => UNGZIPPED.to_string(),
-                    Ending::Signalled(25) => {
-                        let _ = fs::remove_file(dir.join(UNGZIPPED));
-                        return refused(format!(
-                            "more than {} MiB unpacked",
-                            archive::MAX_BYTES >> 20
-                        ));
-                    }
-                    ended => {
-                        let _ = fs::remove_file(dir.join(UNGZIPPED));
-                        return refused(self.failed("gzip", ended, log)?);
-                    }
-                }
-            }
-        };
-        let bytes = fs::read(dir.join(&tar_file))?;
-        let listed = match format {
-            Format::Zip => archive::zip_entries(&bytes),
-            Format::Tar | Format::TarGz => archive::tar_entries(&bytes),
-        };
-        drop(bytes);
-        if let Err(why) = listed.and_then(|entries| archive::check(&entries)) {
-            let _ = fs::remove_file(dir.join(UNGZIPPED));
-            return Ok(Err(why));
-        }
-        let (command, args): (&str, Vec<&str>) = match format {
-            Format::Zip => ("unzip", vec!["-q", "-o", "--", name]),
-            _ => ("tar", vec!["-xf", &tar_file, "--no-same-owner"]),
-        };
-        let ended = self.run(dir, log, command, &args)?;
-        let _ = fs::remove_file(dir.join(UNGZIPPED));
-        if ended != Ending::Exited(0) {
-            return refused(self.failed(command, ended, log)?);
-        }
-        let bytes = without_links(dir)?;
-        if bytes > archive::MAX_BYTES + fs::metadata(dir.join(name)).map_or(0, |m| m.len()) {
-            return refused(format!(
-                "more than {} MiB unpacked",
-                archive::MAX_BYTES >> 20
-            ));
-        }
-        Ok(Ok(()))
-    }
-
     /// Why an unpacking command failed, in words.
-    fn failed(&self, command: &str, ended: Ending, log: &Path) -> io::Result<String> {
+    pub(super) fn failed(&self, command: &str, ended: Ending, log: &Path) -> io::Result<String> {
         Ok(match ended {
             Ending::Exited(127) => format!("{command} is not installed"),
-            Ending::Signalled(25) => format!("more than {} MiB unpacked", archive::MAX_BYTES >> 20),
             ended => format!("{command} failed: {}", self.why(Some(ended), log)?),
         })
     }
 
-    /// Builds the copy in `dir`, as handed in (its archives unpacked when it
-    /// holds no sources, or the one folder under it that does): its own `puzzle`
-    /// and object files removed first so that it is built from its sources.
-    pub fn build(&self, dir: &Path, log: &Path) -> io::Result<Built> {
+    /// Builds the submission in the folder `from` in a copy at `dir`, as
+    /// handed in (its archives unpacked when it holds no sources, or the
+    /// one folder under it that does): its own `puzzle` and object files
+    /// removed first so that it is built from its sources. A copy over its
+    /// bound, or an archive refused where no sources are found, is not
+    /// built (the note says why, first); what the copy or an unpacking
+    /// left out is named in the note.
+    pub fn build(&self, from: &Path, dir: &Path, log: &Path) -> io::Result<Built> {
         File::create(log)?;
+        // A copy is made afresh (a file of an earlier one is never opened).
+        remove_whole(dir)?;
+        let copied = copy_folder(from, dir, COPY)?;
         let mut notes: Vec<String> = Vec::new();
-        let dir = &self.prepare(dir, log, &mut notes)?;
+        if let Some(why) = copied.refused {
+            return Ok(Built {
+                program: None,
+                note: format!("not copied: {why}"),
+            });
+        }
+        if !copied.left_out.is_empty() {
+            notes.push(left_out_note(&copied.left_out));
+        }
+        let mut refusals = Vec::new();
+        let dir = &self.prepare(dir, log, &mut notes, &mut refusals)?;
+        if !refusals.is_empty() && !has_sources(dir) {
+            // Nothing of a refused archive is there to build from.
+            refusals.append(&mut notes);
+            return Ok(Built {
+                program: None,
+                note: refusals.join("; "),
+            });
+        }
+        refusals.append(&mut notes);
+        self.compile(dir, log, refusals)
+    }
+
+    /// Builds the sources in `dir`: make, else the assignment's files, else
+    /// every `.c` file; `notes` are what was done before.
+    fn compile(&self, dir: &Path, log: &Path, mut notes: Vec<String>) -> io::Result<Built> {
         let _ = fs::remove_file(dir.join("puzzle"));
         for entry in fs::read_dir(dir)? {
             let path = entry?.path();
@@ -418,12 +436,9 @@ impl Builder<'_> {
                 let _ = fs::remove_file(path);
             }
         }
-        let executable = || is_executable(&dir.join("puzzle"));
+        let executable = || is_regular_executable(&dir.join("puzzle"));
         let mut failed: Option<(Ending, &str)> = None;
-        let has_makefile = ["Makefile", "makefile", "GNUmakefile"]
-            .iter()
-            .any(|name| dir.join(name).is_file());
-        if has_makefile {
+        if has_makefile(dir) {
             let made = self.run(dir, log, "make", &[])?;
             if !executable() && made == Ending::Exited(0) {
                 self.run(dir, log, "make", &["puzzle"])?;
@@ -437,13 +452,8 @@ impl Builder<'_> {
         }
         if !executable() {
             // The assignment's own files first, then every .c file.
+            let all_c = c_files(dir);
             let mut sources: Vec<String> = Vec::new();
-            let mut all_c: Vec<String> = fs::read_dir(dir)?
-                .filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|name| name.ends_with(".c"))
-                .collect();
-            all_c.sort();
             if all_c.iter().any(|n| n == "puzzle.c") {
                 sources.push("puzzle.c".into());
                 if all_c.iter().any(|n| n == "boardADT.c") {
@@ -455,7 +465,7 @@ impl Builder<'_> {
                 tries.push(sources.clone());
             }
             if !all_c.is_empty() && all_c != sources {
-                tries.push(all_c);
+                tries.push(all_c.clone());
             }
             for sources in tries {
                 let mut args = vec!["-O2", "-o", "puzzle"];
@@ -479,12 +489,12 @@ impl Builder<'_> {
                     failed = Some((ended, "no Makefile, and cc failed"));
                 }
             }
-            if all_c_missing(dir) && failed.is_none() {
+            if all_c.is_empty() && failed.is_none() {
                 failed = Some((Ending::Exited(0), "no Makefile and no .c file"));
             }
         }
         let dcc_mark = dir.join(".puzzle-grade-dcc");
-        if dcc_mark.exists() {
+        if fs::symlink_metadata(&dcc_mark).is_ok() {
             let _ = fs::remove_file(dcc_mark);
             notes.push("dcc not found: built with cc -lm".into());
         }
@@ -512,7 +522,7 @@ impl Builder<'_> {
             Some(Ending::TimedOut) => return Ok(format!("still running after {} s", self.seconds)),
             Some(ending) => ending,
         };
-        let log = fs::read(log)?;
+        let (log, _) = files::read_regular(log, LOG_CAP)?;
         Ok(first_error(&log).unwrap_or_else(|| match ending {
             Ending::Exited(status) => format!("exit status {status}"),
             Ending::Signalled(signal) => format!("killed by signal {signal}"),
@@ -520,16 +530,6 @@ impl Builder<'_> {
             _ => "stopped by the process limit".into(),
         }))
     }
-}
-
-fn all_c_missing(dir: &Path) -> bool {
-    !fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .any(|e| e.file_name().to_string_lossy().ends_with(".c"))
-        })
-        .unwrap_or(false)
 }
 
 #[cfg(test)]
@@ -558,8 +558,17 @@ mod tests {
     fn a_log_leaves_out_the_graders_folders_and_random_names() {
         let log = b"/usr/bin/ld: /tmp/g.1/b/ann/ccLmdPnA.o: in function `f':\ncd /tmp/g.1/b/ann && make\nsuccess.o ccshort.o\n";
         assert_eq!(
-            tidy(log, Path::new("/tmp/g.1/b/ann")),
+            tidy(log, &[Path::new("/tmp/g.1/b/ann")]),
             b"/usr/bin/ld: ccXXXXXX.o: in function `f':\ncd . && make\nsuccess.o ccshort.o\n"
+        );
+        // An unpacking's folder, and the folder of the archive it reads.
+        let log = b"[/tmp/g.1/b/ann/sub.zip]: 3 extra bytes\n/tmp/g.1/unpack/7/x: error\n";
+        assert_eq!(
+            tidy(
+                log,
+                &[Path::new("/tmp/g.1/unpack/7"), Path::new("/tmp/g.1/b/ann")]
+            ),
+            b"[sub.zip]: 3 extra bytes\nx: error\n"
         );
     }
 }

@@ -311,7 +311,11 @@ fn submissions_as_handed_in_are_unpacked_and_their_sources_found() {
     // make an executable in the folder they run in; every puzzle is right.
     let runner = FakeRunner::new(|call: &Call| match call.name().as_str() {
         "unzip" => {
-            assert_eq!(call.args.last().unwrap(), "submission.zip");
+            // The archive, read-only, by its path in the build's copy;
+            // the unpacking's work folder a fresh one of its own.
+            let archive = PathBuf::from(call.args.last().unwrap());
+            assert!(archive.ends_with("builds/zipped/submission.zip"));
+            assert!(!call.dir().unwrap().starts_with(archive.parent().unwrap()));
             let dir = call.dir().unwrap();
             fs::create_dir_all(dir.join("ass1")).unwrap();
             fs::write(dir.join("ass1/Makefile"), "puzzle:\n").unwrap();
@@ -340,8 +344,7 @@ fn submissions_as_handed_in_are_unpacked_and_their_sources_found() {
             (
                 "evil",
                 false,
-                "no Makefile and no .c file: no executable named puzzle; \
-                 submission.zip not unpacked: a path with '..' (../../x.c)"
+                "submission.zip not unpacked: a path with '..' (../../x.c)"
             ),
             (
                 "nested",
@@ -358,6 +361,158 @@ fn submissions_as_handed_in_are_unpacked_and_their_sources_found() {
     assert!(evil.contains("a path with '..'"), "{evil}");
     assert!(evil.contains("- `submission.zip`"), "{evil}");
     assert!(evil.contains("The build printed nothing."), "{evil}");
+}
+
+/// Every entry under `dir` (links not followed), by its path there.
+fn entries_under(dir: &std::path::Path) -> Vec<String> {
+    let mut found = Vec::new();
+    if let Ok(list) = fs::read_dir(dir) {
+        for entry in list.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.file_type().unwrap().is_dir() {
+                let inner = entries_under(&entry.path());
+                found.extend(inner.into_iter().map(|n| format!("{name}/{n}")));
+            }
+            found.push(name);
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn what_an_unpacking_leaves_is_counted_on_disk_and_a_refused_one_leaves_nothing() {
+    // Each zip lists one harmless file; the fake unzip, standing for a tool
+    // the lister did not foresee, makes something else in its folder: a
+    // FIFO and links beside sources, a path of 1,100 bytes, 1,001 files, or
+    // 64 MiB until the sandbox stops it.
+    let scratch = Scratch::new("unpacked-on-disk");
+    let fixtures = few(&scratch, &[("sol_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
+    let zip = crate::intake::archive::tests::zip(&[("ass1/puzzle.c", b"", 0o100644)]);
+    for name in ["crowd", "deep", "odd", "stopped"] {
+        scratch.files(&format!("subs/{name}"), &[("submission.zip", &zip)]);
+    }
+    let path = tools(&scratch.join("bin"), &["make", "cc", "unzip"]).unwrap();
+    let runner = FakeRunner::new(|call: &Call| match call.name().as_str() {
+        "unzip" => {
+            let dir = call.dir().unwrap();
+            let archive = PathBuf::from(call.args.last().unwrap());
+            let who = archive.parent().unwrap().file_name().unwrap();
+            assert_eq!(call.limits.file_size, 64 << 20);
+            let folder = call.limits.folder.expect("a bound on the folder");
+            assert_eq!((folder.bytes, folder.entries), (64 << 20, 1000));
+            fs::create_dir_all(dir.join("ass1")).unwrap();
+            fs::write(dir.join("ass1/puzzle.c"), "").unwrap();
+            match who.to_str().unwrap() {
+                "odd" => {
+                    let fifo = std::process::Command::new("mkfifo")
+                        .arg(dir.join("ass1/notes.fifo"))
+                        .status()
+                        .unwrap();
+                    assert!(fifo.success());
+                    std::os::unix::fs::symlink("/etc/passwd", dir.join("ass1/link.c")).unwrap();
+                    std::os::unix::fs::symlink("/etc", dir.join("etc")).unwrap();
+                }
+                "deep" => {
+                    let deep = dir.join(format!("{}x.c", "d/".repeat(550)));
+                    fs::create_dir_all(deep.parent().unwrap()).unwrap();
+                    fs::write(deep, "").unwrap();
+                }
+                "crowd" => {
+                    for i in 0..1000 {
+                        fs::write(dir.join(format!("ass1/{i}.h")), "").unwrap();
+                    }
+                }
+                _ => return Reply::ended(Ending::Signalled(25)),
+            }
+            Reply::exit(0, "")
+        }
+        "make" | "cc" => {
+            make_puzzle(call.dir().unwrap()).unwrap();
+            Reply::exit(0, "")
+        }
+        "puzzle" => Reply::reference(call.stdin),
+        other => panic!("ran {other}"),
+    });
+    let settings = Settings {
+        path,
+        ..Settings::default()
+    };
+    let (rows, _) = grade_all(&runner, &settings, &fixtures, &scratch, &[]);
+    let notes: Vec<(&str, bool, &str)> = rows
+        .iter()
+        .map(|r| (r.name.as_str(), r.marks.is_some(), r.note.as_str()))
+        .collect();
+    let deep = format!("{}...", "d/".repeat(20));
+    assert_eq!(
+        notes,
+        [
+            (
+                "crowd",
+                false,
+                "submission.zip not unpacked: it unpacked to more than 1000 entries"
+            ),
+            (
+                "deep",
+                false,
+                &*format!("submission.zip not unpacked: a path longer than 1024 bytes ({deep})")
+            ),
+            (
+                "odd",
+                true,
+                "unpacked submission.zip (left out: ass1/link.c (a symbolic link), \
+                 ass1/notes.fifo (a FIFO), etc (a symbolic link)); sources in ass1/; \
+                 no Makefile: built with cc -O2 -o puzzle puzzle.c -lm"
+            ),
+            (
+                "stopped",
+                false,
+                "submission.zip not unpacked: it unpacked to more than 64 MiB"
+            ),
+        ]
+    );
+    // Nothing of a refused unpacking reached a build (no make, no cc but
+    // odd's), and every fresh folder is gone.
+    assert_eq!(runner.runs_of("make") + runner.runs_of("cc"), 1);
+    assert_eq!(
+        entries_under(&scratch.join("temp/unpack")),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        entries_under(&scratch.join("temp/builds")),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn a_submission_folder_over_the_copys_bound_is_not_built() {
+    let scratch = Scratch::new("copy-bound");
+    let fixtures = few(&scratch, &[("sol_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
+    let many: Vec<(String, &[u8])> = (0..10_000).map(|i| (format!("t/{i}"), &b""[..])).collect();
+    let many: Vec<(&str, &[u8])> = many.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    scratch.files("subs/many", &many);
+    scratch.files("subs/many", &[("puzzle.c", b"")]);
+    let path = tools(&scratch.join("bin"), &["make", "cc"]).unwrap();
+    let runner = FakeRunner::new(|call: &Call| match call.name().as_str() {
+        "puzzle" => Reply::reference(call.stdin),
+        other => panic!("ran {other}"),
+    });
+    let settings = Settings {
+        path,
+        ..Settings::default()
+    };
+    let (rows, _) = grade_all(&runner, &settings, &fixtures, &scratch, &[]);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        rows[0].note,
+        "not copied: its folder holds more than 10000 entries"
+    );
+    assert!(rows[0].marks.is_none());
+    let feedback = fs::read_to_string(scratch.join("grades/many.feedback.md")).unwrap();
+    assert!(
+        feedback.contains("Not built: not copied: its folder holds more than 10000 entries."),
+        "{feedback}"
+    );
 }
 
 #[test]

@@ -173,6 +173,7 @@ impl GradeAll<'_> {
             path: self.settings.path.clone(),
             shims,
             seconds: self.build_seconds,
+            scratch: self.temp.join("unpack"),
         };
         // The rows kept from before come first, so that the table is the
         // whole grading's, whatever was graded now.

@@ -6,7 +6,8 @@
 
 use super::GradeAll;
 use crate::engine::grade_program_until;
-use crate::intake::build::{copy_folder, files_in, Builder};
+use crate::intake::build::{read_log, Builder};
+use crate::intake::folder::files_in;
 use crate::intake::name::{one_line, Name};
 use crate::judging::judge::{Graded, Judgement};
 use crate::marking::cause::Confirmed;
@@ -139,7 +140,6 @@ impl GradeAll<'_> {
         let stem = name.stem();
         let copy = self.temp.join("builds").join(&stem);
         let folder = self.submissions.join(name.real());
-        copy_folder(&folder, &copy)?;
         let file = |suffix: &str| staged.join(format!("{stem}{suffix}"));
         let shown = name.shown();
         // The budget covers the build, the runs and the fuzzing.
@@ -150,8 +150,9 @@ impl GradeAll<'_> {
             shims: builder.shims.clone(),
             path: builder.path.clone(),
             runner: builder.runner,
+            scratch: builder.scratch.clone(),
         };
-        let mut built = builder.build(&copy, &file(".make.txt"))?;
+        let mut built = builder.build(&folder, &copy, &file(".make.txt"))?;
         // The note quotes the build's log and the archives' entries: one
         // line, nothing hidden in it, before it reaches any file.
         built.note = one_line(&built.note);
@@ -185,7 +186,7 @@ impl GradeAll<'_> {
                 (record, text, r.report.clone())
             }
             None => {
-                let log = fs::read(file(".make.txt"))?;
+                let log = read_log(&file(".make.txt"))?;
                 let files = files_in(&folder);
                 let text = not_built(shown, &built.note, &log, &files);
                 let record = Record {
