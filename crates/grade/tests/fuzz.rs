@@ -54,13 +54,16 @@ impl Scratch {
         exe
     }
 
-    /// `puzzle-grade fuzz` on `program` for `seconds`, its cases in `found/`.
-    fn fuzz(&self, program: &Path, seconds: u32, seed: u32) -> Output {
+    /// `puzzle-grade fuzz` on `program` for `inputs` inputs (a count, the
+    /// same however busy the machine; the seconds only a backstop), its
+    /// cases in `found/`.
+    fn fuzz(&self, program: &Path, inputs: u32, seed: u32) -> Output {
         let _turn = one_at_a_time();
         Command::new(grader_bin())
             .current_dir(&self.0)
             .args(["fuzz", "--seed", &seed.to_string()])
-            .args(["--seconds", &seconds.to_string(), "--into", "found"])
+            .args(["--inputs", &inputs.to_string(), "--seconds", "900"])
+            .args(["--into", "found"])
             .arg(program)
             .output()
             .unwrap()
@@ -113,7 +116,7 @@ fn tokens(line: &str) -> Vec<&str> {
 fn forgetting_the_blank_row_shrinks_to_a_2x2_board() {
     let s = Scratch::new("norow");
     let program = s.checker("norow", &["-O2", "-DNO_ROW_TERM"]);
-    let ran = s.fuzz(&program, 2, 1);
+    let ran = s.fuzz(&program, 100, 1);
     let (name, lines) = one_case(&s, &ran);
     assert!(name.ends_with("_2x2_wrong_verdict.inp"), "{name}");
     assert_eq!(lines.len(), 2);
@@ -128,7 +131,7 @@ fn forgetting_the_blank_row_shrinks_to_a_2x2_board() {
 fn a_1024_byte_line_buffer_shrinks_to_a_line_just_past_it() {
     let s = Scratch::new("buffer");
     let program = s.checker("buffer", &["-O2", "-DFIXED_BUFFER"]);
-    let (name, lines) = one_case(&s, &s.fuzz(&program, 2, 1));
+    let (name, lines) = one_case(&s, &s.fuzz(&program, 100, 1));
     assert!(name.ends_with("_2x2_false_error.inp"), "{name}");
     let longest = lines.iter().map(String::len).max().unwrap();
     // fgets into 1,024 bytes cuts a line of 1,023 bytes and its newline.
@@ -140,7 +143,7 @@ fn an_int_counter_shrinks_to_the_smallest_side_past_two_to_the_31() {
     let s = Scratch::new("int32");
     // -O0 -fwrapv: the count wraps as an unoptimised build's does.
     let program = s.checker("int32", &["-O0", "-fwrapv", "-DINT32_COUNTER"]);
-    let (name, lines) = one_case(&s, &s.fuzz(&program, 8, 1));
+    let (name, lines) = one_case(&s, &s.fuzz(&program, 40, 1));
     assert!(name.ends_with("_257x257_wrong_verdict.inp"), "{name}");
     assert_eq!(tokens(&lines[0]).len(), 257 * 257);
 }
@@ -149,7 +152,7 @@ fn an_int_counter_shrinks_to_the_smallest_side_past_two_to_the_31() {
 fn an_accepted_duplicate_shrinks_to_a_2x2_board_with_a_tile_twice() {
     let s = Scratch::new("duplicate");
     let program = s.checker("duplicate", &["-O2", "-DACCEPT_DUPLICATE"]);
-    let (name, lines) = one_case(&s, &s.fuzz(&program, 2, 1));
+    let (name, lines) = one_case(&s, &s.fuzz(&program, 100, 1));
     assert!(name.starts_with("bad_2x2_missed_error"), "{name}");
     let twice = lines.iter().any(|l| {
         let t = tokens(l);
@@ -162,7 +165,7 @@ fn an_accepted_duplicate_shrinks_to_a_2x2_board_with_a_tile_twice() {
 fn rejected_tabs_shrink_to_one_tab_on_a_2x2_board() {
     let s = Scratch::new("tabs");
     let program = s.checker("tabs", &["-O2", "-DREJECT_TABS"]);
-    let (name, lines) = one_case(&s, &s.fuzz(&program, 2, 1));
+    let (name, lines) = one_case(&s, &s.fuzz(&program, 100, 1));
     assert!(name.ends_with("_2x2_false_error.inp"), "{name}");
     let tabs: usize = lines.iter().map(|l| l.matches('\t').count()).sum();
     assert_eq!(tabs, 1, "{lines:?}");
@@ -172,7 +175,7 @@ fn rejected_tabs_shrink_to_one_tab_on_a_2x2_board() {
 fn a_blank_missed_at_the_end_of_a_line_shrinks_to_a_2x2_board_ending_in_b() {
     let s = Scratch::new("blanklast");
     let program = s.checker("blanklast", &["-O2", "-DBLANK_LAST"]);
-    let (name, lines) = one_case(&s, &s.fuzz(&program, 2, 1));
+    let (name, lines) = one_case(&s, &s.fuzz(&program, 100, 1));
     assert!(name.ends_with("_2x2_false_error.inp"), "{name}");
     assert!(lines.iter().any(|l| l.ends_with(" b")), "{lines:?}");
 }
@@ -181,7 +184,7 @@ fn a_blank_missed_at_the_end_of_a_line_shrinks_to_a_2x2_board_ending_in_b() {
 fn exit_0_after_an_error_shrinks_to_the_smallest_bad_input() {
     let s = Scratch::new("exit0");
     let program = s.checker("exit0", &["-O2", "-DERROR_STATUS=0"]);
-    let ran = s.fuzz(&program, 2, 1);
+    let ran = s.fuzz(&program, 100, 1);
     let (name, lines) = one_case(&s, &ran);
     assert!(name.starts_with("bad_"), "{name}");
     assert!(name.ends_with("wrong_exit_status.inp"), "{name}");
@@ -195,7 +198,7 @@ fn correct_programs_yield_nothing() {
     let s = Scratch::new("correct");
     let puzzle = puzzle_bin();
     for program in [s.checker("exact", &["-O2"]), puzzle] {
-        let ran = s.fuzz(&program, 3, 2);
+        let ran = s.fuzz(&program, 100, 2);
         let report = String::from_utf8_lossy(&ran.stdout);
         assert_eq!(ran.status.code(), Some(0), "{report}");
         assert!(report.contains("no disagreement in "), "{report}");
@@ -230,7 +233,7 @@ fn long_runs_find_nothing_in_correct_programs() {
     let s = Scratch::new("long");
     let puzzle = puzzle_bin();
     for program in [s.checker("exact", &["-O2"]), puzzle] {
-        let ran = s.fuzz(&program, 60, 3);
+        let ran = s.fuzz(&program, 3000, 3);
         let report = String::from_utf8_lossy(&ran.stdout);
         assert_eq!(ran.status.code(), Some(0), "{report}");
     }

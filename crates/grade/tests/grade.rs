@@ -559,7 +559,7 @@ FORMAT            Tests/unsol2_tiles_swapped.inp: line 1: expected 'start: 2 1 3
 fn a_32_bit_inversion_counter_is_caught_by_the_overflow_fixture() {
     let out = grade_checker("int32", &["-fwrapv", "-DINT32_COUNTER"]);
     let report = "\
-cause             WRONG VERDICT on 1 fixture: boards of 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit type, or keep only the parity) (confirmed: with reversed boards past 2^31 inversions, 2 of 2 inputs failed so; with reversed boards just below 2^31, 0 of 2)
+cause             WRONG VERDICT on 1 fixture: boards of 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit type, or keep only the parity) (confirmed: with reversed boards past 2^31 inversions, 1 of 1 inputs failed so; with reversed boards just below 2^31, 0 of 1)
 WRONG VERDICT     Tests/sol257_inversions_2181136127_overflow_signed_int.inp: 'unsolvable', expected 'solvable'
 "
     .to_string()

@@ -619,7 +619,6 @@ fn summaries_of_2000_submissions() {
         updated: "2026-11-27T21:31:05Z".into(),
         complete: true,
         fixtures: Vec::new(),
-        merged_from: None,
     };
     let repo = repo();
     let shapes = |shown: &str| fixture_shape(&repo.join(shown).to_string_lossy());

@@ -268,7 +268,6 @@ fn write_merged(
         updated: utc_now(),
         complete,
         fixtures: gradings[0].manifest.fixtures.clone(),
-        merged_from: Some(gradings.len()),
     };
     let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();
     write_summary_files(into, &manifest, &records)

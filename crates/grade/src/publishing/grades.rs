@@ -72,8 +72,6 @@ pub struct Manifest {
     /// Each fixture as reports show it, with the digest of its bytes (none
     /// in a grading of an older version).
     pub fixtures: Vec<(String, u64)>,
-    /// How many shards it was merged from (none: graded here).
-    pub merged_from: Option<usize>,
 }
 
 /// One of N parts of a grading, by the hash of the submissions' names.
@@ -126,7 +124,7 @@ impl Manifest {
             })
             .collect();
         format!(
-            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"merged_from\": {}, \"folder_names\": [{}], \"fixtures\": [{}]}}\n",
+            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"folder_names\": [{}], \"fixtures\": [{}]}}\n",
             json_string(&self.folder),
             json_string(&self.options),
             json_string(&self.sandbox),
@@ -135,7 +133,6 @@ impl Manifest {
             json_string(&self.started),
             json_string(&self.updated),
             self.complete,
-            self.merged_from.map_or("null".into(), |n| n.to_string()),
             names.join(", "),
             fixtures.join(", ")
         )
@@ -196,10 +193,6 @@ impl Manifest {
                     })
                     .collect::<Result<Vec<_>, String>>()?,
             },
-            merged_from: value
-                .get("merged_from")
-                .and_then(Json::as_u64)
-                .map(|n| n as usize),
         })
     }
 
@@ -520,7 +513,6 @@ mod tests {
             updated: utc(60),
             complete: false,
             fixtures: Vec::new(),
-            merged_from: None,
         };
         assert_eq!(Manifest::from_json(&manifest.to_json()), Ok(manifest));
     }

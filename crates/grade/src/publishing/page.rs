@@ -757,7 +757,6 @@ mod tests {
             updated: "2026-11-27T21:31:05Z".into(),
             complete: true,
             fixtures: Vec::new(),
-            merged_from: None,
         }
     }
 

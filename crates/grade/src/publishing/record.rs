@@ -840,7 +840,6 @@ mod tests {
             updated: "2026-11-28T00:00:00Z".into(),
             complete: true,
             fixtures: vec![("Tests/a.inp".into(), 7)],
-            merged_from: Some(2),
         };
         let seeds = [record.json_line(), manifest.to_json()];
         assert!(Manifest::from_json(&seeds[1]).is_ok());

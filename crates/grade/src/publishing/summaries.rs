@@ -59,14 +59,14 @@ fn grading_lines(manifest: &Manifest, graded: usize) -> String {
         ),
         None => format!("{to_grade} submissions"),
     };
-    let state = match (manifest.complete, manifest.merged_from) {
-        (true, _) => "complete".to_string(),
-        (false, None) => format!(
-            "INCOMPLETE: {graded} of {to_grade} graded; run the same command with --resume to finish"
-        ),
-        (false, Some(_)) => format!(
-            "INCOMPLETE: {graded} of {to_grade} merged; see what merge named on stderr: finish each shard ('grade-all ... --shard I/N --resume' where it stopped), then merge again"
-        ),
+    // A merged grading has no shard and is made by merge: the advice is
+    // the same for both, as merge itself cannot be resumed.
+    let state = if manifest.complete {
+        "complete".to_string()
+    } else {
+        format!(
+            "INCOMPLETE: {graded} of {to_grade} graded; finish it with the grade-all command that made it and --resume (for a merge: each shard that stopped, then merge again)"
+        )
     };
     format!(
         "grading of {} ({part}), {state}\noptions: {}\n{}\nbegan {}, written {}\n\n",

@@ -265,6 +265,7 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     let options = crate::modes::fuzz::Options {
         seed: 1,
         seconds: 1,
+        inputs: None,
         into: scratch.join("found"),
         settings: Settings::default(),
         program: scratch.join("puzzle"),

@@ -412,6 +412,17 @@ pub const OPTIONS: &[Opt] = &[
         },
     },
     Opt {
+        name: "--inputs",
+        alias: None,
+        value: Some("N"),
+        help: "make at most N inputs (default: as many as the seconds allow); a count, unlike a time, gives the same inputs on a busy machine",
+        modes: &[Mode::Fuzz],
+        set: |g, v| {
+            g.inputs = Some(whole(v, "inputs", 1)? as usize);
+            Ok(())
+        },
+    },
+    Opt {
         name: "--into",
         alias: None,
         value: Some("DIR"),
@@ -464,6 +475,7 @@ pub struct Given {
     pub reference: Option<PathBuf>,
     pub seed: Option<u64>,
     pub seconds: Option<u64>,
+    pub inputs: Option<usize>,
     pub into: Option<PathBuf>,
     pub verbose: bool,
     /// The operands, in order.

@@ -262,6 +262,7 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
         let fuzzing = FuzzOptions {
             seed: 1,
             seconds,
+            inputs: None,
             into: PathBuf::from("fuzz-found"),
             settings: settings.clone(),
             program: program.clone(),
@@ -440,6 +441,7 @@ fn fuzz(given: &Given) -> Result<(), Failure> {
     let options = FuzzOptions {
         seed: given.seed.unwrap_or(1),
         seconds: given.seconds.unwrap_or(60),
+        inputs: given.inputs,
         into: given
             .into
             .clone()

@@ -71,6 +71,13 @@ pub enum Fault {
     /// A tile `t` written `t + 2^32`: read into 32 bits, the board is valid
     /// (not in [`Fault::ALL`], likewise).
     Wraps,
+    /// A tile `t` written with other characters after its digits (`t.5`,
+    /// `ta`): `atoi` or `%d` reads its digits alone (not in
+    /// [`Fault::ALL`], likewise).
+    Trailing,
+    /// A tile written as a negative number (not in [`Fault::ALL`],
+    /// likewise).
+    Negative,
 }
 
 impl Fault {
@@ -118,6 +125,10 @@ pub enum Kind {
         fault: Fault,
         /// Which board.
         board: usize,
+        /// Whether the puzzle it is made from has the goal `1 2 ... b` (the
+        /// experiments', so that only the fault is out of the ordinary), or
+        /// either goal.
+        plain: bool,
     },
 }
 
@@ -339,7 +350,7 @@ impl Recipe {
             bad_separator: None,
             line_after: None,
         };
-        if let Kind::Bad { fault, board } = self.kind {
+        if let Kind::Bad { fault, board, .. } = self.kind {
             boards.put_fault(fault, board.min(1), side, &mut rng);
         }
         // The layout has a stream of its own, so that a plainer layout keeps the boards.
@@ -357,6 +368,7 @@ impl Recipe {
         if let Kind::Bad {
             fault: Fault::EmptyLine,
             board,
+            ..
         } = self.kind
         {
             blank_out(&mut lines, board.min(1), &mut rng);
@@ -392,9 +404,9 @@ impl Recipe {
                 }
                 (start, goal)
             }
-            Kind::Bad { .. } => {
+            Kind::Bad { plain, .. } => {
                 let solvable = rng.below(2) == 0;
-                let goal = if rng.below(2) == 0 {
+                let goal = if rng.below(2) == 0 || plain {
                     Goal::Standard
                 } else {
                     Goal::Random
@@ -505,6 +517,17 @@ fn break_tokens(fault: Fault, tokens: &mut Vec<Vec<u8>>, side: usize, rng: &mut 
         Fault::NoBlank => {
             let j = tile_at(rng);
             tokens[blank_at] = tokens[j].clone();
+        }
+        Fault::Trailing | Fault::Negative => {
+            let i = tile_at(rng);
+            let digits = String::from_utf8_lossy(&tokens[i]).into_owned();
+            tokens[i] = match (fault, rng.index(3)) {
+                (Fault::Negative, _) => format!("-{digits}"),
+                (_, 0) => format!("{digits}.5"),
+                (_, 1) => format!("{digits}a"),
+                _ => format!("{digits}.0"),
+            }
+            .into_bytes();
         }
         Fault::NonNumber => {
             let i = rng.index(cells);
@@ -695,6 +718,7 @@ mod tests {
                         kind: Kind::Bad {
                             fault,
                             board: seed as usize % 2,
+                            plain: false,
                         },
                         side,
                         seed,

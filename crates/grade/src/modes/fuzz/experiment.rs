@@ -22,7 +22,7 @@ use super::case::{Fault, Goal, Kind, Layout, Recipe};
 use super::shrink::Case;
 use super::Prober;
 use crate::engine::Settings;
-use crate::judging::fixture::Fixture;
+use crate::judging::fixture::{Category, Fixture};
 use crate::judging::judge::{Class, Graded, Judgement};
 use crate::marking::cause::{Confirmed, Kind as Form, Shape};
 use puzzle::board_adt::Board;
@@ -60,6 +60,10 @@ pub enum Suspect {
     GoalIgnored,
     /// Boards of 2x2.
     TwoByTwo,
+    /// Boards of an odd side (a valid one refused, or a crash).
+    OddSide,
+    /// A goal other than `1 2 ... b` (a valid one refused, or a crash).
+    OtherGoal,
     /// 2^31 inversions or more: a 32-bit counter.
     Overflow,
     /// A line over this many bytes: a fixed line buffer.
@@ -71,7 +75,7 @@ pub enum Suspect {
 }
 
 /// The faults looked at, with their words.
-const FAULTS: [(Fault, &str); 14] = [
+const FAULTS: [(Fault, &str); 16] = [
     (
         Fault::Huge,
         "a number of 2^32 or more (read into 32 bits it wraps around to a tile: read the digits, or check the range before converting)",
@@ -81,6 +85,11 @@ const FAULTS: [(Fault, &str); 14] = [
         "a vertical tab, a form feed or a lone carriage return between tokens (C's isspace takes them for blanks; the assignment's blanks are spaces and tabs only)",
     ),
     (Fault::Nul, "a NUL byte between tokens"),
+    (
+        Fault::Trailing,
+        "a number with other characters after its digits (1.5, 3a: atoi and %d read the digits alone; check the whole token)",
+    ),
+    (Fault::Negative, "a negative number"),
     (Fault::NonNumber, "a token that is neither a number nor b"),
     (Fault::Zero, "the number 0, which is no tile"),
     (Fault::OutOfRange, "a number of N*N or more"),
@@ -125,11 +134,13 @@ impl Suspect {
                 .chain(faults)
                 .chain(lines)
                 .collect(),
-            Class::FalseError => std::iter::once(Suspect::TwoByTwo)
+            Class::FalseError => [Suspect::TwoByTwo, Suspect::OddSide, Suspect::OtherGoal]
+                .into_iter()
                 .chain(forms)
                 .chain(lines)
                 .collect(),
-            Class::Crash => std::iter::once(Suspect::TwoByTwo)
+            Class::Crash => [Suspect::TwoByTwo, Suspect::OddSide, Suspect::OtherGoal]
+                .into_iter()
                 .chain(faults)
                 .chain(lines)
                 .chain(forms)
@@ -147,6 +158,11 @@ impl Suspect {
             Suspect::Fault(fault) => puzzle.is_err() && faults_in(bytes).contains(&fault),
             Suspect::LongLine(limit) => shape.longest_line > limit,
             Suspect::TwoByTwo => shape.side == Some(2),
+            Suspect::OddSide => puzzle.is_ok() && shape.side.is_some_and(|n| n % 2 == 1),
+            Suspect::OtherGoal => puzzle.is_ok_and(|p| {
+                let side = p.goal().side();
+                p.goal().cells() != standard_cells(side).as_slice()
+            }),
             Suspect::Form(form) => puzzle.is_ok() && shape.has(form),
             _ => {
                 let Ok(p) = puzzle else { return false };
@@ -176,13 +192,16 @@ impl Suspect {
     /// are large: fewer, and all must agree).
     fn trials(self) -> (usize, usize, usize) {
         match self {
-            Suspect::Overflow => (2, 2, 0),
+            // Boards past 2^31 inversions have 66,000 tiles or more: one
+            // each way (a program that counts pair by pair takes as long
+            // on each as on the fixture that failed).
+            Suspect::Overflow => (1, 1, 0),
             _ => (TRIALS, WITH_AT_LEAST, WITHOUT_AT_MOST),
         }
     }
 
     /// The `i`-th input with the feature (`with`) or without it.
-    fn input(self, i: usize, with: bool, seed: u64) -> Vec<u8> {
+    fn input(self, i: usize, with: bool, seed: u64, control: Fault) -> Vec<u8> {
         let mut rng = SplitMix64::new(mix(seed ^ (i as u64) << 1 ^ u64::from(with)));
         let solvable = i.is_multiple_of(2);
         let recipe = |kind: Kind, side: usize, layout: Layout| {
@@ -206,6 +225,7 @@ impl Suspect {
                     Kind::Bad {
                         fault: FAULTS[i % FAULTS.len()].0,
                         board: i % 2,
+                        plain: true,
                     }
                 } else {
                     valid
@@ -218,18 +238,36 @@ impl Suspect {
                 let fault = match (with, fault) {
                     (true, Fault::Huge) => Fault::Wraps,
                     (true, _) => fault,
-                    (false, _) => control(fault),
+                    (false, _) => control,
                 };
                 recipe(
                     Kind::Bad {
                         fault,
                         board: i % 2,
+                        plain: true,
                     },
                     3 + i % 3,
                     plain,
                 )
             }
             Suspect::TwoByTwo => recipe(valid, if with { 2 } else { 3 + i % 2 }, plain),
+            Suspect::OddSide => {
+                let side = if with {
+                    3 + 2 * (i % 3)
+                } else {
+                    4 + 2 * (i % 2)
+                };
+                recipe(valid, side, plain)
+            }
+            Suspect::OtherGoal => {
+                let goal = if with { Goal::Random } else { Goal::Standard };
+                let kind = Kind::Valid {
+                    solvable,
+                    goal,
+                    blank: super::case::Blank::Anywhere,
+                };
+                recipe(kind, 3 + i % 3, plain)
+            }
             Suspect::Form(form) => {
                 let mut layout = plain;
                 if with {
@@ -251,11 +289,20 @@ impl Suspect {
                 recipe(valid, 3 + i % 3, layout)
             }
             Suspect::Overflow => {
-                // A reversed board of an even side has an odd count (the
-                // parity a wrapped counter gets wrong: -1 % 2 is -1), past
-                // 2^31 from side 258 on, below it at 248 and 250.
+                // As the fixtures that catch it: a start of an odd count
+                // past 2^31 (its tiles in descending order, which an even
+                // side gives an odd count), a goal of one inversion (1 and
+                // 2 swapped): solvable, and a counter that wrapped to a
+                // negative number says otherwise, whether it tests % 2 == 1
+                // or compares the two boards' % 2. Just below 2^31 at 248
+                // and 250.
                 let side = if with { 258 + 2 * i } else { 248 + 2 * i };
-                recipe(Kind::Reversed { solvable: false }, side, plain)
+                let cells = side * side;
+                let mut start: Vec<u32> = (1..cells as u32).rev().collect();
+                start.push(0);
+                let mut goal = standard_cells(side);
+                goal.swap(0, 1);
+                puzzle_bytes(&start, &goal)
             }
             Suspect::RowIgnored
             | Suspect::LastColumn
@@ -316,6 +363,8 @@ impl Suspect {
             Suspect::Overflow => return "boards of 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit type, or keep only the parity)".into(),
             Suspect::LongLine(limit) => format!("lines over {} bytes (a fixed-size line buffer cuts them: read token by token, or grow the buffer)", crate::marking::cause::group_digits(limit)),
             Suspect::TwoByTwo => "2x2 boards, the smallest the assignment allows (N starts at 2)".into(),
+            Suspect::OddSide => "a board of an odd side (3x3, 5x5, 7x7)".into(),
+            Suspect::OtherGoal => "a goal other than 1 2 ... b (the goal may be any arrangement)".into(),
             Suspect::Fault(fault) => fault_words(fault).into(),
             Suspect::Form(form) => form_words(form).into(),
         };
@@ -349,6 +398,8 @@ impl Suspect {
                 "goals that it can reach",
             ),
             Suspect::TwoByTwo => ("2x2 boards", "3x3 and 4x4 boards"),
+            Suspect::OddSide => ("boards of 3x3, 5x5 and 7x7", "boards of 4x4 and 6x6"),
+            Suspect::OtherGoal => ("random goals", "the goal 1 2 ... b"),
             Suspect::Overflow => (
                 "reversed boards past 2^31 inversions",
                 "reversed boards just below 2^31",
@@ -363,13 +414,29 @@ impl Suspect {
     }
 }
 
-/// The ordinary fault a fault is compared with: the same input, bad in
-/// the commonest way.
-fn control(fault: Fault) -> Fault {
-    match fault {
-        Fault::OutOfRange | Fault::Zero => Fault::Duplicate,
-        _ => Fault::OutOfRange,
-    }
+/// The ordinary faults a fault may be compared with, in the order tried.
+const CONTROLS: [Fault; 8] = [
+    Fault::OutOfRange,
+    Fault::Duplicate,
+    Fault::TwoBlanks,
+    Fault::NoBlank,
+    Fault::Missing,
+    Fault::SizeMismatch,
+    Fault::NonNumber,
+    Fault::Zero,
+];
+
+/// The fault `fault`'s inputs without it are bad by instead: an ordinary
+/// one the program rejected on a fixture of that fault alone (`handled`),
+/// so that only the fault tried differs; none when it rejected none.
+fn control(fault: Fault, handled: &[Fault]) -> Option<Fault> {
+    // The fuzzer's tokens that are no number include some with digits
+    // first or a sign: no control for those.
+    let overlaps =
+        |c: Fault| c == Fault::NonNumber && matches!(fault, Fault::Trailing | Fault::Negative);
+    CONTROLS
+        .into_iter()
+        .find(|&c| c != fault && !overlaps(c) && handled.contains(&c))
 }
 
 fn fault_words(fault: Fault) -> &'static str {
@@ -467,7 +534,18 @@ fn faults_in(bytes: &[u8]) -> Vec<Fault> {
                         note(Fault::Duplicate);
                     }
                 }
-                None => note(Fault::NonNumber),
+                // Any token not a number is one; some are more besides.
+                None => {
+                    note(Fault::NonNumber);
+                    if token.len() > 1
+                        && token[0] == b'-'
+                        && token[1..].iter().all(u8::is_ascii_digit)
+                    {
+                        note(Fault::Negative)
+                    } else if token[0].is_ascii_digit() {
+                        note(Fault::Trailing)
+                    }
+                }
             }
         }
     }
@@ -577,6 +655,19 @@ pub fn confirm(
         work: work.clone(),
         runs: 0,
     };
+    // The ordinary faults the program rejects: those of the bad fixtures it
+    // passed that show one fault alone.
+    let handled: Vec<Fault> = (0..fixtures.len().min(graded.len()))
+        .filter(|&i| {
+            !graded[i].judgement.fails(settings.strict) && fixtures[i].named == Category::Bad
+        })
+        .filter_map(
+            |i| match faults_in(&fs::read(&fixtures[i].path).unwrap_or_default())[..] {
+                [one] => Some(one),
+                _ => None,
+            },
+        )
+        .collect();
     let mut confirmed = Vec::new();
     for class in [
         Class::WrongVerdict,
@@ -608,7 +699,16 @@ pub fn confirm(
                 continue;
             }
             let seed = mix(0xCA05E ^ (class as u64) << 8 ^ k as u64);
-            if let Some(found) = try_suspect(&mut prober, suspect, class, seed, deadline)? {
+            let control = match suspect {
+                Suspect::Fault(fault) => match control(fault, &handled) {
+                    Some(c) => c,
+                    // No ordinary fault it rejects to compare with.
+                    None => continue,
+                },
+                _ => Fault::OutOfRange,
+            };
+            let tried = try_suspect(&mut prober, suspect, class, (seed, control), deadline)?;
+            if let Some(found) = tried {
                 unexplained.retain(|j| !explained.contains(j));
                 confirmed.push(Confirmed {
                     fixtures: explained.iter().map(|&j| failing[j]).collect(),
@@ -626,7 +726,7 @@ fn try_suspect(
     prober: &mut Prober,
     suspect: Suspect,
     class: Class,
-    seed: u64,
+    (seed, control): (u64, Fault),
     deadline: Option<Instant>,
 ) -> io::Result<Option<Confirmed>> {
     let (trials, with_least, without_most) = suspect.trials();
@@ -636,7 +736,7 @@ fn try_suspect(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(None);
         }
-        let input = suspect.input(i, true, seed);
+        let input = suspect.input(i, true, seed, control);
         if prober.try_input(&input)?.failed == Some(class) {
             failed_with += 1;
             if smallest.as_ref().is_none_or(|s| input.len() < s.len()) {
@@ -652,7 +752,7 @@ fn try_suspect(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(None);
         }
-        let input = suspect.input(i, false, seed);
+        let input = suspect.input(i, false, seed, control);
         if prober.try_input(&input)?.failed == Some(class) {
             failed_without += 1;
             if failed_without > without_most {
@@ -692,13 +792,18 @@ mod tests {
             let (trials, _, _) = suspect.trials();
             if suspect == Suspect::Overflow {
                 // Large boards: one of each way is enough here.
-                assert!(suspect.explains(&suspect.input(0, true, 7)));
-                assert!(!suspect.explains(&suspect.input(0, false, 7)));
+                assert!(suspect.explains(&suspect.input(0, true, 7, Fault::Duplicate)));
+                assert!(!suspect.explains(&suspect.input(0, false, 7, Fault::Duplicate)));
                 continue;
             }
             for i in 0..trials {
-                let with = suspect.input(i, true, 7);
-                let without = suspect.input(i, false, 7);
+                let control = if suspect == Suspect::Fault(Fault::OutOfRange) {
+                    Fault::Duplicate
+                } else {
+                    Fault::OutOfRange
+                };
+                let with = suspect.input(i, true, 7, control);
+                let without = suspect.input(i, false, 7, control);
                 assert!(
                     suspect.explains(&with),
                     "{suspect:?} {i}: {:?}",
@@ -727,7 +832,7 @@ mod tests {
             for other in board.iter().filter(|&&o| o != suspect) {
                 for i in 0..TRIALS {
                     for with in [true, false] {
-                        let input = suspect.input(i, with, 3);
+                        let input = suspect.input(i, with, 3, Fault::OutOfRange);
                         assert!(
                             !other.explains(&input),
                             "{suspect:?} {i} {with} has {other:?}"
@@ -742,7 +847,7 @@ mod tests {
     fn faults_are_read_from_the_bytes_each_as_made() {
         for (fault, _) in FAULTS {
             for i in 0..TRIALS {
-                let input = Suspect::Fault(fault).input(i, true, 11);
+                let input = Suspect::Fault(fault).input(i, true, 11, Fault::OutOfRange);
                 assert!(read_puzzle(&input[..]).is_err());
                 assert!(
                     faults_in(&input).contains(&fault),

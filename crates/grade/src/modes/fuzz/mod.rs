@@ -41,6 +41,9 @@ pub struct Options {
     /// How long to make new inputs, in seconds (shrinking a fault found may
     /// take as long again, at least 30 s).
     pub seconds: u64,
+    /// The most inputs to make (none: as many as the seconds allow): a
+    /// count, unlike a time, is the same on a busy machine.
+    pub inputs: Option<usize>,
     /// Where the minimal cases go.
     pub into: PathBuf,
     /// The grading's rules and limits (`strict`, `timeout`, `memory`...).
@@ -189,6 +192,7 @@ pub fn recipe(i: usize, rng: &mut SplitMix64) -> Recipe {
         Kind::Bad {
             fault: Fault::ALL[(i / 2) % Fault::ALL.len()],
             board: rng.index(2),
+            plain: false,
         }
     };
     let layout = Layout {
@@ -248,7 +252,7 @@ pub fn fuzz(
     let mut rng = SplitMix64::new(options.seed);
     let mut found: Vec<Found> = Vec::new();
     let mut inputs = 0;
-    while Instant::now() < deadline {
+    while Instant::now() < deadline && options.inputs.is_none_or(|most| inputs < most) {
         let case = Case::new(recipe(inputs, &mut rng));
         inputs += 1;
         let tried = prober.try_input(&case.bytes())?;

@@ -372,14 +372,17 @@ mod tests {
             Kind::Bad {
                 fault: Fault::Duplicate,
                 board: 0,
+                plain: false,
             },
             Kind::Bad {
                 fault: Fault::OutOfRange,
                 board: 1,
+                plain: false,
             },
             Kind::Bad {
                 fault: Fault::NonNumber,
                 board: 0,
+                plain: false,
             },
         ];
         for (n, kind) in kinds.into_iter().enumerate() {
@@ -455,6 +458,7 @@ mod tests {
         let kind = Kind::Bad {
             fault: Fault::Huge,
             board: 0,
+            plain: false,
         };
         // Fails while some token is 4096 or more.
         let mut fails = |c: &Case| {

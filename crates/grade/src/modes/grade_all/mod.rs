@@ -154,7 +154,6 @@ impl GradeAll<'_> {
                 .iter()
                 .map(|f| (f.shown.clone(), f.digest))
                 .collect(),
-            merged_from: None,
         };
         fs::create_dir_all(&self.grades)?;
         remove_stale_parts(&self.grades)?;

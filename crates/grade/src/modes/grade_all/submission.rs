@@ -261,6 +261,7 @@ impl GradeAll<'_> {
                 let options = fuzz::Options {
                     seed: 1,
                     seconds,
+                    inputs: None,
                     into: fuzz_into.to_path_buf(),
                     settings: self.settings.clone(),
                     program: program.to_path_buf(),
