@@ -203,3 +203,48 @@ pub(crate) fn build_all(
     let what = format!("the tables for every {side}x{side} goal");
     tables::build_into(cache, &named, &what, progress)
 }
+
+/// What the tests of the searches over the tables share: the small test
+/// tables of each goal class, built once for every test of the crate, and
+/// random goals.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Partition, TableSet, Tables};
+    use crate::generate::SplitMix64;
+    use crate::solve::pattern::TWENTY_FOUR;
+    use std::sync::OnceLock;
+
+    /// The small tables ([`TableSet::Small`]) of the goal class of
+    /// `goal_blank` of `partition` (4x4 or 5x5), in memory.
+    pub(crate) fn small(partition: &'static Partition, goal_blank: usize) -> &'static Tables {
+        static TABLES: [OnceLock<Tables>; 9] = [const { OnceLock::new() }; 9];
+        let first = if partition.side == 4 { 0 } else { 3 };
+        TABLES[first + partition.class(goal_blank)].get_or_init(|| {
+            Tables::load(partition, None, goal_blank, TableSet::Small, &mut |_| {})
+                .expect("in-memory build")
+        })
+    }
+
+    /// The small tables cut three ways ([`TableSet::SmallLarge`]) for the
+    /// 5x5 goal class of `goal_blank`, in memory.
+    pub(crate) fn small_large(goal_blank: usize) -> &'static Tables {
+        static TABLES: [OnceLock<Tables>; 6] = [const { OnceLock::new() }; 6];
+        TABLES[TWENTY_FOUR.class(goal_blank)].get_or_init(|| {
+            let set = TableSet::SmallLarge;
+            Tables::load(&TWENTY_FOUR, None, goal_blank, set, &mut |_| {}).expect("in memory")
+        })
+    }
+
+    /// A random goal of `cells` cells (plain: 0 the blank) with its blank on
+    /// `blank`.
+    pub(crate) fn random_goal(rng: &mut SplitMix64, cells: usize, blank: usize) -> Vec<u8> {
+        let mut goal: Vec<u8> = rng
+            .permutation(cells)
+            .into_iter()
+            .map(|t| t as u8)
+            .collect();
+        let b = goal.iter().position(|&t| t == 0).unwrap();
+        goal.swap(b, blank);
+        goal
+    }
+}

@@ -387,28 +387,7 @@ mod tests {
     use crate::board_adt::moves::{replay, Move};
     use crate::generate::random_walk;
     use crate::generate::SplitMix64;
-    use std::sync::OnceLock;
-
-    /// The small tables of each goal class of each partition, built once for
-    /// all tests.
-    fn small(partition: &'static Partition, goal_blank: usize) -> &'static Tables {
-        static TABLES: [OnceLock<Tables>; 9] = [const { OnceLock::new() }; 9];
-        let first = if partition.side == 4 { 0 } else { 3 };
-        TABLES[first + partition.class(goal_blank)].get_or_init(|| {
-            Tables::load(partition, None, goal_blank, TableSet::Small, &mut |_| {})
-                .expect("in-memory build")
-        })
-    }
-
-    /// The small tables cut three ways ([`TableSet::SmallLarge`]) for each
-    /// 5x5 goal class, built once for all tests.
-    fn small_large(goal_blank: usize) -> &'static Tables {
-        static TABLES: [OnceLock<Tables>; 6] = [const { OnceLock::new() }; 6];
-        TABLES[TWENTY_FOUR.class(goal_blank)].get_or_init(|| {
-            let set = TableSet::SmallLarge;
-            Tables::load(&TWENTY_FOUR, None, goal_blank, set, &mut |_| {}).expect("in memory")
-        })
-    }
+    use goal_tables::testing::{small, small_large};
 
     /// The moves of a search that cannot have been stopped.
     fn solved(outcome: Outcome) -> Vec<Move> {
@@ -416,88 +395,6 @@ mod tests {
             Outcome::Solved(moves) => moves.to_vec(),
             _ => panic!("no deadline and no stop"),
         }
-    }
-
-    /// The moves from `start` to `goal` (plain cells) by the shortest-path
-    /// search over `tables` on `jobs` threads, its tree split as `top` says,
-    /// replayed (on the canonical board), and what its A* top did.
-    fn searched_with<G: Geometry>(
-        start: &[u8],
-        goal: &[u8],
-        tables: &Tables,
-        top: ida::Top,
-        jobs: usize,
-    ) -> (Vec<Move>, Option<ida::TopStats>) {
-        let canon = canonical::normalise(G::SIDE, start, goal, tables.rep, G::BLANK);
-        let heur: Heuristic<'_, G> = tables.heuristic();
-        let limits = Limits {
-            jobs,
-            ..Limits::UNLIMITED
-        };
-        let mut counters = Counters::default();
-        let searched = ida::search_between(
-            &heur,
-            &canon.cells,
-            &limits,
-            top,
-            &mut counters,
-            &mut |_| {},
-            &mut |_| true,
-        );
-        let moves = solved(searched.outcome);
-        let mut cells = canon.cells.clone();
-        let mut blank = cells.iter().position(|&t| t == G::BLANK).unwrap();
-        assert_eq!(replay(&mut cells, G::SIDE, &mut blank, &moves), Ok(()));
-        assert_eq!(heur.value(&cells), 0, "the moves reach the goal");
-        (moves, searched.top)
-    }
-
-    /// A*+IDA* ([`ida::Top::AStar`]) against plain IDA* on random walks of
-    /// `lengths` moves from goals with the blank on `blanks`: a budget of a
-    /// few hundred boards, so that the iterations start from A*'s open
-    /// boards, and one large enough for A* to meet the goal itself. The
-    /// same length as IDA*, and the same moves on 1, 2 and 3 threads.
-    fn a_star_top_agrees<G: Geometry>(
-        seed: u64,
-        blanks: &[usize],
-        lengths: (usize, usize),
-        tables: &dyn Fn(usize) -> &'static Tables,
-    ) {
-        let mut rng = SplitMix64::new(seed);
-        let mut from_open = 0;
-        for &goal_blank in blanks {
-            let mut goal: Vec<u8> = rng
-                .permutation(G::CELLS)
-                .into_iter()
-                .map(|t| t as u8)
-                .collect();
-            let b = goal.iter().position(|&t| t == 0).unwrap();
-            goal.swap(b, goal_blank);
-            let n = lengths.0 + rng.index(lengths.1 - lengths.0);
-            let start = random_walk(&mut rng, G::SIDE, &goal, n);
-            let tables = tables(goal_blank);
-            let (plain, none) = searched_with::<G>(&start, &goal, tables, ida::Top::Split, 1);
-            assert!(none.is_none());
-            for bytes in [16 << 10, 64 << 20] {
-                let top = ida::Top::AStar { bytes };
-                let (moves, stats) = searched_with::<G>(&start, &goal, tables, top, 1);
-                assert_eq!(
-                    moves.len(),
-                    plain.len(),
-                    "goal blank {goal_blank}, {bytes} bytes"
-                );
-                let stats = stats.expect("an A* top");
-                from_open += usize::from(stats.open > 0);
-                for jobs in [2, 3] {
-                    let again = searched_with::<G>(&start, &goal, tables, top, jobs).0;
-                    assert_eq!(again, moves, "goal blank {goal_blank}, {jobs} threads");
-                }
-            }
-        }
-        assert!(
-            from_open >= blanks.len(),
-            "the small budget leaves boards open"
-        );
     }
 
     /// The 4x4 puzzle.
@@ -623,12 +520,6 @@ mod tests {
             };
             swapped.swap(a, b);
             assert!(!reachable(SIDE, &swapped, &goal));
-        }
-
-        #[test]
-        fn a_star_top_finds_shortest_solutions_alike_on_any_threads() {
-            let small = |g| small(&FIFTEEN, g);
-            a_star_top_agrees::<Four>(0x1526, &[0, 5, 6, 15], (34, 44), &small);
         }
 
         #[test]
@@ -867,47 +758,6 @@ mod tests {
         }
 
         #[test]
-        fn a_star_top_finds_shortest_solutions_alike_on_any_threads() {
-            let small = |g| small(&TWENTY_FOUR, g);
-            a_star_top_agrees::<Five>(0x2426, &[0, 7, 12], (30, 40), &small);
-            a_star_top_agrees::<Five>(0x2427, &[1, 24], (26, 34), &small_large);
-        }
-
-        /// A* stopped before its budget is used (here by a node limit, as by
-        /// the deadline or Ctrl-C) ends the search with a proven lower bound.
-        #[test]
-        fn a_star_top_stopped_early_leaves_a_lower_bound() {
-            let mut rng = SplitMix64::new(0x2428);
-            let goal: Vec<u8> = (0..CELLS as u8).collect();
-            let start = scramble(&mut rng, &goal, 140);
-            let tables = small(&TWENTY_FOUR, 0);
-            let canon = canonical::normalise(SIDE, &start, &goal, tables.rep, Five::BLANK);
-            let heur: Heuristic<'_, Five> = tables.heuristic();
-            let limits = Limits {
-                max_nodes: Some(5000),
-                ..Limits::UNLIMITED
-            };
-            let mut counters = Counters::default();
-            let searched = ida::search_between(
-                &heur,
-                &canon.cells,
-                &limits,
-                ida::Top::AStar { bytes: 64 << 20 },
-                &mut counters,
-                &mut |_| {},
-                &mut |_| true,
-            );
-            let Outcome::Stopped { lower_bound, best } = searched.outcome else {
-                panic!("stopped by the node limit");
-            };
-            assert!(best.is_none() && searched.iterations.is_empty());
-            let top = searched.top.expect("the A* top ran");
-            assert!(top.expanded >= 5000 && top.expanded < 20_000, "{top:?}");
-            assert_eq!(top.bound, lower_bound);
-            assert!(lower_bound >= heur.value(&canon.cells) && lower_bound <= 140);
-        }
-
-        #[test]
         fn every_goal_class_gets_shortest_solutions() {
             let mut rng = SplitMix64::new(0x24);
             // A goal blank of each class, and others mapped onto them by symmetry.
@@ -1060,71 +910,6 @@ mod tests {
         }
 
         #[test]
-        fn the_second_lookup_is_admissible_and_can_only_raise_the_estimate() {
-            let mut rng = SplitMix64::new(5);
-            for &rep in TWENTY_FOUR.classes {
-                let tables = small(&TWENTY_FOUR, rep);
-                let both: Heuristic<'_, Five> = tables.heuristic();
-                let groups = TWENTY_FOUR.groups(TableSet::Small, rep);
-                // The first group alone, on the same tables.
-                let alone = Tables::from_groups(
-                    &TWENTY_FOUR,
-                    TableSet::Small,
-                    None,
-                    rep,
-                    groups[..1].to_vec(),
-                    &mut |_| {},
-                )
-                .unwrap();
-                let first: Heuristic<'_, Five> = alone.heuristic();
-                let goal: Vec<u8> = (0..CELLS as u8).collect::<Vec<_>>();
-                let mut goal = goal;
-                goal.swap(0, rep);
-                let mut raised = 0;
-                for _ in 0..40 {
-                    let start = scramble(&mut rng, &goal, 30);
-                    let canon = canonical::normalise(SIDE, &start, &goal, rep, Five::BLANK);
-                    let (h1, h2) = (first.value(&canon.cells), both.value(&canon.cells));
-                    assert!(h2 >= h1, "class {rep}");
-                    raised += usize::from(h2 > h1);
-                }
-                assert!(raised > 0, "class {rep}: the mirror lookup adds something");
-            }
-        }
-
-        /// A shortest solution by `tables` on `jobs` threads, its groups read
-        /// as `reading` says, replayed: its moves (in the canonical frame),
-        /// the start's estimate and the nodes.
-        fn solve_reading(
-            start: &[u8],
-            goal: &[u8],
-            tables: &Tables,
-            reading: ida::Reading,
-            jobs: usize,
-        ) -> (Vec<Move>, u32, u64) {
-            let canon = canonical::normalise(SIDE, start, goal, tables.rep, Five::BLANK);
-            let mut heur: Heuristic<'_, Five> = tables.heuristic();
-            heur.reading = reading;
-            let limits = Limits {
-                jobs,
-                ..Limits::UNLIMITED
-            };
-            let mut counters = Counters::default();
-            let moves = solved(ida::search(
-                &heur,
-                &canon.cells,
-                &limits,
-                &mut counters,
-                &mut |_| {},
-            ));
-            let mut cells = canon.cells.clone();
-            let mut blank = cells.iter().position(|&t| t == Five::BLANK).unwrap();
-            let _ = replay(&mut cells, SIDE, &mut blank, &moves);
-            assert_eq!(heur.value(&cells), 0, "the moves reach the goal");
-            (moves, counters.start_h, counters.expanded)
-        }
-
-        #[test]
         fn several_partitionings_give_shortest_solutions_in_every_goal_class() {
             let mut rng = SplitMix64::new(0x26);
             for goal_blank in [0, 24, 1, 9, 2, 22, 6, 18, 7, 13, 12] {
@@ -1169,52 +954,6 @@ mod tests {
                     raised > 0,
                     "goal blank {goal_blank}: the others add something"
                 );
-            }
-        }
-
-        #[test]
-        fn lazy_and_full_reading_cut_alike_and_find_the_same_length() {
-            // Lazy reads a child's groups one by one and stops at the first
-            // that cuts; full reads all; two waves the first, then the rest.
-            // All cut the same children (only the f-values that pathmax and
-            // the next bound see may differ), so the lengths agree.
-            let mut rng = SplitMix64::new(0x1a2);
-            for goal_blank in [0, 7] {
-                let tables = small_large(goal_blank);
-                let goal = random_goal(&mut rng, goal_blank);
-                for _ in 0..3 {
-                    let start = scramble(&mut rng, &goal, 34);
-                    let readings = [
-                        ida::Reading::Lazy,
-                        ida::Reading::TwoWaves,
-                        ida::Reading::Full,
-                    ];
-                    let answers: Vec<(Vec<Move>, u32, u64)> = readings
-                        .iter()
-                        .map(|&r| solve_reading(&start, &goal, tables, r, 1))
-                        .collect();
-                    let (moves, start_h, _) = &answers[0];
-                    assert!(*start_h as usize <= moves.len());
-                    for (r, (m, h, nodes)) in readings.iter().zip(&answers) {
-                        assert_eq!((m.len(), h), (moves.len(), start_h), "{r:?}");
-                        assert!(*nodes > 0);
-                    }
-                }
-            }
-        }
-
-        #[test]
-        fn several_partitionings_give_the_same_moves_for_any_number_of_threads() {
-            let mut rng = SplitMix64::new(0x2627);
-            for goal_blank in [0, 12] {
-                let tables = small_large(goal_blank);
-                let goal = random_goal(&mut rng, goal_blank);
-                let start = scramble(&mut rng, &goal, 36);
-                let one = solve_reading(&start, &goal, tables, ida::Reading::TwoWaves, 1);
-                for jobs in [2, 3] {
-                    let many = solve_reading(&start, &goal, tables, ida::Reading::TwoWaves, jobs);
-                    assert_eq!(many.0, one.0, "goal blank {goal_blank}, {jobs} threads");
-                }
             }
         }
 
