@@ -1,8 +1,8 @@
 //! The tables a search reads: those of one goal class of a partition,
 //! grouped for the heuristic ([`Tables`]), those of every goal class kept
 //! for every later puzzle ([`Shelf`]), and every table built ahead of time
-//! ([`build_all`]). Below the searches (`anytime.rs`, `mod.rs`), which read
-//! them; above the table files (`tables/`).
+//! ([`build_all`]). Below the searches (`anytime.rs`, `beams.rs`,
+//! `mod.rs`), which read them; above the table files (`tables/`).
 
 use super::ida::{Geometry, Group, Heuristic};
 use super::partition::Partition;
@@ -12,19 +12,19 @@ use crate::board_adt::symmetry::class_of;
 use std::io;
 use std::sync::{Arc, Mutex};
 
-/// The width of the beam behind a near-shortest solution ([`near`]): on
+/// The width of the beam behind a near-shortest solution ([`near`](super::near)): on
 /// Korf and Felner's 50 24-puzzles, 20,000 gave solutions 2.8% above the
 /// optimum on average, none more than 8.4%, in about 0.3 s on two cores.
 pub(crate) const NEAR_WIDTH: usize = 20_000;
 
 /// Nodes the shortest-path search spends, on one thread, to raise the lower
-/// bound that [`near`] reports (a few of its first iterations, about a
+/// bound that [`near`](super::near) reports (a few of its first iterations, about a
 /// tenth of a second). One thread, so that where it stops does not depend
 /// on the threads' timing.
 pub(crate) const BOUND_NODES: u64 = 1 << 19;
 
-/// The width of the second beam of [`near`], from the goal back to the
-/// start ([`reverse_beam`]).
+/// The width of the second beam of [`near`](super::near), from the goal
+/// back to the start (`reverse_beam` in `beams.rs`).
 pub(crate) const REVERSE_WIDTH: usize = 12_000;
 
 /// The tables of one goal class of a partition, grouped for the heuristic:
