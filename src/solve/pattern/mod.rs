@@ -12,9 +12,10 @@
 //!   heuristic is the larger of two sums of disjoint tables: on the board, and
 //!   on a mirror image of it that fixes the goal.
 //! - **Lifecycle** ([`tables`]). [`Tables::load`] reads each table from the
-//!   cache directory ([`TableCache`]) or builds it (about 8 s for the 4x4
-//!   8-tile table and 1 s for a 7-tile one on two cores, 0.7 GB peak; 2-3 s
-//!   for a 5x5 6-tile table) and stores it. Files are written to a temporary
+//!   cache directory ([`TableCache`]) or builds it (on two idle cores about
+//!   8 s for the 4x4 8-tile table and 1 s for a 7-tile one, 0.7 GB peak,
+//!   and 2-3 s for a 5x5 6-tile table; 18-23 s, 2-3 s and 3-6 s when
+//!   another build shares the two cores) and stores it. Files are written to a temporary
 //!   name and renamed into place, and checked on load (magic, version,
 //!   pattern, size, checksum); a missing or damaged file is rebuilt. Two
 //!   processes that start at once both build and both rename; the last rename
