@@ -19,7 +19,7 @@ use crate::solve::pattern::tables::{CellSet, Indexer, Pdb};
 
 /// Groups: the board itself and one mirror image for each partitioning of
 /// the tiles: 2 with the standard tables, 6 with the large set (three
-/// partitionings, [`super::partition`]).
+/// partitionings, [`partition`](crate::solve::pattern::partition)).
 pub(super) const MAX_GROUPS: usize = 6;
 /// Tables per group: 2 (4x4, 7-8) or 4 (5x5, 6-6-6-6) in production, up to 6
 /// for the small test partitions.

@@ -19,7 +19,7 @@
 //!   whose subtrees are searched nearest the goal first, as the previous
 //!   iteration learnt; [`hybrid`], the A* top that can replace the split.
 //! - [`fsm`]: the finite-state machine that prunes duplicate move sequences.
-//! - [`beam`]: the beam search over the same tables (near-shortest 5x5
+//! - [`beam`](mod@beam): the beam search over the same tables (near-shortest 5x5
 //!   answers).
 //! - [`geometry`]: the board sizes the search is compiled for.
 //!
