@@ -19,7 +19,7 @@
 
 use super::constructive::{self, Weights};
 use super::outcome::{Counters, Limits, Outcome};
-use super::pattern::{self, Tables};
+use super::pattern::{self, NearSearch, Tables};
 use super::polish;
 use super::whole_board;
 use crate::board_adt::move_list::MoveList;
@@ -169,7 +169,7 @@ fn whole_board_answer(
     let evals = std::cell::Cell::new(0);
     let finish = |s: &[u8], g: &[u8]| {
         let mut inner = Counters::default();
-        let out = pattern::near_cells(s, g, tables, jobs, 0, None, &mut inner);
+        let out = pattern::near_cells(s, g, &NearSearch::beam_only(tables, jobs), &mut inner);
         evals.set(evals.get() + inner.expanded);
         match out {
             Outcome::Solved(moves) | Outcome::Unproven { moves, .. } => moves.to_vec(),
@@ -196,7 +196,7 @@ fn reduced(
     let evals = std::cell::Cell::new(0);
     let solve = |s: &[u8], g: &[u8]| {
         let mut inner = Counters::default();
-        let out = pattern::near_cells(s, g, tables, jobs, 0, None, &mut inner);
+        let out = pattern::near_cells(s, g, &NearSearch::beam_only(tables, jobs), &mut inner);
         evals.set(evals.get() + inner.expanded);
         match out {
             Outcome::Solved(moves) | Outcome::Unproven { moves, .. } => moves,

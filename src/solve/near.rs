@@ -21,7 +21,7 @@
 //! same on any machine and for any `--jobs`.
 
 use super::outcome::{Counters, Limits, Outcome, SearchProgress};
-use super::pattern::{self, Incumbent, Tables};
+use super::pattern::{self, Incumbent, NearSearch, Tables};
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::symmetry::class_of;
 use crate::board_adt::Board;
@@ -142,7 +142,8 @@ fn answer(
     limits: &Limits<'_>,
     counters: &mut Counters,
 ) -> Outcome {
-    match pattern::near(start, goal, tables, limits.jobs, limits.stop, counters) {
+    let search = NearSearch::new(tables, limits.jobs, limits.stop);
+    match pattern::near(start, goal, &search, counters) {
         Outcome::Unproven { moves, lower_bound } => Outcome::Unproven {
             moves: shortened(start, goal, moves, tables, counters),
             lower_bound,

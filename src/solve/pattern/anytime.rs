@@ -522,16 +522,13 @@ mod tests {
     use crate::board_adt::moves::{replay, Move};
     use crate::generate::{random_walk, SplitMix64};
     use crate::solve::manhattan::solve_shortest;
+    use crate::solve::pattern::goal_tables::testing::small;
     use crate::solve::pattern::ida::Five;
-    use crate::solve::pattern::{near_cells, TableSet, Tables, TWENTY_FOUR};
-    use std::sync::OnceLock;
+    use crate::solve::pattern::{near_cells, NearSearch, Tables, TWENTY_FOUR};
 
     /// The small 5x5 tables for goals with the blank in a corner.
     fn tables() -> &'static Tables {
-        static TABLES: OnceLock<Tables> = OnceLock::new();
-        TABLES.get_or_init(|| {
-            Tables::load(&TWENTY_FOUR, None, 0, TableSet::Small, &mut |_| {}).expect("in memory")
-        })
+        small(&TWENTY_FOUR, 0)
     }
 
     /// A start `length` random moves from a random goal with its blank in
@@ -558,9 +555,12 @@ mod tests {
     fn incumbent(start: &[u8], goal: &[u8]) -> Incumbent {
         let mut counters = Counters::default();
         let began = Instant::now();
-        let Outcome::Unproven { moves, .. } =
-            near_cells(start, goal, tables(), 1, 0, None, &mut counters)
-        else {
+        let Outcome::Unproven { moves, .. } = near_cells(
+            start,
+            goal,
+            &NearSearch::beam_only(tables(), 1),
+            &mut counters,
+        ) else {
             panic!("nothing stops the beam")
         };
         Incumbent {

@@ -1,8 +1,8 @@
 //! The tables a search reads: those of one goal class of a partition,
 //! grouped for the heuristic ([`Tables`]), those of every goal class kept
 //! for every later puzzle ([`Shelf`]), and every table built ahead of time
-//! ([`build_all`]). Below the searches (`anytime.rs`, `mod.rs`), which read
-//! them; above the table files (`tables/`).
+//! ([`build_all`]). Below the searches (`anytime.rs`, `beams.rs`,
+//! `mod.rs`), which read them; above the table files (`tables/`).
 
 use super::ida::{Geometry, Group, Heuristic};
 use super::partition::Partition;
@@ -12,19 +12,19 @@ use crate::board_adt::symmetry::class_of;
 use std::io;
 use std::sync::{Arc, Mutex};
 
-/// The width of the beam behind a near-shortest solution ([`near`]): on
+/// The width of the beam behind a near-shortest solution ([`near`](super::near)): on
 /// Korf and Felner's 50 24-puzzles, 20,000 gave solutions 2.8% above the
 /// optimum on average, none more than 8.4%, in about 0.3 s on two cores.
 pub(crate) const NEAR_WIDTH: usize = 20_000;
 
 /// Nodes the shortest-path search spends, on one thread, to raise the lower
-/// bound that [`near`] reports (a few of its first iterations, about a
+/// bound that [`near`](super::near) reports (a few of its first iterations, about a
 /// tenth of a second). One thread, so that where it stops does not depend
 /// on the threads' timing.
 pub(crate) const BOUND_NODES: u64 = 1 << 19;
 
-/// The width of the second beam of [`near`], from the goal back to the
-/// start ([`reverse_beam`]).
+/// The width of the second beam of [`near`](super::near), from the goal
+/// back to the start (`reverse_beam` in `beams.rs`).
 pub(crate) const REVERSE_WIDTH: usize = 12_000;
 
 /// The tables of one goal class of a partition, grouped for the heuristic:
@@ -202,4 +202,49 @@ pub(crate) fn build_all(
     let side = partition.side;
     let what = format!("the tables for every {side}x{side} goal");
     tables::build_into(cache, &named, &what, progress)
+}
+
+/// What the tests of the searches over the tables share: the small test
+/// tables of each goal class, built once for every test of the crate, and
+/// random goals.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Partition, TableSet, Tables};
+    use crate::generate::SplitMix64;
+    use crate::solve::pattern::TWENTY_FOUR;
+    use std::sync::OnceLock;
+
+    /// The small tables ([`TableSet::Small`]) of the goal class of
+    /// `goal_blank` of `partition` (4x4 or 5x5), in memory.
+    pub(crate) fn small(partition: &'static Partition, goal_blank: usize) -> &'static Tables {
+        static TABLES: [OnceLock<Tables>; 9] = [const { OnceLock::new() }; 9];
+        let first = if partition.side == 4 { 0 } else { 3 };
+        TABLES[first + partition.class(goal_blank)].get_or_init(|| {
+            Tables::load(partition, None, goal_blank, TableSet::Small, &mut |_| {})
+                .expect("in-memory build")
+        })
+    }
+
+    /// The small tables cut three ways ([`TableSet::SmallLarge`]) for the
+    /// 5x5 goal class of `goal_blank`, in memory.
+    pub(crate) fn small_large(goal_blank: usize) -> &'static Tables {
+        static TABLES: [OnceLock<Tables>; 6] = [const { OnceLock::new() }; 6];
+        TABLES[TWENTY_FOUR.class(goal_blank)].get_or_init(|| {
+            let set = TableSet::SmallLarge;
+            Tables::load(&TWENTY_FOUR, None, goal_blank, set, &mut |_| {}).expect("in memory")
+        })
+    }
+
+    /// A random goal of `cells` cells (plain: 0 the blank) with its blank on
+    /// `blank`.
+    pub(crate) fn random_goal(rng: &mut SplitMix64, cells: usize, blank: usize) -> Vec<u8> {
+        let mut goal: Vec<u8> = rng
+            .permutation(cells)
+            .into_iter()
+            .map(|t| t as u8)
+            .collect();
+        let b = goal.iter().position(|&t| t == 0).unwrap();
+        goal.swap(b, blank);
+        goal
+    }
 }

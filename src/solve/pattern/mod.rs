@@ -12,9 +12,10 @@
 //!   heuristic is the larger of two sums of disjoint tables: on the board, and
 //!   on a mirror image of it that fixes the goal.
 //! - **Lifecycle** ([`tables`]). [`Tables::load`] reads each table from the
-//!   cache directory ([`TableCache`]) or builds it (about 8 s for the 4x4
-//!   8-tile table and 1 s for a 7-tile one on two cores, 0.7 GB peak; 2-3 s
-//!   for a 5x5 6-tile table) and stores it. Files are written to a temporary
+//!   cache directory ([`TableCache`]) or builds it (on two idle cores about
+//!   8 s for the 4x4 8-tile table and 1 s for a 7-tile one, 0.7 GB peak,
+//!   and 2-3 s for a 5x5 6-tile table; 18-23 s, 2-3 s and 3-6 s when
+//!   another build shares the two cores) and stores it. Files are written to a temporary
 //!   name and renamed into place, and checked on load (magic, version,
 //!   pattern, size, checksum); a missing or damaged file is rebuilt. Two
 //!   processes that start at once both build and both rename; the last rename
@@ -28,6 +29,10 @@
 //!   bidirectional pathmax, and a split of the tree over threads whose
 //!   subtrees are taken nearest the goal first, as the previous iteration
 //!   learnt; the same moves for any number of threads.
+//! - **Near-shortest answers** ([`beams`]). A bound proven by a short
+//!   search, then beams over the same tables from the start and from the
+//!   goal, the shorter answer kept: plain 5x5 `--solve`, and the 5x5 corner
+//!   that finishes larger boards.
 //!
 //! **Measured** (release build, one core, tables loaded): Korf's 100 4x4
 //! instances, all lengths optimal, 0.97 M nodes, about 0.20 s of search in
@@ -36,6 +41,7 @@
 //! 24-puzzles: 185 M nodes, 34 s on one thread, 16 s on two.
 
 mod anytime;
+mod beams;
 mod canonical;
 mod goal_tables;
 mod ida;
@@ -43,20 +49,17 @@ mod partition;
 mod tables;
 
 pub(crate) use anytime::Incumbent;
+pub(crate) use beams::{near, near_cells, NearSearch};
 pub(crate) use goal_tables::{build_all, Shelf, Tables};
 pub use partition::TableSet;
 pub(crate) use partition::{Partition, FIFTEEN, TWENTY_FOUR};
 pub(crate) use tables::{checksum, write_atomically};
 pub use tables::{EmptyCacheDir, TableCache, TableEvent};
 
-use crate::board_adt::move_list::MoveList;
-use crate::board_adt::moves::{reversed, Move};
-use crate::board_adt::symmetry::class_of;
 use crate::board_adt::Board;
 use crate::solve::grid;
 use crate::solve::outcome::{Counters, Limits, Outcome, SearchProgress};
-use ida::{BeamLimits, Five, Four, Geometry, Heuristic};
-use std::sync::atomic::{AtomicBool, Ordering};
+use ida::{Five, Four, Geometry};
 
 /// A shortest solution from `start` to `goal` (the goal reachable and its
 /// blank in the class of `tables`, the boards of their partition's side),
@@ -86,76 +89,6 @@ pub(crate) fn solve(
     )
 }
 
-/// A near-shortest solution from `start` to `goal` (as for [`solve`]) by a
-/// beam search over the tables ([`ida::beam`]) on `jobs` threads and a
-/// second one from the goal back to the start ([`reverse_beam`]), the
-/// shorter answer kept, after a
-/// shortest-path search of [`BOUND_NODES`] nodes that proves a lower bound
-/// (and, on easy puzzles, finds a shortest solution: then
-/// [`Outcome::Solved`]). The same moves whatever `jobs` is. `stop` ends it
-/// early, with the lower bound proven so far.
-pub(crate) fn near(
-    start: &Board,
-    goal: &Board,
-    tables: &Tables,
-    jobs: usize,
-    stop: Option<&AtomicBool>,
-    counters: &mut Counters,
-) -> Outcome {
-    let (start, goal, cells) = narrowed(start, goal);
-    let (start, goal) = (&start[..cells], &goal[..cells]);
-    let (_, bound_nodes, reverse) = tables.near_effort();
-    let effort = Effort {
-        bound_nodes,
-        reverse,
-    };
-    near_with(start, goal, tables, jobs, effort, stop, counters)
-}
-
-/// What [`near_on`] spends besides the forward beam.
-#[derive(Clone, Copy)]
-struct Effort {
-    /// Nodes of the shortest-path search for the lower bound (0: none).
-    bound_nodes: u64,
-    /// The width of the beam from the goal back to the start (0: none).
-    reverse: usize,
-}
-
-/// [`near`] on plain cells (row-major, 0 the blank), with a shortest-path
-/// search of `bound_nodes` first (none: 0, and then the lower bound is 0).
-pub(crate) fn near_cells(
-    start: &[u8],
-    goal: &[u8],
-    tables: &Tables,
-    jobs: usize,
-    bound_nodes: u64,
-    stop: Option<&AtomicBool>,
-    counters: &mut Counters,
-) -> Outcome {
-    let effort = Effort {
-        bound_nodes,
-        reverse: 0,
-    };
-    near_with(start, goal, tables, jobs, effort, stop, counters)
-}
-
-/// [`near_on`] for the tables' side.
-fn near_with(
-    start: &[u8],
-    goal: &[u8],
-    tables: &Tables,
-    jobs: usize,
-    effort: Effort,
-    stop: Option<&AtomicBool>,
-    counters: &mut Counters,
-) -> Outcome {
-    match tables.partition.side {
-        4 => near_on::<Four>(start, goal, tables, jobs, effort, stop, counters),
-        5 => near_on::<Five>(start, goal, tables, jobs, effort, stop, counters),
-        side => unreachable!("pattern databases for 4x4 and 5x5, not {side}x{side}"),
-    }
-}
-
 /// A lower bound on the moves from `start` to `goal` (plain cells, the
 /// goal's blank in the class of `tables`): the tables' estimate.
 pub(crate) fn estimate(start: &[u8], goal: &[u8], tables: &Tables) -> u32 {
@@ -168,151 +101,6 @@ pub(crate) fn estimate(start: &[u8], goal: &[u8], tables: &Tables) -> u32 {
         5 => on::<Five>(start, goal, tables),
         side => unreachable!("pattern databases for 4x4 and 5x5, not {side}x{side}"),
     }
-}
-
-/// [`near_cells`] compiled for one side, with the reverse beam of
-/// `effort` if any ([`reverse_beam`]): the shorter answer is kept, the
-/// forward one if they are as long.
-fn near_on<G: Geometry>(
-    start: &[u8],
-    goal: &[u8],
-    tables: &Tables,
-    jobs: usize,
-    effort: Effort,
-    stop: Option<&AtomicBool>,
-    counters: &mut Counters,
-) -> Outcome {
-    let bound_nodes = effort.bound_nodes;
-    let canon = canonical::normalise(G::SIDE, start, goal, tables.rep, G::BLANK);
-    let back = |mut moves: MoveList| {
-        moves.map_each(canon.symmetry.moves_back());
-        moves
-    };
-    let heur = tables.heuristic::<G>();
-    let lower_bound = if bound_nodes == 0 {
-        0
-    } else {
-        let limits = Limits {
-            max_nodes: Some(bound_nodes),
-            stop,
-            ..Limits::UNLIMITED
-        };
-        match ida::search(&heur, &canon.cells, &limits, counters, &mut |_| {}) {
-            Outcome::Solved(moves) => return Outcome::Solved(back(moves)),
-            Outcome::Stopped { lower_bound, .. } | Outcome::Unproven { lower_bound, .. } => {
-                lower_bound
-            }
-        }
-    };
-    let never = AtomicBool::new(false);
-    let stop = stop.unwrap_or(&never);
-    let beam = ida::beam(
-        &heur,
-        &canon.cells,
-        &BeamLimits {
-            width: tables.near_effort().0,
-            jobs,
-            cutoff: u32::MAX,
-            stop,
-            deadline: None,
-        },
-    );
-    counters.expanded += beam.evals;
-    let mut moves = beam.moves.map(back);
-    if effort.reverse > 0 {
-        if let Some(forward) = moves.as_ref().filter(|_| !stop.load(Ordering::Relaxed)) {
-            let (reverse, evals) =
-                reverse_beam(&heur, start, goal, tables, effort.reverse, jobs, stop);
-            counters.expanded += evals;
-            if let Some(reverse) = reverse.filter(|r| r.len() < forward.len()) {
-                moves = Some(reverse);
-            }
-        }
-    }
-    match moves {
-        Some(moves) if !stop.load(Ordering::Relaxed) => Outcome::Unproven { moves, lower_bound },
-        best => Outcome::Stopped { lower_bound, best },
-    }
-}
-
-/// A second answer from `start` to `goal` (plain cells) by a beam of
-/// `width` the other way: from the goal to the start, its moves then
-/// reversed. The tables serve only goals whose blank is in their class, so
-/// that beam aims at the start with its blank walked first to the nearest
-/// cell of the class (the first, in cell order, of the nearest; the walk
-/// straight, the first direction of [`Move::ALL`] that comes nearer at
-/// each step), and the answer is that walk, then the reversed moves (a move
-/// that undoes the walk's last cancels with it). `None` if the beam found
-/// nothing or was stopped; also the beam's evaluations.
-///
-/// Why: the forward beam loses the shortest paths near the start, where
-/// the tables' estimate of the distance to the goal is the least accurate,
-/// and is near-shortest near the goal; the reverse beam errs at the other
-/// end, so the two are wrong on different puzzles.
-fn reverse_beam<G: Geometry>(
-    heur: &Heuristic<'_, G>,
-    start: &[u8],
-    goal: &[u8],
-    tables: &Tables,
-    width: usize,
-    jobs: usize,
-    stop: &AtomicBool,
-) -> (Option<MoveList>, u64) {
-    let side = G::SIDE;
-    let (walk, aim) = walked_into_class(side, start, goal);
-    let canon = canonical::normalise(side, goal, &aim, tables.rep, G::BLANK);
-    let beam = ida::beam(
-        heur,
-        &canon.cells,
-        &BeamLimits {
-            width,
-            jobs,
-            cutoff: u32::MAX,
-            stop,
-            deadline: None,
-        },
-    );
-    let moves = beam
-        .moves
-        .filter(|_| !stop.load(Ordering::Relaxed))
-        .map(|mut back| {
-            back.map_each(canon.symmetry.moves_back());
-            let mut moves = walk;
-            for mv in reversed(&back.to_vec()) {
-                moves.push_cancelling(mv);
-            }
-            moves
-        });
-    (moves, beam.evals)
-}
-
-/// The moves that walk the blank of `start` (plain cells, `side` wide) to
-/// the nearest cell in the class of `goal`'s blank (see [`reverse_beam`]),
-/// and the board they lead to.
-fn walked_into_class(side: usize, start: &[u8], goal: &[u8]) -> (MoveList, Vec<u8>) {
-    let blank_of = |cells: &[u8]| cells.iter().position(|&t| t == 0).expect("a blank");
-    let class = class_of(side, blank_of(goal));
-    let distance = |a: usize, b: usize| grid::manhattan(side, a, b);
-    let mut cells = start.to_vec();
-    let mut blank = blank_of(start);
-    let target = (0..side * side)
-        .filter(|&c| class_of(side, c) == class)
-        .min_by_key(|&c| (distance(blank, c), c))
-        .expect("every class has a cell");
-    let mut walk = MoveList::new();
-    while blank != target {
-        let (mv, next) = Move::ALL
-            .iter()
-            .find_map(|&mv| {
-                let next = mv.blank_target(side, blank)?;
-                (distance(next, target) < distance(blank, target)).then_some((mv, next))
-            })
-            .expect("a move comes nearer");
-        cells.swap(blank, next);
-        blank = next;
-        walk.push(mv);
-    }
-    (walk, cells)
 }
 
 /// A shortest solution from `start` to `goal` (as for [`solve`]) that keeps
@@ -385,30 +173,10 @@ fn search<G: Geometry>(
 mod tests {
     use super::*;
     use crate::board_adt::moves::{replay, Move};
+    use crate::board_adt::symmetry::class_of;
     use crate::generate::random_walk;
     use crate::generate::SplitMix64;
-    use std::sync::OnceLock;
-
-    /// The small tables of each goal class of each partition, built once for
-    /// all tests.
-    fn small(partition: &'static Partition, goal_blank: usize) -> &'static Tables {
-        static TABLES: [OnceLock<Tables>; 9] = [const { OnceLock::new() }; 9];
-        let first = if partition.side == 4 { 0 } else { 3 };
-        TABLES[first + partition.class(goal_blank)].get_or_init(|| {
-            Tables::load(partition, None, goal_blank, TableSet::Small, &mut |_| {})
-                .expect("in-memory build")
-        })
-    }
-
-    /// The small tables cut three ways ([`TableSet::SmallLarge`]) for each
-    /// 5x5 goal class, built once for all tests.
-    fn small_large(goal_blank: usize) -> &'static Tables {
-        static TABLES: [OnceLock<Tables>; 6] = [const { OnceLock::new() }; 6];
-        TABLES[TWENTY_FOUR.class(goal_blank)].get_or_init(|| {
-            let set = TableSet::SmallLarge;
-            Tables::load(&TWENTY_FOUR, None, goal_blank, set, &mut |_| {}).expect("in memory")
-        })
-    }
+    use goal_tables::testing::{small, small_large};
 
     /// The moves of a search that cannot have been stopped.
     fn solved(outcome: Outcome) -> Vec<Move> {
@@ -416,88 +184,6 @@ mod tests {
             Outcome::Solved(moves) => moves.to_vec(),
             _ => panic!("no deadline and no stop"),
         }
-    }
-
-    /// The moves from `start` to `goal` (plain cells) by the shortest-path
-    /// search over `tables` on `jobs` threads, its tree split as `top` says,
-    /// replayed (on the canonical board), and what its A* top did.
-    fn searched_with<G: Geometry>(
-        start: &[u8],
-        goal: &[u8],
-        tables: &Tables,
-        top: ida::Top,
-        jobs: usize,
-    ) -> (Vec<Move>, Option<ida::TopStats>) {
-        let canon = canonical::normalise(G::SIDE, start, goal, tables.rep, G::BLANK);
-        let heur: Heuristic<'_, G> = tables.heuristic();
-        let limits = Limits {
-            jobs,
-            ..Limits::UNLIMITED
-        };
-        let mut counters = Counters::default();
-        let searched = ida::search_between(
-            &heur,
-            &canon.cells,
-            &limits,
-            top,
-            &mut counters,
-            &mut |_| {},
-            &mut |_| true,
-        );
-        let moves = solved(searched.outcome);
-        let mut cells = canon.cells.clone();
-        let mut blank = cells.iter().position(|&t| t == G::BLANK).unwrap();
-        assert_eq!(replay(&mut cells, G::SIDE, &mut blank, &moves), Ok(()));
-        assert_eq!(heur.value(&cells), 0, "the moves reach the goal");
-        (moves, searched.top)
-    }
-
-    /// A*+IDA* ([`ida::Top::AStar`]) against plain IDA* on random walks of
-    /// `lengths` moves from goals with the blank on `blanks`: a budget of a
-    /// few hundred boards, so that the iterations start from A*'s open
-    /// boards, and one large enough for A* to meet the goal itself. The
-    /// same length as IDA*, and the same moves on 1, 2 and 3 threads.
-    fn a_star_top_agrees<G: Geometry>(
-        seed: u64,
-        blanks: &[usize],
-        lengths: (usize, usize),
-        tables: &dyn Fn(usize) -> &'static Tables,
-    ) {
-        let mut rng = SplitMix64::new(seed);
-        let mut from_open = 0;
-        for &goal_blank in blanks {
-            let mut goal: Vec<u8> = rng
-                .permutation(G::CELLS)
-                .into_iter()
-                .map(|t| t as u8)
-                .collect();
-            let b = goal.iter().position(|&t| t == 0).unwrap();
-            goal.swap(b, goal_blank);
-            let n = lengths.0 + rng.index(lengths.1 - lengths.0);
-            let start = random_walk(&mut rng, G::SIDE, &goal, n);
-            let tables = tables(goal_blank);
-            let (plain, none) = searched_with::<G>(&start, &goal, tables, ida::Top::Split, 1);
-            assert!(none.is_none());
-            for bytes in [16 << 10, 64 << 20] {
-                let top = ida::Top::AStar { bytes };
-                let (moves, stats) = searched_with::<G>(&start, &goal, tables, top, 1);
-                assert_eq!(
-                    moves.len(),
-                    plain.len(),
-                    "goal blank {goal_blank}, {bytes} bytes"
-                );
-                let stats = stats.expect("an A* top");
-                from_open += usize::from(stats.open > 0);
-                for jobs in [2, 3] {
-                    let again = searched_with::<G>(&start, &goal, tables, top, jobs).0;
-                    assert_eq!(again, moves, "goal blank {goal_blank}, {jobs} threads");
-                }
-            }
-        }
-        assert!(
-            from_open >= blanks.len(),
-            "the small budget leaves boards open"
-        );
     }
 
     /// The 4x4 puzzle.
@@ -623,12 +309,6 @@ mod tests {
             };
             swapped.swap(a, b);
             assert!(!reachable(SIDE, &swapped, &goal));
-        }
-
-        #[test]
-        fn a_star_top_finds_shortest_solutions_alike_on_any_threads() {
-            let small = |g| small(&FIFTEEN, g);
-            a_star_top_agrees::<Four>(0x1526, &[0, 5, 6, 15], (34, 44), &small);
         }
 
         #[test]
@@ -856,55 +536,7 @@ mod tests {
         }
 
         fn random_goal(rng: &mut SplitMix64, blank: usize) -> Vec<u8> {
-            let mut goal: Vec<u8> = rng
-                .permutation(CELLS)
-                .into_iter()
-                .map(|t| t as u8)
-                .collect();
-            let b = goal.iter().position(|&t| t == 0).unwrap();
-            goal.swap(b, blank);
-            goal
-        }
-
-        #[test]
-        fn a_star_top_finds_shortest_solutions_alike_on_any_threads() {
-            let small = |g| small(&TWENTY_FOUR, g);
-            a_star_top_agrees::<Five>(0x2426, &[0, 7, 12], (30, 40), &small);
-            a_star_top_agrees::<Five>(0x2427, &[1, 24], (26, 34), &small_large);
-        }
-
-        /// A* stopped before its budget is used (here by a node limit, as by
-        /// the deadline or Ctrl-C) ends the search with a proven lower bound.
-        #[test]
-        fn a_star_top_stopped_early_leaves_a_lower_bound() {
-            let mut rng = SplitMix64::new(0x2428);
-            let goal: Vec<u8> = (0..CELLS as u8).collect();
-            let start = scramble(&mut rng, &goal, 140);
-            let tables = small(&TWENTY_FOUR, 0);
-            let canon = canonical::normalise(SIDE, &start, &goal, tables.rep, Five::BLANK);
-            let heur: Heuristic<'_, Five> = tables.heuristic();
-            let limits = Limits {
-                max_nodes: Some(5000),
-                ..Limits::UNLIMITED
-            };
-            let mut counters = Counters::default();
-            let searched = ida::search_between(
-                &heur,
-                &canon.cells,
-                &limits,
-                ida::Top::AStar { bytes: 64 << 20 },
-                &mut counters,
-                &mut |_| {},
-                &mut |_| true,
-            );
-            let Outcome::Stopped { lower_bound, best } = searched.outcome else {
-                panic!("stopped by the node limit");
-            };
-            assert!(best.is_none() && searched.iterations.is_empty());
-            let top = searched.top.expect("the A* top ran");
-            assert!(top.expanded >= 5000 && top.expanded < 20_000, "{top:?}");
-            assert_eq!(top.bound, lower_bound);
-            assert!(lower_bound >= heur.value(&canon.cells) && lower_bound <= 140);
+            goal_tables::testing::random_goal(rng, CELLS, blank)
         }
 
         #[test]
@@ -923,205 +555,8 @@ mod tests {
             }
         }
 
-        /// `near` on plain cells, with the small tables, its moves replayed:
-        /// the moves and the proven lower bound (their length when solved).
-        fn near_checked(start: &[u8], goal: &[u8], jobs: usize) -> (Vec<Move>, u32) {
-            let g = goal.iter().position(|&t| t == 0).unwrap();
-            let (s, t) = (
-                Board::from_cells(wide(start)).unwrap(),
-                Board::from_cells(wide(goal)).unwrap(),
-            );
-            let out = near(
-                &s,
-                &t,
-                small(&TWENTY_FOUR, g),
-                jobs,
-                None,
-                &mut Counters::default(),
-            );
-            let (moves, bound) = match out {
-                Outcome::Solved(moves) => (moves.to_vec(), moves.len() as u32),
-                Outcome::Unproven { moves, lower_bound } => (moves.to_vec(), lower_bound),
-                Outcome::Stopped { .. } => panic!("nothing stops it"),
-            };
-            let mut cells = start.to_vec();
-            let mut blank = cells.iter().position(|&t| t == 0).unwrap();
-            assert_eq!(replay(&mut cells, SIDE, &mut blank, &moves), Ok(()));
-            assert_eq!(cells, goal, "solution replays onto the goal");
-            assert!(bound as usize <= moves.len());
-            (moves, bound)
-        }
-
         fn wide(cells: &[u8]) -> Vec<u32> {
             cells.iter().map(|&t| u32::from(t)).collect()
-        }
-
-        #[test]
-        fn near_shortest_solutions_replay_and_their_bounds_hold() {
-            let mut rng = SplitMix64::new(0x16);
-            for goal_blank in [0, 1, 2, 6, 7, 12, 18] {
-                // Short: the shortest length is known independently.
-                let goal = random_goal(&mut rng, goal_blank);
-                let length = 16 + rng.index(8);
-                let start = scramble(&mut rng, &goal, length);
-                let (moves, bound) = near_checked(&start, &goal, 2);
-                let shortest = solve_shortest(SIDE, &wide(&start), &wide(&goal), &mut |_| {}).len();
-                assert!(bound as usize <= shortest && shortest <= moves.len());
-                // Long: the bound lies between the Manhattan distance and the
-                // walk that made the start; the moves do not depend on the
-                // threads.
-                let length = 120 + rng.index(40);
-                let start = scramble(&mut rng, &goal, length);
-                let (moves, bound) = near_checked(&start, &goal, 1);
-                let manhattan = grid::distance(SIDE, &start, &goal);
-                assert!(u64::from(bound) >= manhattan && bound as usize <= length);
-                assert_eq!(
-                    near_checked(&start, &goal, 3).0,
-                    moves,
-                    "goal blank {goal_blank}"
-                );
-            }
-        }
-
-        /// `moves` from `start`, replayed: where they end.
-        fn replayed(start: &[u8], moves: &[Move]) -> Vec<u8> {
-            let mut cells = start.to_vec();
-            let mut blank = cells.iter().position(|&t| t == 0).unwrap();
-            assert_eq!(replay(&mut cells, SIDE, &mut blank, moves), Ok(()));
-            cells
-        }
-
-        #[test]
-        fn the_walk_takes_the_blank_to_the_nearest_cell_of_the_goals_class() {
-            let mut rng = SplitMix64::new(0x25);
-            for goal_blank in [0, 1, 2, 6, 7, 12] {
-                let goal = random_goal(&mut rng, goal_blank);
-                for start_blank in 0..CELLS {
-                    let start = random_goal(&mut rng, start_blank);
-                    let (walk, aim) = walked_into_class(SIDE, &start, &goal);
-                    assert_eq!(replayed(&start, &walk.to_vec()), aim);
-                    let nearest = (0..CELLS)
-                        .filter(|&c| class_of(SIDE, c) == class_of(SIDE, goal_blank))
-                        .map(|c| grid::manhattan(SIDE, start_blank, c))
-                        .min()
-                        .unwrap();
-                    assert_eq!(walk.len() as u32, nearest, "{start_blank} to {goal_blank}");
-                    let at = aim.iter().position(|&t| t == 0).unwrap();
-                    assert_eq!(class_of(SIDE, at), class_of(SIDE, goal_blank));
-                }
-            }
-        }
-
-        #[test]
-        fn the_reverse_beam_replays_and_the_shorter_answer_is_kept() {
-            let mut rng = SplitMix64::new(0x2525);
-            let never = AtomicBool::new(false);
-            let (mut forward_total, mut both_total) = (0, 0);
-            for goal_blank in [0, 1, 2, 6, 7, 12, 18, 24] {
-                let goal = random_goal(&mut rng, goal_blank);
-                let length = 100 + rng.index(60);
-                let start = scramble(&mut rng, &goal, length);
-                let tables = small(&TWENTY_FOUR, goal_blank);
-                let heur = tables.heuristic::<Five>();
-                let (reverse, evals) = reverse_beam(&heur, &start, &goal, tables, 1000, 2, &never);
-                let reverse = reverse.expect("the beam meets its goal").to_vec();
-                assert!(evals > 0);
-                assert_eq!(replayed(&start, &reverse), goal, "goal blank {goal_blank}");
-                let answer = |reverse| {
-                    let effort = Effort {
-                        bound_nodes: 0,
-                        reverse,
-                    };
-                    let out = near_on::<Five>(
-                        &start,
-                        &goal,
-                        tables,
-                        2,
-                        effort,
-                        None,
-                        &mut Counters::default(),
-                    );
-                    match out {
-                        Outcome::Unproven { moves, .. } => moves.to_vec(),
-                        _ => panic!("no bound search, nothing stops it"),
-                    }
-                };
-                let (forward, both) = (answer(0), answer(1000));
-                assert_eq!(replayed(&start, &both), goal);
-                assert_eq!(both.len(), forward.len().min(reverse.len()));
-                if reverse.len() >= forward.len() {
-                    assert_eq!(both, forward, "as long: the forward answer");
-                }
-                forward_total += forward.len();
-                both_total += both.len();
-            }
-            // The reverse beam is shorter on some of these.
-            assert!(both_total < forward_total, "{both_total} {forward_total}");
-        }
-
-        #[test]
-        fn the_second_lookup_is_admissible_and_can_only_raise_the_estimate() {
-            let mut rng = SplitMix64::new(5);
-            for &rep in TWENTY_FOUR.classes {
-                let tables = small(&TWENTY_FOUR, rep);
-                let both: Heuristic<'_, Five> = tables.heuristic();
-                let groups = TWENTY_FOUR.groups(TableSet::Small, rep);
-                // The first group alone, on the same tables.
-                let alone = Tables::from_groups(
-                    &TWENTY_FOUR,
-                    TableSet::Small,
-                    None,
-                    rep,
-                    groups[..1].to_vec(),
-                    &mut |_| {},
-                )
-                .unwrap();
-                let first: Heuristic<'_, Five> = alone.heuristic();
-                let goal: Vec<u8> = (0..CELLS as u8).collect::<Vec<_>>();
-                let mut goal = goal;
-                goal.swap(0, rep);
-                let mut raised = 0;
-                for _ in 0..40 {
-                    let start = scramble(&mut rng, &goal, 30);
-                    let canon = canonical::normalise(SIDE, &start, &goal, rep, Five::BLANK);
-                    let (h1, h2) = (first.value(&canon.cells), both.value(&canon.cells));
-                    assert!(h2 >= h1, "class {rep}");
-                    raised += usize::from(h2 > h1);
-                }
-                assert!(raised > 0, "class {rep}: the mirror lookup adds something");
-            }
-        }
-
-        /// A shortest solution by `tables` on `jobs` threads, its groups read
-        /// as `reading` says, replayed: its moves (in the canonical frame),
-        /// the start's estimate and the nodes.
-        fn solve_reading(
-            start: &[u8],
-            goal: &[u8],
-            tables: &Tables,
-            reading: ida::Reading,
-            jobs: usize,
-        ) -> (Vec<Move>, u32, u64) {
-            let canon = canonical::normalise(SIDE, start, goal, tables.rep, Five::BLANK);
-            let mut heur: Heuristic<'_, Five> = tables.heuristic();
-            heur.reading = reading;
-            let limits = Limits {
-                jobs,
-                ..Limits::UNLIMITED
-            };
-            let mut counters = Counters::default();
-            let moves = solved(ida::search(
-                &heur,
-                &canon.cells,
-                &limits,
-                &mut counters,
-                &mut |_| {},
-            ));
-            let mut cells = canon.cells.clone();
-            let mut blank = cells.iter().position(|&t| t == Five::BLANK).unwrap();
-            let _ = replay(&mut cells, SIDE, &mut blank, &moves);
-            assert_eq!(heur.value(&cells), 0, "the moves reach the goal");
-            (moves, counters.start_h, counters.expanded)
         }
 
         #[test]
@@ -1169,52 +604,6 @@ mod tests {
                     raised > 0,
                     "goal blank {goal_blank}: the others add something"
                 );
-            }
-        }
-
-        #[test]
-        fn lazy_and_full_reading_cut_alike_and_find_the_same_length() {
-            // Lazy reads a child's groups one by one and stops at the first
-            // that cuts; full reads all; two waves the first, then the rest.
-            // All cut the same children (only the f-values that pathmax and
-            // the next bound see may differ), so the lengths agree.
-            let mut rng = SplitMix64::new(0x1a2);
-            for goal_blank in [0, 7] {
-                let tables = small_large(goal_blank);
-                let goal = random_goal(&mut rng, goal_blank);
-                for _ in 0..3 {
-                    let start = scramble(&mut rng, &goal, 34);
-                    let readings = [
-                        ida::Reading::Lazy,
-                        ida::Reading::TwoWaves,
-                        ida::Reading::Full,
-                    ];
-                    let answers: Vec<(Vec<Move>, u32, u64)> = readings
-                        .iter()
-                        .map(|&r| solve_reading(&start, &goal, tables, r, 1))
-                        .collect();
-                    let (moves, start_h, _) = &answers[0];
-                    assert!(*start_h as usize <= moves.len());
-                    for (r, (m, h, nodes)) in readings.iter().zip(&answers) {
-                        assert_eq!((m.len(), h), (moves.len(), start_h), "{r:?}");
-                        assert!(*nodes > 0);
-                    }
-                }
-            }
-        }
-
-        #[test]
-        fn several_partitionings_give_the_same_moves_for_any_number_of_threads() {
-            let mut rng = SplitMix64::new(0x2627);
-            for goal_blank in [0, 12] {
-                let tables = small_large(goal_blank);
-                let goal = random_goal(&mut rng, goal_blank);
-                let start = scramble(&mut rng, &goal, 36);
-                let one = solve_reading(&start, &goal, tables, ida::Reading::TwoWaves, 1);
-                for jobs in [2, 3] {
-                    let many = solve_reading(&start, &goal, tables, ida::Reading::TwoWaves, jobs);
-                    assert_eq!(many.0, one.0, "goal blank {goal_blank}, {jobs} threads");
-                }
             }
         }
 

@@ -33,8 +33,9 @@
 //! On the 50, a table of 2^20 slots gave the same lengths as 2^16.
 
 use super::fsm::Fsm;
-use super::geometry::PackedBoard;
-use super::{children, make_child, Candidate, Geometry, Heuristic, Node, MAX_TABLES};
+use super::geometry::{Geometry, PackedBoard};
+use super::heuristic::{children, make_child, Heuristic, MAX_TABLES};
+use super::node::{Candidate, Node};
 use crate::board_adt::move_list::MoveList;
 use crate::solve::pattern::tables::CellSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -333,18 +334,9 @@ mod tests {
     use crate::generate::{random_walk, SplitMix64};
     use crate::solve::outcome::{Counters, Limits, Outcome};
     use crate::solve::pattern::canonical;
+    use crate::solve::pattern::goal_tables::testing::small;
     use crate::solve::pattern::ida::{search, Five, Four};
-    use crate::solve::pattern::{Partition, TableSet, Tables, FIFTEEN, TWENTY_FOUR};
-    use std::sync::OnceLock;
-
-    /// The small tables of one goal class, built once for all tests here.
-    fn small(partition: &'static Partition, rep: usize) -> &'static Tables {
-        static TABLES: [OnceLock<Tables>; 9] = [const { OnceLock::new() }; 9];
-        let first = if partition.side == 4 { 0 } else { 3 };
-        TABLES[first + partition.class(rep)].get_or_init(|| {
-            Tables::load(partition, None, rep, TableSet::Small, &mut |_| {}).expect("in memory")
-        })
-    }
+    use crate::solve::pattern::{Partition, FIFTEEN, TWENTY_FOUR};
 
     /// A goal with its blank on `blank` and a start `length` random moves
     /// from it.

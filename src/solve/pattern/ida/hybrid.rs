@@ -35,8 +35,9 @@
 //! every run; the order of the iterations' subtrees then depends on them
 //! and on complete searches only, as with the breadth-first split.
 
-use super::geometry::{PackedBoard, DIRS, NO_CELL};
-use super::{Geometry, Heuristic, Node};
+use super::geometry::{Geometry, PackedBoard, DIRS, NO_CELL};
+use super::heuristic::Heuristic;
+use super::node::Node;
 use crate::board_adt::move_list::MoveList;
 use crate::board_adt::moves::Move;
 use crate::solve::outcome::Counters;
@@ -484,7 +485,15 @@ const _: () = {
 
 #[cfg(test)]
 mod tests {
+    use super::super::geometry::{Five, Four};
+    use super::super::parallel::search_between;
     use super::*;
+    use crate::board_adt::moves::replay;
+    use crate::generate::{random_walk, SplitMix64};
+    use crate::solve::outcome::{Limits, Outcome};
+    use crate::solve::pattern::canonical;
+    use crate::solve::pattern::goal_tables::testing::{random_goal, small, small_large};
+    use crate::solve::pattern::{Tables, FIFTEEN, TWENTY_FOUR};
 
     #[test]
     fn an_a_star_top_only_when_asked_for_and_within_the_memory() {
@@ -525,5 +534,131 @@ mod tests {
             Top::AStar { bytes } => assert!(bytes <= asked),
             Top::Split => {}
         }
+    }
+
+    /// The moves from `start` to `goal` (plain cells) by the shortest-path
+    /// search over `tables` on `jobs` threads, its tree split as `top` says,
+    /// replayed (on the canonical board), and what its A* top did.
+    fn searched_with<G: Geometry>(
+        start: &[u8],
+        goal: &[u8],
+        tables: &Tables,
+        top: Top,
+        jobs: usize,
+    ) -> (Vec<Move>, Option<TopStats>) {
+        let canon = canonical::normalise(G::SIDE, start, goal, tables.rep, G::BLANK);
+        let heur: Heuristic<'_, G> = tables.heuristic();
+        let limits = Limits {
+            jobs,
+            ..Limits::UNLIMITED
+        };
+        let mut counters = Counters::default();
+        let searched = search_between(
+            &heur,
+            &canon.cells,
+            &limits,
+            top,
+            &mut counters,
+            &mut |_| {},
+            &mut |_| true,
+        );
+        let Outcome::Solved(moves) = searched.outcome else {
+            panic!("no deadline and no stop");
+        };
+        let moves = moves.to_vec();
+        let mut cells = canon.cells.clone();
+        let mut blank = cells.iter().position(|&t| t == G::BLANK).unwrap();
+        assert_eq!(replay(&mut cells, G::SIDE, &mut blank, &moves), Ok(()));
+        assert_eq!(heur.value(&cells), 0, "the moves reach the goal");
+        (moves, searched.top)
+    }
+
+    /// A*+IDA* ([`Top::AStar`]) against plain IDA* on random walks of
+    /// `lengths` moves from goals with the blank on `blanks`: a budget of a
+    /// few hundred boards, so that the iterations start from A*'s open
+    /// boards, and one large enough for A* to meet the goal itself. The
+    /// same length as IDA*, and the same moves on 1, 2 and 3 threads.
+    fn a_star_top_agrees<G: Geometry>(
+        seed: u64,
+        blanks: &[usize],
+        lengths: (usize, usize),
+        tables: &dyn Fn(usize) -> &'static Tables,
+    ) {
+        let mut rng = SplitMix64::new(seed);
+        let mut from_open = 0;
+        for &goal_blank in blanks {
+            let goal = random_goal(&mut rng, G::CELLS, goal_blank);
+            let n = lengths.0 + rng.index(lengths.1 - lengths.0);
+            let start = random_walk(&mut rng, G::SIDE, &goal, n);
+            let tables = tables(goal_blank);
+            let (plain, none) = searched_with::<G>(&start, &goal, tables, Top::Split, 1);
+            assert!(none.is_none());
+            for bytes in [16 << 10, 64 << 20] {
+                let top = Top::AStar { bytes };
+                let (moves, stats) = searched_with::<G>(&start, &goal, tables, top, 1);
+                assert_eq!(
+                    moves.len(),
+                    plain.len(),
+                    "goal blank {goal_blank}, {bytes} bytes"
+                );
+                let stats = stats.expect("an A* top");
+                from_open += usize::from(stats.open > 0);
+                for jobs in [2, 3] {
+                    let again = searched_with::<G>(&start, &goal, tables, top, jobs).0;
+                    assert_eq!(again, moves, "goal blank {goal_blank}, {jobs} threads");
+                }
+            }
+        }
+        assert!(
+            from_open >= blanks.len(),
+            "the small budget leaves boards open"
+        );
+    }
+
+    #[test]
+    fn an_a_star_top_finds_shortest_4x4_solutions_alike_on_any_threads() {
+        let small = |g| small(&FIFTEEN, g);
+        a_star_top_agrees::<Four>(0x1526, &[0, 5, 6, 15], (34, 44), &small);
+    }
+
+    #[test]
+    fn an_a_star_top_finds_shortest_5x5_solutions_alike_on_any_threads() {
+        let small = |g| small(&TWENTY_FOUR, g);
+        a_star_top_agrees::<Five>(0x2426, &[0, 7, 12], (30, 40), &small);
+        a_star_top_agrees::<Five>(0x2427, &[1, 24], (26, 34), &small_large);
+    }
+
+    /// A* stopped before its budget is used (here by a node limit, as by
+    /// the deadline or Ctrl-C) ends the search with a proven lower bound.
+    #[test]
+    fn a_star_top_stopped_early_leaves_a_lower_bound() {
+        let mut rng = SplitMix64::new(0x2428);
+        let goal: Vec<u8> = (0..Five::CELLS as u8).collect();
+        let start = random_walk(&mut rng, Five::SIDE, &goal, 140);
+        let tables = small(&TWENTY_FOUR, 0);
+        let canon = canonical::normalise(Five::SIDE, &start, &goal, tables.rep, Five::BLANK);
+        let heur: Heuristic<'_, Five> = tables.heuristic();
+        let limits = Limits {
+            max_nodes: Some(5000),
+            ..Limits::UNLIMITED
+        };
+        let mut counters = Counters::default();
+        let searched = search_between(
+            &heur,
+            &canon.cells,
+            &limits,
+            Top::AStar { bytes: 64 << 20 },
+            &mut counters,
+            &mut |_| {},
+            &mut |_| true,
+        );
+        let Outcome::Stopped { lower_bound, best } = searched.outcome else {
+            panic!("stopped by the node limit");
+        };
+        assert!(best.is_none() && searched.iterations.is_empty());
+        let top = searched.top.expect("the A* top ran");
+        assert!(top.expanded >= 5000 && top.expanded < 20_000, "{top:?}");
+        assert_eq!(top.bound, lower_bound);
+        assert!(lower_bound >= heur.value(&canon.cells) && lower_bound <= 140);
     }
 }

@@ -35,11 +35,12 @@
 //! iteration (subtrees searched past the answer before they were abandoned)
 //! varies.
 
+use super::depth_first::{sibling_key, Context, Iteration, Prunes, Watch, Worker};
+use super::fsm::Fsm;
+use super::geometry::Geometry;
+use super::heuristic::{Heuristic, MAX_GROUPS, MAX_TABLES};
 use super::hybrid::{self, Ended, Frontier, Open, Top, TopStats};
-use super::{
-    sibling_key, Context, Fsm, Geometry, Heuristic, Iteration, Node, Prunes, Watch, Worker,
-    MAX_GROUPS, MAX_TABLES,
-};
+use super::node::Node;
 use crate::board_adt::move_list::MoveList;
 use crate::solve::outcome::{Counters, Limits, Outcome, SearchProgress};
 use std::collections::HashMap;
@@ -851,8 +852,13 @@ fn work<G: Geometry, const T: usize, const N: usize>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::geometry::{Five, Four};
     use super::*;
-    use crate::solve::pattern::ida::Four;
+    use crate::board_adt::moves::{replay, Move};
+    use crate::generate::{random_walk, SplitMix64};
+    use crate::solve::pattern::canonical;
+    use crate::solve::pattern::goal_tables::testing::{random_goal, small_large};
+    use crate::solve::pattern::Tables;
 
     /// A 4x4 node at the end of the blank moves `dirs`, with estimate `md`.
     fn node(dirs: &[u16], md: u8) -> Node<Four, 2, 2> {
@@ -919,5 +925,43 @@ mod tests {
         let mut deeper = [node(&[1, 0, 0, 1], 3), node(&[0, 1, 3, 0], 2)];
         order_by_nearness(&mut deeper, &previous, 2);
         assert_eq!(deeper.map(|n| n.md), [3, 2]);
+    }
+
+    /// The moves of a shortest solution by `tables` on `jobs` threads (in
+    /// the canonical frame), replayed onto the goal.
+    fn shortest_moves(start: &[u8], goal: &[u8], tables: &Tables, jobs: usize) -> Vec<Move> {
+        let canon = canonical::normalise(Five::SIDE, start, goal, tables.rep, Five::BLANK);
+        let heur: Heuristic<'_, Five> = tables.heuristic();
+        let limits = Limits {
+            jobs,
+            ..Limits::UNLIMITED
+        };
+        let mut counters = Counters::default();
+        let Outcome::Solved(moves) =
+            search(&heur, &canon.cells, &limits, &mut counters, &mut |_| {})
+        else {
+            panic!("no deadline and no stop");
+        };
+        let moves = moves.to_vec();
+        let mut cells = canon.cells.clone();
+        let mut blank = cells.iter().position(|&t| t == Five::BLANK).unwrap();
+        let _ = replay(&mut cells, Five::SIDE, &mut blank, &moves);
+        assert_eq!(heur.value(&cells), 0, "the moves reach the goal");
+        moves
+    }
+
+    #[test]
+    fn several_partitionings_give_the_same_moves_for_any_number_of_threads() {
+        let mut rng = SplitMix64::new(0x2627);
+        for goal_blank in [0, 12] {
+            let tables = small_large(goal_blank);
+            let goal = random_goal(&mut rng, Five::CELLS, goal_blank);
+            let start = random_walk(&mut rng, Five::SIDE, &goal, 36);
+            let one = shortest_moves(&start, &goal, tables, 1);
+            for jobs in [2, 3] {
+                let many = shortest_moves(&start, &goal, tables, jobs);
+                assert_eq!(many, one, "goal blank {goal_blank}, {jobs} threads");
+            }
+        }
     }
 }

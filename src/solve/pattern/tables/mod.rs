@@ -46,8 +46,9 @@
 //! by level (moves cost 1; free moves are folded into the region), pulling into
 //! each target set from its predecessors so that the worker threads own disjoint
 //! parts of the output (`std::thread::scope`). The 4x4 8-tile table (1.4 G
-//! states) takes about 13 s of CPU, 7-8 s on two cores, with three bitsets of
-//! 178 MB and the 259 MB output (0.65 GB peak).
+//! states) takes about 13 s of CPU, 7-8 s on two idle cores (18-23 s when
+//! another build shares them), with three bitsets of 178 MB and the 259 MB
+//! output (0.65 GB peak).
 
 mod build;
 mod file;
