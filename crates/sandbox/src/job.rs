@@ -95,10 +95,6 @@ pub enum Ending {
     ProcessLimit,
 }
 
-/// How often the grader samples a run's resident memory where no memory
-/// cgroup holds the limit ([`MemoryLimit::Sampled`]), in milliseconds.
-pub(crate) const SAMPLED_EVERY_MS: u64 = 10;
-
 /// What a run's memory limit counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemoryLimit {
@@ -126,6 +122,22 @@ impl MemoryLimit {
     /// Whether the limit counted what the run used (not what it reserved).
     pub fn is_resident(self) -> bool {
         !matches!(self, MemoryLimit::AddressSpace)
+    }
+
+    /// How it measures, after the limit's size in a report line (`64 MiB
+    /// of resident memory, held by a memory cgroup`): the same words for
+    /// every run it stops, so that a report reads the same at every
+    /// grading.
+    pub fn measured(self) -> &'static str {
+        match self {
+            MemoryLimit::Cgroup => "of resident memory, held by a memory cgroup",
+            MemoryLimit::Sampled => {
+                "of resident memory, sampled every 10 ms and at its high-water mark"
+            }
+            MemoryLimit::AddressSpace => {
+                "of address space (RLIMIT_AS): an allocation refused at it, most likely"
+            }
+        }
     }
 
     /// Whether a run that failed by itself, with a resident peak of `peak`
@@ -172,43 +184,30 @@ pub struct MemoryStop {
     pub then: Option<Ending>,
 }
 
-impl std::fmt::Display for MemoryStop {
-    /// How it was measured and what the run did, for a report line:
-    /// `resident memory sampled every 10 ms: peak 65 MiB, then killed by
-    /// signal 11`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let then = |f: &mut std::fmt::Formatter<'_>| match self.then {
-            Some(Ending::Exited(code)) => write!(f, ", then exited with status {code}"),
-            Some(Ending::Signalled(signal)) => write!(f, ", then killed by signal {signal}"),
-            _ => Ok(()),
+impl MemoryStop {
+    /// What the run did, for `puzzle-grade run`'s line: `killed by the
+    /// out-of-memory killer`, `seen over it, and killed`, `a high-water
+    /// mark of 65 MiB, then killed by signal 11`. (Whether the sampler saw
+    /// a run over the limit before it failed by itself is chance: a
+    /// report, which must read the same at every grading, says only how
+    /// the limit was measured, [`MemoryLimit::measured`].)
+    pub fn story(&self) -> String {
+        let then = match self.then {
+            Some(Ending::Exited(code)) => format!(", then exited with status {code}"),
+            Some(Ending::Signalled(signal)) => format!(", then killed by signal {signal}"),
+            _ => String::new(),
         };
-        let peak = |f: &mut std::fmt::Formatter<'_>| match self.peak {
-            Some(bytes) => write!(f, "peak {} MiB", bytes >> 20),
-            None => write!(f, "peak not known"),
+        let mark = match self.peak {
+            Some(bytes) => format!("{} MiB", bytes >> 20),
+            None => "an unknown size".into(),
         };
         match (self.held, self.then) {
-            (MemoryLimit::Cgroup, None) => {
-                f.write_str("a memory cgroup: killed by the out-of-memory killer")
-            }
-            (MemoryLimit::Cgroup, Some(_)) => {
-                f.write_str("a memory cgroup: its charges met the limit")?;
-                then(f)
-            }
-            (MemoryLimit::Sampled, None) => write!(
-                f,
-                "resident memory sampled every {} ms: seen over the limit, and killed",
-                SAMPLED_EVERY_MS
-            ),
-            (MemoryLimit::Sampled, Some(_)) => {
-                write!(f, "resident memory sampled every {} ms: ", SAMPLED_EVERY_MS)?;
-                peak(f)?;
-                then(f)
-            }
+            (MemoryLimit::Cgroup, None) => "killed by the out-of-memory killer".into(),
+            (MemoryLimit::Cgroup, Some(_)) => format!("its charges met the limit{then}"),
+            (MemoryLimit::Sampled, None) => "seen over it, and killed".into(),
+            (MemoryLimit::Sampled, Some(_)) => format!("a high-water mark of {mark}{then}"),
             (MemoryLimit::AddressSpace, _) => {
-                f.write_str("the address space (RLIMIT_AS): resident ")?;
-                peak(f)?;
-                then(f)?;
-                f.write_str(": an allocation refused at the limit, most likely")
+                format!("a resident high-water mark of {mark}{then}")
             }
         }
     }

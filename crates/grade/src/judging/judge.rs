@@ -217,8 +217,11 @@ impl Judging<'_> {
             }
             Ending::MemoryLimit => {
                 let mib = limits.memory >> 20;
+                // How the limit was measured, not what the run did after:
+                // whether the sampler saw it before it failed is chance,
+                // and a report reads the same at every grading.
                 let how = match ran.memory_stop {
-                    Some(stop) => format!("; {stop}"),
+                    Some(stop) => format!(" {}", stop.held.measured()),
                     None => String::new(),
                 };
                 let text = format!(

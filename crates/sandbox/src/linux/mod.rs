@@ -761,8 +761,8 @@ mod tests {
         assert_eq!(ending(Raw::Status(0), forks), Ending::Exited(0));
         assert_eq!(ending(Raw::Status(0), oom), Ending::Exited(0));
         assert_eq!(
-            classify(Raw::Status(9), oom, cgroup).1.unwrap().to_string(),
-            "a memory cgroup: killed by the out-of-memory killer"
+            classify(Raw::Status(9), oom, cgroup).1.unwrap().story(),
+            "killed by the out-of-memory killer"
         );
     }
 
@@ -783,21 +783,28 @@ mod tests {
         let (ending, stop) = classify(segv, none, sampled(65 << 20));
         assert_eq!(ending, Ending::MemoryLimit);
         assert_eq!(
-            stop.unwrap().to_string(),
-            "resident memory sampled every 10 ms: peak 65 MiB, then killed by signal 11"
+            stop.unwrap().story(),
+            "a high-water mark of 65 MiB, then killed by signal 11"
+        );
+        assert_eq!(
+            stop.unwrap().held.measured(),
+            format!(
+                "of resident memory, sampled every {} ms and at its high-water mark",
+                memory::EVERY_MS
+            )
         );
         let (ending, stop) = classify(Raw::Status(1 << 8), none, sampled(64 << 20));
         assert_eq!(ending, Ending::MemoryLimit);
         assert_eq!(
-            stop.unwrap().to_string(),
-            "resident memory sampled every 10 ms: peak 64 MiB, then exited with status 1"
+            stop.unwrap().story(),
+            "a high-water mark of 64 MiB, then exited with status 1"
         );
         assert_eq!(
             classify(Raw::OverMemory, none, sampled(70 << 20))
                 .1
                 .unwrap()
-                .to_string(),
-            "resident memory sampled every 10 ms: seen over the limit, and killed"
+                .story(),
+            "seen over it, and killed"
         );
         // Under the limit, it failed for its own reasons.
         assert_eq!(
@@ -841,8 +848,8 @@ mod tests {
         );
         assert_eq!(ending, Ending::MemoryLimit);
         assert_eq!(
-            stop.unwrap().to_string(),
-            "the address space (RLIMIT_AS): resident peak 62 MiB, then exited with status 1: an allocation refused at the limit, most likely"
+            stop.unwrap().story(),
+            "a resident high-water mark of 62 MiB, then exited with status 1"
         );
         assert_eq!(
             classify(segv, none, at(MemoryLimit::AddressSpace, 59 << 20)).0,

@@ -103,7 +103,8 @@ fn describe(ending: Ending, stop: Option<MemoryStop>, limits: &Limits) -> (Optio
             Some(format!(
                 "stopped by the memory limit ({}{})",
                 mib(limits.memory),
-                stop.map(|s| format!("; {s}")).unwrap_or_default()
+                stop.map(|s| format!(" {}; {}", s.held.measured(), s.story()))
+                    .unwrap_or_default()
             )),
             125,
         ),
@@ -227,7 +228,7 @@ mod tests {
         assert_eq!(
             describe(Ending::MemoryLimit, Some(stop), &l),
             (
-                Some("stopped by the memory limit (1024 MiB; resident memory sampled every 10 ms: peak 1025 MiB, then killed by signal 11)".into()),
+                Some("stopped by the memory limit (1024 MiB of resident memory, sampled every 10 ms and at its high-water mark; a high-water mark of 1025 MiB, then killed by signal 11)".into()),
                 125
             )
         );
