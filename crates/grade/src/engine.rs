@@ -139,6 +139,7 @@ fn run_fixture(
     let err = read_capped(&err_path, cap)?;
     let ran = Ran {
         ending: outcome.ending,
+        memory_stop: outcome.memory_stop,
         out: &out,
         err: &err,
     };

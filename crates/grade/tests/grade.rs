@@ -1308,7 +1308,7 @@ fn grade_all_stops_each_hostile_submission_and_names_what_stopped_it() {
     assert_ended(&temp.display().to_string());
     let report = fs::read_to_string(scratch.path().join("marks/memory_hog.txt")).unwrap();
     assert!(
-        report.contains("MEMORY LIMIT      Tests/sol4_assignment_example.inp: stopped by the memory limit (1024 MiB)"),
+        report.contains("MEMORY LIMIT      Tests/sol4_assignment_example.inp: stopped by the memory limit (1024 MiB of resident memory, "),
         "{report}"
     );
 }

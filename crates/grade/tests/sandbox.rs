@@ -71,6 +71,11 @@ impl At {
 
     /// `puzzle-grade run --sandbox LEVEL`, as the level's user.
     fn command(self) -> Command {
+        self.mode("run")
+    }
+
+    /// `puzzle-grade MODE --sandbox LEVEL`, as the level's user.
+    fn mode(self, mode: &str) -> Command {
         let mut command = match self.as_user() {
             Some(uid) => {
                 let mut c = Command::new("setpriv");
@@ -82,7 +87,7 @@ impl At {
             }
             None => Command::new(BIN),
         };
-        command.args(["run", "--sandbox", self.level()]);
+        command.args([mode, "--sandbox", self.level()]);
         command
     }
 
@@ -392,16 +397,156 @@ fn six_gigabytes_meet_the_memory_limit() {
     for at in levels() {
         let name = marker("memory");
         let ran = run(at, &[], &exe, &[&name], None);
-        // A memory cgroup, or the grader's sampler: the same words.
+        // A memory cgroup, or the grader's sampler: the same class, each
+        // saying how it measured.
         assert_eq!(
             (ran.code, ran.stderr.as_str()),
-            (
-                125,
-                "puzzle-grade: run: stopped by the memory limit (1024 MiB)\n"
-            ),
+            (125, stopped_by_memory(at, 1024).as_str()),
             "{at:?}"
         );
         assert_none_left(&name);
+    }
+}
+
+/// How the memory limit is measured, with a memory cgroup (`cgroup`) or
+/// without: the words after its size, the same for every run it stops.
+fn measured(cgroup: bool) -> &'static str {
+    if cgroup {
+        "of resident memory, held by a memory cgroup"
+    } else {
+        "of resident memory, sampled every 10 ms and at its high-water mark"
+    }
+}
+
+/// The line of `puzzle-grade run` for a run killed at the memory limit of
+/// `mib` MiB at `at`: by the cgroup's out-of-memory killer, or by the
+/// grader that saw it over the limit.
+fn stopped_by_memory(at: At, mib: u32) -> String {
+    let cgroup = cgroups(at);
+    let what = if cgroup {
+        "killed by the out-of-memory killer"
+    } else {
+        "seen over it, and killed"
+    };
+    format!(
+        "puzzle-grade: run: stopped by the memory limit ({mib} MiB {}; {what})\n",
+        measured(cgroup)
+    )
+}
+
+/// Whether `stderr` ends with the line of a run the memory limit of 64 MiB
+/// stopped, with a memory cgroup (`cgroup`) or without, however it went
+/// there: killed at the limit (by the cgroup, or the grader that saw it
+/// over), or, sampled, failed by itself once its peak had come to the
+/// limit.
+fn ends_stopped_by_64_mib(cgroup: bool, stderr: &str) -> bool {
+    let line = stderr.lines().last().unwrap_or("");
+    let prefix = format!(
+        "puzzle-grade: run: stopped by the memory limit (64 MiB {}; ",
+        measured(cgroup)
+    );
+    line.strip_prefix(&prefix).is_some_and(|what| {
+        if cgroup {
+            return what == "killed by the out-of-memory killer)";
+        }
+        what == "seen over it, and killed)"
+            || (what.starts_with("a high-water mark of ")
+                && (what.ends_with(", then killed by signal 11)")
+                    || what.ends_with(", then exited with status 1)")))
+    })
+}
+
+/// The programs of `tests/sandbox/exhaust.c` that need more memory than
+/// the tests' limit of 64 MiB: each grows without bound (crashing, or
+/// exiting 1, when `malloc` fails), or fills 64 MiB and then fails by
+/// itself (a real program filled its line buffer, then wrote past it).
+const EXHAUSTING: [&str; 4] = ["grow-crash", "grow-exit", "fill-crash", "fill-exit"];
+
+/// The memory limit's rule is a memory cgroup's at every level: a program
+/// that needs more than the limit is `MEMORY LIMIT` wherever it runs,
+/// whether it is killed at the limit, crashes or exits 1 when `malloc`
+/// fails, or fails by itself once its memory has come to the limit; one
+/// that crashes by its own fault with little memory in use is a crash at
+/// every level. (The real program of issue 42 was `MEMORY LIMIT` as root
+/// and `killed by signal 11` as an ordinary user.)
+#[test]
+fn a_program_that_exhausts_its_memory_meets_the_memory_limit_at_every_level() {
+    let exe = compile("exhaust");
+    for at in levels() {
+        for mode in EXHAUSTING {
+            let name = marker("exhaust");
+            let ran = run(at, &["--memory", "64"], &exe, &[mode, &name], None);
+            assert!(
+                ran.code == 125 && ends_stopped_by_64_mib(cgroups(at), &ran.stderr),
+                "{at:?} {mode}: status {}, {}",
+                ran.code,
+                ran.stderr
+            );
+            assert_none_left(&name);
+        }
+        let name = marker("exhaust");
+        let ran = run(at, &["--memory", "64"], &exe, &["null-crash", &name], None);
+        assert_eq!(
+            (ran.code, ran.stderr.as_str()),
+            (139, "puzzle-grade: run: killed by signal 11 (SIGSEGV)\n"),
+            "{at:?}"
+        );
+        assert_none_left(&name);
+    }
+}
+
+/// The same programs graded (`puzzle-grade grade`, on one fixture): the
+/// report's class is the same at every level, and its line says how the
+/// memory was measured.
+#[test]
+fn graded_a_program_that_exhausts_its_memory_is_memory_limit_at_every_level() {
+    let exe = compile("exhaust");
+    for at in levels() {
+        let dir = scratch("exhaust-graded", at);
+        fs::create_dir(dir.join("Tests")).unwrap();
+        fs::copy(
+            common::repo().join("Tests/sol4_assignment_example.inp"),
+            dir.join("Tests/sol4_assignment_example.inp"),
+        )
+        .unwrap();
+        for mode in ["fill-crash", "grow-exit", "null-crash"] {
+            // The mode is the name it runs by (grade passes no arguments).
+            let program = dir.join(mode);
+            fs::copy(&exe, &program).unwrap();
+            at.own(&dir);
+            let out = at
+                .mode("grade")
+                .args(["--memory", "64", "--jobs", "1"])
+                .arg(&program)
+                .current_dir(&dir)
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            let report = String::from_utf8_lossy(&out.stdout);
+            let line = report
+                .lines()
+                .find(|l| l.contains("Tests/sol4_assignment_example.inp: "))
+                .unwrap_or_else(|| panic!("{at:?} {mode}: no line in\n{report}"));
+            if mode == "null-crash" {
+                assert_eq!(
+                    line,
+                    "CRASH             Tests/sol4_assignment_example.inp: killed by signal 11 (SEGV)",
+                    "{at:?}"
+                );
+                continue;
+            }
+            // The same words whatever the run did after it came to the
+            // limit (a crash the sampler did not see coming, or its kill).
+            assert_eq!(
+                line,
+                format!(
+                    "MEMORY LIMIT      Tests/sol4_assignment_example.inp: stopped by the memory limit (64 MiB {})",
+                    measured(cgroups(at))
+                ),
+                "{at:?} {mode}"
+            );
+        }
+        let _ = fs::remove_dir_all(&dir);
     }
 }
 
@@ -788,7 +933,11 @@ fn kill_minus_one_reaches_nothing_outside_the_run() {
         let group = victim.id().to_string();
         let ran = run(at, &[], &exe, &[&group, &name], None);
         let alive = victim.try_wait().unwrap().is_none();
-        let _ = victim.kill();
+        // Its whole group (its own): a fork of the shell on its way to
+        // `sleep` has the shell's command line, and outlives the shell.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{group}")])
+            .status();
         let _ = victim.wait();
         assert!(alive, "{at:?}: the victim was killed: {}", ran.stdout);
         let expected = match at {
@@ -969,6 +1118,78 @@ fn in_a_container_the_uid_level_is_chosen_and_holds() {
     );
     assert!(!dir.join(&name).exists());
     assert_none_left(&name);
+}
+
+/// In a container (simulated: no memory cgroup can be had, the memory is
+/// sampled), a program that exhausts its memory is `MEMORY LIMIT` as it is
+/// as root with cgroups, run and graded; one that crashes with little
+/// memory in use is a crash.
+#[test]
+fn in_a_container_a_program_that_exhausts_its_memory_meets_the_memory_limit() {
+    let exe = compile("exhaust");
+    let name = marker("container-memory");
+    let dir = scratch("container-memory", At::Uid);
+    fs::create_dir(dir.join("Tests")).unwrap();
+    fs::copy(
+        common::repo().join("Tests/sol4_assignment_example.inp"),
+        dir.join("Tests/sol4_assignment_example.inp"),
+    )
+    .unwrap();
+    let graded = dir.join("fill-crash");
+    fs::copy(&exe, &graded).unwrap();
+    let mut script = String::new();
+    for mode in EXHAUSTING.iter().chain(&["null-crash"]) {
+        script.push_str(&format!(
+            "{BIN} run --memory 64 -- {exe} {mode} {name} >/dev/null; echo \"{mode} $?\"; ",
+            exe = exe.display()
+        ));
+    }
+    script.push_str(&format!(
+        "cd {dir} && {BIN} grade --memory 64 --jobs 1 {graded} 2>/dev/null | grep -a Tests/; {BIN} run -v -- /bin/true",
+        dir = dir.display(),
+        graded = graded.display()
+    ));
+    let (out, err) = match in_a_container(&script) {
+        Ok(caught) => caught,
+        Err(why) => return skip(&why),
+    };
+    let _ = fs::remove_dir_all(&dir);
+    assert_none_left(&name);
+    let level = err.lines().last().unwrap_or("");
+    assert!(
+        level.starts_with("puzzle-grade: run: sandbox: level uid: ")
+            && level.contains("the memory limit on resident memory, sampled every 10 ms"),
+        "{err}"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..5],
+        [
+            "grow-crash 125",
+            "grow-exit 125",
+            "fill-crash 125",
+            "fill-exit 125",
+            "null-crash 139"
+        ],
+        "{out}\n{err}"
+    );
+    let runs: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("puzzle-grade: run: ") && !l.contains("sandbox: level"))
+        .collect();
+    assert_eq!(runs.len(), 5, "{err}");
+    for line in &runs[..4] {
+        assert!(ends_stopped_by_64_mib(false, line), "{err}");
+    }
+    assert_eq!(runs[4], "puzzle-grade: run: killed by signal 11 (SIGSEGV)");
+    assert_eq!(
+        lines[5],
+        format!(
+            "MEMORY LIMIT      Tests/sol4_assignment_example.inp: stopped by the memory limit (64 MiB {})",
+            measured(false)
+        ),
+        "{out}"
+    );
 }
 
 /// A build: `cc` in the submission's folder, read-write, then the program

@@ -87,8 +87,9 @@ pub enum Ending {
     Signalled(i32),
     /// It was still running at the wall-clock or CPU time limit, and was killed.
     TimedOut,
-    /// It was stopped by the memory limit (killed, or an allocation refused
-    /// and then a crash).
+    /// It was stopped by the memory limit: killed for it, or it failed (a
+    /// crash, an exit status other than 0) once its memory had come to the
+    /// limit; [`Outcome::memory_stop`] says which, and how it was measured.
     MemoryLimit,
     /// It was stopped by the process limit.
     ProcessLimit,
@@ -102,15 +103,18 @@ pub enum MemoryLimit {
     Cgroup,
     /// The memory it used (resident), sampled by the grader every 10 ms
     /// (there was no memory cgroup): the run is stopped once it is seen over
-    /// the limit.
+    /// the limit, and a run that failed by itself once its resident peak
+    /// had come to the limit was stopped by it ([`MemoryStop`]).
     Sampled,
     /// Its address space (`RLIMIT_AS`): neither a cgroup nor the sampler
     /// could be had. An allocation that would take the address space over
     /// the limit fails, however little of it the program would touch: a
     /// program that reserves more than it uses fails here and not where the
-    /// limit is resident, and its failure is not told from another crash.
-    /// The engine should say so in the run's row and feedback rather than
-    /// call the run's error its own.
+    /// limit is resident. A run that failed with its resident peak within
+    /// a sixteenth of the limit had an allocation refused, most likely,
+    /// and was stopped by the limit ([`MemoryStop`]); another failure is
+    /// not told from the program's own, and the engine should say so in
+    /// the run's row and feedback rather than call the run's error its own.
     AddressSpace,
 }
 
@@ -118,6 +122,94 @@ impl MemoryLimit {
     /// Whether the limit counted what the run used (not what it reserved).
     pub fn is_resident(self) -> bool {
         !matches!(self, MemoryLimit::AddressSpace)
+    }
+
+    /// How it measures, after the limit's size in a report line (`64 MiB
+    /// of resident memory, held by a memory cgroup`): the same words for
+    /// every run it stops, so that a report reads the same at every
+    /// grading.
+    pub fn measured(self) -> &'static str {
+        match self {
+            MemoryLimit::Cgroup => "of resident memory, held by a memory cgroup",
+            MemoryLimit::Sampled => {
+                "of resident memory, sampled every 10 ms and at its high-water mark"
+            }
+            MemoryLimit::AddressSpace => {
+                "of address space (RLIMIT_AS): an allocation refused at it, most likely"
+            }
+        }
+    }
+
+    /// Whether a run that failed by itself, with a resident peak of `peak`
+    /// bytes, was stopped by the limit of `limit` bytes, as a memory cgroup
+    /// would have stopped it ([`MemoryStop`]): at the limit where the limit
+    /// is resident memory; within a sixteenth of it under an address-space
+    /// limit, whose libraries and stack take address space that never
+    /// becomes resident (a program that grows until `malloc` fails peaks
+    /// 1.5 MiB under the limit).
+    pub fn reached(self, peak: u64, limit: u64) -> bool {
+        match self {
+            MemoryLimit::Cgroup | MemoryLimit::Sampled => peak >= limit,
+            MemoryLimit::AddressSpace => peak >= limit - limit / 16,
+        }
+    }
+}
+
+/// How the memory limit stopped a run ([`Ending::MemoryLimit`]), as the
+/// sandbox found it: what held the limit, and what the run did.
+///
+/// The rule is a memory cgroup's at every level. A cgroup's out-of-memory
+/// killer kills a run at the limit; where the grader samples instead, it
+/// kills a run it sees over the limit, and a run that failed by itself (a
+/// crash, an exit status other than 0) after its resident memory came to
+/// the limit between two samples (a program that fills a buffer as large
+/// as the limit, then writes past it) is stopped by the limit too, as the
+/// cgroup would have stopped it: its peak is the kernel's high-water mark
+/// of the program's resident memory, kept to its end, or the most the
+/// sampler saw. Under an address-space limit, a run that failed with its
+/// resident peak within a sixteenth of the limit had an allocation
+/// refused, most likely. A run that fails with less memory in use fails
+/// for its own reasons, at every level; one that exits 0 is graded on
+/// what it printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryStop {
+    /// What held the limit.
+    pub held: MemoryLimit,
+    /// The run's resident peak in bytes, where it decided the class (a run
+    /// that failed by itself at the limit).
+    pub peak: Option<u64>,
+    /// How the run ended by itself, once at the limit: a crash
+    /// ([`Ending::Signalled`]) or an exit status other than 0; none when it
+    /// was killed for the limit.
+    pub then: Option<Ending>,
+}
+
+impl MemoryStop {
+    /// What the run did, for `puzzle-grade run`'s line: `killed by the
+    /// out-of-memory killer`, `seen over it, and killed`, `a high-water
+    /// mark of 65 MiB, then killed by signal 11`. (Whether the sampler saw
+    /// a run over the limit before it failed by itself is chance: a
+    /// report, which must read the same at every grading, says only how
+    /// the limit was measured, [`MemoryLimit::measured`].)
+    pub fn story(&self) -> String {
+        let then = match self.then {
+            Some(Ending::Exited(code)) => format!(", then exited with status {code}"),
+            Some(Ending::Signalled(signal)) => format!(", then killed by signal {signal}"),
+            _ => String::new(),
+        };
+        let mark = match self.peak {
+            Some(bytes) => format!("{} MiB", bytes >> 20),
+            None => "an unknown size".into(),
+        };
+        match (self.held, self.then) {
+            (MemoryLimit::Cgroup, None) => "killed by the out-of-memory killer".into(),
+            (MemoryLimit::Cgroup, Some(_)) => format!("its charges met the limit{then}"),
+            (MemoryLimit::Sampled, None) => "seen over it, and killed".into(),
+            (MemoryLimit::Sampled, Some(_)) => format!("a high-water mark of {mark}{then}"),
+            (MemoryLimit::AddressSpace, _) => {
+                format!("a resident high-water mark of {mark}{then}")
+            }
+        }
     }
 }
 
@@ -132,6 +224,9 @@ pub struct Outcome {
     /// run that failed may have failed for the limit, and not by its own
     /// fault, without [`Ending::MemoryLimit`] saying so.
     pub memory_limit: MemoryLimit,
+    /// With [`Ending::MemoryLimit`]: how the limit stopped it, where the
+    /// runner knows.
+    pub memory_stop: Option<MemoryStop>,
 }
 
 impl Outcome {
@@ -141,6 +236,7 @@ impl Outcome {
             ending,
             elapsed,
             memory_limit: MemoryLimit::Cgroup,
+            memory_stop: None,
         }
     }
 }

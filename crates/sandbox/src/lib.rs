@@ -60,7 +60,9 @@ pub mod signals;
 mod sys;
 
 pub use environment::{check_environment, Environment};
-pub use job::{Ending, FolderLimit, Job, Level, Limits, MemoryLimit, Outcome, Runner, Workdir};
+pub use job::{
+    Ending, FolderLimit, Job, Level, Limits, MemoryLimit, MemoryStop, Outcome, Runner, Workdir,
+};
 
 // The namespaced sandbox is written for Linux on x86-64 and AArch64, whose
 // system-call numbers it knows; elsewhere the portable one stands in. Plain

@@ -172,6 +172,7 @@ impl Runner for Sandbox {
             elapsed,
             // The rlimit's, where there is one.
             memory_limit: MemoryLimit::AddressSpace,
+            memory_stop: None,
         })
     }
 

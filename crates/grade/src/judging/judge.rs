@@ -9,7 +9,7 @@ use crate::judging::text::{
     parting_line, quote, quote_end,
 };
 use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
-use puzzle_sandbox::{Ending, Limits};
+use puzzle_sandbox::{Ending, Limits, MemoryStop};
 use std::time::Duration;
 
 /// The classes of a report, most serious first.
@@ -127,6 +127,9 @@ pub struct Graded {
 pub struct Ran<'a> {
     /// How it ended.
     pub ending: Ending,
+    /// With [`Ending::MemoryLimit`]: how the limit stopped it, where the
+    /// runner said (how it was measured, what the run did).
+    pub memory_stop: Option<MemoryStop>,
     /// Its stdout.
     pub out: &'a [u8],
     /// Its stderr.
@@ -214,8 +217,15 @@ impl Judging<'_> {
             }
             Ending::MemoryLimit => {
                 let mib = limits.memory >> 20;
+                // How the limit was measured, not what the run did after:
+                // whether the sampler saw it before it failed is chance,
+                // and a report reads the same at every grading.
+                let how = match ran.memory_stop {
+                    Some(stop) => format!(" {}", stop.held.measured()),
+                    None => String::new(),
+                };
                 let text = format!(
-                    "stopped by the memory limit ({mib} MiB){}",
+                    "stopped by the memory limit ({mib} MiB{how}){}",
                     self.with_stderr()
                 );
                 (Class::MemoryLimit, text)
@@ -409,6 +419,7 @@ mod tests {
     fn judged(f: &Fixture, ending: Ending, out: &str, err: &str) -> Judgement {
         let ran = Ran {
             ending,
+            memory_stop: None,
             out: out.as_bytes(),
             err: err.as_bytes(),
         };
@@ -530,6 +541,7 @@ mod tests {
         let u = fixture("unsol_x", b"2 1 3 b\n1 2 3 b\n");
         let ran = Ran {
             ending: Ending::Exited(0),
+            memory_stop: None,
             out: b"solvavle\n",
             err: b"",
         };

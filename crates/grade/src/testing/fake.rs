@@ -10,7 +10,7 @@
 #![allow(dead_code)]
 
 use crate::judging::fixture::reference_answer;
-use puzzle_sandbox::{Ending, Job, Limits, MemoryLimit, Outcome, Runner, Workdir};
+use puzzle_sandbox::{Ending, Job, Limits, MemoryLimit, MemoryStop, Outcome, Runner, Workdir};
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, Read, Write};
@@ -70,6 +70,8 @@ pub struct Reply {
     pub ending: Ending,
     /// What the memory limit counted (resident memory unless a test says).
     pub memory_limit: MemoryLimit,
+    /// How the memory limit stopped it (none unless a test says).
+    pub memory_stop: Option<MemoryStop>,
 }
 
 impl Reply {
@@ -80,6 +82,7 @@ impl Reply {
             err: Vec::new(),
             ending: Ending::Exited(status),
             memory_limit: MemoryLimit::Cgroup,
+            memory_stop: None,
         }
     }
 
@@ -96,6 +99,16 @@ impl Reply {
             err: Vec::new(),
             ending,
             memory_limit: MemoryLimit::Cgroup,
+            memory_stop: None,
+        }
+    }
+
+    /// Stopped by the memory limit as `stop` says.
+    pub fn memory_stopped(stop: MemoryStop) -> Reply {
+        Reply {
+            memory_limit: stop.held,
+            memory_stop: Some(stop),
+            ..Reply::ended(Ending::MemoryLimit)
         }
     }
 
@@ -157,6 +170,7 @@ impl<F: Fn(&Call) -> Reply + Sync> Runner for FakeRunner<F> {
         job.stderr.write_all(&reply.err)?;
         Ok(Outcome {
             memory_limit: reply.memory_limit,
+            memory_stop: reply.memory_stop,
             ..Outcome::new(reply.ending, Duration::from_millis(10))
         })
     }

@@ -8,7 +8,7 @@ use crate::judging::judge::{Class, Judgement};
 use crate::modes::grade_all::{GradeAll, Select};
 use crate::publishing::record::Row;
 use crate::testing::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch};
-use puzzle_sandbox::{Ending, Runner};
+use puzzle_sandbox::{Ending, MemoryLimit, MemoryStop, Runner};
 use std::fs;
 use std::path::PathBuf;
 
@@ -557,6 +557,65 @@ fn a_failure_under_an_address_space_limit_says_so_and_a_resident_one_does_not() 
     let passed = grade(Reply::exit(0, "solvable\n").under_address_space_limit());
     assert!(!passed.fails(false), "{passed:?}");
     assert!(!format!("{passed:?}").contains("address-space"));
+}
+
+/// A run the memory limit stopped says how the limit was measured,
+/// whichever level held it: the class is the same; what the run did after
+/// (a crash the sampler did not see coming, or its kill) is not in the
+/// report, which reads the same at every grading.
+#[test]
+fn a_run_stopped_by_the_memory_limit_says_how_it_was_measured() {
+    let scratch = Scratch::new("memory-stop");
+    let fixtures = few(&scratch, &[("sol2_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
+    let settings = Settings {
+        memory: 64 << 20,
+        ..Settings::default()
+    };
+    let grade = |reply: Reply| {
+        let runner = FakeRunner::new(move |_: &Call| reply.clone());
+        grade_program(
+            &runner,
+            &scratch.0.join("puzzle"),
+            &fixtures,
+            &settings,
+            &scratch.0,
+            &|_| {},
+        )
+        .unwrap()
+        .remove(0)
+        .judgement
+    };
+    let stopped = |held, peak, then| {
+        grade(
+            Reply::memory_stopped(MemoryStop { held, peak, then }).with_err("Segmentation fault\n"),
+        )
+    };
+    assert_eq!(
+        stopped(MemoryLimit::Sampled, Some(65 << 20), Some(Ending::Signalled(11))),
+        Judgement::Noted(
+            Class::MemoryLimit,
+            "stopped by the memory limit (64 MiB of resident memory, sampled every 10 ms and at its high-water mark); stderr 'Segmentation fault'".into()
+        )
+    );
+    assert_eq!(
+        stopped(MemoryLimit::Cgroup, None, None),
+        Judgement::Noted(
+            Class::MemoryLimit,
+            "stopped by the memory limit (64 MiB of resident memory, held by a memory cgroup); stderr 'Segmentation fault'".into()
+        )
+    );
+    // Under an address-space limit, no word of a false error is added.
+    let Judgement::Noted(Class::MemoryLimit, text) = stopped(
+        MemoryLimit::AddressSpace,
+        Some(63 << 20),
+        Some(Ending::Exited(1)),
+    ) else {
+        panic!("not a memory limit");
+    };
+    assert_eq!(
+        text,
+        "stopped by the memory limit (64 MiB of address space (RLIMIT_AS): an allocation refused at it, most likely); stderr 'Segmentation fault'"
+    );
 }
 
 #[test]

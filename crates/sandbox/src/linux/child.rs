@@ -126,8 +126,31 @@ pub fn keeper(plan: &Plan, status: c_int, argv: &[*const c_char], envp: &[*const
             sys::kill(-(pid as pid_t), sys::SIGKILL);
             sweep();
         }
+        tell(STATUS_FD, peak());
         tell(STATUS_FD, Message::Status(st));
         sys::_exit(0);
+    }
+}
+
+/// The high-water marks of resident memory of the keeper's children (the
+/// program, and what the keeper reaped) and of the keeper, in KiB.
+fn peak() -> Message {
+    let kib = |who: c_int| {
+        let mut usage = sys::rusage {
+            utime: [0; 2],
+            stime: [0; 2],
+            maxrss: 0,
+            rest: [0; 13],
+        };
+        // SAFETY: usage is a writable struct rusage.
+        if unsafe { sys::getrusage(who, &mut usage) } != 0 {
+            return 0;
+        }
+        i32::try_from(usage.maxrss).unwrap_or(i32::MAX)
+    };
+    Message::Peak {
+        children_kib: kib(sys::RUSAGE_CHILDREN),
+        keeper_kib: kib(sys::RUSAGE_SELF),
     }
 }
 

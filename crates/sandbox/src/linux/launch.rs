@@ -1,6 +1,7 @@
 //! The grader's side of one run: clones the keeper (see `child`), waits for
 //! it until the wall-clock limit, kills the run there, and reads what the
-//! keeper and the program wrote on the status pipe.
+//! keeper and the program wrote on the status pipe: how the program ended,
+//! and the most memory it held.
 
 use super::child::keeper;
 use super::folder;
@@ -28,6 +29,37 @@ pub enum Raw {
     OverFolder,
 }
 
+/// How a run ended, and what its resident memory came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launched {
+    /// How it ended.
+    pub raw: Raw,
+    /// Its wall-clock time.
+    pub elapsed: Duration,
+    /// The most resident memory the sampler saw, in bytes, over all the
+    /// run's processes (0 where it did not sample).
+    pub sampled: u64,
+    /// The program's own high-water mark of resident memory, in bytes (its
+    /// largest process's, its mapped files' pages included), as the kernel
+    /// kept it to the end: none where that mark may be the copy of the
+    /// grader the program was before `execve` (not above the keeper's own).
+    pub program_peak: Option<u64>,
+}
+
+/// How far a child's high-water mark may rise above the keeper's before
+/// `execve` (the pages the program's process touches between its clone
+/// and `execve`), in KiB: a mark above the keeper's by more is the
+/// program's own.
+const BEFORE_EXEC_KIB: i64 = 1024;
+
+/// The program's own high-water mark in bytes, from the keeper's message
+/// (see [`Message::Peak`]), when it is above what the copy of the grader
+/// held.
+fn program_peak(children_kib: i32, keeper_kib: i32) -> Option<u64> {
+    (i64::from(children_kib) > i64::from(keeper_kib) + BEFORE_EXEC_KIB)
+        .then(|| u64::from(children_kib.unsigned_abs()) << 10)
+}
+
 /// What the grader samples while the run goes on.
 #[derive(Clone, Debug)]
 pub struct Watch {
@@ -44,10 +76,13 @@ impl Watch {
         self.memory.is_some() || self.folder.is_some()
     }
 
-    /// Whether the run `keeper` is over a limit now, and which.
-    fn over(&self, keeper: pid_t) -> Option<Raw> {
+    /// Whether the run `keeper` is over a limit now, and which; `seen` is
+    /// raised to the resident memory sampled now.
+    fn over(&self, keeper: pid_t, seen: &mut u64) -> Option<Raw> {
         if let Some((limit, grader)) = self.memory {
-            if memory::resident(keeper, grader) > limit {
+            let resident = memory::resident(keeper, grader);
+            *seen = (*seen).max(resident);
+            if resident > limit {
                 return Some(Raw::OverMemory);
             }
         }
@@ -59,9 +94,9 @@ impl Watch {
 }
 
 /// Runs `plan` with the wall-clock limit `wall` (and the limits `watch`
-/// samples): the raw ending and the time it took; `Err` names the step
-/// that failed.
-pub fn launch(plan: &Plan, wall: Duration, watch: &Watch) -> io::Result<(Raw, Duration)> {
+/// samples): the raw ending, the time it took and the memory it held;
+/// `Err` names the step that failed.
+pub fn launch(plan: &Plan, wall: Duration, watch: &Watch) -> io::Result<Launched> {
     // Pointer arrays for execve, pointing into the plan's strings.
     let argv: Vec<*const c_char> = plan
         .argv
@@ -114,8 +149,9 @@ pub fn launch(plan: &Plan, wall: Duration, watch: &Watch) -> io::Result<(Raw, Du
     let mut messages = Vec::new();
     let mut interrupted = false;
     let mut over = None;
+    let mut sampled = 0;
     let mut sample = || {
-        over = watch.over(pid);
+        over = watch.over(pid, &mut sampled);
         over.is_some()
     };
     let slice = if watch.samples() {
@@ -178,14 +214,27 @@ pub fn launch(plan: &Plan, wall: Duration, watch: &Watch) -> io::Result<(Raw, Du
     if interrupted {
         return Err(io::ErrorKind::Interrupted.into());
     }
+    let program_peak = messages.iter().find_map(|m| match *m {
+        Message::Peak {
+            children_kib,
+            keeper_kib,
+        } => program_peak(children_kib, keeper_kib),
+        _ => None,
+    });
+    let launched = |raw| Launched {
+        raw,
+        elapsed,
+        sampled,
+        program_peak,
+    };
     if let Some(raw) = raw {
-        return Ok((raw, elapsed));
+        return Ok(launched(raw));
     }
     match messages.iter().find_map(|m| match m {
         Message::Status(st) => Some(*st),
         _ => None,
     }) {
-        Some(st) => Ok((Raw::Status(st), elapsed)),
+        Some(st) => Ok(launched(Raw::Status(st))),
         None => match sys::term_signal(status) {
             Some(sig) => Err(io::Error::other(format!(
                 "sandbox: the run's keeper was killed by signal {sig}"
@@ -263,4 +312,19 @@ fn read_messages(fd: c_int) -> Vec<Message> {
         bytes.extend_from_slice(&buf[..n as usize]);
     }
     Message::decode_all(&bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A child's mark no higher than the keeper's may be the copy of the
+    /// grader the program was before `execve`: not the program's own.
+    #[test]
+    fn only_a_mark_above_the_keepers_is_the_programs() {
+        assert_eq!(program_peak(66_660, 1_516), Some(66_660 << 10));
+        assert_eq!(program_peak(51_580, 51_764), None);
+        assert_eq!(program_peak(52_000, 51_764), None);
+        assert_eq!(program_peak(0, 0), None);
+    }
 }

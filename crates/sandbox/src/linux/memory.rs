@@ -7,6 +7,12 @@
 //! address-space rlimit
 //! ([`MemoryLimit::AddressSpace`](crate::MemoryLimit::AddressSpace)).
 //!
+//! A sample every few milliseconds misses a run that fills its memory and
+//! crashes between two: the most the sampler saw is kept, and the keeper
+//! adds the kernel's high-water mark of the program's memory once it has
+//! ended, so that such a run is stopped by the limit as a cgroup would
+//! have stopped it ([`MemoryStop`](crate::MemoryStop)).
+//!
 //! The run's processes are the keeper's descendants, found through
 //! `/proc/PID/task/TID/children`; a process's resident memory is its
 //! anonymous and shared-memory pages (`RssAnon` and `RssShmem` of

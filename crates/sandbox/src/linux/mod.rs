@@ -26,10 +26,10 @@ mod plan;
 mod wire;
 
 use crate::sys;
-use crate::{Ending, Job, Level, MemoryLimit, Outcome, Runner, Workdir};
+use crate::{Ending, Job, Level, MemoryLimit, MemoryStop, Outcome, Runner, Workdir};
 use cgroup::{Counters, Groups, Hierarchy};
 use ids::Lent;
-use launch::{launch, Raw, Watch};
+use launch::{launch, Launched, Raw, Watch};
 use level::Found;
 use plan::Setting;
 use std::ffi::c_ulong;
@@ -256,11 +256,17 @@ impl Sandbox {
         if made_scratch {
             let _ = fs::remove_dir_all(&scratch);
         }
-        let (raw, elapsed) = result?;
+        let launched = result?;
+        let (ending, memory_stop) = classify(
+            launched.raw,
+            counters,
+            Memory::of(&launched, memory_limit, job.limits.memory),
+        );
         Ok(Outcome {
-            ending: classify(raw, counters),
-            elapsed,
+            ending,
+            elapsed: launched.elapsed,
             memory_limit,
+            memory_stop,
         })
     }
 }
@@ -421,16 +427,56 @@ pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf
     );
 }
 
-/// How a run ended, from its wait status and its cgroups' counters: a run
-/// that did not exit 0 and had a process killed by the out-of-memory killer,
-/// else a fork refused, else a charge refused at the memory limit, was
-/// stopped by that limit; else it ended as its status says (SIGXCPU is the
-/// time limit).
-fn classify(raw: Raw, counters: Counters) -> Ending {
+/// What a run's memory came to, for [`classify`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Memory {
+    /// What held the limit.
+    held: MemoryLimit,
+    /// The limit, in bytes.
+    limit: u64,
+    /// The run's resident peak in bytes, where known: the program's
+    /// high-water mark as the kernel kept it to its end, or the most the
+    /// sampler saw over all the run's processes, whichever is more.
+    peak: Option<u64>,
+}
+
+impl Memory {
+    fn of(launched: &Launched, held: MemoryLimit, limit: u64) -> Memory {
+        let sampled = (launched.sampled > 0).then_some(launched.sampled);
+        Memory {
+            held,
+            limit,
+            peak: launched.program_peak.max(sampled),
+        }
+    }
+}
+
+/// The file-size limit's signal: a limit of its own, not a crash at the
+/// memory limit.
+const SIGXFSZ: i32 = 25;
+
+/// How a run ended, from its wait status, its cgroups' counters and its
+/// memory: a run that did not exit 0 and had a process killed by the
+/// out-of-memory killer, else a fork refused, else a charge refused at the
+/// memory limit, was stopped by that limit; so was one the sampler saw over
+/// the memory limit, and, without a memory cgroup, one that failed by
+/// itself (a crash, an exit status other than 0) once its resident peak had
+/// come to the limit ([`MemoryLimit::reached`]: as a cgroup would have
+/// stopped it, see [`MemoryStop`]); else it ended as its status says
+/// (SIGXCPU is the time limit).
+fn classify(raw: Raw, counters: Counters, memory: Memory) -> (Ending, Option<MemoryStop>) {
+    let stopped = |peak, then| {
+        let stop = MemoryStop {
+            held: memory.held,
+            peak,
+            then,
+        };
+        (Ending::MemoryLimit, Some(stop))
+    };
     let plain = match raw {
         Raw::TimedOut => Ending::TimedOut,
-        Raw::OverMemory => return Ending::MemoryLimit,
-        Raw::OverFolder => return Ending::Signalled(25),
+        Raw::OverMemory => return stopped(None, None),
+        Raw::OverFolder => return (Ending::Signalled(SIGXFSZ), None),
         Raw::Status(st) => match (sys::exit_code(st), sys::term_signal(st)) {
             (Some(code), _) => Ending::Exited(code),
             (None, Some(sys::SIGXCPU)) => Ending::TimedOut,
@@ -438,17 +484,29 @@ fn classify(raw: Raw, counters: Counters) -> Ending {
             (None, None) => Ending::Exited(-1),
         },
     };
+    let failed_by_itself = match plain {
+        Ending::Exited(code) => code != 0,
+        Ending::Signalled(sig) => sig != SIGXFSZ,
+        _ => false,
+    };
     if plain == Ending::Exited(0) {
         // It met a limit, perhaps, but coped: graded on what it printed.
-        plain
+        (plain, None)
     } else if counters.oom_kills > 0 {
-        Ending::MemoryLimit
+        stopped(None, None)
     } else if counters.fork_refusals > 0 {
-        Ending::ProcessLimit
+        (Ending::ProcessLimit, None)
     } else if counters.memory_hits > 0 {
-        Ending::MemoryLimit
+        stopped(None, Some(plain))
+    } else if memory.held != MemoryLimit::Cgroup
+        && failed_by_itself
+        && memory
+            .peak
+            .is_some_and(|peak| memory.held.reached(peak, memory.limit))
+    {
+        stopped(memory.peak, Some(plain))
     } else {
-        plain
+        (plain, None)
     }
 }
 
@@ -684,18 +742,119 @@ mod tests {
             fork_refusals: 3,
             ..none
         };
-        assert_eq!(classify(Raw::Status(0), none), Ending::Exited(0));
-        assert_eq!(classify(Raw::Status(2 << 8), none), Ending::Exited(2));
-        assert_eq!(classify(Raw::Status(11), none), Ending::Signalled(11));
-        assert_eq!(classify(Raw::Status(24), none), Ending::TimedOut);
-        assert_eq!(classify(Raw::TimedOut, none), Ending::TimedOut);
-        assert_eq!(classify(Raw::OverMemory, none), Ending::MemoryLimit);
-        assert_eq!(classify(Raw::Status(9), oom), Ending::MemoryLimit);
-        assert_eq!(classify(Raw::Status(1 << 8), forks), Ending::ProcessLimit);
-        assert_eq!(classify(Raw::TimedOut, forks), Ending::ProcessLimit);
+        let cgroup = Memory {
+            held: MemoryLimit::Cgroup,
+            limit: 64 << 20,
+            peak: None,
+        };
+        let ending = |raw, counters| classify(raw, counters, cgroup).0;
+        assert_eq!(ending(Raw::Status(0), none), Ending::Exited(0));
+        assert_eq!(ending(Raw::Status(2 << 8), none), Ending::Exited(2));
+        assert_eq!(ending(Raw::Status(11), none), Ending::Signalled(11));
+        assert_eq!(ending(Raw::Status(24), none), Ending::TimedOut);
+        assert_eq!(ending(Raw::TimedOut, none), Ending::TimedOut);
+        assert_eq!(ending(Raw::OverMemory, none), Ending::MemoryLimit);
+        assert_eq!(ending(Raw::Status(9), oom), Ending::MemoryLimit);
+        assert_eq!(ending(Raw::Status(1 << 8), forks), Ending::ProcessLimit);
+        assert_eq!(ending(Raw::TimedOut, forks), Ending::ProcessLimit);
         // A program that met a limit and coped is not stopped by it.
-        assert_eq!(classify(Raw::Status(0), forks), Ending::Exited(0));
-        assert_eq!(classify(Raw::Status(0), oom), Ending::Exited(0));
+        assert_eq!(ending(Raw::Status(0), forks), Ending::Exited(0));
+        assert_eq!(ending(Raw::Status(0), oom), Ending::Exited(0));
+        assert_eq!(
+            classify(Raw::Status(9), oom, cgroup).1.unwrap().story(),
+            "killed by the out-of-memory killer"
+        );
+    }
+
+    /// Without a memory cgroup, a run that failed by itself once its peak
+    /// had come to the limit is stopped by the limit, as a cgroup would
+    /// have stopped it; one that failed with less in use, or coped, or
+    /// was stopped by another limit, is not.
+    #[test]
+    fn a_failure_at_the_limit_is_the_limits_without_a_cgroup() {
+        let none = Counters::default();
+        let at = |held, peak: u64| Memory {
+            held,
+            limit: 64 << 20,
+            peak: Some(peak),
+        };
+        let sampled = |peak| at(MemoryLimit::Sampled, peak);
+        let segv = Raw::Status(11);
+        let (ending, stop) = classify(segv, none, sampled(65 << 20));
+        assert_eq!(ending, Ending::MemoryLimit);
+        assert_eq!(
+            stop.unwrap().story(),
+            "a high-water mark of 65 MiB, then killed by signal 11"
+        );
+        assert_eq!(
+            stop.unwrap().held.measured(),
+            format!(
+                "of resident memory, sampled every {} ms and at its high-water mark",
+                memory::EVERY_MS
+            )
+        );
+        let (ending, stop) = classify(Raw::Status(1 << 8), none, sampled(64 << 20));
+        assert_eq!(ending, Ending::MemoryLimit);
+        assert_eq!(
+            stop.unwrap().story(),
+            "a high-water mark of 64 MiB, then exited with status 1"
+        );
+        assert_eq!(
+            classify(Raw::OverMemory, none, sampled(70 << 20))
+                .1
+                .unwrap()
+                .story(),
+            "seen over it, and killed"
+        );
+        // Under the limit, it failed for its own reasons.
+        assert_eq!(
+            classify(segv, none, sampled((64 << 20) - 1)),
+            (Ending::Signalled(11), None)
+        );
+        assert_eq!(
+            classify(
+                segv,
+                none,
+                Memory {
+                    peak: None,
+                    ..sampled(0)
+                }
+            ),
+            (Ending::Signalled(11), None)
+        );
+        // It coped, or another limit stopped it.
+        assert_eq!(
+            classify(Raw::Status(0), none, sampled(65 << 20)).0,
+            Ending::Exited(0)
+        );
+        assert_eq!(
+            classify(Raw::TimedOut, none, sampled(65 << 20)).0,
+            Ending::TimedOut
+        );
+        assert_eq!(
+            classify(Raw::Status(25), none, sampled(65 << 20)).0,
+            Ending::Signalled(25)
+        );
+        // A cgroup is the rule itself: its counters decide.
+        assert_eq!(
+            classify(segv, none, at(MemoryLimit::Cgroup, 65 << 20)).0,
+            Ending::Signalled(11)
+        );
+        // Under an address-space limit, within a sixteenth of it.
+        let (ending, stop) = classify(
+            Raw::Status(1 << 8),
+            none,
+            at(MemoryLimit::AddressSpace, 62 << 20),
+        );
+        assert_eq!(ending, Ending::MemoryLimit);
+        assert_eq!(
+            stop.unwrap().story(),
+            "a resident high-water mark of 62 MiB, then exited with status 1"
+        );
+        assert_eq!(
+            classify(segv, none, at(MemoryLimit::AddressSpace, 59 << 20)).0,
+            Ending::Signalled(11)
+        );
     }
 
     /// A step that fails in the child is named, with its errno: here the

@@ -1,6 +1,6 @@
 //! What the run's processes tell the grader, on the status pipe: how the
-//! program ended, its pid (without a PID namespace), or which step failed
-//! and with which `errno`.
+//! program ended and the most memory it held, its pid (without a PID
+//! namespace), or which step failed and with which `errno`.
 //!
 //! Every message is four native-endian `i32`s, written by one `write` (a
 //! pipe writes up to `PIPE_BUF` bytes at once, so messages never mix). The
@@ -149,6 +149,13 @@ pub enum Message {
     ProgramPid(i32),
     /// A step failed with this `errno`; the process that wrote it exits.
     Failed { step: Step, errno: i32 },
+    /// The high-water marks of resident memory, in KiB, once the program
+    /// has ended (written just before its status): the largest of the
+    /// keeper's children (the program, with what it waited for and what
+    /// the keeper reaped), and the keeper's own. A child's mark counts
+    /// its pages before `execve` too, a copy of the keeper's: only a mark
+    /// above the keeper's is the program's own.
+    Peak { children_kib: i32, keeper_kib: i32 },
 }
 
 /// The length of a message on the pipe.
@@ -161,6 +168,10 @@ impl Message {
         let words = match self {
             Message::Status(st) => [1, st, 0, 0],
             Message::ProgramPid(pid) => [2, pid, 0, 0],
+            Message::Peak {
+                children_kib,
+                keeper_kib,
+            } => [4, children_kib, keeper_kib, 0],
             Message::Failed { step, errno } => {
                 let [code, arg] = step.encode();
                 [3, code, arg, errno]
@@ -182,6 +193,10 @@ impl Message {
             3 => Message::Failed {
                 step: Step::decode([w(4), w(8)])?,
                 errno: w(12),
+            },
+            4 => Message::Peak {
+                children_kib: w(4),
+                keeper_kib: w(8),
             },
             _ => return None,
         })
@@ -247,7 +262,14 @@ mod tests {
             let message = Message::Failed { step, errno: 11 };
             assert_eq!(Message::decode(&message.encode()), Some(message));
         }
-        for message in [Message::Status(9), Message::ProgramPid(4242)] {
+        for message in [
+            Message::Status(9),
+            Message::ProgramPid(4242),
+            Message::Peak {
+                children_kib: 66_660,
+                keeper_kib: 1_516,
+            },
+        ] {
             assert_eq!(Message::decode(&message.encode()), Some(message));
         }
     }

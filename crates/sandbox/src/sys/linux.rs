@@ -10,6 +10,22 @@
 use super::{getrlimit, pid_t, rlimit};
 use std::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void};
 
+/// `struct rusage` of 64-bit Linux: two `timeval`s, then fourteen `long`s,
+/// of which only the high-water mark of resident memory is read.
+#[repr(C)]
+pub struct rusage {
+    pub utime: [c_long; 2],
+    pub stime: [c_long; 2],
+    /// The most resident memory, in KiB: of this process (`RUSAGE_SELF`),
+    /// or of the largest child waited for, with its own waited-for
+    /// descendants (`RUSAGE_CHILDREN`).
+    pub maxrss: c_long,
+    pub rest: [c_long; 13],
+}
+
+pub const RUSAGE_SELF: c_int = 0;
+pub const RUSAGE_CHILDREN: c_int = -1;
+
 #[repr(C)]
 pub struct pollfd {
     pub fd: c_int,
@@ -51,6 +67,7 @@ extern "C" {
         envp: *const *const c_char,
     ) -> c_int;
     pub fn waitpid(pid: pid_t, status: *mut c_int, options: c_int) -> pid_t;
+    pub fn getrusage(who: c_int, usage: *mut rusage) -> c_int;
     pub fn poll(fds: *mut pollfd, n: c_ulong, timeout_ms: c_int) -> c_int;
     pub fn geteuid() -> c_uint;
     pub fn getuid() -> c_uint;

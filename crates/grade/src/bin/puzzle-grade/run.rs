@@ -2,7 +2,7 @@
 //! standard streams.
 
 use crate::args::Given;
-use puzzle_sandbox::{Ending, Job, Limits, Runner, Sandbox, Workdir};
+use puzzle_sandbox::{Ending, Job, Limits, MemoryStop, Runner, Sandbox, Workdir};
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
@@ -70,8 +70,9 @@ fn signal_name(sig: i32) -> &'static str {
     }
 }
 
-/// How a run ended, in words, and the exit status that says it.
-fn describe(ending: Ending, limits: &Limits) -> (Option<String>, u8) {
+/// How a run ended, in words, and the exit status that says it; `stop`
+/// says how the memory limit stopped it, when it did.
+fn describe(ending: Ending, stop: Option<MemoryStop>, limits: &Limits) -> (Option<String>, u8) {
     match ending {
         Ending::Exited(0) => (None, 0),
         Ending::Exited(code) => (Some(format!("exited with status {code}")), code as u8),
@@ -100,8 +101,10 @@ fn describe(ending: Ending, limits: &Limits) -> (Option<String>, u8) {
         ),
         Ending::MemoryLimit => (
             Some(format!(
-                "stopped by the memory limit ({})",
-                mib(limits.memory)
+                "stopped by the memory limit ({}{})",
+                mib(limits.memory),
+                stop.map(|s| format!(" {}; {}", s.held.measured(), s.story()))
+                    .unwrap_or_default()
             )),
             125,
         ),
@@ -174,9 +177,11 @@ pub fn sandbox_command(o: &Given) -> ExitCode {
     let _ = std::fs::remove_dir_all(&scratch_root);
     match result {
         Ok(outcome) => {
-            let (text, code) = describe(outcome.ending, &limits);
+            let (text, code) = describe(outcome.ending, outcome.memory_stop, &limits);
             if let Some(text) = text {
-                let caveat = if outcome.memory_limit.is_resident() {
+                let caveat = if outcome.memory_limit.is_resident()
+                    || outcome.ending == Ending::MemoryLimit
+                {
                     ""
                 } else {
                     " (the memory limit was on the address space: a refused allocation may be why)"
@@ -199,9 +204,10 @@ mod tests {
     #[test]
     fn exit_status_says_how_it_ended() {
         let l = limits(&Given::default());
-        assert_eq!(describe(Ending::Exited(0), &l), (None, 0));
+        let describe_plain = |ending, limits: &Limits| describe(ending, None, limits);
+        assert_eq!(describe_plain(Ending::Exited(0), &l), (None, 0));
         assert_eq!(
-            describe(
+            describe_plain(
                 Ending::TimedOut,
                 &Limits {
                     wall: Duration::from_secs(2),
@@ -211,15 +217,27 @@ mod tests {
             (Some("killed at the time limit (2 s)".into()), 124)
         );
         assert_eq!(
-            describe(Ending::MemoryLimit, &l),
+            describe_plain(Ending::MemoryLimit, &l),
             (Some("stopped by the memory limit (1024 MiB)".into()), 125)
         );
+        let stop = MemoryStop {
+            held: puzzle_sandbox::MemoryLimit::Sampled,
+            peak: Some(1025 << 20),
+            then: Some(Ending::Signalled(11)),
+        };
         assert_eq!(
-            describe(Ending::Signalled(11), &l),
+            describe(Ending::MemoryLimit, Some(stop), &l),
+            (
+                Some("stopped by the memory limit (1024 MiB of resident memory, sampled every 10 ms and at its high-water mark; a high-water mark of 1025 MiB, then killed by signal 11)".into()),
+                125
+            )
+        );
+        assert_eq!(
+            describe_plain(Ending::Signalled(11), &l),
             (Some("killed by signal 11 (SIGSEGV)".into()), 139)
         );
         assert_eq!(
-            describe(Ending::Signalled(25), &l),
+            describe_plain(Ending::Signalled(25), &l),
             (Some("stopped by the file-size limit (64 MiB)".into()), 153)
         );
     }

@@ -137,6 +137,7 @@ impl Prober<'_> {
         } else {
             let ran = Ran {
                 ending: outcome.ending,
+                memory_stop: outcome.memory_stop,
                 out: &out,
                 err: &err,
             };
