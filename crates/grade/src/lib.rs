@@ -40,7 +40,7 @@ pub use intake::name::Name;
 pub use judging::fixture::Fixture;
 pub use judging::judge::{Class, Graded};
 pub use judging::open_choice::in_words;
-pub use marking::marks::{points, Scheme};
+pub use marking::marks::{lost_in_words, points, Scheme};
 pub use marking::report::{write_marked_report, Counts};
 pub use modes::check::check_reference;
 pub use modes::fuzz::{fuzz, Options as FuzzOptions, Summary as FuzzSummary};

@@ -33,8 +33,8 @@ pub fn write_summary_files(
     let mut fixtures = String::from(FIXTURES_CSV_HEADER) + "\n";
     let mut json = String::new();
     for record in &sorted {
-        table += &(record.row.table_line(width) + "\n");
-        csv += &(record.row.csv_line() + "\n");
+        table += &(record.table_line(width) + "\n");
+        csv += &(record.csv_line() + "\n");
         for line in &record.fixtures {
             fixtures += &(line.csv_line(&record.row.name) + "\n");
         }
