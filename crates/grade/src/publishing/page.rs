@@ -83,6 +83,9 @@ pub fn line_passes(line: &FixtureLine, strict: bool) -> bool {
 
 /// The class a fixture line names (`None`: passed).
 fn class_of(name: &str) -> Option<Class> {
+    if name == "passed" {
+        return None;
+    }
     Class::ALL.into_iter().find(|c| c.name() == name)
 }
 
@@ -327,7 +330,15 @@ pub fn class_page(
     };
     let mut causes = Causes::new();
     for (s, b) in built.iter().enumerate() {
-        for class in Class::ALL {
+        let mut classes: Vec<Class> = b
+            .record
+            .fixtures
+            .iter()
+            .filter_map(|l| class_of(&l.class))
+            .collect();
+        classes.sort_by_key(|&c| c as usize);
+        classes.dedup();
+        for class in classes {
             if let Some(cause) = cause_of(b.record, class, &mut shapes) {
                 causes.insert((s, class), cause);
             }

@@ -368,6 +368,9 @@ impl Record {
     pub fn lost(&self) -> Option<Vec<(Class, f64)>> {
         self.row.marks.as_ref()?;
         let noted = self.fixtures.iter().filter_map(|line| {
+            if line.class == "passed" {
+                return None;
+            }
             let class = Class::ALL.into_iter().find(|c| c.name() == line.class)?;
             Some((class, line.points, line.max_points))
         });
