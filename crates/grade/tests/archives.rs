@@ -174,9 +174,28 @@ fn csv_note(class: &Class, name: &str) -> String {
         .lines()
         .find(|l| l.starts_with(&format!("{name},")) || l.starts_with(&format!("\"{name}\",")))
         .unwrap_or_else(|| panic!("no row {name} in\n{csv}"));
-    line.rsplit_once(",\"")
-        .map(|(_, note)| note.trim_end_matches('"').to_string())
-        .unwrap_or_default()
+    let header = fields(csv.lines().next().unwrap());
+    let at = header.iter().position(|h| h == "note").unwrap();
+    fields(line)[at].clone()
+}
+
+/// A CSV line's fields, unquoted.
+fn fields(line: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                out.last_mut().unwrap().push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => out.push(String::new()),
+            (c, _) => out.last_mut().unwrap().push(c),
+        }
+    }
+    out
 }
 
 /// A tar header block: `name`, `size`, `typeflag`, with its checksum right

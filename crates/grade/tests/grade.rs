@@ -1101,18 +1101,31 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     assert_eq!(lines.len(), 6, "{table}");
     assert_eq!(
         lines[0],
-        "submission built passed failed verdict missed false status stderr timeout memory procs crash format open  score    max fuzz    time slowest  note"
+        format!(
+            "submission built passed failed verdict missed false status stderr timeout memory procs crash format open  score    max fuzz    time slowest  {:<43}  note",
+            "lost"
+        )
     );
+    // The marks lost, then the note, where the header puts them.
+    let lost_at = lines[0].find("  lost").unwrap() + 2;
+    let note_at = lines[0].find("  note").unwrap() + 2;
+    let note = |line: &str| line.get(note_at..).unwrap_or("").to_string();
     // A row: the first 17 fields exactly (the counts, the score and its
-    // maximum), no fuzzing, two times in seconds, the note.
-    let check = |line: &str, expected: &[&str], note: &str| {
+    // maximum), no fuzzing, two times in seconds, what the marks were lost
+    // on, the note.
+    let check = |line: &str, expected: &[&str], lost: &str, note: &str| {
         let fields: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(fields[..17], *expected, "{table}");
         assert_eq!(fields[17], "-", "{table}");
         for time in &fields[18..20] {
             assert!(*time == "-" || time.parse::<f64>().is_ok(), "{table}");
         }
-        assert_eq!(fields[20..].join(" "), note, "{table}");
+        assert_eq!(
+            line[lost_at..note_at.min(line.len())].trim_end(),
+            lost,
+            "{table}"
+        );
+        assert_eq!(line.get(note_at..).unwrap_or(""), note, "{table}");
     };
     check(
         lines[1],
@@ -1120,6 +1133,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
             "alice", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "100",
             "100",
         ],
+        "nothing",
         "dcc not found: built with cc -lm",
     );
     // The compiler's words differ from one compiler to the next: the note
@@ -1129,11 +1143,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         .lines()
         .position(|l| l.starts_with("#error"))
         .unwrap();
-    let bob_note = lines[2]
-        .split_whitespace()
-        .skip(20)
-        .collect::<Vec<_>>()
-        .join(" ");
+    let bob_note = note(lines[2]);
     assert!(
         bob_note.starts_with(&format!("make failed: puzzle.c:{line}:"))
             && bob_note.contains("this submission does not compile"),
@@ -1144,6 +1154,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         &[
             "bob", "no", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
         ],
+        "-",
         &bob_note,
     );
     check(
@@ -1152,6 +1163,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
             "carol", "yes", "0", "2", "0", "0", "0", "0", "0", "2", "0", "0", "0", "0", "0", "0",
             "100",
         ],
+        "timeout 100",
         "",
     );
     check(
@@ -1160,6 +1172,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
             "dave", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "100",
             "100",
         ],
+        "nothing",
         "no Makefile: built with cc -O2 -o puzzle puzzle.c -lm",
     );
     assert_eq!(
@@ -1186,17 +1199,17 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     );
     let csv = fs::read_to_string(grades.join("summary.csv")).unwrap();
     let csv: Vec<&str> = csv.lines().collect();
-    assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note");
+    assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note,lost");
     assert!(
         csv[1].starts_with("\"alice\",yes,2,0,0,0,0,0,0,0,0,0,0,0,0,100,100,,"),
         "{}",
         csv[1]
     );
-    assert!(csv[1].ends_with(",\"dcc not found: built with cc -lm\""));
+    assert!(csv[1].ends_with(",\"dcc not found: built with cc -lm\",\"nothing\""));
     assert_eq!(
         csv[2],
         format!(
-            "\"bob\",no,,,,,,,,,,,,,,,,,,,\"{}\"",
+            "\"bob\",no,,,,,,,,,,,,,,,,,,,\"{}\",",
             bob_note.replace('"', "\"\"")
         )
     );
@@ -1455,15 +1468,15 @@ fn grade_all_unpacks_submissions_as_handed_in_in_the_sandbox() {
         .unwrap();
     scratch.assert_clean();
     let table = String::from_utf8_lossy(&out.stdout);
+    // The note, where the header puts it (after what the marks were
+    // lost on).
+    let note_at = table.lines().next().unwrap().find("  note").unwrap() + 2;
     let note = |name: &str| -> String {
         let row = table
             .lines()
             .find(|l| l.starts_with(&format!("{name} ")))
             .unwrap_or_else(|| panic!("no row {name} in\n{table}"));
-        row.split_whitespace()
-            .skip(20)
-            .collect::<Vec<_>>()
-            .join(" ")
+        row.get(note_at..).unwrap_or("").to_string()
     };
     assert_eq!(
         note("zipped"),

@@ -414,18 +414,31 @@ impl Score {
         judgements: impl Iterator<Item = &'a Judgement>,
         keep: impl Fn(usize) -> bool,
     ) -> Vec<(Class, f64)> {
-        let mut lost = [0u64; Class::ALL.len()];
-        for (i, (judgement, (earned, max))) in judgements.zip(&self.per_fixture).enumerate() {
-            if let (Judgement::Noted(class, _), true) = (judgement, keep(i)) {
-                lost[*class as usize] += cents(*max).saturating_sub(cents(*earned));
-            }
-        }
-        Class::ALL
-            .into_iter()
-            .filter(|c| lost[*c as usize] > 0)
-            .map(|c| (c, hundredths(lost[c as usize])))
-            .collect()
+        let noted = judgements.zip(&self.per_fixture).enumerate().filter_map(
+            |(i, (judgement, &(earned, max)))| match judgement {
+                Judgement::Noted(class, _) if keep(i) => Some((*class, earned, max)),
+                _ => None,
+            },
+        );
+        lost_of(noted)
     }
+}
+
+/// What each class of fault cost, from each failing fixture's class, its
+/// points and its maximum (`(class, earned, max)`), in [`Class::ALL`]'s
+/// order, only the classes that cost something: the arithmetic of
+/// [`Score::lost_by_class`], in whole hundredths. A grading's record gives
+/// the same from its fixtures' lines (`Record::lost`).
+pub fn lost_of(fixtures: impl Iterator<Item = (Class, f64, f64)>) -> Vec<(Class, f64)> {
+    let mut lost = [0u64; Class::ALL.len()];
+    for (class, earned, max) in fixtures {
+        lost[class as usize] += cents(max).saturating_sub(cents(earned));
+    }
+    Class::ALL
+        .into_iter()
+        .filter(|c| lost[*c as usize] > 0)
+        .map(|c| (c, hundredths(lost[c as usize])))
+        .collect()
 }
 
 /// Points lost by class in words: `wrong verdict 10.5, missed error 2.3`

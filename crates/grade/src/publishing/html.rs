@@ -52,8 +52,13 @@ pub fn href(name: &str) -> String {
 
 /// The style the pages share: the system's fonts, a readable measure, wide
 /// tables scrolled in their own box in a narrow window and whole on paper.
+/// The class page's fixture table is as wide as the page, its columns set
+/// (long names wrap, a cause is cut to its line); its folded lists are
+/// `<details>`. Every colour of text is at WCAG's 4.5:1 against the white
+/// page and the headers' grey (see the tests), and none says anything
+/// alone: a flag is also a word.
 pub const STYLE: &str = "\
-:root{color-scheme:light;--ink:#1b1f23;--muted:#57606a;--line:#d0d7de;--bar:#3b6ea8;--bad:#b3261e;--good:#1a7f37}
+:root{color-scheme:light;--ink:#1b1f23;--muted:#57606a;--line:#d0d7de;--bad:#b3261e;--good:#1a7f37}
 *{box-sizing:border-box}
 body{margin:0 auto;padding:1rem;max-width:72rem;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;color:var(--ink);background:#fff}
 h1{font-size:1.5rem;margin:.2rem 0 .6rem}h2{font-size:1.2rem;margin:1.6rem 0 .5rem;border-bottom:1px solid var(--line)}h3{font-size:1.05rem;margin:1.2rem 0 .4rem}
@@ -69,10 +74,41 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.15rem .8rem;mar
 svg{max-width:100%;height:auto;display:block}figure{margin:.4rem 0;flex:1 1 26rem;max-width:40rem}
 .chart{display:flex;flex-wrap:wrap;gap:0 1.5rem;align-items:flex-start}.nw{white-space:nowrap}
 td.note{max-width:28rem;overflow-wrap:anywhere}
+table.fixtures{table-layout:fixed;width:100%}table.fixtures td{overflow-wrap:anywhere}
+col.c-fx{width:34%}col.c-pass{width:8.5rem}col.c-disc{width:6.5rem}
+td.who .sub{display:inline-block;max-width:11em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:top}
+.cause{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.legend{font-size:.88rem;color:var(--muted)}.legend strong{color:var(--ink)}
+details.more>summary .first{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:top}
+details.more>summary{cursor:pointer}details.more>div{margin:.15rem 0 .15rem 1rem}
+table.subs{table-layout:fixed;width:100%}table.subs td{overflow-wrap:anywhere}col.c-name{width:16%}col.c-lost{width:17%}col.c-classes{width:15%}col.c-s{width:3.6rem}col.c-n{width:3.9rem}col.c-t{width:4.2rem}
+.index{line-height:1.7}.index a{overflow-wrap:anywhere}
 nav a{margin-right:.8rem}
-@media (max-width:40rem){body{padding:.5rem;font-size:14px}td.fx{overflow-wrap:anywhere;min-width:10rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3rem}}
+@media (max-width:40rem){body{padding:.5rem;font-size:14px}td.fx{overflow-wrap:anywhere;min-width:10rem}table.fixtures,table.subs{table-layout:auto;width:auto}col.c-fx,col.c-pass,col.c-disc,col.c-name,col.c-lost,col.c-classes,col.c-s,col.c-n,col.c-t{width:auto}td.who{min-width:16rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3rem}}
 @media print{body{max-width:none;padding:0;font-size:10pt}.wide{overflow:visible}table{font-size:8.5pt}thead{display:table-header-group}tr,svg,pre{break-inside:avoid}a{color:inherit;text-decoration:none}nav{display:none}}
 ";
+
+/// The contrast ratio of the colours `a` and `b` (`#rrggbb`) as WCAG 2
+/// defines it: `(L1 + 0.05) / (L2 + 0.05)`, `L1` the lighter's relative
+/// luminance (`0.2126 R + 0.7152 G + 0.0722 B` of the channels made
+/// linear from sRGB), from 1 (the same) to 21 (black on white). Text needs
+/// 4.5, the marks of a chart 3 (WCAG 2.2, 1.4.3 and 1.4.11).
+#[cfg(test)]
+pub(crate) fn contrast_ratio(a: &str, b: &str) -> f64 {
+    let luminance = |hex: &str| {
+        let hex = hex.strip_prefix('#').expect("#rrggbb");
+        let channel = |i: usize| {
+            let c = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).expect("hex")) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
+    };
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
 
 /// The start of a page titled `title` (escaped here), its `<body>` open.
 pub fn head(title: &str) -> String {
@@ -242,6 +278,34 @@ mod tests {
         assert!(page.contains("<title>Feedback for &lt;b&gt;x&lt;/b&gt;</title>"));
         assert!(page.contains("<h1>Feedback for &lt;b&gt;x&lt;/b&gt;</h1>"));
         assert!(!page.contains("<b>"));
+    }
+
+    #[test]
+    fn every_colour_of_text_reads_at_wcag_contrast() {
+        // The formula, on values WCAG's own examples give.
+        assert!((contrast_ratio("#000000", "#ffffff") - 21.0).abs() < 1e-9);
+        assert!((contrast_ratio("#777777", "#ffffff") - 4.48).abs() < 0.01);
+        assert_eq!(contrast_ratio("#3b6ea8", "#3b6ea8"), 1.0);
+        // Every colour the style gives text, against the page and the
+        // headers' grey.
+        let root = &STYLE[STYLE.find(":root{").unwrap()..];
+        let root = &root[..root.find('}').unwrap()];
+        let mut seen = Vec::new();
+        for var in root.split(';').filter_map(|d| d.strip_prefix("--")) {
+            let (name, colour) = var.split_once(':').unwrap();
+            if name == "line" {
+                continue; // a table's rules: they carry no meaning
+            }
+            for background in ["#ffffff", "#f6f8fa"] {
+                let ratio = contrast_ratio(colour, background);
+                assert!(
+                    ratio >= 4.5,
+                    "--{name} {colour} on {background}: {ratio:.2}"
+                );
+            }
+            seen.push(name);
+        }
+        assert_eq!(seen, ["ink", "muted", "bad", "good"]);
     }
 
     #[test]

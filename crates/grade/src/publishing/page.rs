@@ -3,36 +3,56 @@
 //! `summary.csv` and `summary-fixtures.csv`, every time they are written.
 //!
 //! One self-contained file (inline style and SVG, no script, nothing
-//! fetched): the scores' histogram with its mean, median and highest score
-//! (and a table of the same counts); the fixtures by pass rate, most failed
-//! first, with the cause their failures share where one is known, and the
-//! fixtures nobody or everybody passes flagged; the report lines by fault
-//! class and by cause; a row a submission linking to its feedback page;
-//! the sandbox's line and the grading's settings, and whether it is
+//! fetched), as wide as its window: the scores' histogram with its mean,
+//! median and highest score (and a table of the same counts); the fixtures
+//! by pass rate, most failed first, those that the same submissions failed
+//! the same way in one row, each row naming who failed and how (folded
+//! past a line), the fixture's discrimination and the cause of the
+//! failures where one is known, and the fixtures everybody passes in one
+//! line; the report lines by fault class and by cause; the submissions by
+//! score, each with what its marks were lost on, and an index of them by
+//! name; the sandbox's line and the grading's settings, and whether it is
 //! complete.
 //!
 //! Numbers are the summaries': a score as `summary.csv` shows it (two
-//! decimals at most), pass and fail as each row counts them. A cause is
-//! [`shared_cause`] of the fixtures a submission failed with one class, as
-//! its feedback names it; it needs the fixtures' bytes, read where the
-//! grading runs ([`fixture_shape`]), and is left out where they cannot be.
+//! decimals at most), pass and fail as each row counts them, the marks
+//! lost as [`Record::lost_in_words`] says them. Causes come through one
+//! lookup, [`cause_of`] (a class's cause for one submission): only those an
+//! experiment on the program confirmed, which its record keeps.
 
 use crate::intake::name::Name;
 use crate::judging::judge::Class;
-use crate::marking::cause::{shared_cause, Shape};
 use crate::marking::marks::points;
 use crate::marking::report::seconds;
 use crate::publishing::grades::Manifest;
 use crate::publishing::html::{escape, head, href};
-use crate::publishing::record::{FixtureLine, Record, CLASSES};
+use crate::publishing::record::{FixtureLine, Record};
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use std::sync::Mutex;
-use std::time::SystemTime;
 
 /// How many bars the histogram has (each a tenth of the maximum score).
 pub const BINS: usize = 10;
+
+/// The histogram's bars: 3.3:1 against the white page, light enough that
+/// the dark lines drawn over them keep 3:1 against them too.
+const BAR: &str = "#7090bc";
+/// The histogram's axes.
+const AXIS: &str = "#57606a";
+/// The lines of the mean, the median and the highest score: each 3:1 or
+/// more against the white page and against the bars, drawn on a white
+/// halo, told apart by their dashes and named in the legend.
+const MEAN: &str = "#7a1610";
+/// See [`MEAN`].
+const MEDIAN: &str = "#0b4d1f";
+/// See [`MEAN`].
+const HIGHEST: &str = "#1b1f23";
+
+/// Roughly how many characters of names and classes fit on a line of a
+/// fixture row's last column at 1,280 pixels: a row shows two lines of
+/// them (one when a cause takes the second) and folds the rest under
+/// `and N more`.
+const NAMES_LINE: usize = 56;
 
 /// The bar of the histogram a score `score` out of `max` falls in: `k`
 /// where `k <= BINS * score / max < k + 1`, full marks in the last.
@@ -60,6 +80,9 @@ pub fn line_passes(line: &FixtureLine, strict: bool) -> bool {
 
 /// The class a fixture line names (`None`: passed).
 fn class_of(name: &str) -> Option<Class> {
+    if name == "passed" {
+        return None;
+    }
     Class::ALL.into_iter().find(|c| c.name() == name)
 }
 
@@ -68,121 +91,190 @@ fn strict(manifest: &Manifest) -> bool {
     manifest.options.split(' ').any(|w| w == "--strict")
 }
 
-/// The shape of the fixture `shown` (a path as reports show it, from the
-/// folder the grading runs in), read once a process while the file does
-/// not change; `None` when it cannot be read.
-pub fn fixture_shape(shown: &str) -> Option<Shape> {
-    type Key = (PathBuf, u64, Option<SystemTime>);
-    static KNOWN: Mutex<Option<HashMap<Key, Shape>>> = Mutex::new(None);
-    let path = PathBuf::from(shown);
-    let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
-    let key = (path, meta.len(), meta.modified().ok());
-    let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
-    let known = known.get_or_insert_with(HashMap::new);
-    if let Some(shape) = known.get(&key) {
-        return Some(*shape);
-    }
-    let shape = Shape::of(&std::fs::read(&key.0).ok()?);
-    known.insert(key, shape);
-    Some(shape)
+/// Names in the order a reader looks for them: case folded (`alice`,
+/// `Barrett`, `carol`), then byte by byte.
+fn by_name(a: &str, b: &str) -> Ordering {
+    a.to_lowercase()
+        .cmp(&b.to_lowercase())
+        .then_with(|| a.cmp(b))
 }
 
-/// What the page says of one fixture.
-struct FixtureStat<'a> {
-    line: &'a FixtureLine,
-    /// Built submissions that ran it.
-    runs: usize,
-    passed: usize,
-    /// Its failures by class.
-    failed: [usize; CLASSES],
-    /// The causes its failures share, with how many submissions each.
-    causes: BTreeMap<String, usize>,
-}
-
-/// The class page of a grading: `records` in name order; `shapes` gives a
-/// fixture's shape by its shown path (see [`fixture_shape`]).
-pub fn class_page(
-    manifest: &Manifest,
-    records: &[&Record],
-    shapes: &dyn Fn(&str) -> Option<Shape>,
-) -> String {
-    let strict = strict(manifest);
-    let built: Vec<&&Record> = records.iter().filter(|r| r.row.marks.is_some()).collect();
-    let mut scores: Vec<f64> = built
+/// The cause of `record`'s faults of `class` on the page (the fixture rows
+/// and the causes table both ask here): the causes an experiment on the
+/// program confirmed (its record keeps them), never one guessed from what
+/// the fixtures share; `None` where none was confirmed.
+pub fn cause_of(record: &Record, class: Class) -> Option<String> {
+    let words: Vec<&str> = record
+        .causes
         .iter()
-        .filter_map(|r| r.row.marks.as_ref().map(|m| shown(m.score)))
+        .filter(|c| c.class == class.name())
+        .map(|c| c.words.as_str())
         .collect();
+    (!words.is_empty()).then(|| words.join("; "))
+}
+
+/// A submission that was built, as the page counts it.
+struct Built<'a> {
+    record: &'a Record,
+    /// Its score as the summaries show it.
+    score: f64,
+    /// Its row's anchor on the page: `sub-N`.
+    anchor: usize,
+}
+
+/// The causes known, by submission built (its index) and class.
+type Causes = HashMap<(usize, Class), String>;
+
+/// Fixtures that the same submissions failed the same way: a row of the
+/// page.
+struct Group<'a> {
+    /// The fixtures, in the records' order.
+    fixtures: Vec<&'a FixtureLine>,
+    /// Submissions built that ran them.
+    runs: usize,
+    /// Those that passed.
+    passed: usize,
+    /// Those that failed and how (an index into the built, the class): the
+    /// most frequent class first, names case folded within a class.
+    failed: Vec<(usize, Class)>,
+    /// See [`discrimination`].
+    discrimination: Option<f64>,
+}
+
+/// How well passing a fixture goes with the score, as PrairieLearn's
+/// question statistics give a question's discrimination: the correlation
+/// (Pearson's; with one side 0 or 1, the point-biserial correlation)
+/// between passing it (1) or not (0) and the score, over `runs`, each
+/// `(passed, score)`. `None` where either does not vary (everybody or
+/// nobody passed, or every score is the same).
+pub fn discrimination(runs: &[(bool, f64)]) -> Option<f64> {
+    let n = runs.len() as f64;
+    let mean_x = runs.iter().filter(|r| r.0).count() as f64 / n;
+    let mean_y = runs.iter().map(|r| r.1).sum::<f64>() / n;
+    let (mut xy, mut xx, mut yy) = (0.0, 0.0, 0.0);
+    for &(passed, score) in runs {
+        let dx = f64::from(u8::from(passed)) - mean_x;
+        let dy = score - mean_y;
+        xy += dx * dy;
+        xx += dx * dx;
+        yy += dy * dy;
+    }
+    if runs.len() < 2 || xx <= 0.0 || yy <= 1e-9 {
+        return None;
+    }
+    Some((xy / (xx * yy).sqrt()).clamp(-1.0, 1.0))
+}
+
+/// The fixtures in rows, most failed first (fixtures that the same
+/// submissions failed the same way in one row), and apart those that every
+/// submission that ran them passed, in the records' order.
+fn fixture_groups<'a>(built: &[Built<'a>], strict: bool) -> (Vec<Group<'a>>, Vec<&'a FixtureLine>) {
+    // Each fixture's outcome for each submission built: 0 not run, 1
+    // passed, 2 + its class failed.
+    let mut lines: Vec<&FixtureLine> = Vec::new();
+    let mut outcomes: Vec<Vec<u8>> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for (s, b) in built.iter().enumerate() {
+        for line in &b.record.fixtures {
+            let i = *index.entry(line.fixture.as_str()).or_insert_with(|| {
+                lines.push(line);
+                outcomes.push(vec![0; built.len()]);
+                lines.len() - 1
+            });
+            outcomes[i][s] = match class_of(&line.class) {
+                Some(class) if !line_passes(line, strict) => 2 + class as u8,
+                _ => 1,
+            };
+        }
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    let mut all_passed = Vec::new();
+    let mut rows: HashMap<&[u8], usize> = HashMap::new();
+    for (outcome, line) in outcomes.iter().zip(&lines) {
+        if outcome.iter().all(|&o| o <= 1) {
+            all_passed.push(*line);
+        } else if let Some(&g) = rows.get(outcome.as_slice()) {
+            groups[g].fixtures.push(line);
+        } else {
+            rows.insert(outcome, groups.len());
+            groups.push(group(line, outcome, built));
+        }
+    }
+    // Most failed first: the lowest share passed; ties in the records' order.
+    groups.sort_by(|a, b| (a.passed * b.runs).cmp(&(b.passed * a.runs)));
+    (groups, all_passed)
+}
+
+/// The row of the fixture `line`, whose `outcome` is each built
+/// submission's (see [`fixture_groups`]).
+fn group<'a>(line: &'a FixtureLine, outcome: &[u8], built: &[Built]) -> Group<'a> {
+    let runs: Vec<(bool, f64)> = outcome
+        .iter()
+        .zip(built)
+        .filter(|(&o, _)| o > 0)
+        .map(|(&o, b)| (o == 1, b.score))
+        .collect();
+    let mut failed: Vec<(usize, Class)> = outcome
+        .iter()
+        .enumerate()
+        .filter(|(_, &o)| o >= 2)
+        .map(|(s, &o)| (s, Class::ALL[usize::from(o - 2)]))
+        .collect();
+    let mut of_class = [0usize; Class::ALL.len()];
+    for &(_, class) in &failed {
+        of_class[class as usize] += 1;
+    }
+    failed.sort_by(|a, b| {
+        of_class[b.1 as usize]
+            .cmp(&of_class[a.1 as usize])
+            .then((a.1 as usize).cmp(&(b.1 as usize)))
+            .then_with(|| by_name(&built[a.0].record.row.name, &built[b.0].record.row.name))
+    });
+    Group {
+        fixtures: vec![line],
+        runs: runs.len(),
+        passed: runs.iter().filter(|r| r.0).count(),
+        failed,
+        discrimination: discrimination(&runs),
+    }
+}
+
+/// The class page of a grading: `records` in name order; the causes on it
+/// are those experiments confirmed ([`cause_of`]).
+pub fn class_page(manifest: &Manifest, records: &[&Record]) -> String {
+    let strict = strict(manifest);
+    let built: Vec<Built> = records
+        .iter()
+        .enumerate()
+        .filter_map(|(anchor, r)| {
+            r.row.marks.as_ref().map(|m| Built {
+                record: r,
+                score: shown(m.score),
+                anchor,
+            })
+        })
+        .collect();
+    let mut scores: Vec<f64> = built.iter().map(|b| b.score).collect();
     let max = built
         .iter()
-        .filter_map(|r| r.row.marks.as_ref().map(|m| shown(m.max)))
+        .filter_map(|b| b.record.row.marks.as_ref().map(|m| shown(m.max)))
         .fold(0.0, f64::max);
-
-    // Fixtures, in the order the records give them.
-    let mut stats: Vec<FixtureStat> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    // Submissions whose feedback names a cause, by class and cause.
-    let mut causes: BTreeMap<(Class, String), usize> = BTreeMap::new();
-    let mut shape_of: HashMap<&str, Option<Shape>> = HashMap::new();
-    for record in &built {
-        let mut groups: [Vec<usize>; CLASSES] = Default::default();
-        for line in &record.fixtures {
-            let i = *index.entry(line.fixture.as_str()).or_insert_with(|| {
-                stats.push(FixtureStat {
-                    line,
-                    runs: 0,
-                    passed: 0,
-                    failed: [0; CLASSES],
-                    causes: BTreeMap::new(),
-                });
-                stats.len() - 1
-            });
-            let stat = &mut stats[i];
-            stat.runs += 1;
-            if line_passes(line, strict) {
-                stat.passed += 1;
-            } else if let Some(class) = class_of(&line.class) {
-                stat.failed[class as usize] += 1;
+    let (groups, all_passed) = fixture_groups(&built, strict);
+    // The causes, each asked once: a submission's classes that failed.
+    let mut causes = Causes::new();
+    for (s, b) in built.iter().enumerate() {
+        let mut classes: Vec<Class> = b
+            .record
+            .fixtures
+            .iter()
+            .filter_map(|l| class_of(&l.class))
+            .collect();
+        classes.sort_by_key(|&c| c as usize);
+        classes.dedup();
+        for class in classes {
+            if let Some(cause) = cause_of(b.record, class) {
+                causes.insert((s, class), cause);
             }
-            if let Some(class) = class_of(&line.class) {
-                groups[class as usize].push(i);
-            }
-        }
-        // The causes its feedback names: a class's fixtures, all known.
-        for class in Class::ALL {
-            let group = &groups[class as usize];
-            if group.is_empty() || matches!(class, Class::Format | Class::Open) {
-                continue;
-            }
-            let mut shape = |i: usize| {
-                let name = stats[i].line.fixture.as_str();
-                *shape_of.entry(name).or_insert_with(|| shapes(name))
-            };
-            let group_shapes: Option<Vec<Shape>> = group.iter().map(|&i| shape(i)).collect();
-            // The fixtures of the same categories that did not fail so: a
-            // cause must set the failing ones apart from them, as the
-            // feedback's does.
-            let categories: Vec<&str> = group
-                .iter()
-                .map(|&i| stats[i].line.category.as_str())
-                .collect();
-            let others: Vec<usize> = record
-                .fixtures
-                .iter()
-                .filter(|l| categories.contains(&l.category.as_str()))
-                .map(|l| index[l.fixture.as_str()])
-                .filter(|i| !group.contains(i))
-                .collect();
-            let other_shapes: Vec<Shape> = others.into_iter().filter_map(&mut shape).collect();
-            let Some(cause) = group_shapes.and_then(|s| shared_cause(class, &s, &other_shapes))
-            else {
-                continue;
-            };
-            for &i in group {
-                if class.fails(strict) {
-                    *stats[i].causes.entry(cause.clone()).or_default() += 1;
-                }
-            }
-            *causes.entry((class, cause)).or_default() += 1;
         }
     }
 
@@ -200,7 +292,7 @@ pub fn class_page(
          <a href=\"#grading\">Grading</a></nav>\n</header>\n<main>\n",
     );
     score_section(&mut out, &mut scores, max, records.len());
-    fixture_section(&mut out, &mut stats, built.len());
+    fixture_section(&mut out, &groups, &all_passed, &built, &causes);
     fault_section(&mut out, &built, &causes, strict);
     submission_section(&mut out, records);
     grading_section(&mut out, manifest);
@@ -354,8 +446,8 @@ fn histogram(
     let base = TOP + plot_h;
     let _ = writeln!(
         out,
-        "<line x1=\"{LEFT}\" y1=\"{base}\" x2=\"{}\" y2=\"{base}\" stroke=\"#57606a\"/>\n\
-         <line x1=\"{LEFT}\" y1=\"{TOP}\" x2=\"{LEFT}\" y2=\"{base}\" stroke=\"#57606a\"/>\n\
+        "<line x1=\"{LEFT}\" y1=\"{base}\" x2=\"{}\" y2=\"{base}\" stroke=\"{AXIS}\"/>\n\
+         <line x1=\"{LEFT}\" y1=\"{TOP}\" x2=\"{LEFT}\" y2=\"{base}\" stroke=\"{AXIS}\"/>\n\
          <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{tallest}</text>\n\
          <text x=\"{}\" y=\"{base}\" text-anchor=\"end\">0</text>\n\
          <text x=\"12\" y=\"{}\" transform=\"rotate(-90 12 {})\" text-anchor=\"middle\">submissions</text>",
@@ -371,7 +463,7 @@ fn histogram(
         let h = plot_h * count as f64 / tallest as f64;
         let _ = writeln!(
             out,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"#3b6ea8\">\
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{BAR}\">\
              <title>{}: {count}</title></rect>",
             x + 1.0,
             base - h,
@@ -405,25 +497,30 @@ fn histogram(
         base + 32.0
     );
     if n > 0 && max > 0.0 {
-        // Each a line across the bars, named in a legend above them.
+        // Each a line across the bars on a white halo, so that it keeps its
+        // contrast over a bar; told apart by its dashes, and named with its
+        // dashes in a legend above them.
         let marks = [
-            ("mean", mean, "#b3261e", "5 3"),
-            ("median", median, "#1a7f37", "2 2"),
-            ("highest", highest, "#1b1f23", "8 2 2 2"),
+            ("mean", mean, MEAN, "7 4"),
+            ("median", median, MEDIAN, "none"),
+            ("highest", highest, HIGHEST, "2 3"),
         ];
         for (k, (name, value, colour, dash)) in marks.into_iter().enumerate() {
             let x = LEFT + plot_w * (value / max).clamp(0.0, 1.0);
             let key = LEFT + 170.0 * k as f64;
             let _ = writeln!(
                 out,
-                "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{base}\" stroke=\"{colour}\" \
-                 stroke-width=\"2\" stroke-dasharray=\"{dash}\"/>\n\
+                "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{base}\" stroke=\"#fff\" \
+                 stroke-width=\"7\"/>\n\
+                 <line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{base}\" stroke=\"{colour}\" \
+                 stroke-width=\"3\" stroke-dasharray=\"{dash}\"/>\n\
                  <line x1=\"{key:.1}\" y1=\"16\" x2=\"{:.1}\" y2=\"16\" stroke=\"{colour}\" \
-                 stroke-width=\"2\" stroke-dasharray=\"{dash}\"/>\n\
+                 stroke-width=\"3\" stroke-dasharray=\"{dash}\"/>\n\
                  <text x=\"{:.1}\" y=\"20\" fill=\"{colour}\" font-size=\"12\">{name} {}</text>",
                 TOP - 14.0,
-                key + 24.0,
-                key + 30.0,
+                TOP - 14.0,
+                key + 28.0,
+                key + 34.0,
                 num(value)
             );
         }
@@ -446,87 +543,234 @@ fn class_cell(class: Class, strict: bool) -> String {
     }
 }
 
-/// The fixtures, most failed first.
-fn fixture_section(out: &mut String, stats: &mut [FixtureStat], built: usize) {
+/// The fixtures, most failed first, those that the same submissions failed
+/// the same way in one row; then those everybody passed, in one line.
+fn fixture_section(
+    out: &mut String,
+    groups: &[Group],
+    all_passed: &[&FixtureLine],
+    built: &[Built],
+    causes: &Causes,
+) {
     out.push_str("<section id=\"fixtures\">\n<h2>Fixtures</h2>\n");
-    if stats.is_empty() {
+    if groups.is_empty() && all_passed.is_empty() {
         out.push_str("<p>No submission was built: no fixture was run.</p>\n</section>\n");
         return;
     }
-    // Most failed first: the lowest share passed; ties in the fixtures' order.
-    stats.sort_by(|a, b| (a.passed * b.runs).cmp(&(b.passed * a.runs)));
-    let nobody = stats.iter().filter(|s| s.passed == 0).count();
-    let everybody = stats.iter().filter(|s| s.passed == s.runs).count();
+    let nobody: usize = groups
+        .iter()
+        .filter(|g| g.passed == 0)
+        .map(|g| g.fixtures.len())
+        .sum();
+    let failed: usize = groups.iter().map(|g| g.fixtures.len()).sum();
     let _ = writeln!(
         out,
-        "<p>{} fixtures, run by the {built} submissions built: {nobody} passed by nobody \
-         (check such a fixture first: a broken one fails everyone), {everybody} passed by everybody.</p>",
-        stats.len()
+        "<p>{} fixtures, run by the {} submissions built: {nobody} passed by nobody (check \
+         such a fixture first: a broken one fails everyone), {} passed by everybody (in one line \
+         below the table); the {failed} that someone failed in {} rows, fixtures that the same \
+         submissions failed the same way in one.</p>",
+        failed + all_passed.len(),
+        built.len(),
+        all_passed.len(),
+        groups.len()
     );
     out.push_str(
-        "<div class=\"wide\"><table id=\"fixture-table\">\n<caption>Fixtures by pass rate, most \
-         failed first</caption>\n<thead><tr><th scope=\"col\">fixture</th>\
-         <th scope=\"col\">category</th><th scope=\"col\" class=\"n\">passed</th>\
-         <th scope=\"col\" class=\"n\">of</th><th scope=\"col\" class=\"n\">pass rate</th>\
-         <th scope=\"col\">failed as</th><th scope=\"col\">shared cause</th>\
-         <th scope=\"col\">flag</th></tr></thead>\n<tbody>\n",
+        "<p class=\"legend\"><strong>passed</strong>: the submissions built that passed, of those \
+         that ran it (a format difference or an open question passes unless <code>--strict</code>); \
+         <strong>⚠ nobody passes</strong> flags a fixture no submission passed. \
+         <strong>discrimination</strong>: how well passing the fixture goes with the score, as \
+         PrairieLearn's question statistics give it: the correlation between passing it (1) or \
+         not (0) and the submission's score, over the submissions built that ran it (Pearson's, \
+         the point-biserial correlation), from -1 to 1; near 1, those who pass it score high; \
+         near 0 or below, passing it says little of the score; <code>-</code> where everybody or \
+         nobody passed. <strong>failed by</strong>: each class of failure, how many failed so and \
+         who (each name a link to its row below), the rest folded under <em>and N more</em>; then \
+         the cause of their failures where one is known, and for how many of them.</p>\n",
     );
-    for s in stats.iter() {
-        let mut failed: Vec<(usize, Class)> = Class::ALL
-            .into_iter()
-            .filter(|&c| s.failed[c as usize] > 0)
-            .map(|c| (s.failed[c as usize], c))
-            .collect();
-        failed.sort_by_key(|f| std::cmp::Reverse(f.0));
-        let failed: Vec<String> = failed
-            .iter()
-            .map(|(n, c)| format!("<span class=\"nw\">{} {n}</span>", c.name()))
-            .collect();
-        let cause = s
-            .causes
-            .iter()
-            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-            .map_or(String::new(), |(cause, n)| {
-                format!(
-                    "{} <span class=\"muted nw\">({n} of {} failing)</span>",
-                    escape(cause),
-                    s.runs - s.passed
-                )
-            });
-        let flag = if s.passed == 0 {
-            "<span class=\"flag\">nobody passes</span>"
-        } else if s.passed == s.runs {
-            "<span class=\"ok\">everybody passes</span>"
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            out,
-            "<tr><td class=\"fx\"><code>{}</code>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-             <td class=\"n\">{}%</td><td>{}</td><td>{cause}</td><td>{flag}</td></tr>",
-            escape(&s.line.fixture),
-            if s.line.visibility == "visible" {
-                String::new()
-            } else {
-                format!(" <span class=\"muted\">({})</span>", escape(&s.line.visibility))
-            },
-            escape(&s.line.category),
-            s.passed,
-            s.runs,
-            (s.passed * 100 + s.runs / 2) / s.runs.max(1),
-            failed.join(", "),
+    if !groups.is_empty() {
+        out.push_str(
+            "<div class=\"wide\"><table id=\"fixture-table\" class=\"fixtures\">\n<caption>Fixtures \
+             by pass rate, most failed first</caption>\n<colgroup><col class=\"c-fx\">\
+             <col class=\"c-pass\"><col class=\"c-disc\"><col></colgroup>\n<thead><tr>\
+             <th scope=\"col\">fixture</th><th scope=\"col\" class=\"n\">passed</th>\
+             <th scope=\"col\" class=\"n\">discrimi&shy;nation</th>\
+             <th scope=\"col\">failed by, and the cause</th></tr></thead>\n<tbody>\n",
+        );
+        for g in groups {
+            fixture_row(out, g, built, causes);
+        }
+        out.push_str("</tbody></table></div>\n");
+    }
+    // One line, the names folded.
+    if all_passed.is_empty() {
+        out.push_str(
+            "<p id=\"passed-by-all\"><strong>Passed by everybody:</strong> no fixture.</p>\n</section>\n",
+        );
+        return;
+    }
+    let names: Vec<String> = all_passed.iter().map(|l| fixture_name(l)).collect();
+    let _ = writeln!(
+        out,
+        "<details class=\"more\" id=\"passed-by-all\"><summary><strong>Passed by everybody:</strong> \
+         {} fixture{}</summary><div>{}</div></details>\n</section>",
+        all_passed.len(),
+        if all_passed.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    );
+}
+
+/// The fixture `line`'s name, and who sees it where that is not everybody.
+fn fixture_name(line: &FixtureLine) -> String {
+    let mut name = format!("<code class=\"fx\">{}</code>", escape(&line.fixture));
+    if line.visibility != "visible" {
+        let _ = write!(
+            name,
+            " <span class=\"muted\">({})</span>",
+            escape(&line.visibility)
         );
     }
-    out.push_str("</tbody></table></div>\n</section>\n");
+    name
+}
+
+/// The fixtures `lines`: one by its name; more as their number and the
+/// first's name, cut to its line, all of them folded under it.
+fn fixture_list(lines: &[&FixtureLine]) -> String {
+    match lines {
+        [] => String::new(),
+        [line] => fixture_name(line),
+        [first, ..] => {
+            let all: Vec<String> = lines.iter().map(|l| fixture_name(l)).collect();
+            format!(
+                "<details class=\"more\"><summary><strong>{} fixtures</strong>: \
+                 <span class=\"first\"><code class=\"fx first\">{}</code>, …</span></summary>\
+                 <div>{}</div></details>",
+                lines.len(),
+                escape(&first.fixture),
+                all.join(", ")
+            )
+        }
+    }
+}
+
+/// One row of the fixture table.
+fn fixture_row(out: &mut String, g: &Group, built: &[Built], causes: &Causes) {
+    let flag = if g.passed == 0 {
+        "<br><span class=\"flag\">⚠ nobody passes</span>"
+    } else {
+        ""
+    };
+    // The cause most of them share, and for how many.
+    let mut by_cause: BTreeMap<&str, usize> = BTreeMap::new();
+    for key in &g.failed {
+        if let Some(cause) = causes.get(key) {
+            *by_cause.entry(cause.as_str()).or_default() += 1;
+        }
+    }
+    let cause = by_cause
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        .map_or(String::new(), |(cause, n)| {
+            format!(
+                "<div class=\"cause\" title=\"{}\"><span class=\"muted\">cause, for {n} of {}:</span> {}</div>",
+                escape(cause),
+                g.failed.len(),
+                escape(short_cause(cause))
+            )
+        });
+    let _ = writeln!(
+        out,
+        "<tr><td class=\"fx\">{}</td><td class=\"n\">{} of {} ({}%){flag}</td>\
+         <td class=\"n\">{}</td><td class=\"who\">{}{cause}</td></tr>",
+        fixture_list(&g.fixtures),
+        g.passed,
+        g.runs,
+        (g.passed * 100 + g.runs / 2) / g.runs.max(1),
+        g.discrimination
+            .map_or("-".to_string(), |d| format!("{:.2}", d + 0.0)),
+        who_failed(&g.failed, built, if cause.is_empty() { 2 } else { 1 }),
+    );
+}
+
+/// A cause as a fixture row shows it: its first clause (`all are boards
+/// of an even side`), the whole in the causes table.
+fn short_cause(cause: &str) -> &str {
+    cause.split(": ").next().unwrap_or(cause)
+}
+
+/// Who failed and how, by class: `MISSED ERROR 12: alice, Barrett, ...`,
+/// each name a link to its row; past about `lines` lines, the others
+/// folded under `and N more`.
+fn who_failed(failed: &[(usize, Class)], built: &[Built], lines: usize) -> String {
+    let count = |class: Class| failed.iter().filter(|f| f.1 == class).count();
+    // What each name takes, in characters of the text: a name is cut at
+    // 11em (some 20 characters), a class's label, in bold capitals, comes
+    // where its class starts.
+    let costs: Vec<usize> = failed
+        .iter()
+        .enumerate()
+        .map(|(k, &(s, class))| {
+            let label = (class.name().len() + 6) * 7 / 5;
+            let starts = k == 0 || failed[k - 1].1 != class;
+            built[s].record.row.name.chars().count().min(20) + 2 + label * usize::from(starts)
+        })
+        .collect();
+    // All of them when they fit, else as many as leave room for `and N
+    // more`.
+    let room = NAMES_LINE * lines;
+    let room = if costs.iter().sum::<usize>() <= room {
+        room
+    } else {
+        room - 12
+    };
+    // The names in order, each after its class's label where a class
+    // starts (again at the start of the folded part).
+    let (mut shown, mut folded) = (String::new(), String::new());
+    let (mut used, mut hidden) = (0, 0);
+    let mut last: [Option<Class>; 2] = [None, None];
+    for (k, (&(s, class), cost)) in failed.iter().zip(costs).enumerate() {
+        let name = &built[s].record.row.name;
+        let fold = k > 0 && (hidden > 0 || used + cost > room);
+        let (part, at) = if fold {
+            hidden += 1;
+            (&mut folded, 1)
+        } else {
+            used += cost;
+            (&mut shown, 0)
+        };
+        if last[at] != Some(class) {
+            if last[at].is_some() {
+                part.push_str("&#8288;; ");
+            }
+            let _ = write!(
+                part,
+                "<b class=\"cls\">{} {}</b>: ",
+                class.name(),
+                count(class)
+            );
+        } else {
+            // No line starts with the comma (a name is a box of its own).
+            part.push_str("&#8288;, ");
+        }
+        last[at] = Some(class);
+        let _ = write!(
+            part,
+            "<a class=\"sub\" href=\"#sub-{}\">{}</a>",
+            built[s].anchor,
+            escape(name)
+        );
+    }
+    if hidden == 0 {
+        format!("<div>{shown}</div>")
+    } else {
+        format!(
+            "<details class=\"more\"><summary>{shown} <span class=\"muted\">and {hidden} more</span>\
+             </summary><div>{folded}</div></details>"
+        )
+    }
 }
 
 /// The report lines by class, and the causes by class.
-fn fault_section(
-    out: &mut String,
-    built: &[&&Record],
-    causes: &BTreeMap<(Class, String), usize>,
-    strict: bool,
-) {
+fn fault_section(out: &mut String, built: &[Built], causes: &Causes, strict: bool) {
     out.push_str(
         "<section id=\"faults\">\n<h2>Faults</h2>\n<div class=\"wide\"><table id=\"class-table\">\n\
          <caption>Report lines by fault class</caption>\n<thead><tr><th scope=\"col\">class</th>\
@@ -536,7 +780,7 @@ fn fault_section(
     for class in Class::ALL {
         let counts: Vec<usize> = built
             .iter()
-            .filter_map(|r| r.row.marks.as_ref().map(|m| m.count(class)))
+            .filter_map(|b| b.record.row.marks.as_ref().map(|m| m.count(class)))
             .collect();
         let _ = writeln!(
             out,
@@ -547,7 +791,11 @@ fn fault_section(
         );
     }
     out.push_str("</tbody></table></div>\n");
-    if causes.is_empty() {
+    let mut by_cause: BTreeMap<(Class, &str), usize> = BTreeMap::new();
+    for ((_, class), cause) in causes {
+        *by_cause.entry((*class, cause.as_str())).or_default() += 1;
+    }
+    if by_cause.is_empty() {
         out.push_str("<p>No cause shared by a submission's failures of one class is known.</p>\n");
     } else {
         out.push_str(
@@ -556,7 +804,7 @@ fn fault_section(
              <thead><tr><th scope=\"col\">class</th><th scope=\"col\">cause</th>\
              <th scope=\"col\" class=\"n\">submissions</th></tr></thead>\n<tbody>\n",
         );
-        let mut by_count: Vec<(&(Class, String), &usize)> = causes.iter().collect();
+        let mut by_count: Vec<(&(Class, &str), &usize)> = by_cause.iter().collect();
         by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         for ((class, cause), n) in by_count {
             let _ = writeln!(
@@ -571,17 +819,53 @@ fn fault_section(
     out.push_str("</section>\n");
 }
 
-/// A row a submission, linking to its feedback.
+/// The submissions: an index by name, then a row each by score (the
+/// highest first; those not built last), linking to its feedback.
 fn submission_section(out: &mut String, records: &[&Record]) {
     let fuzzed = records
         .iter()
         .any(|r| r.row.marks.as_ref().is_some_and(|m| m.fuzz.is_some()));
+    let score = |r: &Record| r.row.marks.as_ref().map(|m| shown(m.score));
+    let mut by_name: Vec<usize> = (0..records.len()).collect();
+    by_name.sort_by(|&a, &b| by_name_of(records, a, b));
+    let mut by_score = by_name.clone();
+    by_score.sort_by(|&a, &b| {
+        score(records[b])
+            .partial_cmp(&score(records[a]))
+            .unwrap_or(Ordering::Equal)
+    });
     out.push_str(
-        "<section id=\"submissions\">\n<h2>Submissions</h2>\n<p>Each name links to its feedback \
-         as a page; <em>md</em> is the same feedback in Markdown, <em>report</em> the plain \
-         report.</p>\n<div class=\"wide\"><table id=\"submission-table\">\n<caption>A row a \
-         submission, by name</caption>\n<thead><tr><th scope=\"col\">submission</th>\
-         <th scope=\"col\" class=\"n\">score</th><th scope=\"col\" class=\"n\">of</th>\
+        "<section id=\"submissions\">\n<h2>Submissions</h2>\n<p id=\"by-name\" class=\"index\">\
+         <strong>By name</strong> (each a link to its row, with its score): ",
+    );
+    let index: Vec<String> = by_name
+        .iter()
+        .map(|&i| {
+            format!(
+                "<a href=\"#sub-{i}\">{}</a>&nbsp;<span class=\"muted\">{}</span>",
+                escape(&records[i].row.name),
+                score(records[i]).map_or("not built".into(), num)
+            )
+        })
+        .collect();
+    out.push_str(&index.join(" · "));
+    out.push_str(
+        "</p>\n<p>Each name links to its feedback as a page; <em>md</em> is the same feedback in \
+         Markdown, <em>report</em> the plain report. <em>lost</em>: what the marks were lost on, \
+         by class, as the report says it.</p>\n<div class=\"wide\"><table id=\"submission-table\" \
+         class=\"subs\">\n<caption>A row a submission, by score</caption>\n",
+    );
+    let _ = writeln!(
+        out,
+        "<colgroup><col class=\"c-name\"><col class=\"c-s\"><col class=\"c-s\"><col class=\"c-lost\">\
+         <col class=\"c-n\"><col class=\"c-n\"><col class=\"c-classes\">{}<col class=\"c-t\">\
+         <col class=\"c-t\"><col></colgroup>",
+        if fuzzed { "<col class=\"c-n\">" } else { "" }
+    );
+    out.push_str(
+        "<thead><tr>\
+         <th scope=\"col\">submission</th><th scope=\"col\" class=\"n\">score</th>\
+         <th scope=\"col\" class=\"n\">of</th><th scope=\"col\">lost</th>\
          <th scope=\"col\" class=\"n\">passed</th><th scope=\"col\" class=\"n\">failed</th>\
          <th scope=\"col\">report lines by class</th>",
     );
@@ -592,67 +876,79 @@ fn submission_section(out: &mut String, records: &[&Record]) {
         "<th scope=\"col\" class=\"n\">time (s)</th><th scope=\"col\" class=\"n\">slowest (s)</th>\
          <th scope=\"col\">build note</th></tr></thead>\n<tbody>\n",
     );
-    for record in records {
-        let row = &record.row;
-        let name = escape(&row.name);
-        // The files are named from the name's stem (a record's name is
-        // always a name: it was checked as it was read).
-        let stem = Name::parse(&row.name).map_or_else(|_| row.name.clone(), |n| n.stem());
-        let _ = write!(
-            out,
-            "<tr><td><a href=\"{}\">{name}</a> <span class=\"muted\">(<a href=\"{}\">md</a>, \
-             <a href=\"{}\">report</a>)</span></td>",
-            href(&format!("{stem}.feedback.html")),
-            href(&format!("{stem}.feedback.md")),
-            href(&format!("{stem}.txt")),
-        );
-        match &row.marks {
-            Some(m) => {
-                let classes: Vec<String> = Class::ALL
-                    .into_iter()
-                    .filter(|&c| m.count(c) > 0)
-                    .map(|c| format!("<span class=\"nw\">{} {}</span>", c.name(), m.count(c)))
-                    .collect();
-                let _ = write!(
-                    out,
-                    "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-                     <td class=\"n\">{}</td><td>{}</td>",
-                    points(m.score),
-                    points(m.max),
-                    m.passed,
-                    m.failed,
-                    if classes.is_empty() {
-                        "none".into()
-                    } else {
-                        classes.join(", ")
-                    }
-                );
-                if fuzzed {
-                    let _ = write!(
-                        out,
-                        "<td class=\"n\">{}</td>",
-                        m.fuzz.map_or("-".into(), |n| n.to_string())
-                    );
-                }
-                let _ = write!(
-                    out,
-                    "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
-                    seconds(m.seconds),
-                    m.slowest.map_or("-".into(), seconds)
-                );
-            }
-            None => {
-                let _ = write!(
-                    out,
-                    "<td class=\"n flag nw\">not built</td><td class=\"n\">-</td><td class=\"n\">-</td>\
-                     <td class=\"n\">-</td><td>-</td>{}<td class=\"n\">-</td><td class=\"n\">-</td>",
-                    if fuzzed { "<td class=\"n\">-</td>" } else { "" }
-                );
-            }
-        }
-        let _ = writeln!(out, "<td class=\"note\">{}</td></tr>", escape(&row.note));
+    for i in by_score {
+        submission_row(out, i, records[i], fuzzed);
     }
     out.push_str("</tbody></table></div>\n</section>\n");
+}
+
+/// [`by_name`] of the records `a` and `b`.
+fn by_name_of(records: &[&Record], a: usize, b: usize) -> Ordering {
+    by_name(&records[a].row.name, &records[b].row.name)
+}
+
+/// The row of the submission `record`, its anchor `sub-N`.
+fn submission_row(out: &mut String, n: usize, record: &Record, fuzzed: bool) {
+    let row = &record.row;
+    let name = escape(&row.name);
+    // The files are named from the name's stem (a record's name is always
+    // a name: it was checked as it was read).
+    let stem = Name::parse(&row.name).map_or_else(|_| row.name.clone(), |n| n.stem());
+    let _ = write!(
+        out,
+        "<tr id=\"sub-{n}\"><td class=\"name\"><a href=\"{}\">{name}</a> <span class=\"muted nw\">\
+         (<a href=\"{}\">md</a>, <a href=\"{}\">report</a>)</span></td>",
+        href(&format!("{stem}.feedback.html")),
+        href(&format!("{stem}.feedback.md")),
+        href(&format!("{stem}.txt")),
+    );
+    match &row.marks {
+        Some(m) => {
+            let classes: Vec<String> = Class::ALL
+                .into_iter()
+                .filter(|&c| m.count(c) > 0)
+                .map(|c| format!("{}&nbsp;{}", c.name(), m.count(c)))
+                .collect();
+            let _ = write!(
+                out,
+                "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"lost\">{}</td>\
+                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>",
+                points(m.score),
+                points(m.max),
+                escape(&record.lost_in_words().unwrap_or_default()),
+                m.passed,
+                m.failed,
+                if classes.is_empty() {
+                    "none".into()
+                } else {
+                    classes.join(", ")
+                }
+            );
+            if fuzzed {
+                let _ = write!(
+                    out,
+                    "<td class=\"n\">{}</td>",
+                    m.fuzz.map_or("-".into(), |n| n.to_string())
+                );
+            }
+            let _ = write!(
+                out,
+                "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
+                seconds(m.seconds),
+                m.slowest.map_or("-".into(), seconds)
+            );
+        }
+        None => {
+            let _ = write!(
+                out,
+                "<td class=\"n flag nw\">not built</td><td class=\"n\">-</td><td>-</td>\
+                 <td class=\"n\">-</td><td class=\"n\">-</td><td>-</td>{}<td class=\"n\">-</td>\
+                 <td class=\"n\">-</td>",
+                if fuzzed { "<td class=\"n\">-</td>" } else { "" }
+            );
+        }
+    }
+    let _ = writeln!(out, "<td class=\"note\">{}</td></tr>", escape(&row.note));
 }
 
 /// The grading's settings, as `grading.json` records them.
@@ -696,7 +992,8 @@ fn grading_section(out: &mut String, manifest: &Manifest) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::publishing::record::{Row, RowMarks};
+    use crate::publishing::html::contrast_ratio;
+    use crate::publishing::record::{Row, RowMarks, CLASSES};
     use std::time::Duration;
 
     fn line(fixture: &str, class: &str, points: f64) -> FixtureLine {
@@ -716,7 +1013,14 @@ mod tests {
         let fixtures: Vec<FixtureLine> = classes
             .iter()
             .enumerate()
-            .map(|(i, c)| line(&format!("Tests/sol{i}.inp"), c, 1.0))
+            .map(|(i, c)| {
+                let passes = matches!(*c, "passed" | "OPEN");
+                line(
+                    &format!("Tests/sol{i}.inp"),
+                    c,
+                    if passes { 1.0 } else { 0.0 },
+                )
+            })
             .collect();
         let mut counts = [0; CLASSES];
         for c in classes {
@@ -760,6 +1064,13 @@ mod tests {
         }
     }
 
+    /// The text of the part of `page` from `from` to `to`.
+    fn between<'a>(page: &'a str, from: &str, to: &str) -> &'a str {
+        let start = page.find(from).unwrap_or_else(|| panic!("no {from}"));
+        let end = start + page[start..].find(to).unwrap_or_else(|| panic!("no {to}"));
+        &page[start..end]
+    }
+
     #[test]
     fn scores_fall_in_tenths_with_full_marks_in_the_last() {
         assert_eq!(bin(0.0, 100.0), 0);
@@ -774,16 +1085,17 @@ mod tests {
 
     #[test]
     fn the_page_counts_fixtures_scores_and_flags_and_escapes_every_name() {
-        let even = Shape {
-            side: Some(4),
-            longest_line: 10,
-            inversions: Some(2),
-            blanks: [None, None],
-            kinds: 0,
-        };
+        // b's wrong verdicts have a cause an experiment confirmed.
+        let mut b = record("b", 7.5, &["passed", "WRONG VERDICT", "WRONG VERDICT"]);
+        b.causes.push(crate::publishing::record::CauseLine {
+            class: "WRONG VERDICT".into(),
+            words: "on boards of an even side the blank's row is not counted".into(),
+            evidence: "with ..., 10 of 10 inputs failed so; with ..., 0 of 10".into(),
+            fixtures: vec!["Tests/sol1.inp".into(), "Tests/sol2.inp".into()],
+        });
         let records = [
             record("a", 10.0, &["passed", "passed", "WRONG VERDICT"]),
-            record("b", 7.5, &["passed", "WRONG VERDICT", "WRONG VERDICT"]),
+            b,
             record("c", 2.0, &["passed", "FORMAT", "WRONG VERDICT"]),
             Record {
                 row: Row::not_built("<img src=x onerror=alert(1)>", "make failed: <&>"),
@@ -792,7 +1104,7 @@ mod tests {
             },
         ];
         let refs: Vec<&Record> = records.iter().collect();
-        let page = class_page(&manifest(), &refs, &|_| Some(even));
+        let page = class_page(&manifest(), &refs);
         assert!(!page.contains("<img"), "a name became an element");
         assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(
@@ -820,29 +1132,176 @@ mod tests {
         assert!(page.contains("<tr><td>2 to under 3</td><td class=\"n\">1</td></tr>"));
         assert!(page.contains("<tr><td>7 to under 8</td><td class=\"n\">1</td></tr>"));
         assert!(page.contains("<tr><td>9 to 10</td><td class=\"n\">1</td></tr>"));
-        // sol2 nobody passes, first; sol0 everybody; sol1 passed by a and c
-        // (a format difference is no failure).
-        let sol2 = page.find("<code>Tests/sol2.inp</code>").unwrap();
-        let sol1 = page.find("<code>Tests/sol1.inp</code>").unwrap();
-        let sol0 = page.find("<code>Tests/sol0.inp</code>").unwrap();
-        assert!(sol2 < sol1 && sol1 < sol0);
-        assert!(page[sol2..sol1].contains("nobody passes"));
-        assert!(page[sol2..sol1].contains("WRONG VERDICT 3"));
-        assert!(page[sol1..sol0]
-            .contains("<td class=\"n\">2</td><td class=\"n\">3</td><td class=\"n\">67%</td>"));
-        assert!(page[sol0..].contains("everybody passes"));
-        // b's two wrong verdicts share the even side; a's and c's single
-        // wrong verdict names no cause.
-        assert!(page[sol2..sol1].contains("all are boards of an even side"));
-        assert!(page[sol2..sol1].contains("(1 of 3 failing)"));
+        // sol2 nobody passes, first; sol1 passed by a and c (a format
+        // difference is no failure); sol0 everybody passes, in one line.
+        let table = between(&page, "<table id=\"fixture-table\"", "</table>");
+        let sol2 = table
+            .find("<code class=\"fx\">Tests/sol2.inp</code>")
+            .unwrap();
+        let sol1 = table
+            .find("<code class=\"fx\">Tests/sol1.inp</code>")
+            .unwrap();
+        assert!(sol2 < sol1 && !table.contains("Tests/sol0.inp"));
+        assert!(table[sol2..sol1]
+            .contains("0 of 3 (0%)<br><span class=\"flag\">⚠ nobody passes</span>"));
+        assert!(table[sol2..sol1].contains(
+            "<b class=\"cls\">WRONG VERDICT 3</b>: <a class=\"sub\" href=\"#sub-0\">a</a>&#8288;, \
+             <a class=\"sub\" href=\"#sub-1\">b</a>&#8288;, <a class=\"sub\" href=\"#sub-2\">c</a>"
+        ));
+        assert!(table[sol1..].contains("<td class=\"n\">2 of 3 (67%)</td>"));
+        assert!(table[sol1..].contains(
+            "<b class=\"cls\">WRONG VERDICT 1</b>: <a class=\"sub\" href=\"#sub-1\">b</a>"
+        ));
+        assert!(page.contains(
+            "<details class=\"more\" id=\"passed-by-all\"><summary><strong>Passed by everybody:\
+             </strong> 1 fixture</summary><div><code class=\"fx\">Tests/sol0.inp</code></div></details>"
+        ));
+        // Nobody passed sol2: no discrimination; passing sol1 (a 10, c 2;
+        // b 7.5 failed) goes with the score hardly at all.
+        let d = discrimination(&[(true, 10.0), (false, 7.5), (true, 2.0)]).unwrap();
+        assert!(table[sol2..sol1].contains("<td class=\"n\">-</td>"));
+        assert!(table[sol1..].contains(&format!("<td class=\"n\">{d:.2}</td>")));
+        // b's confirmed cause, named; a's and c's wrong verdicts have none.
+        assert!(table[sol2..sol1].contains(
+            "cause, for 1 of 3:</span> on boards of an even side the blank&#39;s row is not counted</div>"
+        ), "{table}");
+        assert!(page.contains("<td>on boards of an even side the blank&#39;s row is not counted"));
         assert!(page.contains(
             "<tr><td>WRONG VERDICT</td><td class=\"n\">4</td><td class=\"n\">3</td></tr>"
         ));
         assert!(page.contains(
             "<tr><td>FORMAT (not a failure)</td><td class=\"n\">1</td><td class=\"n\">1</td></tr>"
         ));
+        // The submissions by score, then those not built; by name in the
+        // index; what the marks were lost on beside the score.
+        let rows = between(&page, "<table id=\"submission-table\"", "</table>");
+        let order: Vec<usize> = ["sub-0", "sub-1", "sub-2", "sub-3"]
+            .iter()
+            .map(|id| rows.find(&format!("<tr id=\"{id}\">")).unwrap())
+            .collect();
+        assert!(order[0] < order[1] && order[1] < order[2] && order[2] < order[3]);
+        assert!(rows.contains(
+            "<td class=\"n\">7.5</td><td class=\"n\">10</td><td class=\"lost\">wrong verdict 2</td>"
+        ));
+        let index = between(&page, "<p id=\"by-name\"", "</p>");
+        assert!(index.find(">&lt;img").unwrap() < index.find(">a</a>").unwrap());
         // Unknown shapes: no cause at all.
-        let page = class_page(&manifest(), &refs, &|_| None);
+        let page = class_page(&manifest(), &refs);
         assert!(!page.contains("all are boards"));
+    }
+
+    #[test]
+    fn fixtures_failed_the_same_way_by_the_same_submissions_share_a_row() {
+        // sol0 and sol2: b's wrong verdict, both; sol1: b's, but a timeout.
+        let records = [
+            record("a", 10.0, &["passed", "passed", "passed", "passed"]),
+            record(
+                "b",
+                5.0,
+                &["WRONG VERDICT", "TIMEOUT", "WRONG VERDICT", "passed"],
+            ),
+        ];
+        let refs: Vec<&Record> = records.iter().collect();
+        let page = class_page(&manifest(), &refs);
+        let table = between(&page, "<table id=\"fixture-table\"", "</table>");
+        assert_eq!(table.matches("<tr><td class=\"fx\">").count(), 2, "{table}");
+        assert!(table.contains(
+            "<details class=\"more\"><summary><strong>2 fixtures</strong>: <span class=\"first\">\
+             <code class=\"fx first\">Tests/sol0.inp</code>, …</span></summary><div>\
+             <code class=\"fx\">Tests/sol0.inp</code>, <code class=\"fx\">Tests/sol2.inp</code></div></details>"
+        ));
+        assert!(page.contains("the 3 that someone failed in 2 rows"));
+        assert!(page.contains(
+            "<strong>Passed by everybody:</strong> 1 fixture</summary><div><code class=\"fx\">Tests/sol3.inp</code>"
+        ));
+    }
+
+    #[test]
+    fn a_long_list_of_names_folds_after_a_line_and_names_everyone_once() {
+        let names: Vec<String> = (0..30).map(|i| format!("Student{i:02}")).collect();
+        let mut records: Vec<Record> = names
+            .iter()
+            .map(|n| record(n, 1.0, &["MISSED ERROR"]))
+            .collect();
+        records.push(record("zed", 10.0, &["passed"]));
+        records[3].fixtures[0].class = "CRASH".into();
+        let refs: Vec<&Record> = records.iter().collect();
+        let page = class_page(&manifest(), &refs);
+        let cell = between(&page, "<td class=\"who\">", "</td>");
+        let summary = between(cell, "<summary>", "</summary>");
+        assert!(
+            summary.starts_with("<summary><b class=\"cls\">MISSED ERROR 29</b>: "),
+            "{summary}"
+        );
+        let shown = summary.matches("class=\"sub\"").count();
+        assert!((3..=10).contains(&shown), "{summary}");
+        assert!(summary.ends_with(&format!(
+            "<span class=\"muted\">and {} more</span>",
+            30 - shown
+        )));
+        // Everyone once, in the order of their class, then of their name.
+        let mut seen = Vec::new();
+        let mut rest = cell;
+        while let Some(at) = rest.find("class=\"sub\" href=\"#sub-") {
+            rest = &rest[at..];
+            let name = &rest[rest.find('>').unwrap() + 1..rest.find("</a>").unwrap()];
+            seen.push(name.to_string());
+            rest = &rest[1..];
+        }
+        let mut expected: Vec<String> = names
+            .iter()
+            .filter(|n| *n != "Student03")
+            .cloned()
+            .collect();
+        expected.push("Student03".into());
+        assert_eq!(seen, expected);
+        assert!(cell.contains("&#8288;; <b class=\"cls\">CRASH 1</b>: "));
+    }
+
+    #[test]
+    fn names_are_listed_as_a_reader_looks_for_them() {
+        let mut names = vec!["Zhubat", "alice", "Barrett", "zhenzh", "Alice"];
+        names.sort_by(|a, b| by_name(a, b));
+        assert_eq!(names, ["Alice", "alice", "Barrett", "zhenzh", "Zhubat"]);
+    }
+
+    #[test]
+    fn discrimination_is_the_correlation_of_passing_with_the_score() {
+        // Those who pass score high: the point-biserial correlation,
+        // (M1 - M0) / s * sqrt(p q), s the scores' deviation over n.
+        let runs = [
+            (true, 90.0),
+            (true, 80.0),
+            (false, 40.0),
+            (false, 60.0),
+            (true, 70.0),
+        ];
+        let n = runs.len() as f64;
+        let mean = runs.iter().map(|r| r.1).sum::<f64>() / n;
+        let s = (runs.iter().map(|r| (r.1 - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let (m1, m0, p): (f64, f64, f64) = (80.0, 50.0, 0.6);
+        let expected = (m1 - m0) / s * (p * (1.0 - p)).sqrt();
+        assert!((discrimination(&runs).unwrap() - expected).abs() < 1e-9);
+        // Passing by the weaker ones: negative; a tie in everything: none.
+        assert!(discrimination(&[(false, 90.0), (true, 10.0)]).unwrap() < -0.99);
+        assert_eq!(discrimination(&[(true, 90.0), (true, 10.0)]), None);
+        assert_eq!(discrimination(&[(true, 5.0), (false, 5.0)]), None);
+        assert_eq!(discrimination(&[(true, 5.0)]), None);
+    }
+
+    #[test]
+    fn the_charts_marks_stand_out_at_wcag_contrast() {
+        let white = "#ffffff";
+        for (name, colour) in [("bars", BAR), ("axes", AXIS)] {
+            let ratio = contrast_ratio(colour, white);
+            assert!(ratio >= 3.0, "{name} {colour}: {ratio:.2}");
+        }
+        for (name, colour) in [("mean", MEAN), ("median", MEDIAN), ("highest", HIGHEST)] {
+            // A line over the page and over a bar; its legend is text.
+            let on_page = contrast_ratio(colour, white);
+            let on_bar = contrast_ratio(colour, BAR);
+            assert!(on_page >= 4.5, "{name} {colour} on the page: {on_page:.2}");
+            assert!(on_bar >= 3.0, "{name} {colour} on a bar: {on_bar:.2}");
+        }
     }
 }

@@ -8,13 +8,21 @@
 //! same files as one that ran whole. Numbers are written as the reports
 //! show them (points to two decimals, seconds to hundredths), so a record
 //! read back prints the same bytes.
+//!
+//! What each class of fault cost ([`Record::lost`], the `lost` column) is
+//! not stored: it is derived from the fixtures' lines, which carry each
+//! fixture's class, points and maximum in whole hundredths, by the
+//! arithmetic the report's `lost:` uses ([`lost_of`]). So one truth gives
+//! both, a record read back (a `--resume`, a `merge`, an older
+//! `summary.jsonl`) gives the same text, and no field can disagree with
+//! the lines it sums.
 
 use crate::intake::name::{one_line, Name};
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::Graded;
 use crate::judging::judge::{Class, Judgement};
 use crate::marking::cause::Confirmed;
-use crate::marking::marks::{points, Score};
+use crate::marking::marks::{lost_in_words, lost_of, points, Score};
 use crate::marking::report::{seconds, Counts};
 use crate::publishing::json::{json_string, Json};
 use std::fmt::Write as _;
@@ -170,6 +178,10 @@ const WIDTHS: [usize; 18] = [6, 6, 7, 6, 5, 6, 6, 7, 6, 5, 5, 6, 4, 6, 6, 4, 7, 
 /// A note longer than this is cut in the table (the CSV has it whole).
 const NOTE_IN_TABLE: usize = 100;
 
+/// The width of the table's `lost` column: `wrong verdict 16.06, wrong exit
+/// status 5.38` fits; a longer text pushes its row's note on.
+const LOST_IN_TABLE: usize = 43;
+
 /// The per-fixture CSV's header line.
 pub const FIXTURES_CSV_HEADER: &str =
     "submission,fixture,category,class,points,max_points,visibility,seconds,detail";
@@ -264,8 +276,9 @@ impl Row {
         }
     }
 
-    /// Its line in the table, for names up to `width` bytes.
-    pub fn table_line(&self, width: usize) -> String {
+    /// Its line in the table, for names up to `width` bytes, with `lost`
+    /// (what each class cost, `-` when not built) before the note.
+    fn table_line(&self, width: usize, lost: &str) -> String {
         let mut line = format!("{:<width$} {:<5}", self.name, self.built_word());
         for (field, w) in self.fields("-").iter().zip(WIDTHS) {
             let _ = write!(line, " {field:>w$}");
@@ -275,40 +288,50 @@ impl Row {
         } else {
             self.note.clone()
         };
-        format!("{line}  {note}")
+        let line = format!("{line}  {lost:<LOST_IN_TABLE$}  {note}");
+        line.trim_end().to_string()
     }
 
     /// Its line in the CSV: the name and the note quoted, the note whole,
-    /// a value that is not there (a row not built, no fuzzing) empty.
-    pub fn csv_line(&self) -> String {
+    /// a value that is not there (a row not built, no fuzzing) empty; then
+    /// `lost`, quoted (empty when not built).
+    fn csv_line(&self, lost: &str) -> String {
         let fields: Vec<String> = self
             .fields("")
             .into_iter()
             .map(|f| if f == "-" { String::new() } else { f })
             .collect();
         format!(
-            "{},{},{},{}",
+            "{},{},{},{},{}",
             csv_quoted(&self.name),
             self.built_word(),
             fields.join(","),
-            csv_quoted(&self.note)
+            csv_quoted(&self.note),
+            if lost.is_empty() {
+                String::new()
+            } else {
+                csv_quoted(lost)
+            }
         )
     }
 }
 
-/// The table's header line, for names up to `width` bytes.
+/// The table's header line, for names up to `width` bytes: the counts, the
+/// score and the times, then what the marks were lost on (`lost`), then
+/// the note.
 pub fn table_header(width: usize) -> String {
     let mut line = format!("{:<width$} {:<5}", "submission", "built");
     for ((name, _, _), w) in COLUMNS.iter().zip(WIDTHS) {
         let _ = write!(line, " {name:>w$}");
     }
-    line + "  note"
+    format!("{line}  {:<LOST_IN_TABLE$}  note", "lost")
 }
 
-/// The CSV's header line.
+/// The CSV's header line: `lost` comes last, after `note`, so that every
+/// column that was there before keeps its place, by name and by number.
 pub fn csv_header() -> String {
     let names: Vec<&str> = COLUMNS.iter().map(|(_, name, _)| *name).collect();
-    format!("submission,built,{},note", names.join(","))
+    format!("submission,built,{},note,lost", names.join(","))
 }
 
 /// `text` as a quoted CSV field. A text that a spreadsheet would take for
@@ -375,6 +398,43 @@ impl FixtureLine {
 }
 
 impl Record {
+    /// What each class of fault cost it, as its report's `lost:` says
+    /// (`Score::lost_by_class`): from its fixtures' lines, each
+    /// fixture's maximum less its points going to its class. `None` when
+    /// it was not built.
+    pub fn lost(&self) -> Option<Vec<(Class, f64)>> {
+        self.row.marks.as_ref()?;
+        let noted = self.fixtures.iter().filter_map(|line| {
+            if line.class == "passed" {
+                return None;
+            }
+            let class = Class::ALL.into_iter().find(|c| c.name() == line.class)?;
+            Some((class, line.points, line.max_points))
+        });
+        Some(lost_of(noted))
+    }
+
+    /// [`Record::lost`] in words, as the report says it: `wrong verdict
+    /// 16.06, wrong exit status 5.38`, `nothing` when nothing was lost;
+    /// `None` when it was not built.
+    pub fn lost_in_words(&self) -> Option<String> {
+        self.lost().map(|lost| lost_in_words(&lost))
+    }
+
+    /// Its line in the table, for names up to `width` bytes: the row, then
+    /// what the marks were lost on, then the note.
+    pub fn table_line(&self, width: usize) -> String {
+        let lost = self.lost_in_words();
+        self.row.table_line(width, lost.as_deref().unwrap_or("-"))
+    }
+
+    /// Its line of `summary.csv`: the row, the note, then what the marks
+    /// were lost on (an empty cell when it was not built).
+    pub fn csv_line(&self) -> String {
+        self.row
+            .csv_line(self.lost_in_words().as_deref().unwrap_or(""))
+    }
+
     /// Its line of `summary.jsonl` (with its newline): the row's fields by
     /// name (`submission`, `built`, `score`, `max_score`, `passed`,
     /// `failed`, `classes`, `note`, `fuzz_faults`, `seconds`,
@@ -669,32 +729,46 @@ mod tests {
     #[test]
     fn a_row_not_built_has_dashes_in_the_table_empty_cells_and_its_note_whole_in_the_csv() {
         let row = Row::not_built("bob \"b\"", &format!("make failed: {}", "x".repeat(120)));
-        let line = row.table_line(10);
+        assert!(!row.passed());
+        let record = Record {
+            row,
+            fixtures: Vec::new(),
+            causes: Vec::new(),
+        };
+        assert_eq!(record.lost_in_words(), None);
+        let line = record.table_line(10);
         assert!(
             line.starts_with("bob \"b\"    no         -      -"),
             "{line}"
         );
         assert!(
-            line.ends_with(&format!("  make failed: {}...", "x".repeat(87))),
+            line.ends_with(&format!(
+                "      -  -{}  make failed: {}...",
+                " ".repeat(LOST_IN_TABLE - 1),
+                "x".repeat(87)
+            )),
             "{line}"
         );
-        assert_eq!(table_header(10).split_whitespace().count(), 21);
+        assert_eq!(table_header(10).split_whitespace().count(), 22);
         assert_eq!(
-            row.csv_line(),
+            record.csv_line(),
             format!(
-                "\"bob \"\"b\"\"\",no,{},\"make failed: {}\"",
+                "\"bob \"\"b\"\"\",no,{},\"make failed: {}\",",
                 [""; 18].join(","),
                 "x".repeat(120)
             )
         );
-        assert_eq!(csv_header().split(',').count(), 21);
-        assert!(!row.passed());
+        assert_eq!(csv_header().split(',').count(), 22);
     }
 
     #[test]
     fn a_row_counts_its_classes_in_the_columns() {
-        let row = graded_row();
-        let fields: Vec<String> = row
+        let record = Record {
+            row: graded_row(),
+            fixtures: Vec::new(),
+            causes: Vec::new(),
+        };
+        let fields: Vec<String> = record
             .table_line(10)
             .split_whitespace()
             .map(String::from)
@@ -711,8 +785,80 @@ mod tests {
         );
         assert_eq!(
             csv_header(),
-            "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note"
+            "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note,lost"
         );
+        // No fixture lines: nothing lost, as the report would say.
+        assert_eq!(fields[20..], ["nothing", "built", "with", "cc"]);
+        assert!(record
+            .csv_line()
+            .ends_with(",\"built with cc\",\"nothing\""));
+    }
+
+    /// A fixture of the assignment's name `shown`, allowed its category.
+    fn fixture(shown: &str) -> Fixture {
+        use crate::judging::fixture::{Allowed, Category};
+        let named = Category::of_name(shown.rsplit('/').next().unwrap());
+        Fixture {
+            shown: shown.into(),
+            path: std::path::PathBuf::from(shown),
+            size: 1,
+            digest: 0,
+            named,
+            allowed: Allowed::Only(named),
+            choices: Vec::new(),
+            expected: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn what_the_marks_were_lost_on_is_the_reports_from_the_record_and_from_it_read_back() {
+        use crate::marking::marks::Scheme;
+        // 89 fixtures of odd weights, failed in five ways and passed with
+        // messages, open questions and format differences.
+        let fixtures: Vec<Fixture> = (0..89)
+            .map(|i| {
+                fixture(
+                    &["Tests/bad_", "Tests/sol_", "Tests/unsol_"][i % 3]
+                        .replace('_', &format!("_{i}")),
+                )
+            })
+            .collect();
+        let graded: Vec<Graded> = (0..89)
+            .map(|i| Graded {
+                judgement: match i % 9 {
+                    0 => Judgement::Noted(Class::WrongVerdict, String::new()),
+                    1 => Judgement::Noted(Class::WrongExitStatus, String::new()),
+                    2 => Judgement::Noted(Class::Format, String::new()),
+                    3 => Judgement::Noted(Class::Open, String::new()),
+                    4 => Judgement::Noted(Class::MissedError, String::new()),
+                    5 => Judgement::Message("error: x".into()),
+                    6 => Judgement::Noted(Class::Timeout, String::new()),
+                    _ => Judgement::Passed,
+                },
+                time: None,
+            })
+            .collect();
+        let scheme = Scheme::parse(
+            "[points]\nverdict = 71.3\nrejection = 17.9\nexit-status = 3.3\nformat = 7.5\n\
+             [fixtures Tests/sol_1*]\nweight = 2.5\n",
+        )
+        .unwrap();
+        let score = scheme.score(&fixtures, &graded);
+        let counts = Counts::of(&fixtures, &graded, false);
+        let record = Record {
+            row: Row::graded("ann", &counts, &score, None, ""),
+            fixtures: FixtureLine::of(&fixtures, &graded, &score, &|_| "visible"),
+            causes: Vec::new(),
+        };
+        let expected = score.lost_by_class(&graded);
+        assert_eq!(record.lost().unwrap(), expected);
+        let words = lost_in_words(&expected);
+        assert!(words.starts_with("wrong verdict "), "{words}");
+        assert_eq!(record.lost_in_words().unwrap(), words);
+        let back = Record::from_json_line(&record.json_line()).unwrap();
+        assert_eq!(back.lost_in_words().unwrap(), words);
+        assert!(back.table_line(10).contains(&format!("  {words}")));
+        assert!(back.csv_line().ends_with(&format!(",\"{words}\"")));
     }
 
     #[test]

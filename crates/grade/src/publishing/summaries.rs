@@ -4,7 +4,7 @@
 //! `grading.json`, each whole.
 
 use crate::publishing::grades::{write_atomic, Manifest};
-use crate::publishing::page::{class_page, fixture_shape};
+use crate::publishing::page::class_page;
 use crate::publishing::record::{csv_header, table_header, Record, FIXTURES_CSV_HEADER};
 use std::io;
 use std::path::Path;
@@ -33,8 +33,8 @@ pub fn write_summary_files(
     let mut fixtures = String::from(FIXTURES_CSV_HEADER) + "\n";
     let mut json = String::new();
     for record in &sorted {
-        table += &(record.row.table_line(width) + "\n");
-        csv += &(record.row.csv_line() + "\n");
+        table += &(record.table_line(width) + "\n");
+        csv += &(record.csv_line() + "\n");
         for line in &record.fixtures {
             fixtures += &(line.csv_line(&record.row.name) + "\n");
         }
@@ -44,7 +44,7 @@ pub fn write_summary_files(
     write_atomic(&grades.join("summary.csv"), csv.as_bytes())?;
     write_atomic(&grades.join("summary-fixtures.csv"), fixtures.as_bytes())?;
     write_atomic(&grades.join("summary.jsonl"), json.as_bytes())?;
-    let page = class_page(manifest, &sorted, &fixture_shape);
+    let page = class_page(manifest, &sorted);
     write_atomic(&grades.join("index.html"), page.as_bytes())?;
     write_atomic(&grades.join("grading.json"), manifest.to_json().as_bytes())
 }

@@ -192,7 +192,7 @@ impl GradeAll<'_> {
             .iter()
             .filter(|r| !plan.to_grade.iter().any(|n| n.shown() == r.row.name))
         {
-            out.write_all(format!("{}\n", record.row.table_line(width)).as_bytes())?;
+            out.write_all(format!("{}\n", record.table_line(width)).as_bytes())?;
         }
         out.flush()?;
         let mut rows = Vec::new();
@@ -223,7 +223,7 @@ impl GradeAll<'_> {
                 Err(e) => self.not_graded(name, &e, &staged)?,
             };
             self.publish(name, &staged)?;
-            out.write_all(format!("{}\n", record.row.table_line(width)).as_bytes())?;
+            out.write_all(format!("{}\n", record.table_line(width)).as_bytes())?;
             out.flush()?;
             progress(&record.row);
             rows.push(record.row.clone());
