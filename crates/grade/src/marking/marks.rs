@@ -476,6 +476,7 @@ mod tests {
         Graded {
             judgement,
             time: None,
+            flaky: None,
         }
     }
 
