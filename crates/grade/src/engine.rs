@@ -44,6 +44,13 @@ pub struct Settings {
     /// After this many runs of a submission have timed out, its other
     /// fixtures are NOT RUN.
     pub max_timeouts: Option<usize>,
+    /// How many times a failed run whose ending can depend on the machine
+    /// (a timeout, a limit, a signal) is run again before it costs marks
+    /// (`--confirm`; 0: never).
+    pub confirm: usize,
+    /// How many times every fixture is run (`--repeat`; 1: once), to find
+    /// programs whose answers differ from run to run.
+    pub repeat: usize,
 }
 
 impl Default for Settings {
@@ -60,6 +67,8 @@ impl Default for Settings {
             scheme: marks::Scheme::default(),
             budget: None,
             max_timeouts: None,
+            confirm: 1,
+            repeat: 1,
         }
     }
 }
@@ -95,9 +104,137 @@ fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     Ok(data)
 }
 
-/// Runs `program` on `fixture` (its outputs in `work`, as `slot.out` and
-/// `slot.err`) and judges the run.
+/// A consistent failure of a class is confirmed this many times in a row,
+/// then taken as it is: a program that hangs on every fixture is not run
+/// twice on each.
+const CONFIRMED_ENOUGH: usize = 3;
+
+/// The classes whose runs are confirmed: those that can depend on the
+/// machine (its load, when it was sampled) and not only on the program.
+fn machine_may_decide(judgement: &Judgement) -> Option<Class> {
+    match judgement {
+        Judgement::Noted(
+            c @ (Class::Timeout | Class::MemoryLimit | Class::ProcessLimit | Class::Crash),
+            _,
+        ) => Some(*c),
+        _ => None,
+    }
+}
+
+/// How the confirmations of one program went, class by class: how many
+/// failures in a row were confirmed.
+#[derive(Default)]
+struct Confirmations {
+    in_a_row: Mutex<[usize; Class::ALL.len()]>,
+}
+
+/// Runs `program` on `fixture` as the settings ask (once; `repeat` times;
+/// a failure the machine may have caused `confirm` more times) and judges
+/// it. Runs that disagree make it FLAKY ([`Graded::flaky`]), marked by the
+/// rule of [`combine`].
+#[allow(clippy::too_many_arguments)]
 fn run_fixture(
+    runner: &dyn Runner,
+    program: &Path,
+    fixture: &Fixture,
+    settings: &Settings,
+    work: &Path,
+    slot: usize,
+    deadline: Option<Instant>,
+    confirmations: &Confirmations,
+) -> io::Result<Graded> {
+    let once = || run_once(runner, program, fixture, settings, work, slot, deadline);
+    let first = once()?;
+    if first.time.is_none() || matches!(first.judgement, Judgement::Noted(Class::NotRun, _)) {
+        return Ok(first);
+    }
+    let mut runs = vec![first];
+    for _ in 1..settings.repeat.max(1) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        runs.push(once()?);
+    }
+    if let (1, Some(class)) = (runs.len(), machine_may_decide(&runs[0].judgement)) {
+        let confirm = lock(&confirmations.in_a_row)[class as usize] < CONFIRMED_ENOUGH;
+        if confirm {
+            for _ in 0..settings.confirm {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                let again = once()?;
+                let agrees = again.judgement.outcome(settings.strict) == class.name();
+                runs.push(again);
+                if !agrees {
+                    break;
+                }
+            }
+            let agreed = runs
+                .iter()
+                .all(|r| r.judgement.outcome(settings.strict) == class.name());
+            let mut in_a_row = lock(&confirmations.in_a_row);
+            in_a_row[class as usize] = if agreed {
+                in_a_row[class as usize] + 1
+            } else {
+                0
+            };
+        }
+    }
+    Ok(combine(runs, settings.strict))
+}
+
+/// One fixture's runs as one: the first when they agree; else FLAKY, and
+/// marked by the rule `docs/grading.md` gives: when they disagree only in
+/// timing out (some ran past the time limit, the others finished), the
+/// worst of those that finished (how long a run takes depends on the
+/// machine's load; what it answers when it finishes is the program's);
+/// otherwise the worst of all (a program whose answer, or whose crash,
+/// changes from run to run is at fault, as with uninitialised memory).
+fn combine(mut runs: Vec<Graded>, strict: bool) -> Graded {
+    let outcomes: Vec<&str> = runs.iter().map(|r| r.judgement.outcome(strict)).collect();
+    if outcomes.iter().all(|o| *o == outcomes[0]) {
+        return runs.swap_remove(0);
+    }
+    let said: Vec<String> = outcomes
+        .iter()
+        .enumerate()
+        .map(|(i, o)| format!("{o} in run {}", i + 1))
+        .collect();
+    // Worse first: a failing class before passing, and the more serious
+    // class (Class's order) first.
+    let badness = |g: &Graded| match &g.judgement {
+        Judgement::Noted(c, _) if c.fails(strict) => Class::ALL.len() - *c as usize,
+        _ => 0,
+    };
+    let finished: Vec<usize> = (0..runs.len())
+        .filter(|&i| outcomes[i] != Class::Timeout.name())
+        .collect();
+    let only_timing = !finished.is_empty()
+        && finished
+            .iter()
+            .all(|&i| outcomes[i] == outcomes[finished[0]]);
+    let (pick, why) = if only_timing {
+        (
+            finished[0],
+            "marked as the runs that finished: how long a run takes depends on the machine's load",
+        )
+    } else {
+        let worst = (0..runs.len())
+            .max_by_key(|&i| (badness(&runs[i]), std::cmp::Reverse(i)))
+            .unwrap_or(0);
+        (
+            worst,
+            "marked as its worst run: a program whose outcome changes from run to run is at fault",
+        )
+    };
+    let mut graded = runs.swap_remove(pick);
+    graded.flaky = Some(format!("{}; {why}", said.join(", ")));
+    graded
+}
+
+/// Runs `program` on `fixture` once (its outputs in `work`, as `slot.out`
+/// and `slot.err`) and judges the run.
+fn run_once(
     runner: &dyn Runner,
     program: &Path,
     fixture: &Fixture,
@@ -110,6 +247,7 @@ fn run_fixture(
         return Ok(Graded {
             judgement: Judgement::Noted(Class::NotGraded, why.clone()),
             time: None,
+            flaky: None,
         });
     }
     let mut limits = settings.limits(fixture);
@@ -169,6 +307,7 @@ fn run_fixture(
     Ok(Graded {
         judgement,
         time: Some((outcome.elapsed, limits.wall.as_secs())),
+        flaky: None,
     })
 }
 
@@ -210,6 +349,7 @@ pub fn grade_program_until(
     deadline: Option<Instant>,
 ) -> io::Result<Vec<Graded>> {
     let timeouts = AtomicUsize::new(0);
+    let confirmations = &Confirmations::default();
     let not_run = |i: usize| -> Option<String> {
         if matches!(fixtures[i].allowed, Allowed::NotGraded(_)) {
             return None;
@@ -245,6 +385,7 @@ pub fn grade_program_until(
                         Some(why) => Ok(Graded {
                             judgement: Judgement::Noted(Class::NotRun, why),
                             time: None,
+                            flaky: None,
                         }),
                         None => run_fixture(
                             runner,
@@ -254,6 +395,7 @@ pub fn grade_program_until(
                             work,
                             slot,
                             deadline,
+                            confirmations,
                         ),
                     };
                     match graded {

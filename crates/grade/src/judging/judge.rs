@@ -112,15 +112,25 @@ impl Judgement {
     pub fn fails(&self, strict: bool) -> bool {
         matches!(self, Judgement::Noted(class, _) if class.fails(strict))
     }
+
+    /// Its outcome in a word: `passed`, or its failing class's name.
+    pub fn outcome(&self, strict: bool) -> &'static str {
+        match self {
+            Judgement::Noted(class, _) if class.fails(strict) => class.name(),
+            _ => "passed",
+        }
+    }
 }
 
 /// One fixture graded.
 #[derive(Clone, Debug)]
 pub struct Graded {
-    /// What was found.
+    /// What was found (of the run that counts, when several disagreed).
     pub judgement: Judgement,
     /// The run's time and its limit in seconds (none when it was not run).
     pub time: Option<(Duration, u64)>,
+    /// When runs of it disagreed (FLAKY): what each gave, and which counts.
+    pub flaky: Option<String>,
 }
 
 /// What a run left: how it ended and its two outputs.

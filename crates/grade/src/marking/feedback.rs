@@ -79,7 +79,7 @@ pub fn feedback(
     score: Option<&Score>,
     visibility: &dyn Fn(&Fixture) -> Visibility,
     bytes: &dyn Fn(&Fixture) -> Vec<u8>,
-    causes: &[Confirmed],
+    found: Found,
 ) -> String {
     let mut out = format!("# Feedback for {name}\n\n");
     let shown: Vec<bool> = fixtures
@@ -94,14 +94,49 @@ pub fn feedback(
         judgements,
         shown: &shown,
         bytes,
-        causes,
+        causes: found.causes,
     };
     if !faults.write(&mut out) {
         out.push_str("## Faults\n\nNone among the fixtures shown here.\n\n");
     }
+    write_flaky(&mut out, fixtures, found.flaky, &shown);
     write_not_shown(&mut out, shown.iter().filter(|s| !**s).count());
     write_not_counted(&mut out, fixtures, judgements, &shown);
     out
+}
+
+/// What the grading found beyond each fixture's judgement.
+pub struct Found<'a> {
+    /// The causes experiments confirmed.
+    pub causes: &'a [Confirmed],
+    /// For each fixture (in their order), what its runs said when they
+    /// disagreed (FLAKY); empty: none did.
+    pub flaky: &'a [Option<String>],
+}
+
+/// The section on the fixtures shown whose runs disagreed, when there are
+/// any: what each run did, and which counted.
+fn write_flaky(out: &mut String, fixtures: &[Fixture], flaky: &[Option<String>], shown: &[bool]) {
+    let disagreed: Vec<(usize, &String)> = flaky
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            f.as_ref()
+                .filter(|_| shown.get(i) == Some(&true))
+                .map(|f| (i, f))
+        })
+        .collect();
+    if disagreed.is_empty() {
+        return;
+    }
+    out.push_str(
+        "## Runs that disagreed (FLAKY)\n\nThe grader ran your program more than once on these, \
+         and the runs did not agree:\n\n",
+    );
+    for (i, said) in disagreed {
+        let _ = writeln!(out, "- `{}`: {said}.", fixtures[i].shown);
+    }
+    out.push('\n');
 }
 
 /// The score line: the points, what the faults shown cost, and the points
@@ -475,6 +510,7 @@ mod tests {
             .map(|j| crate::judging::judge::Graded {
                 judgement: (*j).clone(),
                 time: None,
+                flaky: None,
             })
             .collect();
         let scheme = crate::marking::marks::Scheme::parse(
@@ -496,13 +532,23 @@ mod tests {
             Some(&score),
             &|f| scheme.visibility(f),
             &bytes,
-            &[Confirmed {
-                class: Class::WrongVerdict,
-                words: "on boards of an even side the blank's row is not counted".into(),
-                evidence: "with X, 10 of 10 inputs failed so; with Y, 0 of 10".into(),
-                fixtures: vec![0, 1],
-                smallest: Some(b"1 2 3 b\n1 2 b 3\n".to_vec()),
-            }],
+            Found {
+                causes: &[Confirmed {
+                    class: Class::WrongVerdict,
+                    words: "on boards of an even side the blank's row is not counted".into(),
+                    evidence: "with X, 10 of 10 inputs failed so; with Y, 0 of 10".into(),
+                    fixtures: vec![0, 1],
+                    smallest: Some(b"1 2 3 b\n1 2 b 3\n".to_vec()),
+                }],
+                flaky: &[Some(
+                    "TIMEOUT in run 1, passed in run 2; marked as the runs that finished".into(),
+                )],
+            },
+        );
+        // The runs that disagreed, for a fixture shown.
+        assert!(
+            text.contains("## Runs that disagreed (FLAKY)\n\nThe grader ran your program more than once on these, and the runs did not agree:\n\n- `Tests/sol2_a.inp`: TIMEOUT in run 1, passed in run 2; marked as the runs that finished.\n"),
+            "{text}"
         );
         // The score, what the faults shown cost, and the rest as one sum.
         assert!(

@@ -489,6 +489,7 @@ mod tests {
         Graded {
             judgement,
             time: None,
+            flaky: None,
         }
     }
 

@@ -22,6 +22,8 @@ pub struct Counts {
     pub total: Duration,
     /// The slowest run: its fixture's index, its time and its limit.
     pub slowest: Option<(usize, Duration, u64)>,
+    /// Fixtures whose runs disagreed (FLAKY).
+    pub flaky: usize,
 }
 
 impl Counts {
@@ -34,6 +36,7 @@ impl Counts {
             if graded.judgement.fails(strict) {
                 counts.failed[column] += 1;
             }
+            counts.flaky += usize::from(graded.flaky.is_some());
             if let Judgement::Noted(class, _) = graded.judgement {
                 counts.classes[class as usize][column] += 1;
             }
@@ -164,6 +167,12 @@ fn write_any_report<W: Write>(
             }
         }
     }
+    // Runs that disagreed, however each was marked.
+    for (fixture, graded) in fixtures.iter().zip(graded) {
+        if let Some(flaky) = &graded.flaky {
+            writeln!(out, "{:<17} {}: {flaky}", "FLAKY", fixture.shown)?;
+        }
+    }
     for (fixture, graded) in fixtures.iter().zip(graded) {
         if let Judgement::Message(text) = &graded.judgement {
             writeln!(out, "{:<17} {}: {text}", "msg", fixture.shown)?;
@@ -239,14 +248,17 @@ mod tests {
             Graded {
                 judgement: Judgement::Noted(Class::Format, "line 1: x".into()),
                 time: Some((Duration::from_millis(1234), 11)),
+                flaky: None,
             },
             Graded {
                 judgement: Judgement::Message("Invalid input".into()),
                 time: Some((Duration::from_millis(20), 11)),
+                flaky: None,
             },
             Graded {
                 judgement: Judgement::Noted(Class::WrongVerdict, "'solvable'".into()),
                 time: Some((Duration::from_millis(1234), 12)),
+                flaky: None,
             },
         ];
         let mut out = Vec::new();

@@ -122,12 +122,17 @@ pub fn xml_text(text: &str) -> String {
     out
 }
 
-/// A fixture's result in a line: its class and report text, or `passed`.
-fn outcome(judgement: &Judgement) -> String {
-    match judgement {
+/// A fixture's result in a line: its class and report text, or `passed`;
+/// first, when its runs disagreed, that it is FLAKY.
+fn outcome(graded: &Graded) -> String {
+    let said = match &graded.judgement {
         Judgement::Passed => "passed".into(),
         Judgement::Message(text) => format!("passed; its message: {text}"),
         Judgement::Noted(class, text) => format!("{}: {text}", class.name()),
+    };
+    match &graded.flaky {
+        Some(flaky) => format!("FLAKY ({flaky}): {said}"),
+        None => said,
     }
 }
 
@@ -168,7 +173,7 @@ fn gradescope(m: &Marked) -> String {
             json_string(&f.shown),
             points(earned),
             points(max),
-            json_string(&outcome(&g.judgement)),
+            json_string(&outcome(g)),
             m.scheme.visibility(f).word()
         );
     }
@@ -211,7 +216,7 @@ fn prairielearn(m: &Marked) -> String {
             json_string(&f.shown),
             points(earned),
             points(max),
-            json_string(&outcome(&g.judgement))
+            json_string(&outcome(g))
         );
         shown += 1;
     }
@@ -265,21 +270,25 @@ fn junit(m: &Marked) -> String {
         );
         match &g.judgement {
             Judgement::Noted(class, text) if g.judgement.fails(m.strict) => {
+                let flaky = g
+                    .flaky
+                    .as_ref()
+                    .map_or(String::new(), |f| format!("FLAKY ({f}): "));
                 let _ = write!(
                     out,
                     ">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>\n",
                     class.name(),
-                    xml_text(text)
+                    xml_text(&format!("{flaky}{text}"))
                 );
             }
-            Judgement::Noted(_, _) | Judgement::Message(_) => {
+            Judgement::Passed if g.flaky.is_none() => out.push_str("/>\n"),
+            Judgement::Noted(_, _) | Judgement::Message(_) | Judgement::Passed => {
                 let _ = write!(
                     out,
                     ">\n      <system-out>{}</system-out>\n    </testcase>\n",
-                    xml_text(&outcome(&g.judgement))
+                    xml_text(&outcome(g))
                 );
             }
-            Judgement::Passed => out.push_str("/>\n"),
         }
     }
     out + "  </testsuite>\n</testsuites>\n"

@@ -216,9 +216,18 @@ impl Row {
         for class in Class::ALL {
             classes[class as usize] = counts.of_class(class);
         }
+        // Runs that disagreed are told first: a marker should look.
+        let note = match counts.flaky {
+            0 => one_line(note),
+            n => format!(
+                "FLAKY on {n} fixture{} (runs that disagreed: see the report); {}",
+                if n == 1 { "" } else { "s" },
+                one_line(note)
+            ),
+        };
         Row {
             name: name.into(),
-            note: one_line(note),
+            note,
             trouble: None,
             marks: Some(RowMarks {
                 passed: counts.total_fixtures() - counts.total_failed(),
@@ -365,6 +374,10 @@ impl FixtureLine {
                     Judgement::Passed => ("passed", String::new()),
                     Judgement::Message(text) => ("passed", text.clone()),
                     Judgement::Noted(class, text) => (class.name(), text.clone()),
+                };
+                let detail = match &g.flaky {
+                    Some(flaky) => format!("FLAKY: {flaky}. {detail}"),
+                    None => detail,
                 };
                 FixtureLine {
                     fixture: f.shown.clone(),

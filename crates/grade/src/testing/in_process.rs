@@ -660,3 +660,142 @@ fn a_cap_on_timeouts_leaves_the_largest_fixtures_not_run() {
     );
     assert_eq!(runner.runs_of("puzzle"), 1);
 }
+
+/// Grades `runner`'s program on two solvable fixtures with `settings`.
+fn flaky_grading(
+    runner: &FakeRunner<impl Fn(&Call) -> Reply + Sync>,
+    settings: &Settings,
+    name: &str,
+) -> Vec<crate::judging::judge::Graded> {
+    let scratch = Scratch::new(name);
+    let fixtures = few(
+        &scratch,
+        &[
+            ("sol_a.inp", b"1 2 3 b\n1 2 b 3\n"),
+            ("sol_b.inp", b"1 2 3 b\n1 b 3 2\n"),
+        ],
+    );
+    grade_program(
+        runner,
+        &scratch.0.join("puzzle"),
+        &fixtures,
+        settings,
+        &scratch.0,
+        &|_| {},
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_timeout_every_second_run_is_flaky_and_marked_as_the_runs_that_finished() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let calls = AtomicUsize::new(0);
+    // Odd calls time out; even ones answer.
+    let runner = FakeRunner::new(|call: &Call| {
+        if calls.fetch_add(1, Ordering::SeqCst).is_multiple_of(2) {
+            Reply::ended(Ending::TimedOut)
+        } else {
+            Reply::reference(call.stdin)
+        }
+    });
+    let settings = Settings {
+        jobs: 1,
+        ..Settings::default()
+    };
+    let graded = flaky_grading(&runner, &settings, "flaky-timeout");
+    for g in &graded {
+        assert_eq!(g.judgement, Judgement::Passed, "{g:?}");
+        let flaky = g.flaky.as_deref().unwrap();
+        assert!(
+            flaky
+                .starts_with("TIMEOUT in run 1, passed in run 2; marked as the runs that finished"),
+            "{flaky}"
+        );
+    }
+    assert_eq!(runner.runs_of("puzzle"), 4);
+    // Without confirmation the first run stands.
+    calls.store(0, Ordering::SeqCst);
+    let settings = Settings {
+        jobs: 1,
+        confirm: 0,
+        ..Settings::default()
+    };
+    let graded = flaky_grading(&runner, &settings, "flaky-unconfirmed");
+    assert!(matches!(
+        graded[0].judgement,
+        Judgement::Noted(Class::Timeout, _)
+    ));
+    assert!(graded.iter().all(|g| g.flaky.is_none()));
+}
+
+#[test]
+fn a_verdict_that_changes_every_run_is_flaky_and_marked_as_its_worst() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let calls = AtomicUsize::new(0);
+    let runner = FakeRunner::new(|_: &Call| {
+        let n = calls.fetch_add(1, Ordering::SeqCst);
+        Reply::exit(
+            0,
+            if n.is_multiple_of(2) {
+                "solvable\n"
+            } else {
+                "unsolvable\n"
+            },
+        )
+    });
+    // One run: no way to tell; three: the runs disagree.
+    let once = Settings {
+        jobs: 1,
+        ..Settings::default()
+    };
+    assert!(flaky_grading(&runner, &once, "flaky-once")
+        .iter()
+        .all(|g| g.flaky.is_none()));
+    let thrice = Settings {
+        jobs: 1,
+        repeat: 3,
+        ..Settings::default()
+    };
+    let graded = flaky_grading(&runner, &thrice, "flaky-thrice");
+    for g in &graded {
+        assert!(
+            matches!(g.judgement, Judgement::Noted(Class::WrongVerdict, _)),
+            "{g:?}"
+        );
+        let flaky = g.flaky.as_deref().unwrap();
+        assert!(flaky.contains("WRONG VERDICT in run"), "{flaky}");
+        assert!(flaky.ends_with("marked as its worst run: a program whose outcome changes from run to run is at fault"), "{flaky}");
+    }
+}
+
+#[test]
+fn a_program_that_always_times_out_is_confirmed_three_times_then_believed() {
+    let runner = FakeRunner::new(|_: &Call| Reply::ended(Ending::TimedOut));
+    let scratch = Scratch::new("always-hangs");
+    let files: Vec<(String, Vec<u8>)> = (0..6)
+        .map(|i| (format!("sol_{i}.inp"), b"1 2 3 b\n1 2 b 3\n".to_vec()))
+        .collect();
+    let refs: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    let fixtures = few(&scratch, &refs);
+    let settings = Settings {
+        jobs: 1,
+        ..Settings::default()
+    };
+    let graded = grade_program(
+        &runner,
+        &scratch.0.join("puzzle"),
+        &fixtures,
+        &settings,
+        &scratch.0,
+        &|_| {},
+    )
+    .unwrap();
+    assert!(graded
+        .iter()
+        .all(|g| matches!(g.judgement, Judgement::Noted(Class::Timeout, _)) && g.flaky.is_none()));
+    // Six fixtures; the first three confirmed by a second run each.
+    assert_eq!(runner.runs_of("puzzle"), 6 + 3);
+}

@@ -308,6 +308,28 @@ pub const OPTIONS: &[Opt] = &[
         },
     },
     Opt {
+        name: "--confirm",
+        alias: None,
+        value: Some("N"),
+        help: "run a failed run whose ending may be the machine's (a timeout, a limit, a signal) N more times before it costs marks (default 1; 0: never); runs that disagree are FLAKY (docs/grading.md)",
+        modes: GRADING,
+        set: |g, v| {
+            g.confirm = Some(whole(v, "runs", 0)? as usize);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--repeat",
+        alias: None,
+        value: Some("N"),
+        help: "run every fixture N times (default 1), to find programs whose answers change from run to run (FLAKY)",
+        modes: GRADING,
+        set: |g, v| {
+            g.repeat = Some(whole(v, "runs", 1)? as usize);
+            Ok(())
+        },
+    },
+    Opt {
         name: "--grades",
         alias: None,
         value: Some("DIR"),
@@ -466,6 +488,8 @@ pub struct Given {
     pub level: Option<Level>,
     pub budget: Option<Duration>,
     pub max_timeouts: Option<usize>,
+    pub confirm: Option<usize>,
+    pub repeat: Option<usize>,
     pub grades: Option<PathBuf>,
     pub build_seconds: Option<u64>,
     pub formats: Vec<Format>,
@@ -501,6 +525,8 @@ impl Given {
                 .map_or(d.scheme.clone(), |s| s.2.clone()),
             budget: self.budget,
             max_timeouts: self.max_timeouts,
+            confirm: self.confirm.unwrap_or(d.confirm),
+            repeat: self.repeat.unwrap_or(d.repeat),
             ..d
         }
     }
@@ -536,6 +562,14 @@ impl Given {
         }
         if let Some(k) = s.max_timeouts {
             marks.push(format!("--max-timeouts {k}"));
+        }
+        // Only when not the default, so that gradings before these options
+        // compare with those after.
+        if s.confirm != Settings::default().confirm {
+            marks.push(format!("--confirm {}", s.confirm));
+        }
+        if s.repeat != 1 {
+            marks.push(format!("--repeat {}", s.repeat));
         }
         if let Some((shown, hash, _)) = &self.scheme {
             marks.push(format!("--scheme {shown} (fnv1a {hash:016x})"));

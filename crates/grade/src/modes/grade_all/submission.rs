@@ -11,7 +11,7 @@ use crate::intake::folder::files_in;
 use crate::intake::name::{one_line, Name};
 use crate::judging::judge::{Graded, Judgement};
 use crate::marking::cause::Confirmed;
-use crate::marking::feedback::{feedback, not_built};
+use crate::marking::feedback::{feedback, not_built, Found};
 use crate::marking::marks::Score;
 use crate::marking::report::{write_marked_report, Counts};
 use crate::modes::fuzz;
@@ -172,7 +172,10 @@ impl GradeAll<'_> {
                     Some(&r.score),
                     &|f| scheme.visibility(f),
                     &|f| fs::read(&f.path).unwrap_or_default(),
-                    &r.causes,
+                    Found {
+                        causes: &r.causes,
+                        flaky: &r.graded.iter().map(|g| g.flaky.clone()).collect::<Vec<_>>(),
+                    },
                 );
                 let lines = FixtureLine::of(self.fixtures, &r.graded, &r.score, &|f| {
                     scheme.visibility(f).word()
