@@ -619,6 +619,7 @@ fn summaries_of_2000_submissions() {
         updated: "2026-11-27T21:31:05Z".into(),
         complete: true,
         fixtures: Vec::new(),
+        gradebook: None,
     };
     let repo = repo();
     let shapes = |shown: &str| fixture_shape(&repo.join(shown).to_string_lossy());
