@@ -14,7 +14,8 @@
 //! - `marking`: the marks (the scheme), the causes failing fixtures share,
 //!   the report and the student's feedback;
 //! - `publishing`: a graded submission's record, the grades folder and its
-//!   files, the platforms' formats, the class page;
+//!   files, the platforms' formats, the roster and the gradebook files, the
+//!   class page;
 //! - `modes`: `grade-all`, `merge`, `fuzz` and `check`, each standing on
 //!   the stages below it.
 //!
@@ -50,10 +51,12 @@ pub use modes::fuzz::experiment::confirm as confirm_causes;
 pub use modes::fuzz::{fuzz, Options as FuzzOptions, Summary as FuzzSummary};
 pub use modes::grade_all::{GradeAll, Select};
 pub use modes::merge::{merge, Merged};
-pub use publishing::formats::Format;
-pub use publishing::grades::{Manifest, Shard};
+pub use publishing::formats::{Format, Scope};
+pub use publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
+pub use publishing::grades::{Gradebook, Manifest, Shard};
 pub use publishing::json::Json;
 pub use publishing::page::class_page;
 pub use publishing::record::{FixtureLine, Record, Row, RowMarks, CLASSES};
+pub use publishing::roster::{Roster, Student, MAX_ROSTER};
 pub use publishing::summaries::write_summary_files;
 pub use puzzle_sandbox::{Ending, Job, Limits, Outcome, Runner, Workdir};

@@ -95,8 +95,8 @@ fn after_k_timeouts_the_other_fixtures_are_not_run_and_named() {
             "{report}"
         );
     }
-    // Two runs of a second, not five.
-    assert!(elapsed < Duration::from_secs(4), "{elapsed:?}");
+    // Two runs of a second, each confirmed by a second run: four, not ten.
+    assert!(elapsed < Duration::from_secs(7), "{elapsed:?}");
 }
 
 #[test]

@@ -980,6 +980,7 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
         updated: "2026-11-27T21:31:05Z".into(),
         complete: true,
         fixtures: Vec::new(),
+        gradebook: None,
     };
     write_summary_files(&grades, &manifest, &records).unwrap();
     // The page again, from the records.
@@ -1151,6 +1152,7 @@ fn summaries_of_2000_submissions() {
         updated: "2026-11-27T21:31:05Z".into(),
         complete: true,
         fixtures: Vec::new(),
+        gradebook: None,
     };
     let refs: Vec<&Record> = records.iter().collect();
     let began = Instant::now();

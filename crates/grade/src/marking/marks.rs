@@ -357,6 +357,22 @@ impl Scheme {
     }
 }
 
+impl Scheme {
+    /// The most a program can score on `fixtures`: every `Score` of
+    /// them has this maximum (what a gradebook's "points possible" is).
+    pub fn maximum(&self, fixtures: &[Fixture]) -> f64 {
+        let passed: Vec<Graded> = fixtures
+            .iter()
+            .map(|_| Graded {
+                judgement: Judgement::Passed,
+                time: None,
+                flaky: None,
+            })
+            .collect();
+        self.score(fixtures, &passed).max
+    }
+}
+
 /// `cents` shared by `weights` (of sum `all`): each share's floor, then one
 /// more to the largest remainders (the earlier first on a tie).
 fn largest_remainder(cents: u64, weights: &[f64], all: f64) -> Vec<u64> {
@@ -561,6 +577,9 @@ mod tests {
         assert_eq!(points(score.per_fixture[2].0), "1.66");
         assert_eq!(points(score.per_fixture[2].1), "38.32");
         assert_eq!(score.lost_by_class(&wrong), [(Class::WrongVerdict, 36.66)]);
+        assert_eq!(scheme.maximum(&fixtures), score.max);
+        // Without bad fixtures, rejections' 20 points are nobody's.
+        assert_eq!(points(scheme.maximum(&fixtures[1..])), "80");
     }
 
     /// Whole hundredths of `value` (shown amounts are).

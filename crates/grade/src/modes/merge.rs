@@ -21,7 +21,7 @@ use crate::publishing::grades::{
     SUBMISSION_FILES,
 };
 use crate::publishing::record::Record;
-use crate::publishing::summaries::write_summary_files;
+use crate::publishing::summaries::{gradebook_notes, write_summary_files};
 use puzzle_sandbox::files::Beneath;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -36,6 +36,10 @@ pub struct Merged {
     /// What is wrong with the shards, one sentence each (none: the merged
     /// grading is complete).
     pub problems: Vec<String>,
+    /// What the marker should know of the roster the shards were graded
+    /// with: folders with no student, students with no folder or no mark
+    /// in the gradebook files.
+    pub notes: Vec<String>,
 }
 
 /// One shard's grading, as read from its folder.
@@ -56,10 +60,11 @@ pub fn merge(into: &Path, shards: &[PathBuf]) -> io::Result<Merged> {
     let mut problems = shard_problems(&gradings);
     let records = gather_records(&gradings, &mut problems);
     let folder_names = missing_submissions(&gradings, &records, &mut problems);
-    write_merged(into, &gradings, folder_names, &records, &mut problems)?;
+    let notes = write_merged(into, &gradings, folder_names, &records, &mut problems)?;
     Ok(Merged {
         submissions: records.len(),
         problems,
+        notes,
     })
 }
 
@@ -111,6 +116,11 @@ fn read_shards(into: &Path, shards: &[PathBuf]) -> io::Result<Vec<ShardGrading>>
         if let Some(why) = first.manifest.fixtures_differ(&other.manifest) {
             return Err(mismatch(format!(
                 "{a} and {b} were graded on other fixtures: {why} (grade the shards again on the same Tests/ and fixture folders)"
+            )));
+        }
+        if other.manifest.gradebook != first.manifest.gradebook {
+            return Err(mismatch(format!(
+                "{b} and {a} were graded with other rosters, assignment names or gradebook formats (--roster, --assignment, --format): grade the shards again with the same"
             )));
         }
         if first.manifest.fixtures.is_empty() != other.manifest.fixtures.is_empty() {
@@ -238,14 +248,15 @@ fn missing_submissions(
 
 /// Writes the merged grading into `into` (an earlier grading there
 /// replaced): each submission's files copied from its shard, then every
-/// summary from the records.
+/// summary (and the gradebook files of the shards' roster) from the
+/// records. Returns what the marker should know of the roster.
 fn write_merged(
     into: &Path,
     gradings: &[ShardGrading],
     folder_names: Vec<String>,
     records: &BTreeMap<String, (Record, &Path)>,
     problems: &mut Vec<String>,
-) -> io::Result<()> {
+) -> io::Result<Vec<String>> {
     fs::create_dir_all(into)?;
     let earlier = Earlier::read(into)?;
     remove_submission_files(into, &earlier.names)?;
@@ -268,9 +279,11 @@ fn write_merged(
         updated: utc_now(),
         complete,
         fixtures: gradings[0].manifest.fixtures.clone(),
+        gradebook: gradings[0].manifest.gradebook.clone(),
     };
     let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();
-    write_summary_files(into, &manifest, &records)
+    write_summary_files(into, &manifest, &records)?;
+    Ok(gradebook_notes(&manifest, &records))
 }
 
 /// The distinct `values`, in order, joined by ` | `; two that differ only in

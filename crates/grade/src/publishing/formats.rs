@@ -1,15 +1,20 @@
-//! A graded submission in the formats marking platforms read: Gradescope's
-//! and PrairieLearn's `results.json` and JUnit XML, each a [`Format`] (its
-//! name for `--format`, its file's suffix, its help line and its writer).
-//! Each takes one [`Marked`] submission; a build that failed is shown as
-//! each platform expects (Gradescope: score 0 and the reason; PrairieLearn:
-//! `gradable: false`; JUnit: an error in a `build` test case).
+//! The formats marking platforms read, each a [`Format`] (its name for
+//! `--format`, its file, its help line, its writer, and its [`Scope`]).
+//!
+//! A submission's own files: Gradescope's and PrairieLearn's `results.json`
+//! and JUnit XML, each from one [`Marked`] submission; a build that failed
+//! is shown as each platform expects (Gradescope: score 0 and the reason;
+//! PrairieLearn: `gradable: false`; JUnit: an error in a `build` test
+//! case). The class's files: Canvas's and Moodle's gradebook imports, one
+//! file for the whole grading, from the roster and every record
+//! ([`crate::publishing::gradebook`]).
 
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::Graded;
 use crate::judging::judge::Judgement;
 use crate::marking::marks::{points, Scheme, Score, Visibility};
 use crate::marking::report::{seconds, Counts};
+use crate::publishing::gradebook::{self, Class};
 use crate::publishing::json::json_string;
 use std::fmt::Write as _;
 
@@ -35,9 +40,9 @@ pub struct Marked<'a> {
     pub feedback: &'a str,
 }
 
-/// A platform's format, written for each submission with `--format`.
-/// (`summary.jsonl`, a JSON line a submission, is written in every grading:
-/// it is not a format to ask for.)
+/// A platform's format, written with `--format`. (`summary.jsonl`, a JSON
+/// line a submission, is written in every grading: it is not a format to
+/// ask for.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Gradescope's autograder `results.json`.
@@ -46,11 +51,31 @@ pub enum Format {
     PrairieLearn,
     /// JUnit XML, which CI systems show.
     JUnit,
+    /// Canvas's gradebook import CSV.
+    Canvas,
+    /// Moodle's CSV grade import.
+    Moodle,
+}
+
+/// Whether a format is a file a submission or one for the class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// One file for each submission, `STEM` + its suffix, written with
+    /// the submission's other files.
+    Submission,
+    /// One file for the whole grading, written with the summaries.
+    Class,
 }
 
 impl Format {
     /// Every format, in the order help lists them.
-    pub const ALL: [Format; 3] = [Format::Gradescope, Format::PrairieLearn, Format::JUnit];
+    pub const ALL: [Format; 5] = [
+        Format::Gradescope,
+        Format::PrairieLearn,
+        Format::JUnit,
+        Format::Canvas,
+        Format::Moodle,
+    ];
 
     /// Its name on the command line.
     pub fn name(self) -> &'static str {
@@ -58,6 +83,8 @@ impl Format {
             Format::Gradescope => "gradescope",
             Format::PrairieLearn => "prairielearn",
             Format::JUnit => "junit",
+            Format::Canvas => "canvas",
+            Format::Moodle => "moodle",
         }
     }
 
@@ -67,24 +94,48 @@ impl Format {
             Format::Gradescope => "Gradescope's results.json",
             Format::PrairieLearn => "PrairieLearn's results.json",
             Format::JUnit => "JUnit XML",
+            Format::Canvas => "Canvas's gradebook import, canvas.csv for the class; needs --roster",
+            Format::Moodle => "Moodle's grade import, moodle.csv for the class; needs --roster",
         }
     }
 
-    /// The suffix of its file after the submission's name.
+    /// Whether it is a file a submission or one for the class.
+    pub fn scope(self) -> Scope {
+        match self {
+            Format::Gradescope | Format::PrairieLearn | Format::JUnit => Scope::Submission,
+            Format::Canvas | Format::Moodle => Scope::Class,
+        }
+    }
+
+    /// Its file's name in the grades folder: after the submission's stem
+    /// for a format of each submission, whole for one of the class.
     pub fn suffix(self) -> &'static str {
         match self {
             Format::Gradescope => ".gradescope.json",
             Format::PrairieLearn => ".prairielearn.json",
             Format::JUnit => ".junit.xml",
+            Format::Canvas => "canvas.csv",
+            Format::Moodle => "moodle.csv",
         }
     }
 
-    /// The file's text for `marked`.
-    pub fn render(self, marked: &Marked) -> String {
+    /// The file's text for `marked`, when this is a format of each
+    /// submission.
+    pub fn render(self, marked: &Marked) -> Option<String> {
         match self {
-            Format::Gradescope => gradescope(marked),
-            Format::PrairieLearn => prairielearn(marked),
-            Format::JUnit => junit(marked),
+            Format::Gradescope => Some(gradescope(marked)),
+            Format::PrairieLearn => Some(prairielearn(marked)),
+            Format::JUnit => Some(junit(marked)),
+            Format::Canvas | Format::Moodle => None,
+        }
+    }
+
+    /// The file's text for `class`, when this is a format of the class.
+    pub fn render_class(self, class: &Class) -> Option<String> {
+        match self {
+            Format::Canvas => Some(gradebook::canvas(class)),
+            Format::Moodle => Some(gradebook::moodle(class)),
+            Format::Gradescope | Format::PrairieLearn | Format::JUnit => None,
         }
     }
 }

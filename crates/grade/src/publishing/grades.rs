@@ -15,8 +15,12 @@
 
 use crate::digest::fnv1a;
 use crate::intake::name::{one_line, Name};
+use crate::marking::marks::points;
+use crate::publishing::formats::{Format, Scope};
+use crate::publishing::gradebook::check_assignment;
 use crate::publishing::json::{json_string, Json};
 use crate::publishing::record::Record;
+use crate::publishing::roster::Roster;
 use puzzle_sandbox::files::Beneath;
 use std::fmt::Write as _;
 use std::fs;
@@ -24,14 +28,17 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The file names of a grading's own files.
-pub const GRADING_FILES: [&str; 6] = [
+/// The file names of a grading's own files (the gradebook files among
+/// them: [`Format::suffix`] of the class's formats).
+pub const GRADING_FILES: [&str; 8] = [
     "grading.json",
     "summary.txt",
     "summary.csv",
     "summary-fixtures.csv",
     "summary.jsonl",
     "index.html",
+    "canvas.csv",
+    "moodle.csv",
 ];
 
 /// The suffixes of a submission's files, after its name's stem
@@ -48,7 +55,7 @@ pub const SUBMISSION_FILES: [&str; 8] = [
 ];
 
 /// What a grading was: which folder, how, when, and how far it got.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Manifest {
     /// The folder of submissions graded, as given (absolute).
     pub folder: String,
@@ -72,6 +79,75 @@ pub struct Manifest {
     /// Each fixture as reports show it, with the digest of its bytes (none
     /// in a grading of an older version).
     pub fixtures: Vec<(String, u64)>,
+    /// The roster and what the gradebook files are made of (`--roster`),
+    /// so that a merge or a `--resume` writes them as the grading did.
+    pub gradebook: Option<Gradebook>,
+}
+
+/// What a grading's gradebook files are made of: the roster (`--roster`),
+/// the assignment's column name (`--assignment`), the class's formats
+/// (`--format canvas,moodle`: none, with a roster alone) and the points a
+/// submission can score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gradebook {
+    /// The students.
+    pub roster: Roster,
+    /// The assignment's column name.
+    pub assignment: String,
+    /// The formats of the class to write, each a [`Scope::Class`] one.
+    pub formats: Vec<Format>,
+    /// The most a submission can score (the scheme's maximum).
+    pub points_possible: f64,
+}
+
+impl Gradebook {
+    /// Its JSON, as `grading.json` holds it.
+    pub fn to_json(&self) -> String {
+        let formats: Vec<String> = self.formats.iter().map(|f| json_string(f.name())).collect();
+        format!(
+            "{{\"assignment\": {}, \"formats\": [{}], \"points_possible\": {}, \"roster\": {}}}",
+            json_string(&self.assignment),
+            formats.join(", "),
+            points(self.points_possible),
+            self.roster.to_json()
+        )
+    }
+
+    /// Read back from its JSON, each part checked as the command line
+    /// checks it.
+    pub fn from_json(value: &Json) -> Result<Gradebook, String> {
+        let assignment = value
+            .get("assignment")
+            .and_then(Json::as_str)
+            .ok_or("a gradebook without its assignment")?;
+        let formats = value
+            .get("formats")
+            .and_then(Json::as_array)
+            .ok_or("a gradebook without its formats")?
+            .iter()
+            .map(|f| {
+                let format: Format = f.as_str().ok_or("a format is not a string")?.parse()?;
+                match format.scope() {
+                    Scope::Class => Ok(format),
+                    Scope::Submission => Err(format!("{} is no gradebook", format.name())),
+                }
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(Gradebook {
+            roster: Roster::from_json(
+                value
+                    .get("roster")
+                    .ok_or("a gradebook without its roster")?,
+            )?,
+            assignment: check_assignment(assignment)?,
+            formats,
+            points_possible: value
+                .get("points_possible")
+                .and_then(Json::as_f64)
+                .filter(|p| p.is_finite() && *p >= 0.0)
+                .ok_or("a gradebook without its points possible")?,
+        })
+    }
 }
 
 /// One of N parts of a grading, by the hash of the submissions' names.
@@ -124,7 +200,7 @@ impl Manifest {
             })
             .collect();
         format!(
-            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"folder_names\": [{}], \"fixtures\": [{}]}}\n",
+            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"folder_names\": [{}], \"fixtures\": [{}], \"gradebook\": {}}}\n",
             json_string(&self.folder),
             json_string(&self.options),
             json_string(&self.sandbox),
@@ -134,7 +210,10 @@ impl Manifest {
             json_string(&self.updated),
             self.complete,
             names.join(", "),
-            fixtures.join(", ")
+            fixtures.join(", "),
+            self.gradebook
+                .as_ref()
+                .map_or("null".into(), Gradebook::to_json)
         )
     }
 
@@ -192,6 +271,10 @@ impl Manifest {
                         }
                     })
                     .collect::<Result<Vec<_>, String>>()?,
+            },
+            gradebook: match value.get("gradebook") {
+                None | Some(Json::Null) => None,
+                Some(book) => Some(Gradebook::from_json(book)?),
             },
         })
     }
@@ -513,6 +596,21 @@ mod tests {
             updated: utc(60),
             complete: false,
             fixtures: Vec::new(),
+            gradebook: None,
+        };
+        assert_eq!(
+            Manifest::from_json(&manifest.to_json()),
+            Ok(manifest.clone())
+        );
+        let roster = Roster::parse("r.csv", b"folder,id,name\nann,z1,\"Lee, Ann\"\n").unwrap();
+        let manifest = Manifest {
+            gradebook: Some(Gradebook {
+                roster,
+                assignment: "A1 (12)".into(),
+                formats: vec![Format::Canvas, Format::Moodle],
+                points_possible: 87.5,
+            }),
+            ..manifest
         };
         assert_eq!(Manifest::from_json(&manifest.to_json()), Ok(manifest));
     }

@@ -1,12 +1,15 @@
 //! Publishing: a graded submission's record (`record`), the grades folder
 //! and its own files (`grades`), the grading's summaries (`summaries`), the
-//! platforms' formats (`formats`), the class page (`page`) and the
-//! feedback's page (`html`), and the JSON they are written in (`json`).
+//! platforms' formats (`formats`), the marker's roster (`roster`) and the
+//! gradebook files made with it (`gradebook`), the class page (`page`) and
+//! the feedback's page (`html`), and the JSON they are written in (`json`).
 
 pub(crate) mod formats;
+pub(crate) mod gradebook;
 pub(crate) mod grades;
 pub(crate) mod html;
 pub(crate) mod json;
 pub(crate) mod page;
 pub(crate) mod record;
+pub(crate) mod roster;
 pub(crate) mod summaries;

@@ -1061,6 +1061,7 @@ mod tests {
             updated: "2026-11-27T21:31:05Z".into(),
             complete: true,
             fixtures: Vec::new(),
+            gradebook: None,
         }
     }
 

@@ -849,6 +849,7 @@ mod tests {
                     _ => Judgement::Passed,
                 },
                 time: None,
+                flaky: None,
             })
             .collect();
         let scheme = Scheme::parse(
@@ -999,6 +1000,17 @@ mod tests {
             updated: "2026-11-28T00:00:00Z".into(),
             complete: true,
             fixtures: vec![("Tests/a.inp".into(), 7)],
+            // A roster too, so that its reading is fuzzed with the rest.
+            gradebook: Some(crate::publishing::grades::Gradebook {
+                roster: crate::publishing::roster::Roster::parse(
+                    "r.csv",
+                    b"folder,id,login,name,email\nann,z1,ann,\"Lee, Ann\",a@x\n",
+                )
+                .unwrap(),
+                assignment: "A1".into(),
+                formats: vec![crate::publishing::formats::Format::Canvas],
+                points_possible: 100.0,
+            }),
         };
         let seeds = [record.json_line(), manifest.to_json()];
         assert!(Manifest::from_json(&seeds[1]).is_ok());

@@ -62,6 +62,7 @@ fn grade_all(
             .iter()
             .map(|f| f.parse().expect("a format"))
             .collect(),
+        gradebook: None,
         fuzz_seconds: None,
         options: String::new(),
         select: Select::All,
@@ -658,7 +659,8 @@ fn a_cap_on_timeouts_leaves_the_largest_fixtures_not_run() {
             ("Tests/unsol2_c.inp", Some(Class::NotRun)),
         ]
     );
-    assert_eq!(runner.runs_of("puzzle"), 1);
+    // The timeout confirmed by a second run before it cost marks.
+    assert_eq!(runner.runs_of("puzzle"), 2);
 }
 
 /// Grades `runner`'s program on two solvable fixtures with `settings`.

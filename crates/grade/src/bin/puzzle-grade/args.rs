@@ -5,10 +5,13 @@
 //! them; `--help` works in every mode. `run`'s options end at its PROGRAM,
 //! whose own options follow it.
 
-use puzzle_grade::{fnv1a, Format, Scheme, Select, Settings, Shard};
+use puzzle_grade::{
+    check_assignment, fnv1a, Format, Roster, Scheme, Scope, Select, Settings, Shard, MAX_ROSTER,
+};
 use puzzle_sandbox::Level;
 use std::ffi::{OsStr, OsString};
 use std::fs;
+use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -355,7 +358,7 @@ pub const OPTIONS: &[Opt] = &[
         name: "--format",
         alias: None,
         value: Some("LIST"),
-        help: "also these platforms' files for each submission, comma- separated: gradescope (Gradescope's results.json), prairielearn (PrairieLearn's results.json), junit (JUnit XML)",
+        help: "also these platforms' files, comma-separated: for each submission gradescope (Gradescope's results.json), prairielearn (PrairieLearn's results.json), junit (JUnit XML); for the class canvas (Canvas's gradebook import, canvas.csv), moodle (Moodle's grade import, moodle.csv), which need --roster",
         modes: &[Mode::GradeAll],
         set: |g, v| {
             for name in v.to_string_lossy().split(',') {
@@ -364,6 +367,36 @@ pub const OPTIONS: &[Opt] = &[
                     g.formats.push(format);
                 }
             }
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--roster",
+        alias: None,
+        value: Some("FILE"),
+        help: "the students: a CSV whose first line names its columns, folder and id, and any of login, name, section, email, canvas_id (docs/grading.md); folders with no student and students with no folder are named",
+        modes: &[Mode::GradeAll],
+        set: |g, v| {
+            let shown = v.to_string_lossy();
+            let mut bytes = Vec::new();
+            fs::File::open(v)
+                .and_then(|f| f.take(MAX_ROSTER + 1).read_to_end(&mut bytes))
+                .map_err(|e| format!("cannot read {shown}: {e}"))?;
+            if bytes.len() as u64 > MAX_ROSTER {
+                return Err(format!("{shown}: over {} MiB", MAX_ROSTER >> 20));
+            }
+            g.roster = Some(Roster::parse(&shown, &bytes).map_err(|e| format!("{shown}: {e}"))?);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--assignment",
+        alias: None,
+        value: Some("NAME"),
+        help: "the gradebook files' column for the marks (default 'Puzzle assignment'); for Canvas, 'NAME (ID)' names its assignment of that ID",
+        modes: &[Mode::GradeAll],
+        set: |g, v| {
+            g.assignment = Some(check_assignment(&v.to_string_lossy())?);
             Ok(())
         },
     },
@@ -493,6 +526,8 @@ pub struct Given {
     pub grades: Option<PathBuf>,
     pub build_seconds: Option<u64>,
     pub formats: Vec<Format>,
+    pub roster: Option<Roster>,
+    pub assignment: Option<String>,
     pub only: Vec<OsString>,
     pub resume: bool,
     pub shard: Option<Shard>,
@@ -578,6 +613,15 @@ impl Given {
             marks.push(format!("fixtures {}", dir.to_string_lossy()));
         }
         marks
+    }
+
+    /// The formats asked for of the class (the gradebook files).
+    pub fn class_formats(&self) -> Vec<Format> {
+        self.formats
+            .iter()
+            .copied()
+            .filter(|f| f.scope() == Scope::Class)
+            .collect()
     }
 
     /// Seconds a build command may take.
@@ -786,6 +830,17 @@ fn check_operands(mode: Mode, given: &Given) -> Result<(), String> {
         Mode::GradeAll if given.resume && !given.only.is_empty() => {
             Err("--only and --resume do not go together".into())
         }
+        Mode::GradeAll if given.roster.is_none() && !given.class_formats().is_empty() => {
+            let names: Vec<&str> = given.class_formats().iter().map(|f| f.name()).collect();
+            Err(format!(
+                "--format {} needs --roster FILE (which student each folder is)",
+                names.join(",")
+            ))
+        }
+        Mode::GradeAll if given.assignment.is_some() && given.class_formats().is_empty() => Err(
+            "--assignment names the gradebook files' column: it needs --format canvas or moodle"
+                .into(),
+        ),
         Mode::Fuzz if count != 1 => {
             Err(format!("{} PROGRAM", if count == 0 { "no" } else { "one" }))
         }
@@ -934,7 +989,7 @@ mod tests {
         );
         assert_eq!(
             error(&["grade-all", "s", "--format", "jsonl"]),
-            format!("puzzle-grade grade-all: --format: 'jsonl' is not one of gradescope, prairielearn, junit{more}")
+            format!("puzzle-grade grade-all: --format: 'jsonl' is not one of gradescope, prairielearn, junit, canvas, moodle{more}")
         );
         assert!(error(&["grade", "p", "--grades", "g"])
             .starts_with("puzzle-grade grade: unknown option --grades\n"));

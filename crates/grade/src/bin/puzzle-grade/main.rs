@@ -18,7 +18,7 @@ use args::{Command, Given, Mode};
 use puzzle_grade::{
     check_reference, confirm_causes, fuzz as fuzz_program, grade_program, in_words, is_executable,
     merge as merge_shards, points, prepare_fixtures, write_marked_report, FuzzOptions, GradeAll,
-    Row, Settings,
+    Gradebook, Row, Scope, Settings, DEFAULT_ASSIGNMENT,
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Runner, Sandbox};
@@ -314,6 +314,15 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     let _ = writeln!(io::stderr(), "puzzle-grade: {protections}");
     let grades = absolute(given.grades.as_deref().unwrap_or(Path::new("grades")));
     let stop = || signals::caught().is_some();
+    let gradebook = given.roster.clone().map(|roster| Gradebook {
+        roster,
+        assignment: given
+            .assignment
+            .clone()
+            .unwrap_or_else(|| DEFAULT_ASSIGNMENT.into()),
+        formats: given.class_formats(),
+        points_possible: settings.scheme.maximum(&fixtures),
+    });
     let all = GradeAll {
         runner: &sandbox,
         settings: &settings,
@@ -323,7 +332,13 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         temp: temp.to_path_buf(),
         build_seconds: given.build_seconds(),
         protections,
-        formats: given.formats.clone(),
+        formats: given
+            .formats
+            .iter()
+            .copied()
+            .filter(|f| f.scope() == Scope::Submission)
+            .collect(),
+        gradebook,
         fuzz_seconds: given.fuzz,
         options: given.marks_options(Mode::GradeAll).join(" "),
         select: given.select(),
@@ -364,9 +379,15 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         );
         return Err(Failure::Signalled(signum));
     }
+    let books: Vec<&str> = given.class_formats().iter().map(|f| f.suffix()).collect();
+    let books = if books.is_empty() {
+        String::new()
+    } else {
+        format!("; the gradebooks' imports: {}", books.join(", "))
+    };
     writeln!(
         out,
-        "files in {shown}/: to hand to each student NAME.feedback.md (or .html); for markers NAME.txt (the report) and NAME.make.txt (the build log); the class: summary.txt, summary.csv and index.html (the class page)",
+        "files in {shown}/: to hand to each student NAME.feedback.md (or .html); for markers NAME.txt (the report) and NAME.make.txt (the build log); the class: summary.txt, summary.csv and index.html (the class page){books}",
     )?;
     out.flush()?;
     if !graded.not_graded.is_empty() {
@@ -410,6 +431,9 @@ fn merge(given: &Given) -> Result<(), Failure> {
     };
     for problem in &merged.problems {
         let _ = writeln!(io::stderr(), "puzzle-grade: merge: {problem}");
+    }
+    for note in &merged.notes {
+        let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
     }
     let mut out = io::stdout().lock();
     writeln!(

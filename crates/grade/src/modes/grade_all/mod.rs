@@ -19,10 +19,10 @@ use crate::judging::fixture::Fixture;
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
     fixtures_differ, move_into_place, remove_grading_files, remove_stale_parts,
-    remove_submission_files, utc_now, write_atomic, Earlier, Manifest, Shard,
+    remove_submission_files, utc_now, write_atomic, Earlier, Gradebook, Manifest, Shard,
 };
 use crate::publishing::record::{table_header, Record, Row};
-use crate::publishing::summaries::write_summary_files;
+use crate::publishing::summaries::{gradebook_notes, write_summary_files};
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
 use std::fs;
@@ -72,8 +72,11 @@ pub struct GradeAll<'a> {
     pub build_seconds: u64,
     /// The runner's protections, the first line of every report.
     pub protections: String,
-    /// The platforms' files to write for each submission.
+    /// The platforms' files to write for each submission (those of the
+    /// class are `gradebook`'s).
     pub formats: Vec<Format>,
+    /// The roster and the gradebook files (`--roster`), if any.
+    pub gradebook: Option<Gradebook>,
     /// Seconds of fuzzing a submission after its fixtures (none: off); the
     /// minimal cases go to `NAME.fuzz/` in the grades folder.
     pub fuzz_seconds: Option<u64>,
@@ -106,7 +109,9 @@ pub struct Graded {
     /// (their rows say why), by their shown names.
     pub not_graded: Vec<String>,
     /// What the marker should know of the grades folder (an earlier
-    /// grading replaced, rows of submissions no longer there removed).
+    /// grading replaced, rows of submissions no longer there removed) and
+    /// of the roster (folders with no student, students with no folder or
+    /// no mark).
     pub notes: Vec<String>,
 }
 
@@ -154,6 +159,7 @@ impl GradeAll<'_> {
                 .iter()
                 .map(|f| (f.shown.clone(), f.digest))
                 .collect(),
+            gradebook: self.gradebook.clone(),
         };
         fs::create_dir_all(&self.grades)?;
         remove_stale_parts(&self.grades)?;
@@ -196,6 +202,7 @@ impl GradeAll<'_> {
         }
         out.flush()?;
         let mut rows = Vec::new();
+        let mut wrote = manifest.clone();
         let mut written: Option<Instant> = None;
         let mut cost = Duration::ZERO;
         let mut stopped = false;
@@ -233,14 +240,16 @@ impl GradeAll<'_> {
             let every = SUMMARY_EVERY.max(cost * SUMMARY_SHARE);
             if last || written.is_none_or(|at| at.elapsed() >= every) {
                 let began = Instant::now();
-                self.write_summaries(&manifest, &records, false)?;
+                wrote = self.write_summaries(&manifest, &records, false)?;
                 cost = began.elapsed();
                 written = Some(Instant::now());
             }
         }
         if stopped || plan.to_grade.is_empty() {
-            self.write_summaries(&manifest, &records, stopped)?;
+            wrote = self.write_summaries(&manifest, &records, stopped)?;
         }
+        let mut notes = plan.notes;
+        notes.extend(gradebook_notes(&wrote, &records));
         Ok(Graded {
             rows,
             to_grade: plan.to_grade.len(),
@@ -251,7 +260,7 @@ impl GradeAll<'_> {
                 .filter(|r| r.row.trouble.is_some())
                 .map(|r| r.row.name.clone())
                 .collect(),
-            notes: plan.notes,
+            notes,
         })
     }
 
@@ -420,13 +429,14 @@ impl GradeAll<'_> {
 
     /// Writes the grading's files from `records` (in name order), each
     /// whole; the grading is complete when it was not `stopped` and every
-    /// submission it sets out to grade has a record.
+    /// submission it sets out to grade has a record. Returns the manifest
+    /// written.
     fn write_summaries(
         &self,
         manifest: &Manifest,
         records: &[Record],
         stopped: bool,
-    ) -> io::Result<()> {
+    ) -> io::Result<Manifest> {
         let complete = !stopped
             && manifest
                 .names_to_grade()
@@ -437,7 +447,8 @@ impl GradeAll<'_> {
             complete,
             ..manifest.clone()
         };
-        write_summary_files(&self.grades, &manifest, records)
+        write_summary_files(&self.grades, &manifest, records)?;
+        Ok(manifest)
     }
 }
 

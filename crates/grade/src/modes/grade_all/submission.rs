@@ -109,7 +109,7 @@ impl GradeAll<'_> {
         let platforms = self
             .formats
             .iter()
-            .map(|format| (*format, format.render(&marked)))
+            .filter_map(|format| format.render(&marked).map(|text| (*format, text)))
             .collect();
         let submission = Submission {
             record: Record {
@@ -215,7 +215,7 @@ impl GradeAll<'_> {
         let platforms = self
             .formats
             .iter()
-            .map(|format| (*format, format.render(&marked)))
+            .filter_map(|format| format.render(&marked).map(|text| (*format, text)))
             .collect();
         Ok(Submission {
             record,
