@@ -244,7 +244,13 @@ const ROOM_FOR_A_THREAD: usize = 4 << 20;
 /// stack then, and aborts if it cannot), and threads that take the last of
 /// the space leave none for the work. So a thread starts only with room to
 /// spare, and the next is not asked for (nor the room tried) before it has
-/// started.
+/// started. The room is tried with `malloc`, which says whether the address
+/// space has room only if a block this size is new address space, given
+/// back when freed: glibc's rising mmap threshold keeps freed blocks this
+/// size in its heap, and then finds the room where it already holds it.
+/// The `puzzle` binary fixes the threshold under an address-space limit
+/// (its `platform.rs`); a program of its own that runs batches there should
+/// too (`GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072`).
 fn start_thread<F>(name: String, work: F) -> io::Result<thread::JoinHandle<()>>
 where
     F: FnOnce() + Send + 'static,

@@ -1,7 +1,9 @@
 //! The architecture invariants of `docs/design.md`, checked on the source:
 //!
 //! - every source file of every crate is in the code map of
-//!   `docs/design.md` (a newcomer finds every room from it);
+//!   `docs/design.md` (a newcomer finds every room from it), and each type
+//!   a row of the map names (a backticked CamelCase name) is defined in
+//!   that row's file;
 //! - no two source files of a crate import each other, directly or round a
 //!   circle, and the root crate's layers are used downwards only;
 //! - `unsafe` is in the sandbox crate alone: every other crate root and
@@ -65,6 +67,120 @@ fn every_source_file_is_in_the_code_map() {
     assert!(
         missing.is_empty(),
         "docs/design.md's code map does not name (as `path`): {missing:#?}"
+    );
+}
+
+/// The rows of the code map's tables: (the paths of the first column, the
+/// rest of the row). A row is a line that starts with "| `".
+fn code_map_rows(design: &str) -> Vec<(Vec<String>, String)> {
+    design
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|row| {
+            let (first, what) = row.split_once(" | ")?;
+            let paths = backticked(&format!("`{first}"))
+                .into_iter()
+                .map(String::from)
+                .collect();
+            Some((paths, what.trim_end_matches('|').trim().to_string()))
+        })
+        .collect()
+}
+
+/// The texts between backticks in `text`, in order.
+fn backticked(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+/// The types a row names: each backticked CamelCase name in its "what"
+/// (the type of `Type::item` too), such as `Tables` or `Method::choose`. A
+/// name of one word in capitals (`BOM`) or with `_` (`MAX_CELLS`) is none,
+/// nor a path that starts in lower case (`std::ffi::OsString`: a mention of
+/// a type defined elsewhere).
+fn type_names(what: &str) -> Vec<&str> {
+    let mut names: Vec<&str> = backticked(what)
+        .into_iter()
+        .map(|text| text.split("::").next().unwrap_or(""))
+        .filter(|name| {
+            name.starts_with(|c: char| c.is_ascii_uppercase())
+                && name.chars().all(|c| c.is_ascii_alphanumeric())
+                && name.chars().any(|c| c.is_ascii_lowercase())
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// Whether `code` (comments and strings taken out) defines a type `name`:
+/// `struct`, `enum`, `union`, `trait` or `type` followed by the name.
+fn defines(code: &str, name: &str) -> bool {
+    let words: Vec<&str> = code
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).any(|pair| {
+        ["struct", "enum", "union", "trait", "type"].contains(&pair[0]) && pair[1] == name
+    })
+}
+
+/// The names the code map's rows give that their files do not define, as
+/// "path: Name" (a row of several files: any of its Rust files), each row's
+/// Rust files read by `read` (`None`: no such file).
+fn undefined_names(design: &str, read: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+    let mut undefined = Vec::new();
+    for (paths, what) in code_map_rows(design) {
+        let files: Vec<(&String, Option<String>)> = paths
+            .iter()
+            .filter(|p| p.ends_with(".rs"))
+            .map(|p| (p, read(p).map(|text| code_only(&text))))
+            .collect();
+        if files.is_empty() {
+            continue;
+        }
+        for (path, code) in &files {
+            if code.is_none() {
+                undefined.push(format!("{path}: no such file"));
+            }
+        }
+        for name in type_names(&what) {
+            let defined = files
+                .iter()
+                .any(|(_, code)| code.as_deref().is_some_and(|c| defines(c, name)));
+            if !defined {
+                let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+                undefined.push(format!("{}: {name}", paths.join(", ")));
+            }
+        }
+    }
+    undefined
+}
+
+#[test]
+fn every_type_a_row_names_is_defined_in_its_file() {
+    let design = fs::read_to_string(repo().join("docs/design.md")).unwrap();
+    let read = |path: &str| fs::read_to_string(repo().join(path)).ok();
+    let undefined = undefined_names(&design, &read);
+    assert!(
+        undefined.is_empty(),
+        "docs/design.md's code map names types that its rows' files do not define \
+         (a type of another file is written as a path, `job::Runner`, or without backticks): \
+         {undefined:#?}"
+    );
+    // The check can fail: on a made-up map, each way.
+    let toy = "| `a.rs` | `Here`, `Gone`, `There::new`, `std::ffi::OsString`, `MAX`, `BOM` |\n\
+               | `b.rs`, `c.rs` | `Two` |\n\
+               | `missing.rs` | plain |\n\
+               | `Tests/` | `Whatever` |\n";
+    let files = |path: &str| match path {
+        "a.rs" => Some("pub struct Here; // struct Gone\nenum There {}\nconst MAX: u8 = 1;".into()),
+        "b.rs" => Some("fn f() {}".into()),
+        "c.rs" => Some("pub(crate) trait Two {}".into()),
+        _ => None,
+    };
+    assert_eq!(
+        undefined_names(toy, &files),
+        ["a.rs: Gone", "missing.rs: no such file"]
     );
 }
 

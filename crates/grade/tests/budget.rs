@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{grader_bin, repo, skip};
+use common::{grader_bin, repo, skip, Scratch};
 use puzzle_grade::Json;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -15,27 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A folder of its own with `Tests/` holding `fixtures` (all of `Tests/`
-/// when empty).
-fn scratch(name: &str, fixtures: &[&str]) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("budget-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(dir.join("Tests")).unwrap();
-    let all: Vec<String> = fs::read_dir(repo().join("Tests"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    for fixture in all
-        .iter()
-        .filter(|f| fixtures.is_empty() || fixtures.contains(&f.as_str()))
-    {
-        fs::copy(
-            repo().join("Tests").join(fixture),
-            dir.join("Tests").join(fixture),
-        )
-        .unwrap();
-    }
-    dir
+/// A scratch folder of its own with `Tests/` holding `fixtures`.
+fn scratch(name: &str, fixtures: &[&str]) -> Scratch {
+    Scratch::new(&format!("budget-{name}")).with_fixtures(fixtures)
 }
 
 /// A submission in `dir` whose Makefile makes a program that never ends.
@@ -185,8 +167,7 @@ fn gradescopes_entry_point_leaves_results_within_its_ten_minutes_under_half_a_co
         Ok(half) => half,
         Err(why) => return skip(&format!("no half-core cgroup: {why}")),
     };
-    let platform = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("budget-gradescope");
-    let _ = fs::remove_dir_all(&platform);
+    let platform = Scratch::new("budget-gradescope");
     hanging_submission(&platform.join("submission"));
     let began = Instant::now();
     // The whole entry point in the cgroup (it and everything it starts).

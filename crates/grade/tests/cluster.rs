@@ -13,9 +13,9 @@
 
 mod common;
 
-use common::{grader_bin, masked_files, repo};
+use common::{grader_bin, masked_files, repo, Scratch};
 use std::fs;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Command, Output};
 
 const SUBMISSIONS: [(&str, &str); 7] = [
@@ -28,14 +28,15 @@ const SUBMISSIONS: [(&str, &str); 7] = [
     ("gus", "#define LENIENT\n"),
 ];
 
-/// A folder with a few fixtures in `Tests/` and the submissions in `subs/`.
-fn class() -> PathBuf {
+/// A scratch folder with a few fixtures in `Tests/` and the submissions in
+/// `subs/`.
+fn class() -> Scratch {
     common::class_folder("cluster", &common::FIVE_FIXTURES, &SUBMISSIONS)
 }
 
 /// The shared script, run in `dir` with `env` (and no engine variable of
 /// the test's own environment), with `args`.
-fn script(dir: &PathBuf, env: &[(&str, &str)], args: &[&str]) -> Command {
+fn script(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> Command {
     let mut command = Command::new("sh");
     command
         .arg(repo().join("examples/cluster/grade-shard.sh"))

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{grader_bin, puzzle_bin, repo};
+use common::{grader_bin, puzzle_bin, repo, Scratch};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -24,15 +24,13 @@ fn one_at_a_time() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A scratch folder of its own, removed at the end.
-struct Scratch(PathBuf);
+/// One test's fuzzing: a scratch folder of its own (removed at the end)
+/// for the programs and the cases found.
+struct Fuzzing(Scratch);
 
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("puzzle-fuzz-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
+impl Fuzzing {
+    fn new(name: &str) -> Fuzzing {
+        Fuzzing(Scratch::new(&format!("fuzz-{name}")))
     }
 
     /// checker.c built with `flags`.
@@ -88,17 +86,11 @@ impl Scratch {
     }
 }
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The one minimal case of a run that found a fault: its name and lines.
-fn one_case(scratch: &Scratch, ran: &Output) -> (String, Vec<String>) {
+fn one_case(fuzzing: &Fuzzing, ran: &Output) -> (String, Vec<String>) {
     let report = String::from_utf8_lossy(&ran.stdout);
     assert_eq!(ran.status.code(), Some(1), "{report}");
-    let found = scratch.found();
+    let found = fuzzing.found();
     assert_eq!(found.len(), 1, "{report}");
     let (name, bytes) = &found[0];
     let lines = String::from_utf8_lossy(bytes)
@@ -114,7 +106,7 @@ fn tokens(line: &str) -> Vec<&str> {
 
 #[test]
 fn forgetting_the_blank_row_shrinks_to_a_2x2_board() {
-    let s = Scratch::new("norow");
+    let s = Fuzzing::new("norow");
     let program = s.checker("norow", &["-O2", "-DNO_ROW_TERM"]);
     let ran = s.fuzz(&program, 100, 1);
     let (name, lines) = one_case(&s, &ran);
@@ -129,7 +121,7 @@ fn forgetting_the_blank_row_shrinks_to_a_2x2_board() {
 
 #[test]
 fn a_1024_byte_line_buffer_shrinks_to_a_line_just_past_it() {
-    let s = Scratch::new("buffer");
+    let s = Fuzzing::new("buffer");
     let program = s.checker("buffer", &["-O2", "-DFIXED_BUFFER"]);
     let (name, lines) = one_case(&s, &s.fuzz(&program, 100, 1));
     assert!(name.ends_with("_2x2_false_error.inp"), "{name}");
@@ -140,7 +132,7 @@ fn a_1024_byte_line_buffer_shrinks_to_a_line_just_past_it() {
 
 #[test]
 fn an_int_counter_shrinks_to_the_smallest_side_past_two_to_the_31() {
-    let s = Scratch::new("int32");
+    let s = Fuzzing::new("int32");
     // -O0 -fwrapv: the count wraps as an unoptimised build's does.
     let program = s.checker("int32", &["-O0", "-fwrapv", "-DINT32_COUNTER"]);
     let (name, lines) = one_case(&s, &s.fuzz(&program, 40, 1));
@@ -150,7 +142,7 @@ fn an_int_counter_shrinks_to_the_smallest_side_past_two_to_the_31() {
 
 #[test]
 fn an_accepted_duplicate_shrinks_to_a_2x2_board_with_a_tile_twice() {
-    let s = Scratch::new("duplicate");
+    let s = Fuzzing::new("duplicate");
     let program = s.checker("duplicate", &["-O2", "-DACCEPT_DUPLICATE"]);
     let (name, lines) = one_case(&s, &s.fuzz(&program, 100, 1));
     assert!(name.starts_with("bad_2x2_missed_error"), "{name}");
@@ -163,7 +155,7 @@ fn an_accepted_duplicate_shrinks_to_a_2x2_board_with_a_tile_twice() {
 
 #[test]
 fn rejected_tabs_shrink_to_one_tab_on_a_2x2_board() {
-    let s = Scratch::new("tabs");
+    let s = Fuzzing::new("tabs");
     let program = s.checker("tabs", &["-O2", "-DREJECT_TABS"]);
     let (name, lines) = one_case(&s, &s.fuzz(&program, 100, 1));
     assert!(name.ends_with("_2x2_false_error.inp"), "{name}");
@@ -173,7 +165,7 @@ fn rejected_tabs_shrink_to_one_tab_on_a_2x2_board() {
 
 #[test]
 fn a_blank_missed_at_the_end_of_a_line_shrinks_to_a_2x2_board_ending_in_b() {
-    let s = Scratch::new("blanklast");
+    let s = Fuzzing::new("blanklast");
     let program = s.checker("blanklast", &["-O2", "-DBLANK_LAST"]);
     let (name, lines) = one_case(&s, &s.fuzz(&program, 100, 1));
     assert!(name.ends_with("_2x2_false_error.inp"), "{name}");
@@ -182,7 +174,7 @@ fn a_blank_missed_at_the_end_of_a_line_shrinks_to_a_2x2_board_ending_in_b() {
 
 #[test]
 fn exit_0_after_an_error_shrinks_to_the_smallest_bad_input() {
-    let s = Scratch::new("exit0");
+    let s = Fuzzing::new("exit0");
     let program = s.checker("exit0", &["-O2", "-DERROR_STATUS=0"]);
     let ran = s.fuzz(&program, 100, 1);
     let (name, lines) = one_case(&s, &ran);
@@ -195,7 +187,7 @@ fn exit_0_after_an_error_shrinks_to_the_smallest_bad_input() {
 
 #[test]
 fn correct_programs_yield_nothing() {
-    let s = Scratch::new("correct");
+    let s = Fuzzing::new("correct");
     let puzzle = puzzle_bin();
     for program in [s.checker("exact", &["-O2"]), puzzle] {
         let ran = s.fuzz(&program, 100, 2);
@@ -208,7 +200,7 @@ fn correct_programs_yield_nothing() {
 
 #[test]
 fn a_bad_command_line_is_status_2() {
-    let s = Scratch::new("usage");
+    let s = Fuzzing::new("usage");
     for args in [
         &["fuzz"][..],
         &["fuzz", "--seconds", "x", "p"],
@@ -230,7 +222,7 @@ fn a_bad_command_line_is_status_2() {
 #[test]
 #[ignore]
 fn long_runs_find_nothing_in_correct_programs() {
-    let s = Scratch::new("long");
+    let s = Fuzzing::new("long");
     let puzzle = puzzle_bin();
     for program in [s.checker("exact", &["-O2"]), puzzle] {
         let ran = s.fuzz(&program, 3000, 3);

@@ -11,14 +11,15 @@
 //! build that fails, a hang); it is compiled here with `cc`. Shell scripts
 //! around the real binary give the rest: a hang with a sleeping child, a
 //! crash, a flood of output, one fault a fixture. Each grading runs in a
-//! scratch folder whose `Tests/` holds a few fixtures, with `PUZZLE_GRADE`
-//! naming the cargo-built grader, `READ_ONLY` letting the sandboxed scripts
-//! run the cargo-built `puzzle`, and `TMPDIR` a folder that must be empty
-//! again when the grading ends.
+//! scratch folder of its own ([`Desk`], on a `common::Scratch`) whose
+//! `Tests/` holds a few fixtures, with `PUZZLE_GRADE` naming the
+//! cargo-built grader, `READ_ONLY` letting the sandboxed scripts run the
+//! cargo-built `puzzle`, and `TMPDIR` a folder that must be empty again
+//! when the grading ends.
 
 mod common;
 
-use common::{grader_bin, puzzle_bin, repo};
+use common::{grader_bin, puzzle_bin, repo, Scratch};
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -68,24 +69,16 @@ const OPEN_IN_TESTS: [(&str, &str); 14] = [
     ),
 ];
 
-/// A folder of its own for one test, removed when the test ends. `Tests/`
-/// holds copies of the named fixtures, `tmp/` is the grading's `TMPDIR`.
-struct Scratch(PathBuf);
+/// A marker's desk for one test: a scratch folder of its own (removed when
+/// the test ends) whose `Tests/` holds copies of the named fixtures, and
+/// whose `tmp/` is the grading's `TMPDIR`.
+struct Desk(Scratch);
 
-impl Scratch {
-    fn new(name: &str, fixtures: &[&str]) -> Scratch {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("grade-{name}"));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("Tests")).unwrap();
+impl Desk {
+    fn new(name: &str, fixtures: &[&str]) -> Desk {
+        let dir = Scratch::new(&format!("grade-{name}")).with_fixtures(fixtures);
         fs::create_dir_all(dir.join("tmp")).unwrap();
-        for fixture in fixtures {
-            fs::copy(
-                repo().join("Tests").join(fixture),
-                dir.join("Tests").join(fixture),
-            )
-            .unwrap();
-        }
-        Scratch(dir)
+        Desk(dir)
     }
 
     fn path(&self) -> &Path {
@@ -174,26 +167,65 @@ impl Scratch {
     }
 }
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
+/// The scratch folder every grading test works in (`common::Scratch`): a
+/// test's own (two of one name are two folders), open to every user (mode
+/// 0755, every folder above it open to all: the sandbox's users reach it
+/// wherever the clone is), and gone, with everything in it, when dropped;
+/// what a test process that is gone left is swept away.
+#[test]
+fn a_scratch_folder_is_the_tests_own_open_to_all_and_gone_at_its_end() {
+    use std::os::unix::fs::MetadataExt;
+    let (a, b) = (Scratch::new("same"), Scratch::new("same"));
+    assert_ne!(a.path(), b.path());
+    for dir in [a.path(), b.path()] {
+        assert_eq!(
+            fs::metadata(dir).unwrap().mode() & 0o7777,
+            0o755,
+            "{}",
+            dir.display()
+        );
+        for above in dir.ancestors().skip(1) {
+            let mode = fs::metadata(above).unwrap().mode();
+            assert_ne!(mode & 0o001, 0, "{} is closed to others", above.display());
+        }
+        assert!(
+            !dir.starts_with(repo()),
+            "{} is in the clone",
+            dir.display()
+        );
+    }
+    fs::create_dir_all(a.join("deep/er")).unwrap();
+    fs::write(a.join("deep/er/file"), "x").unwrap();
+    let (gone, kept) = (a.path().to_path_buf(), b.path().to_path_buf());
+    drop(a);
+    assert!(!gone.exists() && kept.is_dir());
+    drop(b);
+    assert!(!kept.exists());
+    // Left by a process that is no more (a number above any pid).
+    let left = common::scratch_base().join("puzzle-test.4294967294.0.left");
+    fs::create_dir_all(left.join("inside")).unwrap();
+    common::sweep_scratch_folders();
+    if Path::new("/proc/self").exists() {
+        assert!(!left.exists(), "{}", left.display());
+    } else {
+        let _ = fs::remove_dir_all(&left);
     }
 }
 
 /// Grades the shell script `body`, as program `name`, on the fixtures of
 /// `FEW`.
-fn grade_script(name: &str, body: &str, timeout: u32) -> (Scratch, Output) {
-    let scratch = Scratch::new(name, &FEW);
-    let program = scratch.script(name, body);
-    let out = scratch.grade(&program, &[], timeout);
-    (scratch, out)
+fn grade_script(name: &str, body: &str, timeout: u32) -> (Desk, Output) {
+    let desk = Desk::new(name, &FEW);
+    let program = desk.script(name, body);
+    let out = desk.grade(&program, &[], timeout);
+    (desk, out)
 }
 
 /// Grades `checker.c` built with `flags` on the fixtures of `FEW`.
 fn grade_checker(name: &str, flags: &[&str]) -> Output {
-    let scratch = Scratch::new(name, &FEW);
-    let program = scratch.checker(name, flags);
-    scratch.grade(&program, &[], 10)
+    let desk = Desk::new(name, &FEW);
+    let program = desk.checker(name, flags);
+    desk.grade(&program, &[], 10)
 }
 
 /// The report's classes, in its order.
@@ -333,7 +365,7 @@ const FEW_COUNTS: [usize; 3] = [3, 5, 2];
 fn grading_puzzle_itself_passes_every_fixture() {
     // Graded in the repository, on all of Tests/: every bad fixture shows
     // its message, every open one what `puzzle` chose.
-    let scratch = Scratch::new("itself", &[]);
+    let desk = Desk::new("itself", &[]);
     let mut names: Vec<String> = fs::read_dir(repo().join("Tests"))
         .unwrap()
         .map(|entry| entry.unwrap().file_name().into_string().unwrap())
@@ -381,12 +413,12 @@ fn grading_puzzle_itself_passes_every_fixture() {
     }
     assert!(counts.iter().all(|&c| c >= 15), "{counts:?}");
     let report = opens + &messages + &summary(counts, [0; 3], &[("OPEN", open_counts)], false);
-    let out = scratch
+    let out = desk
         .grade_command(&puzzle_bin(), &[], 10)
         .current_dir(repo())
         .output()
         .unwrap();
-    scratch.assert_clean();
+    desk.assert_clean();
     assert_report(&out, 0, &report);
     // The score, before the last line: all of it.
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -396,13 +428,13 @@ fn grading_puzzle_itself_passes_every_fixture() {
 
 #[test]
 fn the_open_fixtures_are_those_a_strict_reader_rejects_and_a_lenient_one_accepts() {
-    let scratch = Scratch::new("open", &[]);
-    let out = scratch
+    let desk = Desk::new("open", &[]);
+    let out = desk
         .testrun("open", &[], 10)
         .current_dir(repo())
         .output()
         .unwrap();
-    scratch.assert_clean();
+    desk.assert_clean();
     let mut listed = OPEN_IN_TESTS;
     listed.sort();
     let expected: String = listed
@@ -424,8 +456,8 @@ fn the_open_fixtures_are_those_a_strict_reader_rejects_and_a_lenient_one_accepts
 /// Grades `checker.c` built with `flags` on every fixture of `Tests/` and of
 /// the peer tests beside the repository, when they are there.
 fn grade_everywhere(name: &str, flags: &[&str], strict: bool) -> String {
-    let scratch = Scratch::new(name, &[]);
-    let program = scratch.checker(name, flags);
+    let desk = Desk::new(name, &[]);
+    let program = desk.checker(name, flags);
     let peers = repo().join("../shared/peer-tests");
     let mut dirs = Vec::new();
     if peers.is_dir() {
@@ -433,13 +465,13 @@ fn grade_everywhere(name: &str, flags: &[&str], strict: bool) -> String {
     } else {
         println!("note: {} is absent; peer tests not graded", peers.display());
     }
-    let mut command = scratch.grade_command(&program, &dirs, 30);
+    let mut command = desk.grade_command(&program, &dirs, 30);
     command.current_dir(repo());
     if strict {
         command.env("STRICT", "1");
     }
     let out = command.output().unwrap();
-    scratch.assert_clean();
+    desk.assert_clean();
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(out.status.code(), Some(if strict { 1 } else { 0 }));
     String::from_utf8(out.stdout).unwrap()
@@ -505,9 +537,9 @@ fn strict_grading_fails_every_message_that_is_not_the_references() {
 
 #[test]
 fn strict_grading_on_few_fixtures_shows_each_difference() {
-    let scratch = Scratch::new("strict-few", &FEW);
-    let program = scratch.checker("strict-few", &[]);
-    let out = scratch.grade_strictly(&program);
+    let desk = Desk::new("strict-few", &FEW);
+    let program = desk.checker("strict-few", &[]);
+    let out = desk.grade_strictly(&program);
     let report = "\
 cause             FALSE ERROR on 1 fixture: no single cause confirmed
 FALSE ERROR       Tests/sol6_bom.inp: no verdict: 'Invalid input: start board: a token is neither a number nor b' (exit status 1), expected 'solvable'
@@ -646,7 +678,7 @@ exit $status
 
 #[test]
 fn a_lenient_reader_finds_the_verdict_in_other_words() {
-    let (_scratch, out) = grade_script("other-words", IN_OTHER_WORDS, 10);
+    let (_desk, out) = grade_script("other-words", IN_OTHER_WORDS, 10);
     let report = "\
 FORMAT            Tests/sol257_inversions_2181136127_overflow_signed_int.inp: line 3: expected 'solvable', got 'The puzzle is Solvable.' (other)
 FORMAT            Tests/sol4_assignment_example.inp: line 3: expected 'solvable', got 'The puzzle is Solvable.' (other)
@@ -670,7 +702,7 @@ OPEN              Tests/sol6_bom.inp: accepted it (a byte-order mark): 'solvable
 
 #[test]
 fn extra_lines_are_a_format_difference() {
-    let (_scratch, out) = grade_script("extra-line", "PUZZLE && echo && echo done\n", 10);
+    let (_desk, out) = grade_script("extra-line", "PUZZLE && echo && echo done\n", 10);
     let sol = [
         "sol257_inversions_2181136127_overflow_signed_int.inp",
         "sol4_assignment_example.inp",
@@ -751,8 +783,8 @@ fn assert_ended(mark: &str) {
 }
 
 /// The hanging script, its child marked with `mark`.
-fn hanging_script(scratch: &Scratch, mark: &str) -> PathBuf {
-    scratch.script("hangs", &HANGS_WITHOUT_FINAL_NEWLINE.replace("MARK", mark))
+fn hanging_script(desk: &Desk, mark: &str) -> PathBuf {
+    desk.script("hangs", &HANGS_WITHOUT_FINAL_NEWLINE.replace("MARK", mark))
 }
 
 #[test]
@@ -760,9 +792,9 @@ fn a_hang_is_cut_at_the_time_limit_with_its_children() {
     // 2 s leaves the other runs room on a busy machine; the program would
     // sleep for 600 s.
     let began = Instant::now();
-    let scratch = Scratch::new("hangs", &["sol7_no_final_newline.inp"]);
-    let program = hanging_script(&scratch, "7310571");
-    let out = scratch.grade(&program, &[], 2);
+    let desk = Desk::new("hangs", &["sol7_no_final_newline.inp"]);
+    let program = hanging_script(&desk, "7310571");
+    let out = desk.grade(&program, &[], 2);
     assert!(began.elapsed() < Duration::from_secs(60));
     let report =
         "TIMEOUT           Tests/sol7_no_final_newline.inp: still running after 2 s; killed\n"
@@ -776,14 +808,14 @@ fn a_hang_is_cut_at_the_time_limit_with_its_children() {
 fn the_time_limit_grows_with_the_fixture() {
     // 10 s and 60 s a MB: the 770 KB fixture may take 57 s. The program
     // sleeps a second on it, so that it is the slowest.
-    let scratch = Scratch::new(
+    let desk = Desk::new(
         "limit",
         &[
             "sol257_inversions_2181136127_overflow_signed_int.inp",
             "sol4_assignment_example.inp",
         ],
     );
-    let program = scratch.script(
+    let program = desk.script(
         "slow-on-big",
         "input=$(cat)\n[ ${#input} -gt 1000 ] && sleep 1\nprintf '%s\\n' \"$input\" | PUZZLE\n",
     );
@@ -793,12 +825,12 @@ fn the_time_limit_grows_with_the_fixture() {
             .len();
     let limit = 10 + (60 * size).div_ceil(1_000_000);
     assert_eq!(limit, 57);
-    let out = scratch
+    let out = desk
         .grade_command(&program, &[], 10)
         .env_remove("TIMEOUT")
         .output()
         .unwrap();
-    scratch.assert_clean();
+    desk.assert_clean();
     let report = String::from_utf8_lossy(&out.stdout);
     let slowest = report
         .lines()
@@ -827,9 +859,9 @@ fn wait_for(mark: &str, seconds: u64) {
 
 #[test]
 fn an_interrupted_grading_leaves_nothing_behind() {
-    let scratch = Scratch::new("interrupted", &["sol7_no_final_newline.inp"]);
-    let program = hanging_script(&scratch, "7310572");
-    let mut child = scratch
+    let desk = Desk::new("interrupted", &["sol7_no_final_newline.inp"]);
+    let program = hanging_script(&desk, "7310572");
+    let mut child = desk
         .grade_command(&program, &[], 60)
         .stdout(Stdio::null())
         .spawn()
@@ -842,7 +874,7 @@ fn an_interrupted_grading_leaves_nothing_behind() {
     assert!(kill.success());
     assert_eq!(child.wait().unwrap().code(), Some(143));
     assert_ended("600.7310572");
-    scratch.assert_clean();
+    desk.assert_clean();
 }
 
 /// Dies of a segmentation fault on empty input.
@@ -853,15 +885,15 @@ printf '%s' "${input%.}" | PUZZLE
 
 #[test]
 fn a_crash_is_reported_with_its_signal() {
-    let scratch = Scratch::new(
+    let desk = Desk::new(
         "crashes",
         &[
             "bad_empty_input.inp",
             "bad_number_4294967297_wraps_to_1.inp",
         ],
     );
-    let program = scratch.script("crashes", CRASHES_ON_EMPTY_INPUT);
-    let out = scratch.grade(&program, &[], 10);
+    let program = desk.script("crashes", CRASHES_ON_EMPTY_INPUT);
+    let out = desk.grade(&program, &[], 10);
     let report = "\
 cause             CRASH on 1 fixture: no single cause confirmed
 CRASH             Tests/bad_empty_input.inp: killed by signal 11 (SEGV)
@@ -874,12 +906,12 @@ msg               Tests/bad_number_4294967297_wraps_to_1.inp: error: start board
 
 #[test]
 fn a_flood_of_output_is_capped() {
-    let scratch = Scratch::new(
+    let desk = Desk::new(
         "floods",
         &["bad_empty_input.inp", "sol4_assignment_example.inp"],
     );
-    let program = scratch.script("floods", "exec yes\n");
-    let out = scratch.grade(&program, &[], 10);
+    let program = desk.script("floods", "exec yes\n");
+    let out = desk.grade(&program, &[], 10);
     // Twice the fixture and 1 MiB, in whole blocks of 512 bytes (ulimit -f).
     let cap = |size: u64| (2 * size + (1 << 20)).div_ceil(512) * 512;
     let report = format!(
@@ -910,7 +942,7 @@ esac
 
 #[test]
 fn every_other_report_line_shows_what_came() {
-    let (_scratch, out) = grade_script("one-fault-each", ONE_FAULT_EACH, 10);
+    let (_desk, out) = grade_script("one-fault-each", ONE_FAULT_EACH, 10);
     let report = "\
 cause             MISSED ERROR on 1 fixture: no single cause confirmed
 cause             FALSE ERROR on 1 fixture: no single cause confirmed
@@ -942,13 +974,13 @@ OPEN              Tests/sol6_bom.inp: accepted it (a byte-order mark): 'solvable
 
 #[test]
 fn a_misnamed_fixture_is_not_graded() {
-    let scratch = Scratch::new("misnamed", &[]);
+    let desk = Desk::new("misnamed", &[]);
     fs::write(
-        scratch.path().join("Tests/sol2_really_bad.inp"),
+        desk.path().join("Tests/sol2_really_bad.inp"),
         "1 2 3 x\n1 2 3 b\n",
     )
     .unwrap();
-    let out = scratch.grade(&puzzle_bin(), &[], 10);
+    let out = desk.grade(&puzzle_bin(), &[], 10);
     let report = "NOT GRADED        Tests/sol2_really_bad.inp: the reference answers \
          'error: start board: token 4 'x' is neither a number nor 'b'' (exit status 1)\n"
         .to_string()
@@ -967,20 +999,20 @@ fn a_misnamed_fixture_is_not_graded() {
 
 #[test]
 fn a_bad_command_line_exits_2() {
-    let scratch = Scratch::new("command-line", &["sol4_assignment_example.inp"]);
-    let not_executable = scratch.path().join("not-executable");
+    let desk = Desk::new("command-line", &["sol4_assignment_example.inp"]);
+    let not_executable = desk.path().join("not-executable");
     fs::write(&not_executable, "").unwrap();
     let run = |command: &mut Command, message: String| {
         let out = command.output().unwrap();
         assert_eq!(String::from_utf8_lossy(&out.stderr), message);
         assert_eq!(out.stdout, b"");
         assert_eq!(out.status.code(), Some(2));
-        scratch.assert_clean();
+        desk.assert_clean();
     };
-    let grade = |program: &Path| scratch.grade_command(program, &[], 10);
+    let grade = |program: &Path| desk.grade_command(program, &[], 10);
     // A missing operand: what is missing, then the mode's whole help.
     for (mode, missing) in [("grade", "PROGRAM"), ("grade-all", "SUBMISSIONS")] {
-        let out = scratch.testrun(mode, &[], 10).output().unwrap();
+        let out = desk.testrun(mode, &[], 10).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         let help = Command::new(grader_bin())
             .args([mode, "--help"])
@@ -996,10 +1028,10 @@ fn a_bad_command_line_exits_2() {
             )
         );
         assert_eq!(out.status.code(), Some(2));
-        scratch.assert_clean();
+        desk.assert_clean();
     }
     run(
-        &mut scratch.testrun("grade-all", &[&not_executable], 10),
+        &mut desk.testrun("grade-all", &[&not_executable], 10),
         format!(
             "puzzle-grade: {} is not a folder of submissions\n",
             not_executable.display()
@@ -1052,11 +1084,11 @@ fn submission(dir: &Path, name: &str, compiler: &str, flags: &str) {
 fn grade_all_builds_and_grades_a_folder_of_submissions() {
     // One that builds with the course's dcc (not installed: cc stands in),
     // one that does not compile, one that hangs, one without a Makefile.
-    let scratch = Scratch::new(
+    let desk = Desk::new(
         "grade-all",
         &["bad_empty_input.inp", "sol4_assignment_example.inp"],
     );
-    let submissions = scratch.path().join("submissions");
+    let submissions = desk.path().join("submissions");
     submission(&submissions, "alice", "dcc", "");
     // Bob's source does not compile: neither make nor cc builds it.
     submission(&submissions, "bob", "cc", "");
@@ -1067,15 +1099,15 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     submission(&submissions, "dave", "cc", "-DNO_ROW_TERM");
     fs::remove_file(submissions.join("dave/Makefile")).unwrap();
     fs::write(submissions.join("notes.txt"), "not a submission\n").unwrap();
-    let grades = scratch.path().join("marks");
+    let grades = desk.path().join("marks");
     let began = Instant::now();
-    let out = scratch
+    let out = desk
         .testrun("grade-all", &[&submissions], 1)
         .env("GRADES", &grades)
         .env("JOBS", "2")
         .output()
         .unwrap();
-    scratch.assert_clean();
+    desk.assert_clean();
     assert!(began.elapsed() < Duration::from_secs(60));
     // Stderr: the protections, then a line a submission, as each is done.
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -1238,8 +1270,8 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
 fn an_interrupted_grade_all_leaves_nothing_behind() {
     // One submission, a script that hangs with a marked child; the grading
     // is stopped with SIGTERM while it runs.
-    let scratch = Scratch::new("grade-all-interrupted", &["sol4_assignment_example.inp"]);
-    let folder = scratch.path().join("submissions/hangs");
+    let desk = Desk::new("grade-all-interrupted", &["sol4_assignment_example.inp"]);
+    let folder = desk.path().join("submissions/hangs");
     fs::create_dir_all(&folder).unwrap();
     fs::write(
         folder.join("hang.sh"),
@@ -1251,9 +1283,9 @@ fn an_interrupted_grade_all_leaves_nothing_behind() {
         "puzzle: hang.sh\n\tcp hang.sh puzzle\n\tchmod +x puzzle\n",
     )
     .unwrap();
-    let mut child = scratch
-        .testrun("grade-all", &[&scratch.path().join("submissions")], 60)
-        .env("GRADES", scratch.path().join("marks"))
+    let mut child = desk
+        .testrun("grade-all", &[&desk.path().join("submissions")], 60)
+        .env("GRADES", desk.path().join("marks"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -1266,7 +1298,7 @@ fn an_interrupted_grade_all_leaves_nothing_behind() {
     assert!(kill.success());
     assert_eq!(child.wait().unwrap().code(), Some(143));
     assert_ended("600.7310573");
-    scratch.assert_clean();
+    desk.assert_clean();
 }
 
 #[test]
@@ -1275,8 +1307,8 @@ fn grade_all_stops_each_hostile_submission_and_names_what_stopped_it() {
     // (puzzle.c, no Makefile), graded on one fixture; a daemon in a new
     // session among them. Each row names the limit that stopped it, and no
     // process of the grading is left.
-    let scratch = Scratch::new("hostile", &["sol4_assignment_example.inp"]);
-    let submissions = scratch.path().join("submissions");
+    let desk = Desk::new("hostile", &["sol4_assignment_example.inp"]);
+    let submissions = desk.path().join("submissions");
     for (name, source) in [
         ("daemon", "daemon.c"),
         ("fork_bomb", "children.c"),
@@ -1294,12 +1326,12 @@ fn grade_all_stops_each_hostile_submission_and_names_what_stopped_it() {
     }
     // 10 s: the memory cgroup takes about 2 s to stop the hog on a quiet
     // machine, more on a busy one.
-    let out = scratch
+    let out = desk
         .testrun("grade-all", &[&submissions], 10)
-        .env("GRADES", scratch.path().join("marks"))
+        .env("GRADES", desk.path().join("marks"))
         .output()
         .unwrap();
-    scratch.assert_clean();
+    desk.assert_clean();
     let table = String::from_utf8_lossy(&out.stdout);
     let column = |name: &str, column: &str| -> String {
         let header: Vec<&str> = table.lines().next().unwrap().split_whitespace().collect();
@@ -1317,9 +1349,9 @@ fn grade_all_stops_each_hostile_submission_and_names_what_stopped_it() {
     assert_eq!(column("prints_forever", "crash"), "1", "{table}");
     assert_eq!(out.status.code(), Some(1));
     // Every run's processes were under the grading's temporary folder.
-    let temp = scratch.path().join("tmp");
+    let temp = desk.path().join("tmp");
     assert_ended(&temp.display().to_string());
-    let report = fs::read_to_string(scratch.path().join("marks/memory_hog.txt")).unwrap();
+    let report = fs::read_to_string(desk.path().join("marks/memory_hog.txt")).unwrap();
     assert!(
         report.contains("MEMORY LIMIT      Tests/sol4_assignment_example.inp: stopped by the memory limit (1024 MiB of resident memory, "),
         "{report}"
@@ -1330,18 +1362,18 @@ fn grade_all_stops_each_hostile_submission_and_names_what_stopped_it() {
 fn grade_all_can_fuzz_each_program_and_count_what_it_found() {
     // A checker that forgets the blank's row: the fuzzer finds it on a
     // small board and shrinks it to 2x2; the right checker yields nothing.
-    let scratch = Scratch::new("fuzzed", &["sol4_assignment_example.inp"]);
-    let submissions = scratch.path().join("submissions");
+    let desk = Desk::new("fuzzed", &["sol4_assignment_example.inp"]);
+    let submissions = desk.path().join("submissions");
     submission(&submissions, "norow", "cc", "-DNO_ROW_TERM");
     submission(&submissions, "right", "cc", "");
-    let grades = scratch.path().join("marks");
-    let out = scratch
+    let grades = desk.path().join("marks");
+    let out = desk
         .testrun("grade-all", &[&submissions], 10)
         .env("GRADES", &grades)
         .env("FUZZ", "2")
         .output()
         .unwrap();
-    scratch.assert_clean();
+    desk.assert_clean();
     let table = String::from_utf8_lossy(&out.stdout);
     let fuzz_column = |name: &str| {
         let header: Vec<&str> = table.lines().next().unwrap().split_whitespace().collect();
@@ -1430,8 +1462,8 @@ fn stored_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
 fn grade_all_unpacks_submissions_as_handed_in_in_the_sandbox() {
     // A zip of a folder ass1/, a .tar.gz made by tar, a folder whose sources
     // are in a subfolder, and a .tar.gz that unpacks to 80 MiB of zeros.
-    let scratch = Scratch::new("handed-in", &["sol4_assignment_example.inp"]);
-    let subs = scratch.path().join("submissions");
+    let desk = Desk::new("handed-in", &["sol4_assignment_example.inp"]);
+    let subs = desk.path().join("submissions");
     let checker = fs::read(repo().join("tests/grading/checker.c")).unwrap();
     let makefile = b"puzzle: puzzle.c\n\tcc -o puzzle puzzle.c\n";
     fs::create_dir_all(subs.join("zipped")).unwrap();
@@ -1440,13 +1472,13 @@ fn grade_all_unpacks_submissions_as_handed_in_in_the_sandbox() {
         stored_zip(&[("ass1/puzzle.c", &checker), ("ass1/Makefile", makefile)]),
     )
     .unwrap();
-    submission(&scratch.path().join("plain"), "src", "cc", "");
+    submission(&desk.path().join("plain"), "src", "cc", "");
     fs::create_dir_all(subs.join("tarred")).unwrap();
     let tarred = Command::new("tar")
         .args(["-czf"])
         .arg(subs.join("tarred/work.tar.gz"))
         .args(["-C"])
-        .arg(scratch.path().join("plain/src"))
+        .arg(desk.path().join("plain/src"))
         .args(["puzzle.c", "Makefile"])
         .status()
         .unwrap();
@@ -1460,13 +1492,13 @@ fn grade_all_unpacks_submissions_as_handed_in_in_the_sandbox() {
         .status()
         .unwrap();
     assert!(bomb.success());
-    let grades = scratch.path().join("marks");
-    let out = scratch
+    let grades = desk.path().join("marks");
+    let out = desk
         .testrun("grade-all", &[&subs], 10)
         .env("GRADES", &grades)
         .output()
         .unwrap();
-    scratch.assert_clean();
+    desk.assert_clean();
     let table = String::from_utf8_lossy(&out.stdout);
     // The note, where the header puts it (after what the marks were
     // lost on).

@@ -16,7 +16,7 @@ mod common;
 
 use common::grader_bin;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// The roster: a byte-order mark, CRLF, the columns in another order, a
@@ -33,7 +33,7 @@ const ASSIGNMENT: &str = "Assignment 1 (4321)";
 
 /// A class folder: right programs (ann, josé, dee), one that loses marks
 /// (bob), one that does not build (cat); dee has no student, eve no folder.
-fn class(name: &str) -> PathBuf {
+fn class(name: &str) -> common::Scratch {
     let dir = common::class_folder(
         &format!("gradebook-{name}"),
         &common::FIVE_FIXTURES,

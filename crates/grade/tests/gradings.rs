@@ -18,16 +18,16 @@
 
 mod common;
 
-use common::{grader_bin, masked};
+use common::{grader_bin, masked, Scratch};
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-/// A folder with a few fixtures in `Tests/` and six submissions in `subs/`:
-/// `tests/grading/checker.c` right and broken in several ways.
-struct Class(PathBuf);
+/// A scratch folder with a few fixtures in `Tests/` and six submissions in
+/// `subs/`: `tests/grading/checker.c` right and broken in several ways.
+struct Class(Scratch);
 
 const SUBMISSIONS: [(&str, &str); 6] = [
     ("ann", ""),

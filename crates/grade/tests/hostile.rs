@@ -22,7 +22,7 @@ fn right_submission(folder: &Path) {
 }
 
 /// A class folder `name` with the five fixtures and no submission yet.
-fn class(name: &str) -> PathBuf {
+fn class(name: &str) -> common::Scratch {
     common::class_folder(&format!("hostile-{name}"), &common::FIVE_FIXTURES, &[])
 }
 
@@ -338,7 +338,7 @@ fn one_submissions_trouble_is_its_own_row() {
 
 /// A class of four right submissions graded in two shards, `shards/1` and
 /// `shards/2`, in the class folder `name`.
-fn sharded(name: &str) -> PathBuf {
+fn sharded(name: &str) -> common::Scratch {
     let dir = class(name);
     for student in ["ann", "bob", "cat", "dan"] {
         right_submission(&dir.join("subs").join(student));

@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::{grader_bin, repo};
+use common::{grader_bin, repo, Scratch};
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// A JSON value, as far as these tests read one.
@@ -182,25 +182,16 @@ fn value(b: &[u8], at: &mut usize) -> Json {
 
 /// A scratch folder with a few fixtures in `Tests/` and three submissions:
 /// right, forgetting the blank's row, and not compiling.
-struct Marking(PathBuf);
+struct Marking(Scratch);
 
 impl Marking {
     fn new(name: &str) -> Marking {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("marks-{name}"));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("Tests")).unwrap();
-        for fixture in [
+        let dir = Scratch::new(&format!("marks-{name}")).with_fixtures(&[
             "bad_empty_input.inp",
             "sol4_assignment_example.inp",
             "sol4_start_blank_on_last_cell_row_parity.inp",
             "unsol6_start_blank_on_last_cell_row_parity.inp",
-        ] {
-            fs::copy(
-                repo().join("Tests").join(fixture),
-                dir.join("Tests").join(fixture),
-            )
-            .unwrap();
-        }
+        ]);
         let checker = fs::read_to_string(repo().join("tests/grading/checker.c")).unwrap();
         for (name, prelude) in [
             ("good", ""),
@@ -252,12 +243,6 @@ impl Marking {
 
     fn read(&self, name: &str) -> String {
         fs::read_to_string(self.0.join("marks").join(name)).unwrap()
-    }
-}
-
-impl Drop for Marking {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
     }
 }
 
@@ -586,9 +571,7 @@ fn the_gradescope_zip_holds_what_the_autograder_builds_from_and_no_more() {
         common::skip("zip or unzip is not installed");
         return;
     }
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("gradescope-zip");
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new("gradescope-zip");
     let zip = dir.join("ag.zip");
     let made = Command::new("sh")
         .arg(repo().join("scripts/gradescope-zip.sh"))

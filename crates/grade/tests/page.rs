@@ -25,7 +25,7 @@
 
 mod common;
 
-use common::{grader_bin, repo, skip};
+use common::{grader_bin, repo, skip, Scratch};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -60,20 +60,13 @@ const FIXTURES: [&str; 7] = [
     "sol257_inversions_2181136127_overflow_signed_int.inp",
 ];
 
-/// The folder of the class, graded once for every test of this file.
+/// The folder of the class, graded once for every test of this file. (A
+/// `static` is never dropped: the next test process's first `Scratch`
+/// removes the folder.)
 fn graded() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    static DIR: OnceLock<Scratch> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("page-class");
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(dir.join("Tests")).unwrap();
-        for fixture in FIXTURES {
-            fs::copy(
-                repo().join("Tests").join(fixture),
-                dir.join("Tests").join(fixture),
-            )
-            .unwrap();
-        }
+        let dir = Scratch::new("page-class").with_fixtures(&FIXTURES);
         // Named solvable, but unsolvable: NOT GRADED for everyone.
         fs::copy(
             repo().join("Tests/unsol2_tiles_swapped.inp"),
@@ -678,13 +671,7 @@ fn file_url(path: &Path) -> String {
 /// The DOM headless Chromium builds of the file `page`, serialised, in a
 /// window `width` pixels wide when one is given.
 fn dump_dom(chromium: &Path, page: &Path, width: Option<u32>) -> String {
-    static PROFILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let profile = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "page-chromium-profile-{}-{}",
-        std::process::id(),
-        PROFILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    let _ = fs::remove_dir_all(&profile);
+    let profile = Scratch::new("page-chromium-profile");
     let mut command = Command::new(chromium);
     command.args([
         "--headless",
@@ -1164,9 +1151,7 @@ fn summaries_of_2000_submissions() {
         assert_eq!(class_page(&manifest, &refs).len(), page.len());
     }
     let again = began.elapsed() / rounds;
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("page-2000");
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("page-2000");
     let began = Instant::now();
     for _ in 0..rounds {
         write_summary_files(&dir, &manifest, &records).unwrap();

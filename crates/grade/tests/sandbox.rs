@@ -15,22 +15,30 @@
 //! A process is found by a marker: every hostile program gets a unique word
 //! as an argument, which stays in the command line of every process it
 //! forks; after the run no process in `/proc` may have it.
+//!
+//! Each test works in a [`Lab`]: a scratch folder of its own
+//! (`common::Scratch`) in the system's temporary folder, which every level's
+//! user can reach wherever the clone is (in a folder only root may enter,
+//! the programs under `target/` were "not found" by uid 65534). The grader
+//! and the hostile programs are copied or compiled into it.
 
 mod common;
 
-use common::{crate_dir, skip};
+use common::{crate_dir, skip, Scratch};
 
 use std::fs::{self, File};
 use std::io::{ErrorKind, Write};
 use std::net::TcpListener;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+/// The grader cargo built (in the clone: for the tests' own user only, in
+/// a folder only root may enter; a [`Lab`] has a copy every user reaches).
 const BIN: &str = env!("CARGO_BIN_EXE_puzzle-grade");
 
 /// The ordinary user the tests run the grader as, when they run as root.
@@ -69,23 +77,23 @@ impl At {
         (matches!(self, At::UserNamespaces | At::Minimal) && is_root()).then_some(NOBODY)
     }
 
-    /// `puzzle-grade run --sandbox LEVEL`, as the level's user.
-    fn command(self) -> Command {
-        self.mode("run")
+    /// `GRADER run --sandbox LEVEL`, as the level's user.
+    fn command(self, grader: &Path) -> Command {
+        self.mode(grader, "run")
     }
 
-    /// `puzzle-grade MODE --sandbox LEVEL`, as the level's user.
-    fn mode(self, mode: &str) -> Command {
+    /// `GRADER MODE --sandbox LEVEL`, as the level's user.
+    fn mode(self, grader: &Path, mode: &str) -> Command {
         let mut command = match self.as_user() {
             Some(uid) => {
                 let mut c = Command::new("setpriv");
                 c.arg(format!("--reuid={uid}"))
                     .arg(format!("--regid={uid}"))
                     .arg("--clear-groups")
-                    .arg(BIN);
+                    .arg(grader);
                 c
             }
-            None => Command::new(BIN),
+            None => Command::new(grader),
         };
         command.args([mode, "--sandbox", self.level()]);
         command
@@ -119,8 +127,9 @@ fn protections(at: At) -> Result<&'static str, &'static str> {
         if at == At::UserNamespaces && !is_root() {
             return Err("the tests run as an ordinary user: At::Namespaces is this".into());
         }
-        let out = at
-            .command()
+        let lab = Lab::new(&format!("protections-{at:?}"));
+        let out = lab
+            .command(at)
             .args(["-v", "--", "/bin/true"])
             .output()
             .map_err(|e| format!("cannot run the grader: {e}"))?;
@@ -168,38 +177,116 @@ fn files_held(at: At) -> bool {
     held
 }
 
-/// A folder of this test's own under cargo's temporary folder, given to the
-/// level's user.
-fn scratch(name: &str, at: At) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("sandbox")
-        .join(format!("{name}.{at:?}.{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    at.own(&dir);
-    dir
+/// One test's folder: a scratch folder of its own, open to every level's
+/// user wherever the clone is, holding a copy of the grader (`bin/`), the
+/// hostile programs the test compiles (`bin/`), the folders it gives the
+/// runs, and the files that catch their output (`output/`). Removed when
+/// the test ends.
+struct Lab {
+    dir: Scratch,
+    grader: PathBuf,
+    outputs: AtomicU32,
 }
 
-/// `tests/sandbox/NAME.c`, compiled (once a test binary).
-fn compile(name: &str) -> PathBuf {
-    static BUILT: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
-    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, exe)) = built.iter().find(|(n, _)| n == name) {
-        return exe.clone();
+impl Lab {
+    fn new(name: &str) -> Lab {
+        let dir = Scratch::new(&format!("sandbox-{name}"));
+        for sub in ["bin", "output"] {
+            fs::create_dir(dir.join(sub)).unwrap();
+            fs::set_permissions(dir.join(sub), fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let grader = dir.join("bin/puzzle-grade");
+        fs::copy(BIN, &grader).unwrap();
+        fs::set_permissions(&grader, fs::Permissions::from_mode(0o755)).unwrap();
+        Lab {
+            dir,
+            grader,
+            outputs: AtomicU32::new(0),
+        }
     }
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sandbox-programs");
-    fs::create_dir_all(&dir).unwrap();
-    let exe = dir.join(format!("{name}.{}", marker("cc")));
-    let source = crate_dir().join("tests/sandbox").join(format!("{name}.c"));
-    let status = Command::new("cc")
-        .args(["-O1", "-w", "-o"])
-        .arg(&exe)
-        .arg(&source)
-        .status()
-        .expect("cc runs");
-    assert!(status.success(), "cc {}", source.display());
-    built.push((name.to_string(), exe.clone()));
-    exe
+
+    /// The copy of the grader, as a shell word (the lab's path has no
+    /// quote).
+    fn grader(&self) -> String {
+        self.grader.display().to_string()
+    }
+
+    /// `puzzle-grade run --sandbox LEVEL` (the lab's copy), as the level's
+    /// user.
+    fn command(&self, at: At) -> Command {
+        at.command(&self.grader)
+    }
+
+    /// A folder `name` for a run at `at`, given to the level's user.
+    fn folder(&self, name: &str, at: At) -> PathBuf {
+        let dir = self.dir.join(format!("{name}.{at:?}"));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        at.own(&dir);
+        dir
+    }
+
+    /// `tests/sandbox/NAME.c`, compiled into `bin/`, for every user to run.
+    fn compile(&self, name: &str) -> PathBuf {
+        let exe = self
+            .dir
+            .join("bin")
+            .join(format!("{name}.{}", marker("cc")));
+        let source = crate_dir().join("tests/sandbox").join(format!("{name}.c"));
+        let status = Command::new("cc")
+            .args(["-O1", "-w", "-o"])
+            .arg(&exe)
+            .arg(&source)
+            .status()
+            .expect("cc runs");
+        assert!(status.success(), "cc {}", source.display());
+        fs::set_permissions(&exe, fs::Permissions::from_mode(0o755)).unwrap();
+        exe
+    }
+
+    /// A fresh file name in `output/`, for caught output.
+    fn output_file(&self, what: &str) -> PathBuf {
+        let n = self.outputs.fetch_add(1, Ordering::Relaxed);
+        self.dir.join("output").join(format!("{n}.{what}"))
+    }
+
+    /// `puzzle-grade run --sandbox LEVEL OPTIONS -- PROGRAM ARGS` at `at`,
+    /// input empty, output caught in files (or into `stdout` when given):
+    /// not pipes, so that a process the sandbox failed to kill cannot keep
+    /// the test waiting for their end.
+    fn run(
+        &self,
+        at: At,
+        options: &[&str],
+        program: &Path,
+        args: &[&str],
+        stdout: Option<File>,
+    ) -> Ran {
+        let began = Instant::now();
+        let (out_path, err_path) = (self.output_file("out"), self.output_file("err"));
+        let status = self
+            .command(at)
+            .args(options)
+            .arg("--")
+            .arg(program)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(stdout.unwrap_or_else(|| File::create(&out_path).unwrap()))
+            .stderr(File::create(&err_path).unwrap())
+            .status()
+            .expect("puzzle-grade runs");
+        let read = |p: &Path| {
+            let text = fs::read_to_string(p).unwrap_or_default();
+            let _ = fs::remove_file(p);
+            text
+        };
+        Ran {
+            code: status.code().unwrap_or(-1),
+            stdout: read(&out_path),
+            stderr: read(&err_path),
+            elapsed: began.elapsed(),
+        }
+    }
 }
 
 /// A word no other process has in its command line.
@@ -241,49 +328,6 @@ struct Ran {
     elapsed: Duration,
 }
 
-/// A fresh file name under cargo's temporary folder, for caught output.
-fn output_file(what: &str) -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("sandbox-output");
-    fs::create_dir_all(&dir).unwrap();
-    dir.join(format!(
-        "{}.{}.{what}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ))
-}
-
-/// `puzzle-grade run --sandbox LEVEL OPTIONS -- PROGRAM ARGS` at `at`,
-/// input empty, output caught in files (or into `stdout` when given): not
-/// pipes, so that a process the sandbox failed to kill cannot keep the test
-/// waiting for their end.
-fn run(at: At, options: &[&str], program: &Path, args: &[&str], stdout: Option<File>) -> Ran {
-    let began = Instant::now();
-    let (out_path, err_path) = (output_file("out"), output_file("err"));
-    let status = at
-        .command()
-        .args(options)
-        .arg("--")
-        .arg(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(stdout.unwrap_or_else(|| File::create(&out_path).unwrap()))
-        .stderr(File::create(&err_path).unwrap())
-        .status()
-        .expect("puzzle-grade runs");
-    let read = |p: &Path| {
-        let text = fs::read_to_string(p).unwrap_or_default();
-        let _ = fs::remove_file(p);
-        text
-    };
-    Ran {
-        code: status.code().unwrap_or(-1),
-        stdout: read(&out_path),
-        stderr: read(&err_path),
-        elapsed: began.elapsed(),
-    }
-}
-
 /// No process has `marker`; any that has is killed (by its pid, a
 /// positive number: see `kill_minus_one_reaches_nothing_outside_the_run`),
 /// then the test fails.
@@ -300,12 +344,13 @@ fn assert_none_left(marker: &str) {
 
 #[test]
 fn writes_to_home_and_above_the_work_folder_are_kept_away() {
-    let exe = compile("escape_files");
+    let lab = Lab::new("writes_to_home_and_above_the_work_folder_are_kept_away");
+    let exe = lab.compile("escape_files");
     for at in levels() {
         if !files_held(at) {
             continue;
         }
-        let dir = scratch("escape", at);
+        let dir = lab.folder("escape", at);
         let work = dir.join("work");
         // The marker's home: a folder the marker (and so an unconfined
         // run of the marker's uid) may write.
@@ -316,7 +361,7 @@ fn writes_to_home_and_above_the_work_folder_are_kept_away() {
         let home = home.to_str().unwrap();
         let name = marker("escape");
         for options in [vec![], vec!["--workdir", work.to_str().unwrap()]] {
-            let ran = run(at, &options, &exe, &[&name, home], None);
+            let ran = lab.run(at, &options, &exe, &[&name, home], None);
             assert_eq!(ran.code, 0, "{at:?}: {}", ran.stderr);
             let lines: Vec<&str> = ran.stdout.lines().collect();
             assert_eq!(lines[0], format!("could not write {home}/{name}"), "{at:?}");
@@ -359,10 +404,11 @@ fn writes_to_home_and_above_the_work_folder_are_kept_away() {
 
 #[test]
 fn a_daemon_in_a_new_session_dies_with_the_run() {
-    let exe = compile("daemon");
+    let lab = Lab::new("a_daemon_in_a_new_session_dies_with_the_run");
+    let exe = lab.compile("daemon");
     for at in levels() {
         let name = marker("daemon");
-        let ran = run(at, &[], &exe, &[&name], None);
+        let ran = lab.run(at, &[], &exe, &[&name], None);
         assert_eq!((ran.code, ran.stderr.as_str()), (0, ""), "{at:?}");
         assert_none_left(&name);
     }
@@ -370,10 +416,11 @@ fn a_daemon_in_a_new_session_dies_with_the_run() {
 
 #[test]
 fn three_hundred_children_meet_the_process_limit() {
-    let exe = compile("children");
+    let lab = Lab::new("three_hundred_children_meet_the_process_limit");
+    let exe = lab.compile("children");
     for at in levels() {
         let name = marker("children");
-        let ran = run(at, &["--time", "5"], &exe, &[&name], None);
+        let ran = lab.run(at, &["--time", "5"], &exe, &[&name], None);
         if cgroups(at) {
             assert_eq!(ran.code, 125, "{at:?}: {}", ran.stderr);
             assert!(
@@ -393,10 +440,11 @@ fn three_hundred_children_meet_the_process_limit() {
 
 #[test]
 fn six_gigabytes_meet_the_memory_limit() {
-    let exe = compile("memory");
+    let lab = Lab::new("six_gigabytes_meet_the_memory_limit");
+    let exe = lab.compile("memory");
     for at in levels() {
         let name = marker("memory");
-        let ran = run(at, &[], &exe, &[&name], None);
+        let ran = lab.run(at, &[], &exe, &[&name], None);
         // A memory cgroup, or the grader's sampler: the same class, each
         // saying how it measured.
         assert_eq!(
@@ -471,11 +519,12 @@ const EXHAUSTING: [&str; 4] = ["grow-crash", "grow-exit", "fill-crash", "fill-ex
 /// and `killed by signal 11` as an ordinary user.)
 #[test]
 fn a_program_that_exhausts_its_memory_meets_the_memory_limit_at_every_level() {
-    let exe = compile("exhaust");
+    let lab = Lab::new("exhausts");
+    let exe = lab.compile("exhaust");
     for at in levels() {
         for mode in EXHAUSTING {
             let name = marker("exhaust");
-            let ran = run(at, &["--memory", "64"], &exe, &[mode, &name], None);
+            let ran = lab.run(at, &["--memory", "64"], &exe, &[mode, &name], None);
             assert!(
                 ran.code == 125 && ends_stopped_by_64_mib(cgroups(at), &ran.stderr),
                 "{at:?} {mode}: status {}, {}",
@@ -485,7 +534,7 @@ fn a_program_that_exhausts_its_memory_meets_the_memory_limit_at_every_level() {
             assert_none_left(&name);
         }
         let name = marker("exhaust");
-        let ran = run(at, &["--memory", "64"], &exe, &["null-crash", &name], None);
+        let ran = lab.run(at, &["--memory", "64"], &exe, &["null-crash", &name], None);
         assert_eq!(
             (ran.code, ran.stderr.as_str()),
             (139, "puzzle-grade: run: killed by signal 11 (SIGSEGV)\n"),
@@ -500,9 +549,10 @@ fn a_program_that_exhausts_its_memory_meets_the_memory_limit_at_every_level() {
 /// memory was measured.
 #[test]
 fn graded_a_program_that_exhausts_its_memory_is_memory_limit_at_every_level() {
-    let exe = compile("exhaust");
+    let lab = Lab::new("exhausts-graded");
+    let exe = lab.compile("exhaust");
     for at in levels() {
-        let dir = scratch("exhaust-graded", at);
+        let dir = lab.folder("exhaust-graded", at);
         fs::create_dir(dir.join("Tests")).unwrap();
         fs::copy(
             common::repo().join("Tests/sol4_assignment_example.inp"),
@@ -515,7 +565,7 @@ fn graded_a_program_that_exhausts_its_memory_is_memory_limit_at_every_level() {
             fs::copy(&exe, &program).unwrap();
             at.own(&dir);
             let out = at
-                .mode("grade")
+                .mode(&lab.grader, "grade")
                 .args(["--memory", "64", "--jobs", "1"])
                 .arg(&program)
                 .current_dir(&dir)
@@ -556,9 +606,10 @@ fn graded_a_program_that_exhausts_its_memory_is_memory_limit_at_every_level() {
 /// address-space limit refused it (issue 34: 33 false errors).
 #[test]
 fn reserving_a_gigabyte_and_using_a_megabyte_fits_in_512_mib_at_every_level() {
-    let exe = compile("reserve");
+    let lab = Lab::new("reserving_a_gigabyte_and_using_a_megabyte_fits_in_512_mib_at_every_level");
+    let exe = lab.compile("reserve");
     for at in levels() {
-        let ran = run(at, &["--memory", "512"], &exe, &[], None);
+        let ran = lab.run(at, &["--memory", "512"], &exe, &[], None);
         assert_eq!(
             (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
             (0, "reserved 1024 MiB, used 1 MiB\n", ""),
@@ -575,10 +626,11 @@ fn reserving_a_gigabyte_and_using_a_megabyte_fits_in_512_mib_at_every_level() {
 
 #[test]
 fn a_four_gigabyte_file_meets_the_file_size_limit() {
-    let exe = compile("big_file");
+    let lab = Lab::new("a_four_gigabyte_file_meets_the_file_size_limit");
+    let exe = lab.compile("big_file");
     for at in levels() {
         let name = marker("big");
-        let ran = run(at, &["--file-size", "16"], &exe, &[&name], None);
+        let ran = lab.run(at, &["--file-size", "16"], &exe, &[&name], None);
         assert_eq!(
             (ran.code, ran.stderr.as_str()),
             (
@@ -593,13 +645,14 @@ fn a_four_gigabyte_file_meets_the_file_size_limit() {
 
 #[test]
 fn a_tcp_connection_to_the_markers_machine_fails() {
-    let exe = compile("connect");
+    let lab = Lab::new("a_tcp_connection_to_the_markers_machine_fails");
+    let exe = lab.compile("connect");
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let port = listener.local_addr().unwrap().port().to_string();
     for at in levels() {
         let name = marker("connect");
-        let ran = run(at, &[], &exe, &[&port, &name], None);
+        let ran = lab.run(at, &[], &exe, &[&port, &name], None);
         assert_eq!(
             (ran.code, ran.stdout.as_str()),
             (0, "no socket: Operation not permitted\n"),
@@ -618,19 +671,20 @@ fn a_tcp_connection_to_the_markers_machine_fails() {
 
 #[test]
 fn a_search_of_the_folders_above_finds_no_other_submission() {
-    let exe = compile("search");
+    let lab = Lab::new("a_search_of_the_folders_above_finds_no_other_submission");
+    let exe = lab.compile("search");
     for at in levels() {
         if !files_held(at) {
             continue;
         }
-        let dir = scratch("search", at);
+        let dir = lab.folder("search", at);
         let name = marker("secret");
         fs::create_dir_all(dir.join("other")).unwrap();
         fs::create_dir_all(dir.join("mine")).unwrap();
         let planted = dir.join("other").join(&name);
         fs::write(&planted, "another student's program\n").unwrap();
         at.own(&dir);
-        let ran = run(
+        let ran = lab.run(
             at,
             &["--workdir", dir.join("mine").to_str().unwrap()],
             &exe,
@@ -648,10 +702,11 @@ fn a_search_of_the_folders_above_finds_no_other_submission() {
 
 #[test]
 fn a_program_that_ignores_sigterm_is_killed_at_the_time_limit() {
-    let exe = compile("ignore_term");
+    let lab = Lab::new("a_program_that_ignores_sigterm_is_killed_at_the_time_limit");
+    let exe = lab.compile("ignore_term");
     for at in levels() {
         let name = marker("term");
-        let ran = run(at, &["--time", "1"], &exe, &[&name], None);
+        let ran = lab.run(at, &["--time", "1"], &exe, &[&name], None);
         assert_eq!(
             (ran.code, ran.stderr.as_str()),
             (124, "puzzle-grade: run: killed at the time limit (1 s)\n"),
@@ -668,11 +723,12 @@ fn a_program_that_ignores_sigterm_is_killed_at_the_time_limit() {
 
 #[test]
 fn endless_output_meets_the_file_size_limit() {
-    let exe = compile("print_forever");
+    let lab = Lab::new("endless_output_meets_the_file_size_limit");
+    let exe = lab.compile("print_forever");
     for at in levels() {
         let name = marker("print");
-        let out = scratch("print", at).join("out");
-        let ran = run(
+        let out = lab.folder("print", at).join("out");
+        let ran = lab.run(
             at,
             &["--file-size", "1"],
             &exe,
@@ -694,10 +750,11 @@ fn endless_output_meets_the_file_size_limit() {
 
 #[test]
 fn closing_stdout_early_is_an_ordinary_end() {
-    let exe = compile("close_stdout");
+    let lab = Lab::new("closing_stdout_early_is_an_ordinary_end");
+    let exe = lab.compile("close_stdout");
     for at in levels() {
         let name = marker("close");
-        let ran = run(at, &[], &exe, &[&name], None);
+        let ran = lab.run(at, &[], &exe, &[&name], None);
         assert_eq!(
             (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
             (0, "solvable\n", "still here\n"),
@@ -709,8 +766,9 @@ fn closing_stdout_early_is_an_ordinary_end() {
 
 #[test]
 fn signals_reach_the_program_which_is_not_the_namespaces_init() {
+    let lab = Lab::new("signals_reach_the_program_which_is_not_the_namespaces_init");
     for at in levels() {
-        let ran = run(
+        let ran = lab.run(
             at,
             &[],
             Path::new("/bin/sh"),
@@ -727,8 +785,9 @@ fn signals_reach_the_program_which_is_not_the_namespaces_init() {
 
 #[test]
 fn the_exit_status_is_passed_on_and_named() {
+    let lab = Lab::new("the_exit_status_is_passed_on_and_named");
     for at in levels() {
-        let ran = run(at, &[], Path::new("/bin/sh"), &["-c", "exit 3"], None);
+        let ran = lab.run(at, &[], Path::new("/bin/sh"), &["-c", "exit 3"], None);
         assert_eq!(
             (ran.code, ran.stderr.as_str()),
             (3, "puzzle-grade: run: exited with status 3\n"),
@@ -739,8 +798,9 @@ fn the_exit_status_is_passed_on_and_named() {
 
 #[test]
 fn the_run_sees_only_its_own_environment_and_folders() {
+    let lab = Lab::new("the_run_sees_only_its_own_environment_and_folders");
     for at in levels() {
-        let ran = run(
+        let ran = lab.run(
             at,
             &[],
             Path::new("/bin/sh"),
@@ -778,16 +838,17 @@ fn the_run_sees_only_its_own_environment_and_folders() {
 /// the next, which has the same uid: the filter denies the keyring calls.
 #[test]
 fn a_key_left_in_the_keyring_is_not_read_by_the_next_run() {
-    let (leave, read) = (compile("keyring_leave"), compile("keyring_read"));
+    let lab = Lab::new("a_key_left_in_the_keyring_is_not_read_by_the_next_run");
+    let (leave, read) = (lab.compile("keyring_leave"), lab.compile("keyring_read"));
     for at in levels() {
         let name = marker("key");
-        let ran = run(at, &[], &leave, &[&name], None);
+        let ran = lab.run(at, &[], &leave, &[&name], None);
         assert_eq!(
             (ran.code, ran.stdout.as_str()),
             (0, "add_key: Operation not permitted\n"),
             "{at:?}"
         );
-        let ran = run(at, &[], &read, &[&name], None);
+        let ran = lab.run(at, &[], &read, &[&name], None);
         assert_eq!(
             (ran.code, ran.stdout.as_str()),
             (0, "request_key: Operation not permitted\n"),
@@ -803,11 +864,12 @@ fn a_key_left_in_the_keyring_is_not_read_by_the_next_run() {
 /// host's.
 #[test]
 fn shared_memory_left_by_a_run_is_not_there_for_the_next() {
-    let exe = compile("shm");
+    let lab = Lab::new("shared_memory_left_by_a_run_is_not_there_for_the_next");
+    let exe = lab.compile("shm");
     for at in levels() {
         let name = marker("shm");
-        let left = run(at, &[], &exe, &["leave", &name], None);
-        let read = run(at, &[], &exe, &["read", &name], None);
+        let left = lab.run(at, &[], &exe, &["leave", &name], None);
+        let read = lab.run(at, &[], &exe, &["read", &name], None);
         let on_host = Path::new("/dev/shm").join(&name);
         let leaked = on_host.exists();
         let _ = fs::remove_file(&on_host);
@@ -831,16 +893,16 @@ fn shared_memory_left_by_a_run_is_not_there_for_the_next() {
 /// with a network namespace of its own has its own abstract sockets.
 #[test]
 fn a_socket_one_run_listens_on_is_out_of_another_runs_reach() {
-    let exe = compile("unix_socket");
+    let lab = Lab::new("a_socket_one_run_listens_on_is_out_of_another_runs_reach");
+    let exe = lab.compile("unix_socket");
     for at in levels() {
         let name = marker("socket");
-        let listener = {
-            let (exe, name) = (exe.clone(), name.clone());
-            std::thread::spawn(move || run(at, &[], &exe, &["listen", &name], None))
-        };
-        std::thread::sleep(Duration::from_millis(500));
-        let connected = run(at, &[], &exe, &["connect", &name], None);
-        let listened = listener.join().unwrap();
+        let (listened, connected) = std::thread::scope(|s| {
+            let listener = s.spawn(|| lab.run(at, &[], &exe, &["listen", &name], None));
+            std::thread::sleep(Duration::from_millis(500));
+            let connected = lab.run(at, &[], &exe, &["connect", &name], None);
+            (listener.join().unwrap(), connected)
+        });
         let own_network = protections(at).is_ok_and(|l| l.contains("own PID, mount, network"));
         let (listens, connects) = if own_network {
             ("listening\n", "connect: Connection refused\n")
@@ -860,7 +922,8 @@ fn a_socket_one_run_listens_on_is_out_of_another_runs_reach() {
 /// threads for a second get at most about a second of CPU time.
 #[test]
 fn two_busy_threads_get_one_core() {
-    let exe = compile("two_cores");
+    let lab = Lab::new("two_busy_threads_get_one_core");
+    let exe = lab.compile("two_cores");
     for at in levels() {
         if !protections(at).is_ok_and(|l| l.contains("cpu (one core a run)")) {
             // An ordinary user has no cgroups without delegation: not a
@@ -873,7 +936,7 @@ fn two_busy_threads_get_one_core() {
             }
             continue;
         }
-        let ran = run(at, &[], &exe, &[], None);
+        let ran = lab.run(at, &[], &exe, &[], None);
         let times: Vec<f64> = ran
             .stdout
             .split_whitespace()
@@ -894,9 +957,10 @@ fn two_busy_threads_get_one_core() {
 /// memory it never wrote then gets the same grade in every grading.
 #[test]
 fn a_program_sees_the_same_addresses_at_every_run() {
-    let exe = compile("addresses");
+    let lab = Lab::new("a_program_sees_the_same_addresses_at_every_run");
+    let exe = lab.compile("addresses");
     for at in levels() {
-        let first = run(at, &[], &exe, &[], None);
+        let first = lab.run(at, &[], &exe, &[], None);
         assert_eq!(first.code, 0, "{at:?}: {}", first.stderr);
         assert!(
             first.stdout.starts_with("stack 0x"),
@@ -904,7 +968,7 @@ fn a_program_sees_the_same_addresses_at_every_run() {
             first.stdout
         );
         for _ in 0..2 {
-            let again = run(at, &[], &exe, &[], None);
+            let again = lab.run(at, &[], &exe, &[], None);
             assert_eq!(again.stdout, first.stdout, "{at:?}");
         }
     }
@@ -919,7 +983,8 @@ fn a_program_sees_the_same_addresses_at_every_run() {
 /// `kill -SIG -- -PGID` is read right.
 #[test]
 fn kill_minus_one_reaches_nothing_outside_the_run() {
-    let exe = compile("kill_all");
+    let lab = Lab::new("kill_minus_one_reaches_nothing_outside_the_run");
+    let exe = lab.compile("kill_all");
     for at in levels() {
         let name = marker("victim");
         let mut victim = Command::new("sh");
@@ -931,7 +996,7 @@ fn kill_minus_one_reaches_nothing_outside_the_run() {
         }
         let mut victim = victim.spawn().unwrap();
         let group = victim.id().to_string();
-        let ran = run(at, &[], &exe, &[&group, &name], None);
+        let ran = lab.run(at, &[], &exe, &[&group, &name], None);
         let alive = victim.try_wait().unwrap().is_none();
         // Its whole group (its own): a fork of the shell on its way to
         // `sleep` has the shell's command line, and outlives the shell.
@@ -963,9 +1028,10 @@ fn kill_minus_one_reaches_nothing_outside_the_run() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn a_system_call_of_another_abi_kills_the_program() {
-    let exe = compile("i386_call");
+    let lab = Lab::new("a_system_call_of_another_abi_kills_the_program");
+    let exe = lab.compile("i386_call");
     for at in levels() {
-        let ran = run(at, &[], &exe, &[], None);
+        let ran = lab.run(at, &[], &exe, &[], None);
         assert_eq!(
             (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
             (
@@ -983,14 +1049,16 @@ fn a_system_call_of_another_abi_kills_the_program() {
 /// no process: not a daemon, not a program killed at the time limit.
 #[test]
 fn without_namespaces_runs_still_leave_no_process() {
-    let daemon = compile("daemon");
-    let stubborn = compile("ignore_term");
+    let lab = Lab::new("without_namespaces_runs_still_leave_no_process");
+    let daemon = lab.compile("daemon");
+    let stubborn = lab.compile("ignore_term");
     let name = marker("fallback");
-    let (errors, statuses) = (output_file("err"), output_file("statuses"));
+    let (errors, statuses) = (lab.output_file("err"), lab.output_file("statuses"));
     let script = format!(
         "echo 1 > /proc/sys/user/max_user_namespaces && exec unshare --map-user=1000 --map-group=1000 \
-         sh -c '{BIN} run -v -- {d} {name} >/dev/null 2>{e}; echo $? >{s}; \
-         {BIN} run --time 1 -- {t} {name} >/dev/null 2>>{e}; echo $? >>{s}'",
+         sh -c '{g} run -v -- {d} {name} >/dev/null 2>{e}; echo $? >{s}; \
+         {g} run --time 1 -- {t} {name} >/dev/null 2>>{e}; echo $? >>{s}'",
+        g = lab.grader(),
         d = daemon.display(),
         t = stubborn.display(),
         e = errors.display(),
@@ -1020,14 +1088,14 @@ fn without_namespaces_runs_still_leave_no_process() {
 /// nested user namespace allowed, the cgroup file systems read-only, and
 /// `CAP_SYS_ADMIN` out of the bounding set: what Docker gives an
 /// autograder. Its stdout and stderr, or why it cannot be made here.
-fn in_a_container(script: &str) -> Result<(String, String), String> {
+fn in_a_container(lab: &Lab, script: &str) -> Result<(String, String), String> {
     if !is_root() {
         return Err("the container is simulated as root".into());
     }
     let inner = "echo 0 > /proc/sys/user/max_user_namespaces || exit 97; \
          for d in /sys/fs/cgroup/* /sys/fs/cgroup; do mount -o remount,bind,ro \"$d\" || exit 98; done; \
          exec setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin sh -c \"$1\" </dev/null";
-    let (out, err) = (output_file("out"), output_file("err"));
+    let (out, err) = (lab.output_file("out"), lab.output_file("err"));
     // The maps are written from outside once the namespace exists; the
     // shell then executes itself again, to be root with the namespace's
     // capabilities.
@@ -1066,6 +1134,7 @@ fn in_a_container(script: &str) -> Result<(String, String), String> {
 /// another ABI, a daemon, the files outside.
 #[test]
 fn in_a_container_the_uid_level_is_chosen_and_holds() {
+    let lab = Lab::new("in_a_container_the_uid_level_is_chosen_and_holds");
     let programs: Vec<PathBuf> = [
         "connect",
         "keyring_leave",
@@ -1074,15 +1143,16 @@ fn in_a_container_the_uid_level_is_chosen_and_holds() {
         "escape_files",
     ]
     .iter()
-    .map(|p| compile(p))
+    .map(|p| lab.compile(p))
     .collect();
     let name = marker("container");
-    let dir = scratch("container", At::Uid);
+    let dir = lab.folder("container", At::Uid);
     let script = format!(
-        "{BIN} run -v -- {connect} 9 {name}; \
-         {BIN} run -- {leave} {name}; {BIN} run -- {read} {name}; \
-         {BIN} run -- {daemon} {name}; \
-         {BIN} run -- {escape} {name} {dir}",
+        "{g} run -v -- {connect} 9 {name}; \
+         {g} run -- {leave} {name}; {g} run -- {read} {name}; \
+         {g} run -- {daemon} {name}; \
+         {g} run -- {escape} {name} {dir}",
+        g = lab.grader(),
         connect = programs[0].display(),
         leave = programs[1].display(),
         read = programs[2].display(),
@@ -1090,7 +1160,7 @@ fn in_a_container_the_uid_level_is_chosen_and_holds() {
         escape = programs[4].display(),
         dir = dir.display(),
     );
-    let (out, err) = match in_a_container(&script) {
+    let (out, err) = match in_a_container(&lab, &script) {
         Ok(caught) => caught,
         Err(why) => return skip(&why),
     };
@@ -1126,9 +1196,10 @@ fn in_a_container_the_uid_level_is_chosen_and_holds() {
 /// memory in use is a crash.
 #[test]
 fn in_a_container_a_program_that_exhausts_its_memory_meets_the_memory_limit() {
-    let exe = compile("exhaust");
+    let lab = Lab::new("container-memory");
+    let exe = lab.compile("exhaust");
     let name = marker("container-memory");
-    let dir = scratch("container-memory", At::Uid);
+    let dir = lab.folder("container-memory", At::Uid);
     fs::create_dir(dir.join("Tests")).unwrap();
     fs::copy(
         common::repo().join("Tests/sol4_assignment_example.inp"),
@@ -1140,16 +1211,18 @@ fn in_a_container_a_program_that_exhausts_its_memory_meets_the_memory_limit() {
     let mut script = String::new();
     for mode in EXHAUSTING.iter().chain(&["null-crash"]) {
         script.push_str(&format!(
-            "{BIN} run --memory 64 -- {exe} {mode} {name} >/dev/null; echo \"{mode} $?\"; ",
+            "{grader} run --memory 64 -- {exe} {mode} {name} >/dev/null; echo \"{mode} $?\"; ",
+            grader = lab.grader(),
             exe = exe.display()
         ));
     }
     script.push_str(&format!(
-        "cd {dir} && {BIN} grade --memory 64 --jobs 1 {graded} 2>/dev/null | grep -a Tests/; {BIN} run -v -- /bin/true",
+        "cd {dir} && {grader} grade --memory 64 --jobs 1 {graded} 2>/dev/null | grep -a Tests/; {grader} run -v -- /bin/true",
+        grader = lab.grader(),
         dir = dir.display(),
         graded = graded.display()
     ));
-    let (out, err) = match in_a_container(&script) {
+    let (out, err) = match in_a_container(&lab, &script) {
         Ok(caught) => caught,
         Err(why) => return skip(&why),
     };
@@ -1197,15 +1270,16 @@ fn in_a_container_a_program_that_exhausts_its_memory_meets_the_memory_limit() {
 /// the marker's again afterwards.
 #[test]
 fn a_build_works_in_its_folder_which_stays_the_markers() {
+    let lab = Lab::new("a_build_works_in_its_folder_which_stays_the_markers");
     for at in levels() {
-        let dir = scratch("build", at);
+        let dir = lab.folder("build", at);
         fs::copy(
             crate_dir().join("tests/sandbox/close_stdout.c"),
             dir.join("prog.c"),
         )
         .unwrap();
         at.own(&dir);
-        let ran = run(
+        let ran = lab.run(
             at,
             &["--workdir", dir.to_str().unwrap()],
             Path::new("cc"),
@@ -1217,7 +1291,7 @@ fn a_build_works_in_its_folder_which_stays_the_markers() {
         assert_eq!(owner(&dir.join("prog")), owner(&dir), "{at:?}");
         assert_eq!(owner(&dir.join("prog.c")), owner(&dir), "{at:?}");
         let prog = dir.join("prog");
-        let ran = run(at, &["--read", prog.to_str().unwrap()], &prog, &[], None);
+        let ran = lab.run(at, &["--read", prog.to_str().unwrap()], &prog, &[], None);
         assert_eq!(
             (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
             (0, "solvable\n", "still here\n"),
@@ -1273,6 +1347,7 @@ fn check_environment_names_the_levels_the_controllers_and_the_timing() {
 
 #[test]
 fn bad_command_lines_exit_2_and_a_missing_program_127() {
+    let lab = Lab::new("bad_command_lines_exit_2_and_a_missing_program_127");
     let out = Command::new(BIN)
         .args(["run", "--memory", "lots", "--", "/bin/true"])
         .output()
@@ -1283,7 +1358,7 @@ fn bad_command_lines_exit_2_and_a_missing_program_127() {
         "puzzle-grade run: --memory: should be a whole number of MiB, at least 1, but is 'lots'\n\
          Try 'puzzle-grade run --help' for more information.\n"
     );
-    let ran = run(
+    let ran = lab.run(
         At::Namespaces,
         &[],
         Path::new("/no/such/program"),

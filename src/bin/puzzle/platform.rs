@@ -12,9 +12,15 @@ const HUGE_PAGES: &str = "glibc.malloc.hugetlb=1";
 /// The glibc tunable that makes every thread allocate from one arena.
 const ONE_ARENA: &str = "glibc.malloc.arena_max=1";
 
+/// The glibc tunable that fixes `malloc`'s mmap threshold at its default
+/// (128 KiB): every larger block is mapped when allocated and unmapped when
+/// freed, instead of the threshold rising to the largest block freed.
+const FIXED_MMAP_THRESHOLD: &str = "glibc.malloc.mmap_threshold=131072";
+
 /// Restarts `puzzle` with glibc's `malloc` asking for transparent huge pages
-/// (and, under an address-space limit, keeping one arena), unless it already
-/// does; returns only if it cannot (then nothing changes).
+/// (and, under an address-space limit, keeping one arena and a fixed mmap
+/// threshold), unless it already does; returns only if it cannot (then
+/// nothing changes).
 ///
 /// Why: the 4x4 search reads its 259 MB table at random, and with 4 KiB pages
 /// most reads also miss the TLB. Where the kernel gives huge pages only on
@@ -30,6 +36,22 @@ const ONE_ARENA: &str = "glibc.malloc.arena_max=1";
 /// for every small allocation, until an allocation fails and the process
 /// aborts. Measured: `--batch --solve --jobs 64` under 15, 25 and 40 MB
 /// aborted in 34, 3 and 1 of 40 runs, and in none with one arena.
+///
+/// It also fixes the mmap threshold, so that the batch's room for a thread
+/// (`batch::start_thread`: 4 MiB allocated and freed before each thread is
+/// started) is new address space each time. With the threshold rising (glibc's
+/// default), the first 4 MiB block freed raises it to 4 MiB, the next blocks
+/// come from the heap and stay in it when freed, and the room is found
+/// where malloc already holds it: the thread's 2 MiB stack could then take
+/// the last of the address space, and its signal stack (16 KiB, mapped by
+/// the standard library as the thread starts) fail, which aborts the
+/// process ("failed to allocate an alternative stack"). Measured with
+/// `--batch --solve --jobs 64` under 15, 25 and 40 MB: 7 aborts in 2,400
+/// runs, none in 1,500 with the fixed threshold; a limit at every page
+/// from 10 to 45 MB, the addresses not randomised (`setarch -R`): aborts
+/// at 34 of 8,750 limits, in windows of one to four pages a thread's stack
+/// apart, and none with the fixed threshold (`tests/streams.rs` sweeps
+/// two threads' worth).
 pub(crate) fn tune_malloc() {
     #[cfg(target_os = "linux")]
     {
@@ -49,6 +71,8 @@ pub(crate) fn tune_malloc() {
         if address_space_limited() {
             wanted.push(":");
             wanted.push(ONE_ARENA);
+            wanted.push(":");
+            wanted.push(FIXED_MMAP_THRESHOLD);
         }
         // `exec` replaces this process (same descriptors, nothing read yet) and
         // returns only on failure.

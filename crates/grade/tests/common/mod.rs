@@ -1,13 +1,16 @@
 //! What the grading crate's integration tests share: where the repository
-//! and the binaries are, and how a test that cannot run here says so.
+//! and the binaries are, a scratch folder of each test's own ([`Scratch`]),
+//! and how a test that cannot run here says so.
 //!
 //! Each test file takes what it needs with `mod common;`; an item one file
 //! does not use is no warning (`allow(dead_code)`).
 
 #![allow(dead_code)]
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
 /// The repository's top folder: `Tests/`, `Testrun`, `examples/`,
@@ -141,21 +144,141 @@ pub fn masked(text: &str) -> String {
         .join("\n")
 }
 
-/// A folder of its own under cargo's temporary folder, `name`, made anew:
-/// `Tests/` holding copies of `fixtures` (of the repository's `Tests/`), and
-/// `subs/` a submission a `(name, prelude)`: `tests/grading/checker.c`, as
-/// `puzzle.c`, after `prelude` (its macros: `#define NO_ROW_TERM`...).
-pub fn class_folder(name: &str, fixtures: &[&str], submissions: &[(&str, &str)]) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("Tests")).unwrap();
-    for fixture in fixtures {
-        std::fs::copy(
-            repo().join("Tests").join(fixture),
-            dir.join("Tests").join(fixture),
-        )
-        .unwrap();
+/// How the name of every [`Scratch`] folder begins.
+const SCRATCH_PREFIX: &str = "puzzle-test.";
+
+/// A folder of one test's own, made empty by [`Scratch::new`] and removed,
+/// with everything in it, when the `Scratch` is dropped: at the end of the
+/// test, whether it passed or failed. It reads as the folder's path
+/// (`Deref` to [`Path`]: `scratch.join("Tests")`).
+///
+/// It is in the system's temporary folder (`std::env::temp_dir()`, or
+/// `/tmp` when that folder is not open to every user), never in the clone:
+/// the sandbox's tests run their programs, and the grader runs students'
+/// programs, as other users (uid 65534, the runs' own uids), who must reach
+/// them wherever the clone is, in a folder only root may enter too
+/// (`/root/puzzle`, a `mktemp -d` folder). So the folder is mode 0755 and
+/// every folder above it open to all.
+///
+/// Its name is `puzzle-test.PID.N.NAME`: this test process, a counter, the
+/// name the test gives. Tests running at once, in this process or in
+/// another clone's, never share one, and a test may make several. A folder
+/// whose process is gone (killed before its `Scratch` was dropped, or held
+/// by a `static`, which is never dropped) is removed by the first `Scratch`
+/// another test process makes.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// An empty folder for the test, named for it (`name`).
+    pub fn new(name: &str) -> Scratch {
+        static COUNT: AtomicU32 = AtomicU32::new(0);
+        static SWEPT: OnceLock<()> = OnceLock::new();
+        SWEPT.get_or_init(sweep_scratch_folders);
+        let base = scratch_base();
+        let name: String = name
+            .chars()
+            .map(|c| if c == '/' { '-' } else { c })
+            .collect();
+        let dir = base.join(format!(
+            "{SCRATCH_PREFIX}{}.{}.{name}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ));
+        // What a process of the same number left long ago.
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir(&dir).unwrap_or_else(|e| panic!("cannot make {}: {e}", dir.display()));
+        // Whatever the umask: other users must reach what is in it.
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Scratch(dir)
     }
+
+    /// The folder with `Tests/` holding copies of `fixtures` (of the
+    /// repository's `Tests/`).
+    pub fn with_fixtures(self, fixtures: &[&str]) -> Scratch {
+        let tests = self.join("Tests");
+        std::fs::create_dir_all(&tests).unwrap();
+        for fixture in fixtures {
+            std::fs::copy(repo().join("Tests").join(fixture), tests.join(fixture))
+                .unwrap_or_else(|e| panic!("Tests/{fixture}: {e}"));
+        }
+        self
+    }
+
+    /// The folder's path.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Where scratch folders are made: the temporary folder, if every folder
+/// from `/` down to it lets every user through, else `/tmp`.
+pub fn scratch_base() -> PathBuf {
+    let temp = std::env::temp_dir();
+    let open_to_all = temp.is_absolute()
+        && temp.ancestors().all(|dir| {
+            std::fs::metadata(dir).is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o001 != 0)
+        });
+    if open_to_all {
+        temp
+    } else {
+        PathBuf::from("/tmp")
+    }
+}
+
+/// Removes the scratch folders of test processes that are gone (where
+/// `/proc` tells which are alive).
+pub fn sweep_scratch_folders() {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(scratch_base()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .strip_prefix(SCRATCH_PREFIX)
+            .and_then(|rest| rest.split('.').next())
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid {
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+}
+
+/// A scratch folder (`name`) with `Tests/` holding copies of `fixtures`,
+/// and `subs/` a submission a `(name, prelude)`: `tests/grading/checker.c`,
+/// as `puzzle.c`, after `prelude` (its macros: `#define NO_ROW_TERM`...).
+pub fn class_folder(name: &str, fixtures: &[&str], submissions: &[(&str, &str)]) -> Scratch {
+    let dir = Scratch::new(name).with_fixtures(fixtures);
     submissions_in(&dir.join("subs"), submissions);
     dir
 }
