@@ -240,7 +240,7 @@ fn group<'a>(line: &'a FixtureLine, outcome: &[u8], built: &[Built]) -> Group<'a
 }
 
 /// The class page of a grading: `records` in name order; the causes on it
-/// are those experiments confirmed ([`cause_of`]).
+/// are those experiments confirmed (see `cause_of`).
 pub fn class_page(manifest: &Manifest, records: &[&Record]) -> String {
     let strict = strict(manifest);
     let built: Vec<Built> = records
