@@ -606,6 +606,7 @@ fn summaries_of_2000_submissions() {
                 },
                 fixtures: lines,
                 causes: Vec::new(),
+                sources: None,
             }
         })
         .collect();
@@ -625,12 +626,15 @@ fn summaries_of_2000_submissions() {
     let refs: Vec<&Record> = records.iter().collect();
     // The first page reads the fixtures' shapes; the later ones find them.
     let began = Instant::now();
-    let page = class_page(&manifest, &refs, &shapes);
+    let page = class_page(&manifest, &refs, &shapes, None);
     let first = began.elapsed();
     let began = Instant::now();
     let rounds = 5;
     for _ in 0..rounds {
-        assert_eq!(class_page(&manifest, &refs, &shapes).len(), page.len());
+        assert_eq!(
+            class_page(&manifest, &refs, &shapes, None).len(),
+            page.len()
+        );
     }
     let again = began.elapsed() / rounds;
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("page-2000");
@@ -638,7 +642,7 @@ fn summaries_of_2000_submissions() {
     fs::create_dir_all(&dir).unwrap();
     let began = Instant::now();
     for _ in 0..rounds {
-        write_summary_files(&dir, &manifest, &records).unwrap();
+        write_summary_files(&dir, &manifest, &records, None).unwrap();
     }
     let all = began.elapsed() / rounds;
     // What making the lines costs, without writing them.

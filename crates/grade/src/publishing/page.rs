@@ -22,6 +22,7 @@ use crate::judging::judge::Class;
 use crate::marking::cause::{shared_cause, Shape};
 use crate::marking::marks::points;
 use crate::marking::report::seconds;
+use crate::publishing::changes::Comparison;
 use crate::publishing::grades::Manifest;
 use crate::publishing::html::{escape, head, href};
 use crate::publishing::record::{FixtureLine, Record, CLASSES};
@@ -100,11 +101,13 @@ struct FixtureStat<'a> {
 }
 
 /// The class page of a grading: `records` in name order; `shapes` gives a
-/// fixture's shape by its shown path (see [`fixture_shape`]).
+/// fixture's shape by its shown path (see [`fixture_shape`]); `changes`,
+/// what changed since the grading before (a regrading).
 pub fn class_page(
     manifest: &Manifest,
     records: &[&Record],
     shapes: &dyn Fn(&str) -> Option<Shape>,
+    changes: Option<&Comparison>,
 ) -> String {
     let strict = strict(manifest);
     let built: Vec<&&Record> = records.iter().filter(|r| r.row.marks.is_some()).collect();
@@ -199,6 +202,7 @@ pub fn class_page(
          <a href=\"#faults\">Faults</a><a href=\"#submissions\">Submissions</a>\
          <a href=\"#grading\">Grading</a></nav>\n</header>\n<main>\n",
     );
+    changes_section(&mut out, changes);
     score_section(&mut out, &mut scores, max, records.len());
     fixture_section(&mut out, &mut stats, built.len());
     fault_section(&mut out, &built, &causes, strict);
@@ -655,6 +659,73 @@ fn submission_section(out: &mut String, records: &[&Record]) {
     out.push_str("</tbody></table></div>\n</section>\n");
 }
 
+/// What changed since the grading before, when this one is a regrading
+/// (nothing otherwise): against which grading, the inputs that differ,
+/// and a row a submission whose marks or outcomes changed, with the
+/// fixtures whose outcome changed and why (the same as `summary.txt`).
+fn changes_section(out: &mut String, changes: Option<&Comparison>) {
+    let Some(compared) = changes else {
+        return;
+    };
+    let count = compared.changes.len();
+    let _ = writeln!(
+        out,
+        "<section id=\"changes\">\n<h2>Changed since the previous grading</h2>\n\
+         <p>Compared with {}: {}.</p>",
+        escape(&compared.old),
+        if count == 0 {
+            "no submission's marks changed".to_string()
+        } else {
+            format!("{count} submission(s) changed")
+        }
+    );
+    let inputs = compared.input_lines();
+    if !inputs.is_empty() {
+        out.push_str("<p>The gradings differ in:</p>\n<ul id=\"changed-inputs\">\n");
+        for line in inputs {
+            let _ = writeln!(out, "<li>{}</li>", escape(&line));
+        }
+        out.push_str("</ul>\n");
+    }
+    if count > 0 {
+        out.push_str(
+            "<div class=\"wide\"><table id=\"changes-table\">\n<caption>A row a submission \
+             whose marks or fixtures' outcomes changed</caption>\n<thead><tr>\
+             <th scope=\"col\">submission</th><th scope=\"col\" class=\"n\">before</th>\
+             <th scope=\"col\" class=\"n\">now</th><th scope=\"col\">fixtures whose outcome \
+             changed</th><th scope=\"col\">why</th></tr></thead>\n<tbody>\n",
+        );
+        for change in &compared.changes {
+            let fixtures: Vec<String> = change
+                .fixtures
+                .iter()
+                .map(|o| format!("<span class=\"nw\">{}</span>", escape(&o.to_string())))
+                .collect();
+            let reasons: Vec<String> = change
+                .reasons
+                .iter()
+                .map(|r| escape(&r.to_string()))
+                .collect();
+            let (before, now) = change.shown();
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&change.name),
+                escape(&before),
+                escape(&now),
+                if fixtures.is_empty() {
+                    "-".to_string()
+                } else {
+                    fixtures.join("<br>")
+                },
+                reasons.join("; ")
+            );
+        }
+        out.push_str("</tbody></table></div>\n");
+    }
+    out.push_str("</section>\n");
+}
+
 /// The grading's settings, as `grading.json` records them.
 fn grading_section(out: &mut String, manifest: &Manifest) {
     let to_grade = manifest.names_to_grade().len();
@@ -743,6 +814,7 @@ mod tests {
             },
             fixtures,
             causes: Vec::new(),
+            sources: None,
         }
     }
 
@@ -789,10 +861,11 @@ mod tests {
                 row: Row::not_built("<img src=x onerror=alert(1)>", "make failed: <&>"),
                 fixtures: Vec::new(),
                 causes: Vec::new(),
+                sources: None,
             },
         ];
         let refs: Vec<&Record> = records.iter().collect();
-        let page = class_page(&manifest(), &refs, &|_| Some(even));
+        let page = class_page(&manifest(), &refs, &|_| Some(even), None);
         assert!(!page.contains("<img"), "a name became an element");
         assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(
@@ -842,7 +915,7 @@ mod tests {
             "<tr><td>FORMAT (not a failure)</td><td class=\"n\">1</td><td class=\"n\">1</td></tr>"
         ));
         // Unknown shapes: no cause at all.
-        let page = class_page(&manifest(), &refs, &|_| None);
+        let page = class_page(&manifest(), &refs, &|_| None, None);
         assert!(!page.contains("all are boards"));
     }
 }

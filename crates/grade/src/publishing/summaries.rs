@@ -1,8 +1,10 @@
 //! The grading's summaries, written from its records: `summary.txt` (what
-//! was graded, how and how far, then the table), `summary.csv`,
+//! was graded, how and how far, then the table, then what changed since
+//! the grading before, for a regrading), `summary.csv`,
 //! `summary-fixtures.csv`, `summary.jsonl`, the class page and
 //! `grading.json`, each whole.
 
+use crate::publishing::changes::Comparison;
 use crate::publishing::grades::{write_atomic, Manifest};
 use crate::publishing::page::{class_page, fixture_shape};
 use crate::publishing::record::{csv_header, table_header, Record, FIXTURES_CSV_HEADER};
@@ -10,14 +12,16 @@ use std::io;
 use std::path::Path;
 
 /// Writes a grading's summaries into `grades` from its `manifest` and
-/// `records`: `summary.txt` (the manifest in words, then the table),
-/// `summary.csv`, `summary-fixtures.csv`, `summary.jsonl`, the class page
-/// `index.html` ([`class_page`]), and `grading.json` last, each whole. The
-/// records are written in name order.
+/// `records`: `summary.txt` (the manifest in words, the table, then the
+/// `changes` since the grading before, for a regrading), `summary.csv`,
+/// `summary-fixtures.csv`, `summary.jsonl`, the class page `index.html`
+/// ([`class_page`], with the changes too), and `grading.json` last, each
+/// whole. The records are written in name order.
 pub fn write_summary_files(
     grades: &Path,
     manifest: &Manifest,
     records: &[Record],
+    changes: Option<&Comparison>,
 ) -> io::Result<()> {
     let mut sorted: Vec<&Record> = records.iter().collect();
     sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
@@ -40,11 +44,15 @@ pub fn write_summary_files(
         }
         json += &record.json_line();
     }
+    if let Some(changes) = changes {
+        table += "\n";
+        table += &changes.text();
+    }
     write_atomic(&grades.join("summary.txt"), table.as_bytes())?;
     write_atomic(&grades.join("summary.csv"), csv.as_bytes())?;
     write_atomic(&grades.join("summary-fixtures.csv"), fixtures.as_bytes())?;
     write_atomic(&grades.join("summary.jsonl"), json.as_bytes())?;
-    let page = class_page(manifest, &sorted, &fixture_shape);
+    let page = class_page(manifest, &sorted, &fixture_shape, changes);
     write_atomic(&grades.join("index.html"), page.as_bytes())?;
     write_atomic(&grades.join("grading.json"), manifest.to_json().as_bytes())
 }
