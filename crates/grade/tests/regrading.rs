@@ -493,6 +493,32 @@ fn a_regrading_lists_the_marks_that_changed_and_why() {
     let out = class.command(&["diff", "grades", "copy"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert!(stdout(&out).starts_with("no marks changed since the grading of "));
+    // A damaged grading.json, a record whose score is not its fixtures':
+    // status 2, each named.
+    fs::write(class.0.join("copy/grading.json"), "{\"folder\": ").unwrap();
+    let out = class.command(&["diff", "grades", "copy"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("copy/grading.json cannot be read"),
+        "{}",
+        stderr(&out)
+    );
+    fs::copy(
+        class.0.join("grades/grading.json"),
+        class.0.join("copy/grading.json"),
+    )
+    .unwrap();
+    let jsonl = class
+        .read("copy/summary.jsonl")
+        .replacen("\"score\": 100", "\"score\": 99", 1);
+    fs::write(class.0.join("copy/summary.jsonl"), jsonl).unwrap();
+    let out = class.command(&["diff", "grades", "copy"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("is not its fixtures'"),
+        "{}",
+        stderr(&out)
+    );
     let out = class.command(&["diff", "grades", "subs"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(

@@ -8,12 +8,14 @@
 //! opened beneath the folder without following a link, up to a bound;
 //! names checked as strictly as folder names; a record whose numbers
 //! disagree with its fixtures refused ([`crate::publishing::record::Record::check`]).
-//! A folder that holds no grading, or a record refused, is an error: a
+//! A folder that holds no grading, a `grading.json` that cannot be read,
+//! or a record refused, is an error: a
 //! comparison of part of a grading would say marks are the same that may
 //! not be.
 
 use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::grades::Earlier;
+use std::fs;
 use std::io;
 use std::path::Path;
 
@@ -47,6 +49,14 @@ fn read(dir: &Path) -> io::Result<Earlier> {
         return Err(cannot(format!("{}: no such folder", dir.display())));
     }
     let earlier = Earlier::read(dir)?;
+    // Earlier::read passes over a grading.json it cannot read (a grading
+    // replacing it needs none); a comparison does.
+    if earlier.manifest.is_none() && fs::symlink_metadata(dir.join("grading.json")).is_ok() {
+        return Err(cannot(format!(
+            "{}/grading.json cannot be read as a grading's",
+            dir.display()
+        )));
+    }
     if !earlier.exists() {
         return Err(cannot(format!(
             "{}: no grading.json or summary.jsonl: not the grades folder of a grading",
