@@ -14,10 +14,10 @@
 //! - `marking`: the marks (the scheme), the causes failing fixtures share,
 //!   the report and the student's feedback;
 //! - `publishing`: a graded submission's record, the grades folder and its
-//!   files, the platforms' formats, the roster and the gradebook files, the
-//!   class page;
-//! - `modes`: `grade-all`, `merge`, `fuzz` and `check`, each standing on
-//!   the stages below it.
+//!   files, what changed from one grading to another, the platforms'
+//!   formats, the roster and the gradebook files, the class page;
+//! - `modes`: `grade-all`, `merge`, `diff`, `fuzz` and `check`, each
+//!   standing on the stages below it.
 //!
 //! This file is the crate's face: the modules are private, and what the
 //! binary, the tests and the benches use is re-exported here. The rules are
@@ -47,10 +47,12 @@ pub use marking::cause::Confirmed;
 pub use marking::marks::{lost_in_words, points, Scheme};
 pub use marking::report::{write_marked_report, Counts};
 pub use modes::check::check_reference;
+pub use modes::diff::diff;
 pub use modes::fuzz::experiment::confirm as confirm_causes;
 pub use modes::fuzz::{fuzz, Options as FuzzOptions, Summary as FuzzSummary};
 pub use modes::grade_all::{GradeAll, Select};
 pub use modes::merge::{merge, Merged};
+pub use publishing::changes::{Change, Comparison, FixtureChange, Inputs, Mark, Reason};
 pub use publishing::formats::{Format, Scope};
 pub use publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
 pub use publishing::grades::{Gradebook, Manifest, Shard};

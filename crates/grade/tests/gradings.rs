@@ -2,9 +2,10 @@
 //! consistent set of files for the folder it graded, whoever stops it and
 //! however it is split.
 //!
-//! - A new grading replaces the one before it in the same grades folder:
-//!   no row, report or platform file of another folder, or of a submission
-//!   no longer there, stays; the marker is told.
+//! - A new grading replaces the one before it in the same grades folder
+//!   (one of another folder only with `--replace`), which it keeps as
+//!   `previous/`: no row, report or platform file of another folder, or of
+//!   a submission no longer there, stays beside it; the marker is told.
 //! - A grading stopped by SIGINT at any moment (sent to its process group,
 //!   as a terminal's Ctrl-C is) exits 130, writes no file for the
 //!   submission it was grading, marks its summaries incomplete, and
@@ -123,15 +124,20 @@ fn a_grading_replaces_the_one_before_it_and_keeps_no_ghost() {
     class.grade(&["subs", "--format", "gradescope"]);
     let first = class.files("grades");
     assert!(first.contains_key("ann.gradescope.json"));
-    // Another folder into the same grades folder: nothing of the first.
-    let out = class.grade(&["other"]);
+    // Another folder into the same grades folder (asked for): nothing of
+    // the first beside it (it is kept in previous/).
+    let out = class.grade(&["other", "--replace"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("replaced the grading of ") && stderr.contains("6 submission(s) removed"),
+        stderr.contains("replaces the grading of ")
+            && stderr.contains("(6 submission(s)): it is kept whole in "),
         "{stderr}"
     );
     let second = class.files("grades");
-    let names: Vec<&String> = second.keys().collect();
+    let names: Vec<&String> = second
+        .keys()
+        .filter(|n| !n.starts_with("previous/"))
+        .collect();
     assert!(
         names
             .iter()
@@ -148,7 +154,9 @@ fn a_grading_replaces_the_one_before_it_and_keeps_no_ghost() {
     class.grade(&["other"]);
     let third = class.files("grades");
     assert!(
-        third.keys().all(|n| !n.starts_with("zed")),
+        third
+            .keys()
+            .all(|n| !n.starts_with("zed") && !n.starts_with("previous/ann")),
         "{:?}",
         third.keys()
     );

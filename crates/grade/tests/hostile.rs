@@ -475,10 +475,21 @@ fn shards_of_other_fixtures_or_other_folders_are_refused() {
     assert!(stderr.contains("other fixtures"), "{stderr}");
     assert!(stderr.contains(common::FIVE_FIXTURES[2]), "{stderr}");
     assert!(!dir.join("merged/summary.txt").exists());
-    // A shard of another folder.
+    // A shard of another folder (graded into that shard's folder, as
+    // asked: --replace).
     let other = dir.join("other");
     right_submission(&other.join("zed"));
-    let out = grade_all(&dir, &["other", "--shard", "2/2", "--grades", "shards/2"]);
+    let out = grade_all(
+        &dir,
+        &[
+            "other",
+            "--shard",
+            "2/2",
+            "--grades",
+            "shards/2",
+            "--replace",
+        ],
+    );
     assert!(
         matches!(out.status.code(), Some(0 | 1)),
         "{}",

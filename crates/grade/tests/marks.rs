@@ -427,9 +427,18 @@ fn grading_one_submission_again_keeps_the_other_rows() {
     assert_eq!(marking.read("summary.csv"), before);
     let out = marking.grade(&["--only", "norow", "--format", "junit"]);
     let table = String::from_utf8(out.stdout).unwrap();
-    // The whole table, the row graded again last.
-    assert_eq!(table.lines().count(), 5, "{table}");
+    // The whole table, the row graded again last, then what changed (the
+    // same sources, the same marks: nothing).
+    assert_eq!(table.lines().count(), 6, "{table}");
     assert!(table.lines().nth(3).unwrap().starts_with("norow "));
+    assert!(
+        table
+            .lines()
+            .nth(4)
+            .unwrap()
+            .starts_with("no marks changed since the grading of "),
+        "{table}"
+    );
     assert_eq!(
         String::from_utf8_lossy(&out.stderr)
             .matches("graded ")
@@ -447,8 +456,9 @@ fn grading_one_submission_again_keeps_the_other_rows() {
     assert_eq!(after.lines().count(), 4);
     assert_eq!(rows(&after, "good"), rows(&before, "good"));
     assert_eq!(rows(&after, "broken"), rows(&before, "broken"));
-    // The grading's head (5 lines), then the table.
-    assert_eq!(marking.read("summary.txt").lines().count(), 5 + 4);
+    // The grading's head (5 lines), the table, then a blank line and what
+    // changed.
+    assert_eq!(marking.read("summary.txt").lines().count(), 5 + 4 + 2);
     assert_eq!(marking.read("summary.jsonl").lines().count(), 3);
     assert_eq!(
         marking.read("summary-fixtures.csv").lines().count(),

@@ -885,6 +885,7 @@ fn made_up_class() -> Vec<puzzle_grade::Record> {
                     row: Row::not_built(name, "make failed: puzzle.c:1:1: error: expected ';'"),
                     fixtures: Vec::new(),
                     causes: Vec::new(),
+                    sources: None,
                 };
             }
             let lines: Vec<FixtureLine> = fixtures
@@ -944,6 +945,7 @@ fn made_up_class() -> Vec<puzzle_grade::Record> {
                 },
                 fixtures: lines,
                 causes: Vec::new(),
+                sources: None,
             }
         })
         .collect()
@@ -969,12 +971,12 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
         fixtures: Vec::new(),
         gradebook: None,
     };
-    write_summary_files(&grades, &manifest, &records).unwrap();
+    write_summary_files(&grades, &manifest, &records, None).unwrap();
     // The page again, from the records.
     let mut sorted: Vec<&Record> = records.iter().collect();
     sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
     let page = grades.join("index.html");
-    fs::write(&page, class_page(&manifest, &sorted)).unwrap();
+    fs::write(&page, class_page(&manifest, &sorted, None)).unwrap();
     let html = fs::read_to_string(&page).unwrap();
     let figures = agrees_with_the_summaries(&html, &dir);
     eprintln!("the class of 40 agrees with its summaries: {figures}");
@@ -1126,6 +1128,7 @@ fn summaries_of_2000_submissions() {
                 },
                 fixtures: lines,
                 causes: Vec::new(),
+                sources: None,
             }
         })
         .collect();
@@ -1143,18 +1146,18 @@ fn summaries_of_2000_submissions() {
     };
     let refs: Vec<&Record> = records.iter().collect();
     let began = Instant::now();
-    let page = class_page(&manifest, &refs);
+    let page = class_page(&manifest, &refs, None);
     let first = began.elapsed();
     let began = Instant::now();
     let rounds = 5;
     for _ in 0..rounds {
-        assert_eq!(class_page(&manifest, &refs).len(), page.len());
+        assert_eq!(class_page(&manifest, &refs, None).len(), page.len());
     }
     let again = began.elapsed() / rounds;
     let dir = Scratch::new("page-2000");
     let began = Instant::now();
     for _ in 0..rounds {
-        write_summary_files(&dir, &manifest, &records).unwrap();
+        write_summary_files(&dir, &manifest, &records, None).unwrap();
     }
     let all = began.elapsed() / rounds;
     // What making the lines costs, without writing them.

@@ -96,6 +96,33 @@ fn read_capped(file: File, cap: u64) -> io::Result<(Vec<u8>, bool)> {
     Ok((bytes, whole))
 }
 
+/// Takes the exclusive lock of `flock(2)` on `file`, without waiting:
+/// `Ok(true)` when this open file now holds it, `Ok(false)` when another
+/// open file holds it. The lock is advisory (it keeps out only those that
+/// ask for it too), and the kernel releases it when the file is closed or
+/// its process ends, however it ends: a process killed leaves no lock
+/// behind. (Rust 1.89's `File::try_lock` is the same; the workspace says
+/// 1.87.)
+pub fn try_lock(file: &File) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    loop {
+        // SAFETY: flock takes a descriptor (`file` owns it, open for the
+        // call) and a number, and touches no memory of ours.
+        let done = unsafe {
+            crate::sys::flock(file.as_raw_fd(), crate::sys::LOCK_EX | crate::sys::LOCK_NB)
+        };
+        if done == 0 {
+            return Ok(true);
+        }
+        let e = io::Error::last_os_error();
+        match e.kind() {
+            io::ErrorKind::WouldBlock => return Ok(false),
+            io::ErrorKind::Interrupted => continue,
+            _ => return Err(e),
+        }
+    }
+}
+
 /// A folder, held open, whose paths are opened beneath it: no component
 /// may be a symbolic link, `..` or absolute, so nothing outside it is ever
 /// reached, whatever someone did to the folder.
@@ -346,6 +373,30 @@ mod tests {
         }
         let e = open_regular(&dir).unwrap_err();
         assert!(e.to_string().contains("a folder"), "{e}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_lock_is_held_by_one_open_file_and_released_when_it_closes() {
+        let dir = scratch("lock");
+        let path = dir.join("lock");
+        let first = fs::File::create(&path).unwrap();
+        assert!(try_lock(&first).unwrap());
+        let second = fs::File::open(&path).unwrap();
+        assert!(!try_lock(&second).unwrap(), "two holders");
+        // Taken again by the one that holds it: still held.
+        assert!(try_lock(&first).unwrap());
+        drop(first);
+        assert!(try_lock(&second).unwrap(), "not released on close");
+        // Another process: refused while this one holds it.
+        let status = std::process::Command::new("flock")
+            .args(["-n", "-x"])
+            .arg(&path)
+            .arg("true")
+            .status();
+        if let Ok(status) = status {
+            assert!(!status.success(), "another process took it");
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 

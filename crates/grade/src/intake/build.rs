@@ -12,7 +12,7 @@
 //! build log up to a bound.
 
 use crate::intake::archive::{shown, Format};
-use crate::intake::folder::{copy_folder, left_out_note, remove_whole, COPY};
+use crate::intake::folder::{copy_folder, left_out_note, remove_whole, Copied, COPY};
 use puzzle_sandbox::files;
 use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
 use std::ffi::OsString;
@@ -47,6 +47,10 @@ pub struct Built {
     pub program: Option<PathBuf>,
     /// How it was built, or why not (the first error line of the log whole).
     pub note: String,
+    /// The digest of the sources as handed in (the copy's files, by name
+    /// and bytes: [`crate::intake::folder::sources_digest`]); none when
+    /// the folder was not copied whole.
+    pub sources: Option<u64>,
 }
 
 /// The stand-ins for the course's tools, written into `dir`: `dcc` (cc, with
@@ -402,11 +406,20 @@ impl Builder<'_> {
         // A copy is made afresh (a file of an earlier one is never opened).
         remove_whole(dir)?;
         let copied = copy_folder(from, dir, COPY)?;
+        let sources = copied.digest;
+        let built = self.build_copy(dir, log, copied)?;
+        Ok(Built { sources, ..built })
+    }
+
+    /// Builds the copy `dir` of a submission (what [`copy_folder`] said of
+    /// it in `copied`), as [`Builder::build`] does.
+    fn build_copy(&self, dir: &Path, log: &Path, copied: Copied) -> io::Result<Built> {
         let mut notes: Vec<String> = Vec::new();
         if let Some(why) = copied.refused {
             return Ok(Built {
                 program: None,
                 note: format!("not copied: {why}"),
+                sources: None,
             });
         }
         if !copied.left_out.is_empty() {
@@ -420,6 +433,7 @@ impl Builder<'_> {
             return Ok(Built {
                 program: None,
                 note: refusals.join("; "),
+                sources: None,
             });
         }
         refusals.append(&mut notes);
@@ -502,6 +516,7 @@ impl Builder<'_> {
             return Ok(Built {
                 program: Some(dir.join("puzzle")),
                 note: notes.join("; "),
+                sources: None,
             });
         }
         let (ending, what) = failed.unwrap_or((Ending::Exited(0), "make failed"));
@@ -511,6 +526,7 @@ impl Builder<'_> {
         Ok(Built {
             program: None,
             note: notes.join("; "),
+            sources: None,
         })
     }
 

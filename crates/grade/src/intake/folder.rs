@@ -10,6 +10,7 @@
 //! declares them, and every path is bounded ([`bad_path`]), so that a walk
 //! stops at its bound and never meets a path the kernel refuses.
 
+use crate::digest::{fnv1a, fnv1a_more};
 use crate::intake::archive::{bad_path, shown, MAX_BYTES, MAX_ENTRIES};
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
@@ -155,6 +156,26 @@ pub struct Copied {
     /// Why the folder was not copied whole (over its bound, a path
     /// [`bad_path`] refuses): it is then not built.
     pub refused: Option<String>,
+    /// The digest of what was copied ([`sources_digest`]); none when the
+    /// copy was refused.
+    pub digest: Option<u64>,
+}
+
+/// The digest of a submission's sources: each regular file copied, by its
+/// path from the folder's top in byte order, its path then the FNV-1a
+/// digest of its bytes, all digested in turn (FNV-1a). The same files,
+/// bytes and names give the same digest on every machine, whatever order
+/// the folder lists them in; what the copy left out (a link, a FIFO) is
+/// not in it.
+pub fn sources_digest(files: &mut [(String, u64)]) -> u64 {
+    files.sort();
+    files
+        .iter()
+        .fold(fnv1a(b"sources"), |digest, (path, bytes)| {
+            let digest = fnv1a_more(digest, path.as_bytes());
+            // A NUL ends the path: no path holds one.
+            fnv1a_more(digest, &[&[0u8][..], &bytes.to_le_bytes()].concat())
+        })
 }
 
 /// Copies the folder `from` to `to` (made here): its folders and regular
@@ -169,6 +190,7 @@ pub fn copy_folder(from: &Path, to: &Path, bound: Bound) -> io::Result<Copied> {
     let cap = bound.entries.saturating_add(1);
     let top = sorted(from, cap)?;
     let (mut bytes, mut entries) = (0u64, 0u64);
+    let mut digests: Vec<(String, u64)> = Vec::new();
     let mut todo = vec![(top, to.to_path_buf(), String::new())];
     while let Some((list, target, prefix)) = todo.pop() {
         for entry in list {
@@ -207,7 +229,10 @@ pub fn copy_folder(from: &Path, to: &Path, bound: Bound) -> io::Result<Copied> {
                 }
             } else if kind.is_file() {
                 match copy_file(&entry.path(), &made, bound.bytes - bytes)? {
-                    Ok(Some(n)) => bytes += n,
+                    Ok(Some((n, digest))) => {
+                        bytes += n;
+                        digests.push((path, digest));
+                    }
                     Ok(None) => {
                         copied.refused = Some(format!(
                             "its folder holds more than {} MiB",
@@ -223,14 +248,20 @@ pub fn copy_folder(from: &Path, to: &Path, bound: Bound) -> io::Result<Copied> {
         }
     }
     copied.left_out.sort();
+    copied.digest = Some(sources_digest(&mut digests));
     Ok(copied)
 }
 
 /// Copies the regular file `from` to `made` (a new file), at most `room`
-/// bytes: the bytes copied, or none when there were more; the inner error
-/// is why `from` was left out (not a regular file, cannot be read), the
-/// outer one the grader's (the copy cannot be written).
-fn copy_file(from: &Path, made: &Path, room: u64) -> io::Result<Result<Option<u64>, String>> {
+/// bytes: the bytes copied and their FNV-1a digest, or none when there
+/// were more; the inner error is why `from` was left out (not a regular
+/// file, cannot be read), the outer one the grader's (the copy cannot be
+/// written).
+fn copy_file(
+    from: &Path,
+    made: &Path,
+    room: u64,
+) -> io::Result<Result<Option<(u64, u64)>, String>> {
     use std::os::unix::fs::PermissionsExt;
     let source = match puzzle_sandbox::files::open_regular(from) {
         Ok(file) => file,
@@ -246,6 +277,7 @@ fn copy_file(from: &Path, made: &Path, room: u64) -> io::Result<Result<Option<u6
     let mut source = source.take(room.saturating_add(1));
     let mut buffer = vec![0u8; 64 << 10];
     let mut copied = 0u64;
+    let mut digest = fnv1a(b"");
     loop {
         let n = match source.read(&mut buffer) {
             Ok(0) => break,
@@ -264,9 +296,10 @@ fn copy_file(from: &Path, made: &Path, room: u64) -> io::Result<Result<Option<u6
             return Ok(Ok(None));
         }
         out.write_all(&buffer[..n])?;
+        digest = fnv1a_more(digest, &buffer[..n]);
     }
     fs::set_permissions(made, fs::Permissions::from_mode(mode))?;
-    Ok(Ok(Some(copied)))
+    Ok(Ok(Some((copied, digest))))
 }
 
 /// The regular files under `dir`, as paths from `dir`, each folder's
@@ -411,6 +444,62 @@ mod tests {
             fs::read_to_string(dir.join("to/ass1/src/puzzle.c")).unwrap(),
             "int main;"
         );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_sources_digest_is_of_names_and_bytes_whatever_the_folder() {
+        let dir = scratch("digest");
+        let make = |at: &str, files: &[(&str, &str)]| {
+            for (name, text) in files {
+                let path = dir.join(at).join(name);
+                fs::create_dir_all(path.parent().unwrap()).unwrap();
+                fs::write(path, text).unwrap();
+            }
+            let to = dir.join(format!("{at}.copy"));
+            copy_folder(&dir.join(at), &to, COPY)
+                .unwrap()
+                .digest
+                .unwrap()
+        };
+        let files = [("puzzle.c", "int main;"), ("src/board.c", "x"), ("b", "")];
+        let first = make("a", &files);
+        // Another folder, made in another order: the same digest.
+        let mut reversed = files;
+        reversed.reverse();
+        assert_eq!(make("b", &reversed), first);
+        // A byte changed, a file renamed, a file moved into a folder, a
+        // file added: each another digest.
+        let others = [
+            make(
+                "c",
+                &[("puzzle.c", "int main;"), ("src/board.c", "y"), ("b", "")],
+            ),
+            make(
+                "d",
+                &[("puzzle.c", "int main;"), ("src/boardx.c", "x"), ("b", "")],
+            ),
+            make(
+                "e",
+                &[
+                    ("puzzle.c", "int main;"),
+                    ("src/board.c", "x"),
+                    ("src/b", ""),
+                ],
+            ),
+            make(
+                "f",
+                &[
+                    ("puzzle.c", "int main;"),
+                    ("src/board.c", "x"),
+                    ("b", ""),
+                    ("c", ""),
+                ],
+            ),
+        ];
+        for (i, other) in others.iter().enumerate() {
+            assert_ne!(*other, first, "{i}");
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 

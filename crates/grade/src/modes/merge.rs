@@ -14,11 +14,17 @@
 //! kept silently. A shard is read as a stranger's folder: names checked
 //! as strictly as folder names, every file opened beneath it without
 //! following a link, up to a bound.
+//!
+//! The merge holds the lock of its grades folder for its whole life (one
+//! grading at a time there), and keeps a grading it replaces there as
+//! `previous/`, as `grade-all` does: one of another folder only when asked
+//! (`--replace`). When the grading it replaces was of the same folder, the
+//! summaries and the class page list what changed since.
 
 use crate::intake::name::Name;
+use crate::publishing::changes::{compare, describe, Grading};
 use crate::publishing::grades::{
-    remove_grading_files, remove_submission_files, utc_now, write_atomic, Earlier, Manifest,
-    SUBMISSION_FILES,
+    keep_previous, utc_now, write_atomic, Earlier, GradesLock, Manifest, SUBMISSION_FILES,
 };
 use crate::publishing::record::Record;
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
@@ -36,10 +42,15 @@ pub struct Merged {
     /// What is wrong with the shards, one sentence each (none: the merged
     /// grading is complete).
     pub problems: Vec<String>,
-    /// What the marker should know of the roster the shards were graded
-    /// with: folders with no student, students with no folder or no mark
-    /// in the gradebook files.
+    /// What the marker should know: of the grades folder (the grading
+    /// replaced, and where it is kept) and of the roster the shards were
+    /// graded with (folders with no student, students with no folder or
+    /// no mark in the gradebook files), one sentence each.
     pub notes: Vec<String>,
+    /// What changed since the grading it replaced, in words
+    /// ([`crate::publishing::changes::Comparison::text`]), when that was
+    /// of the same folder.
+    pub changes: Option<String>,
 }
 
 /// One shard's grading, as read from its folder.
@@ -52,20 +63,33 @@ struct ShardGrading {
 }
 
 /// Merges the gradings in the folders `shards` into the folder `into`
-/// (an earlier grading there is replaced). An error of kind
-/// `InvalidInput` is a merge refused: a folder that holds no grading,
-/// shards of different options, or `into` one of the shards.
-pub fn merge(into: &Path, shards: &[PathBuf]) -> io::Result<Merged> {
+/// (an earlier grading there is kept as `previous/`; one of another folder
+/// only when `replace`). An error of kind `InvalidInput` is a merge
+/// refused: a folder that holds no grading, `into` one of the shards, in
+/// use by another grading, or holding the grading of another folder.
+pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> io::Result<Merged> {
+    let _lock = GradesLock::take(into)?;
     let gradings = read_shards(into, shards)?;
     let mut problems = shard_problems(&gradings);
     let records = gather_records(&gradings, &mut problems);
     let folder_names = missing_submissions(&gradings, &records, &mut problems);
-    let notes = write_merged(into, &gradings, folder_names, &records, &mut problems)?;
-    Ok(Merged {
+    let mut merged = Merged {
         submissions: records.len(),
-        problems,
-        notes,
-    })
+        problems: Vec::new(),
+        notes: Vec::new(),
+        changes: None,
+    };
+    write_merged(
+        into,
+        &gradings,
+        folder_names,
+        &records,
+        &mut problems,
+        replace,
+        &mut merged,
+    )?;
+    merged.problems = problems;
+    Ok(merged)
 }
 
 /// The gradings of `shards`, all of one options, none of them `into`.
@@ -246,27 +270,61 @@ fn missing_submissions(
     folder_names
 }
 
-/// Writes the merged grading into `into` (an earlier grading there
-/// replaced): each submission's files copied from its shard, then every
-/// summary (and the gradebook files of the shards' roster) from the
-/// records. Returns what the marker should know of the roster.
+/// Writes the merged grading into `into` (an earlier grading there kept
+/// as `previous/`, or the merge refused when it is of another folder and
+/// not `replace`): each submission's files copied from its shard, then
+/// every summary (and the gradebook files of the shards' roster) from the
+/// records; what the marker should know, and what changed, into `merged`.
 fn write_merged(
     into: &Path,
     gradings: &[ShardGrading],
     folder_names: Vec<String>,
     records: &BTreeMap<String, (Record, &Path)>,
     problems: &mut Vec<String>,
-) -> io::Result<Vec<String>> {
-    fs::create_dir_all(into)?;
+    replace: bool,
+    merged: &mut Merged,
+) -> io::Result<()> {
+    let folder = distinct(gradings.iter().map(|g| &g.manifest.folder));
     let earlier = Earlier::read(into)?;
-    remove_submission_files(into, &earlier.names)?;
-    remove_grading_files(into)?;
+    let this_folder = earlier
+        .manifest
+        .as_ref()
+        .is_some_and(|m| m.folder == folder);
+    let shown = into.display();
+    if let Some(before) = &earlier.manifest {
+        if !this_folder && !replace {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{shown} holds the grading of {}, not of {folder}: merge into another folder, or --replace to replace it (it is then kept in {shown}/previous/)",
+                    before.folder
+                ),
+            ));
+        }
+    }
+    let mut baseline = None;
+    if earlier.exists() {
+        let older = keep_previous(into, &earlier.names)?;
+        merged.notes.push(format!(
+            "{shown}: replaces {} ({} submission(s)): it is kept whole in {shown}/previous/{}",
+            describe(earlier.manifest.as_ref()),
+            earlier.names.len(),
+            if older {
+                " (the grading kept there before is removed)"
+            } else {
+                ""
+            }
+        ));
+        if this_folder {
+            baseline = Some(earlier);
+        }
+    }
     for (name, (_, dir)) in records {
         copy_submission_files(dir, into, name, problems)?;
     }
     let complete = problems.is_empty();
     let manifest = Manifest {
-        folder: distinct(gradings.iter().map(|g| &g.manifest.folder)),
+        folder,
         folder_names,
         options: gradings[0].manifest.options.clone(),
         sandbox: distinct(gradings.iter().map(|g| &g.manifest.sandbox)),
@@ -282,8 +340,26 @@ fn write_merged(
         gradebook: gradings[0].manifest.gradebook.clone(),
     };
     let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();
-    write_summary_files(into, &manifest, &records)?;
-    Ok(gradebook_notes(&manifest, &records))
+    let changes = baseline.map(|before| {
+        compare(
+            format!(
+                "{} (kept in {shown}/previous/)",
+                describe(before.manifest.as_ref())
+            ),
+            Grading {
+                manifest: before.manifest.as_ref(),
+                records: &before.records,
+            },
+            Grading {
+                manifest: Some(&manifest),
+                records: &records,
+            },
+        )
+    });
+    write_summary_files(into, &manifest, &records, changes.as_ref())?;
+    merged.changes = changes.map(|c| c.text());
+    merged.notes.extend(gradebook_notes(&manifest, &records));
+    Ok(())
 }
 
 /// The distinct `values`, in order, joined by ` | `; two that differ only in

@@ -303,6 +303,7 @@ mod tests {
             row,
             fixtures: Vec::new(),
             causes: Vec::new(),
+            sources: None,
         }
     }
 

@@ -7,11 +7,16 @@
 //! the [`Manifest`] that says what was graded, when, how, and whether the
 //! grading is complete).
 //!
+//! A grading that replaces another keeps it, one generation, in the
+//! folder `previous/` ([`keep_previous`]); one grading at a time writes
+//! into a grades folder ([`GradesLock`]).
+//!
 //! Architecture invariant: every file here is written whole, into a
 //! temporary file beside it that is then renamed over it ([`write_atomic`]),
 //! so that a grading killed at any moment leaves each file as it was or as
 //! it is meant to be, never half written. A file this crate did not write
-//! is never removed: only the files of submission names a grading recorded.
+//! is never removed or moved: only the files of submission names a grading
+//! recorded, and its own.
 
 use crate::digest::fnv1a;
 use crate::intake::name::{one_line, Name};
@@ -21,12 +26,12 @@ use crate::publishing::gradebook::check_assignment;
 use crate::publishing::json::{json_string, Json};
 use crate::publishing::record::Record;
 use crate::publishing::roster::Roster;
-use puzzle_sandbox::files::Beneath;
+use puzzle_sandbox::files::{self, Beneath};
 use std::fmt::Write as _;
-use std::fs;
-use std::io;
+use std::fs::{self, File};
+use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The file names of a grading's own files (the gradebook files among
 /// them: [`Format::suffix`] of the class's formats).
@@ -411,6 +416,182 @@ impl Earlier {
     }
 }
 
+/// The folder, in a grades folder, that keeps the grading a new one
+/// replaced.
+pub const PREVIOUS: &str = "previous";
+
+/// The file, in a grades folder, that the grading writing there holds
+/// locked (with its process id in it) while it lives.
+pub const LOCK_FILE: &str = ".puzzle-grade.lock";
+
+/// The names of a grading's files in its grades folder: its own
+/// ([`GRADING_FILES`]), then each of its submissions' ([`SUBMISSION_FILES`]
+/// after each name's stem).
+fn grading_file_names(names: &[Name]) -> Vec<String> {
+    let mut all: Vec<String> = GRADING_FILES.iter().map(|f| f.to_string()).collect();
+    for name in names {
+        let stem = name.stem();
+        all.extend(SUBMISSION_FILES.iter().map(|s| format!("{stem}{s}")));
+    }
+    all
+}
+
+/// Removes `path`, whatever it is: a folder with all it holds (a link in
+/// it removed, never followed), a link (not what it points to), a file.
+fn remove_entry(path: &Path) -> io::Result<()> {
+    let removed = match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+        Ok(meta) if meta.is_dir() => fs::remove_dir_all(path),
+        Ok(_) => fs::remove_file(path),
+    };
+    match removed {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Keeps the grading in `grades` whose submissions were `names` as
+/// `grades/previous/`: an older `previous/` removed first (a link there
+/// removed, not followed), then each file of that grading (its own files,
+/// [`GRADING_FILES`], and its submissions', [`SUBMISSION_FILES`] of each
+/// name) moved there under its name, a rename each; nothing else of the
+/// folder is touched. Whether an older `previous/` was removed.
+pub fn keep_previous(grades: &Path, names: &[Name]) -> io::Result<bool> {
+    let previous = grades.join(PREVIOUS);
+    let older = fs::symlink_metadata(&previous).is_ok();
+    remove_entry(&previous)?;
+    fs::create_dir(&previous)?;
+    for file in grading_file_names(names) {
+        let from = grades.join(&file);
+        match fs::symlink_metadata(&from) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+            Ok(_) => fs::rename(&from, previous.join(&file))?,
+        }
+    }
+    Ok(older)
+}
+
+/// The grading `grades/previous/` keeps, if it holds one (a folder, not a
+/// link, with a `grading.json`).
+pub fn read_previous(grades: &Path) -> io::Result<Option<Earlier>> {
+    let previous = grades.join(PREVIOUS);
+    if !fs::symlink_metadata(&previous).is_ok_and(|m| m.is_dir()) {
+        return Ok(None);
+    }
+    let earlier = Earlier::read(&previous)?;
+    Ok(earlier.manifest.is_some().then_some(earlier))
+}
+
+/// One grading at a time in a grades folder: `grade-all` (fresh,
+/// `--only`, `--resume`) and `merge --into` hold this lock for their
+/// whole life. It is `flock(2)`'s lock on [`LOCK_FILE`], which the kernel
+/// releases when the process ends however it ends, so that the lock of a
+/// grading that was killed is taken over by the next; the file holds the
+/// holder's process id, to name it, and is removed when the lock is let
+/// go.
+#[derive(Debug)]
+pub struct GradesLock {
+    /// The lock file, open (holding the lock) while this lives.
+    file: File,
+    /// Its path.
+    path: PathBuf,
+    /// The grades folder, when this lock made it: removed with the lock
+    /// if nothing was written into it.
+    made: Option<PathBuf>,
+}
+
+impl GradesLock {
+    /// Takes the lock of `grades` (made if missing), or refuses at once
+    /// with an error of kind `InvalidInput` that names the process holding
+    /// it.
+    pub fn take(grades: &Path) -> io::Result<GradesLock> {
+        let made = (!grades.exists()).then(|| grades.to_path_buf());
+        fs::create_dir_all(grades)?;
+        let path = grades.join(LOCK_FILE);
+        // A lock file removed by the grading that held it, after this one
+        // opened it, is no lock: open it again.
+        for _ in 0..100 {
+            if let Ok(meta) = fs::symlink_metadata(&path) {
+                if !meta.is_file() {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "{} is not a regular file: not a lock of a grading (remove it)",
+                            path.display()
+                        ),
+                    ));
+                }
+            }
+            let file = File::options()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)?;
+            if !files::try_lock(&file)? {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "{} is being written by another grading ({}): one grading at a time in a grades folder; wait for it to end, or use another folder",
+                        grades.display(),
+                        holder(&path)
+                    ),
+                ));
+            }
+            if !same_file(&file, &path) {
+                continue;
+            }
+            let mut lock = GradesLock { file, path, made };
+            lock.file.set_len(0)?;
+            writeln!(lock.file, "{}", std::process::id())?;
+            lock.file.flush()?;
+            return Ok(lock);
+        }
+        Err(io::Error::other(format!(
+            "{}: the lock file keeps being replaced",
+            path.display()
+        )))
+    }
+}
+
+impl Drop for GradesLock {
+    fn drop(&mut self) {
+        // Removed while still held (the file is closed after this): one
+        // that opened it meanwhile finds it gone and opens it again.
+        let _ = fs::remove_file(&self.path);
+        if let Some(made) = &self.made {
+            let _ = fs::remove_dir(made);
+        }
+    }
+}
+
+/// Whether the open `file` is the one at `path` now.
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// The grading that holds the lock file `path`, in words (`process 123`):
+/// its process id, as it wrote it (waited for a moment: it writes it just
+/// after it takes the lock).
+fn holder(path: &Path) -> String {
+    for _ in 0..20 {
+        if let Ok((bytes, _)) = files::read_regular(path, 64) {
+            let text = String::from_utf8_lossy(&bytes);
+            if let Ok(pid) = text.trim().parse::<u32>() {
+                return format!("process {pid}");
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    "a process that has not yet written its id".into()
+}
+
 /// Removes the files of the submissions `names` from `grades`: only the
 /// names [`SUBMISSION_FILES`] gives their stems, right in `grades` (a
 /// symbolic link is removed, never followed).
@@ -613,6 +794,95 @@ mod tests {
             ..manifest
         };
         assert_eq!(Manifest::from_json(&manifest.to_json()), Ok(manifest));
+    }
+
+    #[test]
+    fn a_grading_is_kept_whole_as_previous_and_nothing_else_is_moved() {
+        use std::os::unix::fs::symlink;
+        let dir = std::env::temp_dir().join(format!("grades-previous-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let grades = dir.join("grades");
+        fs::create_dir_all(grades.join("ann.fuzz")).unwrap();
+        for file in [
+            "grading.json",
+            "summary.txt",
+            "index.html",
+            "ann.txt",
+            "ann.fuzz/case1",
+        ] {
+            fs::write(grades.join(file), file).unwrap();
+        }
+        // Not the grading's: a marker's notes, a file of another name.
+        fs::write(grades.join("notes.txt"), "mine").unwrap();
+        fs::write(grades.join("bob.txt"), "not recorded").unwrap();
+        // An older previous/ that is a link to a folder outside: the link
+        // goes, what it points to stays.
+        fs::create_dir_all(dir.join("elsewhere")).unwrap();
+        fs::write(dir.join("elsewhere/keep"), "keep").unwrap();
+        symlink(dir.join("elsewhere"), grades.join(PREVIOUS)).unwrap();
+        let ann = Name::parse("ann").unwrap();
+        assert!(keep_previous(&grades, &[ann]).unwrap());
+        let mut left: Vec<String> = fs::read_dir(&grades)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["bob.txt", "notes.txt", "previous"]);
+        let previous = grades.join(PREVIOUS);
+        assert!(fs::symlink_metadata(&previous).unwrap().is_dir());
+        for file in [
+            "grading.json",
+            "summary.txt",
+            "index.html",
+            "ann.txt",
+            "ann.fuzz/case1",
+        ] {
+            assert_eq!(fs::read_to_string(previous.join(file)).unwrap(), file);
+        }
+        assert_eq!(
+            fs::read_to_string(dir.join("elsewhere/keep")).unwrap(),
+            "keep"
+        );
+        // Again: the older previous/ is removed first.
+        fs::write(grades.join("summary.txt"), "second").unwrap();
+        assert!(keep_previous(&grades, &[]).unwrap());
+        assert!(!previous.join("ann.txt").exists());
+        assert_eq!(
+            fs::read_to_string(previous.join("summary.txt")).unwrap(),
+            "second"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn one_lock_a_grades_folder_naming_its_holder_and_gone_when_let_go() {
+        let dir = std::env::temp_dir().join(format!("grades-lock-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let grades = dir.join("grades");
+        let lock = GradesLock::take(&grades).unwrap();
+        let written = fs::read_to_string(grades.join(LOCK_FILE)).unwrap();
+        assert_eq!(written, format!("{}\n", std::process::id()));
+        let e = GradesLock::take(&grades).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert!(
+            e.to_string()
+                .contains(&format!("(process {})", std::process::id())),
+            "{e}"
+        );
+        drop(lock);
+        // Let go: its file is gone, and so is the folder it made, empty.
+        assert!(!dir.join("grades").exists());
+        // A lock file left by a process that is gone is taken over.
+        fs::create_dir_all(&grades).unwrap();
+        fs::write(grades.join(LOCK_FILE), "999999\n").unwrap();
+        let lock = GradesLock::take(&grades).unwrap();
+        assert_eq!(
+            fs::read_to_string(grades.join(LOCK_FILE)).unwrap(),
+            format!("{}\n", std::process::id())
+        );
+        drop(lock);
+        assert!(grades.exists() && !grades.join(LOCK_FILE).exists());
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Publishing: a graded submission's record (`record`), the grades folder
-//! and its own files (`grades`), the grading's summaries (`summaries`), the
+//! and its own files (`grades`), what changed from one grading to another
+//! and why (`changes`), the grading's summaries (`summaries`), the
 //! platforms' formats (`formats`), the marker's roster (`roster`) and the
 //! gradebook files made with it (`gradebook`), the class page (`page`) and
 //! the feedback's page (`html`), and the JSON they are written in (`json`).
 
+pub(crate) mod changes;
 pub(crate) mod formats;
 pub(crate) mod gradebook;
 pub(crate) mod grades;

@@ -24,6 +24,7 @@ use crate::intake::name::Name;
 use crate::judging::judge::Class;
 use crate::marking::marks::points;
 use crate::marking::report::seconds;
+use crate::publishing::changes::Comparison;
 use crate::publishing::grades::Manifest;
 use crate::publishing::html::{escape, head, href};
 use crate::publishing::record::{FixtureLine, Record};
@@ -240,8 +241,13 @@ fn group<'a>(line: &'a FixtureLine, outcome: &[u8], built: &[Built]) -> Group<'a
 }
 
 /// The class page of a grading: `records` in name order; the causes on it
-/// are those experiments confirmed (see `cause_of`).
-pub fn class_page(manifest: &Manifest, records: &[&Record]) -> String {
+/// are those experiments confirmed (see `cause_of`); `changes`, what
+/// changed since the grading before (a regrading).
+pub fn class_page(
+    manifest: &Manifest,
+    records: &[&Record],
+    changes: Option<&Comparison>,
+) -> String {
     let strict = strict(manifest);
     let built: Vec<Built> = records
         .iter()
@@ -286,11 +292,16 @@ pub fn class_page(manifest: &Manifest, records: &[&Record]) -> String {
         escape(&manifest.folder)
     );
     status(&mut out, manifest, records.len());
+    out.push_str("<nav>");
+    if changes.is_some() {
+        out.push_str("<a href=\"#changes\">Changes</a>");
+    }
     out.push_str(
-        "<nav><a href=\"#scores\">Scores</a><a href=\"#fixtures\">Fixtures</a>\
+        "<a href=\"#scores\">Scores</a><a href=\"#fixtures\">Fixtures</a>\
          <a href=\"#faults\">Faults</a><a href=\"#submissions\">Submissions</a>\
          <a href=\"#grading\">Grading</a></nav>\n</header>\n<main>\n",
     );
+    changes_section(&mut out, changes);
     score_section(&mut out, &mut scores, max, records.len());
     fixture_section(&mut out, &groups, &all_passed, &built, &causes);
     fault_section(&mut out, &built, &causes, strict);
@@ -951,6 +962,73 @@ fn submission_row(out: &mut String, n: usize, record: &Record, fuzzed: bool) {
     let _ = writeln!(out, "<td class=\"note\">{}</td></tr>", escape(&row.note));
 }
 
+/// What changed since the grading before, when this one is a regrading
+/// (nothing otherwise): against which grading, the inputs that differ,
+/// and a row a submission whose marks or outcomes changed, with the
+/// fixtures whose outcome changed and why (the same as `summary.txt`).
+fn changes_section(out: &mut String, changes: Option<&Comparison>) {
+    let Some(compared) = changes else {
+        return;
+    };
+    let count = compared.changes.len();
+    let _ = writeln!(
+        out,
+        "<section id=\"changes\">\n<h2>Changed since the previous grading</h2>\n\
+         <p>Compared with {}: {}.</p>",
+        escape(&compared.old),
+        if count == 0 {
+            "no submission's marks changed".to_string()
+        } else {
+            format!("{count} submission(s) changed")
+        }
+    );
+    let inputs = compared.input_lines();
+    if !inputs.is_empty() {
+        out.push_str("<p>The gradings differ in:</p>\n<ul id=\"changed-inputs\">\n");
+        for line in inputs {
+            let _ = writeln!(out, "<li>{}</li>", escape(&line));
+        }
+        out.push_str("</ul>\n");
+    }
+    if count > 0 {
+        out.push_str(
+            "<div class=\"wide\"><table id=\"changes-table\">\n<caption>A row a submission \
+             whose marks or fixtures' outcomes changed</caption>\n<thead><tr>\
+             <th scope=\"col\">submission</th><th scope=\"col\" class=\"n\">before</th>\
+             <th scope=\"col\" class=\"n\">now</th><th scope=\"col\">fixtures whose outcome \
+             changed</th><th scope=\"col\">why</th></tr></thead>\n<tbody>\n",
+        );
+        for change in &compared.changes {
+            let fixtures: Vec<String> = change
+                .fixtures
+                .iter()
+                .map(|o| format!("<span class=\"nw\">{}</span>", escape(&o.to_string())))
+                .collect();
+            let reasons: Vec<String> = change
+                .reasons
+                .iter()
+                .map(|r| escape(&r.to_string()))
+                .collect();
+            let (before, now) = change.shown();
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&change.name),
+                escape(&before),
+                escape(&now),
+                if fixtures.is_empty() {
+                    "-".to_string()
+                } else {
+                    fixtures.join("<br>")
+                },
+                reasons.join("; ")
+            );
+        }
+        out.push_str("</tbody></table></div>\n");
+    }
+    out.push_str("</section>\n");
+}
+
 /// The grading's settings, as `grading.json` records them.
 fn grading_section(out: &mut String, manifest: &Manifest) {
     let to_grade = manifest.names_to_grade().len();
@@ -1047,6 +1125,7 @@ mod tests {
             },
             fixtures,
             causes: Vec::new(),
+            sources: None,
         }
     }
 
@@ -1102,10 +1181,11 @@ mod tests {
                 row: Row::not_built("<img src=x onerror=alert(1)>", "make failed: <&>"),
                 fixtures: Vec::new(),
                 causes: Vec::new(),
+                sources: None,
             },
         ];
         let refs: Vec<&Record> = records.iter().collect();
-        let page = class_page(&manifest(), &refs);
+        let page = class_page(&manifest(), &refs, None);
         assert!(!page.contains("<img"), "a name became an element");
         assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(
@@ -1187,7 +1267,7 @@ mod tests {
         let index = between(&page, "<p id=\"by-name\"", "</p>");
         assert!(index.find(">&lt;img").unwrap() < index.find(">a</a>").unwrap());
         // Unknown shapes: no cause at all.
-        let page = class_page(&manifest(), &refs);
+        let page = class_page(&manifest(), &refs, None);
         assert!(!page.contains("all are boards"));
     }
 
@@ -1203,7 +1283,7 @@ mod tests {
             ),
         ];
         let refs: Vec<&Record> = records.iter().collect();
-        let page = class_page(&manifest(), &refs);
+        let page = class_page(&manifest(), &refs, None);
         let table = between(&page, "<table id=\"fixture-table\"", "</table>");
         assert_eq!(table.matches("<tr><td class=\"fx\">").count(), 2, "{table}");
         assert!(table.contains(
@@ -1227,7 +1307,7 @@ mod tests {
         records.push(record("zed", 10.0, &["passed"]));
         records[3].fixtures[0].class = "CRASH".into();
         let refs: Vec<&Record> = records.iter().collect();
-        let page = class_page(&manifest(), &refs);
+        let page = class_page(&manifest(), &refs, None);
         let cell = between(&page, "<td class=\"who\">", "</td>");
         let summary = between(cell, "<summary>", "</summary>");
         assert!(

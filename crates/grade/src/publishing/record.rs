@@ -99,6 +99,11 @@ pub struct Record {
     /// The causes confirmed by experiment (none when it was not built, or
     /// none was).
     pub causes: Vec<CauseLine>,
+    /// The FNV-1a digest of its sources as handed in, every regular file
+    /// by name and bytes (none when the folder was not copied whole, or a
+    /// grading of an older version did not record it): whether its sources
+    /// changed between two gradings.
+    pub sources: Option<u64>,
 }
 
 /// A cause an experiment confirmed, as a grading keeps it.
@@ -451,7 +456,8 @@ impl Record {
     /// Its line of `summary.jsonl` (with its newline): the row's fields by
     /// name (`submission`, `built`, `score`, `max_score`, `passed`,
     /// `failed`, `classes`, `note`, `fuzz_faults`, `seconds`,
-    /// `slowest_seconds`), then `fixtures`, an object a fixture.
+    /// `slowest_seconds`), the digest of its sources (`sources_fnv1a`,
+    /// when known), then `fixtures`, an object a fixture, and `causes`.
     pub fn json_line(&self) -> String {
         let row = &self.row;
         let mut out = format!(
@@ -491,6 +497,9 @@ impl Record {
                 seconds(m.seconds),
                 m.slowest.map_or("null".into(), seconds)
             );
+        }
+        if let Some(digest) = self.sources {
+            let _ = write!(out, ", \"sources_fnv1a\": \"{digest:016x}\"");
         }
         out.push_str(", \"fixtures\": [");
         for (i, f) in self.fixtures.iter().enumerate() {
@@ -630,6 +639,17 @@ impl Record {
                 fixtures,
             });
         }
+        // Gradings before it wrote none.
+        let sources = match value.get("sources_fnv1a") {
+            None => None,
+            Some(digest) => Some(
+                digest
+                    .as_str()
+                    .filter(|d| d.len() == 16)
+                    .and_then(|d| u64::from_str_radix(d, 16).ok())
+                    .ok_or("'sources_fnv1a' is not 16 hexadecimal digits")?,
+            ),
+        };
         let record = Record {
             row: Row {
                 name,
@@ -639,6 +659,7 @@ impl Record {
             },
             fixtures,
             causes,
+            sources,
         };
         record
             .check()
@@ -747,6 +768,7 @@ mod tests {
             row,
             fixtures: Vec::new(),
             causes: Vec::new(),
+            sources: None,
         };
         assert_eq!(record.lost_in_words(), None);
         let line = record.table_line(10);
@@ -780,6 +802,7 @@ mod tests {
             row: graded_row(),
             fixtures: Vec::new(),
             causes: Vec::new(),
+            sources: None,
         };
         let fields: Vec<String> = record
             .table_line(10)
@@ -863,6 +886,7 @@ mod tests {
             row: Row::graded("ann", &counts, &score, None, ""),
             fixtures: FixtureLine::of(&fixtures, &graded, &score, &|_| "visible"),
             causes: Vec::new(),
+            sources: None,
         };
         let expected = score.lost_by_class(&graded);
         assert_eq!(record.lost().unwrap(), expected);
@@ -917,16 +941,23 @@ mod tests {
                 evidence: "with ..., 10 of 10 inputs failed so; with ..., 0 of 10".into(),
                 fixtures: vec!["Tests/bad_x.inp".into()],
             }],
+            sources: Some(0x0123_4567_89ab_cdef),
         };
         let line = record.json_line();
         assert!(line.ends_with("]}\n") && line.matches('\n').count() == 1);
         let back = Record::from_json_line(&line).unwrap();
         assert_eq!(back, record);
         assert_eq!(back.json_line(), line);
+        assert!(line.contains(", \"sources_fnv1a\": \"0123456789abcdef\", \"fixtures\": ["));
+        let bad = line.replace("0123456789abcdef", "0123");
+        assert!(Record::from_json_line(&bad)
+            .unwrap_err()
+            .contains("'sources_fnv1a' is not 16 hexadecimal digits"));
         let not_built = Record {
             row: Row::not_built("bob", "no Makefile"),
             fixtures: Vec::new(),
             causes: Vec::new(),
+            sources: None,
         };
         assert_eq!(
             not_built.json_line(),
@@ -989,6 +1020,7 @@ mod tests {
             row: graded_row(),
             fixtures: Vec::new(),
             causes: Vec::new(),
+            sources: Some(7),
         };
         let manifest = Manifest {
             folder: "/tmp/class".into(),

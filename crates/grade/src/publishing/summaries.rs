@@ -1,8 +1,10 @@
 //! The grading's summaries, written from its records: `summary.txt` (what
-//! was graded, how and how far, then the table), `summary.csv`,
+//! was graded, how and how far, then the table, then what changed since
+//! the grading before, for a regrading), `summary.csv`,
 //! `summary-fixtures.csv`, `summary.jsonl`, the class page, the gradebook
 //! files (`canvas.csv`, `moodle.csv`) and `grading.json`, each whole.
 
+use crate::publishing::changes::Comparison;
 use crate::publishing::gradebook::{self, Class};
 use crate::publishing::grades::{write_atomic, Gradebook, Manifest};
 use crate::publishing::page::class_page;
@@ -16,16 +18,18 @@ use std::io;
 use std::path::Path;
 
 /// Writes a grading's summaries into `grades` from its `manifest` and
-/// `records`: `summary.txt` (the manifest in words, then the table),
-/// `summary.csv` (with a roster, each row ends with its student's ID and
-/// name), `summary-fixtures.csv`, `summary.jsonl`, the class page
-/// `index.html` ([`class_page`]), the gradebook files of the class's
-/// formats (`gradebook_unwritten` says when not), and `grading.json`
-/// last, each whole. The records are written in name order.
+/// `records`: `summary.txt` (the manifest in words, the table, then the
+/// `changes` since the grading before, for a regrading), `summary.csv`
+/// (with a roster, each row ends with its student's ID and name),
+/// `summary-fixtures.csv`, `summary.jsonl`, the class page `index.html`
+/// ([`class_page`], with the changes too), the gradebook files of the
+/// class's formats (`gradebook_unwritten` says when not), and
+/// `grading.json` last, each whole. The records are written in name order.
 pub fn write_summary_files(
     grades: &Path,
     manifest: &Manifest,
     records: &[Record],
+    changes: Option<&Comparison>,
 ) -> io::Result<()> {
     let mut sorted: Vec<&Record> = records.iter().collect();
     sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
@@ -73,11 +77,15 @@ pub fn write_summary_files(
         }
         json += &record.json_line();
     }
+    if let Some(changes) = changes {
+        table += "\n";
+        table += &changes.text();
+    }
     write_atomic(&grades.join("summary.txt"), table.as_bytes())?;
     write_atomic(&grades.join("summary.csv"), csv.as_bytes())?;
     write_atomic(&grades.join("summary-fixtures.csv"), fixtures.as_bytes())?;
     write_atomic(&grades.join("summary.jsonl"), json.as_bytes())?;
-    let page = class_page(manifest, &sorted);
+    let page = class_page(manifest, &sorted, changes);
     write_atomic(&grades.join("index.html"), page.as_bytes())?;
     if let Some(book) = book {
         write_gradebook_files(grades, manifest, book, &sorted)?;

@@ -66,8 +66,10 @@ fn grade_all(
         fuzz_seconds: None,
         options: String::new(),
         select: Select::All,
+        replace: false,
         shard: None,
         stop: &|| false,
+        tell: &|_| {},
     };
     let mut heard = Vec::new();
     let graded = all

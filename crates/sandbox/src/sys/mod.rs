@@ -1,7 +1,8 @@
 //! Every foreign function of the house, declared once, by hand: std links
 //! the C library, and the `libc` crate would be a dependency for a few
 //! dozen lines. This module holds what every Unix has (signals, the clock,
-//! `kill` and rlimits); `linux` adds what only the Linux sandbox needs.
+//! `kill`, rlimits and `flock`); `linux` adds what only the Linux sandbox
+//! needs.
 //!
 //! Only plain system-call wrappers are declared, so that each may be called
 //! between `fork` and `exec`, and from a signal handler where POSIX says it
@@ -50,11 +51,17 @@ extern "C" {
     pub fn setsid() -> pid_t;
     pub fn setrlimit(resource: c_int, limit: *const rlimit) -> c_int;
     pub fn getrlimit(resource: c_int, limit: *mut rlimit) -> c_int;
+    /// BSD `flock` (Linux, macOS and the BSDs): an advisory lock on an
+    /// open file, released when its last descriptor is closed.
+    pub fn flock(fd: c_int, operation: c_int) -> c_int;
 }
 
 // The same numbers on Linux, macOS and the BSDs.
 pub const SIGKILL: c_int = 9;
 pub const SIGXCPU: c_int = 24;
+/// `flock`'s operations: an exclusive lock, without waiting.
+pub const LOCK_EX: c_int = 2;
+pub const LOCK_NB: c_int = 4;
 /// `SIG_DFL` and `SIG_IGN` as `signal` takes and returns them.
 pub const SIG_DFL: usize = 0;
 pub const SIG_IGN: usize = 1;

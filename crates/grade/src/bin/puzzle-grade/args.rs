@@ -24,6 +24,8 @@ pub enum Mode {
     GradeAll,
     /// `merge --into DIR SHARD_DIR...`.
     Merge,
+    /// `diff OLD NEW`.
+    Diff,
     /// `open [DIR...]`.
     Open,
     /// `check [DIR...]`.
@@ -38,10 +40,11 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode, in the order the help lists them.
-    pub const ALL: [Mode; 8] = [
+    pub const ALL: [Mode; 9] = [
         Mode::Grade,
         Mode::GradeAll,
         Mode::Merge,
+        Mode::Diff,
         Mode::Open,
         Mode::Check,
         Mode::Fuzz,
@@ -55,6 +58,7 @@ impl Mode {
             Mode::Grade => "grade",
             Mode::GradeAll => "grade-all",
             Mode::Merge => "merge",
+            Mode::Diff => "diff",
             Mode::Open => "open",
             Mode::Check => "check",
             Mode::Fuzz => "fuzz",
@@ -74,6 +78,7 @@ impl Mode {
             Mode::Grade => "PROGRAM [DIR...]",
             Mode::GradeAll => "SUBMISSIONS [DIR...]",
             Mode::Merge => "--into DIR SHARD_DIR...",
+            Mode::Diff => "OLD NEW",
             Mode::Open | Mode::Check => "[DIR...]",
             Mode::Fuzz => "PROGRAM",
             Mode::Run => "[--] PROGRAM [ARGS...]",
@@ -87,6 +92,7 @@ impl Mode {
             Mode::Grade => "grade one program on Tests/ and each DIR",
             Mode::GradeAll => "build and grade every folder of SUBMISSIONS",
             Mode::Merge => "one grading from the grades folders of its shards",
+            Mode::Diff => "which marks changed from one grading to another, and why",
             Mode::Open => "the fixtures the assignment leaves open",
             Mode::Check => "the reference answers every fixture as named",
             Mode::Fuzz => "generated inputs; each fault shrunk to a minimal fixture",
@@ -102,7 +108,8 @@ impl Mode {
         match self {
             Mode::Grade => "Grades PROGRAM on every fixture of Tests/ and of each DIR, by the\nassignment's rules; the report ends with the score.",
             Mode::GradeAll => "Builds and grades every folder of SUBMISSIONS on Tests/ and each DIR;\na row a submission as each is done, and the grading's files in the\ngrades folder (docs/grading.md).",
-            Mode::Merge => "Writes into DIR one grading made of the gradings of its shards (each\nSHARD_DIR a grades folder of 'grade-all --shard I/N'): every summary\nand each submission's files. A submission missing from every shard,\nor in two, is named on stderr and the status is 1.",
+            Mode::Merge => "Writes into DIR one grading made of the gradings of its shards (each\nSHARD_DIR a grades folder of 'grade-all --shard I/N'): every summary\nand each submission's files. A submission missing from every shard,\nor in two, is named on stderr and the status is 1. A grading DIR held\nis kept in DIR/previous/.",
+            Mode::Diff => "Compares the gradings in the grades folders OLD and NEW: each\nsubmission whose marks or fixtures' outcomes changed, old and new, and\nwhy as far as the two gradings tell (its sources, the fixtures, the\nscheme, the options, the sandbox; none of these: flaky).\n\nExit status: 0 when no marks changed, 1 when some did, 2 when a folder\ncannot be read as a grading.",
             Mode::Open => "Lists the fixtures of Tests/ and each DIR whose answer depends on a\nchoice the assignment leaves open, and the answers it allows.",
             Mode::Check => "Checks that the reference (default ./puzzle) answers every fixture\nof Tests/ and each DIR as its name says.",
             Mode::Fuzz => "Runs PROGRAM on generated inputs, judged as grade judges; each fault\nfound is shrunk to a minimal fixture.",
@@ -336,10 +343,21 @@ pub const OPTIONS: &[Opt] = &[
         name: "--grades",
         alias: None,
         value: Some("DIR"),
-        help: "where the grading's files go (default grades); an earlier grading there is replaced",
+        help: "where the grading's files go (default grades); an earlier grading there is replaced, and kept in its previous/ folder",
         modes: &[Mode::GradeAll],
         set: |g, v| {
             g.grades = Some(PathBuf::from(v));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--replace",
+        alias: None,
+        value: None,
+        help: "replace a grading of another folder in the grades folder (it is kept in its previous/ folder); without it, such a grading is refused",
+        modes: &[Mode::GradeAll, Mode::Merge],
+        set: |g, _| {
+            g.replace = true;
             Ok(())
         },
     },
@@ -530,6 +548,7 @@ pub struct Given {
     pub assignment: Option<String>,
     pub only: Vec<OsString>,
     pub resume: bool,
+    pub replace: bool,
     pub shard: Option<Shard>,
     pub reference: Option<PathBuf>,
     pub seed: Option<u64>,
@@ -847,6 +866,12 @@ fn check_operands(mode: Mode, given: &Given) -> Result<(), String> {
         Mode::Run if count == 0 => Err("no PROGRAM".into()),
         Mode::Merge if given.into.is_none() => Err("--into DIR is needed".into()),
         Mode::Merge if count == 0 => Err("no SHARD_DIR".into()),
+        Mode::Diff if count != 2 => Err(format!(
+            "takes two grades folders, OLD and NEW, not {count} operand(s)"
+        )),
+        Mode::GradeAll if given.replace && (given.resume || !given.only.is_empty()) => {
+            Err("--replace goes with a fresh grading, not --only or --resume".into())
+        }
         Mode::CheckEnvironment if count > 0 => Err(format!(
             "takes no operand: {}",
             given.operands[0].to_string_lossy()
@@ -1005,7 +1030,7 @@ mod tests {
         assert_eq!(
             error(&["gradeall", "subs"]),
             "puzzle-grade: unknown mode 'gradeall' (did you mean grade-all?); the modes are \
-             grade, grade-all, merge, open, check, fuzz, run, check-environment\n\
+             grade, grade-all, merge, diff, open, check, fuzz, run, check-environment\n\
              Try 'puzzle-grade --help' for more information."
         );
     }

@@ -16,9 +16,9 @@ mod run;
 
 use args::{Command, Given, Mode};
 use puzzle_grade::{
-    check_reference, confirm_causes, fuzz as fuzz_program, grade_program, in_words, is_executable,
-    merge as merge_shards, points, prepare_fixtures, write_marked_report, FuzzOptions, GradeAll,
-    Gradebook, Row, Scope, Settings, DEFAULT_ASSIGNMENT,
+    check_reference, confirm_causes, diff as diff_gradings, fuzz as fuzz_program, grade_program,
+    in_words, is_executable, merge as merge_shards, points, prepare_fixtures, write_marked_report,
+    FuzzOptions, GradeAll, Gradebook, Row, Scope, Settings, DEFAULT_ASSIGNMENT,
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Runner, Sandbox};
@@ -81,6 +81,7 @@ fn main() -> ExitCode {
         Mode::Check => check(&given),
         Mode::Fuzz => fuzz(&given),
         Mode::Merge => merge(&given),
+        Mode::Diff => diff(&given),
         Mode::CheckEnvironment => check_environment(),
         Mode::Run => unreachable!("run is handled above"),
     };
@@ -342,8 +343,12 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         fuzz_seconds: given.fuzz,
         options: given.marks_options(Mode::GradeAll).join(" "),
         select: given.select(),
+        replace: given.replace,
         shard: given.shard,
         stop: &stop,
+        tell: &|note| {
+            let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+        },
     };
     let mut progress = |row: &Row| {
         let how = match &row.marks {
@@ -420,7 +425,7 @@ fn refused(e: io::Error) -> Failure {
 fn merge(given: &Given) -> Result<(), Failure> {
     let into = given.into.as_deref().unwrap_or(Path::new("grades"));
     let shards: Vec<PathBuf> = given.operands.iter().map(PathBuf::from).collect();
-    let merged = match merge_shards(into, &shards) {
+    let merged = match merge_shards(into, &shards, given.replace) {
         Ok(merged) => merged,
         // Shards of other gradings: refused, nothing written.
         Err(e) if e.kind() == io::ErrorKind::InvalidData => {
@@ -429,11 +434,11 @@ fn merge(given: &Given) -> Result<(), Failure> {
         }
         Err(e) => return Err(refused(e)),
     };
-    for problem in &merged.problems {
-        let _ = writeln!(io::stderr(), "puzzle-grade: merge: {problem}");
-    }
     for note in &merged.notes {
         let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+    }
+    for problem in &merged.problems {
+        let _ = writeln!(io::stderr(), "puzzle-grade: merge: {problem}");
     }
     let mut out = io::stdout().lock();
     writeln!(
@@ -443,8 +448,28 @@ fn merge(given: &Given) -> Result<(), Failure> {
         merged.submissions,
         into.display()
     )?;
+    if let Some(changes) = &merged.changes {
+        write!(out, "{changes}")?;
+    }
     out.flush()?;
     if merged.problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Failed)
+    }
+}
+
+/// `diff`: what changed from the grading in OLD to the one in NEW, and
+/// why; status 1 when some marks changed, 2 when a folder cannot be read
+/// as a grading.
+fn diff(given: &Given) -> Result<(), Failure> {
+    let (old, new) = (Path::new(&given.operands[0]), Path::new(&given.operands[1]));
+    let compared =
+        diff_gradings(old, new).map_err(|e| Failure::System(format!("puzzle-grade diff: {e}")))?;
+    let mut out = io::stdout().lock();
+    write!(out, "{}", compared.text())?;
+    out.flush()?;
+    if compared.changes.is_empty() {
         Ok(())
     } else {
         Err(Failure::Failed)

@@ -3,12 +3,18 @@
 //! grading's files kept whole and up to date in the grades folder
 //! ([`crate::publishing::grades`]) as it goes.
 //!
-//! A grading is one thing: a fresh one replaces the files of the grading
-//! before it in the same grades folder; `--only` grades some submissions
-//! again and keeps the others' rows, and `--resume` grades those not yet
-//! graded, both only when the earlier grading was of the same folder with
-//! the same options. A submission no longer in the folder loses its rows
-//! and files, and the marker is told.
+//! A grading is one thing: a fresh one replaces the grading before it in
+//! the same grades folder, which it keeps whole as `previous/` (one
+//! generation), and refuses to replace the grading of another folder
+//! unless asked (`--replace`); `--only` grades some submissions again and
+//! keeps the others' rows, and `--resume` grades those not yet graded,
+//! both only when the earlier grading was of the same folder with the same
+//! options. A submission no longer in the folder loses its rows and files,
+//! and the marker is told, before anything is graded. One grading at a
+//! time writes into a grades folder ([`GradesLock`]). A regrading lists
+//! the submissions whose marks changed since the grading before it, and
+//! why ([`crate::publishing::changes`]), after the table and in
+//! `summary.txt` and the class page.
 
 mod submission;
 
@@ -16,10 +22,12 @@ use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
 use crate::intake::name::Name;
 use crate::judging::fixture::Fixture;
+use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
-    fixtures_differ, move_into_place, remove_grading_files, remove_stale_parts,
-    remove_submission_files, utc_now, write_atomic, Earlier, Gradebook, Manifest, Shard,
+    fixtures_differ, keep_previous, move_into_place, read_previous, remove_grading_files,
+    remove_stale_parts, remove_submission_files, utc_now, write_atomic, Earlier, Gradebook,
+    GradesLock, Manifest, Shard,
 };
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
@@ -85,11 +93,18 @@ pub struct GradeAll<'a> {
     pub options: String,
     /// Which submissions to grade.
     pub select: Select,
+    /// Whether a fresh grading may replace the grading of another folder
+    /// (`--replace`); it is kept as `previous/` all the same.
+    pub replace: bool,
     /// The part of the folder this grading takes, if it is one of several.
     pub shard: Option<Shard>,
     /// Whether to stop (a signal came): looked at after each submission,
     /// whose files are then not written.
     pub stop: &'a (dyn Fn() -> bool + Sync),
+    /// Hears what the marker should know of the grades folder before the
+    /// grading begins (the grading it replaces and where it is kept, rows
+    /// of submissions no longer there removed).
+    pub tell: &'a (dyn Fn(&str) + Sync),
 }
 
 /// How a grading went.
@@ -108,11 +123,33 @@ pub struct Graded {
     /// The submissions of the grading that could not be graded at all
     /// (their rows say why), by their shown names.
     pub not_graded: Vec<String>,
-    /// What the marker should know of the grades folder (an earlier
-    /// grading replaced, rows of submissions no longer there removed) and
-    /// of the roster (folders with no student, students with no folder or
-    /// no mark).
+    /// What the marker should know of the roster (folders with no
+    /// student, students with no folder or no mark); what it should know
+    /// of the grades folder is told as the grading begins.
     pub notes: Vec<String>,
+}
+
+/// The grading a regrading's changes are told against: the one it
+/// replaced (`previous/`), or, for `--only`, the grading as it was before.
+struct Baseline {
+    /// It, in words.
+    words: String,
+    /// Its manifest.
+    manifest: Option<Manifest>,
+    /// Its records.
+    records: Vec<Record>,
+}
+
+impl Baseline {
+    /// The baseline `earlier` is, described as `words` from its manifest
+    /// and `place` (`kept in grades/previous/`).
+    fn of(earlier: Earlier, place: &str) -> Baseline {
+        Baseline {
+            words: format!("{} ({place})", describe(earlier.manifest.as_ref())),
+            manifest: earlier.manifest,
+            records: earlier.records,
+        }
+    }
 }
 
 /// Summaries are written after a submission at most this often (and always
@@ -136,22 +173,31 @@ impl GradeAll<'_> {
     /// `summary.jsonl`, the class page `index.html`); `progress` hears of
     /// each row.
     ///
-    /// An error of kind `InvalidInput` is a grading refused: `--only` or
-    /// `--resume` on a grades folder of another grading, or a name that is
-    /// not a submission.
+    /// The grades folder is locked while it runs (`GradesLock`); a
+    /// grading it replaces is kept in `previous/`, and [`GradeAll::tell`]
+    /// hears so before the first submission is graded; after the table,
+    /// `out` gets what changed since the grading before, for a regrading.
+    ///
+    /// An error of kind `InvalidInput` is a grading refused: the grades
+    /// folder in use by another grading, or holding the grading of another
+    /// folder (without [`GradeAll::replace`]), `--only` or `--resume` on a
+    /// grades folder of another grading, or a name that is not a
+    /// submission.
     pub fn run(&self, out: &mut dyn Write, progress: &mut dyn FnMut(&Row)) -> io::Result<Graded> {
         let folder_names = submission_names(&self.submissions)?;
         self.looks_like_submissions(&folder_names)?;
+        // Held until the grading returns: one grading at a time here.
+        let _lock = GradesLock::take(&self.grades)?;
         let earlier = Earlier::read(&self.grades)?;
-        let plan = self.plan(&folder_names, earlier)?;
-        let mut records = plan.kept;
+        let mut plan = self.plan(&folder_names, earlier)?;
+        let mut records = std::mem::take(&mut plan.kept);
         let manifest = Manifest {
             folder: self.submissions.display().to_string(),
             folder_names: folder_names.iter().map(|n| n.shown().to_string()).collect(),
             options: self.options.clone(),
             sandbox: self.protections.clone(),
             shard: self.shard,
-            started: plan.started,
+            started: plan.started.clone(),
             updated: utc_now(),
             complete: false,
             fixtures: self
@@ -161,8 +207,11 @@ impl GradeAll<'_> {
                 .collect(),
             gradebook: self.gradebook.clone(),
         };
-        fs::create_dir_all(&self.grades)?;
         remove_stale_parts(&self.grades)?;
+        let baseline = self.set_aside(&mut plan)?;
+        for note in &plan.notes {
+            (self.tell)(note);
+        }
         remove_submission_files(&self.grades, &plan.removed)?;
         write_atomic(
             &self.grades.join("grading.json"),
@@ -180,32 +229,13 @@ impl GradeAll<'_> {
             seconds: self.build_seconds,
             scratch: self.temp.join("unpack"),
         };
-        // The rows kept from before come first, so that the table is the
-        // whole grading's, whatever was graded now.
-        let width = plan
-            .to_grade
-            .iter()
-            .map(|n| n.shown())
-            .chain(records.iter().map(|r| r.row.name.as_str()))
-            .map(str::len)
-            .max()
-            .unwrap_or(0)
-            .max(10);
-        out.write_all(format!("{}\n", table_header(width)).as_bytes())?;
-        let mut kept: Vec<&Record> = records.iter().collect();
-        kept.sort_by(|a, b| a.row.name.cmp(&b.row.name));
-        for record in kept
-            .iter()
-            .filter(|r| !plan.to_grade.iter().any(|n| n.shown() == r.row.name))
-        {
-            out.write_all(format!("{}\n", record.table_line(width)).as_bytes())?;
-        }
-        out.flush()?;
+        let width = self.table_head(out, &plan, &records)?;
         let mut rows = Vec::new();
         let mut wrote = manifest.clone();
         let mut written: Option<Instant> = None;
         let mut cost = Duration::ZERO;
         let mut stopped = false;
+        let mut changes = None;
         for (i, name) in plan.to_grade.iter().enumerate() {
             if (self.stop)() {
                 stopped = true;
@@ -240,16 +270,25 @@ impl GradeAll<'_> {
             let every = SUMMARY_EVERY.max(cost * SUMMARY_SHARE);
             if last || written.is_none_or(|at| at.elapsed() >= every) {
                 let began = Instant::now();
-                wrote = self.write_summaries(&manifest, &records, false)?;
+                let (written_manifest, written_changes) =
+                    self.write_summaries(&manifest, &records, false, baseline.as_ref())?;
+                wrote = written_manifest;
+                changes = written_changes;
                 cost = began.elapsed();
                 written = Some(Instant::now());
             }
         }
         if stopped || plan.to_grade.is_empty() {
-            wrote = self.write_summaries(&manifest, &records, stopped)?;
+            let (written_manifest, written_changes) =
+                self.write_summaries(&manifest, &records, stopped, baseline.as_ref())?;
+            wrote = written_manifest;
+            changes = written_changes;
         }
-        let mut notes = plan.notes;
-        notes.extend(gradebook_notes(&wrote, &records));
+        if let Some(changes) = changes.filter(|_| !stopped) {
+            out.write_all(changes.text().as_bytes())?;
+            out.flush()?;
+        }
+        let notes = gradebook_notes(&wrote, &records);
         Ok(Graded {
             rows,
             to_grade: plan.to_grade.len(),
@@ -262,6 +301,88 @@ impl GradeAll<'_> {
                 .collect(),
             notes,
         })
+    }
+
+    /// Writes the table's header to `out`, then the rows kept from before
+    /// (so that the table is the whole grading's, whatever is graded now);
+    /// the width of its names' column.
+    fn table_head(&self, out: &mut dyn Write, plan: &Plan, kept: &[Record]) -> io::Result<usize> {
+        let width = plan
+            .to_grade
+            .iter()
+            .map(|n| n.shown())
+            .chain(kept.iter().map(|r| r.row.name.as_str()))
+            .map(str::len)
+            .max()
+            .unwrap_or(0)
+            .max(10);
+        out.write_all(format!("{}\n", table_header(width)).as_bytes())?;
+        let mut kept: Vec<&Record> = kept.iter().collect();
+        kept.sort_by(|a, b| a.row.name.cmp(&b.row.name));
+        for record in kept
+            .iter()
+            .filter(|r| !plan.to_grade.iter().any(|n| n.shown() == r.row.name))
+        {
+            out.write_all(format!("{}\n", record.table_line(width)).as_bytes())?;
+        }
+        out.flush()?;
+        Ok(width)
+    }
+
+    /// Sets the grading this one replaces aside (a fresh grading: kept as
+    /// `previous/`), and says against which grading the changes are told,
+    /// if any: the one replaced, when it was of this folder; for
+    /// `--resume`, the one the grading being resumed replaced (in
+    /// `previous/`); for `--only`, the grading as it was.
+    fn set_aside(&self, plan: &mut Plan) -> io::Result<Option<Baseline>> {
+        let grades = self.grades.display();
+        let this_folder = |m: &Option<Manifest>| {
+            m.as_ref()
+                .is_some_and(|m| m.folder == self.submissions.display().to_string())
+        };
+        if let Some(before) = plan.before.take() {
+            return Ok(this_folder(&before.manifest)
+                .then(|| Baseline::of(before, "as it was before --only")));
+        }
+        let Some(replaced) = plan.replaced.take() else {
+            // --resume, or a first grading: the grading it continues
+            // replaced the one in previous/, if any.
+            let previous = match self.select {
+                Select::Resume => read_previous(&self.grades)?,
+                _ => None,
+            };
+            return Ok(previous
+                .filter(|p| this_folder(&p.manifest))
+                .map(|p| Baseline::of(p, &format!("kept in {grades}/previous/"))));
+        };
+        let what = describe(replaced.manifest.as_ref());
+        let count = replaced.names.len();
+        // A grading stopped half way, replaced: the complete grading of
+        // this folder that previous/ keeps is worth more than it.
+        let incomplete = replaced.manifest.as_ref().is_some_and(|m| !m.complete);
+        if incomplete && this_folder(&replaced.manifest) {
+            if let Some(kept) = read_previous(&self.grades)?.filter(|p| {
+                this_folder(&p.manifest) && p.manifest.as_ref().is_some_and(|m| m.complete)
+            }) {
+                remove_submission_files(&self.grades, &replaced.names)?;
+                remove_grading_files(&self.grades)?;
+                plan.notes.push(format!(
+                    "{grades}: replaces {what}: as it did not finish, its files of {count} submission(s) are removed, and {grades}/previous/ still keeps {}",
+                    describe(kept.manifest.as_ref())
+                ));
+                return Ok(Some(Baseline::of(
+                    kept,
+                    &format!("kept in {grades}/previous/"),
+                )));
+            }
+        }
+        let older = keep_previous(&self.grades, &replaced.names)?;
+        plan.notes.push(format!(
+            "{grades}: replaces {what} ({count} submission(s)): it is kept whole in {grades}/previous/{}",
+            if older { " (the grading kept there before is removed)" } else { "" }
+        ));
+        Ok(this_folder(&replaced.manifest)
+            .then(|| Baseline::of(replaced, &format!("kept in {grades}/previous/"))))
     }
 
     /// Whether the folder looks like a folder of submissions, one folder a
@@ -345,22 +466,32 @@ impl GradeAll<'_> {
                 )));
             }
         }
+        if let (Select::All, Some(before)) = (&self.select, &earlier.manifest) {
+            if before.folder != self.submissions.display().to_string() && !self.replace {
+                return Err(refuse(format!(
+                    "{grades} holds the grading of {}, not of {}: use another --grades folder, or --replace to replace it (it is then kept in {grades}/previous/)",
+                    before.folder,
+                    self.submissions.display()
+                )));
+            }
+        }
+        // The grading as it was, for --only to tell its changes against.
+        let before = match self.select {
+            Select::Only(_) if earlier.exists() => Some(Earlier {
+                manifest: earlier.manifest.clone(),
+                records: earlier.records.clone(),
+                names: Vec::new(),
+                refused: Vec::new(),
+            }),
+            _ => None,
+        };
+        let mut replaced = None;
         let (to_grade, kept, removed, started) = match &self.select {
             Select::All => {
                 if earlier.exists() {
-                    let what = earlier
-                        .manifest
-                        .as_ref()
-                        .map_or("an earlier grading".into(), |m| {
-                            format!("the grading of {} ({})", m.folder, m.started)
-                        });
-                    notes.push(format!(
-                        "{grades}: replaced {what}: its files of {} submission(s) removed",
-                        earlier.names.len()
-                    ));
-                    remove_grading_files(&self.grades)?;
+                    replaced = Some(earlier);
                 }
-                (in_shard, Vec::new(), earlier.names, utc_now())
+                (in_shard, Vec::new(), Vec::new(), utc_now())
             }
             Select::Only(_) | Select::Resume if !earlier.exists() => {
                 let to_grade = match &self.select {
@@ -413,6 +544,8 @@ impl GradeAll<'_> {
             removed,
             started,
             notes,
+            replaced,
+            before,
         })
     }
 
@@ -430,13 +563,14 @@ impl GradeAll<'_> {
     /// Writes the grading's files from `records` (in name order), each
     /// whole; the grading is complete when it was not `stopped` and every
     /// submission it sets out to grade has a record. Returns the manifest
-    /// written.
+    /// written, and the changes since `baseline`, which are told there.
     fn write_summaries(
         &self,
         manifest: &Manifest,
         records: &[Record],
         stopped: bool,
-    ) -> io::Result<Manifest> {
+        baseline: Option<&Baseline>,
+    ) -> io::Result<(Manifest, Option<Comparison>)> {
         let complete = !stopped
             && manifest
                 .names_to_grade()
@@ -447,8 +581,21 @@ impl GradeAll<'_> {
             complete,
             ..manifest.clone()
         };
-        write_summary_files(&self.grades, &manifest, records)?;
-        Ok(manifest)
+        let changes = baseline.map(|b| {
+            compare(
+                b.words.clone(),
+                Grading {
+                    manifest: b.manifest.as_ref(),
+                    records: &b.records,
+                },
+                Grading {
+                    manifest: Some(&manifest),
+                    records,
+                },
+            )
+        });
+        write_summary_files(&self.grades, &manifest, records, changes.as_ref())?;
+        Ok((manifest, changes))
     }
 }
 
@@ -464,6 +611,10 @@ struct Plan {
     started: String,
     /// What the marker should know.
     notes: Vec<String>,
+    /// The grading a fresh one replaces, to be kept as `previous/`.
+    replaced: Option<Earlier>,
+    /// The grading as it was before `--only`.
+    before: Option<Earlier>,
 }
 
 /// `names`, each one of `folder_names` (those of `folder`), or which is not.

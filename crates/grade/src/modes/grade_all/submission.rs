@@ -116,6 +116,7 @@ impl GradeAll<'_> {
                 row,
                 fixtures: Vec::new(),
                 causes: Vec::new(),
+                sources: None,
             },
             report: report.into_bytes(),
             feedback,
@@ -185,6 +186,7 @@ impl GradeAll<'_> {
                     row,
                     fixtures: lines,
                     causes: CauseLine::of(&r.causes, self.fixtures),
+                    sources: built.sources,
                 };
                 (record, text, r.report.clone())
             }
@@ -196,6 +198,7 @@ impl GradeAll<'_> {
                     row: Row::not_built(shown, &built.note),
                     fixtures: Vec::new(),
                     causes: Vec::new(),
+                    sources: built.sources,
                 };
                 let report = format!("not built: {} (see {stem}.make.txt)\n", built.note);
                 (record, text, report.into_bytes())
