@@ -1032,6 +1032,81 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
         "a fixture row over two lines: {m:?}"
     );
     assert!(number("passed-by-all-lines") <= 1.5, "{m:?}");
+
+    // After a regrading the page opens with what changed: a real one's
+    // rows (a fixture and a limit changed) have long fixture names and
+    // reasons, which wrap within the window too.
+    let changed = regrading(&records);
+    let again = grades.join("regraded.html");
+    fs::write(&again, class_page(&manifest, &sorted, Some(&changed))).unwrap();
+    let html = fs::read_to_string(&again).unwrap();
+    assert!(html.contains("<section id=\"changes\">"));
+    for change in &changed.changes {
+        let shown = change
+            .name
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+            .replace('\'', "&#39;");
+        assert!(html.contains(&format!("<tr><td>{shown}</td>")), "{shown}");
+    }
+    let m = measure(&chromium, &again, 1280);
+    eprintln!("Chromium at 1,280 pixels, after a regrading: {m:?}");
+    let number = |key: &str| m[key].parse::<f64>().unwrap();
+    assert!(
+        number("width") <= number("viewport"),
+        "a sideways scroll after a regrading: {m:?}"
+    );
+    assert_eq!(m["scrolling"], "none", "a box scrolls sideways: {m:?}");
+}
+
+/// What a regrading of `records` with one fixture and the time limit
+/// changed would say, as the real one did (`sol7` given its final newline,
+/// `--timeout 20`): every third submission changed.
+fn regrading(records: &[puzzle_grade::Record]) -> puzzle_grade::Comparison {
+    use puzzle_grade::{Change, Comparison, FixtureChange, Inputs, Mark, Reason};
+    let digests = "Tests/sol7_no_final_newline.inp: fnv1a b3e81740e6a3f9a9 → 57592647e8a12ff9";
+    let changes = records
+        .iter()
+        .step_by(3)
+        .map(|record| Change {
+            name: record.row.name.clone(),
+            old: Mark::Score {
+                score: 77.17,
+                max: 100.0,
+            },
+            new: Mark::Score {
+                score: 77.22,
+                max: 100.0,
+            },
+            fixtures: vec![
+                FixtureChange {
+                    fixture: "Tests/sol257_inversions_2181136127_overflow_signed_int.inp".into(),
+                    old: Some("WRONG VERDICT".into()),
+                    new: Some("TIMEOUT".into()),
+                },
+                FixtureChange {
+                    fixture: "Tests/sol7_no_final_newline.inp".into(),
+                    old: Some("TIMEOUT".into()),
+                    new: Some("MEMORY LIMIT".into()),
+                },
+            ],
+            reasons: vec![
+                Reason::Fixtures(vec![format!("Tests/sol7_no_final_newline.inp ({digests})")]),
+                Reason::Options(vec!["no --timeout → --timeout 20".into()]),
+            ],
+        })
+        .collect();
+    Comparison {
+        old: "the grading of /srv/course/submissions begun 2026-11-27T21:30:05Z".into(),
+        inputs: Inputs {
+            options: vec!["no --timeout → --timeout 20".into()],
+            fixtures: vec![("Tests/sol7_no_final_newline.inp".into(), digests.into())],
+            ..Inputs::default()
+        },
+        changes,
+    }
 }
 
 /// A measurement, not a check (issue 36, item 4): what writing the

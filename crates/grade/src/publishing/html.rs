@@ -80,10 +80,11 @@ td.who .sub{display:inline-block;max-width:11em;overflow:hidden;text-overflow:el
 .cause{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.legend{font-size:.88rem;color:var(--muted)}.legend strong{color:var(--ink)}
 details.more>summary .first{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:top}
 details.more>summary{cursor:pointer}details.more>div{margin:.15rem 0 .15rem 1rem}
+table.changes{table-layout:fixed;width:100%}table.changes td{overflow-wrap:anywhere}col.c-fc{width:40%}
 table.subs{table-layout:fixed;width:100%}table.subs td{overflow-wrap:anywhere}col.c-name{width:16%}col.c-lost{width:17%}col.c-classes{width:15%}col.c-s{width:3.6rem}col.c-n{width:3.9rem}col.c-t{width:4.2rem}
 .index{line-height:1.7}.index a{overflow-wrap:anywhere}
 nav a{margin-right:.8rem}
-@media (max-width:40rem){body{padding:.5rem;font-size:14px}td.fx{overflow-wrap:anywhere;min-width:10rem}table.fixtures,table.subs{table-layout:auto;width:auto}col.c-fx,col.c-pass,col.c-disc,col.c-name,col.c-lost,col.c-classes,col.c-s,col.c-n,col.c-t{width:auto}td.who{min-width:16rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3rem}}
+@media (max-width:40rem){body{padding:.5rem;font-size:14px}td.fx{overflow-wrap:anywhere;min-width:10rem}table.fixtures,table.subs,table.changes{table-layout:auto;width:auto}col.c-fc,col.c-fx,col.c-pass,col.c-disc,col.c-name,col.c-lost,col.c-classes,col.c-s,col.c-n,col.c-t{width:auto}td.who{min-width:16rem}dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.3rem}}
 @media print{body{max-width:none;padding:0;font-size:10pt}.wide{overflow:visible}table{font-size:8.5pt}thead{display:table-header-group}tr,svg,pre{break-inside:avoid}a{color:inherit;text-decoration:none}nav{display:none}}
 ";
 

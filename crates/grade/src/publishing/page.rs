@@ -992,8 +992,10 @@ fn changes_section(out: &mut String, changes: Option<&Comparison>) {
     }
     if count > 0 {
         out.push_str(
-            "<div class=\"wide\"><table id=\"changes-table\">\n<caption>A row a submission \
-             whose marks or fixtures' outcomes changed</caption>\n<thead><tr>\
+            "<div class=\"wide\"><table id=\"changes-table\" class=\"changes\">\n<caption>A row \
+             a submission whose marks or fixtures' outcomes changed</caption>\n<colgroup>\
+             <col class=\"c-name\"><col class=\"c-n\"><col class=\"c-n\"><col class=\"c-fc\">\
+             <col></colgroup>\n<thead><tr>\
              <th scope=\"col\">submission</th><th scope=\"col\" class=\"n\">before</th>\
              <th scope=\"col\" class=\"n\">now</th><th scope=\"col\">fixtures whose outcome \
              changed</th><th scope=\"col\">why</th></tr></thead>\n<tbody>\n",
@@ -1002,7 +1004,7 @@ fn changes_section(out: &mut String, changes: Option<&Comparison>) {
             let fixtures: Vec<String> = change
                 .fixtures
                 .iter()
-                .map(|o| format!("<span class=\"nw\">{}</span>", escape(&o.to_string())))
+                .map(|o| escape(&o.to_string()))
                 .collect();
             let reasons: Vec<String> = change
                 .reasons
