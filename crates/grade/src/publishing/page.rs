@@ -17,8 +17,9 @@
 //! Numbers are the summaries': a score as `summary.csv` shows it (two
 //! decimals at most), pass and fail as each row counts them, the marks
 //! lost as [`Record::lost_in_words`] says them. Causes come through one
-//! lookup, [`cause_of`] (a class's cause for one submission): only those an
-//! experiment on the program confirmed, which its record keeps.
+//! lookup, [`cause_of`] (a submission's cause of one class of fault on one
+//! fixture): only those an experiment on the program confirmed, which its
+//! record keeps, each with the fixtures it explains.
 
 use crate::intake::name::Name;
 use crate::judging::judge::Class;
@@ -100,15 +101,17 @@ fn by_name(a: &str, b: &str) -> Ordering {
         .then_with(|| a.cmp(b))
 }
 
-/// The cause of `record`'s faults of `class` on the page (the fixture rows
-/// and the causes table both ask here): the causes an experiment on the
-/// program confirmed (its record keeps them), never one guessed from what
-/// the fixtures share; `None` where none was confirmed.
-pub fn cause_of(record: &Record, class: Class) -> Option<String> {
+/// The cause of `record`'s fault of `class` on `fixture` (as reports show
+/// it), as the page names it: the causes an experiment on the program
+/// confirmed and that explain that fixture's failure (its record keeps
+/// them, each with its fixtures), never one guessed from what the fixtures
+/// share, nor one the program has that explains another fixture; `None`
+/// where none was confirmed.
+pub fn cause_of(record: &Record, class: Class, fixture: &str) -> Option<String> {
     let words: Vec<&str> = record
         .causes
         .iter()
-        .filter(|c| c.class == class.name())
+        .filter(|c| c.class == class.name() && c.fixtures.iter().any(|f| f == fixture))
         .map(|c| c.words.as_str())
         .collect();
     (!words.is_empty()).then(|| words.join("; "))
@@ -123,8 +126,9 @@ struct Built<'a> {
     anchor: usize,
 }
 
-/// The causes known, by submission built (its index) and class.
-type Causes = HashMap<(usize, Class), String>;
+/// The causes known, by submission built (its index), class and fixture
+/// (as reports show it).
+type Causes = HashMap<(usize, Class, String), String>;
 
 /// Fixtures that the same submissions failed the same way: a row of the
 /// page.
@@ -266,20 +270,15 @@ pub fn class_page(
         .filter_map(|b| b.record.row.marks.as_ref().map(|m| shown(m.max)))
         .fold(0.0, f64::max);
     let (groups, all_passed) = fixture_groups(&built, strict);
-    // The causes, each asked once: a submission's classes that failed.
+    // The causes, each asked once: a submission's failed fixtures.
     let mut causes = Causes::new();
     for (s, b) in built.iter().enumerate() {
-        let mut classes: Vec<Class> = b
-            .record
-            .fixtures
-            .iter()
-            .filter_map(|l| class_of(&l.class))
-            .collect();
-        classes.sort_by_key(|&c| c as usize);
-        classes.dedup();
-        for class in classes {
-            if let Some(cause) = cause_of(b.record, class) {
-                causes.insert((s, class), cause);
+        for line in &b.record.fixtures {
+            let Some(class) = class_of(&line.class) else {
+                continue;
+            };
+            if let Some(cause) = cause_of(b.record, class, &line.fixture) {
+                causes.insert((s, class, line.fixture.clone()), cause);
             }
         }
     }
@@ -304,7 +303,7 @@ pub fn class_page(
     changes_section(&mut out, changes);
     score_section(&mut out, &mut scores, max, records.len());
     fixture_section(&mut out, &groups, &all_passed, &built, &causes);
-    fault_section(&mut out, &built, &causes, strict);
+    fault_section(&mut out, &built, strict);
     submission_section(&mut out, records);
     grading_section(&mut out, manifest);
     out.push_str("</main>\n</body>\n</html>\n");
@@ -670,11 +669,20 @@ fn fixture_row(out: &mut String, g: &Group, built: &[Built], causes: &Causes) {
     } else {
         ""
     };
-    // The cause most of them share, and for how many.
+    // The cause most of them share, and for how many: a submission's
+    // cause counts when it explains its failure of one of these fixtures.
     let mut by_cause: BTreeMap<&str, usize> = BTreeMap::new();
-    for key in &g.failed {
-        if let Some(cause) = causes.get(key) {
-            *by_cause.entry(cause.as_str()).or_default() += 1;
+    for &(s, class) in &g.failed {
+        let mut theirs: Vec<&str> = g
+            .fixtures
+            .iter()
+            .filter_map(|f| causes.get(&(s, class, f.fixture.clone())))
+            .map(String::as_str)
+            .collect();
+        theirs.sort_unstable();
+        theirs.dedup();
+        for cause in theirs {
+            *by_cause.entry(cause).or_default() += 1;
         }
     }
     let cause = by_cause
@@ -781,7 +789,7 @@ fn who_failed(failed: &[(usize, Class)], built: &[Built], lines: usize) -> Strin
 }
 
 /// The report lines by class, and the causes by class.
-fn fault_section(out: &mut String, built: &[Built], causes: &Causes, strict: bool) {
+fn fault_section(out: &mut String, built: &[Built], strict: bool) {
     out.push_str(
         "<section id=\"faults\">\n<h2>Faults</h2>\n<div class=\"wide\"><table id=\"class-table\">\n\
          <caption>Report lines by fault class</caption>\n<thead><tr><th scope=\"col\">class</th>\
@@ -802,16 +810,29 @@ fn fault_section(out: &mut String, built: &[Built], causes: &Causes, strict: boo
         );
     }
     out.push_str("</tbody></table></div>\n");
+    // Each submission counted once a cause its record keeps (confirmed by
+    // experiment), on however many fixtures.
     let mut by_cause: BTreeMap<(Class, &str), usize> = BTreeMap::new();
-    for ((_, class), cause) in causes {
-        *by_cause.entry((*class, cause.as_str())).or_default() += 1;
+    for b in built {
+        let mut named: Vec<(Class, &str)> = b
+            .record
+            .causes
+            .iter()
+            .filter_map(|c| class_of(&c.class).map(|class| (class, c.words.as_str())))
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        for key in named {
+            *by_cause.entry(key).or_default() += 1;
+        }
     }
     if by_cause.is_empty() {
-        out.push_str("<p>No cause shared by a submission's failures of one class is known.</p>\n");
+        out.push_str("<p>No cause was confirmed by an experiment on a program.</p>\n");
     } else {
         out.push_str(
-            "<div class=\"wide\"><table id=\"cause-table\">\n<caption>Causes: the fixtures a \
-             submission failed with one class all share it (as its feedback says)</caption>\n\
+            "<div class=\"wide\"><table id=\"cause-table\">\n<caption>Causes confirmed by an \
+             experiment on the program (as its feedback says them), and of how many \
+             submissions</caption>\n\
              <thead><tr><th scope=\"col\">class</th><th scope=\"col\">cause</th>\
              <th scope=\"col\" class=\"n\">submissions</th></tr></thead>\n<tbody>\n",
         );
@@ -1271,6 +1292,41 @@ mod tests {
         // Unknown shapes: no cause at all.
         let page = class_page(&manifest(), &refs, None);
         assert!(!page.contains("all are boards"));
+    }
+
+    #[test]
+    fn a_fixture_row_names_only_a_cause_that_explains_that_fixture() {
+        // b missed the error on two fixtures; an experiment confirmed a
+        // cause of one of them (a real student's: 2^32 read into 32 bits),
+        // which says nothing of the other.
+        let mut b = record("b", 8.0, &["MISSED ERROR", "MISSED ERROR", "passed"]);
+        b.causes.push(crate::publishing::record::CauseLine {
+            class: "MISSED ERROR".into(),
+            words: "a number of 2^32 or more is not rejected".into(),
+            evidence: "with that fault, 10 of 10 inputs failed so; ..., 0 of 10".into(),
+            fixtures: vec!["Tests/sol0.inp".into()],
+        });
+        let a = record("a", 9.0, &["passed", "MISSED ERROR", "passed"]);
+        let refs = [&a, &b];
+        let page = class_page(&manifest(), &refs, None);
+        let rows = between(&page, "<table id=\"fixture-table\"", "</table>");
+        let row = |fixture: &str| {
+            let at = rows
+                .find(&format!("{fixture}</code>"))
+                .or_else(|| rows.find(fixture))
+                .unwrap_or_else(|| panic!("no row for {fixture}"));
+            let end = at + rows[at..].find("</tr>").unwrap();
+            &rows[at..end]
+        };
+        assert!(row("Tests/sol0.inp").contains("2^32 or more"));
+        assert!(
+            !row("Tests/sol1.inp").contains("2^32"),
+            "{}",
+            row("Tests/sol1.inp")
+        );
+        // The causes table counts b once.
+        let table = between(&page, "<table id=\"cause-table\"", "</table>");
+        assert!(table.contains("2^32 or more is not rejected</td><td class=\"n\">1</td>"));
     }
 
     #[test]
