@@ -277,7 +277,9 @@ fn a_grading_replaced_is_kept_as_previous_and_another_folders_only_when_asked() 
 
 #[test]
 fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
-    let slow = wrapped("sleep(1);");
+    // Half a second a run: long enough that the gradings below are still
+    // under way when the second starts and when one is killed.
+    let slow = wrapped("nanosleep(&(struct timespec){0, 500000000}, NULL);");
     let class = Class::new("lock", &[("ann", "")]);
     class.source("subs", "slow1", &slow);
     class.source("subs", "slow2", &slow);
@@ -374,7 +376,12 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
 #[test]
 fn a_regrading_lists_the_marks_that_changed_and_why() {
     let class = Class::new("why", &[("ann", ""), ("bob", "#define NO_ROW_TERM\n")]);
-    class.source("subs", "cal", &wrapped("sleep(2);"));
+    // Past a limit of 1 s, within one of 5.
+    class.source(
+        "subs",
+        "cal",
+        &wrapped("nanosleep(&(struct timespec){1, 300000000}, NULL);"),
+    );
     class.source("subs", "dan", &wrapped(""));
     class.source("subs", "fay", &flaky());
     class.grade(&["subs", "--timeout", "1"]);
