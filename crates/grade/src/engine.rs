@@ -128,22 +128,16 @@ struct Confirmations {
     in_a_row: Mutex<[usize; Class::ALL.len()]>,
 }
 
-/// Runs `program` on `fixture` as the settings ask (once; `repeat` times;
-/// a failure the machine may have caused `confirm` more times) and judges
-/// it. Runs that disagree make it FLAKY ([`Graded::flaky`]), marked by the
-/// rule of [`combine`].
-#[allow(clippy::too_many_arguments)]
+/// Runs a fixture as the settings ask, `once` being one judged run of the
+/// program on it ([`run_once`]): once; `repeat` times; a failure the machine
+/// may have caused `confirm` more times. Runs that disagree make it FLAKY
+/// ([`Graded::flaky`]), marked by the rule of [`combine`].
 fn run_fixture(
-    runner: &dyn Runner,
-    program: &Path,
-    fixture: &Fixture,
+    once: &dyn Fn() -> io::Result<Graded>,
     settings: &Settings,
-    work: &Path,
-    slot: usize,
     deadline: Option<Instant>,
     confirmations: &Confirmations,
 ) -> io::Result<Graded> {
-    let once = || run_once(runner, program, fixture, settings, work, slot, deadline);
     let first = once()?;
     if first.time.is_none() || matches!(first.judgement, Judgement::Noted(Class::NotRun, _)) {
         return Ok(first);
@@ -388,12 +382,11 @@ pub fn grade_program_until(
                             flaky: None,
                         }),
                         None => run_fixture(
-                            runner,
-                            program,
-                            &fixtures[i],
+                            &|| {
+                                let fixture = &fixtures[i];
+                                run_once(runner, program, fixture, settings, work, slot, deadline)
+                            },
                             settings,
-                            work,
-                            slot,
                             deadline,
                             confirmations,
                         ),

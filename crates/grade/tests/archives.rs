@@ -232,22 +232,6 @@ fn tar_entry(name: &str, data: &[u8], typeflag: u8) -> Vec<u8> {
     out
 }
 
-/// The CRC-32 of `data` (the zip format's).
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in data {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xedb8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
 /// One entry of a hand-made zip: its name, the bytes stored, the method (0
 /// stored, 8 deflated), and the size it declares unpacked.
 struct ZipEntry<'a> {
@@ -266,7 +250,7 @@ impl<'a> ZipEntry<'a> {
             data,
             method: 0,
             declared: data.len() as u32,
-            crc: crc32(data),
+            crc: common::crc32(data),
         }
     }
 }

@@ -1402,22 +1402,6 @@ fn grade_all_can_fuzz_each_program_and_count_what_it_found() {
     );
 }
 
-/// The CRC-32 of `data` (the zip format's).
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in data {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xedb8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
 /// A zip archive of `files` (name, bytes), stored, as a student's zip
 /// tool writes one (no `zip` needed on the test machine).
 fn stored_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
@@ -1431,7 +1415,7 @@ fn stored_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
             }
             h.extend(10u16.to_le_bytes());
             h.extend([0u8; 8]);
-            h.extend(crc32(data).to_le_bytes());
+            h.extend(common::crc32(data).to_le_bytes());
             h.extend((data.len() as u32).to_le_bytes());
             h.extend((data.len() as u32).to_le_bytes());
             h.extend((name.len() as u16).to_le_bytes());

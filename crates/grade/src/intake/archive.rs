@@ -568,18 +568,7 @@ pub(crate) mod tests {
             header[156] = *kind;
             header[257..263].copy_from_slice(b"ustar\0");
             header[263..265].copy_from_slice(b"00");
-            let sum: u32 = header
-                .iter()
-                .enumerate()
-                .map(|(i, &b)| {
-                    if (148..156).contains(&i) {
-                        32
-                    } else {
-                        u32::from(b)
-                    }
-                })
-                .sum();
-            header[148..155].copy_from_slice(format!("{sum:06o}\0").as_bytes());
+            fix_checksum(&mut header);
             out.extend(header);
             out.extend_from_slice(data);
             out.resize(out.len().div_ceil(512) * 512, 0);

@@ -484,22 +484,8 @@ pub fn points(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judging::fixture::Allowed;
-    use std::path::PathBuf;
 
-    fn fixture(shown: &str) -> Fixture {
-        let named = Category::of_name(shown.rsplit('/').next().unwrap());
-        Fixture {
-            shown: shown.into(),
-            path: PathBuf::from(shown),
-            size: 1,
-            digest: 0,
-            named,
-            allowed: Allowed::Only(named),
-            choices: Vec::new(),
-            expected: Vec::new(),
-        }
-    }
+    use crate::testing::named_fixture as fixture;
 
     fn graded(judgement: Judgement) -> Graded {
         Graded {

@@ -830,21 +830,7 @@ mod tests {
             .ends_with(",\"built with cc\",\"nothing\""));
     }
 
-    /// A fixture of the assignment's name `shown`, allowed its category.
-    fn fixture(shown: &str) -> Fixture {
-        use crate::judging::fixture::{Allowed, Category};
-        let named = Category::of_name(shown.rsplit('/').next().unwrap());
-        Fixture {
-            shown: shown.into(),
-            path: std::path::PathBuf::from(shown),
-            size: 1,
-            digest: 0,
-            named,
-            allowed: Allowed::Only(named),
-            choices: Vec::new(),
-            expected: Vec::new(),
-        }
-    }
+    use crate::testing::named_fixture as fixture;
 
     #[test]
     fn what_the_marks_were_lost_on_is_the_reports_from_the_record_and_from_it_read_back() {

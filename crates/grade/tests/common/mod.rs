@@ -326,3 +326,20 @@ pub fn with_default_sigint(program: &Path) -> Command {
         Command::new(program)
     }
 }
+
+/// The CRC-32 of `data` (the zip format's), for the tests that write a
+/// zip as a student's tool would (no `zip` needed on the test machine).
+pub fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
