@@ -513,15 +513,19 @@ fn a_corrupt_table_cache_is_rebuilt() {
         .unwrap();
     assert!(first.status.success());
     let stderr = String::from_utf8_lossy(&first.stderr);
-    let mut files: Vec<PathBuf> = Vec::new();
-    for line in stderr.lines().filter(|l| l.starts_with("puzzle: loading ")) {
-        let (_, from) = line.rsplit_once(" from ").unwrap();
+    // Each table the fixture loads: its file here, and its name.
+    let mut tables: Vec<(PathBuf, String)> = Vec::new();
+    for line in stderr.lines() {
+        let Some(rest) = line.strip_prefix("puzzle: loading ") else {
+            continue;
+        };
+        let (name, from) = rest.rsplit_once(" from ").unwrap();
         let copy = dir.join(Path::new(from).file_name().unwrap());
         std::fs::copy(from, &copy).unwrap();
-        files.push(copy);
+        tables.push((copy, name.to_string()));
     }
-    files.sort();
-    assert_eq!(files.len(), 3, "three tables loaded: {stderr}");
+    tables.sort();
+    assert_eq!(tables.len(), 3, "three tables loaded: {stderr}");
     let run = || {
         std::process::Command::new(assert_cmd::cargo::cargo_bin("puzzle"))
             .args(["--solve", "--stats", "--cache-dir"])
@@ -530,39 +534,33 @@ fn a_corrupt_table_cache_is_rebuilt() {
             .output()
             .unwrap()
     };
-    // Damage every table file: the 8-tile table goes missing (a notice says
-    // what is built), a 7-tile one becomes a FIFO (opening it would block
-    // for ever), the other has a byte flipped (its checksum fails). A cut
-    // file is `solve::pattern`'s unit test.
-    let (eight, sevens): (Vec<PathBuf>, Vec<PathBuf>) = files
+    // The two 7-tile tables are damaged, the 8-tile one kept: rebuilding a
+    // 7-tile table takes a second or two, the 8-tile one fifteen. One goes
+    // missing (a notice says what is built), the other becomes a FIFO
+    // (opening it would block for ever); once rebuilt, it gets a byte
+    // flipped (its checksum fails). A cut file is `solve::pattern`'s unit test.
+    let (eight, sevens): (Vec<_>, Vec<_>) = tables
         .into_iter()
-        .partition(|f| f.to_string_lossy().contains("fifteen-v2-8-"));
+        .partition(|(f, _)| f.to_string_lossy().contains("fifteen-v2-8-"));
     assert_eq!((eight.len(), sevens.len()), (1, 2), "{stderr}");
-    std::fs::remove_file(&eight[0]).unwrap();
-    std::fs::remove_file(&sevens[0]).unwrap();
+    let (fifo_table, missing_table) = (&sevens[0], &sevens[1]);
+    std::fs::remove_file(&missing_table.0).unwrap();
+    std::fs::remove_file(&fifo_table.0).unwrap();
     let fifo = std::process::Command::new("mkfifo")
-        .arg(&sevens[0])
+        .arg(&fifo_table.0)
         .status()
         .is_ok_and(|s| s.success());
     if !fifo {
-        std::fs::write(&sevens[0], b"no mkfifo here").unwrap();
+        std::fs::write(&fifo_table.0, b"no mkfifo here").unwrap();
     }
-    let mut bytes = std::fs::read(&sevens[1]).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0x55;
-    std::fs::write(&sevens[1], bytes).unwrap();
     // A killed writer's temporary file (no process has this id).
-    let name = eight[0].file_name().unwrap().to_string_lossy().into_owned();
+    let name = missing_table.0.file_name().unwrap().to_string_lossy();
     let stale = dir.join(format!(".{name}.tmp-2147483000-1-0"));
     std::fs::write(&stale, b"half a table").unwrap();
     let second = run();
     assert!(second.status.success());
     assert_eq!(second.stdout, first.stdout, "the same shortest solution");
     let stderr = String::from_utf8_lossy(&second.stderr);
-    assert!(
-        stderr.contains("is unusable (checksum mismatch); rebuilding it"),
-        "{stderr}"
-    );
     // Before a missing table is built, one line says what, how big, how
     // long and where; stderr is no terminal here, so no percentages follow.
     let notice = stderr
@@ -570,15 +568,21 @@ fn a_corrupt_table_cache_is_rebuilt() {
         .find(|l| l.starts_with("puzzle: building "))
         .unwrap_or_default();
     let want = "puzzle: building the tables for 4x4 goals with the blank on an edge cell: \
-                1 table, 259 MB, about ";
+                1 table, 29 MB, about ";
     assert!(notice.starts_with(want), "{stderr}");
     assert!(
         notice.ends_with(&format!(" s, once; they are kept in {}", dir.display())),
         "{stderr}"
     );
     assert!(!stderr.contains('%'), "{stderr}");
+    for (_, table) in &sevens {
+        assert!(
+            stderr.contains(&format!("puzzle: built {table}, 29 MB, in ")),
+            "{table}: {stderr}"
+        );
+    }
     assert!(
-        stderr.contains("puzzle: built 4x4 rows 3-4 table (8 tiles), 259 MB, in "),
+        stderr.contains(&format!("puzzle: loaded {}, 259 MB", eight[0].1)),
         "{stderr}"
     );
     if fifo {
@@ -591,11 +595,25 @@ fn a_corrupt_table_cache_is_rebuilt() {
         !stale.exists(),
         "the dead writer's temporary file is removed"
     );
-    // Repaired: the third run only loads.
+    // The rebuilt table damaged in its middle: found by its checksum.
+    let mut bytes = std::fs::read(&fifo_table.0).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    std::fs::write(&fifo_table.0, bytes).unwrap();
     let third = run();
+    assert!(third.status.success());
+    assert_eq!(third.stdout, first.stdout, "the same shortest solution");
     let stderr = String::from_utf8_lossy(&third.stderr);
     assert!(
-        stderr.contains("puzzle: loaded 4x4 rows 3-4 table") && !stderr.contains("built"),
+        stderr.contains("is unusable (checksum mismatch); rebuilding it")
+            && stderr.contains(&format!("puzzle: built {}, 29 MB, in ", fifo_table.1)),
+        "{stderr}"
+    );
+    // Repaired: the fourth run only loads.
+    let fourth = run();
+    let stderr = String::from_utf8_lossy(&fourth.stderr);
+    assert!(
+        stderr.contains(&format!("puzzle: loaded {}", eight[0].1)) && !stderr.contains("built"),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -8,7 +8,7 @@
 //! The archives are made here byte by byte (tar headers, zip records, a
 //! deflate stream), so that they can lie as no archiver would.
 
-mod common;
+use crate::common;
 
 use common::{grader_bin, repo, submissions_in};
 use std::collections::BTreeMap;

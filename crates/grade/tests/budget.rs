@@ -5,7 +5,7 @@
 //! every fixture; and `grade-all` killed at any moment leaves every JSON
 //! file it wrote valid.
 
-mod common;
+use crate::common;
 
 use common::{grader_bin, repo, skip, Scratch};
 use puzzle_grade::Json;

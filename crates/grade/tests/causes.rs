@@ -4,7 +4,7 @@
 //! names each real cause, with its evidence, and only those; a program
 //! whose failures follow no feature gets none.
 
-mod common;
+use crate::common;
 
 use common::{grader_bin, repo};
 use std::path::{Path, PathBuf};

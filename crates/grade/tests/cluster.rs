@@ -11,7 +11,7 @@
 //! varies from run to run masked. A shard run again resumes, and a bad
 //! index is refused.
 
-mod common;
+use crate::common;
 
 use common::{grader_bin, masked_files, repo, Scratch};
 use std::fs;

@@ -2,7 +2,7 @@
 //! from run to run, graded with `--repeat`, is FLAKY in the report and
 //! marked as its worst run; graded once, nothing can tell.
 
-mod common;
+use crate::common;
 
 use common::{grader_bin, repo};
 use std::path::PathBuf;

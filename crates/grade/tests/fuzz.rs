@@ -6,9 +6,9 @@
 //! Each run is short (`--seconds`, a fixed `--seed`), so that the whole file
 //! takes well under a minute on two cores; the one-minute runs the issue asks
 //! for are `long_runs_find_nothing_in_correct_programs`, ignored by default:
-//! `cargo test --test fuzz -- --ignored`.
+//! `cargo test -p puzzle-grade --test integration fuzz:: -- --ignored`.
 
-mod common;
+use crate::common;
 
 use common::{grader_bin, puzzle_bin, repo, Scratch};
 
@@ -218,7 +218,7 @@ fn a_bad_command_line_is_status_2() {
 }
 
 /// A minute each on the checker and on `puzzle`, as the issue asks: run by
-/// hand (`cargo test --test fuzz -- --ignored`), two minutes.
+/// hand (`cargo test -p puzzle-grade --test integration fuzz:: -- --ignored`), two minutes.
 #[test]
 #[ignore]
 fn long_runs_find_nothing_in_correct_programs() {

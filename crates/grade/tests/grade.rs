@@ -17,7 +17,7 @@
 //! cargo-built `puzzle`, and `TMPDIR` a folder that must be empty again
 //! when the grading ends.
 
-mod common;
+use crate::common;
 
 use common::{grader_bin, puzzle_bin, repo, Scratch};
 

@@ -12,7 +12,7 @@
 //! the documented format (docs/grading.md, "The gradebook"). Then the same
 //! class graded in two shards and merged gives the same gradebook files.
 
-mod common;
+use crate::common;
 
 use common::grader_bin;
 use std::fs;

@@ -5,7 +5,7 @@
 //! trouble stopping the class. Each test is built as an attacker would and
 //! graded by the real `puzzle-grade grade-all`.
 
-mod common;
+use crate::common;
 
 use common::grader_bin;
 use std::ffi::OsStr;

@@ -2,7 +2,7 @@
 //! the platforms' formats checked against the fields they publish, the
 //! feedback file, and grading one submission again.
 
-mod common;
+use crate::common;
 
 use common::{grader_bin, repo, Scratch};
 

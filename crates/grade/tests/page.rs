@@ -23,7 +23,7 @@
 //!   fixture row one or two lines tall and the fixtures everybody passed
 //!   on one line.
 
-mod common;
+use crate::common;
 
 use common::{grader_bin, repo, skip, Scratch};
 use std::collections::BTreeMap;
@@ -1114,7 +1114,7 @@ fn regrading(records: &[puzzle_grade::Record]) -> puzzle_grade::Comparison {
 /// fixtures each, as a grading rewrites them while it goes and as a merge
 /// writes them once.
 ///
-/// `cargo test -p puzzle-grade --test page -- --ignored --nocapture summaries`
+/// `cargo test -p puzzle-grade --test integration page:: -- --ignored --nocapture summaries`
 /// (the test profile is optimised).
 #[test]
 #[ignore]

@@ -15,7 +15,7 @@
 //!   NEW` says the same of any two gradings (status 1; 0 when none
 //!   changed, 2 when a folder is no grading).
 
-mod common;
+use crate::common;
 
 use common::{grader_bin, Scratch};
 use std::fs;

@@ -22,7 +22,7 @@
 //! the programs under `target/` were "not found" by uid 65534). The grader
 //! and the hostile programs are copied or compiled into it.
 
-mod common;
+use crate::common;
 
 use common::{crate_dir, skip, Scratch};
 
