@@ -21,12 +21,14 @@ puzzle:
 # past a time limit, on gradings that confirm a timeout, on a lock. One test
 # a core left the cores idle half the time (92 s of CPU in 92 s on two
 # cores); two a core, at most 8, fill them (66 s). The other tests compute
-# and keep cargo's one a core.
+# and keep cargo's one a core. Everything is built first, in one go, so
+# that the crates compile side by side.
 GRADE_TEST_THREADS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); t=$$((2 * n)); [ $$t -gt 8 ] && t=8; echo $$t)
 
 test:
 	$(CARGO) fmt --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) test --workspace --no-run
 	$(CARGO) test --workspace --exclude puzzle-grade
 	$(CARGO) test -p puzzle-grade -- --test-threads=$(GRADE_TEST_THREADS)
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
