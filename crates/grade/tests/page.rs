@@ -1019,14 +1019,8 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
     };
     let dom = dump_dom(&chromium, &page, Some(1280));
     agrees_with_the_summaries(&dom, &dir);
-    let m = measure(&chromium, &page, 1280);
-    eprintln!("Chromium at 1,280 pixels: {m:?}");
+    let m = measured_at_1280(&chromium, &page, "");
     let number = |key: &str| m[key].parse::<f64>().unwrap();
-    assert!(
-        number("width") <= number("viewport"),
-        "a sideways scroll: {m:?}"
-    );
-    assert_eq!(m["scrolling"], "none", "a box scrolls sideways: {m:?}");
     assert!(
         number("row-lines") <= 2.5,
         "a fixture row over two lines: {m:?}"
@@ -1051,14 +1045,25 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
             .replace('\'', "&#39;");
         assert!(html.contains(&format!("<tr><td>{shown}</td>")), "{shown}");
     }
-    let m = measure(&chromium, &again, 1280);
-    eprintln!("Chromium at 1,280 pixels, after a regrading: {m:?}");
+    measured_at_1280(&chromium, &again, ", after a regrading");
+}
+
+/// `page` measured in Chromium at 1,280 pixels (`when` says after what),
+/// checked to scroll sideways neither as a whole nor in a box; the
+/// measurement, for the caller's further checks.
+fn measured_at_1280(chromium: &Path, page: &Path, when: &str) -> BTreeMap<String, String> {
+    let m = measure(chromium, page, 1280);
+    eprintln!("Chromium at 1,280 pixels{when}: {m:?}");
     let number = |key: &str| m[key].parse::<f64>().unwrap();
     assert!(
         number("width") <= number("viewport"),
-        "a sideways scroll after a regrading: {m:?}"
+        "a sideways scroll{when}: {m:?}"
     );
-    assert_eq!(m["scrolling"], "none", "a box scrolls sideways: {m:?}");
+    assert_eq!(
+        m["scrolling"], "none",
+        "a box scrolls sideways{when}: {m:?}"
+    );
+    m
 }
 
 /// What a regrading of `records` with one fixture and the time limit

@@ -128,7 +128,7 @@ struct Built<'a> {
 
 /// The causes known, by submission built (its index), class and fixture
 /// (as reports show it).
-type Causes = HashMap<(usize, Class, String), String>;
+type Causes<'a> = HashMap<(usize, Class, &'a str), String>;
 
 /// Fixtures that the same submissions failed the same way: a row of the
 /// page.
@@ -278,7 +278,7 @@ pub fn class_page(
                 continue;
             };
             if let Some(cause) = cause_of(b.record, class, &line.fixture) {
-                causes.insert((s, class, line.fixture.clone()), cause);
+                causes.insert((s, class, line.fixture.as_str()), cause);
             }
         }
     }
@@ -676,7 +676,7 @@ fn fixture_row(out: &mut String, g: &Group, built: &[Built], causes: &Causes) {
         let mut theirs: Vec<&str> = g
             .fixtures
             .iter()
-            .filter_map(|f| causes.get(&(s, class, f.fixture.clone())))
+            .filter_map(|f| causes.get(&(s, class, f.fixture.as_str())))
             .map(String::as_str)
             .collect();
         theirs.sort_unstable();
