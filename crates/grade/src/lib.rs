@@ -16,7 +16,8 @@
 //! - `publishing`: a graded submission's record, the grades folder and its
 //!   files, what changed from one grading to another, the platforms'
 //!   formats, the roster and the gradebook files, the class page;
-//! - `modes`: `grade-all`, `merge`, `diff`, `fuzz` and `check`, each
+//! - `modes`: every mode of the binary (`grade`, `grade-all`, `merge`,
+//!   `diff`, `fuzz`, `check`, `open`, `run`, `check-environment`), each
 //!   standing on the stages below it.
 //!
 //! This file is the crate's face: the modules are private, and what the
@@ -37,21 +38,22 @@ mod publishing;
 mod testing;
 
 pub use digest::fnv1a;
-pub use engine::{grade_program, prepare_fixtures, Settings};
+pub use engine::{prepare_fixtures, Settings};
 pub use intake::build::is_executable;
 pub use intake::name::Name;
 pub use judging::fixture::Fixture;
 pub use judging::judge::{Class, Graded};
-pub use judging::open_choice::in_words;
 pub use marking::cause::Confirmed;
 pub use marking::marks::{lost_in_words, points, Scheme};
-pub use marking::report::{write_marked_report, Counts};
 pub use modes::check::check_reference;
+pub use modes::check_environment::check_environment;
 pub use modes::diff::diff;
-pub use modes::fuzz::experiment::confirm as confirm_causes;
 pub use modes::fuzz::{fuzz, Options as FuzzOptions, Summary as FuzzSummary};
+pub use modes::grade::Grade;
 pub use modes::grade_all::{GradeAll, Select};
 pub use modes::merge::{merge, Merged};
+pub use modes::open::open_choices;
+pub use modes::run::{default_limits as default_run_limits, Ended, NotRun, Run};
 pub use publishing::changes::{Change, Comparison, FixtureChange, Inputs, Mark, Reason};
 pub use publishing::formats::{Format, Scope};
 pub use publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
