@@ -2,7 +2,8 @@
 //! the results in the fixtures' order. A run is described by a [`Job`] that
 //! a [`Runner`] carries out, then judged ([`crate::judging::judge`]); the
 //! budget (`--budget`) and the cap on timeouts (`--max-timeouts`) leave the
-//! fixtures after them NOT RUN. The modes ([`crate::modes`]) stand on it.
+//! fixtures after them NOT RUN. The prober ([`crate::probing`]) and the
+//! modes ([`crate::modes`]) stand on it.
 
 use crate::judging::fixture::{self, Allowed, Fixture};
 use crate::judging::judge::{judge, Class, Graded, Judgement, Ran};

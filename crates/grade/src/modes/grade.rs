@@ -5,8 +5,8 @@
 use crate::engine::{grade_program, Settings};
 use crate::judging::fixture::Fixture;
 use crate::marking::report::write_marked_report;
-use crate::modes::fuzz;
-use crate::modes::fuzz::experiment;
+use crate::probing::experiment;
+use crate::probing::fuzz;
 use puzzle_sandbox::Runner;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

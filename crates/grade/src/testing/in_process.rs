@@ -265,7 +265,7 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     });
     let work = scratch.join("work");
     fs::create_dir_all(&work).unwrap();
-    let options = crate::modes::fuzz::Options {
+    let options = crate::probing::fuzz::Options {
         seed: 1,
         seconds: 1,
         inputs: None,
@@ -274,7 +274,7 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
         program: scratch.join("puzzle"),
     };
     let mut transcript = Vec::new();
-    let summary = crate::modes::fuzz::fuzz(&runner, &options, &work, &mut transcript).unwrap();
+    let summary = crate::probing::fuzz::fuzz(&runner, &options, &work, &mut transcript).unwrap();
     let text = String::from_utf8(transcript).unwrap();
     assert_eq!(summary.found.len(), 1, "{text}");
     let found = &summary.found[0];
@@ -289,7 +289,7 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     // The reference itself yields nothing.
     let right = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
     let mut transcript = Vec::new();
-    let summary = crate::modes::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
+    let summary = crate::probing::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
     assert!(summary.found.is_empty());
     assert!(summary.inputs > 10);
 }

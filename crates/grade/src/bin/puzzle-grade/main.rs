@@ -476,7 +476,6 @@ fn fuzz(given: &Given) -> Result<(), Failure> {
     with_temp(|temp| {
         let sandbox = given_sandbox(given, temp)?;
         let mut out = io::stdout().lock();
-        writeln!(out, "{}", sandbox.protections())?;
         let summary = fuzz_program(&sandbox, &options, temp, &mut out)?;
         if summary.found.is_empty() {
             Ok(())

@@ -19,8 +19,8 @@
 //! the experiments run after the fixtures, within the submission's budget.
 
 use super::case::{Fault, Goal, Kind, Layout, Recipe};
+use super::prober::Prober;
 use super::shrink::Case;
-use super::Prober;
 use crate::engine::Settings;
 use crate::judging::fixture::{Category, Fixture};
 use crate::judging::judge::{Class, Graded, Judgement};

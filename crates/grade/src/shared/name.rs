@@ -116,7 +116,7 @@ impl Name {
             let _ = write!(stem, "%{:02X}", last as u32);
         }
         if stem.len() > MAX_STEM {
-            let hash = crate::digest::fnv1a(bytes);
+            let hash = crate::shared::digest::fnv1a(bytes);
             let mut cut = MAX_STEM - 17;
             while !stem.is_char_boundary(cut) {
                 cut -= 1;
