@@ -56,7 +56,7 @@ pub use modes::check::check_reference;
 pub use modes::check_environment::check_environment;
 pub use modes::diff::diff;
 pub use modes::fuzz::fuzz;
-pub use modes::grade::Grade;
+pub use modes::grade::{Grade, GradedProgram};
 pub use modes::grade_all::{GradeAll, Select};
 pub use modes::merge::{merge, Merged};
 pub use modes::open::open_choices;

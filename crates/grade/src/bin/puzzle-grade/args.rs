@@ -278,7 +278,7 @@ pub const OPTIONS: &[Opt] = &[
         name: "--fuzz",
         alias: None,
         value: Some("S"),
-        help: "after the fixtures, fuzz each program for S seconds (see fuzz); the faults found are in the report and, with grade-all, the table's fuzz column",
+        help: "after the fixtures and the experiments on its causes, fuzz each program for S seconds, or what is left of --budget if less (see fuzz); the faults found are in the report and, with grade-all, the table's fuzz column",
         modes: GRADING,
         set: |g, v| {
             g.fuzz = Some(whole(v, "seconds", 1)?);

@@ -28,6 +28,7 @@ use std::io::{self, IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// Why the command stops early.
 enum Failure {
@@ -248,6 +249,7 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
             }
         }
     };
+    let fuzz_into = PathBuf::from("fuzz-found");
     let one = Grade {
         runner: &sandbox,
         program: &program,
@@ -255,13 +257,16 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
         fixtures: &fixtures,
         work: temp,
         fuzz_seconds: given.fuzz,
+        fuzz_into: &fuzz_into,
+        // The budget starts with the grading.
+        deadline: settings.budget.map(|b| Instant::now() + b),
         done: &done,
     };
-    let passed = one.run(&mut io::stdout().lock());
-    if progress && passed.is_err() {
+    let marked = one.run(&mut io::stdout().lock());
+    if progress && marked.is_err() {
         let _ = write!(io::stderr(), "\r\x1b[K");
     }
-    if passed? {
+    if marked?.all_passed() {
         Ok(())
     } else {
         Err(Failure::Failed)
