@@ -55,7 +55,7 @@ pub use marking::marks::{lost_in_words, points, Scheme};
 pub use modes::check::check_reference;
 pub use modes::check_environment::check_environment;
 pub use modes::diff::diff;
-pub use modes::fuzz::fuzz;
+pub use modes::fuzz::Fuzz;
 pub use modes::grade::{Grade, GradedProgram};
 pub use modes::grade_all::{GradeAll, Select};
 pub use modes::merge::{merge, Merged};

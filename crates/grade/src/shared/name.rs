@@ -151,13 +151,7 @@ fn escape(bytes: &[u8]) -> String {
         for c in chunk.valid().chars() {
             match c {
                 '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\t' => out.push_str("\\t"),
-                '\r' => out.push_str("\\r"),
-                c if is_hidden(c) => {
-                    let _ = write!(out, "\\u{{{:X}}}", c as u32);
-                }
-                c => out.push(c),
+                c => push_escaped(&mut out, c),
             }
         }
         for b in chunk.invalid() {
@@ -218,17 +212,23 @@ pub fn one_line(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if is_hidden(c) => {
-                let _ = write!(out, "\\u{{{:X}}}", c as u32);
-            }
-            c => out.push(c),
-        }
+        push_escaped(&mut out, c);
     }
     out
+}
+
+/// Pushes `c` onto `out`: as `\n`, `\t` or `\r`, as `\u{..}` when
+/// [`is_hidden`] names it, else as it is.
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        c if is_hidden(c) => {
+            let _ = write!(out, "\\u{{{:X}}}", c as u32);
+        }
+        c => out.push(c),
+    }
 }
 
 #[cfg(test)]

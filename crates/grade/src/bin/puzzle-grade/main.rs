@@ -15,10 +15,9 @@ mod args;
 
 use args::{Command, Given, Mode};
 use puzzle_grade::{
-    check_environment as probe_environment, check_reference, diff as diff_gradings,
-    fuzz as fuzz_program, is_executable, merge as merge_shards, open_choices, points,
-    prepare_fixtures, Ending, FuzzOptions, Grade, GradeAll, Gradebook, NotRun, Row, Run, Scope,
-    Settings, DEFAULT_ASSIGNMENT,
+    check_environment as probe_environment, check_reference, diff as diff_gradings, is_executable,
+    merge as merge_shards, open_choices, points, prepare_fixtures, Ending, Fuzz, FuzzOptions,
+    Grade, GradeAll, Gradebook, NotRun, Row, Run, Scope, Settings, DEFAULT_ASSIGNMENT,
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Runner, Sandbox};
@@ -481,7 +480,12 @@ fn fuzz(given: &Given) -> Result<(), Failure> {
     with_temp(|temp| {
         let sandbox = given_sandbox(given, temp)?;
         let mut out = io::stdout().lock();
-        let summary = fuzz_program(&sandbox, &options, temp, &mut out)?;
+        let fuzzing = Fuzz {
+            runner: &sandbox,
+            options: &options,
+            work: temp,
+        };
+        let summary = fuzzing.run(&mut out)?;
         if summary.found.is_empty() {
             Ok(())
         } else {
