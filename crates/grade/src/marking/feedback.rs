@@ -50,6 +50,200 @@ fn excerpt(text: &[u8], n: usize) -> String {
     out
 }
 
+/// Up to `n` lines of the input `text`, each cut at 100 bytes, indented
+/// as code, with every byte a reader could not see made visible: a space
+/// at the start or the end of a line as `␣`, a tab, a carriage return, a
+/// NUL, a vertical tab and a form feed as `\t`, `\r`, `\0`, `\v`, `\f`,
+/// a backslash as `\\`, any other byte that is not printable ASCII as
+/// `\xNN`, an empty line as `(empty line)`; then a line saying which of
+/// these it shows, and whether the last line has no newline.
+fn input_excerpt(text: &[u8], n: usize) -> String {
+    let mut out = String::new();
+    let all = lines(text);
+    let mut used: Vec<&str> = Vec::new();
+    let mut note = |what: &'static str| {
+        if !used.contains(&what) {
+            used.push(what);
+        }
+    };
+    for line in all.iter().take(n) {
+        let cut = &line[..line.len().min(100)];
+        let lead = cut.iter().take_while(|&&b| b == b' ').count();
+        let trail = if line.len() > 100 {
+            0
+        } else {
+            cut[lead..].iter().rev().take_while(|&&b| b == b' ').count()
+        };
+        let mut shown = String::new();
+        for (k, &byte) in cut.iter().enumerate() {
+            match byte {
+                b' ' if k < lead || k >= cut.len() - trail => {
+                    note("␣ a space at the start or the end of a line");
+                    shown.push('␣');
+                }
+                b'\t' => {
+                    note("\\t a tab");
+                    shown.push_str("\\t");
+                }
+                b'\r' => {
+                    note("\\r a carriage return");
+                    shown.push_str("\\r");
+                }
+                0 => {
+                    note("\\0 a NUL byte");
+                    shown.push_str("\\0");
+                }
+                0x0b => {
+                    note("\\v a vertical tab");
+                    shown.push_str("\\v");
+                }
+                0x0c => {
+                    note("\\f a form feed");
+                    shown.push_str("\\f");
+                }
+                b'\\' => {
+                    note("\\\\ a backslash");
+                    shown.push_str("\\\\");
+                }
+                b' '..=b'~' => shown.push(byte as char),
+                _ => {
+                    note("\\xNN the byte of that value (not printable ASCII)");
+                    let _ = write!(shown, "\\x{byte:02x}");
+                }
+            }
+        }
+        if line.is_empty() {
+            note("(empty line) a line with nothing on it");
+            shown.push_str("(empty line)");
+        }
+        let _ = writeln!(
+            out,
+            "    {shown}{}",
+            if line.len() > 100 { "..." } else { "" }
+        );
+    }
+    if all.len() > n {
+        let _ = writeln!(out, "    ...");
+    }
+    if all.is_empty() {
+        out.push_str("    (nothing)\n");
+    }
+    let unended = !text.is_empty() && !text.ends_with(b"\n");
+    if !used.is_empty() || unended {
+        out.push('\n');
+        if !used.is_empty() {
+            let _ = write!(out, "Shown as: {}.", used.join("; "));
+        }
+        if unended {
+            if !used.is_empty() {
+                out.push(' ');
+            }
+            out.push_str("The last line ends without a newline.");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The exit status a report's text of a run gives (`exit status 3`).
+fn exit_status(text: &str) -> Option<String> {
+    let (_, rest) = text.split_once("exit status ")?;
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    (!digits.is_empty()).then_some(digits)
+}
+
+/// What the failures of `class` share, from their report `texts`: one
+/// stream, one message, one exit status, one limit or signal, in words;
+/// none when they share nothing worth saying, or for the classes whose
+/// failures experiments explain (WRONG VERDICT, MISSED ERROR, FALSE ERROR:
+/// what is said of those is their causes).
+fn what_they_share(class: Class, texts: &[&str]) -> Option<String> {
+    let same = |f: &dyn Fn(&str) -> Option<String>| -> Option<String> {
+        let first = f(texts.first()?)?;
+        texts
+            .iter()
+            .all(|t| f(t).as_ref() == Some(&first))
+            .then_some(first)
+    };
+    let between = |from: &'static str, to: &'static str| {
+        move |t: &str| -> Option<String> {
+            let (_, rest) = t.split_once(from)?;
+            Some(rest.split_once(to).map_or(rest, |(m, _)| m).to_string())
+        }
+    };
+    let status = same(&exit_status);
+    let mut facts: Vec<String> = Vec::new();
+    match class {
+        Class::WrongVerdict | Class::MissedError | Class::FalseError => return None,
+        Class::ErrorOnStderr => {
+            facts.push(
+                "each wrote its message on stderr and nothing on stdout (the assignment \
+                 asks for the message on stdout)"
+                    .into(),
+            );
+            if let Some(m) = same(&between("; stderr ", "\u{0}")) {
+                facts.push(format!("the same message each time, {m}"));
+            }
+            if let Some(s) = status {
+                facts.push(format!("exit status {s} each time"));
+            }
+        }
+        Class::WrongExitStatus => {
+            let after = same(&|t: &str| {
+                Some(if t.contains(" after the verdict ") {
+                    "its verdict".to_string()
+                } else {
+                    "its error message".to_string()
+                })
+            });
+            match (status, after) {
+                (Some(s), Some(a)) => facts.push(format!("each exited with status {s} after {a}")),
+                (Some(s), None) => facts.push(format!("each exited with status {s}")),
+                (None, Some(a)) => facts.push(format!("each exited with the wrong status after {a}")),
+                (None, None) => {}
+            }
+            if let Some(m) = same(&between(" after ", ", expected")) {
+                facts.push(format!("the same output each time, {m}"));
+            }
+        }
+        Class::NoMessage => {
+            facts.push(
+                "each rejected the input without a word on stdout or stderr (the assignment \
+                 asks for a message on stdout)"
+                    .into(),
+            );
+            if let Some(s) = status {
+                facts.push(format!("exit status {s} each time"));
+            }
+        }
+        Class::Timeout => facts.push(match same(&between("still running after ", ";")) {
+            Some(limit) => format!("each was still running at its time limit of {limit}, and was killed"),
+            None => "each was still running at its time limit, and was killed".into(),
+        }),
+        Class::MemoryLimit => facts.push(match same(&between("memory limit (", " ")) {
+            Some(limit) => format!("each was stopped by the memory limit of {limit} MiB"),
+            None => "each was stopped by the memory limit".into(),
+        }),
+        Class::ProcessLimit => facts.push("each was stopped by the process limit".into()),
+        Class::Crash => {
+            if let Some(signal) = same(&between("killed by signal ", ";")) {
+                facts.push(format!("each was killed by signal {signal}"));
+            } else if let Some(text) = same(&|t: &str| Some(t.to_string())) {
+                facts.push(format!("each the same: {text}"));
+            }
+        }
+        _ => {
+            if let Some(text) = same(&|t: &str| Some(t.to_string())) {
+                facts.push(format!("each the same: {text}"));
+            }
+        }
+    }
+    (!facts.is_empty()).then(|| facts.join("; "))
+}
+
 /// `n` and a noun, `s` added unless `n` is 1.
 fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
@@ -95,6 +289,7 @@ pub fn feedback(
         shown: &shown,
         bytes,
         causes: found.causes,
+        tried: found.tried,
     };
     if !faults.write(&mut out) {
         out.push_str("## Faults\n\nNone among the fixtures shown here.\n\n");
@@ -109,6 +304,10 @@ pub fn feedback(
 pub struct Found<'a> {
     /// The causes experiments confirmed.
     pub causes: &'a [Confirmed],
+    /// The failing fixtures a candidate cause was tried for (see
+    /// `cause::Experiments`): only of those does the feedback say that
+    /// causes were tried.
+    pub tried: &'a [usize],
     /// For each fixture (in their order), what its runs said when they
     /// disagreed (FLAKY); empty: none did.
     pub flaky: &'a [Option<String>],
@@ -182,6 +381,8 @@ struct Faults<'a> {
     bytes: &'a dyn Fn(&Fixture) -> Vec<u8>,
     /// The causes experiments confirmed.
     causes: &'a [Confirmed],
+    /// The failing fixtures a candidate cause was tried for.
+    tried: &'a [usize],
 }
 
 /// Whether `judgement` is a fault of `class`.
@@ -214,8 +415,11 @@ impl Faults<'_> {
         any_fault
     }
 
-    /// Writes the fixtures `group` of `class`: how many, the cause they
-    /// share, the smallest in full, then a few other names.
+    /// Writes the fixtures `group` of `class`: how many, the causes
+    /// confirmed and the fixtures each explains, then of the fixtures no
+    /// cause explains what was tried (or, for a class without experiments,
+    /// what their failures share), the smallest in full and a few other
+    /// names.
     fn write_group(&mut self, out: &mut String, class: Class, group: &[usize]) {
         let _ = writeln!(
             out,
@@ -223,13 +427,22 @@ impl Faults<'_> {
             class.name(),
             count(group.len(), "fixture")
         );
-        self.write_causes(out, class, group);
+        let explained = self.write_causes(out, class, group);
         let fixtures = self.fixtures;
-        let Some(&smallest) = group.iter().min_by_key(|&&i| fixtures[i].size) else {
+        let rest: Vec<usize> = group
+            .iter()
+            .copied()
+            .filter(|i| !explained.contains(i))
+            .collect();
+        if rest.is_empty() {
+            return;
+        }
+        self.write_unexplained(out, class, &rest, !explained.is_empty());
+        let Some(&smallest) = rest.iter().min_by_key(|&&i| fixtures[i].size) else {
             return;
         };
-        self.write_smallest(out, class, smallest);
-        let others: Vec<&str> = group
+        self.write_smallest(out, class, smallest, !explained.is_empty());
+        let others: Vec<&str> = rest
             .iter()
             .filter(|&&i| i != smallest)
             .map(|&i| fixtures[i].shown.as_str())
@@ -240,15 +453,15 @@ impl Faults<'_> {
     }
 
     /// Writes the causes experiments confirmed for the fixtures `group` of
-    /// `class`, each with its evidence and smallest input, and says so
-    /// when none explains some of them: a cause is never guessed.
-    fn write_causes(&self, out: &mut String, class: Class, group: &[usize]) {
+    /// `class`, each with its evidence, its smallest input and the
+    /// fixtures it explains; those fixtures.
+    fn write_causes(&self, out: &mut String, class: Class, group: &[usize]) -> Vec<usize> {
         let mut explained: Vec<usize> = Vec::new();
         for cause in self.causes.iter().filter(|c| c.class == class) {
             let here: Vec<usize> = group
                 .iter()
                 .copied()
-                .filter(|i| cause.fixtures.contains(i))
+                .filter(|i| cause.fixtures.contains(i) && !explained.contains(i))
                 .collect();
             if here.is_empty() {
                 continue;
@@ -264,47 +477,93 @@ impl Faults<'_> {
                 let _ = writeln!(
                     out,
                     "The smallest such input of the experiment:\n\n{}",
-                    excerpt(input, 4)
+                    input_excerpt(input, 4)
                 );
             }
-            if here.len() < group.len() {
-                let names: Vec<&str> = here
+            let names: Vec<&str> = here
+                .iter()
+                .map(|&i| self.fixtures[i].shown.as_str())
+                .collect();
+            let _ = writeln!(
+                out,
+                "It explains {}: {}.\n",
+                if here.len() == group.len() && here.len() > 1 {
+                    format!("all {}", here.len())
+                } else {
+                    count(here.len(), "fixture")
+                },
+                a_few(&names)
+            );
+        }
+        explained
+    }
+
+    /// Writes what is known of the fixtures `rest` of `class` that no cause
+    /// explains (the `others` when some cause explained the rest of the
+    /// group): that the candidate causes tried on the program explain
+    /// none of those they were tried for; for a class without experiments,
+    /// what the failures share. Never that something was tried that was
+    /// not.
+    fn write_unexplained(&self, out: &mut String, class: Class, rest: &[usize], others: bool) {
+        let tried: Vec<usize> = rest
+            .iter()
+            .copied()
+            .filter(|i| self.tried.contains(i))
+            .collect();
+        if !tried.is_empty() {
+            let which = if tried.len() == rest.len() {
+                if others {
+                    format!("the other {}", count(rest.len(), "fixture"))
+                } else {
+                    "these fixtures".to_string()
+                }
+            } else {
+                let names: Vec<&str> = tried
                     .iter()
                     .map(|&i| self.fixtures[i].shown.as_str())
                     .collect();
-                let _ = writeln!(out, "It explains {}.\n", a_few(&names));
-            }
-        }
-        let rest: Vec<&str> = group
-            .iter()
-            .filter(|i| !explained.contains(i))
-            .map(|&i| self.fixtures[i].shown.as_str())
-            .collect();
-        if rest.is_empty() {
-            return;
-        }
-        if explained.is_empty() {
-            out.push_str(
-                "No single cause was found: the grader tried the usual causes of this \
-                 fault on your program, and none of them explains these fixtures.\n\n",
-            );
-        } else {
+                a_few(&names)
+            };
             let _ = writeln!(
                 out,
-                "No single cause was found for the others: {}.\n",
-                a_few(&rest)
+                "No single cause was found for {which}: the grader tried on your program the \
+                 causes {} features suggest, and none explains {}.\n",
+                if tried.len() == 1 { "its" } else { "their" },
+                if tried.len() == 1 { "it" } else { "them" }
             );
+        }
+        if rest.len() > 1 {
+            let texts: Vec<&str> = rest
+                .iter()
+                .filter_map(|&i| match self.judgements[i] {
+                    Judgement::Noted(_, text) => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if let Some(shared) = what_they_share(class, &texts) {
+                let _ = writeln!(
+                    out,
+                    "What {} share: {shared}.\n",
+                    if others { "the others" } else { "they" }
+                );
+            }
         }
     }
 
-    /// Writes the fixture `smallest` of `class`: its input, the expected
-    /// output, what the program did and, for a wrong verdict, the parity
-    /// rule at work.
-    fn write_smallest(&self, out: &mut String, class: Class, smallest: usize) {
+    /// Writes the fixture `smallest` of `class` (of the `others`, those
+    /// no cause explains): its input, the expected output, what the
+    /// program did and, for a wrong verdict, the parity rule at work.
+    fn write_smallest(&self, out: &mut String, class: Class, smallest: usize, others: bool) {
         let f = &self.fixtures[smallest];
-        let _ = writeln!(out, "The smallest: `{}` ({} bytes).\n", f.shown, f.size);
+        let _ = writeln!(
+            out,
+            "The smallest{}: `{}` ({} bytes).\n",
+            if others { " of the others" } else { "" },
+            f.shown,
+            f.size
+        );
         let input = (self.bytes)(f);
-        let _ = writeln!(out, "Its input:\n\n{}", excerpt(&input, 4));
+        let _ = writeln!(out, "Its input:\n\n{}", input_excerpt(&input, 4));
         let _ = writeln!(
             out,
             "Expected (the reference's output):\n\n{}",
@@ -540,6 +799,7 @@ mod tests {
                     fixtures: vec![0, 1],
                     smallest: Some(b"1 2 3 b\n1 2 b 3\n".to_vec()),
                 }],
+                tried: &[0, 1, 2, 3, 4, 5],
                 flaky: &[Some(
                     "TIMEOUT in run 1, passed in run 2; marked as the runs that finished".into(),
                 )],
@@ -568,23 +828,34 @@ mod tests {
         assert!(!text.contains("late"), "{text}");
         assert!(text.contains("1 fixture is not shown here"), "{text}");
         // The cause confirmed, its evidence and the fixtures it explains;
-        // the others said to have none.
+        // the others said to have none, of those tried.
         assert!(text.contains(
             "Cause, confirmed by experiment: on boards of an even side the blank's row is not counted.\n\n\
              The grader tried it on your program: with X, 10 of 10 inputs failed so; with Y, 0 of 10.\n"
         ), "{text}");
         assert!(
-            text.contains("No single cause was found for the others: "),
+            text.contains("It explains 2 fixtures: `Tests/sol2_a.inp`, `Tests/sol2_b.inp`.\n"),
             "{text}"
         );
-        // The smallest, its input, expected output and the rule written out;
-        // then three more names and how many more.
-        assert!(text.contains("The smallest: `Tests/sol2_a.inp` (16 bytes)."));
+        assert!(
+            text.contains("No single cause was found for the other 4 fixtures: the grader tried on your program the causes their features suggest, and none explains them.\n"),
+            "{text}"
+        );
+        // The smallest of those the cause does not explain, its input,
+        // expected output and the rule written out; then the other names
+        // of those, never one the cause explains.
+        assert!(
+            text.contains("The smallest of the others: `Tests/unsol2_d.inp` (16 bytes)."),
+            "{text}"
+        );
         assert!(text.contains("Why (the parity rule at work on this input):"));
         assert!(text.contains("even side, so the blank's row counts"));
-        assert!(text.contains(
-            "Also: `Tests/sol2_b.inp`, `Tests/sol4_c.inp`, `Tests/unsol2_d.inp` and 2 more."
-        ));
+        assert!(
+            text.contains("Also: `Tests/sol4_c.inp`, `Tests/unsol2_e.inp`, `Tests/unsol2_f.inp`.\n"),
+            "{text}"
+        );
+        assert_eq!(text.matches("Tests/sol2_a.inp").count(), 2, "{text}");
+        assert_eq!(text.matches("Tests/sol2_b.inp").count(), 1, "{text}");
         // Nothing the student does not have.
         for never in [
             "./puzzle",
@@ -596,6 +867,111 @@ mod tests {
         ] {
             assert!(!text.contains(never), "{never} in {text}");
         }
+    }
+
+    /// The feedback of `judgements` on the fixtures `inputs`, all shown,
+    /// with no cause and the fixtures `tried`.
+    fn plain_feedback(
+        inputs: &[(&str, &[u8])],
+        judgements: &[Judgement],
+        tried: &[usize],
+    ) -> String {
+        let fixtures: Vec<Fixture> = inputs.iter().map(|(n, i)| fixture(n, i)).collect();
+        let judgements: Vec<&Judgement> = judgements.iter().collect();
+        let bytes = |f: &Fixture| {
+            inputs
+                .iter()
+                .find(|(n, _)| *n == f.shown)
+                .map(|(_, i)| i.to_vec())
+                .unwrap()
+        };
+        feedback(
+            "ann",
+            &fixtures,
+            &judgements,
+            None,
+            &|_| Visibility::Visible,
+            &bytes,
+            Found {
+                causes: &[],
+                tried,
+                flaky: &[],
+            },
+        )
+    }
+
+    #[test]
+    fn a_class_without_experiments_is_told_what_its_failures_share_never_that_causes_were_tried() {
+        let stderr = |m: &str| {
+            Judgement::Noted(
+                Class::ErrorOnStderr,
+                format!("nothing on stdout (exit status 1); stderr '{m}'"),
+            )
+        };
+        let status = |s: i32, m: &str| {
+            Judgement::Noted(
+                Class::WrongExitStatus,
+                format!("exit status {s} after '{m}', expected EXIT_FAILURE (1)"),
+            )
+        };
+        let inputs: [(&str, &[u8]); 5] = [
+            ("Tests/bad_a.inp", b"1 2 3 x\n1 2 3 b\n"),
+            ("Tests/bad_b.inp", b"1 2 3 3\n1 2 3 b\n"),
+            ("Tests/bad_c.inp", b"1 2 3 0\n1 2 3 b\n"),
+            ("Tests/bad_d.inp", b"1 2 3 9\n1 2 3 b\n"),
+            ("Tests/bad_e.inp", b"1 2 b\n1 2 3 b\n"),
+        ];
+        let missed = Judgement::Noted(
+            Class::MissedError,
+            "accepted it: 'solvable' (exit status 0), expected an error".into(),
+        );
+        let text = plain_feedback(
+            &inputs,
+            &[
+                stderr("Invalid input"),
+                stderr("Invalid input"),
+                status(0, "bad tile"),
+                status(0, "bad size"),
+                missed,
+            ],
+            &[],
+        );
+        assert!(
+            text.contains("### ERROR ON STDERR on 2 fixtures\n\nWhat they share: each wrote its message on stderr and nothing on stdout (the assignment asks for the message on stdout); the same message each time, 'Invalid input'; exit status 1 each time.\n\nThe smallest: `Tests/bad_a.inp`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("### WRONG EXIT STATUS on 2 fixtures\n\nWhat they share: each exited with status 0 after its error message.\n"),
+            "{text}"
+        );
+        // Nothing was tried, for any class: no word of it.
+        assert!(!text.contains("tried"), "{text}");
+        assert!(!text.contains("No single cause"), "{text}");
+        assert!(
+            text.contains("### MISSED ERROR on 1 fixture\n\nThe smallest: `Tests/bad_e.inp`"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_input_shows_every_byte_a_reader_could_not_see() {
+        assert_eq!(
+            input_excerpt(b"1 2 3 b \n1 2 3 b", 4),
+            "    1 2 3 b␣\n    1 2 3 b\n\nShown as: ␣ a space at the start or the end of a line. \
+             The last line ends without a newline.\n"
+        );
+        assert_eq!(
+            input_excerpt(b"  1\t2\x0b3 b\r\n\n1 2\x003 \xc3\xa9\\\n", 4),
+            "    ␣␣1\\t2\\v3 b\\r\n    (empty line)\n    1 2\\03 \\xc3\\xa9\\\\\n\n\
+             Shown as: ␣ a space at the start or the end of a line; \\t a tab; \\v a vertical tab; \
+             \\r a carriage return; (empty line) a line with nothing on it; \\0 a NUL byte; \
+             \\xNN the byte of that value (not printable ASCII); \\\\ a backslash.\n"
+        );
+        // Spaces between tokens are seen: left as they are.
+        assert_eq!(input_excerpt(b"1  2 3 b\n", 4), "    1  2 3 b\n");
+        // A line cut at 100 bytes: its end is not shown, nor marked.
+        let long = format!("{} \n", "1 ".repeat(60));
+        assert!(!input_excerpt(long.as_bytes(), 4).contains('␣'));
     }
 
     #[test]

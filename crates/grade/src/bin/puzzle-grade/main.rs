@@ -286,7 +286,7 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
         strict,
         &transcript,
         &score,
-        &causes,
+        &causes.confirmed,
     )?;
     out.flush()?;
     if counts.total_failed() == 0 && faults == 0 {

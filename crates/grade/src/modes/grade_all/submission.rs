@@ -10,7 +10,7 @@ use crate::intake::build::{read_log, Builder};
 use crate::intake::folder::files_in;
 use crate::intake::name::{one_line, Name};
 use crate::judging::judge::{Graded, Judgement};
-use crate::marking::cause::Confirmed;
+use crate::marking::cause::Experiments;
 use crate::marking::feedback::{feedback, not_built, Found};
 use crate::marking::marks::Score;
 use crate::marking::report::{write_marked_report, Counts};
@@ -48,8 +48,8 @@ struct Results {
     fuzzed: Option<usize>,
     /// The report.
     report: Vec<u8>,
-    /// The causes experiments confirmed.
-    causes: Vec<Confirmed>,
+    /// What the experiments on causes found.
+    causes: Experiments,
 }
 
 impl Submission {
@@ -174,7 +174,8 @@ impl GradeAll<'_> {
                     &|f| scheme.visibility(f),
                     &|f| fs::read(&f.path).unwrap_or_default(),
                     Found {
-                        causes: &r.causes,
+                        causes: &r.causes.confirmed,
+                        tried: &r.causes.tried,
                         flaky: &r.graded.iter().map(|g| g.flaky.clone()).collect::<Vec<_>>(),
                     },
                 );
@@ -185,7 +186,7 @@ impl GradeAll<'_> {
                 let record = Record {
                     row,
                     fixtures: lines,
-                    causes: CauseLine::of(&r.causes, self.fixtures),
+                    causes: CauseLine::of(&r.causes.confirmed, self.fixtures),
                     sources: built.sources,
                 };
                 (record, text, r.report.clone())
@@ -286,7 +287,7 @@ impl GradeAll<'_> {
             self.settings.strict,
             &transcript,
             &score,
-            &causes,
+            &causes.confirmed,
         )?;
         Ok(Results {
             graded,
