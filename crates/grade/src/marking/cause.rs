@@ -202,7 +202,10 @@ fn kinds_of(bytes: &[u8], all: &[&[u8]]) -> u32 {
         let first = line.iter().position(|b| !is_blank(b)).unwrap_or(0);
         let last = line.iter().rposition(|b| !is_blank(b)).map_or(0, |l| l + 1);
         let between = &line[first..last.max(first)];
-        if between.windows(2).any(|w| is_blank(&w[0]) && is_blank(&w[1])) {
+        if between
+            .windows(2)
+            .any(|w| is_blank(&w[0]) && is_blank(&w[1]))
+        {
             note(Kind::BlankRun);
         }
         for token in tokens(line) {

@@ -202,7 +202,9 @@ fn what_they_share(class: Class, texts: &[&str]) -> Option<String> {
             match (status, after) {
                 (Some(s), Some(a)) => facts.push(format!("each exited with status {s} after {a}")),
                 (Some(s), None) => facts.push(format!("each exited with status {s}")),
-                (None, Some(a)) => facts.push(format!("each exited with the wrong status after {a}")),
+                (None, Some(a)) => {
+                    facts.push(format!("each exited with the wrong status after {a}"))
+                }
                 (None, None) => {}
             }
             if let Some(m) = same(&between(" after ", ", expected")) {
@@ -220,7 +222,9 @@ fn what_they_share(class: Class, texts: &[&str]) -> Option<String> {
             }
         }
         Class::Timeout => facts.push(match same(&between("still running after ", ";")) {
-            Some(limit) => format!("each was still running at its time limit of {limit}, and was killed"),
+            Some(limit) => {
+                format!("each was still running at its time limit of {limit}, and was killed")
+            }
             None => "each was still running at its time limit, and was killed".into(),
         }),
         Class::MemoryLimit => facts.push(match same(&between("memory limit (", " ")) {
@@ -526,9 +530,8 @@ impl Faults<'_> {
             };
             let _ = writeln!(
                 out,
-                "No single cause was found for {which}: the grader tried on your program the \
-                 causes {} features suggest, and none explains {}.\n",
-                if tried.len() == 1 { "its" } else { "their" },
+                "No single cause was found for {which}: of the causes the grader tried on \
+                 your program, none explains {}.\n",
                 if tried.len() == 1 { "it" } else { "them" }
             );
         }
@@ -838,7 +841,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("No single cause was found for the other 4 fixtures: the grader tried on your program the causes their features suggest, and none explains them.\n"),
+            text.contains("No single cause was found for the other 4 fixtures: of the causes the grader tried on your program, none explains them.\n"),
             "{text}"
         );
         // The smallest of those the cause does not explain, its input,
@@ -851,7 +854,9 @@ mod tests {
         assert!(text.contains("Why (the parity rule at work on this input):"));
         assert!(text.contains("even side, so the blank's row counts"));
         assert!(
-            text.contains("Also: `Tests/sol4_c.inp`, `Tests/unsol2_e.inp`, `Tests/unsol2_f.inp`.\n"),
+            text.contains(
+                "Also: `Tests/sol4_c.inp`, `Tests/unsol2_e.inp`, `Tests/unsol2_f.inp`.\n"
+            ),
             "{text}"
         );
         assert_eq!(text.matches("Tests/sol2_a.inp").count(), 2, "{text}");

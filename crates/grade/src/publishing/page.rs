@@ -737,9 +737,9 @@ fn who_failed(g: &Group, built: &[Built], causes: &Causes) -> String {
         .zip(&cause)
         .map(|(c, cause)| {
             (c.name().len() + 6) * 7 / 5
-                + cause
-                    .as_ref()
-                    .map_or(0, |(words, _)| short_cause(words).chars().count().min(40) + 20)
+                + cause.as_ref().map_or(0, |(words, _)| {
+                    short_cause(words).chars().count().min(40) + 20
+                })
         })
         .sum();
     let all: usize = failed.iter().map(|f| name_cost(f.0)).sum();
@@ -1183,6 +1183,7 @@ mod tests {
             updated: "2026-11-27T21:31:05Z".into(),
             complete: true,
             fixtures: Vec::new(),
+            terms: Vec::new(),
             gradebook: None,
         }
     }
@@ -1451,14 +1452,26 @@ mod tests {
         let summary = between(cell, "<summary>", "</summary>");
         // Both classes shown, each with its count and first name; the cause
         // beside the wrong verdicts, of their 3, not of all 10.
-        assert!(summary.starts_with("<summary><b class=\"cls\">FALSE ERROR 7</b>: "), "{summary}");
-        let verdicts = summary.find("<b class=\"cls\">WRONG VERDICT 3</b>: <a class=\"sub\"").unwrap();
-        let cause = summary.find("cause, for 3 of 3:</span> an input with boards of 2^31 inversions or more</span>").unwrap();
+        assert!(
+            summary.starts_with("<summary><b class=\"cls\">FALSE ERROR 7</b>: "),
+            "{summary}"
+        );
+        let verdicts = summary
+            .find("<b class=\"cls\">WRONG VERDICT 3</b>: <a class=\"sub\"")
+            .unwrap();
+        let cause = summary
+            .find(
+                "cause, for 3 of 3:</span> an input with boards of 2^31 inversions or more</span>",
+            )
+            .unwrap();
         assert!(verdicts < cause, "{summary}");
         assert!(!cell.contains("of 10:"), "{cell}");
         // The folded names, each under its own class's label.
         let folded = between(cell, "</summary><div>", "</div>");
-        assert!(folded.starts_with("</summary><div><b class=\"cls\">FALSE ERROR 7</b>: "), "{folded}");
+        assert!(
+            folded.starts_with("</summary><div><b class=\"cls\">FALSE ERROR 7</b>: "),
+            "{folded}"
+        );
         assert!(!folded.contains("cause"), "{folded}");
     }
 

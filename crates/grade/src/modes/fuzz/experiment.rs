@@ -24,6 +24,7 @@ use super::Prober;
 use crate::engine::Settings;
 use crate::judging::fixture::{Category, Fixture};
 use crate::judging::judge::{Class, Graded, Judgement};
+use crate::judging::open_choice::lenient_reading;
 use crate::marking::cause::{Confirmed, Experiments, Kind as Form, Shape};
 use puzzle::board_adt::Board;
 use puzzle::input::read_puzzle;
@@ -79,6 +80,9 @@ pub enum Suspect {
 
 /// The faults looked at, with their words.
 const FAULTS: [(Fault, &str); 17] = [
+    // Before the huge numbers, which are of N*N or more too: a program
+    // that checks no range is told so, not that 32 bits wrap.
+    (Fault::OutOfRange, "a number of N*N or more"),
     (
         Fault::Huge,
         "a number of 2^32 or more (read into 32 bits it wraps around to a tile: read the digits, or check the range before converting)",
@@ -99,7 +103,6 @@ const FAULTS: [(Fault, &str); 17] = [
     (Fault::Negative, "a negative number"),
     (Fault::NonNumber, "a token that is neither a number nor b"),
     (Fault::Zero, "the number 0, which is no tile"),
-    (Fault::OutOfRange, "a number of N*N or more"),
     (Fault::Duplicate, "a tile that occurs twice"),
     (Fault::TwoBlanks, "a board with two blanks"),
     (Fault::NoBlank, "a board without a blank"),
@@ -136,7 +139,10 @@ fn line_bytes(side: usize) -> usize {
 /// their newline fit in `limit - 1` bytes (what `fgets` reads whole).
 fn long_line_sides(limit: usize, i: usize) -> (usize, usize) {
     let over = (2..).find(|&s| line_bytes(s) > limit).unwrap_or(2) + i % 2;
-    let fits = (2..).take_while(|&s| line_bytes(s) + 2 <= limit).last().unwrap_or(2);
+    let fits = (2..)
+        .take_while(|&s| line_bytes(s) + 2 <= limit)
+        .last()
+        .unwrap_or(2);
     let under = if fits % 2 == over % 2 { fits } else { fits - 1 };
     (over, under.max(2))
 }
@@ -603,8 +609,14 @@ fn faults_in(bytes: &[u8]) -> Vec<Fault> {
             };
             match number {
                 Some(0) => note(Fault::Zero),
-                Some(n) if n >= 1 << 64 => note(Fault::Overlong),
-                Some(n) if n >= 1 << 32 => note(Fault::Huge),
+                Some(n) if n >= 1 << 64 => {
+                    note(Fault::OutOfRange);
+                    note(Fault::Overlong)
+                }
+                Some(n) if n >= 1 << 32 => {
+                    note(Fault::OutOfRange);
+                    note(Fault::Huge)
+                }
                 Some(n) if n >= cells => note(Fault::OutOfRange),
                 Some(n) => {
                     if !seen.insert(n) {
@@ -734,17 +746,20 @@ pub fn confirm(
         runs: 0,
     };
     // The ordinary faults the program rejects: those of the bad fixtures it
-    // passed that show one fault alone.
+    // passed that show one fault alone, and nothing the assignment leaves
+    // open (a tile out of range written with leading zeros may be rejected
+    // for its zeros).
     let handled: Vec<Fault> = (0..fixtures.len().min(graded.len()))
         .filter(|&i| {
             !graded[i].judgement.fails(settings.strict) && fixtures[i].named == Category::Bad
         })
-        .filter_map(
-            |i| match faults_in(&fs::read(&fixtures[i].path).unwrap_or_default())[..] {
-                [one] => Some(one),
+        .filter_map(|i| {
+            let bytes = fs::read(&fixtures[i].path).unwrap_or_default();
+            match faults_in(&bytes)[..] {
+                [one] if lenient_reading(&bytes).1.is_empty() => Some(one),
                 _ => None,
-            },
-        )
+            }
+        })
         .collect();
     let mut confirmed = Vec::new();
     let mut tried = Vec::new();
@@ -956,7 +971,7 @@ mod tests {
         assert_eq!(faults_in(b"1 2\x0b3 b\n1 2 3 b\n"), [Fault::SpaceLike]);
         assert_eq!(
             faults_in(b"1 2 3 4294967297\n1 2 3 b\n"),
-            [Fault::NoBlank, Fault::Huge]
+            [Fault::NoBlank, Fault::OutOfRange, Fault::Huge]
         );
     }
 
@@ -964,20 +979,29 @@ mod tests {
     fn a_number_too_long_to_parse_is_past_64_bits_never_a_token_of_other_characters() {
         // As the fixtures have them: fifty 9s, a line of a million 7s.
         let nines = format!("1 2 3 b\n1 2 3 {}\n", "9".repeat(50));
-        assert_eq!(faults_in(nines.as_bytes()), [Fault::NoBlank, Fault::Overlong]);
+        assert_eq!(
+            faults_in(nines.as_bytes()),
+            [Fault::NoBlank, Fault::OutOfRange, Fault::Overlong]
+        );
         let sevens = format!("{}\n1 2 3 b\n", "7".repeat(1_000_000));
         assert_eq!(
             faults_in(sevens.as_bytes()),
-            [Fault::SizeMismatch, Fault::Missing, Fault::NoBlank, Fault::Overlong]
+            [
+                Fault::SizeMismatch,
+                Fault::Missing,
+                Fault::NoBlank,
+                Fault::OutOfRange,
+                Fault::Overlong
+            ]
         );
         // Past 2^64 by value, 20 digits; below, 2^32 and up: Huge.
         assert_eq!(
             faults_in(b"18446744073709551616 2 3 b\n1 2 3 b\n"),
-            [Fault::Overlong]
+            [Fault::OutOfRange, Fault::Overlong]
         );
         assert_eq!(
             faults_in(b"18446744073709551615 2 3 b\n1 2 3 b\n"),
-            [Fault::Huge]
+            [Fault::OutOfRange, Fault::Huge]
         );
         // Leading zeros make no number longer.
         let zeros = format!("{}1 2 3 b\n1 2 3 b\n", "0".repeat(60));
