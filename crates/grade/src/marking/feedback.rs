@@ -483,6 +483,9 @@ impl Faults<'_> {
                     "The smallest such input of the experiment:\n\n{}",
                     input_excerpt(input, 4)
                 );
+                if class == Class::WrongVerdict {
+                    write_rule(out, input);
+                }
             }
             let names: Vec<&str> = here
                 .iter()
@@ -576,16 +579,21 @@ impl Faults<'_> {
             let _ = writeln!(out, "What your program did: {text}\n");
         }
         if class == Class::WrongVerdict {
-            if let Ok(puzzle) = read_puzzle(&input[..]) {
-                let mut why = Vec::new();
-                if puzzle::write_explanation(&mut why, &puzzle).is_ok() {
-                    let _ = writeln!(
-                        out,
-                        "Why (the parity rule at work on this input):\n\n{}",
-                        excerpt(&why, 20)
-                    );
-                }
-            }
+            write_rule(out, &input);
+        }
+    }
+}
+
+/// Writes the parity rule at work on `input`, when it is a puzzle.
+fn write_rule(out: &mut String, input: &[u8]) {
+    if let Ok(puzzle) = read_puzzle(input) {
+        let mut why = Vec::new();
+        if puzzle::write_explanation(&mut why, &puzzle).is_ok() {
+            let _ = writeln!(
+                out,
+                "Why (the parity rule at work on this input):\n\n{}",
+                excerpt(&why, 20)
+            );
         }
     }
 }

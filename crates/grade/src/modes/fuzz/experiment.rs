@@ -322,7 +322,10 @@ impl Suspect {
                         match form {
                             Form::Tab => {
                                 for (k, sep) in line.seps.iter_mut().enumerate() {
-                                    if i % 2 == 0 || k % 2 == 0 || rng.below(2) == 0 {
+                                    if i.is_multiple_of(2)
+                                        || k.is_multiple_of(2)
+                                        || rng.below(2) == 0
+                                    {
                                         *sep = b"\t".to_vec();
                                     }
                                 }
