@@ -59,6 +59,9 @@
  *                      token (as strtok would not)
  *   REJECT_TRAILING    takes a blank at the end of a line for an empty token
  *   NEED_NEWLINE       takes a goal line without its newline for no line
+ *   BLANK_NEVER        never knows the blank (it compares a copy of one byte
+ *                      without its terminating NUL with "b"): every valid
+ *                      board is rejected
  *   NO_CHECKS          gives every input a verdict: where it would reject
  *                      one, it says solvable
  *   ATOI               reads each number as atoi does, into an int (2^32 + 1
@@ -166,6 +169,8 @@ static void tokens(const char *name, const char *line, const char *end, struct b
         unsigned long long v = 0;
 #ifdef BLANK_LAST
         if (p - t == 1 && *t == 'b' && p < end) {
+#elif defined(BLANK_NEVER)
+        if (p - t == 1 && *t == 'b' && t[1] == '\0') {
 #else
         if (p - t == 1 && *t == 'b') {
 #endif

@@ -183,6 +183,8 @@ one_fault_one_cause! {
         ["a valid input with lines over 2,048 bytes"];
     a_line_buffer_and_trailing_blanks_each_at_its_own: ["-DFGETS=2048", "-DREJECT_TRAILING"] =>
         ["a valid input with lines over 2,048 bytes", "a valid input with blanks at the end of a line is rejected"];
+    every_valid_input_refused: ["-DBLANK_NEVER"] =>
+        ["no valid input is accepted: every one is rejected, whatever its side and goal"];
     no_check_at_all: ["-DNO_CHECKS"] =>
         ["no bad input is rejected: every input is given a verdict"];
     a_nul_taken_for_a_blank: ["-DNUL_BLANK"] =>

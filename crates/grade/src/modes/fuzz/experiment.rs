@@ -48,6 +48,8 @@ pub const WITHOUT_AT_MOST: usize = 1;
 pub enum Suspect {
     /// Any bad input at all is answered (MISSED ERROR).
     AllBad,
+    /// Any valid input at all is rejected (FALSE ERROR).
+    AllValid,
     /// Even sides, the blanks' rows of the two boards of different parity:
     /// the blank's row not counted.
     RowIgnored,
@@ -170,11 +172,16 @@ impl Suspect {
                 .chain(faults)
                 .chain(lines)
                 .collect(),
-            Class::FalseError => [Suspect::TwoByTwo, Suspect::OddSide, Suspect::OtherGoal]
-                .into_iter()
-                .chain(forms)
-                .chain(lines)
-                .collect(),
+            Class::FalseError => [
+                Suspect::AllValid,
+                Suspect::TwoByTwo,
+                Suspect::OddSide,
+                Suspect::OtherGoal,
+            ]
+            .into_iter()
+            .chain(forms)
+            .chain(lines)
+            .collect(),
             Class::Crash => [Suspect::TwoByTwo, Suspect::OddSide, Suspect::OtherGoal]
                 .into_iter()
                 .chain(faults)
@@ -191,6 +198,7 @@ impl Suspect {
         let shape = Shape::of(bytes);
         match self {
             Suspect::AllBad => puzzle.is_err(),
+            Suspect::AllValid => puzzle.is_ok(),
             Suspect::Fault(fault) => puzzle.is_err() && faults_in(bytes).contains(&fault),
             Suspect::LongLine(limit) => shape.longest_line > limit,
             Suspect::TwoByTwo => shape.side == Some(2),
@@ -267,6 +275,28 @@ impl Suspect {
                     valid
                 };
                 recipe(kind, 3 + i % 3, plain)
+            }
+            Suspect::AllValid => {
+                // Of every side from 2 to 6, either goal, either verdict;
+                // without: bad inputs, which no FALSE ERROR can be.
+                let kind = if with {
+                    Kind::Valid {
+                        solvable,
+                        goal: if (i / 2) % 2 == 0 {
+                            Goal::Standard
+                        } else {
+                            Goal::Random
+                        },
+                        blank: super::case::Blank::Anywhere,
+                    }
+                } else {
+                    Kind::Bad {
+                        fault: FAULTS[i % FAULTS.len()].0,
+                        board: i % 2,
+                        plain: true,
+                    }
+                };
+                recipe(kind, 2 + i % 5, plain)
             }
             Suspect::Fault(fault) => {
                 // A number past 2^32 that wraps to the very tile it stands
@@ -415,6 +445,7 @@ impl Suspect {
     fn words(self, class: Class) -> String {
         let feature = match self {
             Suspect::AllBad => return "no bad input is rejected: every input is given a verdict".into(),
+            Suspect::AllValid => return "no valid input is accepted: every one is rejected, whatever its side and goal".into(),
             Suspect::RowIgnored => return "on boards of an even side the blank's row is not counted (the tutorial's rule: there the disorder plus the blank's row decides, for both boards)".into(),
             Suspect::LastColumn => return "on boards of an even side the blank's row is one too many when the blank is in the last column: a row computed from a 1-based position (pos / N + 1) is wrong there".into(),
             Suspect::RowOnOddSide => return "the blank's row is counted on boards of an odd side too, where the disorder alone decides".into(),
@@ -451,6 +482,10 @@ impl Suspect {
         }
         let (with, without) = match self {
             Suspect::AllBad => ("bad inputs of every kind", "valid inputs"),
+            Suspect::AllValid => (
+                "valid inputs of every side from 2x2 to 6x6, either goal",
+                "bad inputs",
+            ),
             Suspect::RowIgnored => (
                 "even boards whose blanks' rows differ in parity",
                 "even boards whose blanks' rows have the same parity",
