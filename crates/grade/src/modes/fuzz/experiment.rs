@@ -282,7 +282,7 @@ impl Suspect {
                 let kind = if with {
                     Kind::Valid {
                         solvable,
-                        goal: if (i / 2) % 2 == 0 {
+                        goal: if (i / 2).is_multiple_of(2) {
                             Goal::Standard
                         } else {
                             Goal::Random
