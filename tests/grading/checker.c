@@ -78,6 +78,8 @@
  *   EMPTY_ACCEPTED     takes an empty or blank line for a board with
  *                      nothing to check, of even parity
  *   GOAL_DEFAULT       takes a missing goal line for the goal 1 2 ... b
+ *   TILE_BYTE          keeps each tile in a byte: from 17x17 on, tile 256
+ *                      is 0 (a fault of large boards, not of long lines)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,6 +227,9 @@ static void tokens(const char *name, const char *line, const char *end, struct b
                 if (p - t >= (long)sizeof digits - 1)
                     v = (unsigned long long)(long long)-1;
             }
+#endif
+#ifdef TILE_BYTE
+            v = (unsigned char)v;
 #endif
 #ifndef ACCEPT_ZERO
             if (v == 0)

@@ -210,6 +210,17 @@ one_fault_one_cause! {
 }
 
 #[test]
+fn a_fault_of_large_boards_is_no_line_buffer() {
+    // Tiles kept in a byte fail every board from 17x17 on, whose lines are
+    // over 1,024 bytes; boards of 15x15 and 16x16 made as long pass.
+    let lines = confirmed("tile-byte", &["-DTILE_BYTE"], &[]);
+    assert!(
+        !lines.iter().any(|l| l.contains("FALSE ERROR")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
 fn a_number_past_64_bits_read_by_atoi_is_named_as_such_never_as_other_characters() {
     // The fixtures' huge numbers come with other faults (no blank, one
     // token); this one has a tile written as fifty 9s alone, which atoi

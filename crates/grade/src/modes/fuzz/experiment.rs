@@ -869,7 +869,110 @@ enum Tried {
     Cut,
 }
 
-/// Runs `suspect`'s inputs; the cause when the failures follow it.
+/// A group of inputs a suspect is tried on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Arm {
+    /// With the feature.
+    With,
+    /// Alike, without it.
+    Without,
+    /// For a line buffer: boards of the sides whose plain lines fit, made
+    /// as long by runs of spaces between the tokens (so that a fault of
+    /// large boards, not of long lines, is not taken for a buffer).
+    LongBySpaces,
+    /// For a line buffer: the same runs of spaces on small boards, whose
+    /// lines are short (so that a fault of runs of blanks is not taken for
+    /// a buffer either).
+    SpacesAlone,
+}
+
+impl Arm {
+    /// Whether its inputs have the feature.
+    fn feature(self) -> bool {
+        matches!(self, Arm::With | Arm::LongBySpaces)
+    }
+}
+
+impl Suspect {
+    /// The groups of inputs it is tried on, in order.
+    fn arms(self) -> &'static [Arm] {
+        match self {
+            Suspect::LongLine(_) => &[Arm::With, Arm::Without, Arm::LongBySpaces, Arm::SpacesAlone],
+            _ => &[Arm::With, Arm::Without],
+        }
+    }
+
+    /// The `i`-th input of `arm`.
+    fn arm_input(self, arm: Arm, i: usize, seed: u64, control: Fault) -> Vec<u8> {
+        match (self, arm) {
+            (Suspect::LongLine(limit), Arm::LongBySpaces | Arm::SpacesAlone) => {
+                let (_, under) = long_line_sides(limit, i);
+                let spaces = spaces_past(limit, under);
+                let side = if arm == Arm::LongBySpaces {
+                    under
+                } else {
+                    3 + i % 2
+                };
+                let mut case = Case::new(Recipe {
+                    kind: Kind::Valid {
+                        solvable: i.is_multiple_of(2),
+                        goal: Goal::Standard,
+                        blank: super::case::Blank::Anywhere,
+                    },
+                    side,
+                    seed: mix(seed ^ i as u64),
+                    layout: Layout::PLAIN,
+                });
+                for line in case.doc.lines.iter_mut() {
+                    for sep in line.seps.iter_mut() {
+                        *sep = vec![b' '; spaces];
+                    }
+                }
+                case.bytes()
+            }
+            _ => self.input(i, arm.feature(), seed, control),
+        }
+    }
+
+    /// `arm`'s inputs in a few words, for the evidence.
+    fn arm_words(self, arm: Arm) -> String {
+        let (with, without) = self.sides();
+        match (self, arm) {
+            (_, Arm::With) => with,
+            (_, Arm::Without) => without,
+            (Suspect::LongLine(limit), _) => {
+                let sides = [0, 1].map(|i| long_line_sides(limit, i).1);
+                let spaces = sides.map(|s| spaces_past(limit, s));
+                let runs = if spaces[0] == spaces[1] {
+                    format!("{}", spaces[0])
+                } else {
+                    format!("{} and {}", spaces[0], spaces[1])
+                };
+                if arm == Arm::LongBySpaces {
+                    format!(
+                        "those of {a}x{a} and {b}x{b} made as long by runs of {runs} spaces between tokens",
+                        a = sides[0],
+                        b = sides[1]
+                    )
+                } else {
+                    format!("runs of {runs} spaces on boards of 3x3 and 4x4")
+                }
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+/// How many spaces between tokens make the lines of a board of `side`
+/// longer than `limit` bytes.
+fn spaces_past(limit: usize, side: usize) -> usize {
+    let cells = side * side;
+    let tokens = line_bytes(side) - (cells - 1);
+    (limit + 1 - tokens.min(limit)).div_ceil(cells - 1).max(2)
+}
+
+/// Runs `suspect`'s inputs, arm by arm; the cause when the failures follow
+/// it in each.
 fn try_suspect(
     prober: &mut Prober,
     suspect: Suspect,
@@ -878,43 +981,44 @@ fn try_suspect(
     deadline: Option<Instant>,
 ) -> io::Result<Tried> {
     let (trials, with_least, without_most) = suspect.trials();
-    let mut failed_with = 0;
     let mut smallest: Option<Vec<u8>> = None;
-    for i in 0..trials {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok(Tried::Cut);
-        }
-        let input = suspect.input(i, true, seed, control);
-        if prober.try_input(&input)?.failed == Some(class) {
-            failed_with += 1;
-            if smallest.as_ref().is_none_or(|s| input.len() < s.len()) {
-                smallest = Some(input);
+    let mut evidence = Vec::new();
+    for &arm in suspect.arms() {
+        let mut failed = 0;
+        for i in 0..trials {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Ok(Tried::Cut);
             }
-        }
-        if failed_with + (trials - i - 1) < with_least {
-            return Ok(Tried::NotConfirmed);
-        }
-    }
-    let mut failed_without = 0;
-    for i in 0..trials {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok(Tried::Cut);
-        }
-        let input = suspect.input(i, false, seed, control);
-        if prober.try_input(&input)?.failed == Some(class) {
-            failed_without += 1;
-            if failed_without > without_most {
+            let input = suspect.arm_input(arm, i, seed, control);
+            if prober.try_input(&input)?.failed == Some(class) {
+                failed += 1;
+                if arm == Arm::With && smallest.as_ref().is_none_or(|s| input.len() < s.len()) {
+                    smallest = Some(input);
+                }
+            }
+            let hopeless = if arm.feature() {
+                failed + (trials - i - 1) < with_least
+            } else {
+                failed > without_most
+            };
+            if hopeless {
                 return Ok(Tried::NotConfirmed);
             }
         }
+        let of = if evidence.is_empty() {
+            " inputs failed so"
+        } else {
+            ""
+        };
+        evidence.push(format!(
+            "with {}, {failed} of {trials}{of}",
+            suspect.arm_words(arm)
+        ));
     }
-    let (with, without) = suspect.sides();
     Ok(Tried::Confirmed(Confirmed {
         class,
         words: suspect.words(class),
-        evidence: format!(
-            "with {with}, {failed_with} of {trials} inputs failed so; with {without}, {failed_without} of {trials}"
-        ),
+        evidence: evidence.join("; "),
         fixtures: Vec::new(),
         smallest,
     }))
@@ -1047,6 +1151,34 @@ mod tests {
         assert!(Suspect::Fault(Fault::Overlong).explains(nines.as_bytes()));
         assert!(!Suspect::Fault(Fault::Trailing).explains(nines.as_bytes()));
         assert!(!Suspect::Fault(Fault::Huge).explains(nines.as_bytes()));
+    }
+
+    #[test]
+    fn a_buffer_is_told_from_a_large_board_and_from_runs_of_blanks() {
+        for limit in LINE_BUFFERS {
+            for i in 0..2 {
+                let long =
+                    Suspect::LongLine(limit).arm_input(Arm::LongBySpaces, i, 3, Fault::OutOfRange);
+                let runs =
+                    Suspect::LongLine(limit).arm_input(Arm::SpacesAlone, i, 3, Fault::OutOfRange);
+                let (_, under) = long_line_sides(limit, i);
+                let shape = Shape::of(&long);
+                // As long as the buffer, at a side whose plain lines fit.
+                assert_eq!(shape.side, Some(under), "{limit}");
+                assert!(shape.longest_line > limit, "{limit} {i}");
+                assert!(read_puzzle(&long[..]).is_ok());
+                // The same runs, on short lines.
+                let shape = Shape::of(&runs);
+                assert!(
+                    shape.longest_line < 128 && shape.has(Form::BlankRun),
+                    "{limit}"
+                );
+            }
+        }
+        assert_eq!(spaces_past(1024, 15), 3);
+        assert!(Suspect::LongLine(1024)
+            .arm_words(Arm::LongBySpaces)
+            .starts_with("those of 15x15 and 16x16 made as long by runs of "));
     }
 
     #[test]
