@@ -24,26 +24,23 @@ fn checker(name: &str, flags: &[&str]) -> PathBuf {
     out
 }
 
-/// The `cause` lines of the report of `program` graded on `Tests/`.
-fn causes(program: &Path) -> Vec<String> {
-    let out = Command::new(grader_bin())
-        .args(["grade", "--timeout", "10"])
-        .arg(program)
-        .current_dir(repo())
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+/// The `cause` lines of the report of `program` graded on `Tests/` and
+/// the fixture folders `more`.
+fn causes_with(program: &Path, more: &[&Path]) -> Vec<String> {
+    let mut args = vec!["grade", "--timeout", "10", program.to_str().unwrap()];
+    args.extend(more.iter().map(|p| p.to_str().unwrap()));
+    let out = common::grade_failing(&repo(), &args);
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
         .filter(|l| l.starts_with("cause "))
         .map(String::from)
         .collect()
+}
+
+/// The `cause` lines of the report of `program` graded on `Tests/`.
+fn causes(program: &Path) -> Vec<String> {
+    causes_with(program, &[])
 }
 
 /// Whether every line of `lines` has one of `words`, and every word is in
@@ -123,18 +120,9 @@ fn failures_that_follow_no_feature_get_no_cause() {
 /// The confirmed `cause` lines of `checker.c` built with `flags`, graded on
 /// `Tests/` and the fixture folders `more`.
 fn confirmed(name: &str, flags: &[&str], more: &[&Path]) -> Vec<String> {
-    let out = Command::new(grader_bin())
-        .args(["grade", "--timeout", "10"])
-        .arg(checker(name, flags))
-        .args(more)
-        .current_dir(repo())
-        .output()
-        .unwrap();
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .filter(|l| l.starts_with("cause ") && !l.ends_with("no single cause confirmed"))
-        .map(String::from)
+    causes_with(&checker(name, flags), more)
+        .into_iter()
+        .filter(|l| !l.ends_with("no single cause confirmed"))
         .collect()
 }
 

@@ -656,23 +656,10 @@ fn the_gradescope_zip_holds_what_the_autograder_builds_from_and_no_more() {
 /// a submission of a class graded on `fixtures` of `Tests/` into its
 /// `grades`.
 fn graded_class(name: &str, fixtures: &[&str], programs: &[(&str, &str)]) -> Scratch {
-    let dir = Scratch::new(&format!("marks-{name}")).with_fixtures(fixtures);
-    let checker = fs::read_to_string(repo().join("tests/grading/checker.c")).unwrap();
-    for (program, prelude) in programs {
-        let folder = dir.join("subs").join(program);
-        fs::create_dir_all(&folder).unwrap();
-        fs::write(folder.join("puzzle.c"), format!("{prelude}{checker}")).unwrap();
-    }
-    let out = Command::new(grader_bin())
-        .args(["grade-all", "--timeout", "10", "--grades", "grades", "subs"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let dir = common::class_folder(&format!("marks-{name}"), fixtures, programs);
+    common::grade_failing(
+        &dir,
+        &["grade-all", "--timeout", "10", "--grades", "grades", "subs"],
     );
     dir
 }

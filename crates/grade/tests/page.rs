@@ -25,7 +25,7 @@
 
 use crate::common;
 
-use common::{grader_bin, repo, skip, Scratch};
+use common::{repo, skip, Scratch};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -79,16 +79,9 @@ fn graded() -> &'static Path {
             fs::create_dir_all(&sub).unwrap();
             fs::write(sub.join("puzzle.c"), format!("{prelude}{checker}")).unwrap();
         }
-        let out = Command::new(grader_bin())
-            .args(["grade-all", "--timeout", "5", "--jobs", "2", "subs"])
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        common::grade_failing(
+            &dir,
+            &["grade-all", "--timeout", "5", "--jobs", "2", "subs"],
         );
         dir
     })

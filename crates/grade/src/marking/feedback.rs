@@ -29,12 +29,14 @@ const SHOWN: usize = 10;
 /// How many fixture names a group of faults names besides its smallest.
 const NAMED: usize = 3;
 
-/// Up to `n` lines of `text`, each cut at 100 characters, indented as code.
-fn excerpt(text: &[u8], n: usize) -> String {
+/// Up to `n` lines of `text`, each cut at 100 bytes and written by `show`
+/// (the line's first 100 bytes, and whether that is all of it), indented
+/// as code, `...` where cut.
+fn excerpt_with(text: &[u8], n: usize, show: &mut dyn FnMut(&[u8], bool) -> String) -> String {
     let mut out = String::new();
     let all = lines(text);
     for line in all.iter().take(n) {
-        let shown = crate::judging::text::shown(&line[..line.len().min(100)]);
+        let shown = show(&line[..line.len().min(100)], line.len() <= 100);
         let _ = writeln!(
             out,
             "    {shown}{}",
@@ -50,6 +52,11 @@ fn excerpt(text: &[u8], n: usize) -> String {
     out
 }
 
+/// Up to `n` lines of `text`, each cut at 100 characters, indented as code.
+fn excerpt(text: &[u8], n: usize) -> String {
+    excerpt_with(text, n, &mut |cut, _| crate::judging::text::shown(cut))
+}
+
 /// Up to `n` lines of the input `text`, each cut at 100 bytes, indented
 /// as code, with every byte a reader could not see made visible: a space
 /// at the start or the end of a line as `␣`, a tab, a carriage return, a
@@ -58,76 +65,52 @@ fn excerpt(text: &[u8], n: usize) -> String {
 /// `\xNN`, an empty line as `(empty line)`; then a line saying which of
 /// these it shows, and whether the last line has no newline.
 fn input_excerpt(text: &[u8], n: usize) -> String {
-    let mut out = String::new();
-    let all = lines(text);
     let mut used: Vec<&str> = Vec::new();
-    let mut note = |what: &'static str| {
-        if !used.contains(&what) {
-            used.push(what);
-        }
-    };
-    for line in all.iter().take(n) {
-        let cut = &line[..line.len().min(100)];
+    let mut out = excerpt_with(text, n, &mut |cut, whole| {
+        let mut note = |what: &'static str| {
+            if !used.contains(&what) {
+                used.push(what);
+            }
+        };
         let lead = cut.iter().take_while(|&&b| b == b' ').count();
-        let trail = if line.len() > 100 {
-            0
-        } else {
+        let trail = if whole {
             cut[lead..].iter().rev().take_while(|&&b| b == b' ').count()
+        } else {
+            0
         };
         let mut shown = String::new();
         for (k, &byte) in cut.iter().enumerate() {
-            match byte {
+            let escape = match byte {
                 b' ' if k < lead || k >= cut.len() - trail => {
                     note("␣ a space at the start or the end of a line");
                     shown.push('␣');
+                    continue;
                 }
-                b'\t' => {
-                    note("\\t a tab");
-                    shown.push_str("\\t");
+                b'\t' => ("\\t", "\\t a tab"),
+                b'\r' => ("\\r", "\\r a carriage return"),
+                0 => ("\\0", "\\0 a NUL byte"),
+                0x0b => ("\\v", "\\v a vertical tab"),
+                0x0c => ("\\f", "\\f a form feed"),
+                b'\\' => ("\\\\", "\\\\ a backslash"),
+                b' '..=b'~' => {
+                    shown.push(byte as char);
+                    continue;
                 }
-                b'\r' => {
-                    note("\\r a carriage return");
-                    shown.push_str("\\r");
-                }
-                0 => {
-                    note("\\0 a NUL byte");
-                    shown.push_str("\\0");
-                }
-                0x0b => {
-                    note("\\v a vertical tab");
-                    shown.push_str("\\v");
-                }
-                0x0c => {
-                    note("\\f a form feed");
-                    shown.push_str("\\f");
-                }
-                b'\\' => {
-                    note("\\\\ a backslash");
-                    shown.push_str("\\\\");
-                }
-                b' '..=b'~' => shown.push(byte as char),
                 _ => {
                     note("\\xNN the byte of that value (not printable ASCII)");
                     let _ = write!(shown, "\\x{byte:02x}");
+                    continue;
                 }
-            }
+            };
+            note(escape.1);
+            shown.push_str(escape.0);
         }
-        if line.is_empty() {
+        if cut.is_empty() {
             note("(empty line) a line with nothing on it");
             shown.push_str("(empty line)");
         }
-        let _ = writeln!(
-            out,
-            "    {shown}{}",
-            if line.len() > 100 { "..." } else { "" }
-        );
-    }
-    if all.len() > n {
-        let _ = writeln!(out, "    ...");
-    }
-    if all.is_empty() {
-        out.push_str("    (nothing)\n");
-    }
+        shown
+    });
     let unended = !text.is_empty() && !text.ends_with(b"\n");
     if !used.is_empty() || unended {
         out.push('\n');
@@ -788,13 +771,7 @@ mod tests {
         )
         .unwrap();
         let score = scheme.score(&fixtures, &graded);
-        let bytes = |f: &Fixture| {
-            INPUTS
-                .iter()
-                .find(|(n, _)| *n == f.shown)
-                .map(|(_, i)| i.to_vec())
-                .unwrap()
-        };
+        let bytes = |f: &Fixture| input_of(&INPUTS, f);
         let text = feedback(
             "ann",
             &fixtures,
@@ -882,6 +859,15 @@ mod tests {
         }
     }
 
+    /// The input of `f`, one of `inputs` (by shown name, with its bytes).
+    fn input_of(inputs: &[(&str, &[u8])], f: &Fixture) -> Vec<u8> {
+        inputs
+            .iter()
+            .find(|(n, _)| *n == f.shown)
+            .map(|(_, i)| i.to_vec())
+            .unwrap()
+    }
+
     /// The feedback of `judgements` on the fixtures `inputs`, all shown,
     /// with no cause and the fixtures `tried`.
     fn plain_feedback(
@@ -891,13 +877,7 @@ mod tests {
     ) -> String {
         let fixtures: Vec<Fixture> = inputs.iter().map(|(n, i)| fixture(n, i)).collect();
         let judgements: Vec<&Judgement> = judgements.iter().collect();
-        let bytes = |f: &Fixture| {
-            inputs
-                .iter()
-                .find(|(n, _)| *n == f.shown)
-                .map(|(_, i)| i.to_vec())
-                .unwrap()
-        };
+        let bytes = |f: &Fixture| input_of(inputs, f);
         feedback(
             "ann",
             &fixtures,

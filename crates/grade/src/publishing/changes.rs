@@ -880,6 +880,18 @@ mod tests {
         }
     }
 
+    /// The gradings of `old` and `new` (each a manifest and records)
+    /// compared.
+    fn between(old: (&Manifest, &[Record]), new: (&Manifest, &[Record])) -> Comparison {
+        fn grading<'a>((manifest, records): (&'a Manifest, &'a [Record])) -> Grading<'a> {
+            Grading {
+                manifest: Some(manifest),
+                records,
+            }
+        }
+        compare(String::new(), grading(old), grading(new))
+    }
+
     const P: &str = "passed";
     const W: &str = "WRONG VERDICT";
     const FIXTURES: [(&str, u64); 3] = [("Tests/a.inp", 1), ("Tests/b.inp", 2), ("Tests/c.inp", 3)];
@@ -986,15 +998,7 @@ mod tests {
             record("cat", [P, M, P], Some(3)),
             dan_now,
         ];
-        let grading = |manifest, records| Grading {
-            manifest: Some(manifest),
-            records,
-        };
-        let compared = compare(
-            String::new(),
-            grading(&old_manifest, &old),
-            grading(&new_manifest, &new),
-        );
+        let compared = between((&old_manifest, &old), (&new_manifest, &new));
         let [ann, bob, cat, dan] = &compared.changes[..] else {
             panic!("{compared:?}")
         };
@@ -1098,33 +1102,13 @@ mod tests {
             record("bob", [P, P, P], Some(2)),
         ];
         let new = [record("ann", [P, P, W], Some(1))];
-        let compared = compare(
-            String::new(),
-            Grading {
-                manifest: Some(&old_manifest),
-                records: &old,
-            },
-            Grading {
-                manifest: Some(&new_manifest),
-                records: &new,
-            },
-        );
+        let compared = between((&old_manifest, &old), (&new_manifest, &new));
         // bob is not graded yet: no change; the scheme renamed is the same.
         assert_eq!(compared.changes.len(), 1);
         assert_eq!(compared.changes[0].reasons, [Reason::Flaky]);
         new_manifest.options = "--scheme s.txt (fnv1a 00000000000000bb) --format junit".into();
         new_manifest.complete = true;
-        let compared = compare(
-            String::new(),
-            Grading {
-                manifest: Some(&old_manifest),
-                records: &old,
-            },
-            Grading {
-                manifest: Some(&new_manifest),
-                records: &new,
-            },
-        );
+        let compared = between((&old_manifest, &old), (&new_manifest, &new));
         // The scheme changed, but nothing of it that decides the fixture.
         assert_eq!(compared.changes[0].reasons, [Reason::Flaky]);
         assert_eq!(compared.changes[1].reasons, [Reason::Removed]);
@@ -1133,17 +1117,7 @@ mod tests {
         let mut older = old_manifest.clone();
         older.terms.clear();
         let timed_out = [record("ann", [P, P, "TIMEOUT"], Some(1))];
-        let compared = compare(
-            String::new(),
-            Grading {
-                manifest: Some(&older),
-                records: &old,
-            },
-            Grading {
-                manifest: Some(&new_manifest),
-                records: &timed_out,
-            },
-        );
+        let compared = between((&older, &old), (&new_manifest, &timed_out));
         assert_eq!(
             compared.changes[0].reasons,
             [Reason::Scheme(

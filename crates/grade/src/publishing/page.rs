@@ -1379,6 +1379,13 @@ mod tests {
         ));
     }
 
+    /// The page of `records` and one more, who passed everything.
+    fn who_page(mut records: Vec<Record>) -> String {
+        records.push(record("zed", 10.0, &["passed"]));
+        let refs: Vec<&Record> = records.iter().collect();
+        class_page(&manifest(), &refs, None)
+    }
+
     #[test]
     fn a_long_list_of_names_folds_after_a_line_and_names_everyone_once() {
         let names: Vec<String> = (0..30).map(|i| format!("Student{i:02}")).collect();
@@ -1386,10 +1393,8 @@ mod tests {
             .iter()
             .map(|n| record(n, 1.0, &["MISSED ERROR"]))
             .collect();
-        records.push(record("zed", 10.0, &["passed"]));
         records[3].fixtures[0].class = "CRASH".into();
-        let refs: Vec<&Record> = records.iter().collect();
-        let page = class_page(&manifest(), &refs, None);
+        let page = who_page(records);
         let cell = between(&page, "<td class=\"who\">", "</td>");
         let summary = between(cell, "<summary>", "</summary>");
         assert!(
@@ -1445,9 +1450,7 @@ mod tests {
             });
             records.push(r);
         }
-        records.push(record("zed", 10.0, &["passed"]));
-        let refs: Vec<&Record> = records.iter().collect();
-        let page = class_page(&manifest(), &refs, None);
+        let page = who_page(records);
         let cell = between(&page, "<td class=\"who\">", "</td>");
         let summary = between(cell, "<summary>", "</summary>");
         // Both classes shown, each with its count and first name; the cause
