@@ -502,10 +502,11 @@ impl Faults<'_> {
             .collect();
         if !tried.is_empty() {
             let which = if tried.len() == rest.len() {
-                if others {
-                    format!("the other {}", count(rest.len(), "fixture"))
-                } else {
-                    "these fixtures".to_string()
+                match (others, rest.len()) {
+                    (true, 1) => "the other fixture".to_string(),
+                    (true, n) => format!("the other {n} fixtures"),
+                    (false, 1) => "this fixture".to_string(),
+                    (false, _) => "these fixtures".to_string(),
                 }
             } else {
                 let names: Vec<&str> = tried
