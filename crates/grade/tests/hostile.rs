@@ -469,9 +469,11 @@ fn shards_of_other_fixtures_or_other_folders_are_refused() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // Refused, nothing written: a grading that could not be done.
     let out = merge(&dir, "merged");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("merge refused: "), "{stderr}");
     assert!(stderr.contains("other fixtures"), "{stderr}");
     assert!(stderr.contains(common::FIVE_FIXTURES[2]), "{stderr}");
     assert!(!dir.join("merged/summary.txt").exists());
@@ -497,6 +499,6 @@ fn shards_of_other_fixtures_or_other_folders_are_refused() {
     );
     let out = merge(&dir, "merged");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("only the shards of one folder"), "{stderr}");
 }

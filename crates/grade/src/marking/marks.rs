@@ -23,7 +23,7 @@
 use crate::judging::fixture::{Category, Fixture};
 use crate::judging::judge::Graded;
 use crate::judging::judge::{Class, Judgement};
-use std::fmt;
+use crate::shared::error::Refused;
 
 /// The parts a fixture's points come in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,21 +145,6 @@ impl Default for Scheme {
     }
 }
 
-/// A fault in a scheme file: its line and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SchemeError {
-    /// The line (from 1).
-    pub line: usize,
-    /// What is wrong.
-    pub what: String,
-}
-
-impl fmt::Display for SchemeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.what)
-    }
-}
-
 /// Whether `text` matches `pattern` (`*` any run of bytes, `?` one byte).
 pub fn matches(pattern: &str, text: &str) -> bool {
     let (p, t) = (pattern.as_bytes(), text.as_bytes());
@@ -186,11 +171,11 @@ pub fn matches(pattern: &str, text: &str) -> bool {
 impl Scheme {
     /// Reads a scheme: `[points]` and `[fixtures PATTERN]` sections of
     /// `key = value` lines; `#` starts a comment; blank lines are skipped.
-    pub fn parse(text: &str) -> Result<Scheme, SchemeError> {
+    pub fn parse(text: &str) -> Result<Scheme, Refused> {
         let mut scheme = Scheme::default();
         let mut section: Option<Option<usize>> = None;
         for (i, raw) in text.lines().enumerate() {
-            let err = |what: String| SchemeError { line: i + 1, what };
+            let err = |why: String| Refused::new(format!("line {}", i + 1), why);
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
@@ -222,7 +207,7 @@ impl Scheme {
                 return Err(err(format!("'{line}' is not 'key = value'")));
             };
             let (key, value) = (key.trim(), value.trim());
-            let number = || -> Result<f64, SchemeError> {
+            let number = || -> Result<f64, Refused> {
                 value
                     .parse::<f64>()
                     .ok()

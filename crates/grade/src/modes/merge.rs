@@ -4,8 +4,8 @@
 //! records, each submission's files copied.
 //!
 //! The shards must be of one grading: the same folder, the same options
-//! and the same fixtures, byte for byte (else the merge is refused, an
-//! error of kind `InvalidData`, and nothing is written). A submission
+//! and the same fixtures, byte for byte (else the merge is refused, a
+//! [`Refused`] error, and nothing is written). A submission
 //! graded in two shards, one that no shard graded, a shard missing or one
 //! that did not finish, a record whose numbers disagree with its fixtures
 //! or whose fixtures' worth differs from the others', a file of a shard
@@ -27,6 +27,7 @@ use crate::publishing::grades::{
 };
 use crate::publishing::record::Record;
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
+use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
 use puzzle_sandbox::files::Beneath;
 use std::collections::{BTreeMap, BTreeSet};
@@ -64,10 +65,12 @@ struct ShardGrading {
 
 /// Merges the gradings in the folders `shards` into the folder `into`
 /// (an earlier grading there is kept as `previous/`; one of another folder
-/// only when `replace`). An error of kind `InvalidInput` is a merge
-/// refused: a folder that holds no grading, `into` one of the shards, in
-/// use by another grading, or holding the grading of another folder.
-pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> io::Result<Merged> {
+/// only when `replace`). A [`Refused`] error is a merge refused, nothing
+/// written: a folder that holds no grading, `into` one of the shards, in
+/// use by another grading, or holding the grading of another folder;
+/// shards of other gradings (another folder, other options, fixtures or
+/// gradebook).
+pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> Result<Merged, Error> {
     let _lock = GradesLock::take(into)?;
     let gradings = read_shards(into, shards)?;
     let mut problems = shard_problems(&gradings);
@@ -93,22 +96,19 @@ pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> io::Result<Merge
 }
 
 /// The gradings of `shards`, all of one options, none of them `into`.
-fn read_shards(into: &Path, shards: &[PathBuf]) -> io::Result<Vec<ShardGrading>> {
-    let refuse = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
+fn read_shards(into: &Path, shards: &[PathBuf]) -> Result<Vec<ShardGrading>, Error> {
     let mut gradings = Vec::new();
     for dir in shards {
         let earlier = Earlier::read(dir)?;
         let Some(manifest) = earlier.manifest else {
-            return Err(refuse(format!(
-                "{}: no grading.json: not the grades folder of a grading",
-                dir.display()
-            )));
+            return Err(Refused::new(
+                dir.display(),
+                "no grading.json: not the grades folder of a grading",
+            )
+            .into());
         };
         if same_folder(dir, into) {
-            return Err(refuse(format!(
-                "{}: --into is one of the shards",
-                into.display()
-            )));
+            return Err(Refused::new(into.display(), "--into is one of the shards").into());
         }
         gradings.push(ShardGrading {
             dir: dir.clone(),
@@ -122,7 +122,7 @@ fn read_shards(into: &Path, shards: &[PathBuf]) -> io::Result<Vec<ShardGrading>>
         });
     }
     let first = &gradings[0];
-    let mismatch = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
+    let mismatch = |why: String| Error::from(Refused::because(why));
     for other in &gradings[1..] {
         let (a, b) = (first.dir.display(), other.dir.display());
         if other.manifest.folder != first.manifest.folder {
@@ -283,7 +283,7 @@ fn write_merged(
     problems: &mut Vec<String>,
     replace: bool,
     merged: &mut Merged,
-) -> io::Result<()> {
+) -> Result<(), Error> {
     let folder = distinct(gradings.iter().map(|g| &g.manifest.folder));
     let earlier = Earlier::read(into)?;
     let this_folder = earlier
@@ -293,13 +293,14 @@ fn write_merged(
     let shown = into.display();
     if let Some(before) = &earlier.manifest {
         if !this_folder && !replace {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
+            return Err(Refused::says(
+                &shown,
                 format!(
-                    "{shown} holds the grading of {}, not of {folder}: merge into another folder, or --replace to replace it (it is then kept in {shown}/previous/)",
+                    "holds the grading of {}, not of {folder}: merge into another folder, or --replace to replace it (it is then kept in {shown}/previous/)",
                     before.folder
                 ),
-            ));
+            )
+            .into());
         }
     }
     let mut baseline = None;
@@ -403,9 +404,7 @@ fn copy_submission_files(
     name: &str,
     problems: &mut Vec<String>,
 ) -> io::Result<()> {
-    let stem = Name::parse(name)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
-        .stem();
+    let stem = Name::parse(name).map_err(io::Error::other)?.stem();
     let shard = Beneath::open(&fs::canonicalize(from)?)?;
     let mut copy = |relative: &Path, target: &Path| -> io::Result<()> {
         match shard.read_regular(relative, MAX_FILE) {

@@ -16,6 +16,7 @@ use crate::marking::marks::{points, Scheme, Score, Visibility};
 use crate::marking::report::{seconds, Counts};
 use crate::publishing::gradebook::{self, Class};
 use crate::publishing::json::json_string;
+use crate::shared::error::Refused;
 use std::fmt::Write as _;
 
 /// One submission, graded and marked (or not built).
@@ -141,16 +142,16 @@ impl Format {
 }
 
 impl std::str::FromStr for Format {
-    type Err = String;
+    type Err = Refused;
 
     /// A format by its name, or what the names are.
-    fn from_str(name: &str) -> Result<Format, String> {
+    fn from_str(name: &str) -> Result<Format, Refused> {
         Format::ALL
             .into_iter()
             .find(|f| f.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-                format!("'{name}' is not one of {}", names.join(", "))
+                Refused::value("", name, format!("is not one of {}", names.join(", ")))
             })
     }
 }

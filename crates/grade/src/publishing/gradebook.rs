@@ -22,6 +22,7 @@
 use crate::marking::marks::points;
 use crate::publishing::record::Record;
 use crate::publishing::roster::{Roster, Student};
+use crate::shared::error::Refused;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -110,30 +111,35 @@ fn mark(record: Option<&Record>) -> Option<f64> {
 }
 
 /// `name` as an assignment's column name, or why it cannot be one.
-pub fn check_assignment(name: &str) -> Result<String, String> {
+pub fn check_assignment(name: &str) -> Result<String, Refused> {
     let name = name.trim();
     if name.is_empty() {
-        return Err("an empty name".into());
+        return Err(Refused::because("an empty name"));
     }
     if name.chars().count() > MAX_ASSIGNMENT {
-        return Err(format!("longer than {MAX_ASSIGNMENT} characters"));
+        return Err(Refused::because(format!(
+            "longer than {MAX_ASSIGNMENT} characters"
+        )));
     }
     if name.chars().any(char::is_control) {
-        return Err("a control character in it".into());
+        return Err(Refused::because("a control character in it"));
     }
     if let Some(word) = CANVAS_RESERVED.iter().take(9).find(|w| name.contains(*w)) {
-        return Err(format!(
+        return Err(Refused::because(format!(
             "Canvas takes a column whose name holds '{word}' for a total, not an assignment"
-        ));
+        )));
     }
     if let Some(word) = CANVAS_RESERVED[9..].iter().find(|w| name == **w) {
-        return Err(format!("'{word}' is one of Canvas's student columns"));
+        return Err(Refused::value(
+            "",
+            word,
+            "is one of Canvas's student columns",
+        ));
     }
     if name.contains([',', '"']) && (name.contains("\\\"") || name.ends_with('\\')) {
-        return Err(
-            "a backslash before a quote or at its end, with a comma or quote: Moodle's CSV reader (PHP's fgetcsv) would misread it"
-                .into(),
-        );
+        return Err(Refused::because(
+            "a backslash before a quote or at its end, with a comma or quote: Moodle's CSV reader (PHP's fgetcsv) would misread it",
+        ));
     }
     Ok(name.to_string())
 }

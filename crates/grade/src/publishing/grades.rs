@@ -25,6 +25,7 @@ use crate::publishing::json::{json_string, Json};
 use crate::publishing::record::Record;
 use crate::publishing::roster::Roster;
 use crate::shared::digest::fnv1a;
+use crate::shared::error::{Error, Refused};
 use crate::shared::name::{one_line, Name};
 use puzzle_sandbox::files::{self, Beneath};
 use std::fmt::Write as _;
@@ -146,7 +147,11 @@ impl Gradebook {
             .ok_or("a gradebook without its formats")?
             .iter()
             .map(|f| {
-                let format: Format = f.as_str().ok_or("a format is not a string")?.parse()?;
+                let format: Format = f
+                    .as_str()
+                    .ok_or("a format is not a string")?
+                    .parse()
+                    .map_err(|e: Refused| e.to_string())?;
                 match format.scope() {
                     Scope::Class => Ok(format),
                     Scope::Submission => Err(format!("{} is no gradebook", format.name())),
@@ -159,7 +164,7 @@ impl Gradebook {
                     .get("roster")
                     .ok_or("a gradebook without its roster")?,
             )?,
-            assignment: check_assignment(assignment)?,
+            assignment: check_assignment(assignment).map_err(|e| e.to_string())?,
             formats,
             points_possible: value
                 .get("points_possible")
@@ -181,8 +186,8 @@ pub struct Shard {
 
 impl Shard {
     /// Reads `I/N` (1 <= I <= N <= 100000).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("should be I/N with 1 <= I <= N, but is '{text}'");
+    pub fn parse(text: &str) -> Result<Shard, Refused> {
+        let bad = || Refused::value("", text, "is not I/N with 1 <= I <= N");
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let index: u32 = i.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
@@ -251,7 +256,11 @@ impl Manifest {
     }
 
     /// Reads `grading.json`'s text.
-    pub fn from_json(text: &str) -> Result<Manifest, String> {
+    pub fn from_json(text: &str) -> Result<Manifest, Refused> {
+        Manifest::read_json(text).map_err(Refused::because)
+    }
+
+    fn read_json(text: &str) -> Result<Manifest, String> {
         let value = Json::parse(text).map_err(|e| format!("not JSON: {e}"))?;
         let text = |key: &str| -> Result<String, String> {
             value
@@ -261,7 +270,7 @@ impl Manifest {
                 .ok_or_else(|| format!("no string '{key}'"))
         };
         let shard = match value.get("shard") {
-            Some(Json::Text(s)) => Some(Shard::parse(s)?),
+            Some(Json::Text(s)) => Some(Shard::parse(s).map_err(|e| e.to_string())?),
             _ => None,
         };
         let folder_names = value
@@ -271,7 +280,9 @@ impl Manifest {
             .iter()
             .map(|n| {
                 let shown = n.as_str().ok_or("a name is not a string")?;
-                Name::parse(shown).map(|name| name.shown().to_string())
+                Name::parse(shown)
+                    .map(|name| name.shown().to_string())
+                    .map_err(|e| e.to_string())
             })
             .collect::<Result<Vec<_>, String>>()?;
         Ok(Manifest {
@@ -405,28 +416,25 @@ impl Earlier {
     /// bound; a record whose name is no name, or whose numbers disagree
     /// with its fixtures ([`Record::check`]), is left out (and so graded
     /// again, or named by a merge).
-    pub fn read(grades: &Path) -> io::Result<Earlier> {
+    pub fn read(grades: &Path) -> Result<Earlier, Error> {
         let mut earlier = Earlier::default();
         // The folder itself is the marker's to name (a link to another
         // disk, say); what is in it is not.
         let folder = match fs::canonicalize(grades).and_then(|real| Beneath::open(&real)) {
             Ok(folder) => folder,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(earlier),
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
-        let read = |name: &str, cap: u64| -> io::Result<Option<String>> {
+        let read = |name: &str, cap: u64| -> Result<Option<String>, Error> {
             match folder.read_regular(Path::new(name), cap) {
                 Ok((bytes, true)) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-                Ok((_, false)) => Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!(
-                        "{}/{name} is over {} MiB: not a grading's",
-                        grades.display(),
-                        cap >> 20
-                    ),
-                )),
+                Ok((_, false)) => Err(Refused::says(
+                    format!("{}/{name}", grades.display()),
+                    format!("is over {} MiB: not a grading's", cap >> 20),
+                )
+                .into()),
                 Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(e),
+                Err(e) => Err(e.into()),
             }
         };
         if let Some(text) = read("grading.json", MAX_MANIFEST)? {
@@ -525,7 +533,7 @@ pub fn keep_previous(grades: &Path, names: &[Name]) -> io::Result<bool> {
 
 /// The grading `grades/previous/` keeps, if it holds one (a folder, not a
 /// link, with a `grading.json`).
-pub fn read_previous(grades: &Path) -> io::Result<Option<Earlier>> {
+pub fn read_previous(grades: &Path) -> Result<Option<Earlier>, Error> {
     let previous = grades.join(PREVIOUS);
     if !fs::symlink_metadata(&previous).is_ok_and(|m| m.is_dir()) {
         return Ok(None);
@@ -553,10 +561,9 @@ pub struct GradesLock {
 }
 
 impl GradesLock {
-    /// Takes the lock of `grades` (made if missing), or refuses at once
-    /// with an error of kind `InvalidInput` that names the process holding
-    /// it.
-    pub fn take(grades: &Path) -> io::Result<GradesLock> {
+    /// Takes the lock of `grades` (made if missing), or refuses at once,
+    /// naming the process holding it.
+    pub fn take(grades: &Path) -> Result<GradesLock, Error> {
         let made = (!grades.exists()).then(|| grades.to_path_buf());
         fs::create_dir_all(grades)?;
         let path = grades.join(LOCK_FILE);
@@ -565,13 +572,11 @@ impl GradesLock {
         for _ in 0..100 {
             if let Ok(meta) = fs::symlink_metadata(&path) {
                 if !meta.is_file() {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        format!(
-                            "{} is not a regular file: not a lock of a grading (remove it)",
-                            path.display()
-                        ),
-                    ));
+                    return Err(Refused::says(
+                        path.display(),
+                        "is not a regular file: not a lock of a grading (remove it)",
+                    )
+                    .into());
                 }
             }
             let file = File::options()
@@ -581,14 +586,14 @@ impl GradesLock {
                 .truncate(false)
                 .open(&path)?;
             if !files::try_lock(&file)? {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
+                return Err(Refused::says(
+                    grades.display(),
                     format!(
-                        "{} is being written by another grading ({}): one grading at a time in a grades folder; wait for it to end, or use another folder",
-                        grades.display(),
+                        "is being written by another grading ({}): one grading at a time in a grades folder; wait for it to end, or use another folder",
                         holder(&path)
                     ),
-                ));
+                )
+                .into());
             }
             if !same_file(&file, &path) {
                 continue;
@@ -602,7 +607,8 @@ impl GradesLock {
         Err(io::Error::other(format!(
             "{}: the lock file keeps being replaced",
             path.display()
-        )))
+        ))
+        .into())
     }
 }
 
@@ -918,7 +924,7 @@ mod tests {
         let written = fs::read_to_string(grades.join(LOCK_FILE)).unwrap();
         assert_eq!(written, format!("{}\n", std::process::id()));
         let e = GradesLock::take(&grades).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert!(!e.is_io_error());
         assert!(
             e.to_string()
                 .contains(&format!("(process {})", std::process::id())),

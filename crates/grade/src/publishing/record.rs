@@ -24,6 +24,7 @@ use crate::marking::cause::Confirmed;
 use crate::marking::marks::{lost_in_words, lost_of, points, Score};
 use crate::marking::report::{seconds, Counts};
 use crate::publishing::json::{json_string, Json};
+use crate::shared::error::Refused;
 use crate::shared::name::{one_line, Name};
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -537,7 +538,11 @@ impl Record {
     /// A record read back from its line of `summary.jsonl` (as
     /// [`Record::json_line`] writes it); what is missing or malformed is
     /// named.
-    pub fn from_json_line(line: &str) -> Result<Record, String> {
+    pub fn from_json_line(line: &str) -> Result<Record, Refused> {
+        Record::read_json_line(line).map_err(Refused::because)
+    }
+
+    fn read_json_line(line: &str) -> Result<Record, String> {
         let value = Json::parse(line).map_err(|e| format!("not JSON: {e}"))?;
         let text = |v: &Json, key: &str| -> Result<String, String> {
             v.get(key)
@@ -569,7 +574,7 @@ impl Record {
         };
         let name = text(&value, "submission")?;
         // Read as strictly as a folder's name is taken in: it names files.
-        Name::parse(&name)?;
+        Name::parse(&name).map_err(|e| e.to_string())?;
         let note = one_line(&text(&value, "note")?);
         let trouble = match value.get("error") {
             None => None,
@@ -938,6 +943,7 @@ mod tests {
         let bad = line.replace("0123456789abcdef", "0123");
         assert!(Record::from_json_line(&bad)
             .unwrap_err()
+            .to_string()
             .contains("'sources_fnv1a' is not 16 hexadecimal digits"));
         let not_built = Record {
             row: Row::not_built("bob", "no Makefile"),
@@ -994,7 +1000,7 @@ mod tests {
             ),
         ] {
             let e = Record::from_json_line(&bad).unwrap_err();
-            assert!(e.contains(why), "{e}");
+            assert!(e.to_string().contains(why), "{e}");
         }
     }
 
@@ -1068,10 +1074,11 @@ mod tests {
     fn a_damaged_record_is_refused_with_what_is_missing() {
         assert_eq!(
             Record::from_json_line("{\"submission\": \"a\", \"built\": true, \"note\": \"\"}"),
-            Err("no 'classes'".into())
+            Err(Refused::because("no 'classes'"))
         );
         assert!(Record::from_json_line("{\"submission\": \"a\", \"bu")
             .unwrap_err()
+            .to_string()
             .starts_with("not JSON"));
     }
 }

@@ -3,9 +3,11 @@
 //! `Name`, and `one_line` for any text from a submission), a program's
 //! output read as a marker reads it (`text`: lines, quotes, where two
 //! outputs part), and the digest a grading records and shards by
-//! (`digest`). Every stage may import from here; nothing here imports a
+//! (`digest`), and the library's errors (`error`: `Refused`, kept apart
+//! from the system's I/O errors by `Error`). Every stage may import from here; nothing here imports a
 //! stage.
 
 pub(crate) mod digest;
+pub(crate) mod error;
 pub(crate) mod name;
 pub(crate) mod text;

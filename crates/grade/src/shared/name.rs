@@ -23,6 +23,7 @@
 //! share a file, no submission shares one with the grading, and every file
 //! name fits the file system's 255 bytes.
 
+use crate::shared::error::Refused;
 use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -70,18 +71,14 @@ impl Name {
     /// The name whose shown form is `shown` (from a grading's files, or a
     /// command line), or why it is none: only the shown form of a folder
     /// name that [`Name::of_folder`] takes is accepted.
-    pub fn parse(shown: &str) -> Result<Name, String> {
-        let bytes = unescape(shown).ok_or_else(|| {
-            format!(
-                "'{}' is not a submission's name as gradings write it",
-                escape(shown.as_bytes())
-            )
-        })?;
+    pub fn parse(shown: &str) -> Result<Name, Refused> {
+        let refused = |why: &str| Refused::value("", &escape(shown.as_bytes()), why);
+        let bytes = unescape(shown)
+            .ok_or_else(|| refused("is not a submission's name as gradings write it"))?;
         match Name::of_folder(OsStr::from_bytes(&bytes)) {
             Some(name) if name.shown == shown => Ok(name),
-            _ => Err(format!(
-                "'{}' is not a submission's name (empty, hidden, too long, or with '/')",
-                escape(shown.as_bytes())
+            _ => Err(refused(
+                "is not a submission's name (empty, hidden, too long, or with '/')",
             )),
         }
     }

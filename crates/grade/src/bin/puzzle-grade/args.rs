@@ -6,8 +6,8 @@
 //! whose own options follow it.
 
 use puzzle_grade::{
-    check_assignment, default_run_limits, fnv1a, Format, Limits, Roster, Scheme, Scope, Select,
-    Settings, Shard, MAX_ROSTER,
+    check_assignment, default_run_limits, fnv1a, Format, Limits, Refused, Roster, Scheme, Scope,
+    Select, Settings, Shard, MAX_ROSTER,
 };
 use puzzle_sandbox::Level;
 use std::ffi::{OsStr, OsString};
@@ -381,7 +381,7 @@ pub const OPTIONS: &[Opt] = &[
         modes: &[Mode::GradeAll],
         set: |g, v| {
             for name in v.to_string_lossy().split(',') {
-                let format: Format = name.parse()?;
+                let format: Format = name.parse().map_err(|e: Refused| e.to_string())?;
                 if !g.formats.contains(&format) {
                     g.formats.push(format);
                 }
@@ -415,7 +415,8 @@ pub const OPTIONS: &[Opt] = &[
         help: "the gradebook files' column for the marks (default 'Puzzle assignment'); for Canvas, 'NAME (ID)' names its assignment of that ID",
         modes: &[Mode::GradeAll],
         set: |g, v| {
-            g.assignment = Some(check_assignment(&v.to_string_lossy())?);
+            g.assignment =
+                Some(check_assignment(&v.to_string_lossy()).map_err(|e| e.to_string())?);
             Ok(())
         },
     },
@@ -448,7 +449,7 @@ pub const OPTIONS: &[Opt] = &[
         help: "grade only part I of N (by a hash of the folder names, the same on every machine); 'merge' joins the parts",
         modes: &[Mode::GradeAll],
         set: |g, v| {
-            g.shard = Some(Shard::parse(&v.to_string_lossy())?);
+            g.shard = Some(Shard::parse(&v.to_string_lossy()).map_err(|e| e.to_string())?);
             Ok(())
         },
     },
@@ -1024,7 +1025,7 @@ mod tests {
         );
         assert_eq!(
             error(&["grade-all", "s", "--shard", "4/3"]),
-            format!("puzzle-grade grade-all: --shard: should be I/N with 1 <= I <= N, but is '4/3'{more}")
+            format!("puzzle-grade grade-all: --shard: '4/3' is not I/N with 1 <= I <= N{more}")
         );
         assert_eq!(
             error(&["grade-all", "s", "--format", "jsonl"]),

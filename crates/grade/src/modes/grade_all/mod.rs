@@ -30,6 +30,7 @@ use crate::publishing::grades::{
 };
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
+use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
@@ -178,12 +179,16 @@ impl GradeAll<'_> {
     /// hears so before the first submission is graded; after the table,
     /// `out` gets what changed since the grading before, for a regrading.
     ///
-    /// An error of kind `InvalidInput` is a grading refused: the grades
+    /// A [`Refused`] error is a grading refused: the grades
     /// folder in use by another grading, or holding the grading of another
     /// folder (without [`GradeAll::replace`]), `--only` or `--resume` on a
     /// grades folder of another grading, or a name that is not a
     /// submission.
-    pub fn run(&self, out: &mut dyn Write, progress: &mut dyn FnMut(&Row)) -> io::Result<Graded> {
+    pub fn run(
+        &self,
+        out: &mut dyn Write,
+        progress: &mut dyn FnMut(&Row),
+    ) -> Result<Graded, Error> {
         let folder_names = submission_names(&self.submissions)?;
         self.looks_like_submissions(&folder_names)?;
         // Held until the grading returns: one grading at a time here.
@@ -343,7 +348,7 @@ impl GradeAll<'_> {
     /// if any: the one replaced, when it was of this folder; for
     /// `--resume`, the one the grading being resumed replaced (in
     /// `previous/`); for `--only`, the grading as it was.
-    fn set_aside(&self, plan: &mut Plan) -> io::Result<Option<Baseline>> {
+    fn set_aside(&self, plan: &mut Plan) -> Result<Option<Baseline>, Error> {
         let grades = self.grades.display();
         let this_folder = |m: &Option<Manifest>| {
             m.as_ref()
@@ -396,7 +401,7 @@ impl GradeAll<'_> {
 
     /// Whether the folder looks like a folder of submissions, one folder a
     /// student; if not, why, with advice (a refusal).
-    fn looks_like_submissions(&self, folder_names: &[Name]) -> io::Result<()> {
+    fn looks_like_submissions(&self, folder_names: &[Name]) -> Result<(), Error> {
         let folder = self.submissions.display();
         let sources: Vec<String> = fs::read_dir(&self.submissions)?
             .filter_map(|e| e.ok())
@@ -406,29 +411,27 @@ impl GradeAll<'_> {
                 n.ends_with(".c") || n.ends_with(".h") || n == "Makefile" || n == "makefile"
             })
             .collect();
-        let refuse = |why: String| Err(io::Error::new(io::ErrorKind::InvalidInput, why));
+        let refuse = |why: String| Err(Refused::says(&folder, why).into());
         if !sources.is_empty() {
             let mut shown = sources;
             shown.sort();
             shown.truncate(3);
             return refuse(format!(
-                "{folder} looks like one submission (it holds {}), not a folder of them: grade-all grades each folder in SUBMISSIONS, one a student; give the folder that holds it, or build it and run 'puzzle-grade grade PROGRAM'",
+                "looks like one submission (it holds {}), not a folder of them: grade-all grades each folder in SUBMISSIONS, one a student; give the folder that holds it, or build it and run 'puzzle-grade grade PROGRAM'",
                 shown.join(", ")
             ));
         }
         if folder_names.is_empty() {
-            return refuse(format!(
-                "{folder} holds no submission: grade-all grades each folder in SUBMISSIONS (not hidden ones), one a student, holding its sources or an archive of them"
-            ));
+            return refuse("holds no submission: grade-all grades each folder in SUBMISSIONS (not hidden ones), one a student, holding its sources or an archive of them".into());
         }
         Ok(())
     }
 
     /// What to grade, what to keep of the earlier grading and which files
     /// to remove, or why the grading is refused.
-    fn plan(&self, folder_names: &[Name], earlier: Earlier) -> io::Result<Plan> {
-        let refuse = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
+    fn plan(&self, folder_names: &[Name], earlier: Earlier) -> Result<Plan, Refused> {
         let grades = self.grades.display();
+        let refuse = |why: String| Refused::says(&grades, why);
         let in_shard: Vec<Name> = folder_names
             .iter()
             .filter(|n| self.shard.is_none_or(|s| s.holds(n.shown())))
@@ -438,13 +441,13 @@ impl GradeAll<'_> {
         let continuing = !matches!(self.select, Select::All);
         if continuing && earlier.exists() {
             let Some(before) = &earlier.manifest else {
-                return Err(refuse(format!(
-                    "{grades} holds a grading without grading.json (an older version's): grade all again without --only or --resume"
-                )));
+                return Err(refuse(
+                    "holds a grading without grading.json (an older version's): grade all again without --only or --resume".into(),
+                ));
             };
             if before.folder != self.submissions.display().to_string() {
                 return Err(refuse(format!(
-                    "{grades} holds the grading of {}, not of {}: use another --grades folder, or grade all again",
+                    "holds the grading of {}, not of {}: use another --grades folder, or grade all again",
                     before.folder,
                     self.submissions.display()
                 )));
@@ -456,12 +459,12 @@ impl GradeAll<'_> {
                 .collect();
             if let Some(why) = fixtures_differ(&before.fixtures, &now) {
                 return Err(refuse(format!(
-                    "{grades} was graded on other fixtures ({why}): its marks would not compare; grade all again"
+                    "was graded on other fixtures ({why}): its marks would not compare; grade all again"
                 )));
             }
             if before.options != self.options {
                 return Err(refuse(format!(
-                    "{grades} was graded with other options ({}), not ({}): its marks would not compare; grade all again",
+                    "was graded with other options ({}), not ({}): its marks would not compare; grade all again",
                     before.options, self.options
                 )));
             }
@@ -469,7 +472,7 @@ impl GradeAll<'_> {
                 let shown =
                     |s: Option<Shard>| s.map_or("no shard".into(), |s| format!("shard {s}"));
                 return Err(refuse(format!(
-                    "{grades} holds {}, not {}",
+                    "holds {}, not {}",
                     shown(before.shard),
                     shown(self.shard)
                 )));
@@ -478,7 +481,7 @@ impl GradeAll<'_> {
         if let (Select::All, Some(before)) = (&self.select, &earlier.manifest) {
             if before.folder != self.submissions.display().to_string() && !self.replace {
                 return Err(refuse(format!(
-                    "{grades} holds the grading of {}, not of {}: use another --grades folder, or --replace to replace it (it is then kept in {grades}/previous/)",
+                    "holds the grading of {}, not of {}: use another --grades folder, or --replace to replace it (it is then kept in {grades}/previous/)",
                     before.folder,
                     self.submissions.display()
                 )));
@@ -504,9 +507,7 @@ impl GradeAll<'_> {
             }
             Select::Only(_) | Select::Resume if !earlier.exists() => {
                 let to_grade = match &self.select {
-                    Select::Only(names) => {
-                        names_checked(names, folder_names, &self.submissions).map_err(refuse)?
-                    }
+                    Select::Only(names) => names_checked(names, folder_names, &self.submissions)?,
                     _ => in_shard,
                 };
                 (to_grade, Vec::new(), Vec::new(), utc_now())
@@ -534,9 +535,7 @@ impl GradeAll<'_> {
                     ));
                 }
                 let to_grade = match &self.select {
-                    Select::Only(names) => {
-                        names_checked(names, folder_names, &self.submissions).map_err(refuse)?
-                    }
+                    Select::Only(names) => names_checked(names, folder_names, &self.submissions)?,
                     _ => in_shard
                         .iter()
                         .filter(|n| !present.iter().any(|r| r.row.name == n.shown()))
@@ -631,15 +630,17 @@ fn names_checked(
     names: &[OsString],
     folder_names: &[Name],
     folder: &Path,
-) -> Result<Vec<Name>, String> {
+) -> Result<Vec<Name>, Refused> {
     names
         .iter()
         .map(|given| match Name::of_folder(given) {
             Some(name) if folder_names.contains(&name) => Ok(name),
-            _ => Err(format!(
-                "--only {}: no such folder in {}",
-                crate::shared::name::one_line(&given.to_string_lossy()),
-                folder.display()
+            _ => Err(Refused::new(
+                format!(
+                    "--only {}",
+                    crate::shared::name::one_line(&given.to_string_lossy())
+                ),
+                format!("no such folder in {}", folder.display()),
             )),
         })
         .collect()
