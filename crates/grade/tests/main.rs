@@ -20,6 +20,7 @@ mod gradebook;
 mod gradings;
 mod hostile;
 mod marks;
+mod old_gradings;
 mod page;
 mod regrading;
 mod sandbox;
