@@ -5,8 +5,9 @@
 //! fixtures after them NOT RUN. The prober ([`crate::probing`]) and the
 //! modes ([`crate::modes`]) stand on it.
 
+use crate::judging::class::Class;
 use crate::judging::fixture::{self, Allowed, Fixture};
-use crate::judging::judge::{judge, Class, Graded, Judgement, Ran};
+use crate::judging::judge::{judge, Graded, Judgement, Ran};
 use crate::marking::marks;
 use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
 use std::ffi::OsString;
@@ -114,10 +115,7 @@ const CONFIRMED_ENOUGH: usize = 3;
 /// machine (its load, when it was sampled) and not only on the program.
 fn machine_may_decide(judgement: &Judgement) -> Option<Class> {
     match judgement {
-        Judgement::Noted(
-            c @ (Class::Timeout | Class::MemoryLimit | Class::ProcessLimit | Class::Crash),
-            _,
-        ) => Some(*c),
+        Judgement::Noted(c, _) if c.machine_may_decide() => Some(*c),
         _ => None,
     }
 }

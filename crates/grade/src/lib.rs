@@ -48,8 +48,9 @@ mod testing;
 
 pub use engine::{prepare_fixtures, Settings};
 pub use intake::build::is_executable;
+pub use judging::class::Class;
 pub use judging::fixture::Fixture;
-pub use judging::judge::{Class, Graded};
+pub use judging::judge::Graded;
 pub use marking::cause::Confirmed;
 pub use marking::marks::{lost_in_words, points, Scheme};
 pub use modes::check::check_reference;

@@ -20,78 +20,19 @@
 //! time-limit = 60               # seconds
 //! ```
 
-use crate::judging::fixture::{Category, Fixture};
+use crate::judging::class::{Class, Part};
+use crate::judging::fixture::Fixture;
 use crate::judging::judge::Graded;
-use crate::judging::judge::{Class, Judgement};
+use crate::judging::judge::Judgement;
 use crate::shared::error::Refused;
 
-/// The parts a fixture's points come in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
-    /// The verdict of a good board.
-    Verdict,
-    /// The rejection of a bad board, with a message on stdout.
-    Rejection,
-    /// The exit status.
-    ExitStatus,
-    /// The bytes of the reference.
-    Format,
-}
-
-impl Part {
-    /// Every part, in the scheme's order.
-    pub const ALL: [Part; 4] = [
-        Part::Verdict,
-        Part::Rejection,
-        Part::ExitStatus,
-        Part::Format,
-    ];
-
-    /// Its key in a scheme file.
-    pub fn key(self) -> &'static str {
-        match self {
-            Part::Verdict => "verdict",
-            Part::Rejection => "rejection",
-            Part::ExitStatus => "exit-status",
-            Part::Format => "format",
-        }
-    }
-
-    /// Whether it applies to a fixture of `category`.
-    pub fn applies_to(self, category: Category) -> bool {
-        match self {
-            Part::Verdict => category != Category::Bad,
-            Part::Rejection => category == Category::Bad,
-            Part::ExitStatus | Part::Format => true,
-        }
-    }
-
-    /// Whether a fixture judged so earns it.
-    pub fn earned(self, judgement: &Judgement) -> bool {
-        let class = match judgement {
-            Judgement::Passed | Judgement::Message(_) => return true,
-            Judgement::Noted(class, _) => *class,
-        };
-        // A run that did not end by itself, or did not run, earns nothing.
-        if matches!(
-            class,
-            Class::Timeout
-                | Class::MemoryLimit
-                | Class::ProcessLimit
-                | Class::Crash
-                | Class::NotRun
-        ) {
-            return false;
-        }
-        match self {
-            Part::Verdict => !matches!(class, Class::WrongVerdict | Class::FalseError),
-            Part::Rejection => !matches!(
-                class,
-                Class::MissedError | Class::ErrorOnStderr | Class::NoMessage
-            ),
-            Part::ExitStatus => class != Class::WrongExitStatus,
-            Part::Format => class == Class::Open,
-        }
+/// Whether a fixture judged `judgement` earns `part` of its points: a
+/// pass earns them all, a class what its row does not cost
+/// ([`Class::earns`]).
+pub fn earns(part: Part, judgement: &Judgement) -> bool {
+    match judgement {
+        Judgement::Passed | Judgement::Message(_) => true,
+        Judgement::Noted(class, _) => class.earns(part),
     }
 }
 
@@ -326,7 +267,7 @@ impl Scheme {
             let (mut earned, mut worth) = (0, 0);
             for (p, part) in Part::ALL.iter().enumerate() {
                 worth += shares[i][p];
-                if part.earned(&g.judgement) {
+                if earns(*part, &g.judgement) {
                     earned += shares[i][p];
                 }
             }

@@ -23,7 +23,7 @@
 
 use crate::publishing::changes::{compare, describe, Grading};
 use crate::publishing::grades::{
-    keep_previous, utc_now, write_atomic, Earlier, GradesLock, Manifest, SUBMISSION_FILES,
+    keep_previous, submission_files, utc_now, write_atomic, Earlier, GradesLock, Manifest,
 };
 use crate::publishing::record::Record;
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
@@ -426,7 +426,7 @@ fn copy_submission_files(
             Err(e) => Err(e),
         }
     };
-    for suffix in SUBMISSION_FILES {
+    for suffix in submission_files() {
         let file = format!("{stem}{suffix}");
         let target = to.join(&file);
         let is_folder = fs::symlink_metadata(from.join(&file)).is_ok_and(|m| m.is_dir());

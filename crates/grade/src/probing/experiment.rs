@@ -22,8 +22,9 @@ use super::case::{Fault, Goal, Kind, Layout, Recipe};
 use super::prober::Prober;
 use super::shrink::Case;
 use crate::engine::Settings;
+use crate::judging::class::{Class, Feature};
 use crate::judging::fixture::{Category, Fixture};
-use crate::judging::judge::{Class, Graded, Judgement};
+use crate::judging::judge::{Graded, Judgement};
 use crate::judging::open_choice::lenient_reading;
 use crate::marking::cause::{Confirmed, Experiments, Kind as Form, Shape};
 use puzzle::board_adt::Board;
@@ -150,45 +151,34 @@ fn long_line_sides(limit: usize, i: usize) -> (usize, usize) {
 }
 
 impl Suspect {
-    /// The suspects of `class`, in the order they are tried.
+    /// The suspects of `class`, in the order they are tried: those of
+    /// each feature its row names ([`Row::suspects`](crate::judging::class::Row::suspects)).
     fn of_class(class: Class) -> Vec<Suspect> {
-        let lines = LINE_BUFFERS.map(Suspect::LongLine);
-        let faults = FAULTS.iter().map(|(f, _)| Suspect::Fault(*f));
-        let forms = FORMS.iter().map(|&f| Suspect::Form(f));
-        match class {
-            Class::WrongVerdict => [
-                Suspect::RowIgnored,
-                Suspect::LastColumn,
-                Suspect::RowOnOddSide,
-                Suspect::GoalIgnored,
-                Suspect::TwoByTwo,
-                Suspect::Overflow,
-            ]
-            .into_iter()
-            .chain(lines)
-            .chain(forms)
-            .collect(),
-            Class::MissedError => std::iter::once(Suspect::AllBad)
-                .chain(faults)
-                .chain(lines)
-                .collect(),
-            Class::FalseError => [
-                Suspect::AllValid,
-                Suspect::TwoByTwo,
-                Suspect::OddSide,
-                Suspect::OtherGoal,
-            ]
-            .into_iter()
-            .chain(forms)
-            .chain(lines)
-            .collect(),
-            Class::Crash => [Suspect::TwoByTwo, Suspect::OddSide, Suspect::OtherGoal]
-                .into_iter()
-                .chain(faults)
-                .chain(lines)
-                .chain(forms)
-                .collect(),
-            _ => Vec::new(),
+        class
+            .row()
+            .suspects
+            .iter()
+            .flat_map(|&feature| Suspect::of_feature(feature))
+            .collect()
+    }
+
+    /// The suspects of `feature`: itself, or one a line buffer, a kind of
+    /// bad input, a layout.
+    fn of_feature(feature: Feature) -> Vec<Suspect> {
+        match feature {
+            Feature::AllBad => vec![Suspect::AllBad],
+            Feature::AllValid => vec![Suspect::AllValid],
+            Feature::RowIgnored => vec![Suspect::RowIgnored],
+            Feature::LastColumn => vec![Suspect::LastColumn],
+            Feature::RowOnOddSide => vec![Suspect::RowOnOddSide],
+            Feature::GoalIgnored => vec![Suspect::GoalIgnored],
+            Feature::TwoByTwo => vec![Suspect::TwoByTwo],
+            Feature::OddSide => vec![Suspect::OddSide],
+            Feature::OtherGoal => vec![Suspect::OtherGoal],
+            Feature::Overflow => vec![Suspect::Overflow],
+            Feature::LongLines => LINE_BUFFERS.map(Suspect::LongLine).to_vec(),
+            Feature::BadInputs => FAULTS.iter().map(|(f, _)| Suspect::Fault(*f)).collect(),
+            Feature::Layouts => FORMS.iter().map(|&f| Suspect::Form(f)).collect(),
         }
     }
 

@@ -5,8 +5,9 @@
 //! ask it about every input they make.
 
 use crate::engine::Settings;
+use crate::judging::class::Class;
 use crate::judging::fixture::{prepare, Allowed, Fixture};
-use crate::judging::judge::{judge, Class, Judgement, Ran};
+use crate::judging::judge::{judge, Judgement, Ran};
 use puzzle::input::read_puzzle;
 use puzzle_sandbox::{Ending, Job, Runner, Workdir};
 use std::fs::{self, File};

@@ -805,7 +805,7 @@ impl Comparison {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judging::judge::Class;
+    use crate::judging::class::Class;
     use crate::publishing::record::{Row, RowMarks, CLASSES};
     use std::time::Duration;
 

@@ -1,9 +1,9 @@
 //! The grades folder: the files of one grading, and nothing else of ours.
 //!
 //! A grading of a folder of submissions writes, into its grades folder,
-//! each submission's files ([`SUBMISSION_FILES`]: report, build log,
+//! each submission's files ([`submission_files`]: report, build log,
 //! feedback, platform files, fuzz cases) and the grading's own
-//! ([`GRADING_FILES`]: the summaries, the class page and `grading.json`,
+//! ([`grading_files`]: the summaries, the class page and `grading.json`,
 //! the [`Manifest`] that says what was graded, when, how, and whether the
 //! grading is complete).
 //!
@@ -26,7 +26,8 @@ use crate::publishing::record::Record;
 use crate::publishing::roster::Roster;
 use crate::shared::digest::fnv1a;
 use crate::shared::error::{Error, Refused};
-use crate::shared::name::{one_line, Name};
+use crate::shared::name::Name;
+use crate::shared::text::one_line;
 use puzzle_sandbox::files::{self, Beneath};
 use std::fmt::Write as _;
 use std::fs::{self, File};
@@ -34,31 +35,32 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// The file names of a grading's own files (the gradebook files among
-/// them: [`Format::suffix`] of the class's formats).
-pub const GRADING_FILES: [&str; 8] = [
-    "grading.json",
-    "summary.txt",
-    "summary.csv",
-    "summary-fixtures.csv",
-    "summary.jsonl",
-    "index.html",
-    "canvas.csv",
-    "moodle.csv",
-];
+/// The file names of a grading's own files: the summaries, the class
+/// page, `grading.json`, and the files of the class's formats
+/// ([`Format::suffix`] of each [`Scope::Class`] one).
+pub fn grading_files() -> impl Iterator<Item = &'static str> {
+    [
+        "grading.json",
+        "summary.txt",
+        "summary.csv",
+        "summary-fixtures.csv",
+        "summary.jsonl",
+        "index.html",
+    ]
+    .into_iter()
+    .chain(Format::of(Scope::Class).map(Format::suffix))
+}
 
 /// The suffixes of a submission's files, after its name's stem
-/// ([`Name::stem`]; `STEM.fuzz` is a folder).
-pub const SUBMISSION_FILES: [&str; 8] = [
-    ".txt",
-    ".make.txt",
-    ".feedback.md",
-    ".feedback.html",
-    ".gradescope.json",
-    ".prairielearn.json",
-    ".junit.xml",
-    ".fuzz",
-];
+/// ([`Name::stem`]): its report, build log and feedback, the file of
+/// each format of a submission ([`Scope::Submission`]), and `.fuzz` (a
+/// folder).
+pub fn submission_files() -> impl Iterator<Item = &'static str> {
+    [".txt", ".make.txt", ".feedback.md", ".feedback.html"]
+        .into_iter()
+        .chain(Format::of(Scope::Submission).map(Format::suffix))
+        .chain([".fuzz"])
+}
 
 /// What a grading was: which folder, how, when, and how far it got.
 #[derive(Clone, Debug, PartialEq)]
@@ -483,13 +485,13 @@ pub const PREVIOUS: &str = "previous";
 pub const LOCK_FILE: &str = ".puzzle-grade.lock";
 
 /// The names of a grading's files in its grades folder: its own
-/// ([`GRADING_FILES`]), then each of its submissions' ([`SUBMISSION_FILES`]
+/// ([`grading_files`]), then each of its submissions' ([`submission_files`]
 /// after each name's stem).
 fn grading_file_names(names: &[Name]) -> Vec<String> {
-    let mut all: Vec<String> = GRADING_FILES.iter().map(|f| f.to_string()).collect();
+    let mut all: Vec<String> = grading_files().map(String::from).collect();
     for name in names {
         let stem = name.stem();
-        all.extend(SUBMISSION_FILES.iter().map(|s| format!("{stem}{s}")));
+        all.extend(submission_files().map(|s| format!("{stem}{s}")));
     }
     all
 }
@@ -512,7 +514,7 @@ fn remove_entry(path: &Path) -> io::Result<()> {
 /// Keeps the grading in `grades` whose submissions were `names` as
 /// `grades/previous/`: an older `previous/` removed first (a link there
 /// removed, not followed), then each file of that grading (its own files,
-/// [`GRADING_FILES`], and its submissions', [`SUBMISSION_FILES`] of each
+/// [`grading_files`], and its submissions', [`submission_files`] of each
 /// name) moved there under its name, a rename each; nothing else of the
 /// folder is touched. Whether an older `previous/` was removed.
 pub fn keep_previous(grades: &Path, names: &[Name]) -> io::Result<bool> {
@@ -649,12 +651,12 @@ fn holder(path: &Path) -> String {
 }
 
 /// Removes the files of the submissions `names` from `grades`: only the
-/// names [`SUBMISSION_FILES`] gives their stems, right in `grades` (a
+/// names [`submission_files`] gives their stems, right in `grades` (a
 /// symbolic link is removed, never followed).
 pub fn remove_submission_files(grades: &Path, names: &[Name]) -> io::Result<()> {
     for name in names {
         let stem = name.stem();
-        for suffix in SUBMISSION_FILES {
+        for suffix in submission_files() {
             let path = grades.join(format!("{stem}{suffix}"));
             let is_folder = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
             let removed = if is_folder {
@@ -671,9 +673,9 @@ pub fn remove_submission_files(grades: &Path, names: &[Name]) -> io::Result<()> 
     Ok(())
 }
 
-/// Removes a grading's own files ([`GRADING_FILES`]) from `grades`.
+/// Removes a grading's own files ([`grading_files`]) from `grades`.
 pub fn remove_grading_files(grades: &Path) -> io::Result<()> {
-    for name in GRADING_FILES {
+    for name in grading_files() {
         match fs::remove_file(grades.join(name)) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
             _ => {}

@@ -21,7 +21,7 @@
 //! fixture): only those an experiment on the program confirmed, which its
 //! record keeps, each with the fixtures it explains.
 
-use crate::judging::judge::Class;
+use crate::judging::class::Class;
 use crate::marking::marks::points;
 use crate::marking::report::seconds;
 use crate::publishing::changes::Comparison;

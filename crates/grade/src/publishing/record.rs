@@ -17,16 +17,19 @@
 //! `summary.jsonl`) gives the same text, and no field can disagree with
 //! the lines it sums.
 
+use crate::judging::class::{self, Class};
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::Graded;
-use crate::judging::judge::{Class, Judgement};
+use crate::judging::judge::Judgement;
 use crate::marking::cause::Confirmed;
 use crate::marking::marks::{lost_in_words, lost_of, points, Score};
 use crate::marking::report::{seconds, Counts};
 use crate::publishing::json::{json_string, Json};
 use crate::shared::error::Refused;
-use crate::shared::name::{one_line, Name};
+use crate::shared::name::Name;
+use crate::shared::text::one_line;
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// How many classes a row counts (every [`Class`]).
@@ -139,47 +142,84 @@ impl CauseLine {
     }
 }
 
-/// The columns of the table and the CSV after the name and `built`: the
-/// table's name, the CSV's name, and the value of a row's marks.
-type Column = (&'static str, &'static str, fn(&RowMarks) -> String);
+/// What a column of the table and the CSV shows of a row's marks.
+#[derive(Clone, Debug)]
+enum Value {
+    Passed,
+    Failed,
+    /// The report lines of these classes, together.
+    Classes(Vec<Class>),
+    Score,
+    Max,
+    Fuzz,
+    Time,
+    Slowest,
+}
 
-/// The columns, in order.
-const COLUMNS: [Column; 18] = [
-    ("passed", "passed", |m| m.passed.to_string()),
-    ("failed", "failed", |m| m.failed.to_string()),
-    ("verdict", "wrong_verdict", |m| m.of(&[Class::WrongVerdict])),
-    ("missed", "missed_error", |m| m.of(&[Class::MissedError])),
-    ("false", "false_error", |m| m.of(&[Class::FalseError])),
-    ("status", "wrong_exit_status", |m| {
-        m.of(&[Class::WrongExitStatus])
-    }),
-    ("stderr", "error_on_stderr", |m| {
-        m.of(&[Class::ErrorOnStderr, Class::NoMessage])
-    }),
-    // NOT RUN counts with the timeouts: both are time the runs ran out of.
-    ("timeout", "timeout", |m| {
-        m.of(&[Class::Timeout, Class::NotRun])
-    }),
-    ("memory", "memory_limit", |m| m.of(&[Class::MemoryLimit])),
-    ("procs", "process_limit", |m| m.of(&[Class::ProcessLimit])),
-    ("crash", "crash", |m| {
-        m.of(&[Class::Crash, Class::NotGraded])
-    }),
-    ("format", "format", |m| m.of(&[Class::Format])),
-    ("open", "open", |m| m.of(&[Class::Open])),
-    ("score", "score", |m| points(m.score)),
-    ("max", "max_score", |m| points(m.max)),
-    ("fuzz", "fuzz_faults", |m| {
-        m.fuzz.map_or("-".into(), |n| n.to_string())
-    }),
-    ("time", "seconds", |m| seconds(m.seconds)),
-    ("slowest", "slowest_seconds", |m| {
-        m.slowest.map_or("-".into(), seconds)
-    }),
-];
+/// A column of the table and the CSV after the name and `built`: the
+/// table's header, the CSV's, its width in the table, and what it shows.
+#[derive(Clone, Debug)]
+struct Column {
+    table: &'static str,
+    csv: &'static str,
+    width: usize,
+    value: Value,
+}
 
-/// The columns' widths in the table.
-const WIDTHS: [usize; 18] = [6, 6, 7, 6, 5, 6, 6, 7, 6, 5, 5, 6, 4, 6, 6, 4, 7, 7];
+impl Column {
+    fn new(table: &'static str, csv: &'static str, width: usize, value: Value) -> Column {
+        Column {
+            table,
+            csv,
+            width,
+            value,
+        }
+    }
+
+    /// Its value for a row's marks.
+    fn of(&self, m: &RowMarks) -> String {
+        match &self.value {
+            Value::Passed => m.passed.to_string(),
+            Value::Failed => m.failed.to_string(),
+            Value::Classes(classes) => m.of(classes),
+            Value::Score => points(m.score),
+            Value::Max => points(m.max),
+            Value::Fuzz => m.fuzz.map_or("-".into(), |n| n.to_string()),
+            Value::Time => seconds(m.seconds),
+            Value::Slowest => m.slowest.map_or("-".into(), seconds),
+        }
+    }
+}
+
+/// The columns, in order: the fixtures passed and failed, a column a
+/// class's column ([`class::columns`]: as wide as its header), the score,
+/// the fuzzer's faults, the times.
+fn columns() -> &'static [Column] {
+    static COLUMNS: OnceLock<Vec<Column>> = OnceLock::new();
+    COLUMNS.get_or_init(|| {
+        let mut all = vec![
+            Column::new("passed", "passed", 6, Value::Passed),
+            Column::new("failed", "failed", 6, Value::Failed),
+        ];
+        for (column, classes) in class::columns() {
+            let width = column.table.len();
+            all.push(Column::new(
+                column.table,
+                column.csv,
+                width,
+                Value::Classes(classes),
+            ));
+        }
+        all.extend([
+            Column::new("score", "score", 6, Value::Score),
+            Column::new("max", "max_score", 6, Value::Max),
+            Column::new("fuzz", "fuzz_faults", 4, Value::Fuzz),
+            Column::new("time", "seconds", 7, Value::Time),
+            Column::new("slowest", "slowest_seconds", 7, Value::Slowest),
+        ]);
+        all
+    })
+}
 
 /// A note longer than this is cut in the table (the CSV has it whole).
 const NOTE_IN_TABLE: usize = 100;
@@ -276,9 +316,9 @@ impl Row {
 
     /// Its columns after `built`, `none` each when it was not built.
     fn fields(&self, none: &str) -> Vec<String> {
-        COLUMNS
+        columns()
             .iter()
-            .map(|(_, _, value)| self.marks.as_ref().map_or(none.into(), value))
+            .map(|column| self.marks.as_ref().map_or(none.into(), |m| column.of(m)))
             .collect()
     }
 
@@ -295,7 +335,8 @@ impl Row {
     /// (what each class cost, `-` when not built) before the note.
     fn table_line(&self, width: usize, lost: &str) -> String {
         let mut line = format!("{:<width$} {:<5}", self.name, self.built_word());
-        for (field, w) in self.fields("-").iter().zip(WIDTHS) {
+        for (field, column) in self.fields("-").iter().zip(columns()) {
+            let w = column.width;
             let _ = write!(line, " {field:>w$}");
         }
         let note: String = if self.note.chars().count() > NOTE_IN_TABLE {
@@ -336,7 +377,8 @@ impl Row {
 /// the note.
 pub fn table_header(width: usize) -> String {
     let mut line = format!("{:<width$} {:<5}", "submission", "built");
-    for ((name, _, _), w) in COLUMNS.iter().zip(WIDTHS) {
+    for column in columns() {
+        let (name, w) = (column.table, column.width);
         let _ = write!(line, " {name:>w$}");
     }
     format!("{line}  {:<LOST_IN_TABLE$}  note", "lost")
@@ -345,7 +387,7 @@ pub fn table_header(width: usize) -> String {
 /// The CSV's header line: `lost` comes last, after `note`, so that every
 /// column that was there before keeps its place, by name and by number.
 pub fn csv_header() -> String {
-    let names: Vec<&str> = COLUMNS.iter().map(|(_, name, _)| *name).collect();
+    let names: Vec<&str> = columns().iter().map(|c| c.csv).collect();
     format!("submission,built,{},note,lost", names.join(","))
 }
 

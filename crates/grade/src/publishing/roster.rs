@@ -19,7 +19,8 @@
 //! is guessed: a roster with a fault is refused whole.
 
 use crate::publishing::json::{json_string, Json};
-use crate::shared::name::{one_line, Name};
+use crate::shared::name::Name;
+use crate::shared::text::one_line;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 

@@ -10,7 +10,7 @@
 //! type ([`Error::refused`]), never by an `io::ErrorKind`: a system's
 //! `EINVAL` is an I/O error, whatever its kind says.
 
-use crate::shared::name::one_line;
+use crate::shared::text::one_line;
 use std::fmt;
 use std::io;
 

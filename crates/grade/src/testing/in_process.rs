@@ -3,8 +3,9 @@
 //! fuzzer; no real process is started.
 
 use crate::engine::{grade_program, prepare_fixtures, Settings};
+use crate::judging::class::Class;
 use crate::judging::fixture::Fixture;
-use crate::judging::judge::{Class, Judgement};
+use crate::judging::judge::Judgement;
 use crate::modes::grade_all::{GradeAll, Select};
 use crate::publishing::record::Row;
 use crate::testing::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch};

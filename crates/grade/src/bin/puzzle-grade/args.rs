@@ -134,8 +134,9 @@ const RUNNING: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Fuzz, Mode::Run];
 const JUDGING: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Fuzz];
 
 /// One option: its name, the name of its value (none: a flag), its help
-/// (lines after the first are indented under it), the modes that take it,
-/// and what it sets.
+/// (lines after the first are indented under it; `{formats}` in it is the
+/// formats' list, made from their rows: [`Format::help_list`]), the modes
+/// that take it, and what it sets.
 pub struct Opt {
     name: &'static str,
     /// A short name, or an older one still read.
@@ -144,6 +145,13 @@ pub struct Opt {
     help: &'static str,
     modes: &'static [Mode],
     set: fn(&mut Given, &OsStr) -> Result<(), String>,
+}
+
+impl Opt {
+    /// Its help, the tables it names made ([`Opt`]).
+    fn help_text(&self) -> String {
+        self.help.replace("{formats}", &Format::help_list())
+    }
 }
 
 /// Every option of every mode. A mode's help lists its options in this
@@ -377,7 +385,7 @@ pub const OPTIONS: &[Opt] = &[
         name: "--format",
         alias: None,
         value: Some("LIST"),
-        help: "also these platforms' files, comma-separated: for each submission gradescope (Gradescope's results.json), prairielearn (PrairieLearn's results.json), junit (JUnit XML); for the class canvas (Canvas's gradebook import, canvas.csv), moodle (Moodle's grade import, moodle.csv), which need --roster",
+        help: "also these platforms' files, comma-separated: {formats}",
         modes: &[Mode::GradeAll],
         set: |g, v| {
             for name in v.to_string_lossy().split(',') {
@@ -710,7 +718,7 @@ pub fn mode_usage(mode: Mode) -> String {
                 Some(value) => format!("  {name} {value}"),
                 None => format!("  {name}"),
             };
-            text += &aligned(&head, o.help);
+            text += &aligned(&head, &o.help_text());
         }
     }
     text += "  -h, --help              this help";
@@ -1007,7 +1015,11 @@ mod tests {
             assert!(all.contains(&format!("  {} ", mode.name())), "{all}");
         }
         for format in Format::ALL {
-            let help = OPTIONS.iter().find(|o| o.name == "--format").unwrap().help;
+            let help = OPTIONS
+                .iter()
+                .find(|o| o.name == "--format")
+                .unwrap()
+                .help_text();
             assert!(help.contains(format.name()), "{help}");
         }
     }

@@ -638,7 +638,7 @@ fn names_checked(
             _ => Err(Refused::new(
                 format!(
                     "--only {}",
-                    crate::shared::name::one_line(&given.to_string_lossy())
+                    crate::shared::text::one_line(&given.to_string_lossy())
                 ),
                 format!("no such folder in {}", folder.display()),
             )),
