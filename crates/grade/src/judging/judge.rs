@@ -9,6 +9,7 @@ use crate::judging::text::{
     parting_line, quote, quote_end,
 };
 use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
+use crate::machine::AT_BOTH;
 use puzzle_sandbox::{Ending, Limits, MemoryStop};
 use std::time::Duration;
 
@@ -140,6 +141,9 @@ pub struct Ran<'a> {
     /// With [`Ending::MemoryLimit`]: how the limit stopped it, where the
     /// runner said (how it was measured, what the run did).
     pub memory_stop: Option<MemoryStop>,
+    /// Stopped at the time or the memory limit, it was within a twentieth
+    /// of the other ([`machine::at_both_limits`](crate::machine::at_both_limits)).
+    pub at_both_limits: bool,
     /// Its stdout.
     pub out: &'a [u8],
     /// Its stderr.
@@ -220,6 +224,14 @@ impl Judging<'_> {
             ));
         }
         let (class, text) = match ran.ending {
+            Ending::TimedOut if ran.at_both_limits => {
+                let limit = limits.wall.as_secs();
+                let text = format!(
+                    "still running after {limit} s, its memory within a twentieth of the limit ({} MiB): {AT_BOTH}, and which came first is the machine's speed; killed",
+                    limits.memory >> 20
+                );
+                (Class::Timeout, text)
+            }
             Ending::TimedOut => {
                 let limit = limits.wall.as_secs();
                 let text = format!("still running after {limit} s; killed");
@@ -234,8 +246,16 @@ impl Judging<'_> {
                     Some(stop) => format!(" {}", stop.held.measured()),
                     None => String::new(),
                 };
+                let both = if ran.at_both_limits {
+                    format!(
+                        ", within a twentieth of its time limit ({} s): {AT_BOTH}, and which came first is the machine's speed",
+                        limits.wall.as_secs()
+                    )
+                } else {
+                    String::new()
+                };
                 let text = format!(
-                    "stopped by the memory limit ({mib} MiB{how}){}",
+                    "stopped by the memory limit ({mib} MiB{how}){both}{}",
                     self.with_stderr()
                 );
                 (Class::MemoryLimit, text)
@@ -418,6 +438,7 @@ mod tests {
     fn limits() -> Limits {
         Limits {
             wall: Duration::from_secs(3),
+            make_up: Duration::ZERO,
             memory: 1 << 30,
             processes: 64,
             file_size: 1 << 20,
@@ -430,10 +451,42 @@ mod tests {
         let ran = Ran {
             ending,
             memory_stop: None,
+            at_both_limits: false,
             out: out.as_bytes(),
             err: err.as_bytes(),
         };
         judge(f, &ran, &limits(), false)
+    }
+
+    /// A run stopped at one limit within a twentieth of the other is said
+    /// to be at both, in the class of the limit that stopped it.
+    #[test]
+    fn a_run_at_both_limits_says_so() {
+        let f = fixture("sol_x", b"1 2 3 b\n1 2 b 3\n");
+        let both = |ending| {
+            let ran = Ran {
+                ending,
+                memory_stop: None,
+                at_both_limits: true,
+                out: b"",
+                err: b"",
+            };
+            judge(&f, &ran, &limits(), false)
+        };
+        assert_eq!(
+            both(Ending::TimedOut),
+            Judgement::Noted(
+                Class::Timeout,
+                "still running after 3 s, its memory within a twentieth of the limit (1024 MiB): at both limits, and which came first is the machine's speed; killed".into()
+            )
+        );
+        assert_eq!(
+            both(Ending::MemoryLimit),
+            Judgement::Noted(
+                Class::MemoryLimit,
+                "stopped by the memory limit (1024 MiB), within a twentieth of its time limit (3 s): at both limits, and which came first is the machine's speed".into()
+            )
+        );
     }
 
     #[test]
@@ -552,6 +605,7 @@ mod tests {
         let ran = Ran {
             ending: Ending::Exited(0),
             memory_stop: None,
+            at_both_limits: false,
             out: b"solvavle\n",
             err: b"",
         };

@@ -86,7 +86,7 @@ pub fn resident(keeper: i32, grader: Option<Grader>) -> u64 {
 }
 
 /// The children of every thread of `pid`.
-fn children(pid: i32) -> Vec<i32> {
+pub(super) fn children(pid: i32) -> Vec<i32> {
     let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
         return Vec::new();
     };

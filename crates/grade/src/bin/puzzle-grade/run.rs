@@ -2,7 +2,8 @@
 //! standard streams.
 
 use crate::args::Given;
-use puzzle_sandbox::{Ending, Job, Limits, MemoryStop, Runner, Sandbox, Workdir};
+use puzzle_grade::made_up;
+use puzzle_sandbox::{Ending, Job, Limits, MemoryStop, Outcome, Runner, Sandbox, Workdir};
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
@@ -17,16 +18,36 @@ const SIGXFSZ: i32 = 25;
 /// The `PATH` of a program run by `puzzle-grade run`.
 const RUN_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
-/// The limits of a run: the defaults, with what was given.
+/// The limits of a run: the defaults, with what was given; the time
+/// limit is the run's own time, as a grading's is (`made_up`).
 fn limits(given: &Given) -> Limits {
-    Limits {
+    made_up(Limits {
         wall: given.time.unwrap_or(Duration::from_secs(10)),
+        make_up: Duration::ZERO,
         memory: given.memory.unwrap_or(1024 << 20),
         processes: given.processes.unwrap_or(64),
         file_size: given.file_size.unwrap_or(64 << 20),
         open_files: given.open_files.unwrap_or(64),
         folder: None,
-    }
+    })
+}
+
+/// What a run's time came to, for `-v`: `time: 1.52 s on the clock, 0.57
+/// s of CPU, 0.91 s waiting for a core`, each figure the sandbox could
+/// read (the others said to be unknown).
+fn time_line(outcome: &Outcome) -> String {
+    let s = |d: Duration| format!("{:.2} s", d.as_secs_f64());
+    let cpu = outcome
+        .cpu
+        .map_or("CPU time not measured here".into(), |c| {
+            format!("{} of CPU", s(c))
+        });
+    let waited = outcome
+        .waited
+        .map_or("waits for a core not measured here".into(), |w| {
+            format!("{} waiting for a core", s(w))
+        });
+    format!("time: {} on the clock, {cpu}, {waited}", s(outcome.elapsed))
 }
 
 /// The program to run: a name with a slash as a path from here, else looked
@@ -177,6 +198,9 @@ pub fn sandbox_command(o: &Given) -> ExitCode {
     let _ = std::fs::remove_dir_all(&scratch_root);
     match result {
         Ok(outcome) => {
+            if o.verbose {
+                let _ = writeln!(io::stderr(), "puzzle-grade: run: {}", time_line(&outcome));
+            }
             let (text, code) = describe(outcome.ending, outcome.memory_stop, &limits);
             if let Some(text) = text {
                 let caveat = if outcome.memory_limit.is_resident()
@@ -200,6 +224,21 @@ pub fn sandbox_command(o: &Given) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_time_line_names_what_was_not_measured() {
+        let mut outcome = Outcome::new(Ending::Exited(0), Duration::from_millis(1520));
+        assert_eq!(
+            time_line(&outcome),
+            "time: 1.52 s on the clock, CPU time not measured here, waits for a core not measured here"
+        );
+        outcome.cpu = Some(Duration::from_millis(570));
+        outcome.waited = Some(Duration::from_millis(910));
+        assert_eq!(
+            time_line(&outcome),
+            "time: 1.52 s on the clock, 0.57 s of CPU, 0.91 s waiting for a core"
+        );
+    }
 
     #[test]
     fn exit_status_says_how_it_ended() {

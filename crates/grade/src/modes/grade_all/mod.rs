@@ -22,6 +22,7 @@ use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
 use crate::intake::name::Name;
 use crate::judging::fixture::Fixture;
+use crate::machine;
 use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
@@ -123,6 +124,9 @@ pub struct Graded {
     /// The submissions of the grading that could not be graded at all
     /// (their rows say why), by their shown names.
     pub not_graded: Vec<String>,
+    /// The fixtures of the grading that the machine's load left NOT GRADED
+    /// (`crate::machine`), as `NAME: FIXTURE`.
+    pub machines: Vec<String>,
     /// What the marker should know of the roster (folders with no
     /// student, students with no folder or no mark); what it should know
     /// of the grades folder is told as the grading begins.
@@ -298,6 +302,15 @@ impl GradeAll<'_> {
                 .iter()
                 .filter(|r| r.row.trouble.is_some())
                 .map(|r| r.row.name.clone())
+                .collect(),
+            machines: records
+                .iter()
+                .flat_map(|r| {
+                    r.fixtures
+                        .iter()
+                        .filter(|l| l.detail.starts_with(machine::MACHINES))
+                        .map(|l| format!("{}: {}", r.row.name, l.fixture))
+                })
                 .collect(),
             notes,
         })
