@@ -783,6 +783,61 @@ fn signals_reach_the_program_which_is_not_the_namespaces_init() {
     }
 }
 
+/// The seconds `puzzle-grade run -v`'s time line gives for `what` (`of
+/// CPU`, `waiting for a core`), if it gives them.
+fn seconds_of(stderr: &str, what: &str) -> Option<f64> {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("puzzle-grade: run: time: "))?;
+    let end = line.find(&format!(" s {what}"))?;
+    line[..end].rsplit(' ').next()?.parse().ok()
+}
+
+/// Beside busy threads on every core (two a core), a program that needs
+/// 600 ms of CPU under a limit of 1 s waits for a core: the kernel's count
+/// of its waits is read at every level, the waits are made up, and the
+/// program finishes (it got two fifths of a core: 1.5 s on the clock,
+/// killed at 1 s before the make-up). A program that sleeps waits for no
+/// core, and is stopped at its limit on the clock as ever.
+#[test]
+fn a_busy_program_beside_hogs_has_its_time_at_every_level() {
+    let lab = Lab::new("busy-beside-hogs");
+    let busy = lab.compile("busy");
+    let levels = levels();
+    let hogs = common::Hogs::start(2);
+    for at in levels {
+        let ran = lab.run(at, &["-v", "--time", "1"], &busy, &["600"], None);
+        assert_eq!(ran.code, 0, "{at:?}: {}", ran.stderr);
+        let cpu_ms: f64 = ran
+            .stdout
+            .split_whitespace()
+            .next()
+            .and_then(|w| w.parse().ok())
+            .unwrap();
+        assert!(cpu_ms >= 600.0, "{at:?}: {}", ran.stdout);
+        let waited = seconds_of(&ran.stderr, "waiting for a core");
+        let cpu = seconds_of(&ran.stderr, "of CPU");
+        assert!(waited.is_some_and(|w| w > 0.05), "{at:?}: {}", ran.stderr);
+        assert!(cpu.is_some_and(|c| c >= 0.55), "{at:?}: {}", ran.stderr);
+        let ran = lab.run(
+            at,
+            &["-v", "--time", "1"],
+            Path::new("/bin/sleep"),
+            &["5"],
+            None,
+        );
+        assert_eq!(ran.code, 124, "{at:?}: {}", ran.stderr);
+        assert!(
+            ran.elapsed < Duration::from_secs(3),
+            "{at:?}: {:?}",
+            ran.elapsed
+        );
+        let waited = seconds_of(&ran.stderr, "waiting for a core");
+        assert!(waited.is_some_and(|w| w < 0.1), "{at:?}: {}", ran.stderr);
+    }
+    drop(hogs);
+}
+
 #[test]
 fn the_exit_status_is_passed_on_and_named() {
     let lab = Lab::new("the_exit_status_is_passed_on_and_named");
