@@ -17,6 +17,7 @@
 //! tell (a grading of an older version), and then the reason is unknown,
 //! and why.
 
+use crate::machine;
 use crate::marking::marks::points;
 use crate::publishing::grades::{fixtures_differ, Manifest};
 use crate::publishing::record::{FixtureLine, Record};
@@ -146,6 +147,11 @@ pub enum Reason {
     Options(Vec<String>),
     /// The sandbox changed (old → new).
     Sandbox(String),
+    /// The machine's: fixtures whose change its load or speed made (a run
+    /// at both the time and the memory limit, stopped by one in a grading
+    /// and the other in the next; a fixture the machine's load left NOT
+    /// GRADED in one), each named.
+    Machine(Vec<String>),
     /// None of these: the same sources, fixtures, scheme, options and
     /// sandbox gave another outcome.
     Flaky,
@@ -169,6 +175,11 @@ impl fmt::Display for Reason {
             Reason::Scheme(how) => write!(f, "the scheme changed ({how})"),
             Reason::Options(which) => write!(f, "the options changed ({})", which.join(", ")),
             Reason::Sandbox(how) => write!(f, "the sandbox changed ({how})"),
+            Reason::Machine(which) => write!(
+                f,
+                "the machine's, not the program's ({}: at both limits, which came first is the machine's speed; or left NOT GRADED for its load)",
+                which.join(", ")
+            ),
             Reason::Flaky => write!(
                 f,
                 "flaky: the same sources, fixtures, scheme, options and sandbox gave another outcome"
@@ -412,10 +423,30 @@ fn outcomes(old: &[FixtureLine], new: &[FixtureLine]) -> (Vec<FixtureChange>, Ve
     (changed, repriced)
 }
 
+/// Whether the change of a fixture from its line `old` to `new` is the
+/// machine's (`crate::machine`): a run at both limits, stopped by the time
+/// limit in one grading and the memory limit in the other; or one the
+/// machine's load left NOT GRADED in either.
+fn machines_change(old: &FixtureLine, new: &FixtureLine) -> bool {
+    let limits = ["TIMEOUT", "MEMORY LIMIT"];
+    let race = limits.contains(&old.class.as_str())
+        && limits.contains(&new.class.as_str())
+        && (old.detail.contains(machine::AT_BOTH) || new.detail.contains(machine::AT_BOTH));
+    let left = |l: &FixtureLine| l.class == "NOT GRADED" && l.detail.starts_with(machine::MACHINES);
+    race || left(old) || left(new)
+}
+
 /// Why `old` became `new` (both records of one submission), given what
-/// differs in the gradings' `inputs`: every reason that holds, in
-/// [`Reason`]'s order; flaky or unknown when none does.
-fn reasons(old: &Record, new: &Record, touched: &[String], inputs: &Inputs) -> Vec<Reason> {
+/// differs in the gradings' `inputs` and the fixtures whose outcome
+/// `changed`: every reason that holds, in [`Reason`]'s order; flaky or
+/// unknown when none does and the machine explains not every change.
+fn reasons(
+    old: &Record,
+    new: &Record,
+    touched: &[String],
+    changed: &[FixtureChange],
+    inputs: &Inputs,
+) -> Vec<Reason> {
     let mut reasons = Vec::new();
     if old.row.trouble.is_some() || new.row.trouble.is_some() {
         reasons.push(Reason::NotGraded);
@@ -442,7 +473,27 @@ fn reasons(old: &Record, new: &Record, touched: &[String], inputs: &Inputs) -> V
     if let Some(how) = &inputs.sandbox {
         reasons.push(Reason::Sandbox(how.clone()));
     }
-    if reasons.is_empty() {
+    let line =
+        |lines: &[FixtureLine], name: &str| lines.iter().find(|l| l.fixture == name).cloned();
+    let machines: Vec<String> = changed
+        .iter()
+        .filter(|c| {
+            match (
+                line(&old.fixtures, &c.fixture),
+                line(&new.fixtures, &c.fixture),
+            ) {
+                (Some(a), Some(b)) => machines_change(&a, &b),
+                _ => false,
+            }
+        })
+        .map(|c| c.fixture.clone())
+        .collect();
+    let all_machines = !changed.is_empty() && machines.len() == changed.len();
+    if !machines.is_empty() {
+        reasons.push(Reason::Machine(machines));
+    }
+    let explained = reasons.iter().any(|r| !matches!(r, Reason::Machine(_))) || all_machines;
+    if !explained {
         let mut unknown = inputs.unknown.clone();
         if old.sources.is_none() || new.sources.is_none() {
             unknown.push("a grading recorded no digest of its sources".into());
@@ -507,7 +558,7 @@ pub fn compare(old_words: String, old: Grading, new: Grading) -> Comparison {
                     .map(|o| o.fixture.clone())
                     .chain(repriced)
                     .collect();
-                let reasons = reasons(was, now, &touched, &inputs);
+                let reasons = reasons(was, now, &touched, &fixtures, &inputs);
                 (fixtures, reasons)
             }
         };
@@ -761,6 +812,56 @@ mod tests {
         assert!(compare(String::new(), grading(&m, &new), grading(&m, &new))
             .changes
             .is_empty());
+    }
+
+    /// A fixture stopped at the time limit in one grading and at the memory
+    /// limit in the next, its line at both limits in either, is the
+    /// machine's, not flaky; so is a fixture the machine's load left NOT
+    /// GRADED. Another change beside it is still flaky.
+    #[test]
+    fn a_race_between_the_limits_is_the_machines() {
+        let m = manifest("--timeout 5", &FIXTURES);
+        let with = |mut r: Record, i: usize, detail: String| {
+            r.fixtures[i].detail = detail;
+            r
+        };
+        let both = format!(
+            "still running after 10 s, its memory ...: {}",
+            machine::AT_BOTH
+        );
+        let old = [
+            with(record("ann", ["TIMEOUT", P, P], Some(1)), 0, both.clone()),
+            record("bob", ["TIMEOUT", P, P], Some(2)),
+            record("cat", ["TIMEOUT", P, P], Some(3)),
+            with(record("dan", ["TIMEOUT", P, W], Some(4)), 0, both),
+        ];
+        let new = [
+            record("ann", ["MEMORY LIMIT", P, P], Some(1)),
+            record("bob", ["MEMORY LIMIT", P, P], Some(2)),
+            with(
+                record("cat", ["NOT GRADED", P, P], Some(3)),
+                0,
+                format!("{}: ...", machine::MACHINES),
+            ),
+            record("dan", ["MEMORY LIMIT", P, P], Some(4)),
+        ];
+        let grading = |records| Grading {
+            manifest: Some(&m),
+            records,
+        };
+        let compared = compare(String::new(), grading(&old), grading(&new));
+        let machines = |f: &str| Reason::Machine(vec![f.into()]);
+        assert_eq!(compared.changes[0].reasons, [machines("Tests/a.inp")]);
+        // Neither line at both limits: flaky, as before.
+        assert_eq!(compared.changes[1].reasons, [Reason::Flaky]);
+        assert_eq!(compared.changes[2].reasons, [machines("Tests/a.inp")]);
+        assert_eq!(
+            compared.changes[3].reasons,
+            [machines("Tests/a.inp"), Reason::Flaky]
+        );
+        assert!(compared.text().contains(
+            "  ann: 2 → 2: the machine's, not the program's (Tests/a.inp: at both limits, which came first is the machine's speed; or left NOT GRADED for its load)\n"
+        ), "{}", compared.text());
     }
 
     #[test]
