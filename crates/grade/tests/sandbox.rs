@@ -600,6 +600,59 @@ fn graded_a_program_that_exhausts_its_memory_is_memory_limit_at_every_level() {
     }
 }
 
+/// A program stopped at the time limit with its memory near the memory
+/// limit (61 of 64 MiB) is at both, at every level (the peak a cgroup
+/// kept, or the sampler's); with its memory well under it (20 MiB), a
+/// TIMEOUT as ever.
+#[test]
+fn a_timeout_near_the_memory_limit_is_at_both_limits_at_every_level() {
+    let lab = Lab::new("near-memory-graded");
+    let exe = lab.compile("near_memory");
+    for at in levels() {
+        let dir = lab.folder("near-memory", at);
+        fs::create_dir(dir.join("Tests")).unwrap();
+        fs::copy(
+            common::repo().join("Tests/sol4_assignment_example.inp"),
+            dir.join("Tests/sol4_assignment_example.inp"),
+        )
+        .unwrap();
+        for (name, both) in [("near-61", true), ("near-20", false)] {
+            let program = dir.join(name);
+            fs::copy(&exe, &program).unwrap();
+            at.own(&dir);
+            let out = at
+                .mode(&lab.grader, "grade")
+                .args([
+                    "--memory",
+                    "64",
+                    "--timeout",
+                    "1",
+                    "--jobs",
+                    "1",
+                    "--confirm",
+                    "0",
+                ])
+                .arg(&program)
+                .current_dir(&dir)
+                .stdin(Stdio::null())
+                .output()
+                .unwrap();
+            let report = String::from_utf8_lossy(&out.stdout);
+            let line = report
+                .lines()
+                .find(|l| l.contains("Tests/sol4_assignment_example.inp: "))
+                .unwrap_or_else(|| panic!("{at:?} {name}: no line in\n{report}"));
+            let expected = if both {
+                "TIMEOUT           Tests/sol4_assignment_example.inp: still running after 1 s, its memory within a twentieth of the limit (64 MiB): at both limits, and which came first is the machine's speed; killed"
+            } else {
+                "TIMEOUT           Tests/sol4_assignment_example.inp: still running after 1 s; killed"
+            };
+            assert_eq!(line, expected, "{at:?} {name}");
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
+
 /// The memory limit counts what a program uses, not what it reserves, at
 /// every level: 1 GiB reserved and 1 MB used runs under a 512 MiB limit as
 /// root (a memory cgroup) and as an ordinary user (sampled), where an
