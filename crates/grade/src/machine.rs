@@ -199,15 +199,7 @@ mod tests {
     use super::*;
 
     fn limits() -> Limits {
-        Limits {
-            wall: Duration::from_secs(2),
-            make_up: Duration::ZERO,
-            memory: 1 << 30,
-            processes: 64,
-            file_size: 1 << 20,
-            open_files: 64,
-            folder: None,
-        }
+        crate::testing::limits(2)
     }
 
     fn timed_out(elapsed_ms: u64, waited_ms: Option<u64>) -> Outcome {

@@ -418,7 +418,6 @@ impl Judging<'_> {
 mod tests {
     use super::*;
     use std::path::PathBuf;
-    use std::time::Duration;
 
     fn fixture(name: &str, text: &[u8]) -> Fixture {
         let (expected, _) = crate::judging::fixture::reference_answer(text);
@@ -436,15 +435,7 @@ mod tests {
     }
 
     fn limits() -> Limits {
-        Limits {
-            wall: Duration::from_secs(3),
-            make_up: Duration::ZERO,
-            memory: 1 << 30,
-            processes: 64,
-            file_size: 1 << 20,
-            open_files: 64,
-            folder: None,
-        }
+        crate::testing::limits(3)
     }
 
     fn judged(f: &Fixture, ending: Ending, out: &str, err: &str) -> Judgement {

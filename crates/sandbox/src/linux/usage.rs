@@ -26,7 +26,7 @@
 //! CPU time, its waits and its sleeps, so that for one task the bound
 //! takes nothing away).
 
-use super::memory::children;
+use super::memory::descendants;
 use crate::environment::some_total;
 use std::collections::HashMap;
 use std::fs;
@@ -126,20 +126,12 @@ fn sum(seen: &HashMap<i32, (u64, u64)>) -> Usage {
 }
 
 /// Reads every thread of `keeper`'s descendants into `seen` (the keeper, a
-/// copy of the grader, not counted). At most 100,000 processes are looked
-/// at, as the memory sampler does.
+/// copy of the grader, not counted), as the memory sampler finds them.
 fn sample_tasks(keeper: i32, seen: &mut HashMap<i32, (u64, u64)>) {
     if keeper <= 0 {
         return;
     }
-    let mut todo = children(keeper);
-    let mut looked = 0;
-    while let Some(pid) = todo.pop() {
-        looked += 1;
-        if looked > 100_000 {
-            break;
-        }
-        todo.extend(children(pid));
+    for pid in descendants(keeper) {
         let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
             continue;
         };
@@ -234,8 +226,9 @@ mod tests {
         assert_eq!(four.waited(s(6)), Duration::ZERO);
     }
 
-    /// A busy child of this process is found and counted; its waits are
-    /// at most its time.
+    /// A busy child of this process is found and counted: it never sleeps,
+    /// so its time on a core and its waits for one make up its life, on a
+    /// quiet machine or a busy one.
     #[test]
     fn a_busy_childs_time_is_counted() {
         let mut child = std::process::Command::new("/bin/sh")
@@ -247,9 +240,9 @@ mod tests {
         let usage = clock.read().unwrap();
         let _ = child.kill();
         let _ = child.wait();
-        assert!(usage.cpu >= Duration::from_millis(50), "{usage:?}");
+        assert!(usage.cpu > Duration::ZERO, "{usage:?}");
         assert!(
-            usage.cpu + usage.queued <= Duration::from_secs(30),
+            usage.cpu + usage.queued >= Duration::from_millis(150),
             "{usage:?}"
         );
     }
