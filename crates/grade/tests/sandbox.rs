@@ -137,6 +137,12 @@ fn protections(at: At) -> Result<&'static str, &'static str> {
         if !out.status.success() {
             return Err(text);
         }
+        // The protections' line (the run's time line follows it).
+        let text = text
+            .lines()
+            .find(|l| l.starts_with("puzzle-grade: run: sandbox: "))
+            .unwrap_or(&text)
+            .to_string();
         if at == At::UserNamespaces && !text.contains("a user namespace") {
             return Err(format!("not in a user namespace: {text}"));
         }
@@ -1332,7 +1338,10 @@ fn in_a_container_a_program_that_exhausts_its_memory_meets_the_memory_limit() {
     };
     let _ = fs::remove_dir_all(&dir);
     assert_none_left(&name);
-    let level = err.lines().last().unwrap_or("");
+    let level = err
+        .lines()
+        .find(|l| l.starts_with("puzzle-grade: run: sandbox: "))
+        .unwrap_or("");
     assert!(
         level.starts_with("puzzle-grade: run: sandbox: level uid: ")
             && level.contains("the memory limit on resident memory, sampled every 10 ms"),
@@ -1352,7 +1361,11 @@ fn in_a_container_a_program_that_exhausts_its_memory_meets_the_memory_limit() {
     );
     let runs: Vec<&str> = err
         .lines()
-        .filter(|l| l.starts_with("puzzle-grade: run: ") && !l.contains("sandbox: level"))
+        .filter(|l| {
+            l.starts_with("puzzle-grade: run: ")
+                && !l.contains("sandbox: level")
+                && !l.starts_with("puzzle-grade: run: time: ")
+        })
         .collect();
     assert_eq!(runs.len(), 5, "{err}");
     for line in &runs[..4] {

@@ -140,9 +140,8 @@ impl fmt::Display for Load {
     }
 }
 
-/// The `total=` of the `some` line of a pressure file (`/proc/pressure/cpu`,
-/// a cgroup's `cpu.pressure`), in microseconds.
-pub(crate) fn some_total(pressure: &str) -> Option<u64> {
+/// The `total=` of the `some` line of a pressure file, in microseconds.
+fn some_total(pressure: &str) -> Option<u64> {
     pressure
         .lines()
         .find(|l| l.starts_with("some "))?

@@ -238,9 +238,9 @@ pub struct Outcome {
     pub cpu: Option<Duration>,
     /// The time it was ready to run but had no core, the machine's cores
     /// busy with other work, where the runner could read it (none: it
-    /// could not, and nothing is guessed). It is the kernel's count (a
-    /// cgroup v2 group's `cpu.pressure`, else the run's tasks'
-    /// `/proc/PID/task/TID/schedstat`), at most the wall-clock time less
+    /// could not, and nothing is guessed). It is the kernel's count for
+    /// each of the run's tasks (`/proc/PID/task/TID/schedstat`, read as the
+    /// run goes on), at most the wall-clock time less
     /// the CPU time, so that threads of one program waiting for each other
     /// on the run's one core are not counted. A program that sleeps, or
     /// waits for input, a pipe or a lock, does not wait for a core: that

@@ -10,12 +10,6 @@
 //! where there is one) mounted on their own. Groups are made under the
 //! cgroup this process is in, named `puzzle-grade.PID.N`, and removed when
 //! the run ends.
-//!
-//! A cgroup v2 group also counts the run's CPU time and the time its tasks
-//! waited for a core (`cpu.stat`, `cpu.pressure`: see `usage`), whatever
-//! controllers it has: beside cgroup v1's hierarchies, where a unified one
-//! is mounted too (a hybrid system), each run gets a group there for the
-//! count alone, when this process may make one.
 
 use std::ffi::CString;
 use std::fs;
@@ -30,22 +24,17 @@ pub struct Hierarchy {
     /// Whether the runs' groups get one core each (the cpu controller), or
     /// why not.
     cpu: Result<(), String>,
-    /// Whether the runs' groups count their CPU time and their waits for a
-    /// core (a cgroup v2 group of theirs), or why not.
-    counts: Result<(), String>,
 }
 
 #[derive(Debug)]
 enum Kind {
     /// One folder holds the controllers.
     V2(PathBuf),
-    /// The parent folders of the memory, the pids and the cpu groups, and
-    /// of the counting group in the unified hierarchy, where there is one.
+    /// The parent folders of the memory, the pids and the cpu groups.
     V1 {
         memory: PathBuf,
         pids: PathBuf,
         cpu: Option<PathBuf>,
-        unified: Option<PathBuf>,
     },
 }
 
@@ -58,9 +47,6 @@ pub struct Groups {
     kind: GroupsKind,
     /// The `cgroup.procs` files a process writes `0` to, to join.
     pub procs: Vec<CString>,
-    /// The cgroup v2 group whose `cpu.stat` and `cpu.pressure` count the
-    /// run, where there is one.
-    pub counting: Option<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -70,7 +56,6 @@ enum GroupsKind {
         memory: PathBuf,
         pids: PathBuf,
         cpu: Option<PathBuf>,
-        unified: Option<PathBuf>,
     },
 }
 
@@ -105,7 +90,6 @@ impl Hierarchy {
             match candidate {
                 Ok(mut h) => match h.create(probe_name, 1 << 30, 8) {
                     Ok(groups) => {
-                        h.counted_by(&groups);
                         groups.remove();
                         h.remove_stale();
                         return Ok(h);
@@ -116,7 +100,6 @@ impl Hierarchy {
                         h.without_cpu();
                         match h.create(probe_name, 1 << 30, 8) {
                             Ok(groups) => {
-                                h.counted_by(&groups);
                                 groups.remove();
                                 h.remove_stale();
                                 return Ok(h);
@@ -139,35 +122,9 @@ impl Hierarchy {
         }
     }
 
-    /// Notes whether the probe's `groups` count CPU time and waits; where
-    /// they do not, the runs' groups make no counting group in vain.
-    fn counted_by(&mut self, groups: &Groups) {
-        self.counts = match &groups.counting {
-            Some(dir) => super::usage::group_counts(dir),
-            None => Err(match &self.kind {
-                Kind::V2(_) => "the cgroup v2 group cannot be read".into(),
-                Kind::V1 { unified: None, .. } => "cgroup v1, and no unified hierarchy".into(),
-                Kind::V1 { .. } => {
-                    "cgroup v1, and no group of ours in the unified hierarchy".into()
-                }
-            }),
-        };
-        if self.counts.is_err() {
-            if let Kind::V1 { unified, .. } = &mut self.kind {
-                *unified = None;
-            }
-        }
-    }
-
     /// Whether the runs get one core each, or why not.
     pub fn cpu(&self) -> Result<(), &str> {
         self.cpu.as_ref().map(|_| ()).map_err(|s| s.as_str())
-    }
-
-    /// Whether the runs' groups count their CPU time and waits for a core
-    /// (else their tasks are sampled), or why not.
-    pub fn counts(&self) -> Result<(), &str> {
-        self.counts.as_ref().map(|_| ()).map_err(|s| s.as_str())
     }
 
     /// Removes the groups that graders which were killed left behind
@@ -175,12 +132,7 @@ impl Hierarchy {
     fn remove_stale(&self) {
         let parents = match &self.kind {
             Kind::V2(dir) => vec![dir],
-            Kind::V1 {
-                memory,
-                pids,
-                cpu,
-                unified,
-            } => [Some(memory), Some(pids), cpu.as_ref(), unified.as_ref()]
+            Kind::V1 { memory, pids, cpu } => [Some(memory), Some(pids), cpu.as_ref()]
                 .into_iter()
                 .flatten()
                 .collect(),
@@ -224,7 +176,6 @@ impl Hierarchy {
                 fs::create_dir(&dir)?;
                 let groups = Groups {
                     procs: vec![procs_file(&dir)],
-                    counting: Some(dir.clone()),
                     kind: GroupsKind::V2(dir.clone()),
                 };
                 fs::write(dir.join("memory.max"), memory.to_string())?;
@@ -239,7 +190,6 @@ impl Hierarchy {
                 memory: mparent,
                 pids: pparent,
                 cpu: cparent,
-                unified: uparent,
             } => {
                 let mdir = mparent.join(name);
                 let pdir = pparent.join(name);
@@ -256,23 +206,14 @@ impl Hierarchy {
                         return Err(e);
                     }
                 }
-                // For the count alone: a run without it has its tasks
-                // sampled instead.
-                let udir = uparent
-                    .as_ref()
-                    .map(|u| u.join(name))
-                    .filter(|u| fs::create_dir(u).is_ok());
                 let mut procs = vec![procs_file(&mdir), procs_file(&pdir)];
                 procs.extend(cdir.as_deref().map(procs_file));
-                procs.extend(udir.as_deref().map(procs_file));
                 let groups = Groups {
                     procs,
-                    counting: udir.clone(),
                     kind: GroupsKind::V1 {
                         memory: mdir.clone(),
                         pids: pdir.clone(),
                         cpu: cdir.clone(),
-                        unified: udir,
                     },
                 };
                 fs::write(mdir.join("memory.limit_in_bytes"), memory.to_string())?;
@@ -334,12 +275,7 @@ impl Groups {
     pub fn remove(self) {
         let dirs = match self.kind {
             GroupsKind::V2(dir) => vec![dir],
-            GroupsKind::V1 {
-                memory,
-                pids,
-                cpu,
-                unified,
-            } => [Some(memory), Some(pids), cpu, unified]
+            GroupsKind::V1 { memory, pids, cpu } => [Some(memory), Some(pids), cpu]
                 .into_iter()
                 .flatten()
                 .collect(),
@@ -456,7 +392,6 @@ fn v2_hierarchy(cgroup: &str, mountinfo: &str) -> Result<Hierarchy, String> {
     Ok(Hierarchy {
         kind: Kind::V2(dir),
         cpu,
-        counts: Err("not probed".into()),
     })
 }
 
@@ -468,18 +403,12 @@ fn v1_hierarchy(cgroup: &str, mountinfo: &str) -> Result<Hierarchy, String> {
         Ok(root.join(own.trim_start_matches('/')))
     };
     let cpu = find("cpu");
-    // The unified hierarchy of a hybrid system, for the count alone.
-    let unified = mount_point(mountinfo, "cgroup2", None)
-        .zip(own_path(cgroup, true, ""))
-        .map(|(root, own)| root.join(own.trim_start_matches('/')));
     Ok(Hierarchy {
         cpu: cpu.as_ref().map(|_| ()).map_err(Clone::clone),
-        counts: Err("not probed".into()),
         kind: Kind::V1 {
             memory: find("memory")?,
             pids: find("pids")?,
             cpu: cpu.ok(),
-            unified,
         },
     })
 }

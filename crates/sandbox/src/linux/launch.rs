@@ -102,14 +102,14 @@ impl Watch {
 /// wall-clock time makes up the time the run waited for a core, as `clock`
 /// reads it (see `job::Limits::make_up`), and the limits `watch` samples:
 /// the raw ending, the time it took and the memory it held; `Err` names
-/// the step that failed. `clock` is started on the run's keeper, and
-/// sampled as the run goes on.
+/// the step that failed. `clock` (none where the run's tasks cannot be
+/// read) is started on the run's keeper, and sampled as the run goes on.
 pub fn launch(
     plan: &Plan,
     wall: Duration,
     make_up: Duration,
     watch: &Watch,
-    clock: &mut Clock,
+    mut clock: Option<&mut Clock>,
 ) -> io::Result<Launched> {
     // Pointer arrays for execve, pointing into the plan's strings.
     let argv: Vec<*const c_char> = plan
@@ -159,7 +159,9 @@ pub fn launch(
         ));
     }
     let pid = pid as pid_t;
-    clock.started(pid);
+    if let Some(clock) = clock.as_deref_mut() {
+        clock.started(pid);
+    }
     let mut raw = None;
     let mut messages = Vec::new();
     let mut interrupted = false;
@@ -174,7 +176,9 @@ pub fn launch(
     let mut deadline = began + wall;
     let ended = loop {
         let mut sample = || {
-            clock.sample();
+            if let Some(clock) = clock.as_deref_mut() {
+                clock.sample();
+            }
             over = watch.over(pid, &mut sampled);
             over.is_some()
         };
@@ -185,9 +189,11 @@ pub fn launch(
         // At the limit, the time the run waited for a core is made up, up
         // to the cap: its limit is its own time.
         let now = Instant::now();
-        let Some(usage) = clock.read() else {
+        let Some(clock) = clock.as_deref_mut() else {
             break ended;
         };
+        clock.sample();
+        let usage = clock.total();
         let next = (began + wall + usage.waited(now - began)).min(cap);
         if next <= now {
             break ended;
@@ -196,7 +202,9 @@ pub fn launch(
     };
     if ended != Ended::Exited {
         // The run's last figures before it goes.
-        clock.sample();
+        if let Some(clock) = clock {
+            clock.sample();
+        }
         // A limit, or a signal that stops the grading: killed the same way.
         interrupted = crate::signals::caught().is_some();
         raw = Some(match (ended, over) {

@@ -239,24 +239,19 @@ impl Sandbox {
             },
             uid_processes: self.uid_processes,
         };
-        let mut clock = match groups.as_ref().and_then(|g| g.counting.clone()) {
-            Some(dir) if self.cgroups.as_ref().is_ok_and(|h| h.counts().is_ok()) => {
-                Clock::Group(dir)
-            }
-            _ if self.sampler.is_ok() => Clock::tasks(0),
-            _ => Clock::Unread,
-        };
+        // The run's tasks can be read where the memory sampler can read
+        // them.
+        let mut clock = self.sampler.is_ok().then(Clock::default);
         let result = plan::build(&setting, &job).and_then(|plan| {
             launch(
                 &plan,
                 job.limits.wall,
                 job.limits.make_up,
                 &watch,
-                &mut clock,
+                clock.as_mut(),
             )
         });
-        // Read before the groups go.
-        let usage = clock.total();
+        let usage = clock.map(|c| c.total());
         let counters = match &groups {
             Some(g) => {
                 if !isolated {
@@ -404,23 +399,15 @@ pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf
     }
     env.add(
         "waits for a core",
-        match (&found.cgroups, &sampler) {
-            (Ok(h), _) if h.counts().is_ok() => {
-                "counted by each run's cgroup v2 group (cpu.stat, cpu.pressure): a run's time limit is its own time, the waits made up".into()
-            }
-            (_, Ok(())) => format!(
-                "sampled from each run's tasks (/proc/PID/task/TID/schedstat){}: a run's time limit is its own time, the waits made up",
-                match &found.cgroups {
-                    Ok(h) => format!("; no count by a cgroup: {}", h.counts().err().unwrap_or("")),
-                    Err(_) => String::new(),
-                }
-            ),
-            (_, Err(why)) => format!(
+        match &sampler {
+            Ok(()) => "the kernel's count for each of a run's tasks (/proc/PID/task/TID/schedstat): a run's time limit is its own time, its waits made up".into(),
+            Err(why) => format!(
                 "not measured ({why}): a run's time limit is wall-clock time, and a busy machine's waits count against it"
             ),
         },
-        (found.cgroups.is_err() && sampler.is_err())
-            .then(|| "a kernel with CONFIG_PROC_CHILDREN, or cgroups".into()),
+        sampler
+            .is_err()
+            .then(|| "a kernel with CONFIG_PROC_CHILDREN".into()),
     );
     env.add(
         "memory limit",

@@ -1,36 +1,33 @@
 //! What a run got of the machine: the CPU time its processes used, and the
-//! time they were ready to run but waited for a core, both as the kernel
-//! counts them.
+//! time they were ready to run but waited for a core, as the kernel counts
+//! them for each task.
 //!
-//! Two sources, the exact one first:
+//! Every thread of the keeper's descendants (found through
+//! `/proc/PID/task/TID/children`, as the memory sampler finds them) is read
+//! from `/proc/PID/task/TID/schedstat` (its time on a core and its time
+//! waiting on a run queue, in nanoseconds) each time the grader looks,
+//! every 10 to 50 ms and at the time limit; a task's last reading is kept
+//! after it ends. A task that came and went between two looks is not
+//! counted, nor the last slice of a run that ended by itself (the CPU time
+//! of those is the keeper's `getrusage` of its children, which the grader
+//! takes when it is more). The files are readable by every user, at every
+//! level.
 //!
-//! - **a cgroup v2 group of the run's own** (its memory and pids group on a
-//!   cgroup v2 system, or a group made for the count alone in the unified
-//!   hierarchy beside cgroup v1's): `cpu.stat`'s `usage_usec` and
-//!   `cpu.pressure`'s `some` total, the time at least one of the group's
-//!   tasks was ready to run without a core. Both count every process the
-//!   run had, to its end, the short-lived ones too;
-//! - **the run's tasks, sampled**: every thread of the keeper's descendants,
-//!   found through `/proc/PID/task/TID/children` as the memory sampler
-//!   finds them, read from `/proc/PID/task/TID/schedstat` (the time on a
-//!   core and the time waiting on a run queue, in nanoseconds) each time
-//!   the grader looks; a task's last reading is kept after it ends. A task
-//!   that came and went between two looks is not counted, nor the last
-//!   slice of a run that ended by itself (the CPU time of those is the
-//!   keeper's `getrusage` of its children, which the grader takes when it
-//!   is more).
+//! Not a cgroup's `cpu.pressure`: its `some` total is each CPU's share of
+//! stalled time weighted by that CPU's busy time, not the time a run
+//! waited. A task that waited 2.81 s of 3.05 s beside four busy processes
+//! on two cores, moving between them, left its group's `some` total at
+//! 1.45 s.
 //!
 //! The waits a run's own threads make each other do on its one core (the
 //! cpu group's quota) are not the machine's: the figure is at most the
-//! run's wall-clock time less its CPU time (a single task's time is its
-//! CPU time, its waits and its sleeps, so that for one task the bound
-//! takes nothing away).
+//! run's wall-clock time less its CPU time (a single task's life is its CPU
+//! time, its waits and its sleeps, so that for one task the bound takes
+//! nothing away).
 
 use super::memory::descendants;
-use crate::environment::some_total;
 use std::collections::HashMap;
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What a run got, so far or in all.
@@ -52,99 +49,53 @@ impl Usage {
     }
 }
 
-/// How a run's usage is read.
-#[derive(Debug)]
-pub enum Clock {
-    /// A cgroup v2 group holding the run: its `cpu.stat` and `cpu.pressure`.
-    Group(PathBuf),
-    /// The keeper's descendants' threads, sampled: the last reading of
-    /// each thread id (the keeper's pid is 0 until it is started).
-    Tasks {
-        keeper: i32,
-        seen: HashMap<i32, (u64, u64)>,
-    },
-    /// Nothing can be read here.
-    Unread,
+/// Reads a run's usage from its tasks: the keeper's pid (0 until it is
+/// started) and the last reading of each thread id.
+#[derive(Debug, Default)]
+pub struct Clock {
+    keeper: i32,
+    seen: HashMap<i32, (u64, u64)>,
 }
 
 impl Clock {
-    /// The run's tasks, below `keeper` (0: not yet started), sampled.
-    pub fn tasks(keeper: i32) -> Clock {
-        Clock::Tasks {
-            keeper,
-            seen: HashMap::new(),
-        }
-    }
-
     /// The run's keeper has started, as `pid`.
     pub fn started(&mut self, pid: i32) {
-        if let Clock::Tasks { keeper, .. } = self {
-            *keeper = pid;
-        }
+        self.keeper = pid;
     }
 
-    /// Looks at the run's tasks now, where they are sampled.
+    /// Looks at the run's tasks now.
     pub fn sample(&mut self) {
-        if let Clock::Tasks { keeper, seen } = self {
-            sample_tasks(*keeper, seen);
+        if self.keeper <= 0 {
+            return;
         }
-    }
-
-    /// What the run got so far (sampling its tasks first); none where
-    /// nothing can be read.
-    pub fn read(&mut self) -> Option<Usage> {
-        match self {
-            Clock::Group(dir) => read_group(dir),
-            Clock::Tasks { keeper, seen } => {
-                sample_tasks(*keeper, seen);
-                Some(sum(seen))
-            }
-            Clock::Unread => None,
-        }
-    }
-
-    /// What the run got in all, once it has ended (no sampling: its tasks
-    /// are gone; a group's counters stay until it is removed).
-    pub fn total(&self) -> Option<Usage> {
-        match self {
-            Clock::Group(dir) => read_group(dir),
-            Clock::Tasks { seen, .. } => Some(sum(seen)),
-            Clock::Unread => None,
-        }
-    }
-}
-
-/// The sum of every thread's last reading.
-fn sum(seen: &HashMap<i32, (u64, u64)>) -> Usage {
-    let (cpu, queued) = seen
-        .values()
-        .fold((0u64, 0u64), |(c, q), (dc, dq)| (c + dc, q + dq));
-    Usage {
-        cpu: Duration::from_nanos(cpu),
-        queued: Duration::from_nanos(queued),
-    }
-}
-
-/// Reads every thread of `keeper`'s descendants into `seen` (the keeper, a
-/// copy of the grader, not counted), as the memory sampler finds them.
-fn sample_tasks(keeper: i32, seen: &mut HashMap<i32, (u64, u64)>) {
-    if keeper <= 0 {
-        return;
-    }
-    for pid in descendants(keeper) {
-        let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
-            continue;
-        };
-        for task in tasks.flatten() {
-            let Some(tid) = task.file_name().to_str().and_then(|t| t.parse().ok()) else {
+        for pid in descendants(self.keeper) {
+            let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
                 continue;
             };
-            if let Some(reading) = fs::read_to_string(task.path().join("schedstat"))
-                .ok()
-                .and_then(|s| schedstat(&s))
-            {
-                seen.insert(tid, reading);
+            for task in tasks.flatten() {
+                let Some(tid) = task.file_name().to_str().and_then(|t| t.parse().ok()) else {
+                    continue;
+                };
+                if let Some(reading) = fs::read_to_string(task.path().join("schedstat"))
+                    .ok()
+                    .and_then(|s| schedstat(&s))
+                {
+                    self.seen.insert(tid, reading);
+                }
             }
+        }
+    }
+
+    /// What the run got up to the last look: every thread's last reading,
+    /// summed.
+    pub fn total(&self) -> Usage {
+        let (cpu, queued) = self
+            .seen
+            .values()
+            .fold((0u64, 0u64), |(c, q), (dc, dq)| (c + dc, q + dq));
+        Usage {
+            cpu: Duration::from_nanos(cpu),
+            queued: Duration::from_nanos(queued),
         }
     }
 }
@@ -156,36 +107,6 @@ fn schedstat(text: &str) -> Option<(u64, u64)> {
     Some((numbers.next()??, numbers.next()??))
 }
 
-/// A cgroup v2 group's CPU time and `some` CPU pressure; none when either
-/// file cannot be read (pressure stall information off: `psi=0`).
-fn read_group(dir: &Path) -> Option<Usage> {
-    let stat = fs::read_to_string(dir.join("cpu.stat")).ok()?;
-    let pressure = fs::read_to_string(dir.join("cpu.pressure")).ok()?;
-    Some(Usage {
-        cpu: Duration::from_micros(usage_usec(&stat)?),
-        queued: Duration::from_micros(some_total(&pressure)?),
-    })
-}
-
-/// `usage_usec` of a `cpu.stat` text.
-fn usage_usec(stat: &str) -> Option<u64> {
-    stat.lines()
-        .find_map(|l| l.strip_prefix("usage_usec "))
-        .and_then(|v| v.trim().parse().ok())
-}
-
-/// Whether a cgroup v2 group at `dir` gives both counts (read once, when the
-/// sandbox probes its cgroups), or why not.
-pub fn group_counts(dir: &Path) -> Result<(), String> {
-    match read_group(dir) {
-        Some(_) => Ok(()),
-        None => Err(format!(
-            "{} has no readable cpu.stat and cpu.pressure (pressure stall information off?)",
-            dir.display()
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,17 +116,6 @@ mod tests {
         assert_eq!(schedstat("1500 250 7\n"), Some((1500, 250)));
         assert_eq!(schedstat("1500\n"), None);
         assert_eq!(schedstat("x 1 2"), None);
-        let stat = "usage_usec 754086\nuser_usec 750258\nsystem_usec 3827\n";
-        assert_eq!(usage_usec(stat), Some(754_086));
-        let pressure = "some avg10=9.05 avg60=1.63 avg300=0.34 total=1149713\n\
-                        full avg10=9.05 avg60=1.63 avg300=0.34 total=1149000\n";
-        assert_eq!(some_total(pressure), Some(1_149_713));
-        assert_eq!(some_total("full avg10=0 total=5\n"), None);
-        assert_eq!(
-            read_group(Path::new("/nonexistent")),
-            None,
-            "a group that cannot be read gives nothing"
-        );
     }
 
     /// For one task the bound takes nothing away; threads that queue for
@@ -236,8 +146,10 @@ mod tests {
             .spawn()
             .unwrap();
         std::thread::sleep(Duration::from_millis(300));
-        let mut clock = Clock::tasks(std::process::id() as i32);
-        let usage = clock.read().unwrap();
+        let mut clock = Clock::default();
+        clock.started(std::process::id() as i32);
+        clock.sample();
+        let usage = clock.total();
         let _ = child.kill();
         let _ = child.wait();
         assert!(usage.cpu > Duration::ZERO, "{usage:?}");
