@@ -287,12 +287,19 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     );
     assert!(found.input.len() <= 20, "{text}");
     assert!(text.contains("1 fault found in"), "{text}");
-    // The reference itself yields nothing.
+    // The reference itself yields nothing, on 40 inputs: a count, not a
+    // second of fuzzing (a second made 10 inputs or fewer on a fresh clone
+    // at load 17, and the test failed).
     let right = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
     let mut transcript = Vec::new();
-    let summary = crate::modes::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
+    let counted = crate::modes::fuzz::Options {
+        seconds: 600,
+        inputs: Some(40),
+        ..options
+    };
+    let summary = crate::modes::fuzz::fuzz(&right, &counted, &work, &mut transcript).unwrap();
     assert!(summary.found.is_empty());
-    assert!(summary.inputs > 10);
+    assert_eq!(summary.inputs, 40);
 }
 
 #[test]
