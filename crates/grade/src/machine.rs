@@ -77,7 +77,8 @@ pub const AT_BOTH: &str = "at both limits";
 /// graded begins, which a regrading and the feedback read.
 pub const MACHINES: &str = "the machine's, not the program's";
 
-/// `limits` with the make-up of the rule: [`MAKE_UP`] times its time limit.
+/// `limits` with the make-up of the rule: `MAKE_UP` (three) times its time
+/// limit.
 pub fn made_up(limits: Limits) -> Limits {
     Limits {
         make_up: limits.wall * MAKE_UP,
