@@ -24,8 +24,8 @@ use std::time::Duration;
 /// The limits of a build command.
 pub fn build_limits(seconds: u64) -> Limits {
     // A compiler is busy: on a busy machine its waits for a core are made
-    // up, as a program's are (crate::machine).
-    crate::machine::made_up(Limits {
+    // up, as a program's are (crate::shared::machine).
+    crate::shared::machine::made_up(Limits {
         wall: Duration::from_secs(seconds),
         make_up: Duration::ZERO,
         memory: 2 << 30,
@@ -113,7 +113,7 @@ pub fn read_log(log: &Path) -> io::Result<Vec<u8>> {
 /// linker diagnostic (`error:`, `undefined reference`), else the first that
 /// says `error` at all (`make: *** ... Error 1`), whatever its case.
 fn first_error(log: &[u8]) -> Option<String> {
-    let lines = crate::judging::text::lines(log);
+    let lines = crate::shared::text::lines(log);
     let has = |line: &[u8], word: &[u8]| {
         line.to_ascii_lowercase()
             .windows(word.len())

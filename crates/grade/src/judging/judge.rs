@@ -4,12 +4,12 @@
 
 use crate::judging::fixture::{Allowed, Category, Fixture};
 use crate::judging::open_choice::in_words;
-use crate::judging::text::{
+use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
+use crate::shared::machine::AT_BOTH;
+use crate::shared::text::{
     difference, echoes_a_board, has_text, kind_of_difference, lines, message, not_one_error_line,
     parting_line, quote, quote_end,
 };
-use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
-use crate::machine::AT_BOTH;
 use puzzle_sandbox::{Ending, Limits, MemoryStop};
 use std::time::Duration;
 
@@ -142,7 +142,7 @@ pub struct Ran<'a> {
     /// runner said (how it was measured, what the run did).
     pub memory_stop: Option<MemoryStop>,
     /// Stopped at the time or the memory limit, it was within a twentieth
-    /// of the other ([`machine::at_both_limits`](crate::machine::at_both_limits)).
+    /// of the other ([`machine::at_both_limits`](crate::shared::machine::at_both_limits)).
     pub at_both_limits: bool,
     /// Its stdout.
     pub out: &'a [u8],
@@ -370,7 +370,7 @@ impl Judging<'_> {
             );
             Judgement::Noted(Class::Format, text)
         } else {
-            Judgement::Message(crate::judging::text::message(ran.out, true))
+            Judgement::Message(crate::shared::text::message(ran.out, true))
         }
     }
 

@@ -92,7 +92,7 @@ impl Part {
             Part::ExitStatus => class != Class::WrongExitStatus,
             // NOT GRADED loses nothing: a misnamed fixture is worth nothing
             // anyway, and one the machine's load kept from being graded
-            // keeps its points (crate::machine).
+            // keeps its points (crate::shared::machine).
             Part::Format => matches!(class, Class::Open | Class::NotGraded),
         }
     }
@@ -582,7 +582,7 @@ mod tests {
             graded(Judgement::Passed),
             graded(Judgement::Noted(
                 Class::NotGraded,
-                format!("{}: ...", crate::machine::MACHINES),
+                format!("{}: ...", crate::shared::machine::MACHINES),
             )),
         ];
         let score = scheme.score(&fixtures, &machines);

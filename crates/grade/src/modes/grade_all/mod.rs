@@ -20,18 +20,18 @@ mod submission;
 
 use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
-use crate::intake::name::Name;
 use crate::judging::fixture::Fixture;
-use crate::machine;
 use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
     fixtures_differ, keep_previous, move_into_place, read_previous, remove_grading_files,
     remove_stale_parts, remove_submission_files, utc_now, write_atomic, Earlier, Gradebook,
-    GradesLock, Manifest, Shard,
+    GradesLock, Manifest, Shard, Terms,
 };
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
+use crate::shared::machine;
+use crate::shared::name::Name;
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
 use std::fs;
@@ -125,7 +125,7 @@ pub struct Graded {
     /// (their rows say why), by their shown names.
     pub not_graded: Vec<String>,
     /// The fixtures of the grading that the machine's load left NOT GRADED
-    /// (`crate::machine`), as `NAME: FIXTURE`.
+    /// (`crate::shared::machine`), as `NAME: FIXTURE`.
     pub machines: Vec<String>,
     /// What the marker should know of the roster (folders with no
     /// student, students with no folder or no mark); what it should know
@@ -208,6 +208,15 @@ impl GradeAll<'_> {
                 .fixtures
                 .iter()
                 .map(|f| (f.shown.clone(), f.digest))
+                .collect(),
+            terms: self
+                .fixtures
+                .iter()
+                .map(|f| Terms {
+                    fixture: f.shown.clone(),
+                    time_limit: self.settings.limits(f).wall.as_secs(),
+                    weight: self.settings.scheme.weight(f),
+                })
                 .collect(),
             gradebook: self.gradebook.clone(),
         };
@@ -642,7 +651,7 @@ fn names_checked(
             Some(name) if folder_names.contains(&name) => Ok(name),
             _ => Err(format!(
                 "--only {}: no such folder in {}",
-                crate::intake::name::one_line(&given.to_string_lossy()),
+                crate::shared::name::one_line(&given.to_string_lossy()),
                 folder.display()
             )),
         })
