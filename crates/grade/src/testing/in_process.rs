@@ -902,13 +902,23 @@ fn every_run_may_make_up_its_waits_within_the_budget() {
     assert!(seen.iter().all(
         |&(wall, make_up)| wall == Duration::from_secs(2) && make_up == Duration::from_secs(6)
     ));
-    let budgeted = Settings {
-        budget: Some(Duration::from_secs(5)),
-        ..settings
-    };
+    // A budget that ends in 5 s: no run may go past it.
     let runner = FakeRunner::new(|call: &Call| {
         assert!(call.limits.wall + call.limits.make_up <= Duration::from_secs(5));
         Reply::reference(call.stdin)
     });
-    flaky_grading(&runner, &budgeted, "made-up-budget");
+    let scratch = Scratch::new("made-up-budget");
+    let fixtures = few(&scratch, &[("sol_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let graded = grade_program(
+        &runner,
+        &scratch.0.join("puzzle"),
+        &fixtures,
+        &settings,
+        &scratch.0,
+        &|_| {},
+        Some(deadline),
+    )
+    .unwrap();
+    assert_eq!(graded[0].judgement, Judgement::Passed);
 }
