@@ -684,6 +684,16 @@ fn flaky_grading(
     settings: &Settings,
     name: &str,
 ) -> Vec<crate::judging::judge::Graded> {
+    grading_until(runner, settings, name, None)
+}
+
+/// [`flaky_grading`] with the budget ending at `deadline`.
+fn grading_until(
+    runner: &FakeRunner<impl Fn(&Call) -> Reply + Sync>,
+    settings: &Settings,
+    name: &str,
+    deadline: Option<std::time::Instant>,
+) -> Vec<crate::judging::judge::Graded> {
     let scratch = Scratch::new(name);
     let fixtures = few(
         &scratch,
@@ -699,7 +709,7 @@ fn flaky_grading(
         settings,
         &scratch.0,
         &|_| {},
-        None,
+        deadline,
     )
     .unwrap()
 }
@@ -907,18 +917,7 @@ fn every_run_may_make_up_its_waits_within_the_budget() {
         assert!(call.limits.wall + call.limits.make_up <= Duration::from_secs(5));
         Reply::reference(call.stdin)
     });
-    let scratch = Scratch::new("made-up-budget");
-    let fixtures = few(&scratch, &[("sol_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    let graded = grade_program(
-        &runner,
-        &scratch.0.join("puzzle"),
-        &fixtures,
-        &settings,
-        &scratch.0,
-        &|_| {},
-        Some(deadline),
-    )
-    .unwrap();
+    let graded = grading_until(&runner, &settings, "made-up-budget", Some(deadline));
     assert_eq!(graded[0].judgement, Judgement::Passed);
 }
