@@ -2,13 +2,16 @@
 //! the results in the fixtures' order. A run is described by a [`Job`] that
 //! a [`Runner`] carries out, then judged ([`crate::judging::judge`]); the
 //! budget (`--budget`) and the cap on timeouts (`--max-timeouts`) leave the
-//! fixtures after them NOT RUN. The prober ([`crate::probing`]) and the
-//! modes ([`crate::modes`]) stand on it.
+//! fixtures after them NOT RUN; a run the machine's load kept from its time
+//! is run again on a quieter machine, or its fixture is NOT GRADED, the
+//! machine's (the rule of [`crate::shared::machine`]). The prober
+//! ([`crate::probing`]) and the modes ([`crate::modes`]) stand on it.
 
 use crate::judging::class::Class;
 use crate::judging::fixture::{self, Allowed, Fixture};
 use crate::judging::judge::{judge, Graded, Judgement, Ran};
 use crate::marking::marks;
+use crate::shared::machine;
 use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -76,18 +79,20 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The limits of a run on `fixture`.
+    /// The limits of a run on `fixture` (its waits for a core made up, as
+    /// [`machine::made_up`] says).
     pub fn limits(&self, fixture: &Fixture) -> Limits {
-        Limits {
+        machine::made_up(Limits {
             wall: Duration::from_secs(
                 fixture.time_limit(self.scheme.time_limit(fixture).or(self.timeout)),
             ),
+            make_up: Duration::ZERO,
             memory: self.memory,
             processes: self.processes,
             file_size: fixture.output_cap(),
             open_files: self.open_files,
             folder: None,
-        }
+        })
     }
 }
 
@@ -127,18 +132,82 @@ struct Confirmations {
     in_a_row: Mutex<[usize; Class::ALL.len()]>,
 }
 
+/// One judged run of a program on a fixture ([`run_once`]), and, when the
+/// machine's load kept it from its time, the figures that show it
+/// ([`machine::machines_share`]): then its judgement says nothing of the
+/// program.
+struct Once {
+    graded: Graded,
+    machines: Option<String>,
+}
+
+/// A judged run of the program on a fixture that the machine's load did
+/// not decide (`once` being one run, [`run_once`]): a run that was the
+/// machine's is run again once the machine is quieter, [`machine::RETRIES`]
+/// times; if every run was the machine's, the fixture is NOT GRADED, the
+/// machine's, and its points are kept. No wait goes past `deadline`.
+fn fair_run(once: &dyn Fn() -> io::Result<Once>, deadline: Option<Instant>) -> io::Result<Graded> {
+    let first = once()?;
+    let Some(share) = first.machines else {
+        return Ok(first.graded);
+    };
+    let mut story = share;
+    let mut last = first.graded;
+    for _ in 0..machine::RETRIES {
+        let left = deadline.map_or(machine::QUIET_WAIT, |d| {
+            d.saturating_duration_since(Instant::now())
+        });
+        let (waited, _) = machine::wait_for_quieter(left.min(machine::QUIET_WAIT));
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let again = once()?;
+        let Some(share) = again.machines else {
+            return Ok(again.graded);
+        };
+        story.push_str(&format!(
+            "; then, after {:.0} s waiting for a quieter machine, {share}",
+            waited.as_secs_f64()
+        ));
+        last = again.graded;
+    }
+    Ok(Graded {
+        judgement: Judgement::Noted(
+            Class::NotGraded,
+            format!(
+                "{}: stopped at its time limit ({} s) before it had its time: {story}; no marks lost: grade it again on a quieter machine",
+                machine::MACHINES,
+                last.time.map_or(0, |(_, limit)| limit),
+            ),
+        ),
+        ..last
+    })
+}
+
+/// Whether a fixture's graded run was left NOT GRADED by the machine's
+/// load.
+fn is_machines(graded: &Graded) -> bool {
+    matches!(&graded.judgement, Judgement::Noted(Class::NotGraded, text) if text.starts_with(machine::MACHINES))
+}
+
 /// Runs a fixture as the settings ask, `once` being one judged run of the
-/// program on it ([`run_once`]): once; `repeat` times; a failure the machine
-/// may have caused `confirm` more times. Runs that disagree make it FLAKY
-/// ([`Graded::flaky`]), marked by the rule of [`combine`].
+/// program on it ([`run_once`]), each kept from the machine's load
+/// ([`fair_run`]): once; `repeat` times; a failure the machine may have
+/// caused `confirm` more times. Runs that disagree make it FLAKY
+/// ([`Graded::flaky`]), marked by the rule of [`combine`]; a repeat or a
+/// confirmation the machine's load kept from its time is left out.
 fn run_fixture(
-    once: &dyn Fn() -> io::Result<Graded>,
+    once: &dyn Fn() -> io::Result<Once>,
     settings: &Settings,
     deadline: Option<Instant>,
     confirmations: &Confirmations,
 ) -> io::Result<Graded> {
+    let once = || fair_run(once, deadline);
     let first = once()?;
-    if first.time.is_none() || matches!(first.judgement, Judgement::Noted(Class::NotRun, _)) {
+    if first.time.is_none()
+        || matches!(first.judgement, Judgement::Noted(Class::NotRun, _))
+        || is_machines(&first)
+    {
         return Ok(first);
     }
     let mut runs = vec![first];
@@ -146,7 +215,10 @@ fn run_fixture(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        runs.push(once()?);
+        let again = once()?;
+        if !is_machines(&again) {
+            runs.push(again);
+        }
     }
     if let (1, Some(class)) = (runs.len(), machine_may_decide(&runs[0].judgement)) {
         let confirm = lock(&confirmations.in_a_row)[class as usize] < CONFIRMED_ENOUGH;
@@ -156,6 +228,9 @@ fn run_fixture(
                     break;
                 }
                 let again = once()?;
+                if is_machines(&again) {
+                    break;
+                }
                 let agrees = again.judgement.outcome(settings.strict) == class.name();
                 runs.push(again);
                 if !agrees {
@@ -235,21 +310,27 @@ fn run_once(
     work: &Path,
     slot: usize,
     deadline: Option<Instant>,
-) -> io::Result<Graded> {
+) -> io::Result<Once> {
     if let Allowed::NotGraded(why) = &fixture.allowed {
-        return Ok(Graded {
-            judgement: Judgement::Noted(Class::NotGraded, why.clone()),
-            time: None,
-            flaky: None,
+        return Ok(Once {
+            graded: Graded {
+                judgement: Judgement::Noted(Class::NotGraded, why.clone()),
+                time: None,
+                flaky: None,
+            },
+            machines: None,
         });
     }
     let mut limits = settings.limits(fixture);
-    // The budget's remainder, when it is less than the run's own limit.
-    let cut = deadline
-        .map(|d| d.saturating_duration_since(Instant::now()))
-        .filter(|left| *left < limits.wall);
+    // The budget's remainder, when it is less than the run's own limit;
+    // the waits made up only within it.
+    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let cut = left.filter(|left| *left < limits.wall);
     if let Some(left) = cut {
         limits.wall = left;
+    }
+    if let Some(left) = left {
+        limits.make_up = limits.make_up.min(left.saturating_sub(limits.wall));
     }
     let out_path = work.join(format!("{slot}.out"));
     let err_path = work.join(format!("{slot}.err"));
@@ -271,9 +352,11 @@ fn run_once(
     let ran = Ran {
         ending: outcome.ending,
         memory_stop: outcome.memory_stop,
+        at_both_limits: machine::at_both_limits(&outcome, &limits),
         out: &out,
         err: &err,
     };
+    let machines = machine::machines_share(&outcome, &limits);
     let judgement = match (cut, outcome.ending) {
         (Some(_), Ending::TimedOut) => Judgement::Noted(Class::NotRun, budget_spent(settings)),
         _ => judge(fixture, &ran, &limits, settings.strict),
@@ -297,10 +380,13 @@ fn run_once(
         }
         other => other,
     };
-    Ok(Graded {
-        judgement,
-        time: Some((outcome.elapsed, limits.wall.as_secs())),
-        flaky: None,
+    Ok(Once {
+        graded: Graded {
+            judgement,
+            time: Some((outcome.elapsed, limits.wall.as_secs())),
+            flaky: None,
+        },
+        machines: machines.filter(|_| cut.is_none()),
     })
 }
 

@@ -299,7 +299,7 @@ pub const CLASSES: [Row; 14] = [
         machine_may_decide: true,
         suspects: &[],
         since: 1,
-        what: "still running at the time limit (or its CPU time limit); killed, with every process it started",
+        what: "still running at the time limit, having had its time (its own time: wall-clock time less its waits for a core, made up on a busy machine; or its CPU time limit); killed, with every process it started",
     },
     Row {
         class: Class::MemoryLimit,
@@ -352,11 +352,14 @@ pub const CLASSES: [Row; 14] = [
         name: "NOT GRADED",
         fails: Fails::Always,
         column: CRASH,
-        costs: &[Part::Format],
+        // Nothing: a misnamed fixture is worth nothing anyway, and one the
+        // machine's load kept from being graded keeps its points
+        // (crate::shared::machine).
+        costs: &[],
         machine_may_decide: false,
         suspects: &[],
         since: 1,
-        what: "(`./puzzle` itself does not answer as the fixture's name says: the fixture is misnamed)",
+        what: "(`./puzzle` itself does not answer as the fixture's name says: the fixture is misnamed); or the machine's load kept the program from its time twice, a wait for a quieter machine apart (`the machine's, not the program's: ...`, [Time and the machine's load](#time-and-the-machines-load)): no marks lost",
     },
     Row {
         class: Class::NotRun,
@@ -551,14 +554,16 @@ mod tests {
 
     #[test]
     fn what_a_class_costs_follows_what_it_is() {
-        // What fails loses the format's part; what does not, nothing.
+        // What fails loses the format's part; what does not, nothing; nor
+        // does what was not graded (the machine's, or a misnamed fixture).
         for class in Class::ALL {
             assert_eq!(
                 class.earns(Part::Format),
-                matches!(class, Class::Open),
+                matches!(class, Class::Open | Class::NotGraded),
                 "{class:?}"
             );
         }
+        assert!(Part::ALL.iter().all(|&p| Class::NotGraded.earns(p)));
         // A run that did not end by itself, or did not run, earns nothing.
         for class in [
             Class::Timeout,

@@ -12,6 +12,7 @@ use crate::testing::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch}
 use puzzle_sandbox::{Ending, MemoryLimit, MemoryStop, Runner};
 use std::fs;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The repository's `Tests/`.
 fn tests_folder() -> PathBuf {
@@ -289,12 +290,19 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     );
     assert!(found.input.len() <= 20, "{text}");
     assert!(text.contains("1 fault found in"), "{text}");
-    // The reference itself yields nothing.
+    // The reference itself yields nothing, on 40 inputs: a count, not a
+    // second of fuzzing (a second made 10 inputs or fewer on a fresh clone
+    // at load 17, and the test failed).
     let right = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
     let mut transcript = Vec::new();
-    let summary = crate::probing::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
+    let counted = crate::probing::fuzz::Options {
+        seconds: 600,
+        inputs: Some(40),
+        ..options
+    };
+    let summary = crate::probing::fuzz::fuzz(&right, &counted, &work, &mut transcript).unwrap();
     assert!(summary.found.is_empty());
-    assert!(summary.inputs > 10);
+    assert_eq!(summary.inputs, 40);
 }
 
 #[test]
@@ -677,6 +685,16 @@ fn flaky_grading(
     settings: &Settings,
     name: &str,
 ) -> Vec<crate::judging::judge::Graded> {
+    grading_until(runner, settings, name, None)
+}
+
+/// [`flaky_grading`] with the budget ending at `deadline`.
+fn grading_until(
+    runner: &FakeRunner<impl Fn(&Call) -> Reply + Sync>,
+    settings: &Settings,
+    name: &str,
+    deadline: Option<std::time::Instant>,
+) -> Vec<crate::judging::judge::Graded> {
     let scratch = Scratch::new(name);
     let fixtures = few(
         &scratch,
@@ -692,7 +710,7 @@ fn flaky_grading(
         settings,
         &scratch.0,
         &|_| {},
-        None,
+        deadline,
     )
     .unwrap()
 }
@@ -810,4 +828,97 @@ fn a_program_that_always_times_out_is_confirmed_three_times_then_believed() {
         .all(|g| matches!(g.judgement, Judgement::Noted(Class::Timeout, _)) && g.flaky.is_none()));
     // Six fixtures; the first three confirmed by a second run each.
     assert_eq!(runner.runs_of("puzzle"), 6 + 3);
+}
+
+/// A run stopped at its limit before it had its time is the machine's: it
+/// is run again once the machine is quieter, and when that run is starved
+/// too, the fixture is NOT GRADED, the machine's, its points kept; a run
+/// that had its time, its waits made up, is a TIMEOUT.
+#[test]
+fn a_run_starved_of_its_time_is_run_again_then_left_not_graded_the_machines() {
+    let settings = Settings {
+        jobs: 1,
+        ..Settings::default()
+    };
+    let starved = FakeRunner::new(|call: &Call| Reply::starved(call.limits));
+    let graded = flaky_grading(&starved, &settings, "starved");
+    for g in &graded {
+        let Judgement::Noted(Class::NotGraded, text) = &g.judgement else {
+            panic!("{g:?}");
+        };
+        assert!(
+            text.starts_with("the machine's, not the program's: stopped at its time limit (11 s) before it had its time: 2.20 s of its own time, 41.80 s waiting for a core, 44.00 s on the clock; then, after "),
+            "{text}"
+        );
+        assert!(
+            text.contains(" s waiting for a quieter machine, 2.20 s of its own time, "),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("no marks lost: grade it again on a quieter machine"),
+            "{text}"
+        );
+        assert!(g.flaky.is_none());
+    }
+    // Each fixture run twice, and no confirmation of a TIMEOUT.
+    assert_eq!(starved.runs_of("puzzle"), 4);
+    let scratch = Scratch::new("starved-score");
+    let fixtures = few(&scratch, &[("sol_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
+    let score = settings.scheme.score(&fixtures, &graded[..1]);
+    assert_eq!(score.total, score.max);
+
+    // Starved once, then its time: judged on the run that had it.
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let calls = AtomicUsize::new(0);
+    let once = FakeRunner::new(|call: &Call| {
+        if calls.fetch_add(1, Ordering::SeqCst) == 0 {
+            Reply::starved(call.limits)
+        } else {
+            Reply::reference(call.stdin)
+        }
+    });
+    let graded = flaky_grading(&once, &settings, "starved-once");
+    assert!(graded
+        .iter()
+        .all(|g| g.judgement == Judgement::Passed && g.flaky.is_none()));
+    assert_eq!(once.runs_of("puzzle"), 3);
+
+    // Its waits made up, it had its time: a TIMEOUT, confirmed as ever.
+    let made_up = FakeRunner::new(|call: &Call| Reply::timed_out_made_up(call.limits));
+    let graded = flaky_grading(&made_up, &settings, "made-up");
+    assert!(graded
+        .iter()
+        .all(|g| matches!(g.judgement, Judgement::Noted(Class::Timeout, _))));
+    assert_eq!(made_up.runs_of("puzzle"), 4);
+}
+
+/// Every run of a fixture has its waits for a core made up, three limits
+/// more, and no more than the budget leaves.
+#[test]
+fn every_run_may_make_up_its_waits_within_the_budget() {
+    let seen = std::sync::Mutex::new(Vec::new());
+    let runner = FakeRunner::new(|call: &Call| {
+        seen.lock()
+            .unwrap()
+            .push((call.limits.wall, call.limits.make_up));
+        Reply::reference(call.stdin)
+    });
+    let settings = Settings {
+        jobs: 1,
+        timeout: Some(2),
+        ..Settings::default()
+    };
+    flaky_grading(&runner, &settings, "made-up-limits");
+    let seen = std::mem::take(&mut *seen.lock().unwrap());
+    assert!(seen.iter().all(
+        |&(wall, make_up)| wall == Duration::from_secs(2) && make_up == Duration::from_secs(6)
+    ));
+    // A budget that ends in 5 s: no run may go past it.
+    let runner = FakeRunner::new(|call: &Call| {
+        assert!(call.limits.wall + call.limits.make_up <= Duration::from_secs(5));
+        Reply::reference(call.stdin)
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    let graded = grading_until(&runner, &settings, "made-up-budget", Some(deadline));
+    assert_eq!(graded[0].judgement, Judgement::Passed);
 }
