@@ -7,7 +7,7 @@
 //! machine's (the rule of [`crate::shared::machine`]). The prober
 //! ([`crate::probing`]) and the modes ([`crate::modes`]) stand on it.
 
-use crate::judging::class::Class;
+use crate::judging::class::{Class, Outcome};
 use crate::judging::fixture::{self, Allowed, Fixture};
 use crate::judging::judge::{judge, Graded, Judgement, Ran};
 use crate::marking::marks;
@@ -231,7 +231,7 @@ fn run_fixture(
                 if is_machines(&again) {
                     break;
                 }
-                let agrees = again.judgement.outcome(settings.strict) == class.name();
+                let agrees = again.judgement.outcome(settings.strict) == Outcome::Noted(class);
                 runs.push(again);
                 if !agrees {
                     break;
@@ -239,7 +239,7 @@ fn run_fixture(
             }
             let agreed = runs
                 .iter()
-                .all(|r| r.judgement.outcome(settings.strict) == class.name());
+                .all(|r| r.judgement.outcome(settings.strict) == Outcome::Noted(class));
             let mut in_a_row = lock(&confirmations.in_a_row);
             in_a_row[class as usize] = if agreed {
                 in_a_row[class as usize] + 1
@@ -259,14 +259,14 @@ fn run_fixture(
 /// otherwise the worst of all (a program whose answer, or whose crash,
 /// changes from run to run is at fault, as with uninitialised memory).
 fn combine(mut runs: Vec<Graded>, strict: bool) -> Graded {
-    let outcomes: Vec<&str> = runs.iter().map(|r| r.judgement.outcome(strict)).collect();
+    let outcomes: Vec<Outcome> = runs.iter().map(|r| r.judgement.outcome(strict)).collect();
     if outcomes.iter().all(|o| *o == outcomes[0]) {
         return runs.swap_remove(0);
     }
     let said: Vec<String> = outcomes
         .iter()
         .enumerate()
-        .map(|(i, o)| format!("{o} in run {}", i + 1))
+        .map(|(i, o)| format!("{} in run {}", o.name(), i + 1))
         .collect();
     // Worse first: a failing class before passing, and the more serious
     // class (Class's order) first.
@@ -275,7 +275,7 @@ fn combine(mut runs: Vec<Graded>, strict: bool) -> Graded {
         _ => 0,
     };
     let finished: Vec<usize> = (0..runs.len())
-        .filter(|&i| outcomes[i] != Class::Timeout.name())
+        .filter(|&i| outcomes[i] != Outcome::Noted(Class::Timeout))
         .collect();
     let only_timing = !finished.is_empty()
         && finished

@@ -48,11 +48,11 @@ mod testing;
 
 pub use engine::{prepare_fixtures, Settings};
 pub use intake::build::is_executable;
-pub use judging::class::Class;
-pub use judging::fixture::Fixture;
+pub use judging::class::{Class, Outcome};
+pub use judging::fixture::{Category, Fixture};
 pub use judging::judge::Graded;
 pub use marking::cause::Confirmed;
-pub use marking::marks::{lost_in_words, points, Scheme};
+pub use marking::marks::{lost_in_words, points, Scheme, Visibility};
 pub use modes::check::check_reference;
 pub use modes::check_environment::check_environment;
 pub use modes::diff::diff;
@@ -63,16 +63,19 @@ pub use modes::merge::{merge, Merged};
 pub use modes::open::open_choices;
 pub use modes::run::{default_limits as default_run_limits, Ended, NotRun, Run};
 pub use probing::fuzz::{Options as FuzzOptions, Summary as FuzzSummary};
-pub use publishing::changes::{Change, Comparison, FixtureChange, Inputs, Mark, Reason};
+pub use publishing::changes::{
+    Change, Comparison, FixtureChange, Inputs, Mark, OptionChange, Reason,
+};
 pub use publishing::formats::{Format, Scope};
 pub use publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
 pub use publishing::grades::{Gradebook, Manifest, Shard};
 pub use publishing::json::Json;
+pub use publishing::options::{Options, Setting};
 pub use publishing::page::class_page;
 pub use publishing::record::{FixtureLine, Record, Row, RowMarks, CLASSES};
 pub use publishing::roster::{Roster, Student, MAX_ROSTER};
 pub use publishing::summaries::write_summary_files;
-pub use puzzle_sandbox::{Ending, Job, Limits, Outcome, Runner, Workdir};
+pub use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
 pub use shared::digest::fnv1a;
 pub use shared::error::{Error, Refused};
 pub use shared::machine::{busy_at_end, busy_at_start, made_up};

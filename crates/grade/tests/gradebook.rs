@@ -14,10 +14,10 @@
 
 use crate::common;
 
-use common::grader_bin;
+use common::grader;
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The roster: a byte-order mark, CRLF, the columns in another order, a
 /// column the grader ignores, quoted names with a comma and quotes.
@@ -47,15 +47,6 @@ fn class(name: &str) -> common::Scratch {
     );
     fs::write(dir.join("roster.csv"), ROSTER).unwrap();
     dir
-}
-
-/// `puzzle-grade` with `args` in `dir`.
-fn grader(dir: &Path, args: &[&str]) -> Output {
-    Command::new(grader_bin())
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
 }
 
 /// `grade-all subs` with the roster, both gradebooks and `more`.

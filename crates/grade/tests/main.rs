@@ -23,5 +23,6 @@ mod load;
 mod marks;
 mod old_gradings;
 mod page;
+mod readers;
 mod regrading;
 mod sandbox;

@@ -13,10 +13,9 @@
 
 use crate::common;
 
-use common::{grader_bin, masked, repo, Scratch};
+use common::{grader, masked, repo, Scratch};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 /// The versions whose gradings are kept.
 const VERSIONS: [&str; 2] = ["fa6dacb", "cb7a8da"];
@@ -74,15 +73,6 @@ fn copy_grading(version: &str, which: &str, dir: &Path, to: &str) -> PathBuf {
         fs::write(into.join(entry.file_name()), bytes).unwrap();
     }
     into
-}
-
-/// `puzzle-grade ARGS` in `dir`.
-fn grader(dir: &Path, args: &[&str]) -> Output {
-    Command::new(grader_bin())
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
 }
 
 /// A line of `summary.jsonl` without the format version a grading now

@@ -46,6 +46,48 @@ pub enum Class {
     Open,
 }
 
+/// A fixture's outcome, as a grading's records keep it: passed (silently,
+/// or with a message to judge by eye), or the class of its report line
+/// (a class that does not fail too: FORMAT, OPEN).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// Passed.
+    Passed,
+    /// A report line of this class.
+    Noted(Class),
+}
+
+impl Outcome {
+    /// Its word in a record and a summary: `passed`, or the class's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Passed => "passed",
+            Outcome::Noted(class) => class.name(),
+        }
+    }
+
+    /// The outcome named `word` ([`Outcome::name`]).
+    pub fn parse(word: &str) -> Option<Outcome> {
+        match word {
+            "passed" => Some(Outcome::Passed),
+            _ => Class::parse(word).map(Outcome::Noted),
+        }
+    }
+
+    /// Its class, when it has one.
+    pub fn class(self) -> Option<Class> {
+        match self {
+            Outcome::Passed => None,
+            Outcome::Noted(class) => Some(class),
+        }
+    }
+
+    /// Whether the fixture failed: its class fails.
+    pub fn fails(self, strict: bool) -> bool {
+        self.class().is_some_and(|c| c.fails(strict))
+    }
+}
+
 /// Whether a class fails the fixture it is noted on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fails {
@@ -125,6 +167,14 @@ pub enum Feature {
     OtherGoal,
     /// 2^31 inversions or more.
     Overflow,
+}
+
+/// Where the experiments look for a class's causes, in a row's order: a
+/// feature of inputs, or each of a family of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Suspects {
+    /// One feature.
+    Feature(Feature),
     /// Lines longer than a line buffer, one feature a buffer's size.
     LongLines,
     /// Each kind of bad input, one feature a kind.
@@ -164,7 +214,7 @@ pub struct Row {
     pub machine_may_decide: bool,
     /// The features its causes are looked for in, in the order tried
     /// (none: the experiments do not look).
-    pub suspects: &'static [Feature],
+    pub suspects: &'static [Suspects],
     /// The version of the grading files (`summary.jsonl`'s counts) it
     /// first appeared in: a file of an earlier version has no count of
     /// it, read as none.
@@ -177,7 +227,23 @@ pub struct Row {
 /// nothing.
 const ALL_PARTS: &[Part] = &Part::ALL;
 
-/// The columns classes share.
+/// The class columns, in the table's order (several classes may share one).
+const VERDICT: Column = Column {
+    table: "verdict",
+    csv: "wrong_verdict",
+};
+const MISSED: Column = Column {
+    table: "missed",
+    csv: "missed_error",
+};
+const FALSE: Column = Column {
+    table: "false",
+    csv: "false_error",
+};
+const STATUS: Column = Column {
+    table: "status",
+    csv: "wrong_exit_status",
+};
 const STDERR: Column = Column {
     table: "stderr",
     csv: "error_on_stderr",
@@ -186,219 +252,214 @@ const TIMEOUT: Column = Column {
     table: "timeout",
     csv: "timeout",
 };
+const MEMORY: Column = Column {
+    table: "memory",
+    csv: "memory_limit",
+};
+const PROCS: Column = Column {
+    table: "procs",
+    csv: "process_limit",
+};
 const CRASH: Column = Column {
     table: "crash",
     csv: "crash",
 };
+const FORMAT: Column = Column {
+    table: "format",
+    csv: "format",
+};
+const OPEN: Column = Column {
+    table: "open",
+    csv: "open",
+};
 
 /// The features of inputs a program may choke on whatever it is asked.
-const ANY_INPUT: [Feature; 3] = [Feature::TwoByTwo, Feature::OddSide, Feature::OtherGoal];
+const ANY_INPUT: [Suspects; 3] = [
+    Suspects::Feature(Feature::TwoByTwo),
+    Suspects::Feature(Feature::OddSide),
+    Suspects::Feature(Feature::OtherGoal),
+];
+
+/// The row of a class of the most: it fails, the machine decides nothing
+/// of it, no experiment looks for its causes, and it was there from the
+/// first version.
+const fn class(
+    class: Class,
+    name: &'static str,
+    column: Column,
+    costs: &'static [Part],
+    what: &'static str,
+) -> Row {
+    Row {
+        class,
+        name,
+        fails: Fails::Always,
+        column,
+        costs,
+        machine_may_decide: false,
+        suspects: &[],
+        since: 1,
+        what,
+    }
+}
 
 /// Every class's properties, in [`Class::ALL`]'s order (a report's).
 pub const CLASSES: [Row; 14] = [
     Row {
-        class: Class::WrongVerdict,
-        name: "WRONG VERDICT",
-        fails: Fails::Always,
-        column: Column {
-            table: "verdict",
-            csv: "wrong_verdict",
-        },
-        costs: &[Part::Verdict, Part::Format],
-        machine_may_decide: false,
         suspects: &[
-            Feature::RowIgnored,
-            Feature::LastColumn,
-            Feature::RowOnOddSide,
-            Feature::GoalIgnored,
-            Feature::TwoByTwo,
-            Feature::Overflow,
-            Feature::LongLines,
-            Feature::Layouts,
+            Suspects::Feature(Feature::RowIgnored),
+            Suspects::Feature(Feature::LastColumn),
+            Suspects::Feature(Feature::RowOnOddSide),
+            Suspects::Feature(Feature::GoalIgnored),
+            Suspects::Feature(Feature::TwoByTwo),
+            Suspects::Feature(Feature::Overflow),
+            Suspects::LongLines,
+            Suspects::Layouts,
         ],
-        since: 1,
-        what: "said `solvable` for an unsolvable puzzle, or the other way round",
+        ..class(
+            Class::WrongVerdict,
+            "WRONG VERDICT",
+            VERDICT,
+            &[Part::Verdict, Part::Format],
+            "said `solvable` for an unsolvable puzzle, or the other way round",
+        )
     },
     Row {
-        class: Class::MissedError,
-        name: "MISSED ERROR",
-        fails: Fails::Always,
-        column: Column {
-            table: "missed",
-            csv: "missed_error",
-        },
-        costs: &[Part::Rejection, Part::Format],
-        machine_may_decide: false,
-        suspects: &[Feature::AllBad, Feature::BadInputs, Feature::LongLines],
-        since: 1,
-        what: "accepted a bad board: printed a verdict (also one stuck to the end of an echoed board, with exit status 0)",
-    },
-    Row {
-        class: Class::FalseError,
-        name: "FALSE ERROR",
-        fails: Fails::Always,
-        column: Column {
-            table: "false",
-            csv: "false_error",
-        },
-        costs: &[Part::Verdict, Part::Format],
-        machine_may_decide: false,
         suspects: &[
-            Feature::AllValid,
+            Suspects::Feature(Feature::AllBad),
+            Suspects::BadInputs,
+            Suspects::LongLines,
+        ],
+        ..class(
+            Class::MissedError,
+            "MISSED ERROR",
+            MISSED,
+            &[Part::Rejection, Part::Format],
+            "accepted a bad board: printed a verdict (also one stuck to the end of an echoed board, with exit status 0)",
+        )
+    },
+    Row {
+        suspects: &[
+            Suspects::Feature(Feature::AllValid),
             ANY_INPUT[0],
             ANY_INPUT[1],
             ANY_INPUT[2],
-            Feature::Layouts,
-            Feature::LongLines,
+            Suspects::Layouts,
+            Suspects::LongLines,
         ],
-        since: 1,
-        what: "printed no verdict for a good board (a rejection, or nothing readable)",
+        ..class(
+            Class::FalseError,
+            "FALSE ERROR",
+            FALSE,
+            &[Part::Verdict, Part::Format],
+            "printed no verdict for a good board (a rejection, or nothing readable)",
+        )
     },
+    class(
+        Class::WrongExitStatus,
+        "WRONG EXIT STATUS",
+        STATUS,
+        &[Part::ExitStatus, Part::Format],
+        "0 after an error message, or not 0 after a verdict",
+    ),
+    class(
+        Class::ErrorOnStderr,
+        "ERROR ON STDERR",
+        STDERR,
+        &[Part::Rejection, Part::Format],
+        "rejected a bad board with its message on stderr and nothing on stdout",
+    ),
+    class(
+        Class::NoMessage,
+        "NO MESSAGE",
+        STDERR,
+        &[Part::Rejection, Part::Format],
+        "rejected a bad board without a word on stdout or stderr",
+    ),
     Row {
-        class: Class::WrongExitStatus,
-        name: "WRONG EXIT STATUS",
-        fails: Fails::Always,
-        column: Column {
-            table: "status",
-            csv: "wrong_exit_status",
-        },
-        costs: &[Part::ExitStatus, Part::Format],
-        machine_may_decide: false,
-        suspects: &[],
-        since: 1,
-        what: "0 after an error message, or not 0 after a verdict",
-    },
-    Row {
-        class: Class::ErrorOnStderr,
-        name: "ERROR ON STDERR",
-        fails: Fails::Always,
-        column: STDERR,
-        costs: &[Part::Rejection, Part::Format],
-        machine_may_decide: false,
-        suspects: &[],
-        since: 1,
-        what: "rejected a bad board with its message on stderr and nothing on stdout",
-    },
-    Row {
-        class: Class::NoMessage,
-        name: "NO MESSAGE",
-        fails: Fails::Always,
-        column: STDERR,
-        costs: &[Part::Rejection, Part::Format],
-        machine_may_decide: false,
-        suspects: &[],
-        since: 1,
-        what: "rejected a bad board without a word on stdout or stderr",
-    },
-    Row {
-        class: Class::Timeout,
-        name: "TIMEOUT",
-        fails: Fails::Always,
-        column: TIMEOUT,
-        costs: ALL_PARTS,
         machine_may_decide: true,
-        suspects: &[],
-        since: 1,
-        what: "still running at the time limit, having had its time (its own time: wall-clock time less its waits for a core, made up on a busy machine; or its CPU time limit); killed, with every process it started",
+        ..class(
+            Class::Timeout,
+            "TIMEOUT",
+            TIMEOUT,
+            ALL_PARTS,
+            "still running at the time limit, having had its time (its own time: wall-clock time less its waits for a core, made up on a busy machine; or its CPU time limit); killed, with every process it started",
+        )
     },
     Row {
-        class: Class::MemoryLimit,
-        name: "MEMORY LIMIT",
-        fails: Fails::Always,
-        column: Column {
-            table: "memory",
-            csv: "memory_limit",
-        },
-        costs: ALL_PARTS,
         machine_may_decide: true,
-        suspects: &[],
-        since: 1,
-        what: "stopped by the memory limit (1 GiB by default, `MEMORY=MIB`): killed at it, or failed once its memory had come to it; the same at every level, the line saying how it was measured ([the sandbox](#the-sandbox))",
+        ..class(
+            Class::MemoryLimit,
+            "MEMORY LIMIT",
+            MEMORY,
+            ALL_PARTS,
+            "stopped by the memory limit (1 GiB by default, `MEMORY=MIB`): killed at it, or failed once its memory had come to it; the same at every level, the line saying how it was measured ([the sandbox](#the-sandbox))",
+        )
     },
     Row {
-        class: Class::ProcessLimit,
-        name: "PROCESS LIMIT",
-        fails: Fails::Always,
-        column: Column {
-            table: "procs",
-            csv: "process_limit",
-        },
-        costs: ALL_PARTS,
         machine_may_decide: true,
-        suspects: &[],
-        since: 1,
-        what: "stopped by the process limit (64 at once)",
+        ..class(
+            Class::ProcessLimit,
+            "PROCESS LIMIT",
+            PROCS,
+            ALL_PARTS,
+            "stopped by the process limit (64 at once)",
+        )
     },
     Row {
-        class: Class::Crash,
-        name: "CRASH",
-        fails: Fails::Always,
-        column: CRASH,
-        costs: ALL_PARTS,
         machine_may_decide: true,
         suspects: &[
             ANY_INPUT[0],
             ANY_INPUT[1],
             ANY_INPUT[2],
-            Feature::BadInputs,
-            Feature::LongLines,
-            Feature::Layouts,
+            Suspects::BadInputs,
+            Suspects::LongLines,
+            Suspects::Layouts,
         ],
-        since: 1,
-        what: "died of a signal (11 SEGV, 6 ABRT, 25 XFSZ for a file over the cap...), or wrote more than the output cap",
+        ..class(
+            Class::Crash,
+            "CRASH",
+            CRASH,
+            ALL_PARTS,
+            "died of a signal (11 SEGV, 6 ABRT, 25 XFSZ for a file over the cap...), or wrote more than the output cap",
+        )
     },
+    // Costs nothing: a misnamed fixture is worth nothing anyway, and one
+    // the machine's load kept from being graded keeps its points
+    // (crate::shared::machine).
+    class(
+        Class::NotGraded,
+        "NOT GRADED",
+        CRASH,
+        &[],
+        "(`./puzzle` itself does not answer as the fixture's name says: the fixture is misnamed); or the machine's load kept the program from its time twice, a wait for a quieter machine apart (`the machine's, not the program's: ...`, [Time and the machine's load](#time-and-the-machines-load)): no marks lost",
+    ),
+    class(
+        Class::NotRun,
+        "NOT RUN",
+        TIMEOUT,
+        ALL_PARTS,
+        "(not run: the submission's time was spent, `BUDGET=S`, or too many of its runs had timed out, `MAX_TIMEOUTS=K`; the table counts it with the timeouts)",
+    ),
     Row {
-        class: Class::NotGraded,
-        name: "NOT GRADED",
-        fails: Fails::Always,
-        column: CRASH,
-        // Nothing: a misnamed fixture is worth nothing anyway, and one the
-        // machine's load kept from being graded keeps its points
-        // (crate::shared::machine).
-        costs: &[],
-        machine_may_decide: false,
-        suspects: &[],
-        since: 1,
-        what: "(`./puzzle` itself does not answer as the fixture's name says: the fixture is misnamed); or the machine's load kept the program from its time twice, a wait for a quieter machine apart (`the machine's, not the program's: ...`, [Time and the machine's load](#time-and-the-machines-load)): no marks lost",
-    },
-    Row {
-        class: Class::NotRun,
-        name: "NOT RUN",
-        fails: Fails::Always,
-        column: TIMEOUT,
-        costs: ALL_PARTS,
-        machine_may_decide: false,
-        suspects: &[],
-        since: 1,
-        what: "(not run: the submission's time was spent, `BUDGET=S`, or too many of its runs had timed out, `MAX_TIMEOUTS=K`; the table counts it with the timeouts)",
-    },
-    Row {
-        class: Class::Format,
-        name: "FORMAT",
         fails: Fails::WhenStrict,
-        column: Column {
-            table: "format",
-            csv: "format",
-        },
-        costs: &[Part::Format],
-        machine_may_decide: false,
-        suspects: &[],
-        since: 1,
-        what: "the right decision, said differently from `./puzzle`; the kind in brackets: `case`, `spacing`, `blank lines`, `extra lines`, `line ends`, `other`; a verdict read leniently on another line than the difference shown is named after it (`; the verdict 'solvavle' read as 'solvable'`)",
+        ..class(
+            Class::Format,
+            "FORMAT",
+            FORMAT,
+            &[Part::Format],
+            "the right decision, said differently from `./puzzle`; the kind in brackets: `case`, `spacing`, `blank lines`, `extra lines`, `line ends`, `other`; a verdict read leniently on another line than the difference shown is named after it (`; the verdict 'solvavle' read as 'solvable'`)",
+        )
     },
     Row {
-        class: Class::Open,
-        name: "OPEN",
         fails: Fails::Never,
-        column: Column {
-            table: "open",
-            csv: "open",
-        },
-        costs: &[],
-        machine_may_decide: false,
-        suspects: &[],
-        since: 1,
-        what: "rejected, or accepted with the right verdict, a fixture the assignment leaves open",
+        ..class(
+            Class::Open,
+            "OPEN",
+            OPEN,
+            &[],
+            "rejected, or accepted with the right verdict, a fixture the assignment leaves open",
+        )
     },
 ];
 
@@ -421,7 +482,7 @@ impl Class {
         Class::Open,
     ];
 
-    /// Its row of [`CLASSES`].
+    /// Its row of `CLASSES`.
     pub fn row(self) -> &'static Row {
         &CLASSES[self as usize]
     }
@@ -451,12 +512,12 @@ impl Class {
         !self.row().costs.contains(&part)
     }
 
-    /// Whether the machine may have decided it ([`Row::machine_may_decide`]).
+    /// Whether the machine may have decided it (its row says).
     pub fn machine_may_decide(self) -> bool {
         self.row().machine_may_decide
     }
 
-    /// Whether experiments look for its causes ([`Row::suspects`]).
+    /// Whether experiments look for its causes (its row names features).
     pub fn has_suspects(self) -> bool {
         !self.row().suspects.is_empty()
     }

@@ -2,7 +2,7 @@
 //! how the run ended (the output cap, limits, signals) first, then the
 //! verdict, then the rejection or acceptance, then the format.
 
-use crate::judging::class::Class;
+use crate::judging::class::{Class, Outcome};
 use crate::judging::fixture::{Allowed, Category, Fixture};
 use crate::judging::open_choice::in_words;
 use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
@@ -31,11 +31,21 @@ impl Judgement {
         matches!(self, Judgement::Noted(class, _) if class.fails(strict))
     }
 
-    /// Its outcome in a word: `passed`, or its failing class's name.
-    pub fn outcome(&self, strict: bool) -> &'static str {
+    /// Whether it passed or failed, and of which class: passed, or its
+    /// failing class (a class that does not fail is a pass here).
+    pub fn outcome(&self, strict: bool) -> Outcome {
         match self {
-            Judgement::Noted(class, _) if class.fails(strict) => class.name(),
-            _ => "passed",
+            Judgement::Noted(class, _) if class.fails(strict) => Outcome::Noted(*class),
+            _ => Outcome::Passed,
+        }
+    }
+
+    /// Its outcome as a record keeps it: passed, or the class of its
+    /// report line, whether it fails or not.
+    pub fn recorded(&self) -> Outcome {
+        match self {
+            Judgement::Passed | Judgement::Message(_) => Outcome::Passed,
+            Judgement::Noted(class, _) => Outcome::Noted(*class),
         }
     }
 }

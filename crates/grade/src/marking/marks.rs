@@ -56,6 +56,17 @@ impl Visibility {
             Visibility::Hidden => "hidden",
         }
     }
+
+    /// The visibility of the word `word` ([`Visibility::word`]).
+    pub fn parse(word: &str) -> Option<Visibility> {
+        [
+            Visibility::Visible,
+            Visibility::AfterDueDate,
+            Visibility::Hidden,
+        ]
+        .into_iter()
+        .find(|v| v.word() == word)
+    }
 }
 
 /// What a section `[fixtures PATTERN]` sets.
@@ -178,16 +189,11 @@ impl Scheme {
                             })?);
                         }
                         "visibility" => {
-                            o.visibility = Some(match value {
-                                "visible" => Visibility::Visible,
-                                "after_due_date" => Visibility::AfterDueDate,
-                                "hidden" => Visibility::Hidden,
-                                _ => {
-                                    return Err(err(format!(
+                            o.visibility = Some(Visibility::parse(value).ok_or_else(|| {
+                                err(format!(
                                     "visibility = {value}: not visible, after_due_date or hidden"
-                                )))
-                                }
-                            })
+                                ))
+                            })?)
                         }
                         _ => {
                             return Err(err(format!(

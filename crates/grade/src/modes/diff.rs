@@ -65,7 +65,7 @@ fn read(dir: &Path) -> Result<Earlier, Error> {
         .into());
     }
     if !earlier.refused.is_empty() {
-        return Err(Refused::new(dir.display(), earlier.refused.join("; ")).into());
+        return Err(Refused::new(dir.display(), earlier.refused.to_string()).into());
     }
     Ok(earlier)
 }

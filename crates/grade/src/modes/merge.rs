@@ -59,7 +59,7 @@ struct ShardGrading {
     dir: PathBuf,
     manifest: Manifest,
     records: Vec<Record>,
-    /// Its records refused, each why.
+    /// Its records refused: the first few, each why, and how many more.
     refused: Vec<String>,
 }
 
@@ -116,7 +116,10 @@ fn read_shards(into: &Path, shards: &[PathBuf]) -> Result<Vec<ShardGrading>, Err
             records: earlier.records,
             refused: earlier
                 .refused
+                .first
                 .iter()
+                .map(|why| why.to_string())
+                .chain(earlier.refused.more())
                 .map(|why| format!("{}: {why}: left out", dir.display()))
                 .collect(),
         });
@@ -195,8 +198,8 @@ fn shard_problems(gradings: &[ShardGrading]) -> Vec<String> {
 fn gather_records<'a>(
     gradings: &'a [ShardGrading],
     problems: &mut Vec<String>,
-) -> BTreeMap<String, (Record, &'a Path)> {
-    let mut records: BTreeMap<String, (Record, &Path)> = BTreeMap::new();
+) -> BTreeMap<Name, (Record, &'a Path)> {
+    let mut records: BTreeMap<Name, (Record, &Path)> = BTreeMap::new();
     let mut worth: BTreeMap<String, f64> = BTreeMap::new();
     for g in gradings {
         problems.extend(g.refused.iter().cloned());
@@ -237,23 +240,23 @@ fn gather_records<'a>(
 /// graded, or that no shard takes, are problems.
 fn missing_submissions(
     gradings: &[ShardGrading],
-    records: &BTreeMap<String, (Record, &Path)>,
+    records: &BTreeMap<Name, (Record, &Path)>,
     problems: &mut Vec<String>,
-) -> Vec<String> {
-    let mut folder_names: Vec<String> = gradings
+) -> Vec<Name> {
+    let mut folder_names: Vec<Name> = gradings
         .iter()
         .flat_map(|g| g.manifest.folder_names.iter().cloned())
         .collect();
     folder_names.sort();
     folder_names.dedup();
-    let expected: BTreeSet<String> = gradings
+    let expected: BTreeSet<Name> = gradings
         .iter()
         .flat_map(|g| g.manifest.names_to_grade())
         .collect();
     let missing: Vec<&str> = folder_names
         .iter()
         .filter(|n| expected.contains(*n) && !records.contains_key(*n))
-        .map(|n| n.as_str())
+        .map(Name::shown)
         .collect();
     if !missing.is_empty() {
         problems.push(format!(
@@ -278,8 +281,8 @@ fn missing_submissions(
 fn write_merged(
     into: &Path,
     gradings: &[ShardGrading],
-    folder_names: Vec<String>,
-    records: &BTreeMap<String, (Record, &Path)>,
+    folder_names: Vec<Name>,
+    records: &BTreeMap<Name, (Record, &Path)>,
     problems: &mut Vec<String>,
     replace: bool,
     merged: &mut Merged,
@@ -401,10 +404,10 @@ const MAX_FILE: u64 = 64 << 20;
 fn copy_submission_files(
     from: &Path,
     to: &Path,
-    name: &str,
+    name: &Name,
     problems: &mut Vec<String>,
 ) -> io::Result<()> {
-    let stem = Name::parse(name).map_err(io::Error::other)?.stem();
+    let stem = name.stem();
     let shard = Beneath::open(&fs::canonicalize(from)?)?;
     let mut copy = |relative: &Path, target: &Path| -> io::Result<()> {
         match shard.read_regular(relative, MAX_FILE) {

@@ -43,7 +43,7 @@ pub struct Marked<'a> {
 
 /// A platform's format, written with `--format`. (`summary.jsonl`, a JSON
 /// line a submission, is written in every grading: it is not a format to
-/// ask for.) Each is one row of [`FORMATS`].
+/// ask for.) Each is one row of `FORMATS`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Gradescope's autograder `results.json`.
@@ -153,7 +153,7 @@ impl Format {
         Format::Moodle,
     ];
 
-    /// Its row of [`FORMATS`].
+    /// Its row of `FORMATS`.
     pub fn row(self) -> &'static Row {
         &FORMATS[self as usize]
     }

@@ -23,6 +23,7 @@ use crate::marking::marks::points;
 use crate::publishing::record::Record;
 use crate::publishing::roster::{Roster, Student};
 use crate::shared::error::Refused;
+use crate::shared::name::Name;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -78,12 +79,11 @@ impl<'a> Class<'a> {
         points_possible: f64,
         records: &[&Record],
     ) -> Class<'a> {
-        let by_name: BTreeMap<&str, &Record> =
-            records.iter().map(|r| (r.row.name.as_str(), *r)).collect();
+        let by_name: BTreeMap<&Name, &Record> = records.iter().map(|r| (&r.row.name, *r)).collect();
         let marks = roster
             .students
             .iter()
-            .map(|s| mark(by_name.get(s.folder.shown()).copied()))
+            .map(|s| mark(by_name.get(&s.folder).copied()))
             .collect();
         Class {
             roster,
@@ -230,19 +230,19 @@ pub fn moodle(class: &Class) -> String {
 /// not be graded; else why the files were not written.
 pub fn notes(
     roster: &Roster,
-    folder_names: &[String],
+    folder_names: &[Name],
     records: &[&Record],
     files: &str,
     unwritten: Option<&str>,
 ) -> Vec<String> {
     let source = &roster.source;
     let mut notes = Vec::new();
-    let rostered: BTreeSet<&str> = roster.students.iter().map(|s| s.folder.shown()).collect();
-    let present: BTreeSet<&str> = folder_names.iter().map(String::as_str).collect();
+    let rostered: BTreeSet<&Name> = roster.students.iter().map(|s| &s.folder).collect();
+    let present: BTreeSet<&Name> = folder_names.iter().collect();
     let strays: Vec<&str> = folder_names
         .iter()
-        .map(String::as_str)
         .filter(|n| !rostered.contains(n))
+        .map(Name::shown)
         .collect();
     if !strays.is_empty() {
         notes.push(format!(
@@ -255,7 +255,7 @@ pub fn notes(
     let absent: Vec<String> = roster
         .students
         .iter()
-        .filter(|s| !present.contains(s.folder.shown()))
+        .filter(|s| !present.contains(&s.folder))
         .map(who)
         .collect();
     if !absent.is_empty() {
@@ -272,7 +272,7 @@ pub fn notes(
     let class = Class::of(roster, "", 0.0, records);
     let unmarked: Vec<String> = class
         .lines()
-        .filter(|(s, mark)| mark.is_none() && present.contains(s.folder.shown()))
+        .filter(|(s, mark)| mark.is_none() && present.contains(&s.folder))
         .map(|(s, _)| who(s))
         .collect();
     if !unmarked.is_empty() {
@@ -336,8 +336,8 @@ mod tests {
         let roster = roster();
         let records = [
             graded("ann", 81.98),
-            record(Row::not_built("bob", "make failed")),
-            record(Row::not_graded("cat", "Permission denied")),
+            record(Row::not_built(&"bob".into(), "make failed")),
+            record(Row::not_graded(&"cat".into(), "Permission denied")),
             graded("zed", 50.0),
         ];
         let refs: Vec<&Record> = records.iter().collect();
@@ -360,7 +360,7 @@ mod tests {
              z3,cat,cat@x.edu,=1+1,-\r\n\
              z4,dee,dee@x.edu,Dee,-\r\n"
         );
-        let folders: Vec<String> = ["ann", "bob", "cat", "zed"].map(String::from).to_vec();
+        let folders: Vec<Name> = ["ann", "bob", "cat", "zed"].map(Name::from).to_vec();
         let notes = notes(&roster, &folders, &refs, "canvas.csv", None);
         assert_eq!(
             notes,

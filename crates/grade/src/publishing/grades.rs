@@ -21,7 +21,8 @@
 use crate::marking::marks::points;
 use crate::publishing::formats::{Format, Scope};
 use crate::publishing::gradebook::check_assignment;
-use crate::publishing::json::{json_string, Json};
+use crate::publishing::json::{array, json_string, Fields, Json, Object, VERSION};
+use crate::publishing::options::Options;
 use crate::publishing::record::Record;
 use crate::publishing::roster::Roster;
 use crate::shared::digest::fnv1a;
@@ -31,7 +32,7 @@ use crate::shared::text::one_line;
 use puzzle_sandbox::files::{self, Beneath};
 use std::fmt::Write as _;
 use std::fs::{self, File};
-use std::io::{self, Write as _};
+use std::io::{self, BufRead, BufReader, Read, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -69,11 +70,10 @@ pub struct Manifest {
     pub folder: String,
     /// Every submission the folder held when the grading began (not only
     /// those of this shard or of `--only`), in byte order.
-    pub folder_names: Vec<String>,
-    /// The options that decide the marks, as a command line would give them
-    /// (`--strict --timeout 5 ...`); two gradings with other options are
-    /// never mixed.
-    pub options: String,
+    pub folder_names: Vec<Name>,
+    /// The options that decide the marks; two gradings with other options
+    /// are never mixed.
+    pub options: Options,
     /// The sandbox's protections line.
     pub sandbox: String,
     /// The shard this grading is (`I/N`), if it is one.
@@ -126,53 +126,43 @@ pub struct Gradebook {
 impl Gradebook {
     /// Its JSON, as `grading.json` holds it.
     pub fn to_json(&self) -> String {
-        let formats: Vec<String> = self.formats.iter().map(|f| json_string(f.name())).collect();
-        format!(
-            "{{\"assignment\": {}, \"formats\": [{}], \"points_possible\": {}, \"roster\": {}}}",
-            json_string(&self.assignment),
-            formats.join(", "),
-            points(self.points_possible),
-            self.roster.to_json()
-        )
+        let formats = self.formats.iter().map(|f| json_string(f.name()));
+        Object::new()
+            .text("assignment", &self.assignment)
+            .raw("formats", &array(formats))
+            .raw("points_possible", &points(self.points_possible))
+            .raw("roster", &self.roster.to_json())
+            .end()
     }
 
     /// Read back from its JSON, each part checked as the command line
     /// checks it.
-    pub fn from_json(value: &Json) -> Result<Gradebook, String> {
-        let assignment = value
-            .get("assignment")
-            .and_then(Json::as_str)
-            .ok_or("a gradebook without its assignment")?;
-        let formats = value
-            .get("formats")
-            .and_then(Json::as_array)
-            .ok_or("a gradebook without its formats")?
+    pub fn from_json(fields: Fields) -> Result<Gradebook, Refused> {
+        let within = |e: Refused| e.within("gradebook");
+        let formats = fields
+            .array("formats")
+            .map_err(within)?
             .iter()
             .map(|f| {
                 let format: Format = f
                     .as_str()
-                    .ok_or("a format is not a string")?
-                    .parse()
-                    .map_err(|e: Refused| e.to_string())?;
+                    .ok_or_else(|| Refused::because("a format is not a string"))?
+                    .parse()?;
                 match format.scope() {
                     Scope::Class => Ok(format),
-                    Scope::Submission => Err(format!("{} is no gradebook", format.name())),
+                    Scope::Submission => Err(Refused::value("", format.name(), "is no gradebook")),
                 }
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, Refused>>()
+            .map_err(within)?;
         Ok(Gradebook {
-            roster: Roster::from_json(
-                value
-                    .get("roster")
-                    .ok_or("a gradebook without its roster")?,
-            )?,
-            assignment: check_assignment(assignment).map_err(|e| e.to_string())?,
+            roster: Roster::from_json(fields.object("roster").map_err(within)?).map_err(within)?,
+            assignment: check_assignment(fields.text("assignment").map_err(within)?)
+                .map_err(within)?,
             formats,
-            points_possible: value
-                .get("points_possible")
-                .and_then(Json::as_f64)
+            points_possible: Some(fields.number("points_possible").map_err(within)?)
                 .filter(|p| p.is_finite() && *p >= 0.0)
-                .ok_or("a gradebook without its points possible")?,
+                .ok_or_else(|| Refused::because("a gradebook without its points possible"))?,
         })
     }
 }
@@ -213,136 +203,118 @@ impl std::fmt::Display for Shard {
 }
 
 impl Manifest {
-    /// Its text, `grading.json`.
+    /// Its text, `grading.json`: the format's version (`json::VERSION`), then
+    /// what it was, how, when and how far.
     pub fn to_json(&self) -> String {
-        let names: Vec<String> = self.folder_names.iter().map(|n| json_string(n)).collect();
-        let fixtures: Vec<String> = self
-            .fixtures
-            .iter()
-            .map(|(f, d)| {
-                format!(
-                    "{{\"fixture\": {}, \"fnv1a\": \"{d:016x}\"}}",
-                    json_string(f)
-                )
-            })
-            .collect();
-        let terms: Vec<String> = self
-            .terms
-            .iter()
-            .map(|t| {
-                format!(
-                    "{{\"fixture\": {}, \"time_limit\": {}, \"weight\": {}}}",
-                    json_string(&t.fixture),
-                    t.time_limit,
-                    t.weight
-                )
-            })
-            .collect();
-        format!(
-            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"folder_names\": [{}], \"fixtures\": [{}], \"terms\": [{}], \"gradebook\": {}}}\n",
-            json_string(&self.folder),
-            json_string(&self.options),
-            json_string(&self.sandbox),
-            self.shard
-                .map_or("null".into(), |s| json_string(&s.to_string())),
-            json_string(&self.started),
-            json_string(&self.updated),
-            self.complete,
-            names.join(", "),
-            fixtures.join(", "),
-            terms.join(", "),
-            self.gradebook
-                .as_ref()
-                .map_or("null".into(), Gradebook::to_json)
-        )
+        let names = self.folder_names.iter().map(|n| json_string(n.shown()));
+        let fixtures = self.fixtures.iter().map(|(f, d)| {
+            Object::new()
+                .text("fixture", f)
+                .text("fnv1a", &format!("{d:016x}"))
+                .end()
+        });
+        let terms = self.terms.iter().map(|t| {
+            Object::new()
+                .text("fixture", &t.fixture)
+                .raw("time_limit", &t.time_limit.to_string())
+                .raw("weight", &t.weight.to_string())
+                .end()
+        });
+        Object::new()
+            .raw("version", &VERSION.to_string())
+            .text("folder", &self.folder)
+            .text("options", &self.options.to_string())
+            .text("sandbox", &self.sandbox)
+            .raw(
+                "shard",
+                &self
+                    .shard
+                    .map_or("null".into(), |s| json_string(&s.to_string())),
+            )
+            .text("started", &self.started)
+            .text("updated", &self.updated)
+            .raw("complete", &self.complete.to_string())
+            .raw("folder_names", &array(names))
+            .raw("fixtures", &array(fixtures))
+            .raw("terms", &array(terms))
+            .raw(
+                "gradebook",
+                &self
+                    .gradebook
+                    .as_ref()
+                    .map_or("null".into(), Gradebook::to_json),
+            )
+            .end()
+            + "\n"
     }
 
-    /// Reads `grading.json`'s text.
+    /// Reads `grading.json`'s text (of this format's version or an earlier
+    /// one), or what is missing or malformed in it.
     pub fn from_json(text: &str) -> Result<Manifest, Refused> {
-        Manifest::read_json(text).map_err(Refused::because)
-    }
-
-    fn read_json(text: &str) -> Result<Manifest, String> {
-        let value = Json::parse(text).map_err(|e| format!("not JSON: {e}"))?;
-        let text = |key: &str| -> Result<String, String> {
-            value
-                .get(key)
-                .and_then(Json::as_str)
-                .map(String::from)
-                .ok_or_else(|| format!("no string '{key}'"))
-        };
-        let shard = match value.get("shard") {
-            Some(Json::Text(s)) => Some(Shard::parse(s).map_err(|e| e.to_string())?),
+        let value = Json::parse(text).map_err(|e| Refused::because(format!("not JSON: {e}")))?;
+        let fields = Fields::of(&value)?;
+        fields.version()?;
+        let shard = match fields.get("shard") {
+            Some(Json::Text(s)) => Some(Shard::parse(s).map_err(|e| e.within("shard"))?),
             _ => None,
         };
-        let folder_names = value
-            .get("folder_names")
-            .and_then(Json::as_array)
-            .ok_or("no array 'folder_names'")?
+        let folder_names = fields
+            .array("folder_names")?
             .iter()
             .map(|n| {
-                let shown = n.as_str().ok_or("a name is not a string")?;
-                Name::parse(shown)
-                    .map(|name| name.shown().to_string())
-                    .map_err(|e| e.to_string())
+                Name::parse(
+                    n.as_str()
+                        .ok_or_else(|| Refused::because("a name is not a string"))?,
+                )
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, Refused>>()?;
+        // Gradings before they were recorded have none.
+        let list = |key: &str| -> Result<&[Json], Refused> {
+            match fields.get(key) {
+                None => Ok(&[]),
+                Some(_) => fields.array(key),
+            }
+        };
+        let fixtures = list("fixtures")?
+            .iter()
+            .map(|f| {
+                let f = Fields::of(f)?;
+                match (f.text("fixture"), f.digest("fnv1a")) {
+                    (Ok(shown), Ok(digest)) => Ok((one_line(shown), digest)),
+                    _ => Err(Refused::because("a fixture without its name or digest")),
+                }
+            })
+            .collect::<Result<Vec<_>, Refused>>()?;
+        let terms = list("terms")?
+            .iter()
+            .map(|t| {
+                let t = Fields::of(t)?;
+                match (t.text("fixture"), t.count("time_limit"), t.number("weight")) {
+                    (Ok(f), Ok(time_limit), Ok(weight)) => Ok(Terms {
+                        fixture: one_line(f),
+                        time_limit,
+                        weight,
+                    }),
+                    _ => Err(Refused::because(
+                        "a fixture's terms without its name, time limit or weight",
+                    )),
+                }
+            })
+            .collect::<Result<Vec<_>, Refused>>()?;
         Ok(Manifest {
-            folder: text("folder")?,
+            folder: fields.text("folder")?.to_string(),
             folder_names,
-            options: text("options")?,
-            sandbox: text("sandbox")?,
+            options: Options::parse(fields.text("options")?)?,
+            sandbox: fields.text("sandbox")?.to_string(),
             shard,
-            started: text("started")?,
-            updated: text("updated")?,
-            complete: value
-                .get("complete")
-                .and_then(Json::as_bool)
-                .ok_or("no boolean 'complete'")?,
-            fixtures: match value.get("fixtures") {
-                None => Vec::new(),
-                Some(list) => list
-                    .as_array()
-                    .ok_or("'fixtures' is not an array")?
-                    .iter()
-                    .map(|f| {
-                        let shown = f.get("fixture").and_then(Json::as_str);
-                        let digest = f
-                            .get("fnv1a")
-                            .and_then(Json::as_str)
-                            .and_then(|d| u64::from_str_radix(d, 16).ok());
-                        match (shown, digest) {
-                            (Some(s), Some(d)) => Ok((one_line(s), d)),
-                            _ => Err("a fixture without its name or digest".to_string()),
-                        }
-                    })
-                    .collect::<Result<Vec<_>, String>>()?,
-            },
-            terms: match value.get("terms") {
-                None => Vec::new(),
-                Some(list) => list
-                    .as_array()
-                    .ok_or("'terms' is not an array")?
-                    .iter()
-                    .map(|t| {
-                        let fixture = t.get("fixture").and_then(Json::as_str);
-                        let limit = t.get("time_limit").and_then(Json::as_u64);
-                        let weight = t.get("weight").and_then(Json::as_f64);
-                        match (fixture, limit, weight) {
-                            (Some(f), Some(time_limit), Some(weight)) => Ok(Terms {
-                                fixture: one_line(f),
-                                time_limit,
-                                weight,
-                            }),
-                            _ => Err("a fixture's terms without its name, time limit or weight"
-                                .to_string()),
-                        }
-                    })
-                    .collect::<Result<Vec<_>, String>>()?,
-            },
-            gradebook: match value.get("gradebook") {
-                None | Some(Json::Null) => None,
-                Some(book) => Some(Gradebook::from_json(book)?),
+            started: fields.text("started")?.to_string(),
+            updated: fields.text("updated")?.to_string(),
+            complete: fields.boolean("complete")?,
+            fixtures,
+            terms,
+            gradebook: match fields.optional("gradebook") {
+                None => None,
+                Some(_) => Some(Gradebook::from_json(fields.object("gradebook")?)?),
             },
         })
     }
@@ -355,10 +327,10 @@ impl Manifest {
     }
 
     /// The names this grading sets out to grade: those of its shard.
-    pub fn names_to_grade(&self) -> Vec<String> {
+    pub fn names_to_grade(&self) -> Vec<Name> {
         self.folder_names
             .iter()
-            .filter(|n| self.shard.is_none_or(|s| s.holds(n)))
+            .filter(|n| self.shard.is_none_or(|s| s.holds(n.shown())))
             .cloned()
             .collect()
     }
@@ -408,16 +380,133 @@ pub struct Earlier {
     pub names: Vec<Name>,
     /// The lines of `summary.jsonl` that are no record a grading writes
     /// (a damaged last line, a name that is no name, numbers that disagree
-    /// with the fixtures), each why.
-    pub refused: Vec<String>,
+    /// with the fixtures, a line over [`MAX_LINE`]): counted, the first
+    /// few named with why.
+    pub refused: Refusals,
+}
+
+/// Lines of a file refused: how many, and the first [`Refusals::NAMED`]
+/// of them, each with why; what is kept of them is bounded, however many
+/// there are.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Refusals {
+    /// How many.
+    pub count: usize,
+    /// The first few, each why.
+    pub first: Vec<Refused>,
+}
+
+impl Refusals {
+    /// How many are named.
+    pub const NAMED: usize = 5;
+
+    /// One more refused.
+    pub fn push(&mut self, why: Refused) {
+        self.count += 1;
+        if self.first.len() < Refusals::NAMED {
+            self.first.push(why);
+        }
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Those not named (after the first few), in words (`and 12 more lines
+    /// refused`); none when every one is named.
+    pub fn more(&self) -> Option<String> {
+        let more = self.count - self.first.len();
+        (more > 0).then(|| {
+            format!(
+                "and {more} more line{} refused",
+                if more == 1 { "" } else { "s" }
+            )
+        })
+    }
+}
+
+impl std::fmt::Display for Refusals {
+    /// The first few, then how many more: `summary.jsonl line 3: ...;
+    /// summary.jsonl line 4: ...; and 12 more lines refused`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts: Vec<String> = self.first.iter().map(Refused::to_string).collect();
+        parts.extend(self.more());
+        f.write_str(&parts.join("; "))
+    }
+}
+
+/// The longest line of `summary.jsonl` read (a submission of 10,000
+/// fixtures with a kilobyte of words each writes 10 MB): a longer one is
+/// refused without being kept.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// Opens the regular file `name` beneath `folder` (shown as in `grades`)
+/// for reading, refused before a byte of it is read when it is over
+/// `cap` bytes; `None` when there is none.
+fn open_bounded(
+    folder: &Beneath,
+    grades: &Path,
+    name: &str,
+    cap: u64,
+) -> Result<Option<io::Take<File>>, Error> {
+    let file = match folder.open_regular(Path::new(name)) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    if file.metadata()?.len() > cap {
+        return Err(Refused::says(
+            format!("{}/{name}", grades.display()),
+            format!("is over {} MiB: not a grading's", cap >> 20),
+        )
+        .into());
+    }
+    // Bounded as it is read too: a file that grows meanwhile.
+    Ok(Some(file.take(cap)))
+}
+
+/// Reads the next line of `reader` into `line` (without its newline), at
+/// most `max` bytes of it kept: the rest of a longer line is read past,
+/// not kept. How many bytes the line had (0: the end of the file).
+fn read_line_bounded(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<usize> {
+    line.clear();
+    let mut total = 0;
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok(total);
+        }
+        let (part, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => (&buffer[..at], at + 1),
+            None => (buffer, buffer.len()),
+        };
+        let room = (max + 1).saturating_sub(line.len()).min(part.len());
+        line.extend_from_slice(&part[..room]);
+        total += done;
+        let ended = done > part.len();
+        reader.consume(done);
+        if ended {
+            return Ok(total);
+        }
+    }
 }
 
 impl Earlier {
     /// What `grades` holds (nothing, when it does not exist). Its files are
-    /// read as a stranger's: beneath the folder, no link followed, up to a
-    /// bound; a record whose name is no name, or whose numbers disagree
+    /// read as a stranger's: beneath the folder, no link followed, a file
+    /// over its bound refused before it is read, `summary.jsonl` a line at
+    /// a time; a record whose name is no name, or whose numbers disagree
     /// with its fixtures ([`Record::check`]), is left out (and so graded
-    /// again, or named by a merge).
+    /// again, or named by a merge), counted with the first few named.
     pub fn read(grades: &Path) -> Result<Earlier, Error> {
         let mut earlier = Earlier::default();
         // The folder itself is the marker's to name (a link to another
@@ -427,40 +516,48 @@ impl Earlier {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(earlier),
             Err(e) => return Err(e.into()),
         };
-        let read = |name: &str, cap: u64| -> Result<Option<String>, Error> {
-            match folder.read_regular(Path::new(name), cap) {
-                Ok((bytes, true)) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-                Ok((_, false)) => Err(Refused::says(
-                    format!("{}/{name}", grades.display()),
-                    format!("is over {} MiB: not a grading's", cap >> 20),
-                )
-                .into()),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(e.into()),
-            }
-        };
-        if let Some(text) = read("grading.json", MAX_MANIFEST)? {
-            earlier.manifest = Manifest::from_json(&text).ok();
+        if let Some(mut file) = open_bounded(&folder, grades, "grading.json", MAX_MANIFEST)? {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)?;
+            earlier.manifest = Manifest::from_json(&String::from_utf8_lossy(&bytes)).ok();
         }
-        let jsonl = read("summary.jsonl", MAX_RECORDS)?.unwrap_or_default();
-        for (i, line) in jsonl.lines().enumerate() {
-            let read = Record::from_json_line(line);
-            if let Err(why) = &read {
-                earlier
-                    .refused
-                    .push(format!("summary.jsonl line {}: {why}", i + 1));
+        let Some(file) = open_bounded(&folder, grades, "summary.jsonl", MAX_RECORDS)? else {
+            return Ok(earlier);
+        };
+        let mut reader = BufReader::new(file);
+        let mut line = Vec::new();
+        let mut number = 0;
+        while read_line_bounded(&mut reader, &mut line, MAX_LINE)? > 0 {
+            number += 1;
+            let at = format!("summary.jsonl line {number}");
+            if line.len() > MAX_LINE {
+                earlier.refused.push(Refused::says(
+                    at,
+                    format!("is longer than {} MiB: no record", MAX_LINE >> 20),
+                ));
+                continue;
             }
-            if let Ok(record) = read {
-                if let Ok(name) = Name::parse(&record.row.name) {
-                    earlier.names.push(name);
+            let text = String::from_utf8_lossy(&line);
+            if text.trim().is_empty() {
+                continue;
+            }
+            match Record::from_json_line(&text) {
+                Ok(record) => {
+                    earlier.names.push(record.row.name.clone());
+                    earlier.records.push(record);
                 }
-                earlier.records.push(record);
-            } else if let Ok(Json::Object(fields)) = Json::parse(line) {
-                // A summary.jsonl line of an older version: its name only.
-                if let Some((_, Json::Text(name))) = fields.iter().find(|(k, _)| k == "submission")
-                {
-                    if let Ok(name) = Name::parse(name) {
-                        earlier.names.push(name);
+                Err(why) => {
+                    earlier.refused.push(why.within(at));
+                    // A summary.jsonl line of an older version: its name
+                    // only.
+                    if let Ok(value) = Json::parse(&text) {
+                        if let Some(name) = Fields::of(&value)
+                            .ok()
+                            .and_then(|f| f.text("submission").ok())
+                            .and_then(|n| Name::parse(n).ok())
+                        {
+                            earlier.names.push(name);
+                        }
                     }
                 }
             }

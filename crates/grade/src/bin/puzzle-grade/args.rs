@@ -6,8 +6,8 @@
 //! whose own options follow it.
 
 use puzzle_grade::{
-    check_assignment, default_run_limits, fnv1a, Format, Limits, Refused, Roster, Scheme, Scope,
-    Select, Settings, Shard, MAX_ROSTER,
+    check_assignment, default_run_limits, fnv1a, Format, Limits, Options, Refused, Roster, Scheme,
+    Scope, Select, Setting, Settings, Shard, MAX_ROSTER,
 };
 use puzzle_sandbox::Level;
 use std::ffi::{OsStr, OsString};
@@ -610,51 +610,53 @@ impl Given {
 
     /// The options that decide the marks, in a fixed order (recorded in the
     /// grading, and compared when it is resumed or merged).
-    pub fn marks_options(&self, mode: Mode) -> Vec<String> {
+    pub fn marks_options(&self, mode: Mode) -> Options {
         let s = self.settings();
         let mut marks = Vec::new();
         if s.strict {
-            marks.push("--strict".to_string());
+            marks.push(Setting::Strict);
         }
         if let Some(t) = s.timeout {
-            marks.push(format!("--timeout {t}"));
+            marks.push(Setting::Timeout(t));
         }
-        marks.push(format!("--memory {}", s.memory >> 20));
-        marks.push(format!("--processes {}", s.processes));
+        marks.push(Setting::Memory(s.memory >> 20));
+        marks.push(Setting::Processes(s.processes));
         for path in &s.read_only {
-            marks.push(format!("--read-only {}", path.display()));
+            marks.push(Setting::ReadOnly(path.display().to_string()));
         }
         if mode == Mode::GradeAll {
-            marks.push(format!("--build-timeout {}", self.build_seconds()));
+            marks.push(Setting::BuildTimeout(self.build_seconds()));
             if !self.formats.is_empty() {
-                let names: Vec<&str> = self.formats.iter().map(|f| f.name()).collect();
-                marks.push(format!("--format {}", names.join(",")));
+                marks.push(Setting::Formats(self.formats.clone()));
             }
         }
         if let Some(f) = self.fuzz {
-            marks.push(format!("--fuzz {f}"));
+            marks.push(Setting::Fuzz(f));
         }
         if let Some(b) = s.budget {
-            marks.push(format!("--budget {}", b.as_secs()));
+            marks.push(Setting::Budget(b.as_secs()));
         }
         if let Some(k) = s.max_timeouts {
-            marks.push(format!("--max-timeouts {k}"));
+            marks.push(Setting::MaxTimeouts(k as u64));
         }
         // Only when not the default, so that gradings before these options
         // compare with those after.
         if s.confirm != Settings::default().confirm {
-            marks.push(format!("--confirm {}", s.confirm));
+            marks.push(Setting::Confirm(s.confirm as u64));
         }
         if s.repeat != 1 {
-            marks.push(format!("--repeat {}", s.repeat));
+            marks.push(Setting::Repeat(s.repeat as u64));
         }
         if let Some((shown, hash, _)) = &self.scheme {
-            marks.push(format!("--scheme {shown} (fnv1a {hash:016x})"));
+            marks.push(Setting::Scheme {
+                file: shown.clone(),
+                digest: *hash,
+            });
         }
         for dir in self.operands.iter().skip(1) {
-            marks.push(format!("fixtures {}", dir.to_string_lossy()));
+            marks.push(Setting::Fixtures(dir.to_string_lossy().into_owned()));
         }
-        marks
+        Options::new(marks)
     }
 
     /// The formats asked for of the class (the gradebook files).
@@ -1086,7 +1088,7 @@ mod tests {
         ]);
         assert_eq!(a.marks_options(m), b.marks_options(m));
         assert_eq!(
-            a.marks_options(m).join(" "),
+            a.marks_options(m).to_string(),
             "--strict --timeout 5 --memory 1024 --processes 64 --build-timeout 120 fixtures x"
         );
         let (_, g) = parsed(&["grade-all", "s", "--only", "a", "--only", "b"]);

@@ -358,7 +358,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
             .collect(),
         gradebook,
         fuzz_seconds: given.fuzz,
-        options: given.marks_options(Mode::GradeAll).join(" "),
+        options: given.marks_options(Mode::GradeAll),
         select: given.select(),
         replace: given.replace,
         shard: given.shard,
@@ -428,7 +428,12 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
             io::stderr(),
             "puzzle-grade: {} submission(s) could not be graded (their rows say why): {}; the same command with --resume grades them again",
             graded.not_graded.len(),
-            graded.not_graded.join(", ")
+            graded
+                .not_graded
+                .iter()
+                .map(|n| n.shown())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         return Err(Failure::NotGraded);
     }

@@ -28,6 +28,7 @@ use crate::publishing::grades::{
     remove_stale_parts, remove_submission_files, utc_now, write_atomic, Earlier, Gradebook,
     GradesLock, Manifest, Shard, Terms,
 };
+use crate::publishing::options::Options;
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
 use crate::shared::error::{Error, Refused};
@@ -90,9 +91,9 @@ pub struct GradeAll<'a> {
     /// Seconds of fuzzing a submission after its fixtures (none: off); the
     /// minimal cases go to `NAME.fuzz/` in the grades folder.
     pub fuzz_seconds: Option<u64>,
-    /// The options that decide the marks, as the command line gave them
-    /// (recorded, and compared with an earlier grading's).
-    pub options: String,
+    /// The options that decide the marks (recorded, and compared with an
+    /// earlier grading's).
+    pub options: Options,
     /// Which submissions to grade.
     pub select: Select,
     /// Whether a fresh grading may replace the grading of another folder
@@ -123,8 +124,8 @@ pub struct Graded {
     /// grading is incomplete.
     pub stopped: bool,
     /// The submissions of the grading that could not be graded at all
-    /// (their rows say why), by their shown names.
-    pub not_graded: Vec<String>,
+    /// (their rows say why).
+    pub not_graded: Vec<Name>,
     /// The fixtures of the grading that the machine's load left NOT GRADED
     /// (`crate::shared::machine`), as `NAME: FIXTURE`.
     pub machines: Vec<String>,
@@ -202,7 +203,7 @@ impl GradeAll<'_> {
         let mut records = std::mem::take(&mut plan.kept);
         let manifest = Manifest {
             folder: self.submissions.display().to_string(),
-            folder_names: folder_names.iter().map(|n| n.shown().to_string()).collect(),
+            folder_names: folder_names.clone(),
             options: self.options.clone(),
             sandbox: self.protections.clone(),
             shard: self.shard,
@@ -282,7 +283,7 @@ impl GradeAll<'_> {
             out.flush()?;
             progress(&record.row);
             rows.push(record.row.clone());
-            records.retain(|r| r.row.name != name.shown());
+            records.retain(|r| r.row.name != *name);
             records.push(record);
             let last = i + 1 == plan.to_grade.len();
             let every = SUMMARY_EVERY.max(cost * SUMMARY_SHARE);
@@ -338,7 +339,7 @@ impl GradeAll<'_> {
             .to_grade
             .iter()
             .map(|n| n.shown())
-            .chain(kept.iter().map(|r| r.row.name.as_str()))
+            .chain(kept.iter().map(|r| r.row.name.shown()))
             .map(str::len)
             .max()
             .unwrap_or(0)
@@ -346,10 +347,7 @@ impl GradeAll<'_> {
         out.write_all(format!("{}\n", table_header(width)).as_bytes())?;
         let mut kept: Vec<&Record> = kept.iter().collect();
         kept.sort_by(|a, b| a.row.name.cmp(&b.row.name));
-        for record in kept
-            .iter()
-            .filter(|r| !plan.to_grade.iter().any(|n| n.shown() == r.row.name))
-        {
+        for record in kept.iter().filter(|r| !plan.to_grade.contains(&r.row.name)) {
             out.write_all(format!("{}\n", record.table_line(width)).as_bytes())?;
         }
         out.flush()?;
@@ -506,7 +504,7 @@ impl GradeAll<'_> {
                 manifest: earlier.manifest.clone(),
                 records: earlier.records.clone(),
                 names: Vec::new(),
-                refused: Vec::new(),
+                refused: Default::default(),
             }),
             _ => None,
         };
@@ -529,16 +527,13 @@ impl GradeAll<'_> {
                 let (present, gone): (Vec<Record>, Vec<Record>) = earlier
                     .records
                     .into_iter()
-                    .partition(|r| in_shard.iter().any(|n| n.shown() == r.row.name));
+                    .partition(|r| in_shard.contains(&r.row.name));
                 // A row that could not be graded is graded again.
                 let present: Vec<Record> = present
                     .into_iter()
                     .filter(|r| r.row.trouble.is_none())
                     .collect();
-                let gone: Vec<Name> = gone
-                    .iter()
-                    .filter_map(|r| Name::parse(&r.row.name).ok())
-                    .collect();
+                let gone: Vec<Name> = gone.iter().map(|r| r.row.name.clone()).collect();
                 if !gone.is_empty() {
                     notes.push(format!(
                         "{grades}: removed the rows and files of {} submission(s) no longer in {}: {}",
@@ -551,7 +546,7 @@ impl GradeAll<'_> {
                     Select::Only(names) => names_checked(names, folder_names, &self.submissions)?,
                     _ => in_shard
                         .iter()
-                        .filter(|n| !present.iter().any(|r| r.row.name == n.shown()))
+                        .filter(|n| !present.iter().any(|r| r.row.name == **n))
                         .cloned()
                         .collect(),
                 };

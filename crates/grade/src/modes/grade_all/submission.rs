@@ -70,7 +70,7 @@ impl GradeAll<'_> {
         fs::create_dir_all(staged)?;
         let why = one_line(&why.to_string());
         let shown = name.shown();
-        let row = Row::not_graded(shown, &why);
+        let row = Row::not_graded(name, &why);
         let report = format!("{}\n{}\n", self.protections, row.note);
         let feedback = format!(
             "# Feedback for {shown}\n\nYour submission could not be graded: {why}.\n\n\
@@ -161,9 +161,9 @@ impl GradeAll<'_> {
                     },
                 );
                 let lines = FixtureLine::of(self.fixtures, &r.graded, &r.score, &|f| {
-                    scheme.visibility(f).word()
+                    scheme.visibility(f)
                 });
-                let row = Row::graded(shown, &r.counts, &r.score, r.fuzzed, &built.note);
+                let row = Row::graded(name, &r.counts, &r.score, r.fuzzed, &built.note);
                 let record = Record {
                     row,
                     fixtures: lines,
@@ -177,7 +177,7 @@ impl GradeAll<'_> {
                 let files = files_in(&folder);
                 let text = not_built(shown, &built.note, &log, &files);
                 let record = Record {
-                    row: Row::not_built(shown, &built.note),
+                    row: Row::not_built(name, &built.note),
                     fixtures: Vec::new(),
                     causes: Vec::new(),
                     sources: built.sources,
