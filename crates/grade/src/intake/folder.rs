@@ -270,7 +270,7 @@ fn copy_file(
     use std::os::unix::fs::PermissionsExt;
     let source = match puzzle_sandbox::files::open_regular(from) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+        Err(e) if puzzle_sandbox::files::is_refused(&e) => {
             return Ok(Err("not a regular file".into()));
         }
         Err(e) => return Ok(Err(format!("cannot be read: {e}"))),

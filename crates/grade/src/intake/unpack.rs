@@ -78,9 +78,7 @@ fn read_archive(path: &Path, cap: u64) -> io::Result<Result<Vec<u8>, Refused>> {
             "it is larger than {} MiB",
             MAX_BYTES >> 20
         ))),
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-            Err(Refused::because("it is not a regular file"))
-        }
+        Err(e) if files::is_refused(&e) => Err(Refused::because("it is not a regular file")),
         Err(e) => return Err(e),
     })
 }
@@ -89,9 +87,7 @@ fn read_archive(path: &Path, cap: u64) -> io::Result<Result<Vec<u8>, Refused>> {
 fn opened(path: &Path) -> io::Result<Result<File, Refused>> {
     Ok(match files::open_regular(path) {
         Ok(file) => Ok(file),
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-            Err(Refused::because("it is not a regular file"))
-        }
+        Err(e) if files::is_refused(&e) => Err(Refused::because("it is not a regular file")),
         Err(e) => return Err(e),
     })
 }

@@ -29,7 +29,7 @@ use crate::publishing::record::Record;
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
 use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
-use puzzle_sandbox::files::Beneath;
+use puzzle_sandbox::files::{self, Beneath};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
@@ -410,9 +410,9 @@ fn copy_submission_files(
     let stem = name.stem();
     let shard = Beneath::open(&fs::canonicalize(from)?)?;
     let mut copy = |relative: &Path, target: &Path| -> io::Result<()> {
-        match shard.read_regular(relative, MAX_FILE) {
-            Ok((bytes, true)) => write_atomic(target, &bytes),
-            Ok((_, false)) => {
+        match shard.read_within(relative, MAX_FILE) {
+            Ok(Some(bytes)) => write_atomic(target, &bytes),
+            Ok(None) => {
                 problems.push(format!(
                     "{}: {} is over {} MiB: not copied",
                     from.display(),
@@ -422,7 +422,7 @@ fn copy_submission_files(
                 Ok(())
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+            Err(e) if files::is_refused(&e) => {
                 problems.push(format!("{e}: not copied"));
                 Ok(())
             }

@@ -114,20 +114,24 @@ fn mark(record: Option<&Record>) -> Option<f64> {
 pub fn check_assignment(name: &str) -> Result<String, Refused> {
     let name = name.trim();
     if name.is_empty() {
-        return Err(Refused::because("an empty name"));
+        return Err(Refused::value("", name, "is empty"));
     }
     if name.chars().count() > MAX_ASSIGNMENT {
-        return Err(Refused::because(format!(
-            "longer than {MAX_ASSIGNMENT} characters"
-        )));
+        return Err(Refused::value(
+            "",
+            name,
+            format!("is longer than {MAX_ASSIGNMENT} characters"),
+        ));
     }
     if name.chars().any(char::is_control) {
-        return Err(Refused::because("a control character in it"));
+        return Err(Refused::value("", name, "has a control character in it"));
     }
     if let Some(word) = CANVAS_RESERVED.iter().take(9).find(|w| name.contains(*w)) {
-        return Err(Refused::because(format!(
-            "Canvas takes a column whose name holds '{word}' for a total, not an assignment"
-        )));
+        return Err(Refused::value(
+            "",
+            name,
+            format!("holds '{word}': Canvas takes such a column for a total, not an assignment"),
+        ));
     }
     if let Some(word) = CANVAS_RESERVED[9..].iter().find(|w| name == **w) {
         return Err(Refused::value(
@@ -137,8 +141,10 @@ pub fn check_assignment(name: &str) -> Result<String, Refused> {
         ));
     }
     if name.contains([',', '"']) && (name.contains("\\\"") || name.ends_with('\\')) {
-        return Err(Refused::because(
-            "a backslash before a quote or at its end, with a comma or quote: Moodle's CSV reader (PHP's fgetcsv) would misread it",
+        return Err(Refused::value(
+            "",
+            name,
+            "has a backslash before a quote or at its end, with a comma or quote: Moodle's CSV reader (PHP's fgetcsv) would misread it",
         ));
     }
     Ok(name.to_string())
@@ -404,6 +410,15 @@ mod tests {
         ] {
             assert!(check_assignment(bad).is_err(), "{bad:?}");
         }
+        // The refusal names the name refused.
+        assert_eq!(
+            check_assignment("Final Score").unwrap_err().to_string(),
+            "'Final Score' holds 'Final Score': Canvas takes such a column for a total, not an assignment"
+        );
+        assert_eq!(
+            check_assignment("a\tb").map_err(|e| e.offending().map(String::from)),
+            Err(Some("a\\tb".into()))
+        );
         assert!(check_assignment("Sections").is_ok());
     }
 }
