@@ -24,7 +24,8 @@
 use crate::intake::name::Name;
 use crate::publishing::changes::{compare, describe, Grading};
 use crate::publishing::grades::{
-    keep_previous, utc_now, write_atomic, Earlier, GradesLock, Manifest, SUBMISSION_FILES,
+    finish_keeping, keep_previous, utc_now, write_atomic, Earlier, GradesLock, Manifest,
+    SUBMISSION_FILES,
 };
 use crate::publishing::record::Record;
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
@@ -69,6 +70,7 @@ struct ShardGrading {
 /// use by another grading, or holding the grading of another folder.
 pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> io::Result<Merged> {
     let _lock = GradesLock::take(into)?;
+    let finished = finish_keeping(into)?;
     let gradings = read_shards(into, shards)?;
     let mut problems = shard_problems(&gradings);
     let records = gather_records(&gradings, &mut problems);
@@ -76,7 +78,7 @@ pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> io::Result<Merge
     let mut merged = Merged {
         submissions: records.len(),
         problems: Vec::new(),
-        notes: Vec::new(),
+        notes: finished.into_iter().collect(),
         changes: None,
     };
     write_merged(

@@ -25,9 +25,9 @@ use crate::judging::fixture::Fixture;
 use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
-    fixtures_differ, keep_previous, move_into_place, read_previous, remove_grading_files,
-    remove_stale_parts, remove_submission_files, utc_now, write_atomic, Earlier, Gradebook,
-    GradesLock, Manifest, Shard,
+    finish_keeping, fixtures_differ, keep_previous, move_into_place, read_previous,
+    remove_grading_files, remove_stale_parts, remove_submission_files, utc_now, write_atomic,
+    Earlier, Gradebook, GradesLock, Manifest, Shard,
 };
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
@@ -188,6 +188,9 @@ impl GradeAll<'_> {
         self.looks_like_submissions(&folder_names)?;
         // Held until the grading returns: one grading at a time here.
         let _lock = GradesLock::take(&self.grades)?;
+        if let Some(note) = finish_keeping(&self.grades)? {
+            (self.tell)(&note);
+        }
         let earlier = Earlier::read(&self.grades)?;
         let mut plan = self.plan(&folder_names, earlier)?;
         let mut records = std::mem::take(&mut plan.kept);
