@@ -438,3 +438,40 @@ fn a_roster_or_a_gradebook_option_that_cannot_work_is_refused_before_grading() {
     );
     refused(&["--roster", "none.csv"], "--roster: cannot read none.csv");
 }
+
+#[test]
+fn a_roster_line_a_gradebook_would_misread_is_refused_naming_it() {
+    // Each a line Canvas's import would take for something else: its
+    // Points Possible line (the student's mark would become the
+    // assignment's points, and they would get none), a header pasted in,
+    // an ID it rewrites as a number.
+    let dir = class("misread");
+    for (line, expected) in [
+        (
+            "bob,z2,Points Possible,T1",
+            "line 3: 'Points Possible' (column 3): Canvas's import takes a line whose name holds 'Points Possible' for the assignment's points",
+        ),
+        (
+            "Student,ID,,Section",
+            "line 3: a line of column names (Student, ID, Section), not a student",
+        ),
+        (
+            "bob,\"1,234\",Bob,T1",
+            "line 3: the id '1,234', which Canvas's import reads as the number '1.234'",
+        ),
+    ] {
+        fs::write(
+            dir.join("roster.csv"),
+            format!("folder,id,name,section\nann,z1,Ann,T1\n{line}\n"),
+        )
+        .unwrap();
+        let out = grader(
+            &dir,
+            &["grade-all", "subs", "--roster", "roster.csv", "--format", "canvas"],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{line}: {stderr}");
+        assert!(stderr.contains(expected), "{line}: {stderr}");
+        assert!(!dir.join("grades").exists(), "{line}");
+    }
+}
