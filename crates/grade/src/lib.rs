@@ -16,7 +16,7 @@
 //! - `publishing`: a graded submission's record, the grades folder and its
 //!   files, what changed from one grading to another, the platforms'
 //!   formats, the roster and the gradebook files, the class page;
-//! - `modes`: `grade-all`, `merge`, `diff`, `fuzz` and `check`, each
+//! - `modes`: `grade-all`, `merge`, `gradebook`, `diff`, `fuzz` and `check`, each
 //!   standing on the stages below it.
 //!
 //! This file is the crate's face: the modules are private, and what the
@@ -51,11 +51,12 @@ pub use modes::diff::diff;
 pub use modes::fuzz::experiment::confirm as confirm_causes;
 pub use modes::fuzz::{fuzz, Options as FuzzOptions, Summary as FuzzSummary};
 pub use modes::grade_all::{GradeAll, Select};
+pub use modes::gradebook::{write_gradebook, Written as GradebookWritten};
 pub use modes::merge::{merge, Merged};
 pub use publishing::changes::{Change, Comparison, FixtureChange, Inputs, Mark, Reason};
 pub use publishing::formats::{Format, Scope};
 pub use publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
-pub use publishing::grades::{Gradebook, Manifest, Shard};
+pub use publishing::grades::{Gradebook, GradebookAsked, Manifest, Shard};
 pub use publishing::json::Json;
 pub use publishing::page::class_page;
 pub use publishing::record::{FixtureLine, Record, Row, RowMarks, CLASSES};

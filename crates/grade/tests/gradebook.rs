@@ -475,3 +475,93 @@ fn a_roster_line_a_gradebook_would_misread_is_refused_naming_it() {
         assert!(!dir.join("grades").exists(), "{line}");
     }
 }
+
+#[test]
+fn the_gradebook_is_added_afterwards_by_resume_or_the_gradebook_mode() {
+    // The roster, the assignment's name and the class's formats decide no
+    // mark: a grading made without them gets them by --resume, or by the
+    // gradebook mode, nothing graded again, the same files as a grading
+    // that had them from the start.
+    let dir = class("afterwards");
+    grade(&dir, &["--grades", "with"]);
+    let plain = |grades: &str, more: &[&str]| {
+        let base = [
+            "grade-all",
+            "subs",
+            "--timeout",
+            "5",
+            "--jobs",
+            "2",
+            "--grades",
+            grades,
+        ];
+        grader(&dir, &[&base[..], more].concat())
+    };
+    for grades in ["resumed", "written"] {
+        let out = plain(grades, &[]);
+        assert!(matches!(out.status.code(), Some(0 | 1)));
+        assert!(!dir.join(grades).join("canvas.csv").exists());
+    }
+    let book = [
+        "--roster",
+        "roster.csv",
+        "--format",
+        "canvas,moodle",
+        "--assignment",
+        ASSIGNMENT,
+    ];
+    let out = plain("resumed", &[&["--resume"][..], &book].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{stderr}");
+    assert!(!stderr.contains("graded "), "{stderr}");
+    let out = grader(&dir, &[&["gradebook", "written"][..], &book].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("wrote canvas.csv, moodle.csv in "),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        stderr.contains("roster.csv: 1 folder(s) with no student, in no gradebook file: dee"),
+        "{stderr}"
+    );
+    for grades in ["resumed", "written"] {
+        for file in ["canvas.csv", "moodle.csv"] {
+            assert_eq!(
+                fs::read_to_string(dir.join(grades).join(file)).unwrap(),
+                fs::read_to_string(dir.join("with").join(file)).unwrap(),
+                "{grades}/{file}"
+            );
+        }
+        let csv = fs::read_to_string(dir.join(grades).join("summary.csv")).unwrap();
+        assert!(csv
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",student_id,student_name"));
+    }
+    // Recorded: a --resume without them keeps them.
+    let out = plain("written", &["--resume"]);
+    assert!(matches!(out.status.code(), Some(0 | 1)));
+    assert_eq!(
+        fs::read_to_string(dir.join("written/canvas.csv")).unwrap(),
+        fs::read_to_string(dir.join("with/canvas.csv")).unwrap()
+    );
+    // A format of each submission's files cannot be added so: said plainly.
+    let out = plain("written", &["--resume", "--format", "gradescope"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--format gradescope differ (--format gradescope, prairielearn and junit write a file for each submission as it is graded"),
+        "{stderr}"
+    );
+    let out = grader(&dir, &["gradebook", "written", "--format", "junit"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--format junit: a file of each submission, written as it is graded"));
+    // No grading there: refused.
+    let out = grader(&dir, &["gradebook", "subs", "--roster", "roster.csv"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds no grading"));
+}

@@ -330,8 +330,8 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
 
     // Killed: its lock file stays, with its id; the next grading takes it.
     // The one killed was a regrading: it had put the complete grading
-    // before it in previous/, which the next keeps there (not the
-    // unfinished one).
+    // before it in previous/, which stays there; the same command resumes
+    // the unfinished one.
     class.grade(&["subs", "--timeout", "5", "--grades", "killed"]);
     let mut killed = class.spawn(&["subs", "--timeout", "5", "--grades", "killed"]);
     let pid = killed.id();
@@ -354,8 +354,7 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
     let out = class.grade(&["subs", "--timeout", "5", "--grades", "killed"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains(", incomplete: as it did not finish, its files of ")
-            && stderr(&out).contains("/previous/ still keeps the grading of "),
+        stderr(&out).contains("resumes the unfinished grading of "),
         "{}",
         stderr(&out)
     );
@@ -371,6 +370,32 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
         stdout(&out)
     );
     assert!(!class.0.join("killed/.puzzle-grade.lock").exists());
+
+    // Killed again, then started again with --replace: the unfinished one
+    // is removed, not pushed into previous/ over the complete one there.
+    let mut killed = class.spawn(&["subs", "--timeout", "5", "--grades", "killed"]);
+    class.wait_for_lock("killed", killed.id());
+    let began = Instant::now();
+    // (Being set aside, it is missing for a moment.)
+    while !fs::read_to_string(class.0.join("killed/grading.json"))
+        .unwrap_or_default()
+        .contains("\"complete\": false")
+    {
+        assert!(began.elapsed() < Duration::from_secs(120), "never begun");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let out = class.grade(&["subs", "--timeout", "5", "--grades", "killed", "--replace"]);
+    assert!(
+        stderr(&out).contains(", incomplete: as it did not finish, its files of ")
+            && stderr(&out).contains("/previous/ still keeps the grading of "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(class
+        .read("killed/previous/summary.txt")
+        .contains("(3 submissions), complete"));
 }
 
 #[test]

@@ -264,9 +264,16 @@ fn missing_submissions(
             missing.join(", ")
         ));
     }
-    if let Some(not_whole) = folder_names.iter().find(|n| !expected.contains(*n)) {
+    let untaken: Vec<&str> = folder_names
+        .iter()
+        .filter(|n| !expected.contains(*n))
+        .map(|n| n.as_str())
+        .collect();
+    if !untaken.is_empty() {
         problems.push(format!(
-            "no shard takes {not_whole} (the shards are not all of one count, or a shard is missing)"
+            "no shard takes {} submission(s) (the shards are not all of one count, or a shard is missing): {}",
+            untaken.len(),
+            untaken.join(", ")
         ));
     }
     folder_names

@@ -22,7 +22,7 @@ use crate::digest::fnv1a;
 use crate::intake::name::{one_line, Name};
 use crate::marking::marks::points;
 use crate::publishing::formats::{Format, Scope};
-use crate::publishing::gradebook::check_assignment;
+use crate::publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
 use crate::publishing::json::{json_string, Json};
 use crate::publishing::record::Record;
 use crate::publishing::roster::Roster;
@@ -154,6 +154,72 @@ impl Gradebook {
         })
     }
 }
+
+/// What a command asks of a grading's gradebook: each part when it was
+/// given (`--roster`, `--assignment`, `--format` with its class formats).
+/// None of them decides a mark, so a grading continued (`--resume`,
+/// `--only`, the same command after a stop) or finished (the `gradebook`
+/// mode) takes them: what is given replaces the grading's, the rest is
+/// kept as the grading recorded it ([`GradebookAsked::over`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GradebookAsked {
+    /// The roster, when `--roster` was given.
+    pub roster: Option<Roster>,
+    /// The assignment's column name, when `--assignment` was given.
+    pub assignment: Option<String>,
+    /// The class's formats, when `--format` was given (its formats of
+    /// each submission are not the gradebook's: none here is an empty
+    /// list).
+    pub formats: Option<Vec<Format>>,
+}
+
+impl GradebookAsked {
+    /// The gradebook of a grading whose own was `recorded` (none for a
+    /// fresh grading), a submission scoring at most `points_possible`:
+    /// what is asked, the rest as recorded; none without a roster either
+    /// way. Why not, when what is asked needs a roster the grading does
+    /// not have, or an assignment's name is asked with no format of the
+    /// class to write it in.
+    pub fn over(
+        self,
+        recorded: Option<&Gradebook>,
+        points_possible: f64,
+    ) -> Result<Option<Gradebook>, String> {
+        let Some(roster) = self.roster.or_else(|| recorded.map(|b| b.roster.clone())) else {
+            return match (&self.formats, &self.assignment) {
+                (Some(formats), _) if !formats.is_empty() => {
+                    let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+                    Err(format!(
+                        "--format {} needs --roster FILE (which student each folder is)",
+                        names.join(",")
+                    ))
+                }
+                (_, Some(_)) => Err(NO_FORMAT_FOR_ASSIGNMENT.into()),
+                _ => Ok(None),
+            };
+        };
+        let formats = self
+            .formats
+            .or_else(|| recorded.map(|b| b.formats.clone()))
+            .unwrap_or_default();
+        if self.assignment.is_some() && formats.is_empty() {
+            return Err(NO_FORMAT_FOR_ASSIGNMENT.into());
+        }
+        Ok(Some(Gradebook {
+            roster,
+            assignment: self
+                .assignment
+                .or_else(|| recorded.map(|b| b.assignment.clone()))
+                .unwrap_or_else(|| DEFAULT_ASSIGNMENT.into()),
+            formats,
+            points_possible,
+        }))
+    }
+}
+
+/// Why an assignment's name alone is no gradebook.
+pub const NO_FORMAT_FOR_ASSIGNMENT: &str =
+    "--assignment names the gradebook files' column: it needs --format canvas or moodle";
 
 /// One of N parts of a grading, by the hash of the submissions' names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -62,7 +62,7 @@ fn grade_all(
             .iter()
             .map(|f| f.parse().expect("a format"))
             .collect(),
-        gradebook: None,
+        gradebook: Default::default(),
         fuzz_seconds: None,
         options: String::new(),
         select: Select::All,

@@ -27,7 +27,7 @@ use crate::publishing::formats::Format;
 use crate::publishing::grades::{
     finish_keeping, fixtures_differ, keep_previous, move_into_place, read_previous,
     remove_grading_files, remove_stale_parts, remove_submission_files, utc_now, write_atomic,
-    Earlier, Gradebook, GradesLock, Manifest, Shard,
+    Earlier, GradebookAsked, GradesLock, Manifest, Shard,
 };
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
@@ -83,18 +83,25 @@ pub struct GradeAll<'a> {
     /// The platforms' files to write for each submission (those of the
     /// class are `gradebook`'s).
     pub formats: Vec<Format>,
-    /// The roster and the gradebook files (`--roster`), if any.
-    pub gradebook: Option<Gradebook>,
+    /// What the command asks of the roster and the gradebook files
+    /// (`--roster`, `--assignment`, the class's `--format`): all of it for
+    /// a fresh grading, and in place of the grading's own for one
+    /// continued.
+    pub gradebook: GradebookAsked,
     /// Seconds of fuzzing a submission after its fixtures (none: off); the
     /// minimal cases go to `NAME.fuzz/` in the grades folder.
     pub fuzz_seconds: Option<u64>,
     /// The options that decide the marks, as the command line gave them
     /// (recorded, and compared with an earlier grading's).
     pub options: String,
-    /// Which submissions to grade.
+    /// Which submissions to grade. A fresh grading ([`Select::All`]) that
+    /// finds the grading this command began unfinished in the grades
+    /// folder (the same folder, fixtures, options and shard) resumes it,
+    /// and says so, unless [`GradeAll::replace`].
     pub select: Select,
-    /// Whether a fresh grading may replace the grading of another folder
-    /// (`--replace`); it is kept as `previous/` all the same.
+    /// Whether a fresh grading may replace the grading of another folder,
+    /// or start an unfinished grading of this one again (`--replace`); a
+    /// complete grading replaced is kept as `previous/` all the same.
     pub replace: bool,
     /// The part of the folder this grading takes, if it is one of several.
     pub shard: Option<Shard>,
@@ -192,7 +199,22 @@ impl GradeAll<'_> {
             (self.tell)(&note);
         }
         let earlier = Earlier::read(&self.grades)?;
-        let mut plan = self.plan(&folder_names, earlier)?;
+        let select = self.select_for(&earlier);
+        // The gradebook of a grading continued is its own, but for what
+        // the command gives anew.
+        let recorded = match select {
+            Select::All => None,
+            _ => earlier.manifest.as_ref().and_then(|m| m.gradebook.clone()),
+        };
+        let gradebook = self
+            .gradebook
+            .clone()
+            .over(
+                recorded.as_ref(),
+                self.settings.scheme.maximum(self.fixtures),
+            )
+            .map_err(|why| io::Error::new(io::ErrorKind::InvalidInput, why))?;
+        let mut plan = self.plan(&folder_names, earlier, select)?;
         let mut records = std::mem::take(&mut plan.kept);
         let manifest = Manifest {
             folder: self.submissions.display().to_string(),
@@ -208,7 +230,7 @@ impl GradeAll<'_> {
                 .iter()
                 .map(|f| (f.shown.clone(), f.digest))
                 .collect(),
-            gradebook: self.gradebook.clone(),
+            gradebook,
         };
         remove_stale_parts(&self.grades)?;
         let baseline = self.set_aside(&mut plan)?;
@@ -350,7 +372,7 @@ impl GradeAll<'_> {
         let Some(replaced) = plan.replaced.take() else {
             // --resume, or a first grading: the grading it continues
             // replaced the one in previous/, if any.
-            let previous = match self.select {
+            let previous = match plan.select {
                 Select::Resume => read_previous(&self.grades)?,
                 _ => None,
             };
@@ -418,9 +440,47 @@ impl GradeAll<'_> {
         Ok(())
     }
 
-    /// What to grade, what to keep of the earlier grading and which files
-    /// to remove, or why the grading is refused.
-    fn plan(&self, folder_names: &[Name], earlier: Earlier) -> io::Result<Plan> {
+    /// Which submissions this grading grades: those [`GradeAll::select`]
+    /// names, but for a fresh grading that finds the grading this command
+    /// began unfinished (the same folder, fixtures, options and shard), and
+    /// is not asked to `--replace` it: that one is resumed, and the marker
+    /// told so, with how to start again instead.
+    fn select_for(&self, earlier: &Earlier) -> Select {
+        let Some(before) = earlier.manifest.as_ref() else {
+            return self.select.clone();
+        };
+        let now: Vec<(String, u64)> = self
+            .fixtures
+            .iter()
+            .map(|f| (f.shown.clone(), f.digest))
+            .collect();
+        let same = before.folder == self.submissions.display().to_string()
+            && before.options == self.options
+            && before.shard == self.shard
+            && !before.fixtures.is_empty()
+            && fixtures_differ(&before.fixtures, &now).is_none();
+        if self.select != Select::All || self.replace || before.complete || !same {
+            return self.select.clone();
+        }
+        let to_grade = before.names_to_grade();
+        let graded = earlier
+            .records
+            .iter()
+            .filter(|r| r.row.trouble.is_none() && to_grade.contains(&r.row.name))
+            .count();
+        (self.tell)(&format!(
+            "{}: resumes the unfinished grading of {} begun {} ({graded} of {} submission(s) graded, the same options and fixtures): the rest are graded now; --replace grades them all again",
+            self.grades.display(),
+            before.folder,
+            before.started,
+            to_grade.len()
+        ));
+        Select::Resume
+    }
+
+    /// What to grade (`select`), what to keep of the earlier grading and
+    /// which files to remove, or why the grading is refused.
+    fn plan(&self, folder_names: &[Name], earlier: Earlier, select: Select) -> io::Result<Plan> {
         let refuse = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
         let grades = self.grades.display();
         let in_shard: Vec<Name> = folder_names
@@ -429,7 +489,7 @@ impl GradeAll<'_> {
             .cloned()
             .collect();
         let mut notes = Vec::new();
-        let continuing = !matches!(self.select, Select::All);
+        let continuing = !matches!(select, Select::All);
         if continuing && earlier.exists() {
             let Some(before) = &earlier.manifest else {
                 return Err(refuse(format!(
@@ -454,9 +514,10 @@ impl GradeAll<'_> {
                 )));
             }
             if before.options != self.options {
-                return Err(refuse(format!(
-                    "{grades} was graded with other options ({}), not ({}): its marks would not compare; grade all again",
-                    before.options, self.options
+                return Err(refuse(options_differ(
+                    &grades.to_string(),
+                    before,
+                    &self.options,
                 )));
             }
             if before.shard != self.shard {
@@ -469,7 +530,7 @@ impl GradeAll<'_> {
                 )));
             }
         }
-        if let (Select::All, Some(before)) = (&self.select, &earlier.manifest) {
+        if let (Select::All, Some(before)) = (&select, &earlier.manifest) {
             if before.folder != self.submissions.display().to_string() && !self.replace {
                 return Err(refuse(format!(
                     "{grades} holds the grading of {}, not of {}: use another --grades folder, or --replace to replace it (it is then kept in {grades}/previous/)",
@@ -479,7 +540,7 @@ impl GradeAll<'_> {
             }
         }
         // The grading as it was, for --only to tell its changes against.
-        let before = match self.select {
+        let before = match select {
             Select::Only(_) if earlier.exists() => Some(Earlier {
                 manifest: earlier.manifest.clone(),
                 records: earlier.records.clone(),
@@ -489,7 +550,7 @@ impl GradeAll<'_> {
             _ => None,
         };
         let mut replaced = None;
-        let (to_grade, kept, removed, started) = match &self.select {
+        let (to_grade, kept, removed, started) = match &select {
             Select::All => {
                 if earlier.exists() {
                     replaced = Some(earlier);
@@ -497,7 +558,7 @@ impl GradeAll<'_> {
                 (in_shard, Vec::new(), Vec::new(), utc_now())
             }
             Select::Only(_) | Select::Resume if !earlier.exists() => {
-                let to_grade = match &self.select {
+                let to_grade = match &select {
                     Select::Only(names) => {
                         names_checked(names, folder_names, &self.submissions).map_err(refuse)?
                     }
@@ -527,7 +588,7 @@ impl GradeAll<'_> {
                         gone.iter().map(Name::shown).collect::<Vec<_>>().join(", ")
                     ));
                 }
-                let to_grade = match &self.select {
+                let to_grade = match &select {
                     Select::Only(names) => {
                         names_checked(names, folder_names, &self.submissions).map_err(refuse)?
                     }
@@ -542,6 +603,7 @@ impl GradeAll<'_> {
             }
         };
         Ok(Plan {
+            select,
             to_grade,
             kept,
             removed,
@@ -604,6 +666,8 @@ impl GradeAll<'_> {
 
 /// What a grading will do.
 struct Plan {
+    /// Which submissions it grades (a fresh grading may resume).
+    select: Select,
     /// The submissions to grade now, in order.
     to_grade: Vec<Name>,
     /// The earlier grading's records kept.
@@ -618,6 +682,47 @@ struct Plan {
     replaced: Option<Earlier>,
     /// The grading as it was before `--only`.
     before: Option<Earlier>,
+}
+
+/// Why a grading continued with the options `now` is refused by the
+/// grading `before` in the grades folder `grades`, which had others: the
+/// options of each, what differs, and what to do.
+fn options_differ(grades: &str, before: &Manifest, now: &str) -> String {
+    // Each option with its value: the recorded line split before each `--`
+    // and each `fixtures DIR`.
+    let parts = |line: &str| -> Vec<String> {
+        let mut parts: Vec<String> = Vec::new();
+        for word in line.split(' ') {
+            match parts.last_mut() {
+                Some(last) if !word.starts_with("--") && word != "fixtures" => {
+                    last.push(' ');
+                    last.push_str(word);
+                }
+                _ => parts.push(word.to_string()),
+            }
+        }
+        parts
+    };
+    let (old, new) = (parts(&before.options), parts(now));
+    let differ: Vec<&String> = old
+        .iter()
+        .filter(|p| !new.contains(p))
+        .chain(new.iter().filter(|p| !old.contains(p)))
+        .collect();
+    let formats = if differ.iter().any(|p| p.starts_with("--format ")) {
+        " (--format gradescope, prairielearn and junit write a file for each submission as it is graded, so the submissions graded already would lack them: continue with the grading's own --format; canvas and moodle, --roster and --assignment may change, or be written afterwards with 'puzzle-grade gradebook')"
+    } else {
+        ""
+    };
+    format!(
+        "{grades} was graded with other options ({}), not ({now}): {} differ{formats}; continue it with its own options, or grade all again",
+        before.options,
+        differ
+            .iter()
+            .map(|p| p.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// `names`, each one of `folder_names` (those of `folder`), or which is not.
