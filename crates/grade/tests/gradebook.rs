@@ -58,23 +58,25 @@ fn grader(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `grade-all subs` with `more`.
+fn grade_all(dir: &Path, more: &[&str]) -> Output {
+    let base = ["grade-all", "subs", "--timeout", "5", "--jobs", "2"];
+    grader(dir, &[&base[..], more].concat())
+}
+
+/// The options of the roster and both gradebooks.
+const BOOK: [&str; 6] = [
+    "--roster",
+    "roster.csv",
+    "--format",
+    "canvas,moodle",
+    "--assignment",
+    ASSIGNMENT,
+];
+
 /// `grade-all subs` with the roster, both gradebooks and `more`.
 fn grade(dir: &Path, more: &[&str]) -> Output {
-    let base = [
-        "grade-all",
-        "subs",
-        "--timeout",
-        "5",
-        "--jobs",
-        "2",
-        "--roster",
-        "roster.csv",
-        "--format",
-        "canvas,moodle",
-        "--assignment",
-        ASSIGNMENT,
-    ];
-    let out = grader(dir, &[&base[..], more].concat());
+    let out = grade_all(dir, &[&BOOK[..], more].concat());
     // All passed (0) or not (1), never a grading refused (2).
     assert!(
         matches!(out.status.code(), Some(0 | 1)),
@@ -484,37 +486,18 @@ fn the_gradebook_is_added_afterwards_by_resume_or_the_gradebook_mode() {
     // that had them from the start.
     let dir = class("afterwards");
     grade(&dir, &["--grades", "with"]);
-    let plain = |grades: &str, more: &[&str]| {
-        let base = [
-            "grade-all",
-            "subs",
-            "--timeout",
-            "5",
-            "--jobs",
-            "2",
-            "--grades",
-            grades,
-        ];
-        grader(&dir, &[&base[..], more].concat())
-    };
+    let plain =
+        |grades: &str, more: &[&str]| grade_all(&dir, &[&["--grades", grades], more].concat());
     for grades in ["resumed", "written"] {
         let out = plain(grades, &[]);
         assert!(matches!(out.status.code(), Some(0 | 1)));
         assert!(!dir.join(grades).join("canvas.csv").exists());
     }
-    let book = [
-        "--roster",
-        "roster.csv",
-        "--format",
-        "canvas,moodle",
-        "--assignment",
-        ASSIGNMENT,
-    ];
-    let out = plain("resumed", &[&["--resume"][..], &book].concat());
+    let out = plain("resumed", &[&["--resume"][..], &BOOK].concat());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(matches!(out.status.code(), Some(0 | 1)), "{stderr}");
     assert!(!stderr.contains("graded "), "{stderr}");
-    let out = grader(&dir, &[&["gradebook", "written"][..], &book].concat());
+    let out = grader(&dir, &[&["gradebook", "written"][..], &BOOK].concat());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(

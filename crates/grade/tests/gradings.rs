@@ -82,6 +82,16 @@ impl Class {
         out
     }
 
+    /// `puzzle-grade merge` here with `args`.
+    fn merge(&self, args: &[&str]) -> Output {
+        Command::new(grader_bin())
+            .arg("merge")
+            .args(args)
+            .current_dir(&self.0)
+            .output()
+            .unwrap()
+    }
+
     /// Every file under `grades`, by its path there, what varies masked.
     fn files(&self, grades: &str) -> BTreeMap<String, String> {
         let mut files = BTreeMap::new();
@@ -361,12 +371,8 @@ fn shards_merged_make_the_same_files_as_one_grading() {
             dirs.push(dir);
         }
         let into = format!("merged{count}");
-        let out = Command::new(grader_bin())
-            .args(["merge", "--into", &into])
-            .args(&dirs)
-            .current_dir(&class.0)
-            .output()
-            .unwrap();
+        let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+        let out = class.merge(&[&["--into", into.as_str()][..], &dirs].concat());
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -383,11 +389,7 @@ fn shards_merged_make_the_same_files_as_one_grading() {
         }
     }
     // A shard missing: said, status 1, the merged grading incomplete.
-    let out = Command::new(grader_bin())
-        .args(["merge", "--into", "partial", "shard3-1", "shard3-3"])
-        .current_dir(&class.0)
-        .output()
-        .unwrap();
+    let out = class.merge(&["--into", "partial", "shard3-1", "shard3-3"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("shard 2/3 is missing"), "{stderr}");
@@ -395,11 +397,7 @@ fn shards_merged_make_the_same_files_as_one_grading() {
         .unwrap()
         .contains("INCOMPLETE"));
     // One shard of three alone: every submission of the other two named.
-    let out = Command::new(grader_bin())
-        .args(["merge", "--into", "lonely", "shard3-1"])
-        .current_dir(&class.0)
-        .output()
-        .unwrap();
+    let out = class.merge(&["--into", "lonely", "shard3-1"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     let missing: Vec<&str> = SUBMISSIONS
@@ -417,13 +415,7 @@ fn shards_merged_make_the_same_files_as_one_grading() {
         "{stderr}"
     );
     // A shard twice: said, each submission kept once.
-    let out = Command::new(grader_bin())
-        .args([
-            "merge", "--into", "twice", "shard2-1", "shard2-2", "shard2-1",
-        ])
-        .current_dir(&class.0)
-        .output()
-        .unwrap();
+    let out = class.merge(&["--into", "twice", "shard2-1", "shard2-2", "shard2-1"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("are both shard 1/2"), "{stderr}");
@@ -436,10 +428,6 @@ fn shards_merged_make_the_same_files_as_one_grading() {
         1 + SUBMISSIONS.len()
     );
     // Not a grading: refused.
-    let out = Command::new(grader_bin())
-        .args(["merge", "--into", "x", "subs"])
-        .current_dir(&class.0)
-        .output()
-        .unwrap();
+    let out = class.merge(&["--into", "x", "subs"]);
     assert_eq!(out.status.code(), Some(2));
 }

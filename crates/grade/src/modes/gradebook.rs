@@ -15,7 +15,7 @@
 //! students of the other shards have no mark: `merge` writes the class's
 //! gradebook).
 
-use crate::publishing::changes::{compare, describe, Grading};
+use crate::publishing::changes::since_previous;
 use crate::publishing::grades::{
     finish_keeping, read_previous, utc_now, Earlier, GradebookAsked, GradesLock,
 };
@@ -95,22 +95,7 @@ pub fn write_gradebook(grades: &Path, asked: GradebookAsked) -> io::Result<Writt
             .as_ref()
             .is_some_and(|m| m.folder == manifest.folder)
     });
-    let changes = previous.map(|p| {
-        compare(
-            format!(
-                "{} (kept in {shown}/previous/)",
-                describe(p.manifest.as_ref())
-            ),
-            Grading {
-                manifest: p.manifest.as_ref(),
-                records: &p.records,
-            },
-            Grading {
-                manifest: Some(&manifest),
-                records: &earlier.records,
-            },
-        )
-    });
+    let changes = previous.map(|p| since_previous(grades, &p, &manifest, &earlier.records));
     write_summary_files(grades, &manifest, &earlier.records, changes.as_ref())?;
     notes.extend(gradebook_notes(&manifest, &earlier.records));
     Ok(Written { notes, files })

@@ -22,7 +22,7 @@
 //! summaries and the class page list what changed since.
 
 use crate::intake::name::Name;
-use crate::publishing::changes::{compare, describe, Grading};
+use crate::publishing::changes::{describe, since_previous};
 use crate::publishing::grades::{
     finish_keeping, keep_previous, utc_now, write_atomic, Earlier, GradesLock, Manifest,
     SUBMISSION_FILES,
@@ -349,22 +349,7 @@ fn write_merged(
         gradebook: gradings[0].manifest.gradebook.clone(),
     };
     let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();
-    let changes = baseline.map(|before| {
-        compare(
-            format!(
-                "{} (kept in {shown}/previous/)",
-                describe(before.manifest.as_ref())
-            ),
-            Grading {
-                manifest: before.manifest.as_ref(),
-                records: &before.records,
-            },
-            Grading {
-                manifest: Some(&manifest),
-                records: &records,
-            },
-        )
-    });
+    let changes = baseline.map(|before| since_previous(into, &before, &manifest, &records));
     write_summary_files(into, &manifest, &records, changes.as_ref())?;
     merged.changes = changes.map(|c| c.text());
     merged.notes.extend(gradebook_notes(&manifest, &records));

@@ -18,10 +18,11 @@
 //! and why.
 
 use crate::marking::marks::points;
-use crate::publishing::grades::{fixtures_differ, Manifest};
+use crate::publishing::grades::{fixtures_differ, Earlier, Manifest};
 use crate::publishing::record::{FixtureLine, Record};
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
+use std::path::Path;
 
 /// One grading as [`compare`] reads it: its manifest (none for a grading
 /// of a version before `grading.json`) and its records.
@@ -242,7 +243,7 @@ pub struct Comparison {
 /// The options a grading records (`--strict --timeout 5 ... fixtures x`)
 /// one by one: each starts at a word that starts with `--`, or at
 /// `fixtures` (a fixture folder).
-fn option_items(options: &str) -> Vec<String> {
+pub fn option_items(options: &str) -> Vec<String> {
     let mut items: Vec<String> = Vec::new();
     for word in options.split(' ').filter(|w| !w.is_empty()) {
         match items.last_mut() {
@@ -468,6 +469,32 @@ pub fn describe(manifest: Option<&Manifest>) -> String {
             if m.complete { "" } else { ", incomplete" }
         ),
     }
+}
+
+/// What changed since the grading `kept` in `grades/previous/` to the
+/// grading of `manifest` and `records` (a merge's, or one whose gradebook
+/// is written afterwards).
+pub fn since_previous(
+    grades: &Path,
+    kept: &Earlier,
+    manifest: &Manifest,
+    records: &[Record],
+) -> Comparison {
+    compare(
+        format!(
+            "{} (kept in {}/previous/)",
+            describe(kept.manifest.as_ref()),
+            grades.display()
+        ),
+        Grading {
+            manifest: kept.manifest.as_ref(),
+            records: &kept.records,
+        },
+        Grading {
+            manifest: Some(manifest),
+            records,
+        },
+    )
 }
 
 /// The two gradings compared: each submission whose marks or fixtures'

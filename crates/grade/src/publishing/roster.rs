@@ -615,6 +615,14 @@ mod tests {
         }
     }
 
+    /// Each roster of `head` and a line is refused, its error starting so.
+    fn each_refused(head: &str, cases: &[(&str, &str)]) {
+        for (line, expected) in cases {
+            let e = error(format!("{head}{line}").as_bytes());
+            assert!(e.starts_with(expected), "{line:?}: {e}");
+        }
+    }
+
     #[test]
     fn columns_in_any_order_quoted_fields_and_a_bom() {
         let roster = parsed(
@@ -723,10 +731,7 @@ mod tests {
                 "line 2: the name 'Ann, Lee\\' has a backslash",
             ),
         ];
-        for (line, expected) in cases {
-            let e = error(format!("{head}{line}").as_bytes());
-            assert!(e.starts_with(expected), "{line:?}: {e}");
-        }
+        each_refused(head, &cases);
         // Faults after good lines name their own line.
         let e = error(format!("{head}ok,z0,ok,Ok,T0\n\nann,z1,ann,Ann\n").as_bytes());
         assert!(e.starts_with("line 4: 4 field(s)"), "{e}");
@@ -770,10 +775,7 @@ mod tests {
                 "line 2: the section '10.', which Canvas's import reads as the number '10'",
             ),
         ];
-        for (line, expected) in cases {
-            let e = error(format!("{head}{line}").as_bytes());
-            assert!(e.starts_with(expected), "{line:?}: {e}");
-        }
+        each_refused(head, &cases);
         // What Canvas reads as it is stays: numbers with one dot, IDs with
         // leading zeros, a lone column name beside real values.
         let roster = parsed(&format!(

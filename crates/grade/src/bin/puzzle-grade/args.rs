@@ -619,12 +619,7 @@ impl Given {
             // graded: a grading continued writes the same. Those of the
             // class (the gradebook files) are written from the records,
             // and may change (`Gradebook`).
-            let names: Vec<&str> = self
-                .formats
-                .iter()
-                .filter(|f| f.scope() == Scope::Submission)
-                .map(|f| f.name())
-                .collect();
+            let names = self.submission_formats();
             if !names.is_empty() {
                 marks.push(format!("--format {}", names.join(",")));
             }
@@ -663,6 +658,15 @@ impl Given {
             assignment: self.assignment.clone(),
             formats: (!self.formats.is_empty()).then(|| self.class_formats()),
         }
+    }
+
+    /// The names of the formats asked for of each submission's own files.
+    pub fn submission_formats(&self) -> Vec<&'static str> {
+        self.formats
+            .iter()
+            .filter(|f| f.scope() == Scope::Submission)
+            .map(|f| f.name())
+            .collect()
     }
 
     /// The formats asked for of the class (the gradebook files).
@@ -966,18 +970,10 @@ fn check_operands(mode: Mode, given: &Given) -> Result<(), String> {
         Mode::Gradebook if count != 1 => Err(format!(
             "takes one grades folder, DIR, not {count} operand(s)"
         )),
-        Mode::Gradebook if given.formats.iter().any(|f| f.scope() == Scope::Submission) => {
-            let names: Vec<&str> = given
-                .formats
-                .iter()
-                .filter(|f| f.scope() == Scope::Submission)
-                .map(|f| f.name())
-                .collect();
-            Err(format!(
-                "--format {}: a file of each submission, written as it is graded (grade-all --format); gradebook writes the class's, canvas and moodle",
-                names.join(",")
-            ))
-        }
+        Mode::Gradebook if !given.submission_formats().is_empty() => Err(format!(
+            "--format {}: a file of each submission, written as it is graded (grade-all --format); gradebook writes the class's, canvas and moodle",
+            given.submission_formats().join(",")
+        )),
         Mode::Merge if count == 0 => Err("no SHARD_DIR".into()),
         Mode::Diff if count != 2 => Err(format!(
             "takes two grades folders, OLD and NEW, not {count} operand(s)"

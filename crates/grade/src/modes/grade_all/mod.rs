@@ -22,7 +22,7 @@ use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
 use crate::intake::name::Name;
 use crate::judging::fixture::Fixture;
-use crate::publishing::changes::{compare, describe, Comparison, Grading};
+use crate::publishing::changes::{compare, describe, option_items, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
     finish_keeping, fixtures_differ, keep_previous, move_into_place, read_previous,
@@ -514,7 +514,7 @@ impl GradeAll<'_> {
                 )));
             }
             if before.options != self.options {
-                return Err(refuse(options_differ(
+                return Err(refuse(options_refused(
                     &grades.to_string(),
                     before,
                     &self.options,
@@ -687,23 +687,8 @@ struct Plan {
 /// Why a grading continued with the options `now` is refused by the
 /// grading `before` in the grades folder `grades`, which had others: the
 /// options of each, what differs, and what to do.
-fn options_differ(grades: &str, before: &Manifest, now: &str) -> String {
-    // Each option with its value: the recorded line split before each `--`
-    // and each `fixtures DIR`.
-    let parts = |line: &str| -> Vec<String> {
-        let mut parts: Vec<String> = Vec::new();
-        for word in line.split(' ') {
-            match parts.last_mut() {
-                Some(last) if !word.starts_with("--") && word != "fixtures" => {
-                    last.push(' ');
-                    last.push_str(word);
-                }
-                _ => parts.push(word.to_string()),
-            }
-        }
-        parts
-    };
-    let (old, new) = (parts(&before.options), parts(now));
+fn options_refused(grades: &str, before: &Manifest, now: &str) -> String {
+    let (old, new) = (option_items(&before.options), option_items(now));
     let differ: Vec<&String> = old
         .iter()
         .filter(|p| !new.contains(p))
