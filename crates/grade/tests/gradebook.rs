@@ -527,6 +527,12 @@ fn the_gradebook_is_added_afterwards_by_resume_or_the_gradebook_mode() {
     // Recorded: a --resume without them keeps them.
     let out = plain("written", &["--resume"]);
     assert!(matches!(out.status.code(), Some(0 | 1)));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("the gradebooks' imports: canvas.csv, moodle.csv"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert_eq!(
         fs::read_to_string(dir.join("written/canvas.csv")).unwrap(),
         fs::read_to_string(dir.join("with/canvas.csv")).unwrap()

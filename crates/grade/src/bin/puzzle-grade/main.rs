@@ -376,11 +376,13 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         );
         return Err(Failure::Signalled(signum));
     }
-    let books: Vec<&str> = given.class_formats().iter().map(|f| f.suffix()).collect();
-    let books = if books.is_empty() {
+    let books = if graded.gradebook_files.is_empty() {
         String::new()
     } else {
-        format!("; the gradebooks' imports: {}", books.join(", "))
+        format!(
+            "; the gradebooks' imports: {}",
+            graded.gradebook_files.join(", ")
+        )
     };
     writeln!(
         out,

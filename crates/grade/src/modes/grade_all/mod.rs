@@ -30,7 +30,7 @@ use crate::publishing::grades::{
     Earlier, GradebookAsked, GradesLock, Manifest, Shard,
 };
 use crate::publishing::record::{table_header, Record, Row};
-use crate::publishing::summaries::{gradebook_notes, write_summary_files};
+use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
 use std::fs;
@@ -134,6 +134,9 @@ pub struct Graded {
     /// student, students with no folder or no mark); what it should know
     /// of the grades folder is told as the grading begins.
     pub notes: Vec<String>,
+    /// The gradebook files written (`canvas.csv`, `moodle.csv`): those the
+    /// command asked for, or the grading continued had.
+    pub gradebook_files: Vec<&'static str>,
 }
 
 /// The grading a regrading's changes are told against: the one it
@@ -314,6 +317,10 @@ impl GradeAll<'_> {
             out.flush()?;
         }
         let notes = gradebook_notes(&wrote, &records);
+        let gradebook_files = match (&wrote.gradebook, gradebook_unwritten(&wrote)) {
+            (Some(book), None) => book.formats.iter().map(|f| f.suffix()).collect(),
+            _ => Vec::new(),
+        };
         Ok(Graded {
             rows,
             to_grade: plan.to_grade.len(),
@@ -325,6 +332,7 @@ impl GradeAll<'_> {
                 .map(|r| r.row.name.clone())
                 .collect(),
             notes,
+            gradebook_files,
         })
     }
 
