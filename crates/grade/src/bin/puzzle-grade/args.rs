@@ -1189,7 +1189,10 @@ mod tests {
         );
         // The formats of each submission's files are recorded; the class's
         // (the gradebook's, which decide nothing) are not.
-        let (_, g) = parsed(&["grade-all", "s", "--format", "canvas,junit,moodle"]);
+        let g = Given {
+            formats: vec![Format::Canvas, Format::JUnit, Format::Moodle],
+            ..Given::default()
+        };
         assert!(g.marks_options(m).contains(&"--format junit".to_string()));
         let g = Given {
             formats: vec![Format::Canvas, Format::Moodle],
