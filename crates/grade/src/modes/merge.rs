@@ -21,7 +21,6 @@
 //! (`--replace`). When the grading it replaces was of the same folder, the
 //! summaries and the class page list what changed since.
 
-use crate::intake::name::Name;
 use crate::publishing::changes::{describe, since_previous};
 use crate::publishing::grades::{
     finish_keeping, keep_previous, utc_now, write_atomic, Earlier, GradesLock, Manifest,
@@ -29,6 +28,7 @@ use crate::publishing::grades::{
 };
 use crate::publishing::record::Record;
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
+use crate::shared::name::Name;
 use puzzle_sandbox::files::Beneath;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -346,6 +346,7 @@ fn write_merged(
         updated: utc_now(),
         complete,
         fixtures: gradings[0].manifest.fixtures.clone(),
+        terms: gradings[0].manifest.terms.clone(),
         gradebook: gradings[0].manifest.gradebook.clone(),
     };
     let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();

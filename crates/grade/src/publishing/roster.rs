@@ -20,8 +20,8 @@
 //! Canvas's Points Possible line, a header pasted in). Nothing is guessed
 //! or rewritten: a roster with a fault is refused whole.
 
-use crate::intake::name::{one_line, Name};
 use crate::publishing::json::{json_string, Json};
+use crate::shared::name::{one_line, Name};
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 

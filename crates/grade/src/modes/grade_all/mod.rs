@@ -20,17 +20,17 @@ mod submission;
 
 use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
-use crate::intake::name::Name;
 use crate::judging::fixture::Fixture;
 use crate::publishing::changes::{compare, describe, option_items, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
     finish_keeping, fixtures_differ, keep_previous, move_into_place, read_previous,
     remove_grading_files, remove_stale_parts, remove_submission_files, utc_now, write_atomic,
-    Earlier, GradebookAsked, GradesLock, Manifest, Shard,
+    Earlier, GradebookAsked, GradesLock, Manifest, Shard, Terms,
 };
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
+use crate::shared::name::Name;
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
 use std::fs;
@@ -232,6 +232,15 @@ impl GradeAll<'_> {
                 .fixtures
                 .iter()
                 .map(|f| (f.shown.clone(), f.digest))
+                .collect(),
+            terms: self
+                .fixtures
+                .iter()
+                .map(|f| Terms {
+                    fixture: f.shown.clone(),
+                    time_limit: self.settings.limits(f).wall.as_secs(),
+                    weight: self.settings.scheme.weight(f),
+                })
                 .collect(),
             gradebook,
         };
@@ -730,7 +739,7 @@ fn names_checked(
             Some(name) if folder_names.contains(&name) => Ok(name),
             _ => Err(format!(
                 "--only {}: no such folder in {}",
-                crate::intake::name::one_line(&given.to_string_lossy()),
+                crate::shared::name::one_line(&given.to_string_lossy()),
                 folder.display()
             )),
         })
