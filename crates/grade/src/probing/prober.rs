@@ -2,9 +2,12 @@
 //! reference, in-process, by the rules of `grade` (the input is written to a
 //! file named by the reference's answer and prepared as a fixture, so that
 //! open choices and `--strict` hold). The fuzzer and the cause experiments
-//! ask it about every input they make.
+//! ask it about every input they make. Each run draws on the program's
+//! [`Budget`], as a run on a fixture does: none starts once it is closed,
+//! its time limit is cut to what is left, its time and its timeout count.
 
 use crate::engine::Settings;
+use crate::judging::budget::Budget;
 use crate::judging::fixture::{prepare, Allowed, Fixture};
 use crate::judging::judge::{judge, Class, Judgement, Ran};
 use puzzle::input::read_puzzle;
@@ -39,14 +42,17 @@ pub(super) struct Prober<'a> {
     pub settings: &'a Settings,
     /// A folder for the inputs and the runs' outputs.
     pub work: PathBuf,
+    /// What every run draws on.
+    pub budget: &'a Budget,
     /// Runs so far.
     pub runs: usize,
 }
 
 impl Prober<'_> {
     /// Runs the program on `input` and judges the run against the
-    /// reference's answer.
-    pub fn try_input(&mut self, input: &[u8]) -> io::Result<Tried> {
+    /// reference's answer; none when the budget kept the run from starting
+    /// or cut it short (it says nothing of the program).
+    pub fn try_input(&mut self, input: &[u8]) -> io::Result<Option<Tried>> {
         let category = match read_puzzle(input) {
             Ok(puzzle) if puzzle.is_solvable() => "sol",
             Ok(_) => "unsol",
@@ -60,7 +66,10 @@ impl Prober<'_> {
             path.clone(),
             self.settings.strict,
         )?;
-        let limits = self.settings.limits(&fixture);
+        let Ok(opened) = self.budget.open(&self.settings.limits(&fixture)) else {
+            return Ok(None);
+        };
+        let limits = &opened.limits;
         let out_path = self.work.join("run.out");
         let err_path = self.work.join("run.err");
         let job = Job {
@@ -76,6 +85,10 @@ impl Prober<'_> {
         };
         self.runs += 1;
         let outcome = self.runner.run(job)?;
+        self.budget.book(&opened, &outcome.ending, outcome.elapsed);
+        if opened.cut_short(&outcome.ending) {
+            return Ok(None);
+        }
         let cap = fixture.output_cap();
         let read = |p: &Path| -> io::Result<Vec<u8>> {
             let mut data = Vec::new();
@@ -92,19 +105,19 @@ impl Prober<'_> {
                 out: &out,
                 err: &err,
             };
-            judge(&fixture, &ran, &limits, self.settings.strict)
+            judge(&fixture, &ran, limits, self.settings.strict)
         };
         let failed = match &judgement {
             Judgement::Noted(class, _) if judgement.fails(self.settings.strict) => Some(*class),
             _ => None,
         };
-        Ok(Tried {
+        Ok(Some(Tried {
             failed,
             judgement,
             fixture,
             ending: outcome.ending,
             out,
             err,
-        })
+        }))
     }
 }

@@ -309,7 +309,7 @@ pub const OPTIONS: &[Opt] = &[
         name: "--budget",
         alias: None,
         value: Some("S"),
-        help: "a submission at most S seconds in all (build, runs, fuzzing); the fixtures left then are NOT RUN",
+        help: "a submission at most S seconds in all (its build and every run: fixtures, repeats, confirmations, experiments, fuzzing), each run cut to what is left; the fixtures left then are NOT RUN",
         modes: GRADING,
         set: |g, v| {
             g.budget = Some(Duration::from_secs(whole(v, "seconds", 1)?));
@@ -320,7 +320,7 @@ pub const OPTIONS: &[Opt] = &[
         name: "--max-timeouts",
         alias: None,
         value: Some("K"),
-        help: "after K runs of a submission time out, its other fixtures are NOT RUN",
+        help: "after K runs of a submission time out (any run: a fixture's, a confirmation, an experiment's, the fuzzing's), no other starts: its fixtures left are NOT RUN",
         modes: GRADING,
         set: |g, v| {
             g.max_timeouts = Some(whole(v, "runs", 1)? as usize);
