@@ -2,14 +2,18 @@
 //! the results in the fixtures' order. A run is described by a [`Job`] that
 //! a [`Runner`] carries out, then judged ([`crate::judging::judge`]); every
 //! run draws on the program's [`Budget`] (`--budget`, `--max-timeouts`),
-//! which leaves the fixtures after it closes NOT RUN. The prober ([`crate::probing`]) and the
+//! which leaves the fixtures after it closes NOT RUN; a run the machine's
+//! load kept from its time is run again on a quieter machine, or its
+//! fixture is NOT GRADED, the machine's (the rule of
+//! [`crate::shared::machine`]). The prober ([`crate::probing`]) and the
 //! modes ([`crate::modes`]) stand on it.
 
 use crate::judging::budget::Budget;
 use crate::judging::fixture::{self, Allowed, Fixture};
 use crate::judging::judge::{judge, Class, Graded, Judgement, Ran};
 use crate::marking::marks;
-use puzzle_sandbox::{Job, Limits, Runner, Workdir};
+use crate::shared::machine;
+use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, Read};
@@ -84,18 +88,20 @@ impl Settings {
         Budget::new(self.budget, self.max_timeouts)
     }
 
-    /// The limits of a run on `fixture`.
+    /// The limits of a run on `fixture` (its waits for a core made up, as
+    /// [`machine::made_up`] says).
     pub fn limits(&self, fixture: &Fixture) -> Limits {
-        Limits {
+        machine::made_up(Limits {
             wall: Duration::from_secs(
                 fixture.time_limit(self.scheme.time_limit(fixture).or(self.timeout)),
             ),
+            make_up: Duration::ZERO,
             memory: self.memory,
             processes: self.processes,
             file_size: fixture.output_cap(),
             open_files: self.open_files,
             folder: None,
-        }
+        })
     }
 }
 
@@ -138,31 +144,91 @@ struct Confirmations {
     in_a_row: Mutex<[usize; Class::ALL.len()]>,
 }
 
+/// One judged run of a program on a fixture ([`run_once`]), and, when the
+/// machine's load kept it from its time, the figures that show it
+/// ([`machine::machines_share`]): then its judgement says nothing of the
+/// program.
+struct Once {
+    graded: Graded,
+    machines: Option<String>,
+}
+
+/// A judged run of the program on a fixture that the machine's load did
+/// not decide (`once` being one run, [`run_once`]): a run that was the
+/// machine's is run again once the machine is quieter, [`machine::RETRIES`]
+/// times; if every run was the machine's, the fixture is NOT GRADED, the
+/// machine's, and its points are kept. No wait goes past the end of
+/// `budget`.
+fn fair_run(once: &dyn Fn() -> io::Result<Once>, budget: &Budget) -> io::Result<Graded> {
+    let first = once()?;
+    let Some(share) = first.machines else {
+        return Ok(first.graded);
+    };
+    let mut story = share;
+    let mut last = first.graded;
+    for _ in 0..machine::RETRIES {
+        let left = budget.left().unwrap_or(machine::QUIET_WAIT);
+        let (waited, _) = machine::wait_for_quieter(left.min(machine::QUIET_WAIT));
+        if budget.closed().is_some() {
+            break;
+        }
+        let again = once()?;
+        let Some(share) = again.machines else {
+            return Ok(again.graded);
+        };
+        story.push_str(&format!(
+            "; then, after {:.0} s waiting for a quieter machine, {share}",
+            waited.as_secs_f64()
+        ));
+        last = again.graded;
+    }
+    Ok(Graded {
+        judgement: Judgement::Noted(
+            Class::NotGraded,
+            format!(
+                "{}: stopped at its time limit ({} s) before it had its time: {story}; no marks lost: grade it again on a quieter machine",
+                machine::MACHINES,
+                last.time.map_or(0, |(_, limit)| limit),
+            ),
+        ),
+        ..last
+    })
+}
+
+/// Whether a fixture's graded run was left NOT GRADED by the machine's
+/// load.
+fn is_machines(graded: &Graded) -> bool {
+    matches!(&graded.judgement, Judgement::Noted(Class::NotGraded, text) if text.starts_with(machine::MACHINES))
+}
+
 /// Runs a fixture as the settings ask, `once` being one judged run of the
-/// program on it ([`run_once`]): once; `repeat` times; a failure the machine
-/// may have caused `confirm` more times. Runs that disagree make it FLAKY
-/// ([`Graded::flaky`]), marked by the rule of [`combine`]. A run the budget
-/// kept from starting or cut short says nothing of the program: it is left
-/// out of the fixture's runs (the fixture is NOT RUN only when its first
-/// run is), and no run of it starts after one was.
+/// program on it ([`run_once`]), each kept from the machine's load
+/// ([`fair_run`]): once; `repeat` times; a failure the machine may have
+/// caused `confirm` more times. Runs that disagree make it FLAKY
+/// ([`Graded::flaky`]), marked by the rule of [`combine`]. A repeat or a
+/// confirmation the budget kept from starting or cut short, or the
+/// machine's load kept from its time, says nothing of the program: it is
+/// left out of the fixture's runs (the fixture is NOT RUN only when its
+/// first run is, FLAKY only for runs that ran).
 fn run_fixture(
-    once: &dyn Fn() -> io::Result<Graded>,
+    once: &dyn Fn() -> io::Result<Once>,
     settings: &Settings,
+    budget: &Budget,
     confirmations: &Confirmations,
 ) -> io::Result<Graded> {
+    let once = || fair_run(once, budget);
     let first = once()?;
-    if not_ran(&first) {
+    if not_ran(&first) || is_machines(&first) {
         return Ok(first);
     }
     let mut runs = vec![first];
     let another = || -> io::Result<Option<Graded>> {
         let run = once()?;
-        Ok((!not_ran(&run)).then_some(run))
+        Ok((!not_ran(&run) && !is_machines(&run)).then_some(run))
     };
     for _ in 1..settings.repeat.max(1) {
-        match another()? {
-            Some(run) => runs.push(run),
-            None => break,
+        if let Some(run) = another()? {
+            runs.push(run);
         }
     }
     if let (1, Some(class)) = (runs.len(), machine_may_decide(&runs[0].judgement)) {
@@ -176,8 +242,8 @@ fn run_fixture(
                     break;
                 }
             }
-            // A failure no run could confirm (the budget) is no run of
-            // failures confirmed.
+            // A failure no run could confirm (the budget, the machine's
+            // load) is no run of failures confirmed.
             if runs.len() > 1 {
                 let agreed = runs
                     .iter()
@@ -261,18 +327,24 @@ fn run_once(
     work: &Path,
     slot: usize,
     budget: &Budget,
-) -> io::Result<Graded> {
+) -> io::Result<Once> {
     if let Allowed::NotGraded(why) = &fixture.allowed {
-        return Ok(Graded {
-            judgement: Judgement::Noted(Class::NotGraded, why.clone()),
-            time: None,
-            flaky: None,
+        return Ok(Once {
+            graded: Graded {
+                judgement: Judgement::Noted(Class::NotGraded, why.clone()),
+                time: None,
+                flaky: None,
+            },
+            machines: None,
         });
     }
-    let not_run = |why: String| Graded {
-        judgement: Judgement::Noted(Class::NotRun, why),
-        time: None,
-        flaky: None,
+    let not_run = |why: String| Once {
+        graded: Graded {
+            judgement: Judgement::Noted(Class::NotRun, why),
+            time: None,
+            flaky: None,
+        },
+        machines: None,
     };
     let opened = match budget.open(&settings.limits(fixture)) {
         Ok(opened) => opened,
@@ -293,7 +365,11 @@ fn run_once(
         limits: limits.clone(),
     };
     let outcome = runner.run(job)?;
-    budget.book(&opened, &outcome.ending, outcome.elapsed);
+    // Stopped at its limit before it had its time: the machine's (once
+    // more on a quieter machine, [`fair_run`]), no timeout of the program.
+    let machines = machine::machines_share(&outcome, limits).filter(|_| !opened.cut);
+    let timed_out = outcome.ending == Ending::TimedOut && machines.is_none();
+    budget.book(&opened, timed_out, outcome.elapsed);
     if opened.cut_short(&outcome.ending) {
         return Ok(not_run(budget.spent_words()));
     }
@@ -303,6 +379,7 @@ fn run_once(
     let ran = Ran {
         ending: outcome.ending,
         memory_stop: outcome.memory_stop,
+        at_both_limits: machine::at_both_limits(&outcome, limits),
         out: &out,
         err: &err,
     };
@@ -326,10 +403,13 @@ fn run_once(
         }
         other => other,
     };
-    Ok(Graded {
-        judgement,
-        time: Some((outcome.elapsed, limits.wall.as_secs())),
-        flaky: None,
+    Ok(Once {
+        graded: Graded {
+            judgement,
+            time: Some((outcome.elapsed, limits.wall.as_secs())),
+            flaky: None,
+        },
+        machines,
     })
 }
 
@@ -371,6 +451,7 @@ pub fn grade_program(
                     let graded = run_fixture(
                         &|| run_once(runner, program, &fixtures[i], settings, work, slot, budget),
                         settings,
+                        budget,
                         confirmations,
                     );
                     match graded {

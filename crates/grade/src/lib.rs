@@ -75,4 +75,5 @@ pub use publishing::roster::{Roster, Student, MAX_ROSTER};
 pub use publishing::summaries::write_summary_files;
 pub use puzzle_sandbox::{Ending, Job, Limits, Outcome, Runner, Workdir};
 pub use shared::digest::fnv1a;
+pub use shared::machine::{busy_at_end, busy_at_start, made_up};
 pub use shared::name::Name;

@@ -334,7 +334,7 @@ impl SpawnIgnoringSigint for Command {
         sh.arg("-c")
             .arg("trap '' INT; exec \"$@\"")
             .arg("sh")
-            .arg(program)
+            .arg(&program)
             .args(args);
         if let Some(dir) = self.get_current_dir() {
             sh.current_dir(dir);
@@ -343,10 +343,25 @@ impl SpawnIgnoringSigint for Command {
             use std::os::unix::process::CommandExt;
             sh.process_group(0);
         }
-        sh.stdout(Stdio::null())
+        let child = sh
+            .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap()
+            .unwrap();
+        // Not before the shell has ignored SIGINT and become the program:
+        // a SIGINT sent earlier ends the shell (under load, the barrage
+        // below came first in 2 runs of 2, status: killed by SIGINT).
+        let exec_ed = fs::canonicalize(&program).unwrap();
+        let began = std::time::Instant::now();
+        while fs::read_link(format!("/proc/{}/exe", child.id())).ok() != Some(exec_ed.clone()) {
+            assert!(
+                began.elapsed() < Duration::from_secs(30),
+                "{} did not start",
+                program.to_string_lossy()
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child
     }
 }
 

@@ -123,14 +123,20 @@ impl Budget {
             }
             _ => false,
         };
+        // The clock it may be given to make up its waits for a core, also
+        // within what is left.
+        if let Some(left) = self.left() {
+            limits.make_up = limits.make_up.min(left.saturating_sub(limits.wall));
+        }
         Ok(Opened { limits, cut })
     }
 
-    /// Books the run `opened` that ended so after `elapsed`: its time, and
-    /// a timeout of its own (not one the budget's cut ended).
-    pub fn book(&self, opened: &Opened, ending: &Ending, elapsed: Duration) {
+    /// Books the run `opened` that took `elapsed`: its time, and its
+    /// timeout when it `timed_out` by a limit of its own (not the budget's
+    /// cut; not the machine's load, which its caller tells).
+    pub fn book(&self, opened: &Opened, timed_out: bool, elapsed: Duration) {
         *self.spent.lock().unwrap_or_else(|e| e.into_inner()) += elapsed;
-        if *ending == Ending::TimedOut && !opened.cut {
+        if timed_out && !opened.cut {
             self.timeouts.fetch_add(1, Ordering::SeqCst);
         }
     }
@@ -153,6 +159,7 @@ mod tests {
     fn limits(wall: u64) -> Limits {
         Limits {
             wall: Duration::from_secs(wall),
+            make_up: Duration::from_secs(3 * wall),
             memory: 1 << 20,
             processes: 1,
             file_size: 1 << 20,
@@ -176,7 +183,7 @@ mod tests {
         assert!(opened.cut_short(&Ending::TimedOut));
         assert!(!opened.cut_short(&Ending::Exited(0)));
         // Cut short, its timeout is none of the program's.
-        budget.book(&opened, &Ending::TimedOut, Duration::from_secs(5));
+        budget.book(&opened, true, Duration::from_secs(5));
         assert_eq!(budget.timeouts(), 0);
         assert_eq!(budget.spent(), Duration::from_secs(5));
         let spent = Budget::until(Some(Instant::now()), Some(Duration::from_secs(7)), None);
@@ -190,10 +197,10 @@ mod tests {
     fn after_k_timeouts_of_any_run_none_starts() {
         let budget = Budget::new(None, Some(2));
         let opened = budget.open(&limits(1)).unwrap();
-        budget.book(&opened, &Ending::TimedOut, Duration::from_secs(1));
-        budget.book(&opened, &Ending::Exited(1), Duration::from_millis(3));
+        budget.book(&opened, true, Duration::from_secs(1));
+        budget.book(&opened, false, Duration::from_millis(3));
         assert!(budget.closed().is_none());
-        budget.book(&opened, &Ending::TimedOut, Duration::from_secs(1));
+        budget.book(&opened, true, Duration::from_secs(1));
         assert_eq!(
             budget.closed().as_deref(),
             Some("not run: 2 runs had timed out before it (--max-timeouts 2)")

@@ -175,7 +175,12 @@ pub fn fuzz(
         let case = Case::new(recipe(inputs, &mut rng));
         inputs += 1;
         let Some(tried) = prober.try_input(&case.bytes())? else {
-            break;
+            // The budget closed (or cut it), or the machine's load took
+            // the run: the next input, unless nothing more may run.
+            if budget.closed().is_some() {
+                break;
+            }
+            continue;
         };
         let Some(class) = tried.failed else { continue };
         if found.iter().any(|f| f.class == class) {

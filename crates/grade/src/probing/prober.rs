@@ -10,6 +10,7 @@ use crate::engine::Settings;
 use crate::judging::budget::Budget;
 use crate::judging::fixture::{prepare, Allowed, Fixture};
 use crate::judging::judge::{judge, Class, Judgement, Ran};
+use crate::shared::machine;
 use puzzle::input::read_puzzle;
 use puzzle_sandbox::{Ending, Job, Runner, Workdir};
 use std::fs::{self, File};
@@ -51,7 +52,8 @@ pub(super) struct Prober<'a> {
 impl Prober<'_> {
     /// Runs the program on `input` and judges the run against the
     /// reference's answer; none when the budget kept the run from starting
-    /// or cut it short (it says nothing of the program).
+    /// or cut it short, or the machine's load kept it from its time (it
+    /// says nothing of the program).
     pub fn try_input(&mut self, input: &[u8]) -> io::Result<Option<Tried>> {
         let category = match read_puzzle(input) {
             Ok(puzzle) if puzzle.is_solvable() => "sol",
@@ -85,8 +87,14 @@ impl Prober<'_> {
         };
         self.runs += 1;
         let outcome = self.runner.run(job)?;
-        self.budget.book(&opened, &outcome.ending, outcome.elapsed);
-        if opened.cut_short(&outcome.ending) {
+        // Stopped before it had its time (the machine's load,
+        // crate::shared::machine), or by the budget's cut: it says nothing
+        // of the program (no fault is found in it, no cause told by it),
+        // and is no timeout of its own.
+        let machines = machine::machines_share(&outcome, limits).is_some();
+        let timed_out = outcome.ending == Ending::TimedOut && !machines;
+        self.budget.book(&opened, timed_out, outcome.elapsed);
+        if machines || opened.cut_short(&outcome.ending) {
             return Ok(None);
         }
         let cap = fixture.output_cap();
@@ -102,6 +110,7 @@ impl Prober<'_> {
             let ran = Ran {
                 ending: outcome.ending,
                 memory_stop: outcome.memory_stop,
+                at_both_limits: machine::at_both_limits(&outcome, limits),
                 out: &out,
                 err: &err,
             };

@@ -72,6 +72,10 @@ pub struct Reply {
     pub memory_limit: MemoryLimit,
     /// How the memory limit stopped it (none unless a test says).
     pub memory_stop: Option<MemoryStop>,
+    /// Its time on the clock (10 ms unless a test says).
+    pub elapsed: Duration,
+    /// The time it waited for a core (not measured unless a test says).
+    pub waited: Option<Duration>,
 }
 
 impl Reply {
@@ -83,6 +87,8 @@ impl Reply {
             ending: Ending::Exited(status),
             memory_limit: MemoryLimit::Cgroup,
             memory_stop: None,
+            elapsed: Duration::from_millis(10),
+            waited: None,
         }
     }
 
@@ -100,6 +106,30 @@ impl Reply {
             ending,
             memory_limit: MemoryLimit::Cgroup,
             memory_stop: None,
+            elapsed: Duration::from_millis(10),
+            waited: None,
+        }
+    }
+
+    /// Stopped at the time limit of `limits` before it had its time: on
+    /// the clock to the cap of the make-up, with a fifth of its limit as
+    /// its own time, the rest spent waiting for a core.
+    pub fn starved(limits: &Limits) -> Reply {
+        let elapsed = limits.wall + limits.make_up;
+        Reply {
+            elapsed,
+            waited: Some(elapsed - limits.wall / 5),
+            ..Reply::ended(Ending::TimedOut)
+        }
+    }
+
+    /// Stopped at the time limit of `limits` having had its time, though it
+    /// waited for a core as long again (made up).
+    pub fn timed_out_made_up(limits: &Limits) -> Reply {
+        Reply {
+            elapsed: limits.wall * 2,
+            waited: Some(limits.wall),
+            ..Reply::ended(Ending::TimedOut)
         }
     }
 
@@ -184,9 +214,10 @@ impl<F: Fn(&Call) -> Reply + Sync> Runner for FakeRunner<F> {
         Ok(Outcome {
             memory_limit: reply.memory_limit,
             memory_stop: reply.memory_stop,
-            // As long as the closure took, at least as long as a real
-            // run would (a budget counts it).
-            ..Outcome::new(reply.ending, began.elapsed().max(Duration::from_millis(10)))
+            waited: reply.waited,
+            // As long as the closure took, when that is longer (a budget
+            // counts it).
+            ..Outcome::new(reply.ending, reply.elapsed.max(began.elapsed()))
         })
     }
 

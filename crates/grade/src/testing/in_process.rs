@@ -12,6 +12,7 @@ use crate::testing::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch}
 use puzzle_sandbox::{Ending, MemoryLimit, MemoryStop, Runner};
 use std::fs;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The repository's `Tests/`.
 fn tests_folder() -> PathBuf {
@@ -300,11 +301,26 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     );
     assert!(found.input.len() <= 20, "{text}");
     assert!(text.contains("1 fault found in"), "{text}");
-    // The reference itself yields nothing.
+    // The reference itself yields nothing, on 40 inputs: a count, not a
+    // second of fuzzing (a second made 10 inputs or fewer on a fresh clone
+    // at load 17, and the test failed).
     let right = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
-    let (summary, _) = fuzzed(&right);
+    let counted = crate::probing::fuzz::Options {
+        seconds: 600,
+        inputs: Some(40),
+        ..options.clone()
+    };
+    let mut transcript = Vec::new();
+    let summary = crate::probing::fuzz::fuzz(
+        &right,
+        &counted,
+        &work,
+        &mut transcript,
+        &Budget::unlimited(),
+    )
+    .unwrap();
     assert!(summary.found.is_empty());
-    assert!(summary.inputs > 10);
+    assert_eq!(summary.inputs, 40);
 }
 
 #[test]
@@ -687,6 +703,16 @@ fn flaky_grading(
     settings: &Settings,
     name: &str,
 ) -> Vec<crate::judging::judge::Graded> {
+    grading_until(runner, settings, name, &settings.budget())
+}
+
+/// [`flaky_grading`] in `budget`.
+fn grading_until(
+    runner: &FakeRunner<impl Fn(&Call) -> Reply + Sync>,
+    settings: &Settings,
+    name: &str,
+    budget: &Budget,
+) -> Vec<crate::judging::judge::Graded> {
     let scratch = Scratch::new(name);
     let fixtures = few(
         &scratch,
@@ -702,7 +728,7 @@ fn flaky_grading(
         settings,
         &scratch.0,
         &|_| {},
-        &settings.budget(),
+        budget,
     )
     .unwrap()
 }
@@ -1072,4 +1098,98 @@ fn a_run_the_budget_cuts_is_left_out_of_its_fixtures_runs() {
 /// A run of the reference's answer that takes `need`.
 fn answer_after(call: &Call, need: std::time::Duration) -> Reply {
     Reply::taking(call, need, Reply::reference(call.stdin))
+}
+
+/// A run stopped at its limit before it had its time is the machine's: it
+/// is run again once the machine is quieter, and when that run is starved
+/// too, the fixture is NOT GRADED, the machine's, its points kept; a run
+/// that had its time, its waits made up, is a TIMEOUT.
+#[test]
+fn a_run_starved_of_its_time_is_run_again_then_left_not_graded_the_machines() {
+    let settings = Settings {
+        jobs: 1,
+        ..Settings::default()
+    };
+    let starved = FakeRunner::new(|call: &Call| Reply::starved(call.limits));
+    let graded = flaky_grading(&starved, &settings, "starved");
+    for g in &graded {
+        let Judgement::Noted(Class::NotGraded, text) = &g.judgement else {
+            panic!("{g:?}");
+        };
+        assert!(
+            text.starts_with("the machine's, not the program's: stopped at its time limit (11 s) before it had its time: 2.20 s of its own time, 41.80 s waiting for a core, 44.00 s on the clock; then, after "),
+            "{text}"
+        );
+        assert!(
+            text.contains(" s waiting for a quieter machine, 2.20 s of its own time, "),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("no marks lost: grade it again on a quieter machine"),
+            "{text}"
+        );
+        assert!(g.flaky.is_none());
+    }
+    // Each fixture run twice, and no confirmation of a TIMEOUT.
+    assert_eq!(starved.runs_of("puzzle"), 4);
+    let scratch = Scratch::new("starved-score");
+    let fixtures = few(&scratch, &[("sol_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
+    let score = settings.scheme.score(&fixtures, &graded[..1]);
+    assert_eq!(score.total, score.max);
+
+    // Starved once, then its time: judged on the run that had it.
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let calls = AtomicUsize::new(0);
+    let once = FakeRunner::new(|call: &Call| {
+        if calls.fetch_add(1, Ordering::SeqCst) == 0 {
+            Reply::starved(call.limits)
+        } else {
+            Reply::reference(call.stdin)
+        }
+    });
+    let graded = flaky_grading(&once, &settings, "starved-once");
+    assert!(graded
+        .iter()
+        .all(|g| g.judgement == Judgement::Passed && g.flaky.is_none()));
+    assert_eq!(once.runs_of("puzzle"), 3);
+
+    // Its waits made up, it had its time: a TIMEOUT, confirmed as ever.
+    let made_up = FakeRunner::new(|call: &Call| Reply::timed_out_made_up(call.limits));
+    let graded = flaky_grading(&made_up, &settings, "made-up");
+    assert!(graded
+        .iter()
+        .all(|g| matches!(g.judgement, Judgement::Noted(Class::Timeout, _))));
+    assert_eq!(made_up.runs_of("puzzle"), 4);
+}
+
+/// Every run of a fixture has its waits for a core made up, three limits
+/// more, and no more than the budget leaves.
+#[test]
+fn every_run_may_make_up_its_waits_within_the_budget() {
+    let seen = std::sync::Mutex::new(Vec::new());
+    let runner = FakeRunner::new(|call: &Call| {
+        seen.lock()
+            .unwrap()
+            .push((call.limits.wall, call.limits.make_up));
+        Reply::reference(call.stdin)
+    });
+    let settings = Settings {
+        jobs: 1,
+        timeout: Some(2),
+        ..Settings::default()
+    };
+    flaky_grading(&runner, &settings, "made-up-limits");
+    let seen = std::mem::take(&mut *seen.lock().unwrap());
+    assert!(seen.iter().all(
+        |&(wall, make_up)| wall == Duration::from_secs(2) && make_up == Duration::from_secs(6)
+    ));
+    // A budget that ends in 5 s: no run may go past it.
+    let runner = FakeRunner::new(|call: &Call| {
+        assert!(call.limits.wall + call.limits.make_up <= Duration::from_secs(5));
+        Reply::reference(call.stdin)
+    });
+    let five = Duration::from_secs(5);
+    let budget = Budget::new(Some(five), None);
+    let graded = grading_until(&runner, &settings, "made-up-budget", &budget);
+    assert_eq!(graded[0].judgement, Judgement::Passed);
 }

@@ -15,12 +15,13 @@ mod args;
 
 use args::{Command, Given, Mode};
 use puzzle_grade::{
-    check_environment as probe_environment, check_reference, diff as diff_gradings, is_executable,
-    merge as merge_shards, open_choices, points, prepare_fixtures, write_gradebook, Ending, Fuzz,
-    FuzzOptions, Grade, GradeAll, NotRun, Row, Run, Scope, Settings,
+    busy_at_end, busy_at_start, check_environment as probe_environment, check_reference,
+    diff as diff_gradings, is_executable, merge as merge_shards, open_choices, points,
+    prepare_fixtures, write_gradebook, Ending, Fuzz, FuzzOptions, Grade, GradeAll, NotRun, Row,
+    Run, Scope, Settings,
 };
 use puzzle_sandbox::signals::{self, Signal};
-use puzzle_sandbox::{Level, Runner, Sandbox};
+use puzzle_sandbox::{Level, Load, Runner, Sandbox};
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Write};
@@ -290,6 +291,10 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     let sandbox = given_sandbox(given, temp)?;
     let protections = sandbox.protections();
     let _ = writeln!(io::stderr(), "puzzle-grade: {protections}");
+    let load = Load::now();
+    if let Some(busy) = busy_at_start(&load) {
+        let _ = writeln!(io::stderr(), "puzzle-grade: {busy}");
+    }
     let grades = absolute(given.grades.as_deref().unwrap_or(Path::new("grades")));
     let stop = || signals::caught().is_some();
     let all = GradeAll {
@@ -339,6 +344,15 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     let graded = all.run(&mut out, &mut progress).map_err(refused)?;
     for note in &graded.notes {
         let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+    }
+    if let Some(busy) = busy_at_end(&load, &Load::now(), graded.machines.len()) {
+        let _ = writeln!(io::stderr(), "puzzle-grade: {busy}");
+        for fixture in &graded.machines {
+            let _ = writeln!(
+                io::stderr(),
+                "puzzle-grade:   NOT GRADED, the machine's: {fixture}"
+            );
+        }
     }
     let here = std::env::current_dir().unwrap_or_default();
     let shown = grades.strip_prefix(&here).unwrap_or(&grades).display();
@@ -562,6 +576,9 @@ fn run(given: &Given) -> ExitCode {
     );
     match ran {
         Ok(ended) => {
+            if given.verbose {
+                say(&ended.time);
+            }
             if let Some(words) = &ended.words {
                 say(words);
             }

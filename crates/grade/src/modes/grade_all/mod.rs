@@ -30,6 +30,7 @@ use crate::publishing::grades::{
 };
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
+use crate::shared::machine;
 use crate::shared::name::Name;
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
@@ -130,6 +131,9 @@ pub struct Graded {
     /// The submissions of the grading that could not be graded at all
     /// (their rows say why), by their shown names.
     pub not_graded: Vec<String>,
+    /// The fixtures of the grading that the machine's load left NOT GRADED
+    /// (`crate::shared::machine`), as `NAME: FIXTURE`.
+    pub machines: Vec<String>,
     /// What the marker should know of the roster (folders with no
     /// student, students with no folder or no mark); what it should know
     /// of the grades folder is told as the grading begins.
@@ -339,6 +343,15 @@ impl GradeAll<'_> {
                 .iter()
                 .filter(|r| r.row.trouble.is_some())
                 .map(|r| r.row.name.clone())
+                .collect(),
+            machines: records
+                .iter()
+                .flat_map(|r| {
+                    r.fixtures
+                        .iter()
+                        .filter(|l| l.detail.starts_with(machine::MACHINES))
+                        .map(|l| format!("{}: {}", r.row.name, l.fixture))
+                })
                 .collect(),
             notes,
             gradebook_files,
