@@ -177,9 +177,12 @@ mod tests {
             (opened.limits.wall, opened.cut),
             (Duration::from_secs(2), false)
         );
+        // Its waits for a core made up only within what is left.
+        assert!(opened.limits.wall + opened.limits.make_up <= Duration::from_secs(5));
         // More: cut to what is left.
         let opened = budget.open(&limits(60)).unwrap();
         assert!(opened.cut && opened.limits.wall <= Duration::from_secs(5));
+        assert!(opened.limits.make_up <= Duration::from_millis(1));
         assert!(opened.cut_short(&Ending::TimedOut));
         assert!(!opened.cut_short(&Ending::Exited(0)));
         // Cut short, its timeout is none of the program's.
