@@ -3,7 +3,11 @@
 //! left are NOT RUN (failed, and named); Gradescope's entry point fits its
 //! platform's 10 minutes under half a core with a program that hangs on
 //! every fixture; and `grade-all` killed at any moment leaves every JSON
-//! file it wrote valid.
+//! file it wrote valid. Every run of a submission's grading is one budget
+//! (issue 50, items 1 and 4): the experiments' and the fuzzing's runs are
+//! held by `--budget` and `--max-timeouts` and timed in the row, and a
+//! repeat or a confirmation the budget cut is left out of its fixture's
+//! runs.
 
 use crate::common;
 
@@ -362,4 +366,77 @@ fn the_experiments_and_the_fuzzing_are_held_by_the_budget_and_the_cap_and_timed(
     let (took, report, seconds) = grade(&["--timeout", "10", "--budget", "4"], "budgeted");
     assert!(took < Duration::from_secs(9), "{took:?}\n{report}");
     assert!((2.0..=4.5).contains(&seconds), "{seconds}\n{report}");
+}
+
+/// `grade` with `args` in `dir` on `program` (a shell script's text),
+/// `Tests/` holding one solvable fixture: its report and exit status.
+fn graded_once_more(dir: &Path, program: &str, args: &[&str]) -> (String, Option<i32>) {
+    let path = dir.join("program");
+    fs::write(&path, program).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(grader_bin())
+        .arg("grade")
+        .args(args)
+        .arg(&path)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code(),
+    )
+}
+
+/// The time of all runs a report gives (`all runs 2.00 s`).
+fn all_runs(report: &str) -> f64 {
+    report
+        .split("; all runs ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no time of all runs: {report}"))
+}
+
+#[test]
+fn a_repeat_or_a_confirmation_the_budget_cuts_is_left_out_of_its_fixtures_runs() {
+    let fixture = "sol4_assignment_example.inp";
+    let dir = scratch("cut-runs", &[fixture]);
+    let right = Command::new(common::puzzle_bin())
+        .stdin(fs::File::open(dir.join("Tests").join(fixture)).unwrap())
+        .output()
+        .unwrap()
+        .stdout;
+    let right = String::from_utf8(right).unwrap();
+    // Right after 1.2 s a run, three runs asked for, 2 s of budget: the
+    // first passes, the second is cut (it says nothing of the program),
+    // the third never starts. Passed: not NOT RUN, not FLAKY.
+    let slow = format!("#!/bin/sh\ncat > /dev/null\nsleep 1.2\ncat <<'END'\n{right}END\n");
+    let (report, status) = graded_once_more(
+        &dir,
+        &slow,
+        &["--timeout", "10", "--repeat", "3", "--budget", "2"],
+    );
+    assert_eq!(status, Some(0), "{report}");
+    assert!(report.ends_with("1 passed, 0 failed\n"), "{report}");
+    assert!(!report.contains("FLAKY"), "{report}");
+    assert!(report.contains("; lost: nothing"), "{report}");
+    // Its time is both runs', the one cut too.
+    assert!((1.5..2.6).contains(&all_runs(&report)), "{report}");
+    // A timeout (1 s) whose confirmation the budget (2 s) cuts: the
+    // timeout stands as it was, unconfirmed, neither NOT RUN nor FLAKY.
+    let (report, status) = graded_once_more(
+        &dir,
+        "#!/bin/sh\nexec sleep 1000\n",
+        &["--timeout", "1", "--budget", "2"],
+    );
+    assert_eq!(status, Some(1), "{report}");
+    assert!(
+        report.contains(&format!("\nTIMEOUT           Tests/{fixture}: ")),
+        "{report}"
+    );
+    let left_out =
+        |l: &str| l.contains("FLAKY") || l.starts_with("NOT RUN  ") && l.contains("Tests/");
+    assert!(!report.lines().any(left_out), "{report}");
+    // Its time is both runs', the one cut too.
+    assert!((1.5..2.6).contains(&all_runs(&report)), "{report}");
 }
