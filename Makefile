@@ -46,7 +46,7 @@ bench-grade: puzzle
 	$(CARGO) bench -p puzzle-grade --bench grade
 
 # Gradescope's autograder zip: setup.sh, run_autograder and the sources
-# (examples/gradescope/README.md).
+# (docs/grading.md, "Platforms"; examples/gradescope/).
 gradescope-zip:
 	sh scripts/gradescope-zip.sh
 

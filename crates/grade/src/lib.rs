@@ -25,7 +25,8 @@
 //!   inputs, the prober, the shrinker, the fuzzer and the experiments that
 //!   confirm causes;
 //! - `modes`: every mode of the binary (`grade`, `grade-all`, `merge`,
-//!   `diff`, `fuzz`, `check`, `open`, `run`, `check-environment`), each
+//!   `gradebook`, `diff`, `fuzz`, `check`, `open`, `run`,
+//!   `check-environment`), each
 //!   standing on the stages below it.
 //!
 //! This file is the crate's face: the modules are private, and what the
@@ -59,6 +60,7 @@ pub use modes::diff::diff;
 pub use modes::fuzz::Fuzz;
 pub use modes::grade::{Grade, GradedProgram};
 pub use modes::grade_all::{GradeAll, Select};
+pub use modes::gradebook::{write_gradebook, Written as GradebookWritten};
 pub use modes::merge::{merge, Merged};
 pub use modes::open::open_choices;
 pub use modes::run::{default_limits as default_run_limits, Ended, NotRun, Run};
@@ -68,7 +70,7 @@ pub use publishing::changes::{
 };
 pub use publishing::formats::{Format, Scope};
 pub use publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
-pub use publishing::grades::{Gradebook, Manifest, Shard};
+pub use publishing::grades::{Gradebook, GradebookAsked, Manifest, Shard};
 pub use publishing::json::Json;
 pub use publishing::options::{Options, Setting};
 pub use publishing::page::class_page;

@@ -25,13 +25,14 @@ use crate::judging::class::{Class, Outcome};
 use crate::marking::marks::points;
 #[cfg(test)]
 use crate::publishing::grades::Terms;
-use crate::publishing::grades::{fixtures_differ, Manifest};
+use crate::publishing::grades::{fixtures_differ, Earlier, Manifest};
 use crate::publishing::options::{Options, Setting};
 use crate::publishing::record::{FixtureLine, Record};
 use crate::shared::machine;
 use crate::shared::name::Name;
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
+use std::path::Path;
 
 /// One grading as [`compare`] reads it: its manifest (none for a grading
 /// of a version before `grading.json`) and its records.
@@ -710,6 +711,32 @@ pub fn describe(manifest: Option<&Manifest>) -> String {
             if m.complete { "" } else { ", incomplete" }
         ),
     }
+}
+
+/// What changed since the grading `kept` in `grades/previous/` to the
+/// grading of `manifest` and `records` (a merge's, or one whose gradebook
+/// is written afterwards).
+pub fn since_previous(
+    grades: &Path,
+    kept: &Earlier,
+    manifest: &Manifest,
+    records: &[Record],
+) -> Comparison {
+    compare(
+        format!(
+            "{} (kept in {}/previous/)",
+            describe(kept.manifest.as_ref()),
+            grades.display()
+        ),
+        Grading {
+            manifest: kept.manifest.as_ref(),
+            records: &kept.records,
+        },
+        Grading {
+            manifest: Some(manifest),
+            records,
+        },
+    )
 }
 
 /// The two gradings compared: each submission whose marks or fixtures'

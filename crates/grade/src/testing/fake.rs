@@ -148,6 +148,18 @@ impl Reply {
         self
     }
 
+    /// A run that takes `need` (slept), as the sandbox ends one: within
+    /// `call`'s time limit, `reply`; past it, TIMEOUT at the limit.
+    pub fn taking(call: &Call, need: Duration, reply: Reply) -> Reply {
+        if need > call.limits.wall {
+            std::thread::sleep(call.limits.wall);
+            Reply::ended(Ending::TimedOut)
+        } else {
+            std::thread::sleep(need);
+            reply
+        }
+    }
+
     /// What the reference answers on `stdin`.
     pub fn reference(stdin: &[u8]) -> Reply {
         let (out, status) = reference_answer(stdin);
@@ -189,6 +201,7 @@ impl<F: Fn(&Call) -> Reply + Sync> Runner for FakeRunner<F> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push((job.program.clone(), job.args.clone()));
+        let began = std::time::Instant::now();
         let reply = (self.act)(&Call {
             program: &job.program,
             args: &job.args,
@@ -202,7 +215,9 @@ impl<F: Fn(&Call) -> Reply + Sync> Runner for FakeRunner<F> {
             memory_limit: reply.memory_limit,
             memory_stop: reply.memory_stop,
             waited: reply.waited,
-            ..Outcome::new(reply.ending, reply.elapsed)
+            // As long as the closure took, when that is longer (a budget
+            // counts it).
+            ..Outcome::new(reply.ending, reply.elapsed.max(began.elapsed()))
         })
     }
 

@@ -17,8 +17,8 @@ use args::{Command, Given, Mode};
 use puzzle_grade::{
     busy_at_end, busy_at_start, check_environment as probe_environment, check_reference,
     diff as diff_gradings, is_executable, merge as merge_shards, open_choices, points,
-    prepare_fixtures, Ending, Error, Fuzz, FuzzOptions, Grade, GradeAll, Gradebook, NotRun, Row,
-    Run, Scope, Settings, DEFAULT_ASSIGNMENT,
+    prepare_fixtures, write_gradebook, Ending, Error, Fuzz, FuzzOptions, Grade, GradeAll, NotRun,
+    Row, Run, Scope, Settings,
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Load, Runner, Sandbox};
@@ -119,6 +119,7 @@ fn main() -> ExitCode {
         Mode::Check => check(&given),
         Mode::Fuzz => fuzz(&given),
         Mode::Merge => merge(&given),
+        Mode::Gradebook => gradebook(&given),
         Mode::Diff => diff(&given),
         Mode::CheckEnvironment => check_environment(),
         Mode::Run => unreachable!("run is handled above"),
@@ -332,15 +333,6 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     }
     let grades = absolute(given.grades.as_deref().unwrap_or(Path::new("grades")));
     let stop = || signals::caught().is_some();
-    let gradebook = given.roster.clone().map(|roster| Gradebook {
-        roster,
-        assignment: given
-            .assignment
-            .clone()
-            .unwrap_or_else(|| DEFAULT_ASSIGNMENT.into()),
-        formats: given.class_formats(),
-        points_possible: settings.scheme.maximum(&fixtures),
-    });
     let all = GradeAll {
         runner: &sandbox,
         settings: &settings,
@@ -356,7 +348,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
             .copied()
             .filter(|f| f.scope() == Scope::Submission)
             .collect(),
-        gradebook,
+        gradebook: given.gradebook(),
         fuzz_seconds: given.fuzz,
         options: given.marks_options(Mode::GradeAll),
         select: given.select(),
@@ -406,17 +398,19 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         let signum = signals::caught().unwrap_or(2);
         let _ = writeln!(
             io::stderr(),
-            "puzzle-grade: stopped by signal {signum} after {} of {} submissions; {shown}/summary.* are marked incomplete; the same command with --resume grades the rest",
+            "puzzle-grade: stopped by signal {signum} after {} of {} submissions; {shown}/summary.* are marked incomplete; the same command again (or with --resume) grades the rest",
             graded.rows.len(),
             graded.to_grade,
         );
         return Err(Failure::Signalled(signum));
     }
-    let books: Vec<&str> = given.class_formats().iter().map(|f| f.suffix()).collect();
-    let books = if books.is_empty() {
+    let books = if graded.gradebook_files.is_empty() {
         String::new()
     } else {
-        format!("; the gradebooks' imports: {}", books.join(", "))
+        format!(
+            "; the gradebooks' imports: {}",
+            graded.gradebook_files.join(", ")
+        )
     };
     writeln!(
         out,
@@ -484,6 +478,32 @@ fn merge(given: &Given) -> Result<(), Failure> {
     } else {
         Err(Failure::Failed)
     }
+}
+
+/// `gradebook`: a grading's gradebook files written from its records.
+fn gradebook(given: &Given) -> Result<(), Failure> {
+    let grades = absolute(Path::new(&given.operands[0]));
+    let written = write_gradebook(&grades, given.gradebook()).map_err(refused("puzzle-grade: "))?;
+    for note in &written.notes {
+        let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+    }
+    let mut out = io::stdout().lock();
+    if written.files.is_empty() {
+        writeln!(
+            out,
+            "recorded the gradebook in {}/grading.json; summary.csv names the students",
+            grades.display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "wrote {} in {}/; summary.csv names the students",
+            written.files.join(", "),
+            grades.display()
+        )?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// `diff`: what changed from the grading in OLD to the one in NEW, and
