@@ -70,11 +70,11 @@ pub use publishing::changes::{
 };
 pub use publishing::formats::{Format, Scope};
 pub use publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
-pub use publishing::grades::{Gradebook, GradebookAsked, Manifest, Shard};
-pub use publishing::json::Json;
+pub use publishing::grades::{Earlier, Gradebook, GradebookAsked, Manifest, Refusals, Shard};
+pub use publishing::json::{Json, VERSION as FORMAT_VERSION};
 pub use publishing::options::{Options, Setting};
 pub use publishing::page::class_page;
-pub use publishing::record::{FixtureLine, Record, Row, RowMarks, CLASSES};
+pub use publishing::record::{CauseLine, FixtureLine, Record, Row, RowMarks, CLASSES};
 pub use publishing::roster::{Roster, Student, MAX_ROSTER};
 pub use publishing::summaries::write_summary_files;
 pub use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
