@@ -413,7 +413,7 @@ fn a_roster_or_a_gradebook_option_that_cannot_work_is_refused_before_grading() {
             "--assignment",
             "Final Score",
         ],
-        "--assignment: Canvas takes a column whose name holds 'Final Score' for a total",
+        "--assignment: 'Final Score' holds 'Final Score': Canvas takes such a column for a total",
     );
     fs::write(
         dir.join("twice.csv"),

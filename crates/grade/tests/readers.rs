@@ -10,6 +10,8 @@
 //!   (an earlier version read it to the bound first);
 //! - one under the bound is read a line at a time, never whole and never
 //!   copied (an earlier version held it twice: 2 GiB).
+//! - a `grading.json` of a later format's version is refused by name
+//!   (an earlier version said only that it could not be read).
 //!
 //! The last two run the grader under an address-space limit (`ulimit -v`)
 //! far below the file's size, which a reader that holds the file cannot
@@ -138,4 +140,22 @@ fn a_big_summary_under_the_bound_is_read_a_line_at_a_time() {
     );
     // The records before it were read: only the long line is refused.
     assert_eq!(stderr.matches("summary.jsonl line").count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_grading_of_a_later_format_version_is_refused_by_name() {
+    let dir = Scratch::new("readers-later");
+    let good = grading(&dir, "good");
+    let later = grading(&dir, "later");
+    let path = later.join("grading.json");
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with('{'), "{text}");
+    fs::write(&path, text.replacen('{', "{\"version\": 99, ", 1)).unwrap();
+    let out = diff(&good, &later, None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("grading.json cannot be read as a grading's: written in the format of version 99 (a later puzzle-grade's)"),
+        "{stderr}"
+    );
 }

@@ -51,9 +51,13 @@ fn read(dir: &Path) -> Result<Earlier, Error> {
     // Earlier::read passes over a grading.json it cannot read (a grading
     // replacing it needs none); a comparison does.
     if earlier.manifest.is_none() && fs::symlink_metadata(dir.join("grading.json")).is_ok() {
+        let why = earlier
+            .manifest_refused
+            .as_ref()
+            .map_or(String::new(), |why| format!(": {why}"));
         return Err(Refused::says(
             format!("{}/grading.json", dir.display()),
-            "cannot be read as a grading's",
+            format!("cannot be read as a grading's{why}"),
         )
         .into());
     }

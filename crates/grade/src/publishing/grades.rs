@@ -436,6 +436,9 @@ pub fn fixtures_differ(a: &[(String, u64)], b: &[(String, u64)]) -> Option<Strin
 pub struct Earlier {
     /// Its manifest, when it had one (gradings before manifests had none).
     pub manifest: Option<Manifest>,
+    /// Why its `grading.json` is no manifest, when it has one that is not
+    /// (damaged, or of a later format's version).
+    pub manifest_refused: Option<Refused>,
     /// Its records, in the order of `summary.jsonl` (a damaged line, such as
     /// the last line of a grading killed while writing, is left out).
     pub records: Vec<Record>,
@@ -585,7 +588,10 @@ impl Earlier {
         if let Some(mut file) = open_bounded(&folder, grades, "grading.json", MAX_MANIFEST)? {
             let mut bytes = Vec::new();
             file.read_to_end(&mut bytes)?;
-            earlier.manifest = Manifest::from_json(&String::from_utf8_lossy(&bytes)).ok();
+            match Manifest::from_json(&String::from_utf8_lossy(&bytes)) {
+                Ok(manifest) => earlier.manifest = Some(manifest),
+                Err(why) => earlier.manifest_refused = Some(why),
+            }
         }
         let Some(file) = open_bounded(&folder, grades, "summary.jsonl", MAX_RECORDS)? else {
             return Ok(earlier);

@@ -575,6 +575,7 @@ impl GradeAll<'_> {
         let before = match select {
             Select::Only(_) if earlier.exists() => Some(Earlier {
                 manifest: earlier.manifest.clone(),
+                manifest_refused: None,
                 records: earlier.records.clone(),
                 names: Vec::new(),
                 refused: Default::default(),
