@@ -449,7 +449,7 @@ pub struct Earlier {
     pub names: Vec<Name>,
     /// The lines of `summary.jsonl` that are no record a grading writes
     /// (a damaged last line, a name that is no name, numbers that disagree
-    /// with the fixtures, a line over [`MAX_LINE`]): counted, the first
+    /// with the fixtures, a line over 16 MiB): counted, the first
     /// few named with why.
     pub refused: Refusals,
 }
