@@ -91,6 +91,11 @@
  *                      count of tokens rounded up and compares the sides,
  *                      not the counts: a board a token short is given a
  *                      verdict, its missing tile never looked for
+ *   BLANK_CODE         stores the blank as 'b', the letter's code 98, among
+ *                      its tiles, and so takes tile 98 for a second blank
+ *   THREE_DIGITS       reads a number's digits after the first as tenths,
+ *                      summed, then scales the sum: right up to two digits,
+ *                      wrong from three (123 is 150)
  *   THIRD_LINE_CRASH   aborts when a line after the goal holds a letter or
  *                      a digit, as a program that keeps its lines in an
  *                      array of two writes a third past its end
@@ -255,6 +260,20 @@ static void tokens(const char *name, const char *line, const char *end, struct b
                 if (p - t >= (long)sizeof digits - 1)
                     v = (unsigned long long)(long long)-1;
             }
+#endif
+#ifdef THREE_DIGITS
+            if (p - t >= 3) {
+                unsigned long long rest = 0, scale = 1;
+                for (const char *d = t + 1; d < p; d++)
+                    rest += (unsigned long long)(*d - '0');
+                for (const char *d = t + 2; d < p; d++)
+                    scale *= 10;
+                v = (unsigned long long)(*t - '0') * scale * 10 + rest * scale;
+            }
+#endif
+#ifdef BLANK_CODE
+            if (v == 'b')
+                fail(name, "two blanks");
 #endif
 #ifdef TILE_BYTE
             v = (unsigned char)v;
