@@ -179,6 +179,9 @@ pub enum Suspects {
     LongLines,
     /// Each kind of bad input, one feature a kind.
     BadInputs,
+    /// Boards holding a tile programs trip on (98, the code of `b`; three
+    /// digits; 128; 256), one feature a tile.
+    Tiles,
     /// Each layout of a valid input (tabs, runs of blanks...), one
     /// feature a layout.
     Layouts,
@@ -314,6 +317,7 @@ pub const CLASSES: [Row; 14] = [
             Suspects::Feature(Feature::TwoByTwo),
             Suspects::Feature(Feature::Overflow),
             Suspects::LongLines,
+            Suspects::Tiles,
             Suspects::Layouts,
         ],
         ..class(
@@ -346,6 +350,7 @@ pub const CLASSES: [Row; 14] = [
             ANY_INPUT[2],
             Suspects::Layouts,
             Suspects::LongLines,
+            Suspects::Tiles,
         ],
         ..class(
             Class::FalseError,
@@ -414,6 +419,7 @@ pub const CLASSES: [Row; 14] = [
             ANY_INPUT[2],
             Suspects::BadInputs,
             Suspects::LongLines,
+            Suspects::Tiles,
             Suspects::Layouts,
         ],
         ..class(

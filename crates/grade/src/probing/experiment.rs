@@ -56,6 +56,13 @@ pub enum Suspect {
     /// smallest sides whose lines are over it, and without it boards of the
     /// largest sides whose lines, with their newline, fit in it.
     LongLine(usize),
+    /// Boards that hold this tile or larger ones: a fault of large boards
+    /// at a value programs trip on (98, the code of the letter `b`; three
+    /// digits; past a signed char; past a byte). Its inputs are boards of
+    /// the two smallest sides that hold it, and without it boards of the
+    /// two sides below, made as long by runs of spaces between tokens (so
+    /// that a line buffer is not taken for it).
+    Tiles(usize),
     /// A bad input of this fault.
     Fault(Fault),
     /// A valid input laid out with this.
@@ -109,6 +116,22 @@ const FORMS: [Form; 5] = [
 /// The line buffers looked for: the sizes programs give them.
 const LINE_BUFFERS: [usize; 8] = [128, 256, 512, 1024, 2048, 4096, 8192, 65536];
 
+/// The tiles large boards are looked at from, with what trips there.
+const TILES: [(usize, &str); 4] = [
+    (98, "the tile 98 (98 is the code of the letter b: a blank stored as 'b' among the tiles is taken for tile 98)"),
+    (100, "tiles of three digits (100 and up: read each number's digits as a whole)"),
+    (128, "tiles of 128 and up (past what a signed char holds)"),
+    (256, "tiles of 256 and up (past what a byte holds)"),
+];
+
+/// The sides of [`Suspect::Tiles`]`(tile)`'s `i`-th input with the
+/// feature (the smallest side that holds `tile`, or the next) and without
+/// it (the side below the smallest, or the one below that).
+fn tile_sides(tile: usize, i: usize) -> (usize, usize) {
+    let holds = (2..).find(|&s| s * s > tile).unwrap_or(2);
+    (holds + i % 2, (holds - 1 - i % 2).max(2))
+}
+
 /// The bytes of a line of a board of `side` written with single spaces
 /// (every board of a side has the same tokens, so the same length).
 fn line_bytes(side: usize) -> usize {
@@ -149,6 +172,7 @@ impl Suspect {
         match suspects {
             Suspects::Feature(feature) => vec![Suspect::Feature(feature)],
             Suspects::LongLines => LINE_BUFFERS.map(Suspect::LongLine).to_vec(),
+            Suspects::Tiles => TILES.map(|(t, _)| Suspect::Tiles(t)).to_vec(),
             Suspects::BadInputs => FAULTS.iter().map(|(f, _)| Suspect::Fault(*f)).collect(),
             Suspects::Layouts => FORMS.iter().map(|&f| Suspect::Form(f)).collect(),
         }
@@ -163,6 +187,7 @@ impl Suspect {
             Suspect::Feature(Feature::AllValid) => puzzle.is_ok(),
             Suspect::Fault(fault) => puzzle.is_err() && faults_in(bytes).contains(&fault),
             Suspect::LongLine(limit) => shape.longest_line > limit,
+            Suspect::Tiles(tile) => puzzle.is_ok() && shape.side.is_some_and(|n| n * n > tile),
             Suspect::Feature(Feature::TwoByTwo) => shape.side == Some(2),
             Suspect::Feature(Feature::OddSide) => {
                 puzzle.is_ok() && shape.side.is_some_and(|n| n % 2 == 1)
@@ -343,6 +368,25 @@ impl Suspect {
                 let (over, under) = long_line_sides(limit, i);
                 recipe(valid, if with { over } else { under }, plain)
             }
+            Suspect::Tiles(tile) => {
+                let (holds, below) = tile_sides(tile, i);
+                if with {
+                    return recipe(valid, holds, plain);
+                }
+                let mut case = Case::new(Recipe {
+                    kind: valid,
+                    side: below,
+                    seed: mix(seed ^ i as u64),
+                    layout: plain,
+                });
+                let spaces = spaces_past(line_bytes(holds), below);
+                for line in case.doc.lines.iter_mut() {
+                    for sep in line.seps.iter_mut() {
+                        *sep = vec![b' '; spaces];
+                    }
+                }
+                case.bytes()
+            }
             Suspect::Feature(Feature::Overflow) => {
                 // As the fixtures that catch it: a start of an odd count
                 // past 2^31 (its tiles in descending order, which an even
@@ -423,6 +467,10 @@ impl Suspect {
             Suspect::Feature(Feature::GoalIgnored) => return "the goal is taken to be 1 2 ... b: a goal that it cannot reach gets the wrong verdict (compare the two boards' parities)".into(),
             Suspect::Feature(Feature::Overflow) => return "boards of 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit type, or keep only the parity)".into(),
             Suspect::LongLine(limit) => format!("lines over {} bytes (a fixed-size line buffer of about that size cuts them, as fgets(line, {limit}, stdin) does: read token by token, or grow the buffer)", crate::marking::cause::group_digits(limit)),
+            Suspect::Tiles(tile) => TILES
+                .iter()
+                .find(|(t, _)| *t == tile)
+                .map_or_else(|| format!("tiles of {tile} and up"), |(_, w)| (*w).to_string()),
             Suspect::Feature(Feature::TwoByTwo) => "2x2 boards, the smallest the assignment allows (N starts at 2)".into(),
             Suspect::Feature(Feature::OddSide) => "a board of an odd side (3x3, 5x5, 7x7)".into(),
             Suspect::Feature(Feature::OtherGoal) => "a goal other than 1 2 ... b (the goal may be any arrangement)".into(),
@@ -450,6 +498,22 @@ impl Suspect {
                 )
             };
             return (boards(|s| s.0), boards(|s| s.1));
+        }
+        if let Suspect::Tiles(tile) = self {
+            let [(a, c), (b, d)] = [0, 1].map(|i| tile_sides(tile, i));
+            let spaces = [0, 1].map(|i| {
+                let (holds, below) = tile_sides(tile, i);
+                spaces_past(line_bytes(holds), below)
+            });
+            let runs = if spaces[0] == spaces[1] {
+                format!("{}", spaces[0])
+            } else {
+                format!("{} and {}", spaces[0], spaces[1])
+            };
+            return (
+                format!("boards of {a}x{a} and {b}x{b}"),
+                format!("boards of {c}x{c} and {d}x{d} made as long by runs of {runs} spaces between tokens"),
+            );
         }
         let (with, without) = match self {
             Suspect::Feature(Feature::AllBad) => ("bad inputs of every kind", "valid inputs"),
@@ -482,7 +546,7 @@ impl Suspect {
                 "reversed boards past 2^31 inversions",
                 "reversed boards just below 2^31",
             ),
-            Suspect::LongLine(_) => unreachable!("answered above"),
+            Suspect::LongLine(_) | Suspect::Tiles(_) => unreachable!("answered above"),
             Suspect::Fault(_) => ("that fault", "the same boards bad in an ordinary way"),
             Suspect::Form(Form::LeadingBlanks) => (
                 "spaces at the start of both lines",
