@@ -16,8 +16,12 @@
 //! - `publishing`: a graded submission's record, the grades folder and its
 //!   files, what changed from one grading to another, the platforms'
 //!   formats, the roster and the gradebook files, the class page;
-//! - `modes`: `grade-all`, `merge`, `diff`, `fuzz` and `check`, each
-//!   standing on the stages below it.
+//! - `similarity`: which submissions share code, beside the grading:
+//!   each submission's sources in a normal form that undoes the usual
+//!   disguises, fingerprinted, indexed over the class, the candidate
+//!   pairs aligned;
+//! - `modes`: `grade-all`, `merge`, `diff`, `fuzz`, `check` and
+//!   `similar`, each standing on the stages below it.
 //!
 //! This file is the crate's face: the modules are private, and what the
 //! binary, the tests and the benches use is re-exported here. The rules are
@@ -33,6 +37,7 @@ mod judging;
 mod marking;
 mod modes;
 mod publishing;
+mod similarity;
 #[cfg(test)]
 mod testing;
 
@@ -52,6 +57,7 @@ pub use modes::fuzz::experiment::confirm as confirm_causes;
 pub use modes::fuzz::{fuzz, Options as FuzzOptions, Summary as FuzzSummary};
 pub use modes::grade_all::{GradeAll, Select};
 pub use modes::merge::{merge, Merged};
+pub use modes::similar::{Found as SimilarFound, Similar};
 pub use publishing::changes::{Change, Comparison, FixtureChange, Inputs, Mark, Reason};
 pub use publishing::formats::{Format, Scope};
 pub use publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
@@ -62,3 +68,5 @@ pub use publishing::record::{FixtureLine, Record, Row, RowMarks, CLASSES};
 pub use publishing::roster::{Roster, Student, MAX_ROSTER};
 pub use publishing::summaries::write_summary_files;
 pub use puzzle_sandbox::{Ending, Job, Limits, Outcome, Runner, Workdir};
+pub use similarity::behaviour::{scores as behaviour_scores, Outcome as BehaviourOutcome};
+pub use similarity::{default_common, Settings as SimilarSettings};

@@ -22,6 +22,8 @@ pub enum Mode {
     Grade,
     /// `grade-all SUBMISSIONS [DIR...]`.
     GradeAll,
+    /// `similar SUBMISSIONS`.
+    Similar,
     /// `merge --into DIR SHARD_DIR...`.
     Merge,
     /// `diff OLD NEW`.
@@ -40,9 +42,10 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode, in the order the help lists them.
-    pub const ALL: [Mode; 9] = [
+    pub const ALL: [Mode; 10] = [
         Mode::Grade,
         Mode::GradeAll,
+        Mode::Similar,
         Mode::Merge,
         Mode::Diff,
         Mode::Open,
@@ -57,6 +60,7 @@ impl Mode {
         match self {
             Mode::Grade => "grade",
             Mode::GradeAll => "grade-all",
+            Mode::Similar => "similar",
             Mode::Merge => "merge",
             Mode::Diff => "diff",
             Mode::Open => "open",
@@ -77,6 +81,7 @@ impl Mode {
         match self {
             Mode::Grade => "PROGRAM [DIR...]",
             Mode::GradeAll => "SUBMISSIONS [DIR...]",
+            Mode::Similar => "SUBMISSIONS",
             Mode::Merge => "--into DIR SHARD_DIR...",
             Mode::Diff => "OLD NEW",
             Mode::Open | Mode::Check => "[DIR...]",
@@ -91,6 +96,7 @@ impl Mode {
         match self {
             Mode::Grade => "grade one program on Tests/ and each DIR",
             Mode::GradeAll => "build and grade every folder of SUBMISSIONS",
+            Mode::Similar => "which submissions share code, the template's aside",
             Mode::Merge => "one grading from the grades folders of its shards",
             Mode::Diff => "which marks changed from one grading to another, and why",
             Mode::Open => "the fixtures the assignment leaves open",
@@ -108,6 +114,7 @@ impl Mode {
         match self {
             Mode::Grade => "Grades PROGRAM on every fixture of Tests/ and of each DIR, by the\nassignment's rules; the report ends with the score.",
             Mode::GradeAll => "Builds and grades every folder of SUBMISSIONS on Tests/ and each DIR;\na row a submission as each is done, and the grading's files in the\ngrades folder (docs/grading.md).",
+            Mode::Similar => "Compares the sources of every folder of SUBMISSIONS (taken in as\ngrade-all takes them: archives unpacked in the sandbox) with every\nother's: their C-family files (.c .h .cc .cpp .hpp .java), each read as\none program in a normal form that undoes renaming, layout, reordered\nfunctions and statements, rewritten loops and conditions, dead code,\nsplit and inlined functions (docs/similarity.md). The template's code\nand passages most of the class shares are no evidence. Writes\nDIR/similarity.csv (a line a pair that shares code: a, b, score, code,\nbehaviour, highest first) and DIR/similarity-blocks.csv (each matched\nblock, its files and lines on both sides). A score is evidence to look\nat, never a verdict.\n\nExit status: 0 when every submission was compared, 3 when some could\nnot be read (the others were), 2 when nothing could be done.",
             Mode::Merge => "Writes into DIR one grading made of the gradings of its shards (each\nSHARD_DIR a grades folder of 'grade-all --shard I/N'): every summary\nand each submission's files. A submission missing from every shard,\nor in two, is named on stderr and the status is 1. A grading DIR held\nis kept in DIR/previous/.",
             Mode::Diff => "Compares the gradings in the grades folders OLD and NEW: each\nsubmission whose marks or fixtures' outcomes changed, old and new, and\nwhy as far as the two gradings tell (its sources, the fixtures, the\nscheme, the options, the sandbox; none of these: flaky).\n\nExit status: 0 when no marks changed, 1 when some did, 2 when a folder\ncannot be read as a grading.",
             Mode::Open => "Lists the fixtures of Tests/ and each DIR whose answer depends on a\nchoice the assignment leaves open, and the answers it allows.",
@@ -127,6 +134,16 @@ impl Mode {
 
 /// The modes that grade.
 const GRADING: &[Mode] = &[Mode::Grade, Mode::GradeAll];
+/// The modes that work on several cores.
+const PARALLEL: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Similar];
+/// The modes that use the sandbox (to run programs, or to unpack).
+const SANDBOXED: &[Mode] = &[
+    Mode::Grade,
+    Mode::GradeAll,
+    Mode::Fuzz,
+    Mode::Run,
+    Mode::Similar,
+];
 /// The modes that run programs in the sandbox.
 const RUNNING: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Fuzz, Mode::Run];
 /// The modes that judge runs.
@@ -174,8 +191,8 @@ pub const OPTIONS: &[Opt] = &[
         name: "--jobs",
         alias: None,
         value: Some("N"),
-        help: "runs at once (default: one a core)",
-        modes: GRADING,
+        help: "runs (with similar, comparisons) at once (default: one a core)",
+        modes: PARALLEL,
         set: |g, v| {
             g.jobs = Some(whole(v, "runs", 1)? as usize);
             Ok(())
@@ -289,7 +306,7 @@ pub const OPTIONS: &[Opt] = &[
         alias: None,
         value: Some("LEVEL"),
         help: "namespaces, uid or minimal (default: the most the system allows; see puzzle-grade check-environment); a level it does not allow is an error",
-        modes: RUNNING,
+        modes: SANDBOXED,
         set: |g, v| {
             g.level = Some(v.to_string_lossy().parse()?);
             Ok(())
@@ -452,6 +469,39 @@ pub const OPTIONS: &[Opt] = &[
         },
     },
     Opt {
+        name: "--out",
+        alias: None,
+        value: Some("DIR"),
+        help: "where similarity.csv and similarity-blocks.csv go (default similarity)",
+        modes: &[Mode::Similar],
+        set: |g, v| {
+            g.out = Some(PathBuf::from(v));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--template",
+        alias: None,
+        value: Some("PATH"),
+        help: "the starter code every student had (a file, or a folder of them; repeatable): no evidence",
+        modes: &[Mode::Similar],
+        set: |g, v| {
+            g.templates.push(PathBuf::from(v));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--common",
+        alias: None,
+        value: Some("N"),
+        help: "a passage more than N submissions share is the class's, no evidence (default: half the class, at least 10)",
+        modes: &[Mode::Similar],
+        set: |g, v| {
+            g.common = Some(whole(v, "submissions", 1)? as usize);
+            Ok(())
+        },
+    },
+    Opt {
         name: "--reference",
         alias: None,
         value: Some("PATH"),
@@ -556,6 +606,9 @@ pub struct Given {
     pub inputs: Option<usize>,
     pub into: Option<PathBuf>,
     pub verbose: bool,
+    pub out: Option<PathBuf>,
+    pub templates: Vec<PathBuf>,
+    pub common: Option<usize>,
     /// The operands, in order.
     pub operands: Vec<OsString>,
 }
@@ -845,7 +898,10 @@ fn check_operands(mode: Mode, given: &Given) -> Result<(), String> {
     let count = given.operands.len();
     match mode {
         Mode::Grade if count == 0 => Err("no PROGRAM".into()),
-        Mode::GradeAll if count == 0 => Err("no SUBMISSIONS".into()),
+        Mode::GradeAll | Mode::Similar if count == 0 => Err("no SUBMISSIONS".into()),
+        Mode::Similar if count > 1 => Err(format!(
+            "takes one folder of submissions, not {count} operands"
+        )),
         Mode::GradeAll if given.resume && !given.only.is_empty() => {
             Err("--only and --resume do not go together".into())
         }

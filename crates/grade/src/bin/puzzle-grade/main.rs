@@ -18,7 +18,8 @@ use args::{Command, Given, Mode};
 use puzzle_grade::{
     check_reference, confirm_causes, diff as diff_gradings, fuzz as fuzz_program, grade_program,
     in_words, is_executable, merge as merge_shards, points, prepare_fixtures, write_marked_report,
-    FuzzOptions, GradeAll, Gradebook, Row, Scope, Settings, DEFAULT_ASSIGNMENT,
+    FuzzOptions, GradeAll, Gradebook, Row, Scope, Settings, Similar, SimilarSettings,
+    DEFAULT_ASSIGNMENT,
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Runner, Sandbox};
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
     let result = match mode {
         Mode::Grade => with_temp(|temp| grade(&given, temp)),
         Mode::GradeAll => with_temp(|temp| grade_all(&given, temp)),
+        Mode::Similar => with_temp(|temp| similar(&given, temp)),
         Mode::Open => open(&given),
         Mode::Check => check(&given),
         Mode::Fuzz => fuzz(&given),
@@ -409,6 +411,103 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     } else {
         Err(Failure::Failed)
     }
+}
+
+/// `similar`: which submissions share code; status 3 when some could not
+/// be read.
+fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
+    let named = Path::new(&given.operands[0]);
+    let submissions = absolute(named);
+    if !submissions.is_dir() {
+        return Err(Failure::Usage(format!(
+            "puzzle-grade: {} is not a folder of submissions",
+            named.display()
+        )));
+    }
+    if let Some(missing) = given.templates.iter().find(|t| !t.exists()) {
+        return Err(Failure::Usage(format!(
+            "puzzle-grade: --template {}: no such file or folder",
+            missing.display()
+        )));
+    }
+    let sandbox = given_sandbox(given, temp)?;
+    let stop = || signals::caught().is_some();
+    let out_dir = given
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("similarity"));
+    let settings = given.settings();
+    let similar = Similar {
+        runner: &sandbox,
+        submissions,
+        out: out_dir.clone(),
+        templates: given.templates.clone(),
+        temp: temp.to_path_buf(),
+        path: settings.path.clone(),
+        seconds: given.build_seconds(),
+        settings: SimilarSettings {
+            jobs: settings.jobs,
+            common: given.common,
+            ..SimilarSettings::default()
+        },
+        stop: &stop,
+    };
+    let found = match similar.run(&mut |_| {}) {
+        Ok(found) => found,
+        Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+            return Err(Failure::Signalled(signals::caught().unwrap_or(2)));
+        }
+        Err(e) => return Err(refused(e)),
+    };
+    for note in &found.notes {
+        let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+    }
+    let c = &found.comparison;
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "compared {} submissions: {} pair(s) share code (a passage more than {} of them share is no evidence)",
+        found.compared,
+        c.pairs.len(),
+        c.common
+    )?;
+    let width = c
+        .pairs
+        .iter()
+        .take(10)
+        .map(|p| c.names[p.a].len())
+        .max()
+        .unwrap_or(0);
+    for p in c.pairs.iter().take(10) {
+        writeln!(
+            out,
+            "  {}.{:03}  {:width$}  {}  ({} blocks)",
+            p.millis() / 1000,
+            p.millis() % 1000,
+            c.names[p.a],
+            c.names[p.b],
+            p.blocks.len()
+        )?;
+    }
+    if c.pairs.len() > 10 {
+        writeln!(out, "  ... and {} more", c.pairs.len() - 10)?;
+    }
+    writeln!(
+        out,
+        "files in {}/: similarity.csv (a line a pair) and similarity-blocks.csv (the matched blocks, their files and lines); a score is evidence to look at, never a verdict",
+        out_dir.display()
+    )?;
+    out.flush()?;
+    if !found.not_read.is_empty() {
+        let _ = writeln!(
+            io::stderr(),
+            "puzzle-grade: {} submission(s) could not be read (the notes say why): {}",
+            found.not_read.len(),
+            found.not_read.join(", ")
+        );
+        return Err(Failure::NotGraded);
+    }
+    Ok(())
 }
 
 /// A grading refused (an error of kind `InvalidInput`) is a usage error.
