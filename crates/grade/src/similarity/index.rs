@@ -8,9 +8,9 @@
 //!   symbols). What is left is a submission's evidence.
 //! - The candidate pairs come from the index, not from all pairs: for
 //!   each submission, the others that hold at least two of its evidence's
-//!   fingerprints (or all of them, for a tiny one), counted through the
-//!   postings of those fingerprints (each held by `common` submissions at
-//!   most, so that the work is bounded by the rare ones).
+//!   fingerprints (or all of them, for a tiny one), and at least one in
+//!   twenty of the smaller one's, counted through the postings of those
+//!   fingerprints.
 
 use super::fingerprint::{winnow, Print, NONE};
 use super::tiling::usable_grams;
@@ -137,6 +137,11 @@ fn evidence_prints(doc: &Prints, k: usize, counts: &Counts, common: usize) -> Ve
     found
 }
 
+/// A pair is aligned when the smaller of its submissions shares at least
+/// one in this many of its evidence's fingerprints with the other: less is
+/// idiom, not copying (its score is taken as 0).
+const ESTIMATE: usize = 20;
+
 /// The pairs `(i, j)`, `i < j`, worth aligning (see the module), in order.
 pub fn candidates(
     docs: &[Prints],
@@ -172,7 +177,7 @@ pub fn candidates(
             .filter(|&j| {
                 let s = shared[j] as usize;
                 let least = mine.min(evidence[j].len());
-                s >= 2 || s >= 1 && s == least
+                (s >= 2 || s >= 1 && s == least) && s * ESTIMATE >= least
             })
             .map(|j| (i as u32, j as u32))
             .collect()

@@ -208,7 +208,7 @@ pub enum Kind {
     Keyword(Kw),
     /// A number (its text interned).
     Number,
-    /// A string literal.
+    /// A string literal (its first 64 bytes interned).
     Str,
     /// A character literal (its text interned).
     Char,
@@ -223,7 +223,8 @@ pub enum Kind {
 pub struct Token {
     /// What it is.
     pub kind: Kind,
-    /// Its interned text (names, numbers, characters; 0 for the rest).
+    /// Its interned text (names, numbers, strings, characters; 0 for
+    /// keywords and punctuators).
     pub text: u32,
     /// Its file, an index in the submission's files.
     pub file: u16,
@@ -379,7 +380,10 @@ pub fn lex(
                 let (start, start_line) = (i, line);
                 i = quoted(bytes, i, &mut line);
                 if b == b'"' {
-                    push(out, Kind::Str, 0, start_line, reading);
+                    // A string's text (its first 64 bytes) is one of the
+                    // program's words.
+                    let text = names.intern(&bytes[start..i.min(start + 64)]);
+                    push(out, Kind::Str, text, start_line, reading);
                 } else {
                     // A character's text is short: kept ('\0' is false).
                     let text = names.intern(&bytes[start..i.min(start + 16)]);

@@ -26,6 +26,7 @@ mod emit;
 mod fingerprint;
 mod index;
 mod lex;
+mod library;
 mod order;
 mod parse;
 mod program;
@@ -33,6 +34,7 @@ pub(crate) mod report;
 mod rewrite;
 mod tiling;
 mod tree;
+mod words;
 mod work;
 
 use fingerprint::kgram_hashes;
@@ -41,6 +43,7 @@ use lex::Lang;
 use program::{normal_form, Normal};
 use report::{Block, Comparison, Lines, Pair};
 use tiling::{tile, Side};
+use words::Words;
 
 /// One source file: its path in the submission and its bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,9 +100,12 @@ impl Default for Settings {
 pub const MAX_TOKENS: usize = 200_000;
 
 /// How many submissions may share a passage before it is the class's, no
-/// evidence: half the class, and at least 10 (as MOSS's default `-m`).
+/// evidence: nine in ten of the class, and at least 10 (MOSS's default
+/// `-m`). Code nearly everyone has is the course's (starter code not given
+/// as the template, the idiom the assignment asks for); a passage a large
+/// share of the class has may still be one original copied many times.
 pub fn default_common(class: usize) -> usize {
-    (class / 2).max(10)
+    (class * 9 / 10).max(10)
 }
 
 /// A submission on its way: its normal form and its fingerprints.
@@ -156,6 +162,11 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
     let common = settings
         .common
         .unwrap_or_else(|| default_common(class.len()));
+    let words = Words::new(
+        docs.iter().map(|d| d.normal.words.as_slice()),
+        &template_form.words,
+        common,
+    );
     let prints: Vec<Prints> = docs
         .iter_mut()
         .map(|d| std::mem::take(&mut d.prints))
@@ -168,7 +179,7 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
     let pairs = candidates(&prints, k, &counts, common, jobs);
     let aligned: Vec<Option<Pair>> = work::each(pairs.len(), jobs, &|p, _: &mut ()| {
         let (i, j) = (pairs[p].0 as usize, pairs[p].1 as usize);
-        align(i, j, &docs, &prints, k, &counts)
+        align(i, j, &docs, &prints, k, &counts, &words)
     });
     let mut found: Vec<Pair> = aligned.into_iter().flatten().collect();
     for pair in &mut found {
@@ -202,6 +213,10 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
     }
 }
 
+/// How much the program's words weigh in the code's score ([`words`]); its
+/// structure (the tiles' share) weighs the rest.
+const WORDS: f64 = 0.25;
+
 /// The pair `i`, `j` aligned: its tiles as blocks, its score; none when no
 /// tile was laid.
 fn align(
@@ -211,6 +226,7 @@ fn align(
     prints: &[Prints],
     k: usize,
     counts: &index::Counts,
+    words: &Words,
 ) -> Option<Pair> {
     let side = |d: usize| Side {
         syms: &docs[d].normal.syms,
@@ -224,11 +240,13 @@ fn align(
     }
     let matched: u64 = tiles.iter().map(|t| u64::from(t.len)).sum();
     let evidence = (prints[i].evidence + prints[j].evidence) as f64;
-    let code = if evidence > 0.0 {
-        (2 * matched) as f64 / evidence
+    let structure = if evidence > 0.0 {
+        ((2 * matched) as f64 / evidence).min(1.0)
     } else {
         0.0
     };
+    let shared = words.share(&docs[i].normal.words, &docs[j].normal.words);
+    let code = (1.0 - WORDS) * structure + WORDS * shared;
     let mut blocks: Vec<Block> = tiles
         .iter()
         .map(|t| {
@@ -254,7 +272,7 @@ fn align(
     Some(Pair {
         a: i,
         b: j,
-        code: code.min(1.0),
+        code: code.clamp(0.0, 1.0),
         behaviour: None,
         matched: matched as usize,
         blocks,

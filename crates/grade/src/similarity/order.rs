@@ -11,6 +11,7 @@
 //! copier gives independent statements comes out the same.
 
 use super::emit::{stmt_key, Namer, Sym};
+use super::library::{IO, PURE, PURE_CLASSES};
 use super::tree::{Expr, Name, Op, Stmt};
 
 /// Blocks longer than this keep their order (the order's cost grows with
@@ -27,124 +28,9 @@ struct Effects {
     mem_w: bool,
     mem_r: bool,
     barrier: bool,
+    /// A call of `free`: its argument is written.
+    free: bool,
 }
-
-/// Library functions that only compute from their arguments.
-const PURE: &[&str] = &[
-    "strlen",
-    "strcmp",
-    "strncmp",
-    "strchr",
-    "strrchr",
-    "strstr",
-    "strspn",
-    "strcspn",
-    "isdigit",
-    "isalpha",
-    "isspace",
-    "isalnum",
-    "isupper",
-    "islower",
-    "isprint",
-    "ispunct",
-    "toupper",
-    "tolower",
-    "abs",
-    "labs",
-    "llabs",
-    "fabs",
-    "sqrt",
-    "pow",
-    "floor",
-    "ceil",
-    "atoi",
-    "atol",
-    "atoll",
-    "atof",
-    "strtol",
-    "strtoul",
-    "strtoll",
-    "strtoull",
-    "strtod",
-    "malloc",
-    "calloc",
-    "realloc",
-    "strdup",
-    "min",
-    "max",
-    "length",
-    "size",
-    "charAt",
-    "equals",
-    "compareTo",
-    "substring",
-    "indexOf",
-    "parseInt",
-    "parseLong",
-    "parseDouble",
-    "valueOf",
-    "isDigit",
-    "isLetter",
-    "isWhitespace",
-    "toString",
-    "trim",
-    "split",
-    "get",
-    "contains",
-    "containsKey",
-    "isEmpty",
-    "format",
-];
-
-/// Library functions that read or write a stream.
-const IO: &[&str] = &[
-    "printf",
-    "fprintf",
-    "puts",
-    "fputs",
-    "putchar",
-    "fputc",
-    "putc",
-    "getchar",
-    "getc",
-    "fgetc",
-    "fgets",
-    "gets",
-    "scanf",
-    "fscanf",
-    "getline",
-    "read",
-    "write",
-    "perror",
-    "fflush",
-    "fopen",
-    "fclose",
-    "fread",
-    "fwrite",
-    "ungetc",
-    "print",
-    "println",
-    "next",
-    "nextInt",
-    "nextLine",
-    "nextDouble",
-    "nextLong",
-    "hasNext",
-    "hasNextInt",
-    "hasNextLine",
-    "readLine",
-];
-
-/// Foreign classes whose methods compute from their arguments.
-const PURE_CLASSES: &[&str] = &[
-    "Math",
-    "Integer",
-    "Long",
-    "Double",
-    "String",
-    "Character",
-    "Boolean",
-];
 
 struct Analysis<'a> {
     namer: &'a Namer<'a>,
@@ -221,14 +107,21 @@ impl Analysis<'_> {
                 fx.mem_r = true;
                 self.expr(x, fx);
             }
+            // An allocation: what its arguments do.
+            Expr::Unary(Op::Kw(super::lex::Kw::New), x, _) => match &**x {
+                Expr::Call(_, args, _) => args.iter().for_each(|a| self.expr(a, fx)),
+                other => self.expr(other, fx),
+            },
             Expr::Unary(Op::Kw(_), x, _) => {
                 fx.call = true;
                 self.expr(x, fx);
             }
             Expr::Call(f, args, _) => {
                 self.call(f, fx);
-                for a in args {
-                    self.expr(a, fx);
+                if std::mem::take(&mut fx.free) {
+                    args.iter().for_each(|a| self.target(a, true, fx));
+                } else {
+                    args.iter().for_each(|a| self.expr(a, fx));
                 }
             }
             Expr::Index(a, i, _) => {
@@ -256,7 +149,8 @@ impl Analysis<'_> {
                 fx.io = true;
                 fx.mem_r = true;
             }
-            Expr::Name(n, _) if self.namer.spelt(*n, "free") => fx.mem_w = true,
+            // `free(p)` writes what `p` names, as `p = ...` would.
+            Expr::Name(n, _) if self.namer.spelt(*n, "free") => fx.free = true,
             Expr::Member(receiver, method, _) => {
                 let io = self.spelt_in(*method, IO);
                 match &**receiver {

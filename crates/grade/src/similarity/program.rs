@@ -20,11 +20,12 @@
 //!    the order of the functions in the files is no evidence.
 
 use super::emit::{stmt_key, Namer, Out, Sym, FUNC};
-use super::lex::{lex, Interner, Lang, Lexed};
+use super::lex::{lex, Interner, Kind, Lang, Lexed};
 use super::order::order;
 use super::parse::parse_file;
 use super::rewrite::{drop_writes, reads, Rewriter};
 use super::tree::{At, Expr, Function, Lit, Name, Op, Stmt};
+use crate::digest::{fnv1a, fnv1a_more};
 use std::collections::HashMap;
 
 /// A function whose body holds more statements than this is not inlined.
@@ -43,6 +44,9 @@ pub struct Normal {
     /// The names of the functions it defines, as spelt (for a template:
     /// those functions are never inlined elsewhere).
     pub functions: Vec<Vec<u8>>,
+    /// Its words: the hashes of its own names, its strings and its numbers
+    /// as written, each once, sorted.
+    pub words: Vec<u64>,
 }
 
 /// The normal form of the sources `files` (each its language and bytes),
@@ -55,18 +59,31 @@ pub fn normal_form(files: &[(Lang, &[u8])], max_tokens: usize, template: &[Vec<u
     let mut declared = Vec::new();
     let mut left = max_tokens;
     let mut cut = false;
+    let mut idents = Vec::new();
+    let mut texts = Vec::new();
     for (i, (lang, bytes)) in files.iter().enumerate() {
         let mut lexed = Lexed::default();
         let file = u16::try_from(i).unwrap_or(u16::MAX);
         lex(bytes, *lang, file, &mut names, &mut lexed, left);
         left -= lexed.tokens.len();
         cut |= lexed.cut;
+        for t in &lexed.tokens {
+            match t.kind {
+                Kind::Ident => idents.push(t.text),
+                Kind::Str | Kind::Number => texts.push((t.kind == Kind::Str, t.text)),
+                _ => {}
+            }
+        }
         let parsed = parse_file(&lexed.tokens, *lang, &names);
         functions.extend(parsed.functions);
         globals.extend(parsed.globals);
         declared.extend(parsed.declared);
         declared.extend(lexed.defines);
     }
+    // The variable an inlined function's value is put in when it was
+    // used inside an expression (a name no source can spell).
+    let temp = names.intern(b"<inlined>");
+    declared.push(temp);
     declared.sort_unstable();
     declared.dedup();
     let namer = Namer {
@@ -74,7 +91,7 @@ pub fn normal_form(files: &[(Lang, &[u8])], max_tokens: usize, template: &[Vec<u
         own: &declared,
     };
     let kept = template_names(template, &names);
-    let program = Program::new(functions, &namer);
+    let program = Program::new(functions, &namer, temp);
     let (syms, at) = program.normalise(globals, &kept);
     let defined = program
         .functions
@@ -82,11 +99,25 @@ pub fn normal_form(files: &[(Lang, &[u8])], max_tokens: usize, template: &[Vec<u
         .filter_map(|f| f.name)
         .map(|n| names.text(n).to_vec())
         .collect();
+    let own = idents
+        .into_iter()
+        .filter(|&n| namer.is_own(n))
+        .map(|n| (b'i', n));
+    let literal = texts
+        .into_iter()
+        .map(|(string, n)| (if string { b's' } else { b'n' }, n));
+    let mut words: Vec<u64> = own
+        .chain(literal)
+        .map(|(kind, n)| fnv1a_more(fnv1a(&[kind]), names.text(n)))
+        .collect();
+    words.sort_unstable();
+    words.dedup();
     Normal {
         syms,
         at,
         cut,
         functions: defined,
+        words,
     }
 }
 
@@ -112,6 +143,8 @@ const CALLBACKS: &[&str] = &[
 
 struct Program<'a> {
     namer: &'a Namer<'a>,
+    /// The variable of an inlined function's value (see `normal_form`).
+    temp: Name,
     /// Every function defined (those of `live` are kept).
     functions: Vec<Function>,
     /// Whether each function is reached from an entry.
@@ -320,10 +353,11 @@ fn returns_to(block: Vec<Stmt>, make: &dyn Fn(Expr, At) -> Option<Stmt>) -> Vec<
 }
 
 impl<'a> Program<'a> {
-    fn new(functions: Vec<Function>, namer: &'a Namer<'a>) -> Program<'a> {
+    fn new(functions: Vec<Function>, namer: &'a Namer<'a>, temp: Name) -> Program<'a> {
         let n = functions.len();
         let mut program = Program {
             namer,
+            temp,
             functions,
             live: vec![false; n],
             entry: vec![false; n],
@@ -351,7 +385,7 @@ impl<'a> Program<'a> {
         };
         let has_main = self.functions.iter().any(|f| spelt(f, &["main"]));
         for (i, f) in self.functions.iter().enumerate() {
-            let implicit = f.name.is_none() || f.overrides || spelt(f, CALLBACKS);
+            let implicit = f.name.is_none() || f.overrides;
             self.entry[i] = implicit
                 || if has_main {
                     spelt(f, &["main"])
@@ -363,11 +397,29 @@ impl<'a> Program<'a> {
             // No entry at all (a file of static functions): all are.
             self.entry.iter_mut().for_each(|e| *e = true);
         }
+        let mut live = vec![false; self.functions.len()];
+        self.reach(&mut live);
+        // A library callback the program does not call itself is an entry
+        // too (the library calls it).
+        let mut more = false;
+        for (i, f) in self.functions.iter().enumerate() {
+            if !live[i] && spelt(f, CALLBACKS) {
+                self.entry[i] = true;
+                more = true;
+            }
+        }
+        if more {
+            self.reach(&mut live);
+        }
+        self.live = live;
+    }
+
+    /// Marks in `live` the entries and what they reach.
+    fn reach(&self, live: &mut [bool]) {
         let by_name = self.by_name();
         let mut todo: Vec<usize> = (0..self.functions.len())
             .filter(|&i| self.entry[i])
             .collect();
-        let mut live = vec![false; self.functions.len()];
         while let Some(i) = todo.pop() {
             if live[i] {
                 continue;
@@ -383,7 +435,6 @@ impl<'a> Program<'a> {
                 }
             }
         }
-        self.live = live;
     }
 
     /// The normal form of the live functions, after `globals`; functions
@@ -405,18 +456,23 @@ impl<'a> Program<'a> {
                 namer: self.namer,
                 locals: Vec::new(),
             };
-            let mut body = rw.block(f.body.clone());
-            let mut locals = rw.locals;
+            let returns = |s: &Stmt| matches!(s, Stmt::Return(None, _));
+            let body = rw.block(f.body.clone());
+            let mut body = rw.tails(body, &returns);
+            let mut locals = std::mem::take(&mut rw.locals);
             locals.sort_unstable();
             locals.dedup();
-            // Variables never read, and then those only they read.
+            // Variables never read, and then those only they read; what
+            // is left is canonical again (an `if` may have lost a branch).
             for _ in 0..8 {
                 let read = reads(&body);
                 let dead =
                     |n: Name| locals.binary_search(&n).is_ok() && read.binary_search(&n).is_err();
-                if !drop_writes(&mut body, &dead) {
+                if !drop_writes(&mut body, self.namer, &dead) {
                     break;
                 }
+                body = rw.block(body);
+                body = rw.tails(body, &returns);
             }
             all_reads.extend(reads(&body));
             locals.extend(&f.params);
@@ -436,9 +492,9 @@ impl<'a> Program<'a> {
         all_reads.dedup();
         let global_names = rw.locals;
         let dead = |n: Name| global_names.contains(&n) && all_reads.binary_search(&n).is_err();
-        drop_writes(&mut globals, &dead);
+        drop_writes(&mut globals, self.namer, &dead);
         for (f, _) in &mut rewritten {
-            drop_writes(&mut f.body, &dead);
+            drop_writes(&mut f.body, self.namer, &dead);
         }
         let mut keyed: Vec<(Vec<Sym>, Stmt)> = globals
             .into_iter()
@@ -633,6 +689,37 @@ impl<'a> Program<'a> {
             Stmt::Return(Some(e), at) if call_of_g(&e) => {
                 (vec![Stmt::Block(self.bound(g, args(&e), at), at)], true)
             }
+            // The call inside an expression: its value put in a variable
+            // first, as one who inlines it by hand writes it.
+            Stmt::Expr(mut e, at) if holds_call(&e, &is_g) => {
+                let block = self.value_first(g, &mut e, &is_g, at);
+                (vec![block, Stmt::Expr(e, at)], true)
+            }
+            Stmt::Return(Some(mut e), at) if holds_call(&e, &is_g) => {
+                let block = self.value_first(g, &mut e, &is_g, at);
+                (vec![block, Stmt::Return(Some(e), at)], true)
+            }
+            Stmt::If(mut c, a, b, at) if holds_call(&c, &is_g) => {
+                let block = self.value_first(g, &mut c, &is_g, at);
+                (vec![block, Stmt::If(c, a, b, at)], true)
+            }
+            Stmt::Decl(mut ds, at)
+                if ds
+                    .iter()
+                    .any(|d| d.init.as_ref().is_some_and(|e| holds_call(e, &is_g))) =>
+            {
+                let mut block = None;
+                for d in &mut ds {
+                    if let Some(init) = d.init.as_mut().filter(|e| holds_call(e, &is_g)) {
+                        block = Some(self.value_first(g, init, &is_g, at));
+                        break;
+                    }
+                }
+                (
+                    block.into_iter().chain([Stmt::Decl(ds, at)]).collect(),
+                    true,
+                )
+            }
             Stmt::Block(stmts, at) => {
                 let (stmts, done) = self.inline_in(stmts, g);
                 (vec![Stmt::Block(stmts, at)], done)
@@ -661,6 +748,21 @@ impl<'a> Program<'a> {
             }
             other => (vec![other], false),
         }
+    }
+
+    /// `g`'s body, for its one call in `e`, its value put in the
+    /// variable of inlined values, which takes the call's place in `e`.
+    fn value_first(&self, g: &Function, e: &mut Expr, is_g: &dyn Fn(&Expr) -> bool, at: At) -> Stmt {
+        let temp = Expr::Name(self.temp, at);
+        let args = take_call(e, is_g, &temp).unwrap_or_default();
+        let body = self.bound(g, args, at);
+        let make = |v: Expr, at: At| {
+            Some(Stmt::Expr(
+                Expr::Assign(Op::p("="), Box::new(temp.clone()), Box::new(v), at),
+                at,
+            ))
+        };
+        Stmt::Block(returns_to(body, &make), at)
     }
 
     fn inline_one(&self, s: Stmt, g: &Function) -> (Stmt, bool) {
@@ -702,6 +804,37 @@ impl<'a> Program<'a> {
     }
 }
 
+/// Whether `e` holds a call that `is_g` takes.
+fn holds_call(e: &Expr, is_g: &dyn Fn(&Expr) -> bool) -> bool {
+    if let Expr::Call(f, _, _) = e {
+        if is_g(f) {
+            return true;
+        }
+    }
+    let mut found = false;
+    e.each_child(&mut |c| found = found || holds_call(c, is_g));
+    found
+}
+
+/// Replaces the first call in `e` that `is_g` takes by `by`; its
+/// arguments, if there was one.
+fn take_call(e: &mut Expr, is_g: &dyn Fn(&Expr) -> bool, by: &Expr) -> Option<Vec<Expr>> {
+    if let Expr::Call(f, args, _) = e {
+        if is_g(f) {
+            let args = std::mem::take(args);
+            *e = by.clone();
+            return Some(args);
+        }
+    }
+    let mut found = None;
+    e.each_child_mut(&mut |c| {
+        if found.is_none() {
+            found = take_call(c, is_g, by);
+        }
+    });
+    found
+}
+
 /// Calls `f` with each name `s` calls (`true`) or mentions otherwise
 /// (`false`): `g(x)` and `this.g(x)` call `g`.
 fn count_calls(s: &Stmt, f: &mut dyn FnMut(Name, bool)) {
@@ -736,6 +869,40 @@ fn count_calls(s: &Stmt, f: &mut dyn FnMut(Name, bool)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[ignore]
+    fn debug_normal_form() {
+        let paths = std::env::var("NF").unwrap();
+        for path in paths.split(':') {
+            let text = std::fs::read(path).unwrap();
+            let lang = Lang::of_path(path).unwrap();
+            let n = normal_form(&[(lang, &text[..])], usize::MAX, &[]);
+            let names = [
+                "ID", "NUM", "STR", "CHR", "TRUE", "FALSE", "NULL", "THIS", "IF", "ELSE", "LOOP",
+                "DO", "EACH", "SWITCH", "CASE", "DEFAULT", "RETURN", "BREAK", "CONTINUE", "GOTO",
+                "THROW", "TRY", "FUNC",
+            ];
+            let mut line = String::new();
+            let mut last = 0;
+            for (s, at) in n.syms.iter().zip(&n.at) {
+                if at.line != last {
+                    line.push_str(&format!("\n{:4}: ", at.line));
+                    last = at.line;
+                }
+                let t = if (*s as usize) < crate::similarity::lex::PUNCTS.len() {
+                    crate::similarity::lex::PUNCTS[*s as usize].to_string()
+                } else if ((*s as usize) - crate::similarity::lex::PUNCTS.len()) < names.len() {
+                    names[(*s as usize) - crate::similarity::lex::PUNCTS.len()].to_string()
+                } else {
+                    "F".into()
+                };
+                line.push_str(&t);
+                line.push(' ');
+            }
+            eprintln!("==== {path}{line}");
+        }
+    }
 
     /// The normal form of C sources.
     fn normal(files: &[&str]) -> Vec<Sym> {

@@ -24,6 +24,7 @@
 //!   read, with their assignments (what their values' calls do is kept).
 
 use super::emit::{expr_key, Namer};
+use super::library::has_effect;
 use super::tree::{At, Expr, Lit, Loop, LoopKind, Name, Op, Stmt};
 
 /// Rewrites the functions of one submission.
@@ -63,24 +64,6 @@ fn flatten(op: Op, e: Expr, into: &mut Vec<Expr>) {
         match b {
             Expr::Bin(o, ..) if o == op => flatten(op, b, into),
             other => into.push(other),
-        }
-    }
-}
-
-/// Whether evaluating `e` may do something: assign, call, allocate.
-pub fn has_effect(e: &Expr) -> bool {
-    match e {
-        Expr::Assign(..) | Expr::Post(..) | Expr::Call(..) | Expr::Other(_) => true,
-        Expr::Unary(op, a, _) => {
-            op.is("++")
-                || op.is("--")
-                || matches!(op, Op::Kw(_)) && !matches!(op, Op::Kw(super::lex::Kw::Sizeof))
-                || has_effect(a)
-        }
-        _ => {
-            let mut any = false;
-            e.each_child(&mut |c| any |= has_effect(c));
-            any
         }
     }
 }
@@ -458,10 +441,31 @@ impl Rewriter<'_> {
                 out.push(Stmt::Expr(Expr::Post(step, lhs, a), at));
             }
             Expr::Assign(op, lhs, rhs, _) if op.is("=") && lhs.same(&rhs) => {}
+            // `f(c ? a : b);` is `if (c) f(a); else f(b);`.
+            Expr::Call(f, args, a)
+                if args.iter().filter(|x| matches!(x, Expr::Cond(..))).count() == 1 =>
+            {
+                let i = args
+                    .iter()
+                    .position(|x| matches!(x, Expr::Cond(..)))
+                    .unwrap_or(0);
+                let mut one = args.clone();
+                let mut other = args;
+                let Expr::Cond(c, x, y, _) =
+                    std::mem::replace(&mut other[i], Expr::Other(Vec::new()))
+                else {
+                    unreachable!("a conditional")
+                };
+                one[i] = *x;
+                other[i] = *y;
+                let one = Stmt::Expr(Expr::Call(f.clone(), one, a), at);
+                let other = Stmt::Expr(Expr::Call(f, other, a), at);
+                self.if_stmt(*c, one, Some(other), at, out);
+            }
             Expr::Unary(op, x, a) if op.is("++") || op.is("--") => {
                 out.push(Stmt::Expr(Expr::Post(op, x, a), at));
             }
-            e if !has_effect(&e) => {}
+            e if !has_effect(self.namer, &e) => {}
             e => out.push(Stmt::Expr(e, at)),
         }
     }
@@ -489,7 +493,7 @@ impl Rewriter<'_> {
         let mut then = self.body(then);
         let mut otherwise = otherwise.map(|e| self.body(e)).unwrap_or_default();
         if then.is_empty() && otherwise.is_empty() {
-            if has_effect(&c) {
+            if has_effect(self.namer, &c) {
                 out.push(Stmt::Expr(c, at));
             }
             return;
@@ -530,6 +534,48 @@ impl Rewriter<'_> {
             }
         }
         out.push(Stmt::If(c, Box::new(Stmt::Block(then, at)), None, at));
+    }
+
+    /// `block` in tail position (a loop's body, a function's), `tail`
+    /// the jump that goes where its end goes (`continue`, `return;`):
+    /// such a jump at its end is dropped, and `if (c) { A; jump; } B` is
+    /// `if (c) { A } else { B }`.
+    pub fn tails(&mut self, mut block: Vec<Stmt>, tail: &dyn Fn(&Stmt) -> bool) -> Vec<Stmt> {
+        while block.last().is_some_and(tail) {
+            block.pop();
+        }
+        let ends = |s: &Stmt| match s {
+            Stmt::Block(b, _) => b.last().is_some_and(tail),
+            s => tail(s),
+        };
+        let split = block
+            .iter()
+            .position(|s| matches!(s, Stmt::If(_, then, None, _) if ends(then)));
+        if let Some(i) = split {
+            let rest = block.split_off(i + 1);
+            if let Some(Stmt::If(c, then, None, at)) = block.pop() {
+                let then = match *then {
+                    Stmt::Block(b, _) => b,
+                    s => vec![s],
+                };
+                let then = self.tails(then, tail);
+                let rest = self.tails(rest, tail);
+                let (then, rest) = (Stmt::Block(then, at), Stmt::Block(rest, at));
+                self.if_stmt(c, then, Some(rest), at, &mut block);
+            }
+            return block;
+        }
+        if let Some(Stmt::If(_, a, Some(b), _)) = block.last_mut() {
+            for branch in [a, b] {
+                let at = branch.at();
+                let stmts = match std::mem::replace(&mut **branch, Stmt::Block(Vec::new(), at)) {
+                    Stmt::Block(s, _) => s,
+                    s => vec![s],
+                };
+                **branch = Stmt::Block(self.tails(stmts, tail), at);
+            }
+        }
+        block
     }
 
     /// A loop: `for` as `while`, its first part before it.
@@ -574,10 +620,22 @@ impl Rewriter<'_> {
         for s in init {
             self.stmt_into(s, out);
         }
+        // `while ((c = next()) != end) S` is `c = next(); while (c != end) { S c = next(); }`.
+        let (cond, pulled) = match cond {
+            Some(c) if kind != LoopKind::Do => {
+                let (c, pulled) = pull_assignment(c);
+                (Some(c), pulled)
+            }
+            c => (c, None),
+        };
+        if let Some(assign) = &pulled {
+            self.expr_stmt(assign.clone(), at, out);
+        }
         let cond = cond.map(|c| self.cond(c));
         let constant = cond.as_ref().map_or(Some(true), |c| self.constant(c));
         let mut stmts = vec![*body];
         stmts.extend(step.into_iter().map(|e| Stmt::Expr(e, at)));
+        stmts.extend(pulled.map(|e| Stmt::Expr(e, at)));
         if kind == LoopKind::Do && constant == Some(false) {
             // `do { ... } while (0)` runs once.
             for s in stmts {
@@ -589,6 +647,7 @@ impl Rewriter<'_> {
             return;
         }
         let body = self.block(stmts);
+        let body = self.tails(body, &|s| matches!(s, Stmt::Continue(_)));
         let cond = if constant == Some(true) { None } else { cond };
         let kind = if kind == LoopKind::Do {
             LoopKind::Do
@@ -672,6 +731,22 @@ impl Rewriter<'_> {
             ));
         }
         chain
+    }
+}
+
+/// The condition `c` without the assignment its first operand makes
+/// (`(x = e) != end` is `x != end`), and that assignment, if there is one.
+fn pull_assignment(c: Expr) -> (Expr, Option<Expr>) {
+    match c {
+        Expr::Assign(op, lhs, rhs, at) if op.is("=") => {
+            let target = (*lhs).clone();
+            (target, Some(Expr::Assign(op, lhs, rhs, at)))
+        }
+        Expr::Bin(op, a, b, at) if !op.is(",") => {
+            let (a, pulled) = pull_assignment(*a);
+            (Expr::Bin(op, Box::new(a), b, at), pulled)
+        }
+        other => (other, None),
     }
 }
 
@@ -779,14 +854,14 @@ fn expr_reads(e: &Expr, into: &mut Vec<Name>) {
 /// Leaves out of `body` the assignments to the variables `dead` says are
 /// never read (what the assigned values' calls do is kept); whether it
 /// left any out.
-pub fn drop_writes(body: &mut Vec<Stmt>, dead: &dyn Fn(Name) -> bool) -> bool {
+pub fn drop_writes(body: &mut Vec<Stmt>, namer: &Namer, dead: &dyn Fn(Name) -> bool) -> bool {
     let mut changed = false;
     let mut i = 0;
     while i < body.len() {
         let replace: Option<Option<Stmt>> = match &mut body[i] {
             Stmt::Expr(Expr::Assign(_, lhs, rhs, _), at) => match **lhs {
                 Expr::Name(n, _) if dead(n) => {
-                    Some(has_effect(rhs).then(|| Stmt::Expr((**rhs).clone(), *at)))
+                    Some(has_effect(namer, rhs).then(|| Stmt::Expr((**rhs).clone(), *at)))
                 }
                 _ => None,
             },
@@ -795,22 +870,22 @@ pub fn drop_writes(body: &mut Vec<Stmt>, dead: &dyn Fn(Name) -> bool) -> bool {
                 _ => None,
             },
             Stmt::Block(stmts, _) | Stmt::Try(stmts, _) => {
-                changed |= drop_writes(stmts, dead);
+                changed |= drop_writes(stmts, namer, dead);
                 None
             }
             Stmt::If(_, a, b, _) => {
-                changed |= drop_in(a, dead);
+                changed |= drop_in(a, namer, dead);
                 if let Some(b) = b {
-                    changed |= drop_in(b, dead);
+                    changed |= drop_in(b, namer, dead);
                 }
                 None
             }
             Stmt::Loop(l) => {
-                changed |= drop_in(&mut l.body, dead);
+                changed |= drop_in(&mut l.body, namer, dead);
                 None
             }
             Stmt::Switch(_, b, _) => {
-                changed |= drop_in(b, dead);
+                changed |= drop_in(b, namer, dead);
                 None
             }
             _ => None,
@@ -831,15 +906,15 @@ pub fn drop_writes(body: &mut Vec<Stmt>, dead: &dyn Fn(Name) -> bool) -> bool {
     changed
 }
 
-fn drop_in(s: &mut Stmt, dead: &dyn Fn(Name) -> bool) -> bool {
+fn drop_in(s: &mut Stmt, namer: &Namer, dead: &dyn Fn(Name) -> bool) -> bool {
     match s {
-        Stmt::Block(stmts, _) => drop_writes(stmts, dead),
+        Stmt::Block(stmts, _) => drop_writes(stmts, namer, dead),
         other => {
             let mut one = vec![std::mem::replace(
                 other,
                 Stmt::Block(Vec::new(), At::default()),
             )];
-            let changed = drop_writes(&mut one, dead);
+            let changed = drop_writes(&mut one, namer, dead);
             *other = match one.len() {
                 1 => one.pop().unwrap_or(Stmt::Block(Vec::new(), At::default())),
                 _ => Stmt::Block(one, At::default()),

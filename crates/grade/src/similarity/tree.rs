@@ -178,6 +178,29 @@ impl Expr {
         }
     }
 
+    /// Calls `f` with each of its direct subexpressions, to change them.
+    pub fn each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        use Expr::*;
+        match self {
+            Name(..) | Lit(..) | Other(_) => {}
+            Unary(_, a, _) | Post(_, a, _) | Member(a, _, _) => f(a),
+            Bin(_, a, b, _) | Assign(_, a, b, _) | Index(a, b, _) => {
+                f(a);
+                f(b);
+            }
+            Cond(a, b, c, _) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            Call(g, args, _) => {
+                f(g);
+                args.iter_mut().for_each(f);
+            }
+            List(items, _) => items.iter_mut().for_each(f),
+        }
+    }
+
     /// Each name it holds, `Other`'s too, with `f` (in order).
     pub fn each_name(&self, f: &mut dyn FnMut(Name)) {
         match self {
