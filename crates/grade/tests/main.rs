@@ -23,3 +23,4 @@ mod marks;
 mod page;
 mod regrading;
 mod sandbox;
+mod similar;

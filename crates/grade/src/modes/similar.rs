@@ -21,7 +21,7 @@ use crate::intake::name::{one_line, Name};
 use crate::modes::grade_all::submission_names;
 use crate::publishing::grades::write_atomic;
 use crate::similarity::report::Comparison;
-use crate::similarity::{compare, is_source, Settings, Source, Submission};
+use crate::similarity::{compare, each, is_source, Settings, Source, Submission};
 use puzzle_sandbox::files::{read_regular, Beneath};
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
@@ -150,12 +150,12 @@ pub fn read_template(paths: &[PathBuf]) -> io::Result<Vec<Source>> {
 }
 
 impl Similar<'_> {
-    /// Takes every submission in, compares them, writes `similarity.csv`
-    /// and `similarity-blocks.csv` (each whole) into the out folder.
-    /// `progress` hears of each submission taken in. An error of kind
-    /// `InvalidInput` is a comparison refused (no folder of submissions);
-    /// `Interrupted`, a stop.
-    pub fn run(&self, progress: &mut dyn FnMut(&str)) -> io::Result<Found> {
+    /// Takes every submission in (several at once, as many as the
+    /// comparison's threads), compares them, writes `similarity.csv` and
+    /// `similarity-blocks.csv` (each whole) into the out folder. An error
+    /// of kind `InvalidInput` is a comparison refused (no folder of
+    /// submissions); `Interrupted`, a stop.
+    pub fn run(&self) -> io::Result<Found> {
         let names = submission_names(&self.submissions)?;
         if names.is_empty() {
             return Err(io::Error::new(
@@ -169,6 +169,7 @@ impl Similar<'_> {
         let template = read_template(&self.templates)?;
         let shims = self.temp.join("shims");
         write_shims(&shims)?;
+        fs::create_dir_all(self.temp.join("copies"))?;
         let builder = Builder {
             runner: self.runner,
             path: self.path.clone(),
@@ -176,15 +177,18 @@ impl Similar<'_> {
             seconds: self.seconds,
             scratch: self.temp.join("unpack"),
         };
+        let taken = each(names.len(), self.settings.jobs, &|i, _: &mut ()| {
+            if (self.stop)() {
+                return Err(String::new());
+            }
+            self.take_in(&builder, &names[i])
+        });
         let mut class = Vec::new();
         let mut notes = Vec::new();
         let mut not_read = Vec::new();
-        for name in &names {
-            if (self.stop)() {
-                return Err(io::Error::new(io::ErrorKind::Interrupted, "stopped"));
-            }
+        for (name, taken) in names.iter().zip(taken) {
             let shown = name.shown();
-            match self.take_in(&builder, name) {
+            match taken {
                 Ok((sources, mut left)) => {
                     if sources.is_empty() {
                         left.push("no source of the C family (.c .h .cc .cpp .hpp .java)".into());
@@ -202,7 +206,6 @@ impl Similar<'_> {
                     not_read.push(shown.to_string());
                 }
             }
-            progress(shown);
         }
         if (self.stop)() {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "stopped"));

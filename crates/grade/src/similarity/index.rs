@@ -8,9 +8,11 @@
 //!   symbols). What is left is a submission's evidence.
 //! - The candidate pairs come from the index, not from all pairs: for
 //!   each submission, the others that hold at least two of its evidence's
-//!   fingerprints (or all of them, for a tiny one), and at least one in
-//!   twenty of the smaller one's, counted through the postings of those
-//!   fingerprints.
+//!   fingerprints (or all of them, for a tiny one) weighing a tenth of the
+//!   lighter one's, each fingerprint weighed by its rarity in the class
+//!   (`ln(1 + n / held)`), counted through the postings of those
+//!   fingerprints (those of more than 200 submissions left out: they tell
+//!   no pair from another, and would cost the square of the class).
 
 use super::fingerprint::{winnow, Print, NONE};
 use super::tiling::usable_grams;
@@ -117,32 +119,48 @@ pub fn exclude(
     doc.excluded = excluded;
 }
 
-/// The fingerprints of `doc`'s evidence that other submissions hold too
-/// (and no more than `common`): distinct hashes, sorted.
-fn evidence_prints(doc: &Prints, k: usize, counts: &Counts, common: usize) -> Vec<u64> {
-    let mut found: Vec<u64> = doc
+/// Fingerprints more submissions than this hold are left out of the
+/// estimate that picks the pairs to align (not out of the evidence): a
+/// passage a fifth of a large class shares tells no pair from another,
+/// and counting its pairs would cost the square of the class.
+const CROWD: u32 = 200;
+
+/// A pair is aligned when the fingerprints it shares weigh at least this
+/// share of the lighter one's (each fingerprint by its rarity): less is
+/// idiom, not copying, and its score is taken as 0.
+const ESTIMATE: f64 = 0.1;
+
+/// The weight of a fingerprint `held` of `n` submissions hold.
+fn rarity(held: u32, n: usize) -> f64 {
+    (1.0 + n as f64 / f64::from(held.max(1))).ln()
+}
+
+/// The fingerprints of `doc`'s evidence that count in the estimate (held
+/// by `common` submissions at most, and by [`CROWD`]): distinct hashes,
+/// sorted, each with how many hold it.
+fn evidence_prints(doc: &Prints, k: usize, counts: &Counts, common: usize) -> Vec<(u64, u32)> {
+    let most = (common as u32).min(CROWD);
+    let mut found: Vec<(u64, u32)> = doc
         .prints
         .iter()
         .filter(|p| {
             let p0 = p.pos as usize;
             !doc.excluded[p0..p0 + k].iter().any(|&e| e)
-                && counts
-                    .get(&p.hash)
-                    .is_some_and(|&c| c >= 2 && c as usize <= common)
         })
-        .map(|p| p.hash)
+        .filter_map(|p| {
+            let held = counts.get(&p.hash).copied().unwrap_or(1);
+            (held <= most).then_some((p.hash, held))
+        })
         .collect();
     found.sort_unstable();
     found.dedup();
     found
 }
 
-/// A pair is aligned when the smaller of its submissions shares at least
-/// one in this many of its evidence's fingerprints with the other: less is
-/// idiom, not copying (its score is taken as 0).
-const ESTIMATE: usize = 20;
-
-/// The pairs `(i, j)`, `i < j`, worth aligning (see the module), in order.
+/// The pairs `(i, j)`, `i < j`, worth aligning (see the module), in order:
+/// those that share at least two fingerprints of their evidence (or the
+/// whole of a tiny one's), weighing at least [`ESTIMATE`] of the lighter
+/// one's fingerprints, each fingerprint weighed by its rarity.
 pub fn candidates(
     docs: &[Prints],
     k: usize,
@@ -150,34 +168,47 @@ pub fn candidates(
     common: usize,
     jobs: usize,
 ) -> Vec<(u32, u32)> {
-    let evidence: Vec<Vec<u64>> = docs
+    let n = docs.len();
+    let evidence: Vec<Vec<(u64, u32)>> = docs
         .iter()
         .map(|d| evidence_prints(d, k, counts, common))
         .collect();
-    // The postings: for each fingerprint, the submissions that hold it.
+    let weight: Vec<f64> = evidence
+        .iter()
+        .map(|e| e.iter().map(|&(_, held)| rarity(held, n)).sum())
+        .collect();
+    // The postings: for each fingerprint held by two or more, who holds it.
     let mut postings: HashMap<u64, Vec<u32>> = HashMap::new();
     for (i, prints) in evidence.iter().enumerate() {
-        for &h in prints {
-            postings.entry(h).or_default().push(i as u32);
+        for &(h, held) in prints {
+            if held >= 2 {
+                postings.entry(h).or_default().push(i as u32);
+            }
         }
     }
-    let n = docs.len();
-    let rows: Vec<Vec<(u32, u32)>> = each(n, jobs, &|i, shared: &mut Vec<u32>| {
-        shared.clear();
-        shared.resize(n, 0);
-        for h in &evidence[i] {
-            for &j in &postings[h] {
+    let rows: Vec<Vec<(u32, u32)>> = each(n, jobs, &|i, row: &mut Vec<(u32, f64)>| {
+        row.clear();
+        row.resize(n, (0, 0.0));
+        for &(h, held) in &evidence[i] {
+            let Some(holders) = postings.get(&h) else {
+                continue;
+            };
+            let w = rarity(held, n);
+            for &j in holders {
                 if j as usize > i {
-                    shared[j as usize] += 1;
+                    let cell = &mut row[j as usize];
+                    cell.0 += 1;
+                    cell.1 += w;
                 }
             }
         }
         let mine = evidence[i].len();
         (i + 1..n)
             .filter(|&j| {
-                let s = shared[j] as usize;
+                let (s, w) = (row[j].0 as usize, row[j].1);
                 let least = mine.min(evidence[j].len());
-                (s >= 2 || s >= 1 && s == least) && s * ESTIMATE >= least
+                let lighter = weight[i].min(weight[j]);
+                (s >= 2 || s >= 1 && s == least) && w >= ESTIMATE * lighter
             })
             .map(|j| (i as u32, j as u32))
             .collect()

@@ -41,9 +41,10 @@ use fingerprint::kgram_hashes;
 use index::{candidates, document_counts, exclude, Prints};
 use lex::Lang;
 use program::{normal_form, Normal};
-use report::{Block, Comparison, Lines, Pair};
+use report::{Comparison, Match, Pair};
 use tiling::{tile, Side};
 use words::Words;
+pub(crate) use work::each;
 
 /// One source file: its path in the submission and its bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,6 +196,7 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
     });
     Comparison {
         names: class.iter().map(|s| s.name.clone()).collect(),
+        places: docs.into_iter().map(|d| d.normal.at).collect(),
         files: class
             .iter()
             .map(|s| {
@@ -247,34 +249,35 @@ fn align(
     };
     let shared = words.share(&docs[i].normal.words, &docs[j].normal.words);
     let code = (1.0 - WORDS) * structure + WORDS * shared;
-    let mut blocks: Vec<Block> = tiles
+    let prints_i = &prints[i].prints;
+    let mut matches: Vec<Match> = tiles
         .iter()
         .map(|t| {
-            let (a, b, len) = (t.a as usize, t.b as usize, t.len as usize);
-            // How many submissions hold the block: its fingerprints' count.
-            let held = prints[i]
-                .prints
+            // How many submissions hold the block: the most of its
+            // fingerprints' (sorted by place) that lie wholly inside it.
+            let first = prints_i.partition_point(|p| p.pos < t.a);
+            let held = prints_i[first..]
                 .iter()
-                .filter(|p| (p.pos as usize) >= a && p.pos as usize + k <= a + len)
+                .take_while(|p| p.pos as usize + k <= (t.a + t.len) as usize)
                 .filter_map(|p| counts.get(&p.hash))
                 .max()
                 .copied()
                 .unwrap_or(2);
-            Block {
+            Match {
+                a: t.a,
+                b: t.b,
                 tokens: t.len,
-                a: Lines::of(&docs[i].normal.at[a..a + len]),
-                b: Lines::of(&docs[j].normal.at[b..b + len]),
                 shared_by: held.max(2),
             }
         })
         .collect();
-    blocks.sort_by(|x, y| x.a.cmp(&y.a).then_with(|| x.b.cmp(&y.b)));
+    matches.sort();
     Some(Pair {
         a: i,
         b: j,
         code: code.clamp(0.0, 1.0),
         behaviour: None,
         matched: matched as usize,
-        blocks,
+        matches,
     })
 }

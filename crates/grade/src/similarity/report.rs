@@ -45,8 +45,21 @@ impl Lines {
     }
 }
 
-/// A matched block: a stretch of one submission's normal form equal to a
-/// stretch of the other's.
+/// A matched block as found: where it begins in each submission's normal
+/// form, its length, and how many submissions of the class hold it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Match {
+    /// Its first symbol in the first submission.
+    pub a: u32,
+    /// Its first symbol in the second.
+    pub b: u32,
+    /// How many symbols of the normal form it covers.
+    pub tokens: u32,
+    /// How many submissions of the class hold it (2 when only these two).
+    pub shared_by: u32,
+}
+
+/// A matched block as a marker reads it: its files and lines on each side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     /// How many symbols of the normal form it covers.
@@ -74,8 +87,9 @@ pub struct Pair {
     pub behaviour: Option<f64>,
     /// The symbols matched (on each side).
     pub matched: usize,
-    /// The matched blocks, in the order of the first submission.
-    pub blocks: Vec<Block>,
+    /// The matched blocks, in the order of the first submission
+    /// ([`Comparison::blocks`] says where each is).
+    pub matches: Vec<Match>,
 }
 
 impl Pair {
@@ -97,11 +111,10 @@ impl Pair {
     /// The same pair, its sides the other way round.
     pub fn swap(&mut self) {
         std::mem::swap(&mut self.a, &mut self.b);
-        for block in &mut self.blocks {
-            std::mem::swap(&mut block.a, &mut block.b);
+        for m in &mut self.matches {
+            std::mem::swap(&mut m.a, &mut m.b);
         }
-        self.blocks
-            .sort_by(|x, y| x.a.cmp(&y.a).then_with(|| x.b.cmp(&y.b)));
+        self.matches.sort();
     }
 }
 
@@ -124,6 +137,8 @@ pub struct Comparison {
     /// Each submission's files that were read, in order (a block's
     /// [`Lines::file`] is an index here).
     pub files: Vec<Vec<String>>,
+    /// Where each symbol of each submission's normal form came from.
+    pub places: Vec<Vec<At>>,
     /// The pairs whose score is above 0 (in thousandths), highest first,
     /// ties by their names.
     pub pairs: Vec<Pair>,
@@ -159,7 +174,7 @@ impl Comparison {
                 decimal(p.code),
                 p.behaviour.map(decimal).unwrap_or_default(),
                 p.matched,
-                p.blocks.len()
+                p.matches.len()
             );
         }
         text
@@ -190,13 +205,32 @@ impl Comparison {
             .join("; ")
     }
 
+    /// The matched blocks of `pair`, each attributed to its files and
+    /// lines on both sides.
+    pub fn blocks(&self, pair: &Pair) -> Vec<Block> {
+        let lines = |s: usize, from: u32, len: u32| {
+            let places = &self.places[s];
+            let (from, to) = (from as usize, (from + len) as usize);
+            Lines::of(places.get(from..to).unwrap_or(&[]))
+        };
+        pair.matches
+            .iter()
+            .map(|m| Block {
+                tokens: m.tokens,
+                a: lines(pair.a, m.a, m.tokens),
+                b: lines(pair.b, m.b, m.tokens),
+                shared_by: m.shared_by,
+            })
+            .collect()
+    }
+
     /// `similarity-blocks.csv`: a line a matched block of each pair, in
     /// the pairs' order, numbered from 1 within its pair; where it is on
     /// each side, and how many submissions hold it.
     pub fn blocks_csv(&self) -> String {
         let mut text = format!("{BLOCKS_HEADER}\n");
         for p in &self.pairs {
-            for (n, block) in p.blocks.iter().enumerate() {
+            for (n, block) in self.blocks(p).iter().enumerate() {
                 let _ = writeln!(
                     text,
                     "{},{},{},{},{},{},{}",
@@ -250,28 +284,24 @@ mod tests {
 
     #[test]
     fn the_files_quote_names_and_write_three_decimals() {
-        let block = Block {
-            tokens: 40,
-            a: vec![Lines {
-                file: 0,
-                ranges: vec![(3, 9)],
-            }],
-            b: vec![Lines {
-                file: 1,
-                ranges: vec![(2, 2), (5, 8)],
-            }],
-            shared_by: 2,
-        };
+        let places =
+            |lines: &[(u16, u32)]| lines.iter().map(|&(f, l)| at(f, l)).collect::<Vec<At>>();
         let comparison = Comparison {
             names: vec!["=cmd|' /C calc'!A0".into(), "bob \"b\"".into()],
             files: vec![vec!["puzzle.c".into()], vec!["a.c".into(), "b,c.c".into()]],
+            places: vec![places(&[(0, 3), (0, 9)]), places(&[(1, 2), (1, 5), (1, 8)])],
             pairs: vec![Pair {
                 a: 0,
                 b: 1,
                 code: 0.5,
                 behaviour: None,
-                matched: 40,
-                blocks: vec![block],
+                matched: 2,
+                matches: vec![Match {
+                    a: 0,
+                    b: 1,
+                    tokens: 2,
+                    shared_by: 2,
+                }],
             }],
             common: 10,
             k: 12,
@@ -280,11 +310,11 @@ mod tests {
         };
         assert_eq!(
             comparison.csv(),
-            "a,b,score,code,behaviour,matched,blocks\n\"'=cmd|' /C calc'!A0\",\"bob \"\"b\"\"\",0.500,0.500,,40,1\n"
+            "a,b,score,code,behaviour,matched,blocks\n\"'=cmd|' /C calc'!A0\",\"bob \"\"b\"\"\",0.500,0.500,,2,1\n"
         );
         assert_eq!(
             comparison.blocks_csv(),
-            "a,b,block,tokens,shared_by,a_lines,b_lines\n\"'=cmd|' /C calc'!A0\",\"bob \"\"b\"\"\",1,40,2,\"puzzle.c:3-9\",\"b,c.c:2,5-8\"\n"
+            "a,b,block,tokens,shared_by,a_lines,b_lines\n\"'=cmd|' /C calc'!A0\",\"bob \"\"b\"\"\",1,2,2,\"puzzle.c:3-9\",\"b,c.c:5-8\"\n"
         );
     }
 
@@ -296,7 +326,7 @@ mod tests {
             code: 0.5,
             behaviour: None,
             matched: 1,
-            blocks: Vec::new(),
+            matches: Vec::new(),
         };
         assert_eq!(p.millis(), 500);
         p.behaviour = Some(0.5);

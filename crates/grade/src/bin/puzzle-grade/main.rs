@@ -452,7 +452,7 @@ fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
         },
         stop: &stop,
     };
-    let found = match similar.run(&mut |_| {}) {
+    let found = match similar.run() {
         Ok(found) => found,
         Err(e) if e.kind() == io::ErrorKind::Interrupted => {
             return Err(Failure::Signalled(signals::caught().unwrap_or(2)));
@@ -486,7 +486,7 @@ fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
             p.millis() % 1000,
             c.names[p.a],
             c.names[p.b],
-            p.blocks.len()
+            p.matches.len()
         )?;
     }
     if c.pairs.len() > 10 {
