@@ -289,7 +289,7 @@ mod tests {
         let comparison = Comparison {
             names: vec!["=cmd|' /C calc'!A0".into(), "bob \"b\"".into()],
             files: vec![vec!["puzzle.c".into()], vec!["a.c".into(), "b,c.c".into()]],
-            places: vec![places(&[(0, 3), (0, 9)]), places(&[(1, 2), (1, 5), (1, 8)])],
+            places: vec![places(&[(0, 3), (0, 6)]), places(&[(1, 2), (1, 5), (1, 8)])],
             pairs: vec![Pair {
                 a: 0,
                 b: 1,
@@ -314,7 +314,7 @@ mod tests {
         );
         assert_eq!(
             comparison.blocks_csv(),
-            "a,b,block,tokens,shared_by,a_lines,b_lines\n\"'=cmd|' /C calc'!A0\",\"bob \"\"b\"\"\",1,2,2,\"puzzle.c:3-9\",\"b,c.c:5-8\"\n"
+            "a,b,block,tokens,shared_by,a_lines,b_lines\n\"'=cmd|' /C calc'!A0\",\"bob \"\"b\"\"\",1,2,2,\"puzzle.c:3-6\",\"b,c.c:5-8\"\n"
         );
     }
 
