@@ -168,6 +168,11 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
         &template_form.words,
         common,
     );
+    let surface = Words::new(
+        docs.iter().map(|d| d.normal.shingles.as_slice()),
+        &template_form.shingles,
+        common,
+    );
     let prints: Vec<Prints> = docs
         .iter_mut()
         .map(|d| std::mem::take(&mut d.prints))
@@ -180,7 +185,7 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
     let pairs = candidates(&prints, k, &counts, common, jobs);
     let aligned: Vec<Option<Pair>> = work::each(pairs.len(), jobs, &|p, _: &mut ()| {
         let (i, j) = (pairs[p].0 as usize, pairs[p].1 as usize);
-        align(i, j, &docs, &prints, k, &counts, &words)
+        align(i, j, &docs, &prints, k, &counts, [&words, &surface])
     });
     let mut found: Vec<Pair> = aligned.into_iter().flatten().collect();
     for pair in &mut found {
@@ -215,8 +220,16 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
     }
 }
 
-/// How much the program's words weigh in the code's score ([`words`]); its
-/// structure (the tiles' share) weighs the rest.
+/// How much the normal form's tiles weigh in the code's score: the
+/// structure, what the disguises do not change.
+const STRUCTURE: f64 = 0.5;
+
+/// How much the surface weighs (the tokens as written, own names aside):
+/// what a copy that was not restructured keeps and independent authors
+/// write each their own way (`for` or `while`, `i++` or `i += 1`).
+const SURFACE: f64 = 0.25;
+
+/// How much the program's words weigh ([`words`]).
 const WORDS: f64 = 0.25;
 
 /// The pair `i`, `j` aligned: its tiles as blocks, its score; none when no
@@ -228,7 +241,7 @@ fn align(
     prints: &[Prints],
     k: usize,
     counts: &index::Counts,
-    words: &Words,
+    [words, surface]: [&Words; 2],
 ) -> Option<Pair> {
     let side = |d: usize| Side {
         syms: &docs[d].normal.syms,
@@ -247,8 +260,10 @@ fn align(
     } else {
         0.0
     };
-    let shared = words.share(&docs[i].normal.words, &docs[j].normal.words);
-    let code = (1.0 - WORDS) * structure + WORDS * shared;
+    let (a, b) = (&docs[i].normal, &docs[j].normal);
+    let code = STRUCTURE * structure
+        + SURFACE * surface.share(&a.shingles, &b.shingles)
+        + WORDS * words.share(&a.words, &b.words);
     let prints_i = &prints[i].prints;
     let mut matches: Vec<Match> = tiles
         .iter()

@@ -20,6 +20,7 @@
 //!    the order of the functions in the files is no evidence.
 
 use super::emit::{stmt_key, Namer, Out, Sym, FUNC};
+use super::fingerprint::kgram_hashes;
 use super::lex::{lex, Interner, Kind, Lang, Lexed};
 use super::order::order;
 use super::parse::parse_file;
@@ -47,7 +48,14 @@ pub struct Normal {
     /// Its words: the hashes of its own names, its strings and its numbers
     /// as written, each once, sorted.
     pub words: Vec<u64>,
+    /// Its surface: the hashes of each [`SHINGLE`] tokens in a row as
+    /// written (comments and layout aside, its own names one symbol,
+    /// literals by kind), each once, sorted.
+    pub shingles: Vec<u64>,
 }
+
+/// How many tokens in a row make a shingle of the surface.
+pub const SHINGLE: usize = 8;
 
 /// The normal form of the sources `files` (each its language and bytes),
 /// of at most `max_tokens` tokens in all; the functions named in
@@ -61,6 +69,7 @@ pub fn normal_form(files: &[(Lang, &[u8])], max_tokens: usize, template: &[Vec<u
     let mut cut = false;
     let mut idents = Vec::new();
     let mut texts = Vec::new();
+    let mut tokens = Vec::new();
     for (i, (lang, bytes)) in files.iter().enumerate() {
         let mut lexed = Lexed::default();
         let file = u16::try_from(i).unwrap_or(u16::MAX);
@@ -75,6 +84,7 @@ pub fn normal_form(files: &[(Lang, &[u8])], max_tokens: usize, template: &[Vec<u
             }
         }
         let parsed = parse_file(&lexed.tokens, *lang, &names);
+        tokens.extend(lexed.tokens);
         functions.extend(parsed.functions);
         globals.extend(parsed.globals);
         declared.extend(parsed.declared);
@@ -112,12 +122,19 @@ pub fn normal_form(files: &[(Lang, &[u8])], max_tokens: usize, template: &[Vec<u
         .collect();
     words.sort_unstable();
     words.dedup();
+    // The surface: the tokens as written, own names as one symbol.
+    let mut surface = Out::key(&namer);
+    surface.tokens(&tokens);
+    let mut shingles = kgram_hashes(&surface.syms, SHINGLE);
+    shingles.sort_unstable();
+    shingles.dedup();
     Normal {
         syms,
         at,
         cut,
         functions: defined,
         words,
+        shingles,
     }
 }
 
