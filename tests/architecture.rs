@@ -5,7 +5,9 @@
 //!   a row of the map names (a backticked CamelCase name) is defined in
 //!   that row's file;
 //! - no two source files of a crate import each other, directly or round a
-//!   circle, and the root crate's layers are used downwards only;
+//!   circle, the root crate's layers are used downwards only, and each
+//!   stage of the grading crate imports only from the floors below it, the
+//!   stages its table of floors names;
 //! - `unsafe` is in the sandbox crate alone: every other crate root and
 //!   binary forbids it.
 //!
@@ -540,6 +542,142 @@ fn the_root_crates_layers_are_used_downwards() {
     toy.insert("a".to_string(), BTreeSet::from(["b".to_string()]));
     toy.insert("b".to_string(), BTreeSet::from(["a".to_string()]));
     assert_eq!(circles(&toy), [["a", "b"]]);
+}
+
+/// The grading crate's floors as `docs/design.md` states them: the rows
+/// of its table of floors (`| N | `stage/`, ... | what | `stage`, ... |`),
+/// each stage (a folder or a file of `crates/grade/src/`, as written) with
+/// its floor and the stages it says it imports from.
+fn grading_floors(design: &str) -> BTreeMap<String, (u32, BTreeSet<String>)> {
+    let mut floors = BTreeMap::new();
+    for line in design.lines() {
+        let Some(row) = line.strip_prefix("| ") else {
+            continue;
+        };
+        let cells: Vec<&str> = row.trim_end_matches('|').split(" | ").collect();
+        let (Some(floor), [_, stages, _, imports]) =
+            (cells[0].trim().parse::<u32>().ok(), &cells[..])
+        else {
+            continue;
+        };
+        let imports: BTreeSet<String> = backticked(imports).into_iter().map(String::from).collect();
+        for stage in backticked(stages) {
+            floors.insert(stage.to_string(), (floor, imports.clone()));
+        }
+    }
+    floors
+}
+
+/// The stage of a file of the grading crate's library (`shared/` for
+/// `crates/grade/src/shared/name.rs`, `engine.rs` for itself); none for
+/// its root, `lib.rs`.
+fn grading_stage(file: &str) -> Option<String> {
+    let rest = file.strip_prefix("crates/grade/src/")?;
+    match rest.split_once('/') {
+        Some((folder, _)) => Some(format!("{folder}/")),
+        None if rest == "lib.rs" => None,
+        None => Some(rest.to_string()),
+    }
+}
+
+/// The imports of `graph` against `floors`: each from a stage to a stage
+/// on its own floor or above it, as "from -> to".
+fn against_the_floors(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    floors: &BTreeMap<String, (u32, BTreeSet<String>)>,
+) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (from, tos) in graph {
+        for to in tos {
+            let (Some(a), Some(b)) = (grading_stage(from), grading_stage(to)) else {
+                continue;
+            };
+            if let (Some((fa, _)), Some((fb, _))) = (floors.get(&a), floors.get(&b)) {
+                if a != b && fb >= fa {
+                    wrong.push(format!("{from} -> {to}"));
+                }
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn the_grading_crates_stages_stand_on_the_floors_below() {
+    let design = fs::read_to_string(repo().join("docs/design.md")).unwrap();
+    let floors = grading_floors(&design);
+    let src = repo().join("crates/grade/src");
+    // Tests only (`testing/`) may use any stage; the binary is a crate of
+    // its own, which uses the library's face alone.
+    let files: Vec<PathBuf> = rust_files(&src)
+        .into_iter()
+        .filter(|f| !f.starts_with(src.join("bin")) && !f.starts_with(src.join("testing")))
+        .collect();
+    let graph = import_graph(&src, &files);
+    // Every stage is on a floor, and the table names no stage that is not.
+    let stages: BTreeSet<String> = files
+        .iter()
+        .filter_map(|f| grading_stage(&relative(f)))
+        .collect();
+    let listed: BTreeSet<String> = floors.keys().cloned().collect();
+    assert_eq!(
+        stages, listed,
+        "the stages of crates/grade/src and those of docs/design.md's table of floors differ"
+    );
+    let wrong = against_the_floors(&graph, &floors);
+    assert!(
+        wrong.is_empty(),
+        "imports of a stage on the same floor or above (docs/design.md's table of floors): {wrong:#?}"
+    );
+    // What each stage imports is what the table says, no more, no less.
+    let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (from, tos) in &graph {
+        let Some(a) = grading_stage(from) else {
+            continue;
+        };
+        let entry = imports.entry(a.clone()).or_default();
+        entry.extend(
+            tos.iter()
+                .filter_map(|t| grading_stage(t))
+                .filter(|b| *b != a),
+        );
+    }
+    for (stage, (_, said)) in &floors {
+        let found = imports.get(stage).cloned().unwrap_or_default();
+        assert_eq!(
+            &found, said,
+            "{stage} imports from these stages, not those docs/design.md's table of floors names"
+        );
+    }
+    // The check can fail: on a made-up house, an import up a floor and one
+    // across a floor.
+    let toy_floors = grading_floors(
+        "| 0 | `shared/` | ground | nothing |\n| 1 | `intake/`, `judging/` | x | `shared/` |\n| 2 | `modes/` | y | `intake/` |\n",
+    );
+    assert_eq!(toy_floors.len(), 4);
+    let edge = |a: &str, b: &str| {
+        (
+            format!("crates/grade/src/{a}"),
+            format!("crates/grade/src/{b}"),
+        )
+    };
+    let mut toy: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (a, b) in [
+        edge("modes/m.rs", "intake/i.rs"),
+        edge("intake/i.rs", "shared/s.rs"),
+        edge("intake/i.rs", "judging/j.rs"),
+        edge("shared/s.rs", "modes/m.rs"),
+        edge("intake/i.rs", "intake/other.rs"),
+    ] {
+        toy.entry(a).or_default().insert(b);
+    }
+    assert_eq!(
+        against_the_floors(&toy, &toy_floors),
+        [
+            "crates/grade/src/intake/i.rs -> crates/grade/src/judging/j.rs",
+            "crates/grade/src/shared/s.rs -> crates/grade/src/modes/m.rs"
+        ]
+    );
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! the results in the fixtures' order. A run is described by a [`Job`] that
 //! a [`Runner`] carries out, then judged ([`crate::judging::judge`]); the
 //! budget (`--budget`) and the cap on timeouts (`--max-timeouts`) leave the
-//! fixtures after them NOT RUN. The modes ([`crate::modes`]) stand on it.
+//! fixtures after them NOT RUN. The prober ([`crate::probing`]) and the
+//! modes ([`crate::modes`]) stand on it.
 
 use crate::judging::fixture::{self, Allowed, Fixture};
 use crate::judging::judge::{judge, Class, Graded, Judgement, Ran};
@@ -316,24 +317,10 @@ fn budget_spent(settings: &Settings) -> String {
 /// Grades `program` on every fixture, `settings.jobs` runs at once (the
 /// results in the fixtures' order, whatever the order the runs end in);
 /// `work` is a folder for the runs' outputs; `done` is called after each
-/// fixture. The first failure to run stops the grading. The budget
-/// (`settings.budget`) starts now.
+/// fixture. The first failure to run stops the grading. The budget ends at
+/// `deadline` (none: no budget): after it, and after
+/// `settings.max_timeouts` timeouts, the fixtures left are NOT RUN.
 pub fn grade_program(
-    runner: &dyn Runner,
-    program: &Path,
-    fixtures: &[Fixture],
-    settings: &Settings,
-    work: &Path,
-    done: &(dyn Fn(usize) + Sync),
-) -> io::Result<Vec<Graded>> {
-    let deadline = settings.budget.map(|b| Instant::now() + b);
-    grade_program_until(runner, program, fixtures, settings, work, done, deadline)
-}
-
-/// [`grade_program`] with the budget ending at `deadline` (none: no
-/// budget): after it, and after `settings.max_timeouts` timeouts, the
-/// fixtures left are NOT RUN.
-pub fn grade_program_until(
     runner: &dyn Runner,
     program: &Path,
     fixtures: &[Fixture],

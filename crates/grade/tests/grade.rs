@@ -1403,6 +1403,112 @@ fn grade_all_can_fuzz_each_program_and_count_what_it_found() {
 }
 
 #[test]
+fn grade_and_grade_all_give_a_program_the_same_marks_causes_and_report() {
+    // A checker that forgets the blank's row, graded by each mode with a
+    // budget and fuzzing asked for as long as the budget: each grades the
+    // fixtures, confirms the causes, then fuzzes in what is left (`grade`
+    // once fuzzed first, for all its seconds, and then had no budget left
+    // to confirm the cause: "no single cause confirmed").
+    let desk = Desk::new("one-way", &FEW);
+    let program = desk.checker("norow", &["-DNO_ROW_TERM"]);
+    let submissions = desk.path().join("submissions");
+    submission(&submissions, "norow", "cc", "-DNO_ROW_TERM");
+    let grades = desk.path().join("marks");
+    let with_budget = |mut command: Command| {
+        command.env("BUDGET", "15").env("FUZZ", "15");
+        command.output().unwrap()
+    };
+    let one = std::thread::scope(|s| {
+        let one = s.spawn(|| with_budget(desk.grade_command(&program, &[], 10)));
+        let mut all = desk.testrun("grade-all", &[&submissions], 10);
+        all.env("GRADES", &grades);
+        let all = with_budget(all);
+        assert_eq!(
+            all.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&all.stderr)
+        );
+        one.join().unwrap()
+    });
+    desk.assert_clean();
+    assert_eq!(
+        one.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    let by_grade = String::from_utf8(one.stdout).unwrap();
+    let by_grade_all = fs::read_to_string(grades.join("norow.txt")).unwrap();
+    // The same report, line for line, but for what varies from run to run
+    // or names a mode's own paths: the protections' line, the `slowest:`
+    // line and the fuzzer's transcript.
+    let comparable = |report: &str| -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut in_transcript = false;
+        for line in without_protections(report).lines() {
+            if line.starts_with("fuzz: ") {
+                in_transcript = true;
+            } else if in_transcript {
+                in_transcript =
+                    !(line.contains(" found in ") || line.starts_with("no disagreement in "));
+            } else if !line.starts_with("slowest: ") {
+                lines.push(line.to_string());
+            }
+        }
+        lines
+    };
+    assert_eq!(
+        comparable(&by_grade),
+        comparable(&by_grade_all),
+        "grade:\n{by_grade}\ngrade-all:\n{by_grade_all}"
+    );
+    // The cause confirmed, and the marks, in both.
+    let cause = comparable(&by_grade)
+        .into_iter()
+        .find(|l| l.starts_with("cause "))
+        .unwrap_or_default();
+    assert!(
+        cause.contains("the blank's row is not counted") && cause.contains("(confirmed: with "),
+        "{by_grade}"
+    );
+    assert!(
+        by_grade.contains("\nscore 79 of 100; lost: wrong verdict 21\n"),
+        "{by_grade}"
+    );
+    // The fuzzing ran in each, within the budget, and found the same fault.
+    for report in [&by_grade, &by_grade_all] {
+        let seconds: u64 = report
+            .lines()
+            .find_map(|l| l.strip_prefix("fuzz: "))
+            .and_then(|l| l.split(" for ").last())
+            .and_then(|l| l.split(' ').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no fuzzing in\n{report}"));
+        assert!(
+            seconds < 15,
+            "fuzzed {seconds} s of a 15 s budget:\n{report}"
+        );
+    }
+    let cases = |dir: PathBuf| -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(
+        cases(desk.path().join("fuzz-found")),
+        ["sol_2x2_wrong_verdict.inp"]
+    );
+    assert_eq!(
+        cases(grades.join("norow.fuzz")),
+        ["sol_2x2_wrong_verdict.inp"]
+    );
+}
+
+#[test]
 fn grade_all_unpacks_submissions_as_handed_in_in_the_sandbox() {
     // A zip of a folder ass1/, a .tar.gz made by tar, a folder whose sources
     // are in a subfolder, and a .tar.gz that unpacks to 80 MiB of zeros.

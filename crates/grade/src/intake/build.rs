@@ -126,7 +126,7 @@ pub fn read_log(log: &Path) -> io::Result<Vec<u8>> {
 /// linker diagnostic (`error:`, `undefined reference`), else the first that
 /// says `error` at all (`make: *** ... Error 1`), whatever its case.
 fn first_error(log: &[u8]) -> Option<String> {
-    let lines = crate::judging::text::lines(log);
+    let lines = crate::shared::text::lines(log);
     let has = |line: &[u8], word: &[u8]| {
         line.to_ascii_lowercase()
             .windows(word.len())

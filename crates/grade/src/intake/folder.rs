@@ -10,8 +10,8 @@
 //! declares them, and every path is bounded ([`bad_path`]), so that a walk
 //! stops at its bound and never meets a path the kernel refuses.
 
-use crate::digest::{fnv1a, fnv1a_more};
 use crate::intake::archive::{bad_path, shown, MAX_BYTES, MAX_ENTRIES};
+use crate::shared::digest::{fnv1a, fnv1a_more};
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};

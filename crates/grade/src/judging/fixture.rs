@@ -186,7 +186,7 @@ fn write(out: &mut Vec<u8>, puzzle: &Puzzle) {
 
 /// The category of a reference's answer.
 fn category_of(out: &[u8], status: i32) -> Option<Category> {
-    let last = crate::judging::text::lines(out)
+    let last = crate::shared::text::lines(out)
         .last()
         .copied()
         .unwrap_or(b"");
@@ -234,13 +234,13 @@ pub fn prepare(shown: String, path: PathBuf, strict: bool) -> io::Result<Fixture
         }
         _ => Allowed::NotGraded(format!(
             "the reference answers {} (exit status {status})",
-            crate::judging::text::quote(&expected, 1, 1, false)
+            crate::shared::text::quote(&expected, 1, 1, false)
         )),
     };
     Ok(Fixture {
         shown,
         size: bytes.len() as u64,
-        digest: crate::digest::fnv1a(&bytes),
+        digest: crate::shared::digest::fnv1a(&bytes),
         path,
         named,
         allowed,

@@ -4,11 +4,11 @@
 
 use crate::judging::fixture::{Allowed, Category, Fixture};
 use crate::judging::open_choice::in_words;
-use crate::judging::text::{
+use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
+use crate::shared::text::{
     difference, echoes_a_board, has_text, kind_of_difference, lines, message, not_one_error_line,
     parting_line, quote, quote_end,
 };
-use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
 use puzzle_sandbox::{Ending, Limits, MemoryStop};
 use std::time::Duration;
 
@@ -350,7 +350,7 @@ impl Judging<'_> {
             );
             Judgement::Noted(Class::Format, text)
         } else {
-            Judgement::Message(crate::judging::text::message(ran.out, true))
+            Judgement::Message(crate::shared::text::message(ran.out, true))
         }
     }
 

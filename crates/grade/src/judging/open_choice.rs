@@ -57,7 +57,7 @@ pub fn lenient_reading(fixture: &[u8]) -> (Vec<u8>, Vec<OpenChoice>) {
     };
     let mut out = Vec::with_capacity(fixture.len());
     let mut boards = 0;
-    for (i, line) in crate::judging::text::lines(fixture).into_iter().enumerate() {
+    for (i, line) in crate::shared::text::lines(fixture).into_iter().enumerate() {
         let mut line = line;
         if i == 0 {
             if let Some(rest) = line.strip_prefix(b"\xEF\xBB\xBF") {

@@ -1,6 +1,6 @@
 //! The lenient verdict reader: what a program decided, whatever its words.
 
-use crate::judging::text::lines;
+use crate::shared::text::lines;
 
 /// What a program's output says about a puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,8 +70,8 @@ pub fn find_stuck_verdict(out: &[u8]) -> Option<Said> {
         .iter()
         .enumerate()
         .rev()
-        .find(|(_, l)| crate::judging::text::has_text(l))?;
-    if !crate::judging::text::echoes_a_board(line) {
+        .find(|(_, l)| crate::shared::text::has_text(l))?;
+    if !crate::shared::text::echoes_a_board(line) {
         return None;
     }
     let mut s: Vec<u8> = line

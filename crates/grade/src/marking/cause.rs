@@ -3,10 +3,10 @@
 //! says which causes may explain a failing fixture; and a cause an
 //! experiment on the program confirmed ([`Confirmed`]), which the report,
 //! the feedback and the class page name. No cause is ever named from what
-//! failing fixtures share alone (`modes/fuzz/experiment.rs`).
+//! failing fixtures share alone (`probing/experiment.rs`).
 
 use crate::judging::judge::Class;
-use crate::judging::text::{has_text, lines};
+use crate::shared::text::{has_text, lines};
 use puzzle::input::read_puzzle;
 
 /// Kinds of token, separator and layout a fixture holds (bits of
@@ -47,7 +47,7 @@ impl Kind {
     }
 }
 
-/// A cause an experiment confirmed (see `modes/fuzz/experiment.rs`): what
+/// A cause an experiment confirmed (see `probing/experiment.rs`): what
 /// the program gets wrong, the evidence, and the failing fixtures it
 /// explains.
 #[derive(Clone, Debug, PartialEq, Eq)]

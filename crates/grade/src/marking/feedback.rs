@@ -17,9 +17,9 @@
 
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::{Class, Judgement};
-use crate::judging::text::lines;
 use crate::marking::cause::Confirmed;
 use crate::marking::marks::{lost_in_words, points, Score, Visibility};
+use crate::shared::text::lines;
 use puzzle::input::read_puzzle;
 use std::fmt::Write as _;
 
@@ -34,7 +34,7 @@ fn excerpt(text: &[u8], n: usize) -> String {
     let mut out = String::new();
     let all = lines(text);
     for line in all.iter().take(n) {
-        let shown = crate::judging::text::shown(&line[..line.len().min(100)]);
+        let shown = crate::shared::text::shown(&line[..line.len().min(100)]);
         let _ = writeln!(
             out,
             "    {shown}{}",
@@ -415,7 +415,7 @@ const LOG_LINES: usize = 30;
 pub fn not_built(name: &str, note: &str, log: &[u8], files: &[String]) -> String {
     let mut out = format!("# Feedback for {name}\n\nNot built: {note}.\n\n");
     let all = lines(log);
-    if all.iter().any(|l| crate::judging::text::has_text(l)) {
+    if all.iter().any(|l| crate::shared::text::has_text(l)) {
         let from = all.len().saturating_sub(LOG_LINES);
         let _ = writeln!(
             out,
@@ -427,7 +427,7 @@ pub fn not_built(name: &str, note: &str, log: &[u8], files: &[String]) -> String
             }
         );
         for line in &all[from..] {
-            let shown = crate::judging::text::shown(&line[..line.len().min(200)]);
+            let shown = crate::shared::text::shown(&line[..line.len().min(200)]);
             let _ = writeln!(out, "    {shown}");
         }
         out.push('\n');

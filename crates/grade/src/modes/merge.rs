@@ -21,13 +21,13 @@
 //! (`--replace`). When the grading it replaces was of the same folder, the
 //! summaries and the class page list what changed since.
 
-use crate::intake::name::Name;
 use crate::publishing::changes::{compare, describe, Grading};
 use crate::publishing::grades::{
     keep_previous, utc_now, write_atomic, Earlier, GradesLock, Manifest, SUBMISSION_FILES,
 };
 use crate::publishing::record::Record;
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
+use crate::shared::name::Name;
 use puzzle_sandbox::files::Beneath;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -17,9 +17,10 @@
 
 use crate::intake::build::{write_shims, Builder};
 use crate::intake::folder::files_in;
-use crate::intake::name::{one_line, Name};
 use crate::modes::grade_all::submission_names;
 use crate::publishing::grades::write_atomic;
+use crate::publishing::similarity::{blocks_csv, similarity_csv};
+use crate::shared::name::{one_line, Name};
 use crate::similarity::report::Comparison;
 use crate::similarity::{compare, each, is_source, Settings, Source, Submission};
 use puzzle_sandbox::files::{read_regular, Beneath};
@@ -215,11 +216,11 @@ impl Similar<'_> {
         fs::create_dir_all(&self.out)?;
         write_atomic(
             &self.out.join("similarity.csv"),
-            comparison.csv().as_bytes(),
+            similarity_csv(&comparison).as_bytes(),
         )?;
         write_atomic(
             &self.out.join("similarity-blocks.csv"),
-            comparison.blocks_csv().as_bytes(),
+            blocks_csv(&comparison).as_bytes(),
         )?;
         Ok(Found {
             comparison,

@@ -18,14 +18,14 @@
 //! is never removed or moved: only the files of submission names a grading
 //! recorded, and its own.
 
-use crate::digest::fnv1a;
-use crate::intake::name::{one_line, Name};
 use crate::marking::marks::points;
 use crate::publishing::formats::{Format, Scope};
 use crate::publishing::gradebook::check_assignment;
 use crate::publishing::json::{json_string, Json};
 use crate::publishing::record::Record;
 use crate::publishing::roster::Roster;
+use crate::shared::digest::fnv1a;
+use crate::shared::name::{one_line, Name};
 use puzzle_sandbox::files::{self, Beneath};
 use std::fmt::Write as _;
 use std::fs::{self, File};

@@ -3,7 +3,8 @@
 //! and why (`changes`), the grading's summaries (`summaries`), the
 //! platforms' formats (`formats`), the marker's roster (`roster`) and the
 //! gradebook files made with it (`gradebook`), the class page (`page`) and
-//! the feedback's page (`html`), and the JSON they are written in (`json`).
+//! the feedback's page (`html`), the files of a comparison of the class's
+//! code (`similarity`), and the JSON they are written in (`json`).
 
 pub(crate) mod changes;
 pub(crate) mod formats;
@@ -14,4 +15,5 @@ pub(crate) mod json;
 pub(crate) mod page;
 pub(crate) mod record;
 pub(crate) mod roster;
+pub(crate) mod similarity;
 pub(crate) mod summaries;

@@ -21,7 +21,6 @@
 //! fixture): only those an experiment on the program confirmed, which its
 //! record keeps, each with the fixtures it explains.
 
-use crate::intake::name::Name;
 use crate::judging::judge::Class;
 use crate::marking::marks::points;
 use crate::marking::report::seconds;
@@ -29,6 +28,7 @@ use crate::publishing::changes::Comparison;
 use crate::publishing::grades::Manifest;
 use crate::publishing::html::{escape, head, href};
 use crate::publishing::record::{FixtureLine, Record};
+use crate::shared::name::Name;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;

@@ -17,7 +17,6 @@
 //! `summary.jsonl`) gives the same text, and no field can disagree with
 //! the lines it sums.
 
-use crate::intake::name::{one_line, Name};
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::Graded;
 use crate::judging::judge::{Class, Judgement};
@@ -25,6 +24,7 @@ use crate::marking::cause::Confirmed;
 use crate::marking::marks::{lost_in_words, lost_of, points, Score};
 use crate::marking::report::{seconds, Counts};
 use crate::publishing::json::{json_string, Json};
+use crate::shared::name::{one_line, Name};
 use std::fmt::Write as _;
 use std::time::Duration;
 

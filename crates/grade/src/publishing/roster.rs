@@ -18,8 +18,8 @@
 //! a value that one of the gradebooks' CSV readers would misread). Nothing
 //! is guessed: a roster with a fault is refused whole.
 
-use crate::intake::name::{one_line, Name};
 use crate::publishing::json::{json_string, Json};
+use crate::shared::name::{one_line, Name};
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 

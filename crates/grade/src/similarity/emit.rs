@@ -8,7 +8,7 @@
 
 use super::lex::{Interner, Kind, Kw, Token, PUNCTS};
 use super::tree::{At, Expr, Lit, LoopKind, Name, Op, Stmt};
-use crate::digest::fnv1a;
+use crate::shared::digest::fnv1a;
 
 /// A symbol of the normal form.
 pub type Sym = u32;

@@ -43,6 +43,8 @@ use lex::Lang;
 use program::{normal_form, Normal};
 use report::{Comparison, Match, Pair};
 use tiling::{tile, Side};
+#[cfg(test)]
+pub(crate) use tree::At;
 use words::Words;
 pub(crate) use work::each;
 

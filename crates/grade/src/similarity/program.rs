@@ -26,7 +26,7 @@ use super::order::order;
 use super::parse::parse_file;
 use super::rewrite::{drop_writes, reads, Rewriter};
 use super::tree::{At, Expr, Function, Lit, Name, Op, Stmt};
-use crate::digest::{fnv1a, fnv1a_more};
+use crate::shared::digest::{fnv1a, fnv1a_more};
 use std::collections::HashMap;
 
 /// A function whose body holds more statements than this is not inlined.

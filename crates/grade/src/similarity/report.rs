@@ -1,12 +1,9 @@
 //! What a comparison of a class found ([`Comparison`]): the pairs that
 //! share code, each with its scores and its matched blocks, each block
-//! attributed to its files and lines on both sides; and the files that say
-//! so, `similarity.csv` (a line a pair) and `similarity-blocks.csv` (a
-//! line a matched block).
+//! attributed to its files and lines on both sides (the files that say so
+//! are `publishing/similarity.rs`'s).
 
 use super::tree::At;
-use crate::publishing::record::csv_quoted;
-use std::fmt::Write as _;
 
 /// Lines of one file that a block covers.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -124,7 +121,7 @@ fn thousandths(x: f64) -> u32 {
 }
 
 /// `x` (0 to 1) as the files write it: three decimals.
-fn decimal(x: f64) -> String {
+pub fn decimal(x: f64) -> String {
     let m = thousandths(x);
     format!("{}.{:03}", m / 1000, m % 1000)
 }
@@ -152,34 +149,7 @@ pub struct Comparison {
     pub notes: Vec<String>,
 }
 
-/// The header line of `similarity.csv`.
-pub const CSV_HEADER: &str = "a,b,score,code,behaviour,matched,blocks";
-
-/// The header line of `similarity-blocks.csv`.
-pub const BLOCKS_HEADER: &str = "a,b,block,tokens,shared_by,a_lines,b_lines";
-
 impl Comparison {
-    /// `similarity.csv`: a line a pair, highest score first; the names
-    /// quoted (a name a spreadsheet would take for a formula starts with
-    /// `'`), `behaviour` empty without a grading.
-    pub fn csv(&self) -> String {
-        let mut text = format!("{CSV_HEADER}\n");
-        for p in &self.pairs {
-            let _ = writeln!(
-                text,
-                "{},{},{},{},{},{},{}",
-                csv_quoted(&self.names[p.a]),
-                csv_quoted(&self.names[p.b]),
-                decimal(p.score()),
-                decimal(p.code),
-                p.behaviour.map(decimal).unwrap_or_default(),
-                p.matched,
-                p.matches.len()
-            );
-        }
-        text
-    }
-
     /// Where `lines` are in submission `s`: `puzzle.c:10-14,20; b.c:3`.
     pub fn where_in(&self, s: usize, lines: &[Lines]) -> String {
         lines
@@ -223,29 +193,6 @@ impl Comparison {
             })
             .collect()
     }
-
-    /// `similarity-blocks.csv`: a line a matched block of each pair, in
-    /// the pairs' order, numbered from 1 within its pair; where it is on
-    /// each side, and how many submissions hold it.
-    pub fn blocks_csv(&self) -> String {
-        let mut text = format!("{BLOCKS_HEADER}\n");
-        for p in &self.pairs {
-            for (n, block) in self.blocks(p).iter().enumerate() {
-                let _ = writeln!(
-                    text,
-                    "{},{},{},{},{},{},{}",
-                    csv_quoted(&self.names[p.a]),
-                    csv_quoted(&self.names[p.b]),
-                    n + 1,
-                    block.tokens,
-                    block.shared_by,
-                    csv_quoted(&self.where_in(p.a, &block.a)),
-                    csv_quoted(&self.where_in(p.b, &block.b))
-                );
-            }
-        }
-        text
-    }
 }
 
 #[cfg(test)]
@@ -279,42 +226,6 @@ mod tests {
                     ranges: vec![(40, 41)]
                 },
             ]
-        );
-    }
-
-    #[test]
-    fn the_files_quote_names_and_write_three_decimals() {
-        let places =
-            |lines: &[(u16, u32)]| lines.iter().map(|&(f, l)| at(f, l)).collect::<Vec<At>>();
-        let comparison = Comparison {
-            names: vec!["=cmd|' /C calc'!A0".into(), "bob \"b\"".into()],
-            files: vec![vec!["puzzle.c".into()], vec!["a.c".into(), "b,c.c".into()]],
-            places: vec![places(&[(0, 3), (0, 6)]), places(&[(1, 2), (1, 5), (1, 8)])],
-            pairs: vec![Pair {
-                a: 0,
-                b: 1,
-                code: 0.5,
-                behaviour: None,
-                matched: 2,
-                matches: vec![Match {
-                    a: 0,
-                    b: 1,
-                    tokens: 2,
-                    shared_by: 2,
-                }],
-            }],
-            common: 10,
-            k: 12,
-            t: 20,
-            notes: Vec::new(),
-        };
-        assert_eq!(
-            comparison.csv(),
-            "a,b,score,code,behaviour,matched,blocks\n\"'=cmd|' /C calc'!A0\",\"bob \"\"b\"\"\",0.500,0.500,,2,1\n"
-        );
-        assert_eq!(
-            comparison.blocks_csv(),
-            "a,b,block,tokens,shared_by,a_lines,b_lines\n\"'=cmd|' /C calc'!A0\",\"bob \"\"b\"\"\",1,2,2,\"puzzle.c:3-6\",\"b,c.c:5-8\"\n"
         );
     }
 

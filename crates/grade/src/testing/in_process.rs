@@ -92,6 +92,7 @@ fn the_reference_run_in_process_passes_every_fixture_of_tests() {
         &settings,
         &scratch.0,
         &|_| {},
+        None,
     )
     .unwrap();
     assert_eq!(graded.len(), fixtures.len());
@@ -137,6 +138,7 @@ fn one_program_is_judged_fixture_by_fixture_in_order() {
         &|_| {
             done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         },
+        None,
     )
     .unwrap();
     assert_eq!(
@@ -265,7 +267,7 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     });
     let work = scratch.join("work");
     fs::create_dir_all(&work).unwrap();
-    let options = crate::modes::fuzz::Options {
+    let options = crate::probing::fuzz::Options {
         seed: 1,
         seconds: 1,
         inputs: None,
@@ -274,7 +276,7 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
         program: scratch.join("puzzle"),
     };
     let mut transcript = Vec::new();
-    let summary = crate::modes::fuzz::fuzz(&runner, &options, &work, &mut transcript).unwrap();
+    let summary = crate::probing::fuzz::fuzz(&runner, &options, &work, &mut transcript).unwrap();
     let text = String::from_utf8(transcript).unwrap();
     assert_eq!(summary.found.len(), 1, "{text}");
     let found = &summary.found[0];
@@ -289,7 +291,7 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     // The reference itself yields nothing.
     let right = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
     let mut transcript = Vec::new();
-    let summary = crate::modes::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
+    let summary = crate::probing::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
     assert!(summary.found.is_empty());
     assert!(summary.inputs > 10);
 }
@@ -535,6 +537,7 @@ fn a_failure_under_an_address_space_limit_says_so_and_a_resident_one_does_not() 
             &settings,
             &scratch.0,
             &|_| {},
+            None,
         )
         .unwrap()
         .remove(0)
@@ -583,6 +586,7 @@ fn a_run_stopped_by_the_memory_limit_says_how_it_was_measured() {
             &settings,
             &scratch.0,
             &|_| {},
+            None,
         )
         .unwrap()
         .remove(0)
@@ -645,6 +649,7 @@ fn a_cap_on_timeouts_leaves_the_largest_fixtures_not_run() {
         &settings,
         &scratch.0,
         &|_| {},
+        None,
     )
     .unwrap();
     // The smallest (the 2x2 boards) ran first: one timed out, the rest not run.
@@ -686,6 +691,7 @@ fn flaky_grading(
         settings,
         &scratch.0,
         &|_| {},
+        None,
     )
     .unwrap()
 }
@@ -795,6 +801,7 @@ fn a_program_that_always_times_out_is_confirmed_three_times_then_believed() {
         &settings,
         &scratch.0,
         &|_| {},
+        None,
     )
     .unwrap();
     assert!(graded

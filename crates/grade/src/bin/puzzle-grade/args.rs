@@ -6,7 +6,8 @@
 //! whose own options follow it.
 
 use puzzle_grade::{
-    check_assignment, fnv1a, Format, Roster, Scheme, Scope, Select, Settings, Shard, MAX_ROSTER,
+    check_assignment, default_run_limits, fnv1a, Format, Limits, Roster, Scheme, Scope, Select,
+    Settings, Shard, MAX_ROSTER,
 };
 use puzzle_sandbox::Level;
 use std::ffi::{OsStr, OsString};
@@ -294,7 +295,7 @@ pub const OPTIONS: &[Opt] = &[
         name: "--fuzz",
         alias: None,
         value: Some("S"),
-        help: "after the fixtures, fuzz each program for S seconds (see fuzz); the faults found are in the report and, with grade-all, the table's fuzz column",
+        help: "after the fixtures and the experiments on its causes, fuzz each program for S seconds, or what is left of --budget if less (see fuzz); the faults found are in the report and, with grade-all, the table's fuzz column",
         modes: GRADING,
         set: |g, v| {
             g.fuzz = Some(whole(v, "seconds", 1)?);
@@ -634,6 +635,19 @@ impl Given {
             max_timeouts: self.max_timeouts,
             confirm: self.confirm.unwrap_or(d.confirm),
             repeat: self.repeat.unwrap_or(d.repeat),
+            ..d
+        }
+    }
+
+    /// The limits of a `run`: the defaults, with what was given.
+    pub fn run_limits(&self) -> Limits {
+        let d = default_run_limits();
+        Limits {
+            wall: self.time.unwrap_or(d.wall),
+            memory: self.memory.unwrap_or(d.memory),
+            processes: self.processes.unwrap_or(d.processes),
+            file_size: self.file_size.unwrap_or(d.file_size),
+            open_files: self.open_files.unwrap_or(d.open_files),
             ..d
         }
     }

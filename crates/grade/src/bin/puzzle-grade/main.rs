@@ -12,22 +12,23 @@
 #![forbid(unsafe_code)]
 
 mod args;
-mod run;
 
 use args::{Command, Given, Mode};
 use puzzle_grade::{
-    check_reference, confirm_causes, diff as diff_gradings, fuzz as fuzz_program, grade_program,
-    in_words, is_executable, merge as merge_shards, points, prepare_fixtures, write_marked_report,
-    FuzzOptions, GradeAll, Gradebook, Row, Scope, Settings, Similar, SimilarSettings,
+    check_environment as probe_environment, check_reference, diff as diff_gradings, is_executable,
+    merge as merge_shards, open_choices, points, prepare_fixtures, Ending, Fuzz, FuzzOptions,
+    Grade, GradeAll, Gradebook, NotRun, Row, Run, Scope, Settings, Similar, SimilarSettings,
     DEFAULT_ASSIGNMENT,
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Runner, Sandbox};
 use std::ffi::OsString;
-use std::fs;
+use std::fs::{self, File};
 use std::io::{self, IsTerminal, Write};
+use std::os::fd::AsFd;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// Why the command stops early.
 enum Failure {
@@ -72,7 +73,7 @@ fn main() -> ExitCode {
         Command::Mode(mode, given) => (mode, *given),
     };
     if mode == Mode::Run {
-        return run::sandbox_command(&given);
+        return run(&given);
     }
     signals::catch(&[Signal::Hangup, Signal::Interrupt, Signal::Terminate]);
     let result = match mode {
@@ -111,7 +112,7 @@ fn sandbox(scratch: PathBuf, level: Option<Level>) -> Result<Sandbox, Failure> {
 /// `check-environment`: what this machine allows and what to change for
 /// fair timing; status 1 when something should change.
 fn check_environment() -> Result<(), Failure> {
-    let env = with_temp(|temp| Ok(puzzle_sandbox::check_environment(temp.join("probe"))))?;
+    let env = with_temp(|temp| Ok(probe_environment(temp)))?;
     let mut out = io::stdout().lock();
     write!(out, "{env}")?;
     out.flush()?;
@@ -197,12 +198,8 @@ fn given_sandbox(given: &Given, temp: &Path) -> Result<Sandbox, Failure> {
 /// `open`: the fixtures whose answer depends on a choice the assignment
 /// leaves open.
 fn open(given: &Given) -> Result<(), Failure> {
-    let mut out = io::stdout().lock();
     let fixtures = prepare_fixtures(&fixture_folders(&given.operands)?, false)?;
-    for f in fixtures.iter().filter(|f| !f.choices.is_empty()) {
-        writeln!(out, "{}: {}: {}", f.shown, in_words(&f.choices), f.allowed)?;
-    }
-    out.flush()?;
+    open_choices(&fixtures, &mut io::stdout().lock())?;
     Ok(())
 }
 
@@ -229,7 +226,6 @@ fn check(given: &Given) -> Result<(), Failure> {
 
 /// `grade`: one program on every fixture; the report ends with its score.
 fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
-    let mut out = io::stdout().lock();
     let named = Path::new(&given.operands[0]);
     let program = absolute(named);
     if !is_executable(&program) {
@@ -242,56 +238,36 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
     let folders = fixture_folders(&given.operands[1..])?;
     let fixtures = prepare_fixtures(&folders, settings.strict)?;
     let sandbox = given_sandbox(given, temp)?;
-    writeln!(out, "{}", sandbox.protections())?;
-    out.flush()?;
+    // Progress on a terminal, erased once every fixture is done (before
+    // the report).
     let progress = io::stderr().is_terminal();
     let count = fixtures.len();
     let done = |n: usize| {
         if progress {
             let _ = write!(io::stderr(), "\rgraded {n} of {count}");
+            if n == count {
+                let _ = write!(io::stderr(), "\r\x1b[K");
+            }
         }
     };
-    let began = std::time::Instant::now();
-    let graded = grade_program(&sandbox, &program, &fixtures, &settings, temp, &done);
-    if progress {
+    let fuzz_into = PathBuf::from("fuzz-found");
+    let one = Grade {
+        runner: &sandbox,
+        program: &program,
+        settings: &settings,
+        fixtures: &fixtures,
+        work: temp,
+        fuzz_seconds: given.fuzz,
+        fuzz_into: &fuzz_into,
+        // The budget starts with the grading.
+        deadline: settings.budget.map(|b| Instant::now() + b),
+        done: &done,
+    };
+    let marked = one.run(&mut io::stdout().lock());
+    if progress && marked.is_err() {
         let _ = write!(io::stderr(), "\r\x1b[K");
     }
-    let graded = graded?;
-    // The fuzzing's transcript goes before the table (the report's last
-    // line stays 'N passed, M failed').
-    let mut transcript = Vec::new();
-    let mut faults = 0;
-    if let Some(seconds) = given.fuzz {
-        let fuzzing = FuzzOptions {
-            seed: 1,
-            seconds,
-            inputs: None,
-            into: PathBuf::from("fuzz-found"),
-            settings: settings.clone(),
-            program: program.clone(),
-        };
-        faults = fuzz_program(&sandbox, &fuzzing, temp, &mut transcript)?
-            .found
-            .len();
-    }
-    // The causes of its faults, confirmed on the program itself.
-    let deadline = settings.budget.map(|b| began + b);
-    let causes = confirm_causes(
-        &sandbox, &program, &settings, temp, &fixtures, &graded, deadline,
-    )?;
-    let score = settings.scheme.score(&fixtures, &graded);
-    let strict = settings.strict;
-    let counts = write_marked_report(
-        &mut out,
-        &fixtures,
-        &graded,
-        strict,
-        &transcript,
-        &score,
-        &causes,
-    )?;
-    out.flush()?;
-    if counts.total_failed() == 0 && faults == 0 {
+    if marked?.all_passed() {
         Ok(())
     } else {
         Err(Failure::Failed)
@@ -603,12 +579,110 @@ fn fuzz(given: &Given) -> Result<(), Failure> {
     with_temp(|temp| {
         let sandbox = given_sandbox(given, temp)?;
         let mut out = io::stdout().lock();
-        writeln!(out, "{}", sandbox.protections())?;
-        let summary = fuzz_program(&sandbox, &options, temp, &mut out)?;
+        let fuzzing = Fuzz {
+            runner: &sandbox,
+            options: &options,
+            work: temp,
+        };
+        let summary = fuzzing.run(&mut out)?;
         if summary.found.is_empty() {
             Ok(())
         } else {
             Err(Failure::Failed)
         }
     })
+}
+
+/// `run`: one program in the sandbox on this process's streams; its exit
+/// status says how it ended ([`run_status`]).
+fn run(given: &Given) -> ExitCode {
+    let say = |text: &str| {
+        let _ = writeln!(io::stderr(), "puzzle-grade: run: {text}");
+    };
+    let named = PathBuf::from(&given.operands[0]);
+    let found = match Run::find(&named, given.level) {
+        Ok(found) => found,
+        Err(NotRun::NotFound(program)) => {
+            say(&format!("{}: not found", program.display()));
+            return ExitCode::from(127);
+        }
+        Err(NotRun::Sandbox(e)) => {
+            say(&e);
+            return ExitCode::from(126);
+        }
+    };
+    if given.verbose {
+        say(&found.protections());
+    }
+    let stream = |f: std::os::fd::BorrowedFd| f.try_clone_to_owned().map(File::from);
+    let streams = (|| {
+        Ok::<_, io::Error>((
+            stream(io::stdin().as_fd())?,
+            stream(io::stdout().as_fd())?,
+            stream(io::stderr().as_fd())?,
+        ))
+    })();
+    let (stdin, stdout, stderr) = match streams {
+        Ok(streams) => streams,
+        Err(e) => {
+            say(&e.to_string());
+            return ExitCode::from(126);
+        }
+    };
+    let limits = given.run_limits();
+    let ran = found.run(
+        &given.operands[1..],
+        &given.read_only,
+        given.workdir.as_deref(),
+        &limits,
+        stdin,
+        stdout,
+        stderr,
+    );
+    match ran {
+        Ok(ended) => {
+            if let Some(words) = &ended.words {
+                say(words);
+            }
+            ExitCode::from(run_status(ended.ending))
+        }
+        Err(NotRun::NotFound(_)) => ExitCode::from(127),
+        Err(NotRun::Sandbox(e)) => {
+            say(&e);
+            ExitCode::from(126)
+        }
+    }
+}
+
+/// The signal of the file-size limit (the same number on Linux, macOS and
+/// the BSDs).
+const SIGXFSZ: i32 = 25;
+
+/// The exit status of `run` for how the program ended: its own status, or
+/// 128 + the signal that killed it; 124 at the time limit, 125 at the
+/// memory or the process limit.
+fn run_status(ending: Ending) -> u8 {
+    match ending {
+        Ending::Exited(code) => code as u8,
+        Ending::Signalled(SIGXFSZ) => 128 + 25,
+        Ending::Signalled(sig) => (128 + sig) as u8,
+        Ending::TimedOut => 124,
+        Ending::MemoryLimit | Ending::ProcessLimit => 125,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_exit_status_says_how_it_ended() {
+        assert_eq!(run_status(Ending::Exited(0)), 0);
+        assert_eq!(run_status(Ending::Exited(3)), 3);
+        assert_eq!(run_status(Ending::TimedOut), 124);
+        assert_eq!(run_status(Ending::MemoryLimit), 125);
+        assert_eq!(run_status(Ending::ProcessLimit), 125);
+        assert_eq!(run_status(Ending::Signalled(11)), 139);
+        assert_eq!(run_status(Ending::Signalled(25)), 153);
+    }
 }

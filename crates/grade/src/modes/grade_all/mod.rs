@@ -20,7 +20,6 @@ mod submission;
 
 use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
-use crate::intake::name::Name;
 use crate::judging::fixture::Fixture;
 use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::formats::Format;
@@ -31,6 +30,7 @@ use crate::publishing::grades::{
 };
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
+use crate::shared::name::Name;
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
 use std::fs;
@@ -629,7 +629,7 @@ fn names_checked(
             Some(name) if folder_names.contains(&name) => Ok(name),
             _ => Err(format!(
                 "--only {}: no such folder in {}",
-                crate::intake::name::one_line(&given.to_string_lossy()),
+                crate::shared::name::one_line(&given.to_string_lossy()),
                 folder.display()
             )),
         })

@@ -1,24 +1,20 @@
-//! One submission of a `grade-all`: built, graded on every fixture, fuzzed
-//! if asked, marked ([`GradeAll::grade_submission`], which returns a
-//! [`Submission`]), then its files written in a folder of their own
+//! One submission of a `grade-all`: built, then graded and marked as
+//! `grade` grades and marks a program ([`crate::modes::grade`]), in
+//! [`GradeAll::grade_submission`], which returns a [`Submission`]; then its
+//! files written in a folder of their own
 //! ([`Submission::write`]), which [`GradeAll::publish`] moves into the
 //! grades folder.
 
 use super::GradeAll;
-use crate::engine::grade_program_until;
 use crate::intake::build::{read_log, Builder};
 use crate::intake::folder::files_in;
-use crate::intake::name::{one_line, Name};
-use crate::judging::judge::{Graded, Judgement};
-use crate::marking::cause::Confirmed;
+use crate::judging::judge::Judgement;
 use crate::marking::feedback::{feedback, not_built, Found};
-use crate::marking::marks::Score;
-use crate::marking::report::{write_marked_report, Counts};
-use crate::modes::fuzz;
-use crate::modes::fuzz::experiment;
+use crate::modes::grade::{Grade, GradedProgram};
 use crate::publishing::formats::{Format, Marked};
 use crate::publishing::html::feedback_page;
 use crate::publishing::record::{CauseLine, FixtureLine, Record, Row};
+use crate::shared::name::{one_line, Name};
 use std::fs;
 use std::io;
 use std::path::Path;
@@ -34,22 +30,6 @@ pub(super) struct Submission {
     pub feedback: String,
     /// The platforms' files asked for, each with its text.
     pub platforms: Vec<(Format, String)>,
-}
-
-/// A built program's results.
-struct Results {
-    /// Fixture by fixture.
-    graded: Vec<Graded>,
-    /// The report's counts.
-    counts: Counts,
-    /// The marks.
-    score: Score,
-    /// Faults the fuzzer found, when it ran.
-    fuzzed: Option<usize>,
-    /// The report.
-    report: Vec<u8>,
-    /// The causes experiments confirmed.
-    causes: Vec<Confirmed>,
 }
 
 impl Submission {
@@ -228,73 +208,30 @@ impl GradeAll<'_> {
         })
     }
 
-    /// Grades the built `program` on every fixture, fuzzes it if asked
-    /// (its cases into `fuzz_into`), and writes its report.
+    /// Grades and marks the built `program` as `grade` does (its fuzzing's
+    /// cases into `fuzz_into`), its report headed by the protections.
     fn grade_built(
         &self,
         program: &Path,
         work: &Path,
         deadline: Option<Instant>,
         fuzz_into: &Path,
-    ) -> io::Result<Results> {
-        let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        let graded = grade_program_until(
-            self.runner,
+    ) -> io::Result<GradedProgram> {
+        let one = Grade {
+            runner: self.runner,
             program,
-            self.fixtures,
-            self.settings,
+            settings: self.settings,
+            fixtures: self.fixtures,
             work,
-            &|_| {},
+            fuzz_seconds: self.fuzz_seconds,
+            fuzz_into,
             deadline,
-        )?;
-        // The causes of its faults, tried on it, within its budget.
-        let causes = experiment::confirm(
-            self.runner,
-            program,
-            self.settings,
-            work,
-            self.fixtures,
-            &graded,
-            deadline,
-        )?;
-        let mut transcript = Vec::new();
-        let fuzz_seconds = self
-            .fuzz_seconds
-            .map(|s| left().map_or(s, |l| s.min(l.as_secs())))
-            .filter(|&s| s > 0);
-        let fuzzed = match fuzz_seconds {
-            Some(seconds) => {
-                let options = fuzz::Options {
-                    seed: 1,
-                    seconds,
-                    inputs: None,
-                    into: fuzz_into.to_path_buf(),
-                    settings: self.settings.clone(),
-                    program: program.to_path_buf(),
-                };
-                let summary = fuzz::fuzz(self.runner, &options, work, &mut transcript)?;
-                Some(summary.found.len())
-            }
-            None => None,
+            done: &|_| {},
         };
+        let mut marked = one.mark()?;
         let mut report = format!("{}\n", self.protections).into_bytes();
-        let score = self.settings.scheme.score(self.fixtures, &graded);
-        let counts = write_marked_report(
-            &mut report,
-            self.fixtures,
-            &graded,
-            self.settings.strict,
-            &transcript,
-            &score,
-            &causes,
-        )?;
-        Ok(Results {
-            graded,
-            counts,
-            score,
-            fuzzed,
-            report,
-            causes,
-        })
+        report.append(&mut marked.report);
+        marked.report = report;
+        Ok(marked)
     }
 }

@@ -19,8 +19,8 @@
 //! the experiments run after the fixtures, within the submission's budget.
 
 use super::case::{Fault, Goal, Kind, Layout, Recipe};
+use super::prober::Prober;
 use super::shrink::Case;
-use super::Prober;
 use crate::engine::Settings;
 use crate::judging::fixture::{Category, Fixture};
 use crate::judging::judge::{Class, Graded, Judgement};
@@ -730,14 +730,23 @@ fn try_suspect(
     deadline: Option<Instant>,
 ) -> io::Result<Option<Confirmed>> {
     let (trials, with_least, without_most) = suspect.trials();
-    let mut failed_with = 0;
-    let mut smallest: Option<Vec<u8>> = None;
-    for i in 0..trials {
+    // Input `i`, with the feature or without it, run: the input and whether
+    // it failed so; none once the budget is spent.
+    let mut trial = |i: usize, with: bool| -> io::Result<Option<(Vec<u8>, bool)>> {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(None);
         }
-        let input = suspect.input(i, true, seed, control);
-        if prober.try_input(&input)?.failed == Some(class) {
+        let input = suspect.input(i, with, seed, control);
+        let failed = prober.try_input(&input)?.failed == Some(class);
+        Ok(Some((input, failed)))
+    };
+    let mut failed_with = 0;
+    let mut smallest: Option<Vec<u8>> = None;
+    for i in 0..trials {
+        let Some((input, failed)) = trial(i, true)? else {
+            return Ok(None);
+        };
+        if failed {
             failed_with += 1;
             if smallest.as_ref().is_none_or(|s| input.len() < s.len()) {
                 smallest = Some(input);
@@ -749,11 +758,10 @@ fn try_suspect(
     }
     let mut failed_without = 0;
     for i in 0..trials {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        let Some((_, failed)) = trial(i, false)? else {
             return Ok(None);
-        }
-        let input = suspect.input(i, false, seed, control);
-        if prober.try_input(&input)?.failed == Some(class) {
+        };
+        if failed {
             failed_without += 1;
             if failed_without > without_most {
                 return Ok(None);

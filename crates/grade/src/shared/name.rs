@@ -116,7 +116,7 @@ impl Name {
             let _ = write!(stem, "%{:02X}", last as u32);
         }
         if stem.len() > MAX_STEM {
-            let hash = crate::digest::fnv1a(bytes);
+            let hash = crate::shared::digest::fnv1a(bytes);
             let mut cut = MAX_STEM - 17;
             while !stem.is_char_boundary(cut) {
                 cut -= 1;
@@ -151,13 +151,7 @@ fn escape(bytes: &[u8]) -> String {
         for c in chunk.valid().chars() {
             match c {
                 '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\t' => out.push_str("\\t"),
-                '\r' => out.push_str("\\r"),
-                c if is_hidden(c) => {
-                    let _ = write!(out, "\\u{{{:X}}}", c as u32);
-                }
-                c => out.push(c),
+                c => push_escaped(&mut out, c),
             }
         }
         for b in chunk.invalid() {
@@ -218,17 +212,23 @@ pub fn one_line(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if is_hidden(c) => {
-                let _ = write!(out, "\\u{{{:X}}}", c as u32);
-            }
-            c => out.push(c),
-        }
+        push_escaped(&mut out, c);
     }
     out
+}
+
+/// Pushes `c` onto `out`: as `\n`, `\t` or `\r`, as `\u{..}` when
+/// [`is_hidden`] names it, else as it is.
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        c if is_hidden(c) => {
+            let _ = write!(out, "\\u{{{:X}}}", c as u32);
+        }
+        c => out.push(c),
+    }
 }
 
 #[cfg(test)]

@@ -1,35 +1,32 @@
-//! Differential testing of another implementation against the reference:
-//! `puzzle-grade fuzz PROGRAM` (and `sh Testrun fuzz PROGRAM`).
+//! The fuzzer: differential testing of another implementation against the
+//! reference, for `puzzle-grade fuzz PROGRAM` (`sh Testrun fuzz PROGRAM`)
+//! and `--fuzz` of `grade` and `grade-all`.
 //!
 //! Fixtures catch the faults someone thought of. The fuzzer makes inputs of
-//! every kind the assignment has ([`case`]: every side from 2 up to boards
+//! every kind the assignment has ([`super::case`]: every side from 2 up to boards
 //! whose inversions pass 2^31, lines past 1, 4 and 64 KiB, the blank in every
 //! row, random and fixed goals, solvable and unsolvable in equal measure, and
 //! each kind of bad input `SPEC.md` lists), runs the program on each through
-//! the grader's [`Runner`] with the grader's limits, and judges the run with
-//! [`judge`] against the reference, in-process: each input is written to a
+//! the grader's [`Runner`] with the grader's limits, and judges the run
+//! against the reference, in-process ([`super::prober`]): each input is written to a
 //! file named by the reference's answer and prepared as a fixture, so that
 //! the rules of `grade` hold (open choices, `--strict`). A disagreement is a
-//! judgement that fails. The first of each class is shrunk ([`mod@shrink`]) to
+//! judgement that fails. The first of each class is shrunk ([`super::shrink`]) to
 //! a minimal case, written as a fixture file and shown with the program's
 //! output, the expected output and, for a wrong verdict, the reference's
 //! `--explain` lines. The stream of inputs is fixed by the seed.
 
-pub(crate) mod case;
-pub(crate) mod experiment;
-pub(crate) mod shrink;
-
+use super::case::{Blank, Fault, Goal, Kind, Layout, Recipe};
+use super::prober::{Prober, Tried};
+use super::shrink::{shrink, Case};
 use crate::engine::Settings;
-use crate::judging::fixture::{prepare, Allowed, Fixture};
-use crate::judging::judge::{judge, Class, Judgement, Ran};
-use crate::judging::text::{lines, quote};
-use case::{Blank, Fault, Goal, Kind, Layout, Recipe};
+use crate::judging::judge::{Class, Judgement};
+use crate::shared::text::{lines, quote};
 use puzzle::input::read_puzzle;
 use puzzle::SplitMix64;
-use puzzle_sandbox::{Ending, Job, Runner, Workdir};
-use shrink::{shrink, Case};
-use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use puzzle_sandbox::{Ending, Runner};
+use std::fs;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -72,90 +69,6 @@ pub struct Summary {
     pub runs: usize,
     /// One fault a class, in the order found.
     pub found: Vec<Found>,
-}
-
-/// One input judged.
-struct Tried {
-    /// The class of its failing judgement, if it fails.
-    failed: Option<Class>,
-    judgement: Judgement,
-    fixture: Fixture,
-    ending: Ending,
-    out: Vec<u8>,
-    err: Vec<u8>,
-}
-
-/// Runs the program on inputs and judges each.
-pub(crate) struct Prober<'a> {
-    runner: &'a dyn Runner,
-    program: &'a Path,
-    settings: &'a Settings,
-    work: PathBuf,
-    runs: usize,
-}
-
-impl Prober<'_> {
-    fn try_input(&mut self, input: &[u8]) -> io::Result<Tried> {
-        let category = match read_puzzle(input) {
-            Ok(puzzle) if puzzle.is_solvable() => "sol",
-            Ok(_) => "unsol",
-            Err(_) => "bad",
-        };
-        // Named by the reference's answer, so that prepare grades it as such.
-        let path = self.work.join(format!("{category}_fuzz.inp"));
-        fs::write(&path, input)?;
-        let fixture = prepare(
-            path.display().to_string(),
-            path.clone(),
-            self.settings.strict,
-        )?;
-        let limits = self.settings.limits(&fixture);
-        let out_path = self.work.join("run.out");
-        let err_path = self.work.join("run.err");
-        let job = Job {
-            program: self.program.to_path_buf(),
-            args: Vec::new(),
-            path: self.settings.path.clone(),
-            read_only: self.settings.read_only.clone(),
-            workdir: Workdir::Scratch,
-            stdin: File::open(&path)?,
-            stdout: File::create(&out_path)?,
-            stderr: File::create(&err_path)?,
-            limits: limits.clone(),
-        };
-        self.runs += 1;
-        let outcome = self.runner.run(job)?;
-        let cap = fixture.output_cap();
-        let read = |p: &Path| -> io::Result<Vec<u8>> {
-            let mut data = Vec::new();
-            File::open(p)?.take(cap).read_to_end(&mut data)?;
-            Ok(data)
-        };
-        let (out, err) = (read(&out_path)?, read(&err_path)?);
-        let judgement = if matches!(fixture.allowed, Allowed::NotGraded(_)) {
-            Judgement::Passed
-        } else {
-            let ran = Ran {
-                ending: outcome.ending,
-                memory_stop: outcome.memory_stop,
-                out: &out,
-                err: &err,
-            };
-            judge(&fixture, &ran, &limits, self.settings.strict)
-        };
-        let failed = match &judgement {
-            Judgement::Noted(class, _) if judgement.fails(self.settings.strict) => Some(*class),
-            _ => None,
-        };
-        Ok(Tried {
-            failed,
-            judgement,
-            fixture,
-            ending: outcome.ending,
-            out,
-            err,
-        })
-    }
 }
 
 /// The `i`-th recipe of a stream: sides mostly 2 to 10, one input in five

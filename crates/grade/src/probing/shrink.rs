@@ -328,7 +328,7 @@ fn blanks(doc: &mut Doc, i: usize, part: usize) -> &mut Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::modes::fuzz::case::{Blank, Fault, Layout};
+    use crate::probing::case::{Blank, Fault, Layout};
     use puzzle::mix;
 
     fn case(kind: Kind, side: usize, seed: u64, layout: Layout) -> Case {

@@ -1,0 +1,257 @@
+//! `run`: one program in the sandbox, on the streams the caller hands it
+//! (the binary hands it its own). The program is found ([`Run::find`]),
+//! run at a level ([`Run::run`]), and how it ended is told in words
+//! ([`Ended`]); the binary picks the streams and the exit status.
+
+use puzzle_sandbox::{Ending, Job, Level, Limits, MemoryStop, Runner, Sandbox, Workdir};
+use std::ffi::OsString;
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The signal of the file-size limit (the same number on Linux, macOS and
+/// the BSDs).
+const SIGXFSZ: i32 = 25;
+
+/// The `PATH` of a program run by `puzzle-grade run`.
+const RUN_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// The limits of a run when none is given: 10 s, 1 GiB, 64 processes, 64
+/// MiB a file, 64 open files.
+pub fn default_limits() -> Limits {
+    Limits {
+        wall: Duration::from_secs(10),
+        memory: 1024 << 20,
+        processes: 64,
+        file_size: 64 << 20,
+        open_files: 64,
+        folder: None,
+    }
+}
+
+/// Why a program could not be run.
+#[derive(Debug)]
+pub enum NotRun {
+    /// No such program (a name with a slash from this folder, else in the
+    /// run's `PATH`).
+    NotFound(PathBuf),
+    /// The sandbox could not be had at the level asked for, or the run
+    /// could not be started.
+    Sandbox(String),
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ended {
+    /// The ending itself.
+    pub ending: Ending,
+    /// What stopped it, in words, with the limit it met; none when it
+    /// exited with status 0.
+    pub words: Option<String>,
+}
+
+/// A program found, and the sandbox it runs in.
+pub struct Run {
+    program: PathBuf,
+    sandbox: Sandbox,
+    scratch: PathBuf,
+}
+
+impl Run {
+    /// Finds `program` (a name with a slash as a path from this folder,
+    /// else looked for in the run's `PATH`) and makes the sandbox at
+    /// `level` (none: the most the system allows), its scratch folder
+    /// named by this process.
+    pub fn find(program: &Path, level: Option<Level>) -> Result<Run, NotRun> {
+        let found = resolve(program).ok_or_else(|| NotRun::NotFound(program.to_path_buf()))?;
+        let scratch = std::env::temp_dir().join(format!("puzzle-grade.{:07}", std::process::id()));
+        let sandbox = match level {
+            None => Sandbox::new(scratch.clone()),
+            Some(level) => Sandbox::at_level(scratch.clone(), level).map_err(|e| {
+                let _ = std::fs::remove_dir_all(&scratch);
+                NotRun::Sandbox(e)
+            })?,
+        };
+        Ok(Run {
+            program: found,
+            sandbox,
+            scratch,
+        })
+    }
+
+    /// What the sandbox protects, in a line.
+    pub fn protections(&self) -> String {
+        self.sandbox.protections()
+    }
+
+    /// Runs the program with `args` on the three streams, within
+    /// `limits`, letting it read `read_only` too, in `workdir` (none: a
+    /// scratch folder of its own); paths are from this folder.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run(
+        self,
+        args: &[OsString],
+        read_only: &[PathBuf],
+        workdir: Option<&Path>,
+        limits: &Limits,
+        stdin: File,
+        stdout: File,
+        stderr: File,
+    ) -> Result<Ended, NotRun> {
+        let here = std::env::current_dir().unwrap_or_default();
+        let result = self.sandbox.run(Job {
+            program: self.program.clone(),
+            args: args.to_vec(),
+            path: RUN_PATH.into(),
+            read_only: read_only.iter().map(|p| here.join(p)).collect(),
+            workdir: match workdir {
+                Some(dir) => Workdir::Folder(here.join(dir)),
+                None => Workdir::Scratch,
+            },
+            stdin,
+            stdout,
+            stderr,
+            limits: limits.clone(),
+        });
+        let outcome = result.map_err(|e: io::Error| NotRun::Sandbox(e.to_string()))?;
+        let words = describe(outcome.ending, outcome.memory_stop, limits).map(|text| {
+            let caveat =
+                if outcome.memory_limit.is_resident() || outcome.ending == Ending::MemoryLimit {
+                    ""
+                } else {
+                    " (the memory limit was on the address space: a refused allocation may be why)"
+                };
+            format!("{text}{caveat}")
+        });
+        Ok(Ended {
+            ending: outcome.ending,
+            words,
+        })
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.scratch);
+    }
+}
+
+/// The program to run: a name with a slash as a path from here, else looked
+/// for in [`RUN_PATH`].
+fn resolve(program: &Path) -> Option<PathBuf> {
+    if program.as_os_str().to_string_lossy().contains('/') {
+        let path = std::env::current_dir().ok()?.join(program);
+        return path.is_file().then_some(path);
+    }
+    RUN_PATH
+        .split(':')
+        .map(|dir| Path::new(dir).join(program))
+        .find(|p| p.is_file())
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{} MiB", bytes >> 20)
+}
+
+fn signal_name(sig: i32) -> &'static str {
+    match sig {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        10 => "SIGUSR1",
+        11 => "SIGSEGV",
+        12 => "SIGUSR2",
+        13 => "SIGPIPE",
+        14 => "SIGALRM",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        31 => "SIGSYS",
+        _ => "",
+    }
+}
+
+/// How a run ended, in words (none: it exited with status 0); `stop` says
+/// how the memory limit stopped it, when it did.
+fn describe(ending: Ending, stop: Option<MemoryStop>, limits: &Limits) -> Option<String> {
+    match ending {
+        Ending::Exited(0) => None,
+        Ending::Exited(code) => Some(format!("exited with status {code}")),
+        Ending::Signalled(SIGXFSZ) => Some(format!(
+            "stopped by the file-size limit ({})",
+            mib(limits.file_size)
+        )),
+        Ending::Signalled(sig) => {
+            let name = signal_name(sig);
+            Some(if name.is_empty() {
+                format!("killed by signal {sig}")
+            } else {
+                format!("killed by signal {sig} ({name})")
+            })
+        }
+        Ending::TimedOut => Some(format!(
+            "killed at the time limit ({} s)",
+            limits.wall.as_secs_f64()
+        )),
+        Ending::MemoryLimit => Some(format!(
+            "stopped by the memory limit ({}{})",
+            mib(limits.memory),
+            stop.map(|s| format!(" {}; {}", s.held.measured(), s.story()))
+                .unwrap_or_default()
+        )),
+        Ending::ProcessLimit => Some(format!(
+            "stopped by the process limit ({} processes)",
+            limits.processes
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_words_say_how_it_ended() {
+        let l = default_limits();
+        let describe_plain = |ending, limits: &Limits| describe(ending, None, limits);
+        assert_eq!(describe_plain(Ending::Exited(0), &l), None);
+        assert_eq!(
+            describe_plain(
+                Ending::TimedOut,
+                &Limits {
+                    wall: Duration::from_secs(2),
+                    ..l.clone()
+                }
+            ),
+            Some("killed at the time limit (2 s)".into())
+        );
+        assert_eq!(
+            describe_plain(Ending::MemoryLimit, &l),
+            Some("stopped by the memory limit (1024 MiB)".into())
+        );
+        let stop = MemoryStop {
+            held: puzzle_sandbox::MemoryLimit::Sampled,
+            peak: Some(1025 << 20),
+            then: Some(Ending::Signalled(11)),
+        };
+        assert_eq!(
+            describe(Ending::MemoryLimit, Some(stop), &l),
+            Some("stopped by the memory limit (1024 MiB of resident memory, sampled every 10 ms and at its high-water mark; a high-water mark of 1025 MiB, then killed by signal 11)".into())
+        );
+        assert_eq!(
+            describe_plain(Ending::Signalled(11), &l),
+            Some("killed by signal 11 (SIGSEGV)".into())
+        );
+        assert_eq!(
+            describe_plain(Ending::Signalled(25), &l),
+            Some("stopped by the file-size limit (64 MiB)".into())
+        );
+    }
+}
