@@ -276,17 +276,17 @@ fn grade_all_killed_at_any_moment_leaves_valid_json() {
         }
     }
     // What a killed grading left is resumed to the end.
-    let out = Command::new(grader_bin())
-        .args(["grade-all", "subs", "--timeout", "5", "--resume"])
-        .args(["--format", "gradescope,prairielearn,junit"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    common::grade_failing(
+        &dir,
+        &[
+            "grade-all",
+            "subs",
+            "--timeout",
+            "5",
+            "--resume",
+            "--format",
+            "gradescope,prairielearn,junit",
+        ],
     );
     let summary = fs::read_to_string(dir.join("grades/summary.txt")).unwrap();
     assert!(summary.contains("(4 submissions), complete"), "{summary}");

@@ -24,26 +24,23 @@ fn checker(name: &str, flags: &[&str]) -> PathBuf {
     out
 }
 
-/// The `cause` lines of the report of `program` graded on `Tests/`.
-fn causes(program: &Path) -> Vec<String> {
-    let out = Command::new(grader_bin())
-        .args(["grade", "--timeout", "10"])
-        .arg(program)
-        .current_dir(repo())
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+/// The `cause` lines of the report of `program` graded on `Tests/` and
+/// the fixture folders `more`.
+fn causes_with(program: &Path, more: &[&Path]) -> Vec<String> {
+    let mut args = vec!["grade", "--timeout", "10", program.to_str().unwrap()];
+    args.extend(more.iter().map(|p| p.to_str().unwrap()));
+    let out = common::grade_failing(&repo(), &args);
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
         .filter(|l| l.starts_with("cause "))
         .map(String::from)
         .collect()
+}
+
+/// The `cause` lines of the report of `program` graded on `Tests/`.
+fn causes(program: &Path) -> Vec<String> {
+    causes_with(program, &[])
 }
 
 /// Whether every line of `lines` has one of `words`, and every word is in
@@ -118,4 +115,119 @@ fn failures_that_follow_no_feature_get_no_cause() {
         assert!(line.ends_with("no single cause confirmed"), "{line}");
     }
     assert!(report.contains("WRONG VERDICT     Tests/"), "{report}");
+}
+
+/// The confirmed `cause` lines of `checker.c` built with `flags`, graded on
+/// `Tests/` and the fixture folders `more`.
+fn confirmed(name: &str, flags: &[&str], more: &[&Path]) -> Vec<String> {
+    causes_with(&checker(name, flags), more)
+        .into_iter()
+        .filter(|l| !l.ends_with("no single cause confirmed"))
+        .collect()
+}
+
+/// A program written to have one fault, each cause the grader tries
+/// (issue 51): `checker.c` with the macro of that fault is told that cause,
+/// with its evidence, and no other (its failures that no cause explains
+/// may remain, said to have none).
+macro_rules! one_fault_one_cause {
+    ($($test:ident: $flags:expr => $words:expr;)*) => {$(
+        #[test]
+        fn $test() {
+            let lines = confirmed(stringify!($test), &$flags, &[]);
+            exactly(&lines, &$words);
+        }
+    )*};
+}
+
+one_fault_one_cause! {
+    the_row_from_a_1_based_position: ["-DROW_FROM_ONE"] =>
+        ["the blank's row is one too many when the blank is in the last column"];
+    the_row_counted_on_odd_sides: ["-DROW_ON_ODD"] =>
+        ["the blank's row is counted on boards of an odd side too"];
+    the_goal_taken_for_the_standard_one: ["-DGOAL_IGNORED"] =>
+        ["the goal is taken to be 1 2 ... b"];
+    a_32_bit_counter: ["-O0", "-fwrapv", "-DINT32_COUNTER"] =>
+        ["a 32-bit counter overflows there"];
+    two_by_two_refused: ["-DREJECT_2X2"] =>
+        ["a valid input with 2x2 boards, the smallest the assignment allows (N starts at 2) is rejected"];
+    two_by_two_crashes: ["-DCRASH_2X2"] =>
+        ["an input with 2x2 boards, the smallest the assignment allows (N starts at 2) crashes it"];
+    odd_sides_refused: ["-DREJECT_ODD"] =>
+        ["a valid input with a board of an odd side (3x3, 5x5, 7x7) is rejected"];
+    other_goals_refused: ["-DREJECT_OTHER_GOAL"] =>
+        ["a valid input with a goal other than 1 2 ... b (the goal may be any arrangement) is rejected"];
+    runs_of_blanks_refused: ["-DREJECT_BLANK_RUNS"] =>
+        ["a valid input with several blanks in a row between tokens is rejected"];
+    leading_blanks_refused_apart_from_trailing_ones: ["-DREJECT_LEADING"] =>
+        ["a valid input with blanks at the start of a line is rejected"];
+    trailing_blanks_refused_apart_from_leading_ones: ["-DREJECT_TRAILING"] =>
+        ["a valid input with blanks at the end of a line is rejected"];
+    a_final_newline_needed: ["-DNEED_NEWLINE"] =>
+        ["a valid input with no newline after the goal line is rejected"];
+    a_line_buffer_of_fgets_read_twice: ["-DFGETS=1024"] =>
+        ["a valid input with lines over 1,024 bytes"];
+    a_line_buffer_of_2048_bytes_is_named_at_its_size: ["-DFGETS=2048"] =>
+        ["a valid input with lines over 2,048 bytes"];
+    a_line_buffer_and_trailing_blanks_each_at_its_own: ["-DFGETS=2048", "-DREJECT_TRAILING"] =>
+        ["a valid input with lines over 2,048 bytes", "a valid input with blanks at the end of a line is rejected"];
+    every_valid_input_refused: ["-DBLANK_NEVER"] =>
+        ["no valid input is accepted: every one is rejected, whatever its side and goal"];
+    no_check_at_all: ["-DNO_CHECKS"] =>
+        ["no bad input is rejected: every input is given a verdict"];
+    a_nul_taken_for_a_blank: ["-DNUL_BLANK"] =>
+        ["a NUL byte between tokens is not rejected"];
+    digits_read_and_the_rest_ignored: ["-DDIGITS_FIRST"] =>
+        ["a number with other characters after its digits"];
+    a_minus_sign_skipped: ["-DABS_SIGN"] =>
+        ["a negative number is not rejected"];
+    zero_taken_for_a_tile: ["-DACCEPT_ZERO"] =>
+        ["the number 0, which is no tile is not rejected"];
+    no_range_check: ["-DNO_RANGE_CHECK"] =>
+        ["a number of N*N or more is not rejected"];
+    a_tile_twice: ["-DACCEPT_DUPLICATE"] =>
+        ["a tile that occurs twice is not rejected"];
+    a_second_blank_taken_for_a_tile: ["-DACCEPT_TWO_BLANKS"] =>
+        ["a board with two blanks is not rejected"];
+    boards_of_two_sides: ["-DNO_SIZE_CHECK"] =>
+        ["a goal whose side is not the start's is not rejected"];
+    an_empty_line_taken_for_a_board: ["-DEMPTY_ACCEPTED"] =>
+        ["an empty or blank board line is not rejected"];
+    a_missing_goal_taken_for_the_standard_one: ["-DGOAL_DEFAULT"] =>
+        ["a goal line missing is not rejected"];
+}
+
+#[test]
+fn a_fault_of_large_boards_is_no_line_buffer() {
+    // Tiles kept in a byte fail every board from 17x17 on, whose lines are
+    // over 1,024 bytes; boards of 15x15 and 16x16 made as long pass.
+    let lines = confirmed("tile-byte", &["-DTILE_BYTE"], &[]);
+    assert!(
+        !lines.iter().any(|l| l.contains("FALSE ERROR")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn a_number_past_64_bits_read_by_atoi_is_named_as_such_never_as_other_characters() {
+    // The fixtures' huge numbers come with other faults (no blank, one
+    // token); this one has a tile written as fifty 9s alone, which atoi
+    // reads as -1. 2^32 + 1, which atoi reads as 1, is the other cause.
+    let folder = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("causes-huge-tile");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("bad_tile_of_fifty_9s.inp"),
+        format!("1 2 3 b\n1 2 {} b\n", "9".repeat(50)),
+    )
+    .unwrap();
+    let lines = confirmed("atoi", &["-DATOI"], &[&folder]);
+    exactly(
+        &lines,
+        &[
+            "a number of 2^32 or more",
+            "a number of 20 digits or more, past what 64 bits hold",
+        ],
+    );
+    let huge = lines.iter().find(|l| l.contains("20 digits")).unwrap();
+    assert!(huge.contains("MISSED ERROR on 1 fixture: "), "{huge}");
 }

@@ -397,9 +397,16 @@ fn the_feedback_names_the_cause_and_shows_the_rule_at_work() {
         "### WRONG VERDICT on 1 fixture\n\nCause, confirmed by experiment: on boards of an even side the blank's row is not counted"
     ), "{feedback}");
     assert!(feedback.contains("The grader tried it on your program: with even boards whose blanks' rows differ in parity, 10 of 10 inputs failed so;"), "{feedback}");
-    // The smallest visible one, with the parity rule at work; the hidden
-    // one neither named nor counted in the class.
-    assert!(feedback.contains("The smallest: `Tests/sol4_start_blank_on_last_cell_row_parity.inp`"));
+    // The visible one it explains, the parity rule at work on the
+    // experiment's input; no other fixture shown (the cause explains it);
+    // the hidden one neither named nor counted in the class.
+    assert!(
+        feedback.contains(
+            "It explains 1 fixture: `Tests/sol4_start_blank_on_last_cell_row_parity.inp`."
+        ),
+        "{feedback}"
+    );
+    assert!(!feedback.contains("The smallest:"), "{feedback}");
     assert!(feedback.contains("Why (the parity rule at work on this input):"));
     assert!(feedback.contains("even side, so the blank's row counts"));
     assert!(feedback.contains("1 fixture is not shown here"));
@@ -643,4 +650,70 @@ fn the_gradescope_zip_holds_what_the_autograder_builds_from_and_no_more() {
         needed.len()
     );
     assert!(fs::metadata(&zip).unwrap().len() < 8 << 20);
+}
+
+/// Each of `programs` (a name, and the macros `checker.c` is built with)
+/// a submission of a class graded on `fixtures` of `Tests/` into its
+/// `grades`.
+fn graded_class(name: &str, fixtures: &[&str], programs: &[(&str, &str)]) -> Scratch {
+    let dir = common::class_folder(&format!("marks-{name}"), fixtures, programs);
+    common::grade_failing(
+        &dir,
+        &["grade-all", "--timeout", "10", "--grades", "grades", "subs"],
+    );
+    dir
+}
+
+#[test]
+fn the_feedback_claims_only_what_was_done_and_shows_every_byte_of_an_input() {
+    let grades = graded_class(
+        "claims",
+        &[
+            "bad_empty_input.inp",
+            "bad_tile_zero.inp",
+            "bad_two_blanks.inp",
+            "sol4_assignment_example.inp",
+            "sol7_no_final_newline.inp",
+            "sol4_goal_blank_centre_tabs.inp",
+        ],
+        &[
+            ("stderr", "#define ERRORS_TO_STDERR\n"),
+            ("trailing", "#define REJECT_TRAILING\n"),
+            ("newline", "#define NEED_NEWLINE\n"),
+        ],
+    );
+    let read = |name: &str| fs::read_to_string(grades.join("grades").join(name)).unwrap();
+    // No experiment exists for ERROR ON STDERR: none is claimed; what the
+    // failures share is said instead.
+    let stderr = read("stderr.feedback.md");
+    assert!(
+        stderr.contains("### ERROR ON STDERR on 3 fixtures\n\nWhat they share: each wrote its message on stderr and nothing on stdout (the assignment asks for the message on stdout); exit status 1 each time.\n\nThe smallest: `Tests/bad_empty_input.inp`"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("tried"), "{stderr}");
+    assert!(!stderr.contains("No single cause"), "{stderr}");
+    // The spaces at a line's end and a last line without its newline are
+    // shown, in the experiment's input as in a fixture's.
+    let trailing = read("trailing.feedback.md");
+    assert!(
+        trailing.contains("Cause, confirmed by experiment: a valid input with blanks at the end of a line is rejected."),
+        "{trailing}"
+    );
+    assert!(
+        trailing.contains(" b␣\n") || trailing.contains("␣\n    "),
+        "{trailing}"
+    );
+    assert!(
+        trailing.contains("Shown as: ␣ a space at the start or the end of a line."),
+        "{trailing}"
+    );
+    let newline = read("newline.feedback.md");
+    assert!(
+        newline.contains("Cause, confirmed by experiment: a valid input with no newline after the goal line is rejected."),
+        "{newline}"
+    );
+    assert!(
+        newline.contains("The last line ends without a newline."),
+        "{newline}"
+    );
 }

@@ -25,7 +25,7 @@
 
 use crate::common;
 
-use common::{grader_bin, repo, skip, Scratch};
+use common::{repo, skip, Scratch};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -79,16 +79,9 @@ fn graded() -> &'static Path {
             fs::create_dir_all(&sub).unwrap();
             fs::write(sub.join("puzzle.c"), format!("{prelude}{checker}")).unwrap();
         }
-        let out = Command::new(grader_bin())
-            .args(["grade-all", "--timeout", "5", "--jobs", "2", "subs"])
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(1),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        common::grade_failing(
+            &dir,
+            &["grade-all", "--timeout", "5", "--jobs", "2", "subs"],
         );
         dir
     })
@@ -969,6 +962,7 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
         updated: "2026-11-27T21:31:05Z".into(),
         complete: true,
         fixtures: Vec::new(),
+        terms: Vec::new(),
         gradebook: None,
     };
     write_summary_files(&grades, &manifest, &records, None).unwrap();
@@ -1090,16 +1084,21 @@ fn regrading(records: &[puzzle_grade::Record]) -> puzzle_grade::Comparison {
                     fixture: "Tests/sol257_inversions_2181136127_overflow_signed_int.inp".into(),
                     old: Some("WRONG VERDICT".into()),
                     new: Some("TIMEOUT".into()),
+                    why: vec!["its time limit 10 s → 20 s".into()],
                 },
                 FixtureChange {
                     fixture: "Tests/sol7_no_final_newline.inp".into(),
                     old: Some("TIMEOUT".into()),
                     new: Some("MEMORY LIMIT".into()),
+                    why: vec!["its bytes changed".into()],
                 },
             ],
             reasons: vec![
-                Reason::Fixtures(vec![format!("Tests/sol7_no_final_newline.inp ({digests})")]),
-                Reason::Options(vec!["no --timeout → --timeout 20".into()]),
+                Reason::Fixtures(vec!["Tests/sol7_no_final_newline.inp".into()]),
+                Reason::Limits(vec![
+                    "10 s → 20 s: Tests/sol257_inversions_2181136127_overflow_signed_int.inp"
+                        .into(),
+                ]),
             ],
         })
         .collect();
@@ -1222,6 +1221,7 @@ fn summaries_of_2000_submissions() {
         updated: "2026-11-27T21:31:05Z".into(),
         complete: true,
         fixtures: Vec::new(),
+        terms: Vec::new(),
         gradebook: None,
     };
     let refs: Vec<&Record> = records.iter().collect();

@@ -1,8 +1,9 @@
 //! What a fixture's bytes show ([`Shape`]: the side, the longest line, the
 //! inversions, where the blank is, the kinds of token and separator), which
 //! says which causes may explain a failing fixture; and a cause an
-//! experiment on the program confirmed ([`Confirmed`]), which the report,
-//! the feedback and the class page name. No cause is ever named from what
+//! experiment on the program confirmed ([`Confirmed`]; all that the
+//! experiments found: [`Experiments`]), which the report, the feedback and
+//! the class page name. No cause is ever named from what
 //! failing fixtures share alone (`probing/experiment.rs`).
 
 use crate::judging::judge::Class;
@@ -15,10 +16,12 @@ use puzzle::input::read_puzzle;
 pub enum Kind {
     /// A tab between tokens or at a line's end.
     Tab,
-    /// Two or more blanks in a row between tokens.
+    /// Two or more blanks in a row between two tokens.
     BlankRun,
-    /// Blanks at the start or the end of a line.
-    EdgeBlanks,
+    /// Blanks at the start of a line.
+    LeadingBlanks,
+    /// Blanks at the end of a line (before its `\r`, if any).
+    TrailingBlanks,
     /// A `\r` (CRLF line ends).
     CarriageReturn,
     /// No newline after the last line.
@@ -64,6 +67,20 @@ pub struct Confirmed {
     pub fixtures: Vec<usize>,
     /// The smallest input of the experiment that showed it.
     pub smallest: Option<Vec<u8>>,
+}
+
+/// What the experiments on one program found: the causes confirmed, and
+/// the failing fixtures that a candidate cause was tried for, whether it
+/// was confirmed or not (a fixture of a class without candidates, or
+/// whose feature no candidate has, or whose candidates the budget left
+/// untried, is not among them: nothing was tried for it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Experiments {
+    /// The causes confirmed.
+    pub confirmed: Vec<Confirmed>,
+    /// The failing fixtures (indices into the grading's fixtures) a
+    /// candidate was tried for.
+    pub tried: Vec<usize>,
 }
 
 /// Where a board's blank is, in a board of its side.
@@ -176,10 +193,19 @@ fn kinds_of(bytes: &[u8], all: &[&[u8]]) -> u32 {
         if line.contains(&b'\t') {
             note(Kind::Tab);
         }
-        if line.first().is_some_and(is_blank) || line.last().is_some_and(is_blank) {
-            note(Kind::EdgeBlanks);
+        if line.first().is_some_and(is_blank) {
+            note(Kind::LeadingBlanks);
         }
-        if line.windows(2).any(|w| is_blank(&w[0]) && is_blank(&w[1])) {
+        if line.last().is_some_and(is_blank) {
+            note(Kind::TrailingBlanks);
+        }
+        let first = line.iter().position(|b| !is_blank(b)).unwrap_or(0);
+        let last = line.iter().rposition(|b| !is_blank(b)).map_or(0, |l| l + 1);
+        let between = &line[first..last.max(first)];
+        if between
+            .windows(2)
+            .any(|w| is_blank(&w[0]) && is_blank(&w[1]))
+        {
             note(Kind::BlankRun);
         }
         for token in tokens(line) {
@@ -264,7 +290,8 @@ mod tests {
                 Kind::BlankLine,
                 Kind::ExtraLine,
                 Kind::Tab,
-                Kind::EdgeBlanks,
+                Kind::LeadingBlanks,
+                Kind::TrailingBlanks,
                 Kind::BlankRun,
             ]
             .into_iter()
@@ -277,7 +304,11 @@ mod tests {
         );
         assert_eq!(
             kinds(b" 1  2 3 b\r\n1 2 3 b\r\n"),
-            [Kind::CarriageReturn, Kind::EdgeBlanks, Kind::BlankRun]
+            [Kind::CarriageReturn, Kind::LeadingBlanks, Kind::BlankRun]
+        );
+        assert_eq!(
+            kinds(b"1 2 3 b  \r\n1 2 3 b\n"),
+            [Kind::CarriageReturn, Kind::TrailingBlanks]
         );
         assert_eq!(kinds(b"4294967297 2 3 b\n1 2 3 b\n"), [Kind::HugeNumber]);
         assert_eq!(kinds(b"4294967295 2 3 b\n"), []);

@@ -29,12 +29,14 @@ const SHOWN: usize = 10;
 /// How many fixture names a group of faults names besides its smallest.
 const NAMED: usize = 3;
 
-/// Up to `n` lines of `text`, each cut at 100 characters, indented as code.
-fn excerpt(text: &[u8], n: usize) -> String {
+/// Up to `n` lines of `text`, each cut at 100 bytes and written by `show`
+/// (the line's first 100 bytes, and whether that is all of it), indented
+/// as code, `...` where cut.
+fn excerpt_with(text: &[u8], n: usize, show: &mut dyn FnMut(&[u8], bool) -> String) -> String {
     let mut out = String::new();
     let all = lines(text);
     for line in all.iter().take(n) {
-        let shown = crate::shared::text::shown(&line[..line.len().min(100)]);
+        let shown = show(&line[..line.len().min(100)], line.len() <= 100);
         let _ = writeln!(
             out,
             "    {shown}{}",
@@ -48,6 +50,185 @@ fn excerpt(text: &[u8], n: usize) -> String {
         out.push_str("    (nothing)\n");
     }
     out
+}
+
+/// Up to `n` lines of `text`, each cut at 100 characters, indented as code.
+fn excerpt(text: &[u8], n: usize) -> String {
+    excerpt_with(text, n, &mut |cut, _| crate::shared::text::shown(cut))
+}
+
+/// Up to `n` lines of the input `text`, each cut at 100 bytes, indented
+/// as code, with every byte a reader could not see made visible: a space
+/// at the start or the end of a line as `␣`, a tab, a carriage return, a
+/// NUL, a vertical tab and a form feed as `\t`, `\r`, `\0`, `\v`, `\f`,
+/// a backslash as `\\`, any other byte that is not printable ASCII as
+/// `\xNN`, an empty line as `(empty line)`; then a line saying which of
+/// these it shows, and whether the last line has no newline.
+fn input_excerpt(text: &[u8], n: usize) -> String {
+    let mut used: Vec<&str> = Vec::new();
+    let mut out = excerpt_with(text, n, &mut |cut, whole| {
+        let mut note = |what: &'static str| {
+            if !used.contains(&what) {
+                used.push(what);
+            }
+        };
+        let lead = cut.iter().take_while(|&&b| b == b' ').count();
+        let trail = if whole {
+            cut[lead..].iter().rev().take_while(|&&b| b == b' ').count()
+        } else {
+            0
+        };
+        let mut shown = String::new();
+        for (k, &byte) in cut.iter().enumerate() {
+            let escape = match byte {
+                b' ' if k < lead || k >= cut.len() - trail => {
+                    note("␣ a space at the start or the end of a line");
+                    shown.push('␣');
+                    continue;
+                }
+                b'\t' => ("\\t", "\\t a tab"),
+                b'\r' => ("\\r", "\\r a carriage return"),
+                0 => ("\\0", "\\0 a NUL byte"),
+                0x0b => ("\\v", "\\v a vertical tab"),
+                0x0c => ("\\f", "\\f a form feed"),
+                b'\\' => ("\\\\", "\\\\ a backslash"),
+                b' '..=b'~' => {
+                    shown.push(byte as char);
+                    continue;
+                }
+                _ => {
+                    note("\\xNN the byte of that value (not printable ASCII)");
+                    let _ = write!(shown, "\\x{byte:02x}");
+                    continue;
+                }
+            };
+            note(escape.1);
+            shown.push_str(escape.0);
+        }
+        if cut.is_empty() {
+            note("(empty line) a line with nothing on it");
+            shown.push_str("(empty line)");
+        }
+        shown
+    });
+    let unended = !text.is_empty() && !text.ends_with(b"\n");
+    if !used.is_empty() || unended {
+        out.push('\n');
+        if !used.is_empty() {
+            let _ = write!(out, "Shown as: {}.", used.join("; "));
+        }
+        if unended {
+            if !used.is_empty() {
+                out.push(' ');
+            }
+            out.push_str("The last line ends without a newline.");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The exit status a report's text of a run gives (`exit status 3`).
+fn exit_status(text: &str) -> Option<String> {
+    let (_, rest) = text.split_once("exit status ")?;
+    let digits: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    (!digits.is_empty()).then_some(digits)
+}
+
+/// What the failures of `class` share, from their report `texts`: one
+/// stream, one message, one exit status, one limit or signal, in words;
+/// none when they share nothing worth saying, or for the classes whose
+/// failures experiments explain (WRONG VERDICT, MISSED ERROR, FALSE ERROR:
+/// what is said of those is their causes).
+fn what_they_share(class: Class, texts: &[&str]) -> Option<String> {
+    let same = |f: &dyn Fn(&str) -> Option<String>| -> Option<String> {
+        let first = f(texts.first()?)?;
+        texts
+            .iter()
+            .all(|t| f(t).as_ref() == Some(&first))
+            .then_some(first)
+    };
+    let between = |from: &'static str, to: &'static str| {
+        move |t: &str| -> Option<String> {
+            let (_, rest) = t.split_once(from)?;
+            Some(rest.split_once(to).map_or(rest, |(m, _)| m).to_string())
+        }
+    };
+    let status = same(&exit_status);
+    let mut facts: Vec<String> = Vec::new();
+    match class {
+        Class::WrongVerdict | Class::MissedError | Class::FalseError => return None,
+        Class::ErrorOnStderr => {
+            facts.push(
+                "each wrote its message on stderr and nothing on stdout (the assignment \
+                 asks for the message on stdout)"
+                    .into(),
+            );
+            if let Some(m) = same(&between("; stderr ", "\u{0}")) {
+                facts.push(format!("the same message each time, {m}"));
+            }
+            if let Some(s) = status {
+                facts.push(format!("exit status {s} each time"));
+            }
+        }
+        Class::WrongExitStatus => {
+            let after = same(&|t: &str| {
+                Some(if t.contains(" after the verdict ") {
+                    "its verdict".to_string()
+                } else {
+                    "its error message".to_string()
+                })
+            });
+            match (status, after) {
+                (Some(s), Some(a)) => facts.push(format!("each exited with status {s} after {a}")),
+                (Some(s), None) => facts.push(format!("each exited with status {s}")),
+                (None, Some(a)) => {
+                    facts.push(format!("each exited with the wrong status after {a}"))
+                }
+                (None, None) => {}
+            }
+            if let Some(m) = same(&between(" after ", ", expected")) {
+                facts.push(format!("the same output each time, {m}"));
+            }
+        }
+        Class::NoMessage => {
+            facts.push(
+                "each rejected the input without a word on stdout or stderr (the assignment \
+                 asks for a message on stdout)"
+                    .into(),
+            );
+            if let Some(s) = status {
+                facts.push(format!("exit status {s} each time"));
+            }
+        }
+        Class::Timeout => facts.push(match same(&between("still running after ", ";")) {
+            Some(limit) => {
+                format!("each was still running at its time limit of {limit}, and was killed")
+            }
+            None => "each was still running at its time limit, and was killed".into(),
+        }),
+        Class::MemoryLimit => facts.push(match same(&between("memory limit (", " ")) {
+            Some(limit) => format!("each was stopped by the memory limit of {limit} MiB"),
+            None => "each was stopped by the memory limit".into(),
+        }),
+        Class::ProcessLimit => facts.push("each was stopped by the process limit".into()),
+        Class::Crash => {
+            if let Some(signal) = same(&between("killed by signal ", ";")) {
+                facts.push(format!("each was killed by signal {signal}"));
+            } else if let Some(text) = same(&|t: &str| Some(t.to_string())) {
+                facts.push(format!("each the same: {text}"));
+            }
+        }
+        _ => {
+            if let Some(text) = same(&|t: &str| Some(t.to_string())) {
+                facts.push(format!("each the same: {text}"));
+            }
+        }
+    }
+    (!facts.is_empty()).then(|| facts.join("; "))
 }
 
 /// `n` and a noun, `s` added unless `n` is 1.
@@ -95,6 +276,7 @@ pub fn feedback(
         shown: &shown,
         bytes,
         causes: found.causes,
+        tried: found.tried,
     };
     if !faults.write(&mut out) {
         out.push_str("## Faults\n\nNone among the fixtures shown here.\n\n");
@@ -109,6 +291,10 @@ pub fn feedback(
 pub struct Found<'a> {
     /// The causes experiments confirmed.
     pub causes: &'a [Confirmed],
+    /// The failing fixtures a candidate cause was tried for (see
+    /// `cause::Experiments`): only of those does the feedback say that
+    /// causes were tried.
+    pub tried: &'a [usize],
     /// For each fixture (in their order), what its runs said when they
     /// disagreed (FLAKY); empty: none did.
     pub flaky: &'a [Option<String>],
@@ -182,6 +368,8 @@ struct Faults<'a> {
     bytes: &'a dyn Fn(&Fixture) -> Vec<u8>,
     /// The causes experiments confirmed.
     causes: &'a [Confirmed],
+    /// The failing fixtures a candidate cause was tried for.
+    tried: &'a [usize],
 }
 
 /// Whether `judgement` is a fault of `class`.
@@ -214,8 +402,11 @@ impl Faults<'_> {
         any_fault
     }
 
-    /// Writes the fixtures `group` of `class`: how many, the cause they
-    /// share, the smallest in full, then a few other names.
+    /// Writes the fixtures `group` of `class`: how many, the causes
+    /// confirmed and the fixtures each explains, then of the fixtures no
+    /// cause explains what was tried (or, for a class without experiments,
+    /// what their failures share), the smallest in full and a few other
+    /// names.
     fn write_group(&mut self, out: &mut String, class: Class, group: &[usize]) {
         let _ = writeln!(
             out,
@@ -223,13 +414,22 @@ impl Faults<'_> {
             class.name(),
             count(group.len(), "fixture")
         );
-        self.write_causes(out, class, group);
+        let explained = self.write_causes(out, class, group);
         let fixtures = self.fixtures;
-        let Some(&smallest) = group.iter().min_by_key(|&&i| fixtures[i].size) else {
+        let rest: Vec<usize> = group
+            .iter()
+            .copied()
+            .filter(|i| !explained.contains(i))
+            .collect();
+        if rest.is_empty() {
+            return;
+        }
+        self.write_unexplained(out, class, &rest, !explained.is_empty());
+        let Some(&smallest) = rest.iter().min_by_key(|&&i| fixtures[i].size) else {
             return;
         };
-        self.write_smallest(out, class, smallest);
-        let others: Vec<&str> = group
+        self.write_smallest(out, class, smallest, !explained.is_empty());
+        let others: Vec<&str> = rest
             .iter()
             .filter(|&&i| i != smallest)
             .map(|&i| fixtures[i].shown.as_str())
@@ -240,15 +440,15 @@ impl Faults<'_> {
     }
 
     /// Writes the causes experiments confirmed for the fixtures `group` of
-    /// `class`, each with its evidence and smallest input, and says so
-    /// when none explains some of them: a cause is never guessed.
-    fn write_causes(&self, out: &mut String, class: Class, group: &[usize]) {
+    /// `class`, each with its evidence, its smallest input and the
+    /// fixtures it explains; those fixtures.
+    fn write_causes(&self, out: &mut String, class: Class, group: &[usize]) -> Vec<usize> {
         let mut explained: Vec<usize> = Vec::new();
         for cause in self.causes.iter().filter(|c| c.class == class) {
             let here: Vec<usize> = group
                 .iter()
                 .copied()
-                .filter(|i| cause.fixtures.contains(i))
+                .filter(|i| cause.fixtures.contains(i) && !explained.contains(i))
                 .collect();
             if here.is_empty() {
                 continue;
@@ -264,47 +464,96 @@ impl Faults<'_> {
                 let _ = writeln!(
                     out,
                     "The smallest such input of the experiment:\n\n{}",
-                    excerpt(input, 4)
+                    input_excerpt(input, 4)
                 );
+                if class == Class::WrongVerdict {
+                    write_rule(out, input);
+                }
             }
-            if here.len() < group.len() {
-                let names: Vec<&str> = here
+            let names: Vec<&str> = here
+                .iter()
+                .map(|&i| self.fixtures[i].shown.as_str())
+                .collect();
+            let _ = writeln!(
+                out,
+                "It explains {}: {}.\n",
+                if here.len() == group.len() && here.len() > 1 {
+                    format!("all {}", here.len())
+                } else {
+                    count(here.len(), "fixture")
+                },
+                a_few(&names)
+            );
+        }
+        explained
+    }
+
+    /// Writes what is known of the fixtures `rest` of `class` that no cause
+    /// explains (the `others` when some cause explained the rest of the
+    /// group): that the candidate causes tried on the program explain
+    /// none of those they were tried for; for a class without experiments,
+    /// what the failures share. Never that something was tried that was
+    /// not.
+    fn write_unexplained(&self, out: &mut String, class: Class, rest: &[usize], others: bool) {
+        let tried: Vec<usize> = rest
+            .iter()
+            .copied()
+            .filter(|i| self.tried.contains(i))
+            .collect();
+        if !tried.is_empty() {
+            let which = if tried.len() == rest.len() {
+                match (others, rest.len()) {
+                    (true, 1) => "the other fixture".to_string(),
+                    (true, n) => format!("the other {n} fixtures"),
+                    (false, 1) => "this fixture".to_string(),
+                    (false, _) => "these fixtures".to_string(),
+                }
+            } else {
+                let names: Vec<&str> = tried
                     .iter()
                     .map(|&i| self.fixtures[i].shown.as_str())
                     .collect();
-                let _ = writeln!(out, "It explains {}.\n", a_few(&names));
-            }
-        }
-        let rest: Vec<&str> = group
-            .iter()
-            .filter(|i| !explained.contains(i))
-            .map(|&i| self.fixtures[i].shown.as_str())
-            .collect();
-        if rest.is_empty() {
-            return;
-        }
-        if explained.is_empty() {
-            out.push_str(
-                "No single cause was found: the grader tried the usual causes of this \
-                 fault on your program, and none of them explains these fixtures.\n\n",
-            );
-        } else {
+                a_few(&names)
+            };
             let _ = writeln!(
                 out,
-                "No single cause was found for the others: {}.\n",
-                a_few(&rest)
+                "No single cause was found for {which}: of the causes the grader tried on \
+                 your program, none explains {}.\n",
+                if tried.len() == 1 { "it" } else { "them" }
             );
+        }
+        if rest.len() > 1 {
+            let texts: Vec<&str> = rest
+                .iter()
+                .filter_map(|&i| match self.judgements[i] {
+                    Judgement::Noted(_, text) => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            if let Some(shared) = what_they_share(class, &texts) {
+                let _ = writeln!(
+                    out,
+                    "What {} share: {shared}.\n",
+                    if others { "the others" } else { "they" }
+                );
+            }
         }
     }
 
-    /// Writes the fixture `smallest` of `class`: its input, the expected
-    /// output, what the program did and, for a wrong verdict, the parity
-    /// rule at work.
-    fn write_smallest(&self, out: &mut String, class: Class, smallest: usize) {
+    /// Writes the fixture `smallest` of `class` (of the `others`, those
+    /// no cause explains): its input, the expected output, what the
+    /// program did and, for a wrong verdict, the parity rule at work.
+    fn write_smallest(&self, out: &mut String, class: Class, smallest: usize, others: bool) {
         let f = &self.fixtures[smallest];
-        let _ = writeln!(out, "The smallest: `{}` ({} bytes).\n", f.shown, f.size);
+        let _ = writeln!(
+            out,
+            "The smallest{}: `{}` ({} bytes).\n",
+            if others { " of the others" } else { "" },
+            f.shown,
+            f.size
+        );
         let input = (self.bytes)(f);
-        let _ = writeln!(out, "Its input:\n\n{}", excerpt(&input, 4));
+        let _ = writeln!(out, "Its input:\n\n{}", input_excerpt(&input, 4));
         let _ = writeln!(
             out,
             "Expected (the reference's output):\n\n{}",
@@ -314,16 +563,21 @@ impl Faults<'_> {
             let _ = writeln!(out, "What your program did: {text}\n");
         }
         if class == Class::WrongVerdict {
-            if let Ok(puzzle) = read_puzzle(&input[..]) {
-                let mut why = Vec::new();
-                if puzzle::write_explanation(&mut why, &puzzle).is_ok() {
-                    let _ = writeln!(
-                        out,
-                        "Why (the parity rule at work on this input):\n\n{}",
-                        excerpt(&why, 20)
-                    );
-                }
-            }
+            write_rule(out, &input);
+        }
+    }
+}
+
+/// Writes the parity rule at work on `input`, when it is a puzzle.
+fn write_rule(out: &mut String, input: &[u8]) {
+    if let Ok(puzzle) = read_puzzle(input) {
+        let mut why = Vec::new();
+        if puzzle::write_explanation(&mut why, &puzzle).is_ok() {
+            let _ = writeln!(
+                out,
+                "Why (the parity rule at work on this input):\n\n{}",
+                excerpt(&why, 20)
+            );
         }
     }
 }
@@ -518,13 +772,7 @@ mod tests {
         )
         .unwrap();
         let score = scheme.score(&fixtures, &graded);
-        let bytes = |f: &Fixture| {
-            INPUTS
-                .iter()
-                .find(|(n, _)| *n == f.shown)
-                .map(|(_, i)| i.to_vec())
-                .unwrap()
-        };
+        let bytes = |f: &Fixture| input_of(&INPUTS, f);
         let text = feedback(
             "ann",
             &fixtures,
@@ -540,6 +788,7 @@ mod tests {
                     fixtures: vec![0, 1],
                     smallest: Some(b"1 2 3 b\n1 2 b 3\n".to_vec()),
                 }],
+                tried: &[0, 1, 2, 3, 4, 5],
                 flaky: &[Some(
                     "TIMEOUT in run 1, passed in run 2; marked as the runs that finished".into(),
                 )],
@@ -568,23 +817,36 @@ mod tests {
         assert!(!text.contains("late"), "{text}");
         assert!(text.contains("1 fixture is not shown here"), "{text}");
         // The cause confirmed, its evidence and the fixtures it explains;
-        // the others said to have none.
+        // the others said to have none, of those tried.
         assert!(text.contains(
             "Cause, confirmed by experiment: on boards of an even side the blank's row is not counted.\n\n\
              The grader tried it on your program: with X, 10 of 10 inputs failed so; with Y, 0 of 10.\n"
         ), "{text}");
         assert!(
-            text.contains("No single cause was found for the others: "),
+            text.contains("It explains 2 fixtures: `Tests/sol2_a.inp`, `Tests/sol2_b.inp`.\n"),
             "{text}"
         );
-        // The smallest, its input, expected output and the rule written out;
-        // then three more names and how many more.
-        assert!(text.contains("The smallest: `Tests/sol2_a.inp` (16 bytes)."));
+        assert!(
+            text.contains("No single cause was found for the other 4 fixtures: of the causes the grader tried on your program, none explains them.\n"),
+            "{text}"
+        );
+        // The smallest of those the cause does not explain, its input,
+        // expected output and the rule written out; then the other names
+        // of those, never one the cause explains.
+        assert!(
+            text.contains("The smallest of the others: `Tests/unsol2_d.inp` (16 bytes)."),
+            "{text}"
+        );
         assert!(text.contains("Why (the parity rule at work on this input):"));
         assert!(text.contains("even side, so the blank's row counts"));
-        assert!(text.contains(
-            "Also: `Tests/sol2_b.inp`, `Tests/sol4_c.inp`, `Tests/unsol2_d.inp` and 2 more."
-        ));
+        assert!(
+            text.contains(
+                "Also: `Tests/sol4_c.inp`, `Tests/unsol2_e.inp`, `Tests/unsol2_f.inp`.\n"
+            ),
+            "{text}"
+        );
+        assert_eq!(text.matches("Tests/sol2_a.inp").count(), 2, "{text}");
+        assert_eq!(text.matches("Tests/sol2_b.inp").count(), 1, "{text}");
         // Nothing the student does not have.
         for never in [
             "./puzzle",
@@ -596,6 +858,114 @@ mod tests {
         ] {
             assert!(!text.contains(never), "{never} in {text}");
         }
+    }
+
+    /// The input of `f`, one of `inputs` (by shown name, with its bytes).
+    fn input_of(inputs: &[(&str, &[u8])], f: &Fixture) -> Vec<u8> {
+        inputs
+            .iter()
+            .find(|(n, _)| *n == f.shown)
+            .map(|(_, i)| i.to_vec())
+            .unwrap()
+    }
+
+    /// The feedback of `judgements` on the fixtures `inputs`, all shown,
+    /// with no cause and the fixtures `tried`.
+    fn plain_feedback(
+        inputs: &[(&str, &[u8])],
+        judgements: &[Judgement],
+        tried: &[usize],
+    ) -> String {
+        let fixtures: Vec<Fixture> = inputs.iter().map(|(n, i)| fixture(n, i)).collect();
+        let judgements: Vec<&Judgement> = judgements.iter().collect();
+        let bytes = |f: &Fixture| input_of(inputs, f);
+        feedback(
+            "ann",
+            &fixtures,
+            &judgements,
+            None,
+            &|_| Visibility::Visible,
+            &bytes,
+            Found {
+                causes: &[],
+                tried,
+                flaky: &[],
+            },
+        )
+    }
+
+    #[test]
+    fn a_class_without_experiments_is_told_what_its_failures_share_never_that_causes_were_tried() {
+        let stderr = |m: &str| {
+            Judgement::Noted(
+                Class::ErrorOnStderr,
+                format!("nothing on stdout (exit status 1); stderr '{m}'"),
+            )
+        };
+        let status = |s: i32, m: &str| {
+            Judgement::Noted(
+                Class::WrongExitStatus,
+                format!("exit status {s} after '{m}', expected EXIT_FAILURE (1)"),
+            )
+        };
+        let inputs: [(&str, &[u8]); 5] = [
+            ("Tests/bad_a.inp", b"1 2 3 x\n1 2 3 b\n"),
+            ("Tests/bad_b.inp", b"1 2 3 3\n1 2 3 b\n"),
+            ("Tests/bad_c.inp", b"1 2 3 0\n1 2 3 b\n"),
+            ("Tests/bad_d.inp", b"1 2 3 9\n1 2 3 b\n"),
+            ("Tests/bad_e.inp", b"1 2 b\n1 2 3 b\n"),
+        ];
+        let missed = Judgement::Noted(
+            Class::MissedError,
+            "accepted it: 'solvable' (exit status 0), expected an error".into(),
+        );
+        let text = plain_feedback(
+            &inputs,
+            &[
+                stderr("Invalid input"),
+                stderr("Invalid input"),
+                status(0, "bad tile"),
+                status(0, "bad size"),
+                missed,
+            ],
+            &[],
+        );
+        assert!(
+            text.contains("### ERROR ON STDERR on 2 fixtures\n\nWhat they share: each wrote its message on stderr and nothing on stdout (the assignment asks for the message on stdout); the same message each time, 'Invalid input'; exit status 1 each time.\n\nThe smallest: `Tests/bad_a.inp`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("### WRONG EXIT STATUS on 2 fixtures\n\nWhat they share: each exited with status 0 after its error message.\n"),
+            "{text}"
+        );
+        // Nothing was tried, for any class: no word of it.
+        assert!(!text.contains("tried"), "{text}");
+        assert!(!text.contains("No single cause"), "{text}");
+        assert!(
+            text.contains("### MISSED ERROR on 1 fixture\n\nThe smallest: `Tests/bad_e.inp`"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_input_shows_every_byte_a_reader_could_not_see() {
+        assert_eq!(
+            input_excerpt(b"1 2 3 b \n1 2 3 b", 4),
+            "    1 2 3 b␣\n    1 2 3 b\n\nShown as: ␣ a space at the start or the end of a line. \
+             The last line ends without a newline.\n"
+        );
+        assert_eq!(
+            input_excerpt(b"  1\t2\x0b3 b\r\n\n1 2\x003 \xc3\xa9\\\n", 4),
+            "    ␣␣1\\t2\\v3 b\\r\n    (empty line)\n    1 2\\03 \\xc3\\xa9\\\\\n\n\
+             Shown as: ␣ a space at the start or the end of a line; \\t a tab; \\v a vertical tab; \
+             \\r a carriage return; (empty line) a line with nothing on it; \\0 a NUL byte; \
+             \\xNN the byte of that value (not printable ASCII); \\\\ a backslash.\n"
+        );
+        // Spaces between tokens are seen: left as they are.
+        assert_eq!(input_excerpt(b"1  2 3 b\n", 4), "    1  2 3 b\n");
+        // A line cut at 100 bytes: its end is not shown, nor marked.
+        let long = format!("{} \n", "1 ".repeat(60));
+        assert!(!input_excerpt(long.as_bytes(), 4).contains('␣'));
     }
 
     #[test]

@@ -13,7 +13,7 @@
 use crate::engine::{grade_program, Settings};
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::Graded;
-use crate::marking::cause::Confirmed;
+use crate::marking::cause::Experiments;
 use crate::marking::marks::Score;
 use crate::marking::report::{write_marked_report, Counts};
 use crate::probing::{experiment, fuzz};
@@ -50,8 +50,9 @@ pub struct Grade<'a> {
 pub struct GradedProgram {
     /// Fixture by fixture, in the fixtures' order.
     pub graded: Vec<Graded>,
-    /// The causes experiments confirmed.
-    pub causes: Vec<Confirmed>,
+    /// What the experiments on causes found: the causes confirmed, and
+    /// the fixtures a cause was tried for.
+    pub causes: Experiments,
     /// Faults the fuzzer found, when it ran.
     pub fuzzed: Option<usize>,
     /// The marks.
@@ -126,7 +127,7 @@ impl Grade<'_> {
             settings.strict,
             &transcript,
             &score,
-            &causes,
+            &causes.confirmed,
         )?;
         Ok(GradedProgram {
             graded,

@@ -337,6 +337,7 @@ fn write_merged(
         updated: utc_now(),
         complete,
         fixtures: gradings[0].manifest.fixtures.clone(),
+        terms: gradings[0].manifest.terms.clone(),
         gradebook: gradings[0].manifest.gradebook.clone(),
     };
     let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();

@@ -71,6 +71,10 @@ pub enum Fault {
     /// A tile `t` written `t + 2^32`: read into 32 bits, the board is valid
     /// (not in [`Fault::ALL`], likewise).
     Wraps,
+    /// A tile written over with a run of 20 to 60 digits, past what 64
+    /// bits hold, as the fixtures' huge numbers are (not in [`Fault::ALL`],
+    /// likewise).
+    Overlong,
     /// A tile `t` written with other characters after its digits (`t.5`,
     /// `ta`): `atoi` or `%d` reads its digits alone (not in
     /// [`Fault::ALL`], likewise).
@@ -499,6 +503,18 @@ fn break_tokens(fault: Fault, tokens: &mut Vec<Vec<u8>>, side: usize, rng: &mut 
             let i = tile_at(rng);
             let wraps = number(&tokens[i]).unwrap_or(1) + (1u128 << 32);
             tokens[i] = wraps.to_string().into_bytes();
+        }
+        Fault::Overlong => {
+            let i = tile_at(rng);
+            let len = 20 + rng.index(41);
+            let mut digits = vec![b'9'; len];
+            // A run of one digit, as the fixtures have it, or of any.
+            if rng.below(2) == 0 {
+                for d in digits.iter_mut().skip(1) {
+                    *d = b'0' + rng.index(10) as u8;
+                }
+            }
+            tokens[i] = digits;
         }
         Fault::Huge => {
             let i = tile_at(rng);

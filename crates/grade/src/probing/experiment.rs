@@ -24,7 +24,8 @@ use super::shrink::Case;
 use crate::engine::Settings;
 use crate::judging::fixture::{Category, Fixture};
 use crate::judging::judge::{Class, Graded, Judgement};
-use crate::marking::cause::{Confirmed, Kind as Form, Shape};
+use crate::judging::open_choice::lenient_reading;
+use crate::marking::cause::{Confirmed, Experiments, Kind as Form, Shape};
 use puzzle::board_adt::Board;
 use puzzle::input::read_puzzle;
 use puzzle::{mix, standard_cells, SplitMix64};
@@ -47,6 +48,8 @@ pub const WITHOUT_AT_MOST: usize = 1;
 pub enum Suspect {
     /// Any bad input at all is answered (MISSED ERROR).
     AllBad,
+    /// Any valid input at all is rejected (FALSE ERROR).
+    AllValid,
     /// Even sides, the blanks' rows of the two boards of different parity:
     /// the blank's row not counted.
     RowIgnored,
@@ -66,7 +69,10 @@ pub enum Suspect {
     OtherGoal,
     /// 2^31 inversions or more: a 32-bit counter.
     Overflow,
-    /// A line over this many bytes: a fixed line buffer.
+    /// A line over this many bytes: a fixed line buffer. Its inputs are
+    /// long with tokens, as the fixtures' long lines are: boards of the
+    /// smallest sides whose lines are over it, and without it boards of the
+    /// largest sides whose lines, with their newline, fit in it.
     LongLine(usize),
     /// A bad input of this fault.
     Fault(Fault),
@@ -75,10 +81,17 @@ pub enum Suspect {
 }
 
 /// The faults looked at, with their words.
-const FAULTS: [(Fault, &str); 16] = [
+const FAULTS: [(Fault, &str); 17] = [
+    // Before the huge numbers, which are of N*N or more too: a program
+    // that checks no range is told so, not that 32 bits wrap.
+    (Fault::OutOfRange, "a number of N*N or more"),
     (
         Fault::Huge,
         "a number of 2^32 or more (read into 32 bits it wraps around to a tile: read the digits, or check the range before converting)",
+    ),
+    (
+        Fault::Overlong,
+        "a number of 20 digits or more, past what 64 bits hold (atoi, strtol and %d give -1 or the largest long for it: count its digits, or check strtol's ERANGE)",
     ),
     (
         Fault::SpaceLike,
@@ -92,7 +105,6 @@ const FAULTS: [(Fault, &str); 16] = [
     (Fault::Negative, "a negative number"),
     (Fault::NonNumber, "a token that is neither a number nor b"),
     (Fault::Zero, "the number 0, which is no tile"),
-    (Fault::OutOfRange, "a number of N*N or more"),
     (Fault::Duplicate, "a tile that occurs twice"),
     (Fault::TwoBlanks, "a board with two blanks"),
     (Fault::NoBlank, "a board without a blank"),
@@ -104,17 +116,43 @@ const FAULTS: [(Fault, &str); 16] = [
 ];
 
 /// The layouts looked at.
-const FORMS: [Form; 4] = [
+const FORMS: [Form; 5] = [
     Form::Tab,
     Form::BlankRun,
-    Form::EdgeBlanks,
+    Form::LeadingBlanks,
+    Form::TrailingBlanks,
     Form::NoFinalNewline,
 ];
+
+/// The line buffers looked for: the sizes programs give them.
+const LINE_BUFFERS: [usize; 8] = [128, 256, 512, 1024, 2048, 4096, 8192, 65536];
+
+/// The bytes of a line of a board of `side` written with single spaces
+/// (every board of a side has the same tokens, so the same length).
+fn line_bytes(side: usize) -> usize {
+    let cells = side * side;
+    let digits: usize = (1..cells).map(|t| t.to_string().len()).sum();
+    digits + 1 + (cells - 1)
+}
+
+/// The sides of [`Suspect::LongLine`]`(limit)`'s `i`-th input with the
+/// feature and without it: the smallest side whose lines are over `limit`
+/// (or the next), and the largest of the same parity whose lines and
+/// their newline fit in `limit - 1` bytes (what `fgets` reads whole).
+fn long_line_sides(limit: usize, i: usize) -> (usize, usize) {
+    let over = (2..).find(|&s| line_bytes(s) > limit).unwrap_or(2) + i % 2;
+    let fits = (2..)
+        .take_while(|&s| line_bytes(s) + 2 <= limit)
+        .last()
+        .unwrap_or(2);
+    let under = if fits % 2 == over % 2 { fits } else { fits - 1 };
+    (over, under.max(2))
+}
 
 impl Suspect {
     /// The suspects of `class`, in the order they are tried.
     fn of_class(class: Class) -> Vec<Suspect> {
-        let lines = [1024, 4096, 65536].map(Suspect::LongLine);
+        let lines = LINE_BUFFERS.map(Suspect::LongLine);
         let faults = FAULTS.iter().map(|(f, _)| Suspect::Fault(*f));
         let forms = FORMS.iter().map(|&f| Suspect::Form(f));
         match class {
@@ -134,11 +172,16 @@ impl Suspect {
                 .chain(faults)
                 .chain(lines)
                 .collect(),
-            Class::FalseError => [Suspect::TwoByTwo, Suspect::OddSide, Suspect::OtherGoal]
-                .into_iter()
-                .chain(forms)
-                .chain(lines)
-                .collect(),
+            Class::FalseError => [
+                Suspect::AllValid,
+                Suspect::TwoByTwo,
+                Suspect::OddSide,
+                Suspect::OtherGoal,
+            ]
+            .into_iter()
+            .chain(forms)
+            .chain(lines)
+            .collect(),
             Class::Crash => [Suspect::TwoByTwo, Suspect::OddSide, Suspect::OtherGoal]
                 .into_iter()
                 .chain(faults)
@@ -155,6 +198,7 @@ impl Suspect {
         let shape = Shape::of(bytes);
         match self {
             Suspect::AllBad => puzzle.is_err(),
+            Suspect::AllValid => puzzle.is_ok(),
             Suspect::Fault(fault) => puzzle.is_err() && faults_in(bytes).contains(&fault),
             Suspect::LongLine(limit) => shape.longest_line > limit,
             Suspect::TwoByTwo => shape.side == Some(2),
@@ -232,6 +276,28 @@ impl Suspect {
                 };
                 recipe(kind, 3 + i % 3, plain)
             }
+            Suspect::AllValid => {
+                // Of every side from 2 to 6, either goal, either verdict;
+                // without: bad inputs, which no FALSE ERROR can be.
+                let kind = if with {
+                    Kind::Valid {
+                        solvable,
+                        goal: if (i / 2).is_multiple_of(2) {
+                            Goal::Standard
+                        } else {
+                            Goal::Random
+                        },
+                        blank: super::case::Blank::Anywhere,
+                    }
+                } else {
+                    Kind::Bad {
+                        fault: FAULTS[i % FAULTS.len()].0,
+                        board: i % 2,
+                        plain: true,
+                    }
+                };
+                recipe(kind, 2 + i % 5, plain)
+            }
             Suspect::Fault(fault) => {
                 // A number past 2^32 that wraps to the very tile it stands
                 // for: a 32-bit read sees a valid board, not a tile twice.
@@ -269,24 +335,47 @@ impl Suspect {
                 recipe(kind, 3 + i % 3, plain)
             }
             Suspect::Form(form) => {
-                let mut layout = plain;
-                if with {
-                    match form {
-                        Form::Tab => layout.tabs = true,
-                        Form::BlankRun => layout.spaces = 2 + i % 3,
-                        Form::EdgeBlanks => layout.edges = true,
-                        _ => layout.final_newline = false,
+                // Each layout made alone: a tab is one byte between two
+                // tokens (no run of blanks), the blanks at a line's edge
+                // are spaces (no tab), on both lines.
+                let mut case = Case::new(Recipe {
+                    kind: valid,
+                    side: 3 + i % 3,
+                    seed: mix(seed ^ i as u64),
+                    layout: plain,
+                });
+                if with && form == Form::NoFinalNewline {
+                    case.doc.final_newline = false;
+                } else if with {
+                    let spaces = vec![b' '; 1 + i % 3];
+                    for line in case.doc.lines.iter_mut() {
+                        match form {
+                            Form::Tab => {
+                                for (k, sep) in line.seps.iter_mut().enumerate() {
+                                    if i.is_multiple_of(2)
+                                        || k.is_multiple_of(2)
+                                        || rng.below(2) == 0
+                                    {
+                                        *sep = b"\t".to_vec();
+                                    }
+                                }
+                            }
+                            Form::BlankRun => {
+                                for sep in line.seps.iter_mut() {
+                                    *sep = vec![b' '; 2 + i % 3];
+                                }
+                            }
+                            Form::LeadingBlanks => line.lead = spaces.clone(),
+                            Form::TrailingBlanks => line.trail = spaces.clone(),
+                            _ => {}
+                        }
                     }
                 }
-                recipe(valid, 3 + i % 3, layout)
+                case.bytes()
             }
             Suspect::LongLine(limit) => {
-                let mut layout = plain;
-                if with {
-                    layout.pad = limit + 16 + i;
-                    layout.pad_line = i % 2;
-                }
-                recipe(valid, 3 + i % 3, layout)
+                let (over, under) = long_line_sides(limit, i);
+                recipe(valid, if with { over } else { under }, plain)
             }
             Suspect::Overflow => {
                 // As the fixtures that catch it: a start of an odd count
@@ -356,12 +445,13 @@ impl Suspect {
     fn words(self, class: Class) -> String {
         let feature = match self {
             Suspect::AllBad => return "no bad input is rejected: every input is given a verdict".into(),
+            Suspect::AllValid => return "no valid input is accepted: every one is rejected, whatever its side and goal".into(),
             Suspect::RowIgnored => return "on boards of an even side the blank's row is not counted (the tutorial's rule: there the disorder plus the blank's row decides, for both boards)".into(),
             Suspect::LastColumn => return "on boards of an even side the blank's row is one too many when the blank is in the last column: a row computed from a 1-based position (pos / N + 1) is wrong there".into(),
             Suspect::RowOnOddSide => return "the blank's row is counted on boards of an odd side too, where the disorder alone decides".into(),
             Suspect::GoalIgnored => return "the goal is taken to be 1 2 ... b: a goal that it cannot reach gets the wrong verdict (compare the two boards' parities)".into(),
             Suspect::Overflow => return "boards of 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit type, or keep only the parity)".into(),
-            Suspect::LongLine(limit) => format!("lines over {} bytes (a fixed-size line buffer cuts them: read token by token, or grow the buffer)", crate::marking::cause::group_digits(limit)),
+            Suspect::LongLine(limit) => format!("lines over {} bytes (a fixed-size line buffer of about that size cuts them, as fgets(line, {limit}, stdin) does: read token by token, or grow the buffer)", crate::marking::cause::group_digits(limit)),
             Suspect::TwoByTwo => "2x2 boards, the smallest the assignment allows (N starts at 2)".into(),
             Suspect::OddSide => "a board of an odd side (3x3, 5x5, 7x7)".into(),
             Suspect::OtherGoal => "a goal other than 1 2 ... b (the goal may be any arrangement)".into(),
@@ -378,9 +468,24 @@ impl Suspect {
 
     /// The inputs with the feature, and those without, in a few words for
     /// the evidence.
-    fn sides(self) -> (&'static str, &'static str) {
-        match self {
+    fn sides(self) -> (String, String) {
+        if let Suspect::LongLine(limit) = self {
+            let boards = |pick: fn((usize, usize)) -> usize| {
+                let [a, b] = [0, 1].map(|i| pick(long_line_sides(limit, i)));
+                format!(
+                    "boards of {a}x{a} and {b}x{b} (lines of {} and {} bytes, tokens and single spaces)",
+                    crate::marking::cause::group_digits(line_bytes(a)),
+                    crate::marking::cause::group_digits(line_bytes(b))
+                )
+            };
+            return (boards(|s| s.0), boards(|s| s.1));
+        }
+        let (with, without) = match self {
             Suspect::AllBad => ("bad inputs of every kind", "valid inputs"),
+            Suspect::AllValid => (
+                "valid inputs of every side from 2x2 to 6x6, either goal",
+                "bad inputs",
+            ),
             Suspect::RowIgnored => (
                 "even boards whose blanks' rows differ in parity",
                 "even boards whose blanks' rows have the same parity",
@@ -404,13 +509,19 @@ impl Suspect {
                 "reversed boards past 2^31 inversions",
                 "reversed boards just below 2^31",
             ),
-            Suspect::LongLine(_) => (
-                "blanks added to make a line that long",
+            Suspect::LongLine(_) => unreachable!("answered above"),
+            Suspect::Fault(_) => ("that fault", "the same boards bad in an ordinary way"),
+            Suspect::Form(Form::LeadingBlanks) => (
+                "spaces at the start of both lines",
                 "the same boards without them",
             ),
-            Suspect::Fault(_) => ("that fault", "the same boards bad in an ordinary way"),
+            Suspect::Form(Form::TrailingBlanks) => (
+                "spaces at the end of both lines",
+                "the same boards without them",
+            ),
             Suspect::Form(_) => ("that layout", "the same boards laid out plainly"),
-        }
+        };
+        (with.to_string(), without.to_string())
     }
 }
 
@@ -450,7 +561,8 @@ fn form_words(form: Form) -> &'static str {
     match form {
         Form::Tab => "a tab between tokens",
         Form::BlankRun => "several blanks in a row between tokens",
-        Form::EdgeBlanks => "blanks at the start or the end of a line",
+        Form::LeadingBlanks => "blanks at the start of a line",
+        Form::TrailingBlanks => "blanks at the end of a line",
         _ => "no newline after the goal line",
     }
 }
@@ -525,9 +637,24 @@ fn faults_in(bytes: &[u8]) -> Vec<Fault> {
         }
         let mut seen = std::collections::HashSet::new();
         for token in board.iter().filter(|t| t.as_slice() != b"b") {
-            match super::case::number(token) {
+            // A token of digits alone too long to parse is a number past
+            // any integer's range, not a token of other characters.
+            let zeros = token.iter().take_while(|&&d| d == b'0').count();
+            let significant = &token[zeros.min(token.len() - 1)..];
+            let number = match super::case::number(significant) {
+                None if token.iter().all(u8::is_ascii_digit) => Some(u128::MAX),
+                n => n,
+            };
+            match number {
                 Some(0) => note(Fault::Zero),
-                Some(n) if n >= 1 << 32 => note(Fault::Huge),
+                Some(n) if n >= 1 << 64 => {
+                    note(Fault::OutOfRange);
+                    note(Fault::Overlong)
+                }
+                Some(n) if n >= 1 << 32 => {
+                    note(Fault::OutOfRange);
+                    note(Fault::Huge)
+                }
                 Some(n) if n >= cells => note(Fault::OutOfRange),
                 Some(n) => {
                     if !seen.insert(n) {
@@ -635,8 +762,9 @@ fn puzzle_bytes(start: &[u32], goal: &[u32]) -> Vec<u8> {
 }
 
 /// Tries the suspects of every failing class of `graded` on `program`;
-/// the causes confirmed, each with the failing fixtures it explains. Stops
-/// trying at `deadline` (the submission's budget), if any.
+/// the causes confirmed, each with the failing fixtures it explains, and
+/// the fixtures a suspect was tried for. Stops trying at `deadline` (the
+/// submission's budget), if any.
 pub fn confirm(
     runner: &dyn Runner,
     program: &Path,
@@ -645,7 +773,7 @@ pub fn confirm(
     fixtures: &[Fixture],
     graded: &[Graded],
     deadline: Option<Instant>,
-) -> io::Result<Vec<Confirmed>> {
+) -> io::Result<Experiments> {
     let work = work.join("experiments");
     fs::create_dir_all(&work)?;
     let mut prober = Prober {
@@ -656,19 +784,23 @@ pub fn confirm(
         runs: 0,
     };
     // The ordinary faults the program rejects: those of the bad fixtures it
-    // passed that show one fault alone.
+    // passed that show one fault alone, and nothing the assignment leaves
+    // open (a tile out of range written with leading zeros may be rejected
+    // for its zeros).
     let handled: Vec<Fault> = (0..fixtures.len().min(graded.len()))
         .filter(|&i| {
             !graded[i].judgement.fails(settings.strict) && fixtures[i].named == Category::Bad
         })
-        .filter_map(
-            |i| match faults_in(&fs::read(&fixtures[i].path).unwrap_or_default())[..] {
-                [one] => Some(one),
+        .filter_map(|i| {
+            let bytes = fs::read(&fixtures[i].path).unwrap_or_default();
+            match faults_in(&bytes)[..] {
+                [one] if lenient_reading(&bytes).1.is_empty() => Some(one),
                 _ => None,
-            },
-        )
+            }
+        })
         .collect();
     let mut confirmed = Vec::new();
+    let mut tried = Vec::new();
     for class in [
         Class::WrongVerdict,
         Class::MissedError,
@@ -707,8 +839,11 @@ pub fn confirm(
                 },
                 _ => Fault::OutOfRange,
             };
-            let tried = try_suspect(&mut prober, suspect, class, (seed, control), deadline)?;
-            if let Some(found) = tried {
+            let outcome = try_suspect(&mut prober, suspect, class, (seed, control), deadline)?;
+            if outcome != Tried::Cut {
+                tried.extend(explained.iter().map(|&j| failing[j]));
+            }
+            if let Tried::Confirmed(found) = outcome {
                 unexplained.retain(|j| !explained.contains(j));
                 confirmed.push(Confirmed {
                     fixtures: explained.iter().map(|&j| failing[j]).collect(),
@@ -718,63 +853,172 @@ pub fn confirm(
         }
     }
     let _ = fs::remove_dir_all(&work);
-    Ok(confirmed)
+    tried.sort_unstable();
+    tried.dedup();
+    Ok(Experiments { confirmed, tried })
 }
 
-/// Runs `suspect`'s inputs; the cause when the failures follow it.
+/// How trying a suspect went.
+#[derive(Debug, PartialEq)]
+enum Tried {
+    /// The failures followed it: the cause.
+    Confirmed(Confirmed),
+    /// They did not.
+    NotConfirmed,
+    /// The deadline came before it was told.
+    Cut,
+}
+
+/// A group of inputs a suspect is tried on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Arm {
+    /// With the feature.
+    With,
+    /// Alike, without it.
+    Without,
+    /// For a line buffer: boards of the sides whose plain lines fit, made
+    /// as long by runs of spaces between the tokens (so that a fault of
+    /// large boards, not of long lines, is not taken for a buffer).
+    LongBySpaces,
+    /// For a line buffer: the same runs of spaces on small boards, whose
+    /// lines are short (so that a fault of runs of blanks is not taken for
+    /// a buffer either).
+    SpacesAlone,
+}
+
+impl Arm {
+    /// Whether its inputs have the feature.
+    fn feature(self) -> bool {
+        matches!(self, Arm::With | Arm::LongBySpaces)
+    }
+}
+
+impl Suspect {
+    /// The groups of inputs it is tried on, in order.
+    fn arms(self) -> &'static [Arm] {
+        match self {
+            Suspect::LongLine(_) => &[Arm::With, Arm::Without, Arm::LongBySpaces, Arm::SpacesAlone],
+            _ => &[Arm::With, Arm::Without],
+        }
+    }
+
+    /// The `i`-th input of `arm`.
+    fn arm_input(self, arm: Arm, i: usize, seed: u64, control: Fault) -> Vec<u8> {
+        match (self, arm) {
+            (Suspect::LongLine(limit), Arm::LongBySpaces | Arm::SpacesAlone) => {
+                let (_, under) = long_line_sides(limit, i);
+                let spaces = spaces_past(limit, under);
+                let side = if arm == Arm::LongBySpaces {
+                    under
+                } else {
+                    3 + i % 2
+                };
+                let mut case = Case::new(Recipe {
+                    kind: Kind::Valid {
+                        solvable: i.is_multiple_of(2),
+                        goal: Goal::Standard,
+                        blank: super::case::Blank::Anywhere,
+                    },
+                    side,
+                    seed: mix(seed ^ i as u64),
+                    layout: Layout::PLAIN,
+                });
+                for line in case.doc.lines.iter_mut() {
+                    for sep in line.seps.iter_mut() {
+                        *sep = vec![b' '; spaces];
+                    }
+                }
+                case.bytes()
+            }
+            _ => self.input(i, arm.feature(), seed, control),
+        }
+    }
+
+    /// `arm`'s inputs in a few words, for the evidence.
+    fn arm_words(self, arm: Arm) -> String {
+        let (with, without) = self.sides();
+        match (self, arm) {
+            (_, Arm::With) => with,
+            (_, Arm::Without) => without,
+            (Suspect::LongLine(limit), _) => {
+                let sides = [0, 1].map(|i| long_line_sides(limit, i).1);
+                let spaces = sides.map(|s| spaces_past(limit, s));
+                let runs = if spaces[0] == spaces[1] {
+                    format!("{}", spaces[0])
+                } else {
+                    format!("{} and {}", spaces[0], spaces[1])
+                };
+                if arm == Arm::LongBySpaces {
+                    format!(
+                        "those of {a}x{a} and {b}x{b} made as long by runs of {runs} spaces between tokens",
+                        a = sides[0],
+                        b = sides[1]
+                    )
+                } else {
+                    format!("runs of {runs} spaces on boards of 3x3 and 4x4")
+                }
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+/// How many spaces between tokens make the lines of a board of `side`
+/// longer than `limit` bytes.
+fn spaces_past(limit: usize, side: usize) -> usize {
+    let cells = side * side;
+    let tokens = line_bytes(side) - (cells - 1);
+    (limit + 1 - tokens.min(limit)).div_ceil(cells - 1).max(2)
+}
+
+/// Runs `suspect`'s inputs, arm by arm; the cause when the failures follow
+/// it in each.
 fn try_suspect(
     prober: &mut Prober,
     suspect: Suspect,
     class: Class,
     (seed, control): (u64, Fault),
     deadline: Option<Instant>,
-) -> io::Result<Option<Confirmed>> {
+) -> io::Result<Tried> {
     let (trials, with_least, without_most) = suspect.trials();
-    // Input `i`, with the feature or without it, run: the input and whether
-    // it failed so; none once the budget is spent.
-    let mut trial = |i: usize, with: bool| -> io::Result<Option<(Vec<u8>, bool)>> {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok(None);
-        }
-        let input = suspect.input(i, with, seed, control);
-        let failed = prober.try_input(&input)?.failed == Some(class);
-        Ok(Some((input, failed)))
-    };
-    let mut failed_with = 0;
     let mut smallest: Option<Vec<u8>> = None;
-    for i in 0..trials {
-        let Some((input, failed)) = trial(i, true)? else {
-            return Ok(None);
-        };
-        if failed {
-            failed_with += 1;
-            if smallest.as_ref().is_none_or(|s| input.len() < s.len()) {
-                smallest = Some(input);
+    let mut evidence = Vec::new();
+    for &arm in suspect.arms() {
+        let mut failed = 0;
+        for i in 0..trials {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Ok(Tried::Cut);
+            }
+            let input = suspect.arm_input(arm, i, seed, control);
+            if prober.try_input(&input)?.failed == Some(class) {
+                failed += 1;
+                if arm == Arm::With && smallest.as_ref().is_none_or(|s| input.len() < s.len()) {
+                    smallest = Some(input);
+                }
+            }
+            let hopeless = if arm.feature() {
+                failed + (trials - i - 1) < with_least
+            } else {
+                failed > without_most
+            };
+            if hopeless {
+                return Ok(Tried::NotConfirmed);
             }
         }
-        if failed_with + (trials - i - 1) < with_least {
-            return Ok(None);
-        }
-    }
-    let mut failed_without = 0;
-    for i in 0..trials {
-        let Some((_, failed)) = trial(i, false)? else {
-            return Ok(None);
+        let of = if evidence.is_empty() {
+            " inputs failed so"
+        } else {
+            ""
         };
-        if failed {
-            failed_without += 1;
-            if failed_without > without_most {
-                return Ok(None);
-            }
-        }
+        evidence.push(format!(
+            "with {}, {failed} of {trials}{of}",
+            suspect.arm_words(arm)
+        ));
     }
-    let (with, without) = suspect.sides();
-    Ok(Some(Confirmed {
+    Ok(Tried::Confirmed(Confirmed {
         class,
         words: suspect.words(class),
-        evidence: format!(
-            "with {with}, {failed_with} of {trials} inputs failed so; with {without}, {failed_without} of {trials}"
-        ),
+        evidence: evidence.join("; "),
         fixtures: Vec::new(),
         smallest,
     }))
@@ -869,7 +1113,114 @@ mod tests {
         assert_eq!(faults_in(b"1 2\x0b3 b\n1 2 3 b\n"), [Fault::SpaceLike]);
         assert_eq!(
             faults_in(b"1 2 3 4294967297\n1 2 3 b\n"),
-            [Fault::NoBlank, Fault::Huge]
+            [Fault::NoBlank, Fault::OutOfRange, Fault::Huge]
         );
+    }
+
+    #[test]
+    fn a_number_too_long_to_parse_is_past_64_bits_never_a_token_of_other_characters() {
+        // As the fixtures have them: fifty 9s, a line of a million 7s.
+        let nines = format!("1 2 3 b\n1 2 3 {}\n", "9".repeat(50));
+        assert_eq!(
+            faults_in(nines.as_bytes()),
+            [Fault::NoBlank, Fault::OutOfRange, Fault::Overlong]
+        );
+        let sevens = format!("{}\n1 2 3 b\n", "7".repeat(1_000_000));
+        assert_eq!(
+            faults_in(sevens.as_bytes()),
+            [
+                Fault::SizeMismatch,
+                Fault::Missing,
+                Fault::NoBlank,
+                Fault::OutOfRange,
+                Fault::Overlong
+            ]
+        );
+        // Past 2^64 by value, 20 digits; below, 2^32 and up: Huge.
+        assert_eq!(
+            faults_in(b"18446744073709551616 2 3 b\n1 2 3 b\n"),
+            [Fault::OutOfRange, Fault::Overlong]
+        );
+        assert_eq!(
+            faults_in(b"18446744073709551615 2 3 b\n1 2 3 b\n"),
+            [Fault::OutOfRange, Fault::Huge]
+        );
+        // Leading zeros make no number longer.
+        let zeros = format!("{}1 2 3 b\n1 2 3 b\n", "0".repeat(60));
+        assert_eq!(faults_in(zeros.as_bytes()), []);
+        assert!(Suspect::Fault(Fault::Overlong).explains(nines.as_bytes()));
+        assert!(!Suspect::Fault(Fault::Trailing).explains(nines.as_bytes()));
+        assert!(!Suspect::Fault(Fault::Huge).explains(nines.as_bytes()));
+    }
+
+    #[test]
+    fn a_buffer_is_told_from_a_large_board_and_from_runs_of_blanks() {
+        for limit in LINE_BUFFERS {
+            for i in 0..2 {
+                let long =
+                    Suspect::LongLine(limit).arm_input(Arm::LongBySpaces, i, 3, Fault::OutOfRange);
+                let runs =
+                    Suspect::LongLine(limit).arm_input(Arm::SpacesAlone, i, 3, Fault::OutOfRange);
+                let (_, under) = long_line_sides(limit, i);
+                let shape = Shape::of(&long);
+                // As long as the buffer, at a side whose plain lines fit.
+                assert_eq!(shape.side, Some(under), "{limit}");
+                assert!(shape.longest_line > limit, "{limit} {i}");
+                assert!(read_puzzle(&long[..]).is_ok());
+                // The same runs, on short lines.
+                let shape = Shape::of(&runs);
+                assert!(
+                    shape.longest_line < 128 && shape.has(Form::BlankRun),
+                    "{limit}"
+                );
+            }
+        }
+        assert_eq!(spaces_past(1024, 15), 3);
+        assert!(Suspect::LongLine(1024)
+            .arm_words(Arm::LongBySpaces)
+            .starts_with("those of 15x15 and 16x16 made as long by runs of "));
+    }
+
+    #[test]
+    fn long_lines_are_long_with_tokens_and_their_controls_fit_the_buffer() {
+        for limit in LINE_BUFFERS {
+            for i in 0..2 {
+                let (over, under) = long_line_sides(limit, i);
+                assert!(line_bytes(over) > limit, "{limit} {over}");
+                // With its newline, in what fgets(line, limit) reads whole.
+                assert!(line_bytes(under) + 1 < limit, "{limit} {under}");
+                assert_eq!(over % 2, under % 2, "{limit}");
+                // The smallest side over it, and the largest under.
+                assert!(line_bytes(over - 1 - i) <= limit);
+                assert!(line_bytes(under + 2) + 1 >= limit - 1);
+            }
+        }
+        assert_eq!(line_bytes(17), 1045);
+        assert_eq!(long_line_sides(1024, 0), (17, 15));
+        assert_eq!(long_line_sides(1024, 1), (18, 16));
+        // Every line of the inputs, the start's and the goal's, is long.
+        let input = Suspect::LongLine(1024).input(0, true, 5, Fault::OutOfRange);
+        let lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+        assert!(lines[0].len() > 1024 && lines[1].len() > 1024);
+        assert!(!input.windows(2).any(|w| w == b"  "));
+    }
+
+    #[test]
+    fn each_layout_is_made_alone() {
+        // The inputs with one layout have none of the others, so that a
+        // program that trips on one is not taken for another.
+        for form in FORMS {
+            for i in 0..TRIALS {
+                let with = Suspect::Form(form).input(i, true, 9, Fault::OutOfRange);
+                let shape = Shape::of(&with);
+                for other in FORMS.into_iter().filter(|&o| o != form) {
+                    assert!(
+                        !shape.has(other),
+                        "{form:?} {i} has {other:?}: {:?}",
+                        String::from_utf8_lossy(&with)
+                    );
+                }
+            }
+        }
     }
 }

@@ -5,19 +5,25 @@
 //! by `summary.txt`, `grade-all`'s stdout and `puzzle-grade diff`
 //! ([`Comparison::text`]) and by the class page.
 //!
-//! The reasons a grading can tell, in the order they are given (every one
-//! that holds; see [`Reason`]): the submission is in one grading only; it
-//! could not be graded in one (an error of the system, no mark); its
-//! sources changed (the digest of its files, [`Record::sources`]); a
-//! fixture whose outcome changed for it changed (its digest, in
-//! `grading.json`); the marking scheme changed (its digest, among the
-//! options); another option that decides marks changed; the sandbox
-//! changed. When none holds, the same inputs gave another outcome: the
-//! program is flaky, unless one of the gradings did not record what would
-//! tell (a grading of an older version), and then the reason is unknown,
-//! and why.
+//! A reason is a change that touches the fixture whose outcome changed,
+//! never every change the gradings differ in: the fixture's own bytes
+//! (its digest, in `grading.json`), its own time limit (when its outcome
+//! went to or from a TIMEOUT) or weight (its worth), an option that
+//! decides such an outcome (`--strict` a format difference or an exit
+//! status, `--memory` a MEMORY LIMIT or a crash...). Each fixture's line
+//! says what touched it; the submission's reasons, in the order of
+//! [`Reason`], gather them, after those of the whole submission: it is in
+//! one grading only; it could not be graded in one (an error of the
+//! system, no mark); its sources changed (the digest of its files,
+//! [`Record::sources`]); the sandbox changed. A fixture that nothing
+//! touched gave another outcome from the same inputs: the program is
+//! flaky, unless one of the gradings did not record what would tell (a
+//! grading of an older version), and then the reason is unknown, and why.
+//! The digests are in the inputs that differ, once a comparison.
 
 use crate::marking::marks::points;
+#[cfg(test)]
+use crate::publishing::grades::Terms;
 use crate::publishing::grades::{fixtures_differ, Manifest};
 use crate::publishing::record::{FixtureLine, Record};
 use std::collections::BTreeSet;
@@ -99,9 +105,9 @@ impl Mark {
     }
 }
 
-/// A fixture whose outcome changed for a submission: its class in each
-/// grading (`passed`, `WRONG VERDICT`; none when that grading's record has
-/// no line for it).
+/// A fixture whose outcome, or whose worth, changed for a submission: its
+/// class in each grading (`passed`, `WRONG VERDICT`; none when that
+/// grading's record has no line for it), and what touched it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FixtureChange {
     /// The fixture as reports show it.
@@ -110,18 +116,31 @@ pub struct FixtureChange {
     pub old: Option<String>,
     /// Its outcome in the new.
     pub new: Option<String>,
+    /// What of the inputs that decide this fixture changed, each in words
+    /// (`its bytes changed`, `its time limit 1 s → 5 s`, `--strict → no
+    /// --strict`); empty when nothing did, or when a change of the whole
+    /// submission (its sources, the sandbox) is its reason.
+    pub why: Vec<String>,
 }
 
 impl fmt::Display for FixtureChange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let shown = |o: &Option<String>| o.clone().unwrap_or_else(|| "(no such fixture)".into());
-        write!(
-            f,
-            "{}: {} → {}",
-            self.fixture,
-            shown(&self.old),
-            shown(&self.new)
-        )
+        if self.old == self.new {
+            write!(f, "{}: {}", self.fixture, shown(&self.new))?;
+        } else {
+            write!(
+                f,
+                "{}: {} → {}",
+                self.fixture,
+                shown(&self.old),
+                shown(&self.new)
+            )?;
+        }
+        if !self.why.is_empty() {
+            write!(f, " ({})", self.why.join("; "))?;
+        }
+        Ok(())
     }
 }
 
@@ -136,13 +155,20 @@ pub enum Reason {
     NotGraded,
     /// Its sources changed: their digests, old and new.
     Sources(u64, u64),
-    /// Fixtures whose outcome changed for it and whose bytes changed, or
-    /// that are in one grading only: each in words (`Tests/x.inp (fnv1a
-    /// ... → ...)`).
+    /// Fixtures whose outcome or worth changed for it and whose bytes
+    /// changed, or that are in one grading only: their names.
     Fixtures(Vec<String>),
-    /// The marking scheme changed (old → new, with their digests).
+    /// Fixtures whose outcome changed for it to or from a TIMEOUT (or NOT
+    /// RUN) and whose time limit changed: `1 s → 5 s` and the fixtures.
+    Limits(Vec<String>),
+    /// Fixtures whose worth changed for it: each `NAME: 1.12 → 3.36` (its
+    /// weight, or its share of the part's points).
+    Worth(Vec<String>),
+    /// The marking scheme changed, and a grading did not record each
+    /// fixture's terms (an older version's): old → new, with their digests.
     Scheme(String),
-    /// Options that decide the marks changed, each `old → new`.
+    /// Options that decide the outcome of a fixture that changed for it
+    /// (or its build), each `old → new`.
     Options(Vec<String>),
     /// The sandbox changed (old → new).
     Sandbox(String),
@@ -162,10 +188,14 @@ impl fmt::Display for Reason {
                 f,
                 "it could not be graded in one of the gradings (an error of the system, not a mark)"
             ),
-            Reason::Sources(old, new) => {
-                write!(f, "its sources changed (fnv1a {old:016x} → {new:016x})")
+            Reason::Sources(..) => write!(f, "its sources changed"),
+            Reason::Fixtures(which) => {
+                write!(f, "the fixtures' bytes changed ({})", which.join(", "))
             }
-            Reason::Fixtures(which) => write!(f, "the fixtures changed ({})", which.join(", ")),
+            Reason::Limits(which) => write!(f, "the time limits changed ({})", which.join(", ")),
+            Reason::Worth(which) => {
+                write!(f, "the fixtures' worth changed ({})", which.join(", "))
+            }
             Reason::Scheme(how) => write!(f, "the scheme changed ({how})"),
             Reason::Options(which) => write!(f, "the options changed ({})", which.join(", ")),
             Reason::Sandbox(how) => write!(f, "the sandbox changed ({how})"),
@@ -225,6 +255,14 @@ pub struct Inputs {
     pub sandbox: Option<String>,
     /// What a grading did not record, so that it cannot be told.
     pub unknown: Vec<String>,
+    /// Fixtures whose time limit changed: each by name, its limit in
+    /// seconds in each grading (when both recorded their fixtures' terms).
+    pub limits: Vec<(String, u64, u64)>,
+    /// Fixtures whose weight changed: each by name, and how (`1 → 3`).
+    pub weights: Vec<(String, String)>,
+    /// Whether a grading did not record its fixtures' terms (an older
+    /// version's): their time limits and weights are not known.
+    pub terms_unrecorded: bool,
 }
 
 /// Two gradings compared: what differs in their inputs, and each
@@ -321,6 +359,43 @@ fn options_differ(old: &str, new: &str) -> (Vec<String>, Option<String>) {
     (differ, scheme)
 }
 
+/// The option an option change `old → new` is of (`--strict → no
+/// --strict`, `no --timeout → --timeout 5`): its name.
+fn changed_key(change: &str) -> &str {
+    let (old, new) = change.split_once(" → ").unwrap_or((change, change));
+    if old.starts_with("no ") {
+        key(new)
+    } else {
+        key(old)
+    }
+}
+
+/// Whether a change of the option `key` can decide the outcome of a
+/// fixture that went from the class `old` to `new` (names as records
+/// give them, `passed`; none where a grading has no line): the limits
+/// decide the runs they stop, `--strict` what counts as a format
+/// difference or a wrong exit status, `--read-only` and `--repeat` any
+/// outcome; the build's, the fuzzer's and the folders' options none (a
+/// fixture in one grading only is its own reason).
+fn option_decides(key: &str, old: Option<&str>, new: Option<&str>) -> bool {
+    let either = |classes: &[&str]| {
+        [old, new]
+            .into_iter()
+            .flatten()
+            .any(|c| classes.contains(&c))
+    };
+    match key {
+        "--strict" => either(&["FORMAT", "OPEN", "WRONG EXIT STATUS"]),
+        "--timeout" => either(&["TIMEOUT", "NOT RUN"]),
+        "--memory" => either(&["MEMORY LIMIT", "CRASH"]),
+        "--processes" => either(&["PROCESS LIMIT", "CRASH"]),
+        "--budget" | "--max-timeouts" => either(&["NOT RUN", "TIMEOUT"]),
+        "--confirm" => either(&["TIMEOUT", "MEMORY LIMIT", "PROCESS LIMIT", "CRASH"]),
+        "--read-only" | "--repeat" => true,
+        _ => false,
+    }
+}
+
 /// What differs between the inputs of `old` and `new`.
 fn inputs(old: Option<&Manifest>, new: Option<&Manifest>) -> Inputs {
     let mut inputs = Inputs::default();
@@ -358,6 +433,22 @@ fn inputs(old: Option<&Manifest>, new: Option<&Manifest>) -> Inputs {
             }
         }
     }
+    inputs.terms_unrecorded = old.terms.is_empty() || new.terms.is_empty();
+    for was in &old.terms {
+        if let Some(now) = new.terms.iter().find(|t| t.fixture == was.fixture) {
+            if was.time_limit != now.time_limit {
+                inputs
+                    .limits
+                    .push((was.fixture.clone(), was.time_limit, now.time_limit));
+            }
+            if was.weight != now.weight {
+                inputs.weights.push((
+                    was.fixture.clone(),
+                    format!("{} → {}", was.weight, now.weight),
+                ));
+            }
+        }
+    }
     // The uids a sandbox's line names depend on the process.
     let plain = |s: &str| s.replace(|c: char| c.is_ascii_digit(), "");
     if plain(&old.sandbox) != plain(&new.sandbox) {
@@ -374,48 +465,56 @@ fn not_yet(grading: Grading, name: &str) -> bool {
         .is_some_and(|m| !m.complete && m.names_to_grade().iter().any(|n| n == name))
 }
 
-/// The fixtures whose outcome for a submission changed (both built), and
-/// those of its lines whose points changed without the outcome.
-fn outcomes(old: &[FixtureLine], new: &[FixtureLine]) -> (Vec<FixtureChange>, Vec<String>) {
+/// The fixtures whose outcome or worth changed for a submission (both
+/// built), each with its worth in each grading where that changed.
+fn outcomes(old: &[FixtureLine], new: &[FixtureLine]) -> Vec<(FixtureChange, Option<(f64, f64)>)> {
     let mut changed = Vec::new();
-    let mut repriced = Vec::new();
+    let change =
+        |fixture: &str, old: Option<&FixtureLine>, new: Option<&FixtureLine>| FixtureChange {
+            fixture: fixture.to_string(),
+            old: old.map(|l| l.class.clone()),
+            new: new.map(|l| l.class.clone()),
+            why: Vec::new(),
+        };
     for line in new {
-        match old.iter().find(|l| l.fixture == line.fixture) {
-            Some(was) if was.class != line.class => changed.push(FixtureChange {
-                fixture: line.fixture.clone(),
-                old: Some(was.class.clone()),
-                new: Some(line.class.clone()),
-            }),
-            Some(was) => {
-                if points(was.points) != points(line.points)
-                    || points(was.max_points) != points(line.max_points)
-                {
-                    repriced.push(line.fixture.clone());
-                }
-            }
-            None => changed.push(FixtureChange {
-                fixture: line.fixture.clone(),
-                old: None,
-                new: Some(line.class.clone()),
-            }),
+        let was = old.iter().find(|l| l.fixture == line.fixture);
+        let worth = was
+            .filter(|w| points(w.max_points) != points(line.max_points))
+            .map(|w| (w.max_points, line.max_points));
+        let repriced = was.is_some_and(|w| points(w.points) != points(line.points));
+        if was.is_none_or(|w| w.class != line.class) || worth.is_some() || repriced {
+            changed.push((change(&line.fixture, was, Some(line)), worth));
         }
     }
     for was in old {
         if !new.iter().any(|l| l.fixture == was.fixture) {
-            changed.push(FixtureChange {
-                fixture: was.fixture.clone(),
-                old: Some(was.class.clone()),
-                new: None,
-            });
+            changed.push((change(&was.fixture, Some(was), None), None));
         }
     }
-    (changed, repriced)
+    changed
 }
 
-/// Why `old` became `new` (both records of one submission), given what
-/// differs in the gradings' `inputs`: every reason that holds, in
-/// [`Reason`]'s order; flaky or unknown when none does.
-fn reasons(old: &Record, new: &Record, touched: &[String], inputs: &Inputs) -> Vec<Reason> {
+/// Names, at most three of them, then `and N more`.
+fn a_few(names: &[&str]) -> String {
+    let mut text = names.iter().take(3).copied().collect::<Vec<_>>().join(", ");
+    if names.len() > 3 {
+        let _ = write!(text, " and {} more", names.len() - 3);
+    }
+    text
+}
+
+/// Why `old` became `new` (both records of one submission) on the
+/// fixtures `changed` (each with its worth in each grading where that
+/// changed), given what differs in the gradings' `inputs`: each fixture's
+/// own reasons (what of the inputs that decide it changed) written into
+/// it, and the submission's, every one that holds, in [`Reason`]'s order;
+/// flaky or unknown where nothing explains a fixture, or the marks.
+fn reasons(
+    old: &Record,
+    new: &Record,
+    changed: &mut [(FixtureChange, Option<(f64, f64)>)],
+    inputs: &Inputs,
+) -> Vec<Reason> {
     let mut reasons = Vec::new();
     if old.row.trouble.is_some() || new.row.trouble.is_some() {
         reasons.push(Reason::NotGraded);
@@ -424,25 +523,119 @@ fn reasons(old: &Record, new: &Record, touched: &[String], inputs: &Inputs) -> V
         (Some(a), Some(b)) if a != b => reasons.push(Reason::Sources(a, b)),
         _ => {}
     }
-    let fixtures: Vec<String> = inputs
-        .fixtures
-        .iter()
-        .filter(|(name, _)| touched.contains(name))
-        .map(|(name, how)| format!("{name}: {how}"))
-        .collect();
-    if !fixtures.is_empty() {
-        reasons.push(Reason::Fixtures(fixtures));
+    let sandbox = inputs
+        .sandbox
+        .as_ref()
+        .map(|how| Reason::Sandbox(how.clone()));
+    // A change of the whole submission touches every fixture.
+    let whole = !reasons.is_empty() || sandbox.is_some();
+    let (mut bytes, mut limits, mut worth, mut options) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut scheme = None;
+    let mut untouched = 0;
+    for (fixture, worth_of) in changed.iter_mut() {
+        let name = fixture.fixture.clone();
+        let (was, now) = (fixture.old.as_deref(), fixture.new.as_deref());
+        let timed = [was, now]
+            .into_iter()
+            .flatten()
+            .any(|c| matches!(c, "TIMEOUT" | "NOT RUN"));
+        let mut why = Vec::new();
+        if let Some((_, how)) = inputs.fixtures.iter().find(|(n, _)| *n == name) {
+            why.push(if how.starts_with("only in") {
+                how.clone()
+            } else {
+                "its bytes changed".to_string()
+            });
+            bytes.push(name.clone());
+        }
+        if let Some((_, a, b)) = inputs
+            .limits
+            .iter()
+            .find(|(n, ..)| *n == name)
+            .filter(|_| timed)
+        {
+            why.push(format!("its time limit {a} s → {b} s"));
+            limits.push((format!("{a} s → {b} s"), name.clone()));
+        }
+        if let Some((a, b)) = *worth_of {
+            let own = inputs.weights.iter().find(|(n, _)| *n == name);
+            why.push(match own {
+                Some((_, how)) => format!(
+                    "its weight {how}, worth {} → {} points",
+                    points(a),
+                    points(b)
+                ),
+                None => format!("its share of the points {} → {}", points(a), points(b)),
+            });
+            worth.push(format!("{name}: {} → {}", points(a), points(b)));
+        }
+        for change in &inputs.options {
+            let key = changed_key(change);
+            // Each fixture's time limit is told by its terms when recorded.
+            if key == "--timeout" && !inputs.terms_unrecorded {
+                continue;
+            }
+            if option_decides(key, was, now) {
+                why.push(change.clone());
+                if !options.contains(change) {
+                    options.push(change.clone());
+                }
+            }
+        }
+        if inputs.terms_unrecorded && timed {
+            if let Some(how) = &inputs.scheme {
+                why.push("the scheme, whose time limits the older grading did not record".into());
+                scheme = Some(how.clone());
+            }
+        }
+        if why.is_empty() && !whole {
+            untouched += 1;
+            why.push("nothing that decides it changed".into());
+        }
+        fixture.why = why;
     }
-    if let Some(how) = &inputs.scheme {
-        reasons.push(Reason::Scheme(how.clone()));
+    // A build that failed in one grading: what decides the build.
+    if old.row.marks.is_some() != new.row.marks.is_some() {
+        for change in &inputs.options {
+            if changed_key(change) == "--build-timeout" && !options.contains(change) {
+                options.push(change.clone());
+            }
+        }
     }
-    if !inputs.options.is_empty() {
-        reasons.push(Reason::Options(inputs.options.clone()));
+    if !bytes.is_empty() {
+        reasons.push(Reason::Fixtures(bytes));
     }
-    if let Some(how) = &inputs.sandbox {
-        reasons.push(Reason::Sandbox(how.clone()));
+    if !limits.is_empty() {
+        let mut spans: Vec<String> = limits.iter().map(|(span, _)| span.clone()).collect();
+        spans.dedup();
+        let grouped = spans
+            .iter()
+            .map(|span| {
+                let names: Vec<&str> = limits
+                    .iter()
+                    .filter(|(s, _)| s == span)
+                    .map(|(_, n)| n.as_str())
+                    .collect();
+                format!("{span}: {}", a_few(&names))
+            })
+            .collect();
+        reasons.push(Reason::Limits(grouped));
     }
-    if reasons.is_empty() {
+    if !worth.is_empty() {
+        let names: Vec<&str> = worth.iter().map(String::as_str).collect();
+        reasons.push(Reason::Worth(vec![a_few(&names)]));
+    }
+    if let Some(how) = scheme {
+        reasons.push(Reason::Scheme(how));
+    }
+    if !options.is_empty() {
+        reasons.push(Reason::Options(options));
+    }
+    if let Some(sandbox) = sandbox {
+        reasons.push(sandbox);
+    }
+    if reasons.is_empty() || untouched > 0 {
         let mut unknown = inputs.unknown.clone();
         if old.sources.is_none() || new.sources.is_none() {
             unknown.push("a grading recorded no digest of its sources".into());
@@ -494,20 +687,23 @@ pub fn compare(old_words: String, old: Grading, new: Grading) -> Comparison {
             (None, _) => (Vec::new(), vec![Reason::Added]),
             (_, None) => (Vec::new(), vec![Reason::Removed]),
             (Some(was), Some(now)) => {
-                let (fixtures, repriced) = if was.row.marks.is_some() && now.row.marks.is_some() {
+                let mut changed = if was.row.marks.is_some() && now.row.marks.is_some() {
                     outcomes(&was.fixtures, &now.fixtures)
                 } else {
-                    (Vec::new(), Vec::new())
+                    Vec::new()
                 };
-                if fixtures.is_empty() && before.same(&after) {
+                let outcome_changed = changed.iter().any(|(c, _)| c.old != c.new);
+                if !outcome_changed && before.same(&after) {
                     continue;
                 }
-                let touched: Vec<String> = fixtures
-                    .iter()
-                    .map(|o| o.fixture.clone())
-                    .chain(repriced)
+                let reasons = reasons(was, now, &mut changed, &inputs);
+                // The lines are of the fixtures whose outcome changed; one
+                // whose worth alone changed is among the reasons.
+                let fixtures = changed
+                    .into_iter()
+                    .map(|(c, _)| c)
+                    .filter(|c| c.old != c.new)
                     .collect();
-                let reasons = reasons(was, now, &touched, &inputs);
                 (fixtures, reasons)
             }
         };
@@ -579,6 +775,26 @@ impl Comparison {
         if let Some(how) = &inputs.sandbox {
             lines.push(format!("sandbox: {how}"));
         }
+        let mut spans: Vec<(u64, u64)> = inputs.limits.iter().map(|&(_, a, b)| (a, b)).collect();
+        spans.sort_unstable();
+        spans.dedup();
+        for (a, b) in spans {
+            let names: Vec<&str> = inputs
+                .limits
+                .iter()
+                .filter(|l| (l.1, l.2) == (a, b))
+                .map(|l| l.0.as_str())
+                .collect();
+            lines.push(format!(
+                "time limit {a} s → {b} s: {} fixture{} ({})",
+                names.len(),
+                if names.len() == 1 { "" } else { "s" },
+                a_few(&names)
+            ));
+        }
+        for (name, how) in &inputs.weights {
+            lines.push(format!("weight of {name}: {how}"));
+        }
         for what in &inputs.unknown {
             lines.push(format!("not known: {what}"));
         }
@@ -604,6 +820,18 @@ mod tests {
             updated: "2026-11-27T21:31:05Z".into(),
             complete: true,
             fixtures: fixtures.iter().map(|(f, d)| (f.to_string(), *d)).collect(),
+            // As grade-all records them: the grading's limit, weight 1.
+            terms: fixtures
+                .iter()
+                .map(|(f, _)| Terms {
+                    fixture: f.to_string(),
+                    time_limit: options
+                        .split_once("--timeout ")
+                        .and_then(|(_, t)| t.split(' ').next()?.parse().ok())
+                        .unwrap_or(10),
+                    weight: 1.0,
+                })
+                .collect(),
             gradebook: None,
         }
     }
@@ -652,6 +880,18 @@ mod tests {
         }
     }
 
+    /// The gradings of `old` and `new` (each a manifest and records)
+    /// compared.
+    fn between(old: (&Manifest, &[Record]), new: (&Manifest, &[Record])) -> Comparison {
+        fn grading<'a>((manifest, records): (&'a Manifest, &'a [Record])) -> Grading<'a> {
+            Grading {
+                manifest: Some(manifest),
+                records,
+            }
+        }
+        compare(String::new(), grading(old), grading(new))
+    }
+
     const P: &str = "passed";
     const W: &str = "WRONG VERDICT";
     const FIXTURES: [(&str, u64); 3] = [("Tests/a.inp", 1), ("Tests/b.inp", 2), ("Tests/c.inp", 3)];
@@ -690,39 +930,128 @@ mod tests {
         let names: Vec<&str> = compared.changes.iter().map(|c| c.name.as_str()).collect();
         // ann is the same; cat's sources changed but not its marks.
         assert_eq!(names, ["bob", "dan", "eve"]);
-        let timeout = Reason::Options(vec!["--timeout 1 → --timeout 5".into()]);
         let bob = &compared.changes[0];
         assert_eq!(bob.marks(), "2 → 3");
+        // bob's fixture changed; the time limit too, but it decides no
+        // wrong verdict: the fixture alone, without its digests.
         assert_eq!(
             bob.fixtures,
             [FixtureChange {
                 fixture: "Tests/b.inp".into(),
                 old: Some(W.into()),
-                new: Some(P.into())
+                new: Some(P.into()),
+                why: vec!["its bytes changed".into()],
             }]
         );
+        assert_eq!(bob.reasons, [Reason::Fixtures(vec!["Tests/b.inp".into()])]);
+        // dan failed a fixture that did not change, not by its time limit:
+        // nothing that decides it changed.
+        assert_eq!(compared.changes[1].reasons, [Reason::Flaky]);
         assert_eq!(
-            bob.reasons,
-            [
-                Reason::Fixtures(vec![
-                    "Tests/b.inp: fnv1a 0000000000000002 → 0000000000000014".into()
-                ]),
-                timeout.clone()
-            ]
+            compared.changes[1].fixtures[0].why,
+            ["nothing that decides it changed"]
         );
-        // dan failed a fixture that did not change: the options only.
-        assert_eq!(compared.changes[1].reasons, [timeout]);
         assert_eq!(compared.changes[2].reasons, [Reason::Added]);
         assert_eq!(compared.changes[2].marks(), "- → 3");
         let text = compared.text();
         assert!(
-            text.starts_with("changed since the grading of /subs begun 2026-11-27T21:30:05Z: 3 submission(s)\n  the gradings differ: options: --timeout 1 → --timeout 5\n  the gradings differ: fixture Tests/b.inp: fnv1a 0000000000000002 → 0000000000000014\n  bob: 2 → 3: the fixtures changed (Tests/b.inp: fnv1a"),
+            text.starts_with("changed since the grading of /subs begun 2026-11-27T21:30:05Z: 3 submission(s)\n  the gradings differ: options: --timeout 1 → --timeout 5\n  the gradings differ: fixture Tests/b.inp: fnv1a 0000000000000002 → 0000000000000014\n  the gradings differ: time limit 1 s → 5 s: 3 fixtures (Tests/a.inp, Tests/b.inp, Tests/c.inp)\n  bob: 2 → 3: the fixtures' bytes changed (Tests/b.inp)\n"),
             "{text}"
         );
         assert!(
-            text.contains("\n      Tests/b.inp: WRONG VERDICT → passed\n"),
+            text.contains("\n      Tests/b.inp: WRONG VERDICT → passed (its bytes changed)\n"),
             "{text}"
         );
+        // The digests once, in the inputs, never in a submission's line.
+        assert_eq!(text.matches("0000000000000014").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn a_regrading_names_for_each_fixture_only_the_change_that_touches_it() {
+        // A scheme that raised one fixture's time limit and another's
+        // weight: what it did to each fixture, not to all.
+        let old_manifest = manifest("--timeout 5 --scheme s (fnv1a 00000000000000aa)", &FIXTURES);
+        let mut new_manifest =
+            manifest("--timeout 5 --scheme s (fnv1a 00000000000000bb)", &FIXTURES);
+        new_manifest.terms[2].time_limit = 60;
+        new_manifest.terms[1].weight = 2.0;
+        const T: &str = "TIMEOUT";
+        const M: &str = "MEMORY LIMIT";
+        let mut dan_then = record("dan", [P, W, P], Some(4));
+        let mut dan_now = record("dan", [P, W, P], Some(4));
+        dan_then.row.marks.as_mut().unwrap().score = 2.0;
+        dan_now.row.marks.as_mut().unwrap().score = 2.5;
+        dan_now.fixtures[0].max_points = 0.75;
+        dan_now.fixtures[0].points = 0.75;
+        dan_now.fixtures[1].max_points = 1.5;
+        dan_now.fixtures[2].max_points = 0.75;
+        dan_now.fixtures[2].points = 0.75;
+        let old = [
+            record("ann", [P, P, T], Some(1)),
+            record("bob", [W, P, P], Some(2)),
+            record("cat", [P, T, P], Some(3)),
+            dan_then,
+        ];
+        let new = [
+            record("ann", [P, P, P], Some(1)),
+            record("bob", [P, P, P], Some(2)),
+            record("cat", [P, M, P], Some(3)),
+            dan_now,
+        ];
+        let compared = between((&old_manifest, &old), (&new_manifest, &new));
+        let [ann, bob, cat, dan] = &compared.changes[..] else {
+            panic!("{compared:?}")
+        };
+        // ann's fixture timed out and has a limit of its own now.
+        assert_eq!(
+            ann.reasons,
+            [Reason::Limits(vec!["5 s → 60 s: Tests/c.inp".into()])]
+        );
+        assert_eq!(
+            ann.fixtures[0].to_string(),
+            "Tests/c.inp: TIMEOUT → passed (its time limit 5 s → 60 s)"
+        );
+        // bob's wrong verdict and cat's limit met otherwise: nothing of the
+        // scheme decides them.
+        assert_eq!(bob.reasons, [Reason::Flaky]);
+        assert_eq!(cat.reasons, [Reason::Flaky]);
+        // dan's marks changed with the worth of its fixtures.
+        assert_eq!(dan.marks(), "2 → 2.5");
+        assert!(dan.fixtures.is_empty(), "{dan:?}");
+        assert_eq!(
+            dan.reasons,
+            [Reason::Worth(vec![
+                "Tests/a.inp: 1 → 0.75, Tests/b.inp: 1 → 1.5, Tests/c.inp: 1 → 0.75".into()
+            ])]
+        );
+        // The scheme's digests once, in the inputs, with what it changed.
+        let text = compared.text();
+        assert_eq!(text.matches("00000000000000bb").count(), 1, "{text}");
+        assert!(
+            text.contains(
+                "  the gradings differ: time limit 5 s → 60 s: 1 fixture (Tests/c.inp)\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("  the gradings differ: weight of Tests/b.inp: 1 → 2\n"),
+            "{text}"
+        );
+        // An option that decides a class: --strict a format difference, not
+        // a wrong verdict.
+        assert!(option_decides("--strict", Some("FORMAT"), Some("FORMAT")));
+        assert!(!option_decides(
+            "--strict",
+            Some("WRONG VERDICT"),
+            Some("passed")
+        ));
+        assert!(option_decides(
+            "--memory",
+            Some("passed"),
+            Some("MEMORY LIMIT")
+        ));
+        assert_eq!(changed_key("no --timeout → --timeout 20"), "--timeout");
+        assert_eq!(changed_key("--strict → no --strict"), "--strict");
     }
 
     #[test]
@@ -773,33 +1102,22 @@ mod tests {
             record("bob", [P, P, P], Some(2)),
         ];
         let new = [record("ann", [P, P, W], Some(1))];
-        let compared = compare(
-            String::new(),
-            Grading {
-                manifest: Some(&old_manifest),
-                records: &old,
-            },
-            Grading {
-                manifest: Some(&new_manifest),
-                records: &new,
-            },
-        );
+        let compared = between((&old_manifest, &old), (&new_manifest, &new));
         // bob is not graded yet: no change; the scheme renamed is the same.
         assert_eq!(compared.changes.len(), 1);
         assert_eq!(compared.changes[0].reasons, [Reason::Flaky]);
         new_manifest.options = "--scheme s.txt (fnv1a 00000000000000bb) --format junit".into();
         new_manifest.complete = true;
-        let compared = compare(
-            String::new(),
-            Grading {
-                manifest: Some(&old_manifest),
-                records: &old,
-            },
-            Grading {
-                manifest: Some(&new_manifest),
-                records: &new,
-            },
-        );
+        let compared = between((&old_manifest, &old), (&new_manifest, &new));
+        // The scheme changed, but nothing of it that decides the fixture.
+        assert_eq!(compared.changes[0].reasons, [Reason::Flaky]);
+        assert_eq!(compared.changes[1].reasons, [Reason::Removed]);
+        // Gradings that did not record their fixtures' terms: a timeout's
+        // change may be the scheme's.
+        let mut older = old_manifest.clone();
+        older.terms.clear();
+        let timed_out = [record("ann", [P, P, "TIMEOUT"], Some(1))];
+        let compared = between((&older, &old), (&new_manifest, &timed_out));
         assert_eq!(
             compared.changes[0].reasons,
             [Reason::Scheme(
@@ -807,7 +1125,6 @@ mod tests {
                     .into()
             )]
         );
-        assert_eq!(compared.changes[1].reasons, [Reason::Removed]);
     }
 
     #[test]

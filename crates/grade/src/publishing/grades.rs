@@ -84,9 +84,24 @@ pub struct Manifest {
     /// Each fixture as reports show it, with the digest of its bytes (none
     /// in a grading of an older version).
     pub fixtures: Vec<(String, u64)>,
+    /// What the scheme and the options made of each fixture: its time
+    /// limit and its weight (none in a grading of an older version), so
+    /// that a regrading can tell which change touched which fixture.
+    pub terms: Vec<Terms>,
     /// The roster and what the gradebook files are made of (`--roster`),
     /// so that a merge or a `--resume` writes them as the grading did.
     pub gradebook: Option<Gradebook>,
+}
+
+/// What a grading's scheme and options made of one fixture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Terms {
+    /// The fixture as reports show it.
+    pub fixture: String,
+    /// Its time limit, in seconds (the scheme's own, or the grading's).
+    pub time_limit: u64,
+    /// Its weight in the scheme.
+    pub weight: f64,
 }
 
 /// What a grading's gradebook files are made of: the roster (`--roster`),
@@ -204,8 +219,20 @@ impl Manifest {
                 )
             })
             .collect();
+        let terms: Vec<String> = self
+            .terms
+            .iter()
+            .map(|t| {
+                format!(
+                    "{{\"fixture\": {}, \"time_limit\": {}, \"weight\": {}}}",
+                    json_string(&t.fixture),
+                    t.time_limit,
+                    t.weight
+                )
+            })
+            .collect();
         format!(
-            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"folder_names\": [{}], \"fixtures\": [{}], \"gradebook\": {}}}\n",
+            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"folder_names\": [{}], \"fixtures\": [{}], \"terms\": [{}], \"gradebook\": {}}}\n",
             json_string(&self.folder),
             json_string(&self.options),
             json_string(&self.sandbox),
@@ -216,6 +243,7 @@ impl Manifest {
             self.complete,
             names.join(", "),
             fixtures.join(", "),
+            terms.join(", "),
             self.gradebook
                 .as_ref()
                 .map_or("null".into(), Gradebook::to_json)
@@ -273,6 +301,28 @@ impl Manifest {
                         match (shown, digest) {
                             (Some(s), Some(d)) => Ok((one_line(s), d)),
                             _ => Err("a fixture without its name or digest".to_string()),
+                        }
+                    })
+                    .collect::<Result<Vec<_>, String>>()?,
+            },
+            terms: match value.get("terms") {
+                None => Vec::new(),
+                Some(list) => list
+                    .as_array()
+                    .ok_or("'terms' is not an array")?
+                    .iter()
+                    .map(|t| {
+                        let fixture = t.get("fixture").and_then(Json::as_str);
+                        let limit = t.get("time_limit").and_then(Json::as_u64);
+                        let weight = t.get("weight").and_then(Json::as_f64);
+                        match (fixture, limit, weight) {
+                            (Some(f), Some(time_limit), Some(weight)) => Ok(Terms {
+                                fixture: one_line(f),
+                                time_limit,
+                                weight,
+                            }),
+                            _ => Err("a fixture's terms without its name, time limit or weight"
+                                .to_string()),
                         }
                     })
                     .collect::<Result<Vec<_>, String>>()?,
@@ -776,7 +826,12 @@ mod tests {
             started: utc(0),
             updated: utc(60),
             complete: false,
-            fixtures: Vec::new(),
+            fixtures: vec![("Tests/a.inp".into(), 7)],
+            terms: vec![Terms {
+                fixture: "Tests/a.inp".into(),
+                time_limit: 60,
+                weight: 2.5,
+            }],
             gradebook: None,
         };
         assert_eq!(

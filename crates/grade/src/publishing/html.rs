@@ -77,7 +77,7 @@ td.note{max-width:28rem;overflow-wrap:anywhere}
 table.fixtures{table-layout:fixed;width:100%}table.fixtures td{overflow-wrap:anywhere}
 col.c-fx{width:34%}col.c-pass{width:8.5rem}col.c-disc{width:6.5rem}
 td.who .sub{display:inline-block;max-width:11em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:top}
-.cause{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.legend{font-size:.88rem;color:var(--muted)}.legend strong{color:var(--ink)}
+.cause{display:inline-block;max-width:100%;vertical-align:top;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.legend{font-size:.88rem;color:var(--muted)}.legend strong{color:var(--ink)}
 details.more>summary .first{display:inline-block;max-width:100%;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:top}
 details.more>summary{cursor:pointer}details.more>div{margin:.15rem 0 .15rem 1rem}
 table.changes{table-layout:fixed;width:100%}table.changes td{overflow-wrap:anywhere}col.c-fc{width:40%}

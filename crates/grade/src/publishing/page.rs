@@ -669,10 +669,26 @@ fn fixture_row(out: &mut String, g: &Group, built: &[Built], causes: &Causes) {
     } else {
         ""
     };
-    // The cause most of them share, and for how many: a submission's
-    // cause counts when it explains its failure of one of these fixtures.
+    let _ = writeln!(
+        out,
+        "<tr><td class=\"fx\">{}</td><td class=\"n\">{} of {} ({}%){flag}</td>\
+         <td class=\"n\">{}</td><td class=\"who\">{}</td></tr>",
+        fixture_list(&g.fixtures),
+        g.passed,
+        g.runs,
+        (g.passed * 100 + g.runs / 2) / g.runs.max(1),
+        g.discrimination
+            .map_or("-".to_string(), |d| format!("{:.2}", d + 0.0)),
+        who_failed(g, built, causes),
+    );
+}
+
+/// The cause most of the row `g`'s failures of `class` share, and for how
+/// many of them: a submission's cause counts when it explains its failure
+/// of one of these fixtures.
+fn class_cause(g: &Group, class: Class, causes: &Causes) -> Option<(String, usize)> {
     let mut by_cause: BTreeMap<&str, usize> = BTreeMap::new();
-    for &(s, class) in &g.failed {
+    for &(s, _) in g.failed.iter().filter(|f| f.1 == class) {
         let mut theirs: Vec<&str> = g
             .fixtures
             .iter()
@@ -685,29 +701,10 @@ fn fixture_row(out: &mut String, g: &Group, built: &[Built], causes: &Causes) {
             *by_cause.entry(cause).or_default() += 1;
         }
     }
-    let cause = by_cause
-        .iter()
-        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-        .map_or(String::new(), |(cause, n)| {
-            format!(
-                "<div class=\"cause\" title=\"{}\"><span class=\"muted\">cause, for {n} of {}:</span> {}</div>",
-                escape(cause),
-                g.failed.len(),
-                escape(short_cause(cause))
-            )
-        });
-    let _ = writeln!(
-        out,
-        "<tr><td class=\"fx\">{}</td><td class=\"n\">{} of {} ({}%){flag}</td>\
-         <td class=\"n\">{}</td><td class=\"who\">{}{cause}</td></tr>",
-        fixture_list(&g.fixtures),
-        g.passed,
-        g.runs,
-        (g.passed * 100 + g.runs / 2) / g.runs.max(1),
-        g.discrimination
-            .map_or("-".to_string(), |d| format!("{:.2}", d + 0.0)),
-        who_failed(&g.failed, built, if cause.is_empty() { 2 } else { 1 }),
-    );
+    by_cause
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+        .map(|(cause, n)| (cause.to_string(), n))
 }
 
 /// A cause as a fixture row shows it: its first clause (`all are boards
@@ -716,74 +713,97 @@ fn short_cause(cause: &str) -> &str {
     cause.split(": ").next().unwrap_or(cause)
 }
 
-/// Who failed and how, by class: `MISSED ERROR 12: alice, Barrett, ...`,
-/// each name a link to its row; past about `lines` lines, the others
-/// folded under `and N more`.
-fn who_failed(failed: &[(usize, Class)], built: &[Built], lines: usize) -> String {
+/// Who failed the row `g` and how, class by class, each class with its own
+/// count, its names (each a link to its row) and the cause of its
+/// failures where one is known (`FALSE ERROR 7: alice, Barrett, ...;
+/// WRONG VERDICT 3: carol, ... cause, for 3 of 3: ...`). Every class's
+/// label, count, first name and cause are shown; the other names fill
+/// about two lines, and those past them are folded under `and N more`,
+/// each under its class's label again: a fold never hides a class, nor
+/// leaves its cause beside another's names.
+fn who_failed(g: &Group, built: &[Built], causes: &Causes) -> String {
+    let failed = &g.failed;
+    let mut classes: Vec<Class> = failed.iter().map(|f| f.1).collect();
+    classes.dedup();
     let count = |class: Class| failed.iter().filter(|f| f.1 == class).count();
-    // What each name takes, in characters of the text: a name is cut at
-    // 11em (some 20 characters), a class's label, in bold capitals, comes
-    // where its class starts.
-    let costs: Vec<usize> = failed
+    let cause: Vec<Option<(String, usize)>> =
+        classes.iter().map(|&c| class_cause(g, c, causes)).collect();
+    // What each takes, in characters of the text: a name is cut at 11em
+    // (some 20 characters), a class's label is in bold capitals, a cause
+    // is cut at its line.
+    let name_cost = |s: usize| built[s].record.row.name.chars().count().min(20) + 2;
+    let fixed: usize = classes
+        .iter()
+        .zip(&cause)
+        .map(|(c, cause)| {
+            (c.name().len() + 6) * 7 / 5
+                + cause.as_ref().map_or(0, |(words, _)| {
+                    short_cause(words).chars().count().min(40) + 20
+                })
+        })
+        .sum();
+    let all: usize = failed.iter().map(|f| name_cost(f.0)).sum();
+    let room = NAMES_LINE * 2;
+    let room = if fixed + all <= room { room } else { room - 12 };
+    // A class's first name is always shown; the others while they fit.
+    let mut used = fixed;
+    let shown: Vec<bool> = failed
         .iter()
         .enumerate()
         .map(|(k, &(s, class))| {
-            let label = (class.name().len() + 6) * 7 / 5;
-            let starts = k == 0 || failed[k - 1].1 != class;
-            built[s].record.row.name.chars().count().min(20) + 2 + label * usize::from(starts)
+            let first = k == 0 || failed[k - 1].1 != class;
+            let fits = used + name_cost(s) <= room;
+            if first || fits {
+                used += name_cost(s);
+            }
+            first || fits
         })
         .collect();
-    // All of them when they fit, else as many as leave room for `and N
-    // more`.
-    let room = NAMES_LINE * lines;
-    let room = if costs.iter().sum::<usize>() <= room {
-        room
-    } else {
-        room - 12
+    let names = |class: Class, visible: bool| -> String {
+        failed
+            .iter()
+            .zip(&shown)
+            .filter(|(f, &v)| f.1 == class && v == visible)
+            .map(|(&(s, _), _)| {
+                format!(
+                    "<a class=\"sub\" href=\"#sub-{}\">{}</a>",
+                    built[s].anchor,
+                    escape(&built[s].record.row.name)
+                )
+            })
+            .collect::<Vec<_>>()
+            // No line starts with the comma (a name is a box of its own).
+            .join("&#8288;, ")
     };
-    // The names in order, each after its class's label where a class
-    // starts (again at the start of the folded part).
-    let (mut shown, mut folded) = (String::new(), String::new());
-    let (mut used, mut hidden) = (0, 0);
-    let mut last: [Option<Class>; 2] = [None, None];
-    for (k, (&(s, class), cost)) in failed.iter().zip(costs).enumerate() {
-        let name = &built[s].record.row.name;
-        let fold = k > 0 && (hidden > 0 || used + cost > room);
-        let (part, at) = if fold {
-            hidden += 1;
-            (&mut folded, 1)
-        } else {
-            used += cost;
-            (&mut shown, 0)
-        };
-        if last[at] != Some(class) {
-            if last[at].is_some() {
-                part.push_str("&#8288;; ");
-            }
+    let label = |class: Class| format!("<b class=\"cls\">{} {}</b>: ", class.name(), count(class));
+    let mut visible = Vec::new();
+    let mut folded = Vec::new();
+    for (&class, cause) in classes.iter().zip(&cause) {
+        let mut part = label(class) + &names(class, true);
+        if let Some((words, n)) = cause {
             let _ = write!(
                 part,
-                "<b class=\"cls\">{} {}</b>: ",
-                class.name(),
-                count(class)
+                " <span class=\"cause\" title=\"{}\"><span class=\"muted\">cause, for {n} of {}:</span> {}</span>",
+                escape(words),
+                count(class),
+                escape(short_cause(words))
             );
-        } else {
-            // No line starts with the comma (a name is a box of its own).
-            part.push_str("&#8288;, ");
         }
-        last[at] = Some(class);
-        let _ = write!(
-            part,
-            "<a class=\"sub\" href=\"#sub-{}\">{}</a>",
-            built[s].anchor,
-            escape(name)
-        );
+        visible.push(part);
+        let rest = names(class, false);
+        if !rest.is_empty() {
+            folded.push(label(class) + &rest);
+        }
     }
+    let hidden = shown.iter().filter(|v| !**v).count();
+    let visible = visible.join("&#8288;; ");
     if hidden == 0 {
-        format!("<div>{shown}</div>")
+        format!("<div>{visible}</div>")
     } else {
         format!(
-            "<details class=\"more\"><summary>{shown} <span class=\"muted\">and {hidden} more</span>\
-             </summary><div>{folded}</div></details>"
+            "<details class=\"more\"><summary>{visible} <span class=\"muted\">and {hidden} more</span>\
+             </summary><div>{}</div></details>",
+            folded.join("&#8288;; ")
         )
     }
 }
@@ -1163,6 +1183,7 @@ mod tests {
             updated: "2026-11-27T21:31:05Z".into(),
             complete: true,
             fixtures: Vec::new(),
+            terms: Vec::new(),
             gradebook: None,
         }
     }
@@ -1267,7 +1288,10 @@ mod tests {
         assert!(table[sol1..].contains(&format!("<td class=\"n\">{d:.2}</td>")));
         // b's confirmed cause, named; a's and c's wrong verdicts have none.
         assert!(table[sol2..sol1].contains(
-            "cause, for 1 of 3:</span> on boards of an even side the blank&#39;s row is not counted</div>"
+            "<b class=\"cls\">WRONG VERDICT 3</b>: <a class=\"sub\" href=\"#sub-0\">a</a>&#8288;, \
+             <a class=\"sub\" href=\"#sub-1\">b</a>&#8288;, <a class=\"sub\" href=\"#sub-2\">c</a> \
+             <span class=\"cause\" title=\"on boards of an even side the blank&#39;s row is not counted\">\
+             <span class=\"muted\">cause, for 1 of 3:</span> on boards of an even side the blank&#39;s row is not counted</span>"
         ), "{table}");
         assert!(page.contains("<td>on boards of an even side the blank&#39;s row is not counted"));
         assert!(page.contains(
@@ -1355,6 +1379,13 @@ mod tests {
         ));
     }
 
+    /// The page of `records` and one more, who passed everything.
+    fn who_page(mut records: Vec<Record>) -> String {
+        records.push(record("zed", 10.0, &["passed"]));
+        let refs: Vec<&Record> = records.iter().collect();
+        class_page(&manifest(), &refs, None)
+    }
+
     #[test]
     fn a_long_list_of_names_folds_after_a_line_and_names_everyone_once() {
         let names: Vec<String> = (0..30).map(|i| format!("Student{i:02}")).collect();
@@ -1362,10 +1393,8 @@ mod tests {
             .iter()
             .map(|n| record(n, 1.0, &["MISSED ERROR"]))
             .collect();
-        records.push(record("zed", 10.0, &["passed"]));
         records[3].fixtures[0].class = "CRASH".into();
-        let refs: Vec<&Record> = records.iter().collect();
-        let page = class_page(&manifest(), &refs, None);
+        let page = who_page(records);
         let cell = between(&page, "<td class=\"who\">", "</td>");
         let summary = between(cell, "<summary>", "</summary>");
         assert!(
@@ -1378,7 +1407,13 @@ mod tests {
             "<span class=\"muted\">and {} more</span>",
             30 - shown
         )));
-        // Everyone once, in the order of their class, then of their name.
+        // Every class in the summary, with its first name; everyone once,
+        // those shown in the order of their class, then of their name,
+        // then those folded, likewise.
+        assert!(
+            summary.contains("&#8288;; <b class=\"cls\">CRASH 1</b>: <a class=\"sub\" href=\"#sub-3\">Student03</a> "),
+            "{summary}"
+        );
         let mut seen = Vec::new();
         let mut rest = cell;
         while let Some(at) = rest.find("class=\"sub\" href=\"#sub-") {
@@ -1392,9 +1427,55 @@ mod tests {
             .filter(|n| *n != "Student03")
             .cloned()
             .collect();
-        expected.push("Student03".into());
+        expected.insert(shown - 1, "Student03".into());
         assert_eq!(seen, expected);
-        assert!(cell.contains("&#8288;; <b class=\"cls\">CRASH 1</b>: "));
+    }
+
+    #[test]
+    fn each_class_of_a_row_has_its_own_count_names_and_cause_and_no_fold_moves_one() {
+        // As a real class's row: seven FALSE ERRORs without a cause, three
+        // WRONG VERDICTs whose cause is a 32-bit counter; the names too many
+        // for two lines.
+        let overflow = "boards of 2^31 inversions or more: a 32-bit counter overflows there";
+        let mut records: Vec<Record> = (0..7)
+            .map(|i| record(&format!("FalseErrorStudent{i}"), 1.0, &["FALSE ERROR"]))
+            .collect();
+        for i in 0..3 {
+            let mut r = record(&format!("Verdict{i}"), 2.0, &["WRONG VERDICT"]);
+            r.causes.push(crate::publishing::record::CauseLine {
+                class: "WRONG VERDICT".into(),
+                words: format!("an input with {overflow} gets the wrong verdict"),
+                evidence: "with ..., 1 of 1 inputs failed so; with ..., 0 of 1".into(),
+                fixtures: vec!["Tests/sol0.inp".into()],
+            });
+            records.push(r);
+        }
+        let page = who_page(records);
+        let cell = between(&page, "<td class=\"who\">", "</td>");
+        let summary = between(cell, "<summary>", "</summary>");
+        // Both classes shown, each with its count and first name; the cause
+        // beside the wrong verdicts, of their 3, not of all 10.
+        assert!(
+            summary.starts_with("<summary><b class=\"cls\">FALSE ERROR 7</b>: "),
+            "{summary}"
+        );
+        let verdicts = summary
+            .find("<b class=\"cls\">WRONG VERDICT 3</b>: <a class=\"sub\"")
+            .unwrap();
+        let cause = summary
+            .find(
+                "cause, for 3 of 3:</span> an input with boards of 2^31 inversions or more</span>",
+            )
+            .unwrap();
+        assert!(verdicts < cause, "{summary}");
+        assert!(!cell.contains("of 10:"), "{cell}");
+        // The folded names, each under its own class's label.
+        let folded = between(cell, "</summary><div>", "</div>");
+        assert!(
+            folded.starts_with("</summary><div><b class=\"cls\">FALSE ERROR 7</b>: "),
+            "{folded}"
+        );
+        assert!(!folded.contains("cause"), "{folded}");
     }
 
     #[test]

@@ -1018,6 +1018,7 @@ mod tests {
             updated: "2026-11-28T00:00:00Z".into(),
             complete: true,
             fixtures: vec![("Tests/a.inp".into(), 7)],
+            terms: Vec::new(),
             // A roster too, so that its reading is fuzzed with the rest.
             gradebook: Some(crate::publishing::grades::Gradebook {
                 roster: crate::publishing::roster::Roster::parse(

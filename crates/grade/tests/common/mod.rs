@@ -283,6 +283,23 @@ pub fn class_folder(name: &str, fixtures: &[&str], submissions: &[(&str, &str)])
     dir
 }
 
+/// `puzzle-grade ARGS...` run in `dir`, which ends with status 1 (a
+/// program graded failed a fixture): its output.
+pub fn grade_failing(dir: &Path, args: &[&str]) -> std::process::Output {
+    let out = Command::new(grader_bin())
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Submissions in `folder`, a `(name, prelude)` each, as [`class_folder`]
 /// makes them.
 pub fn submissions_in(folder: &Path, submissions: &[(&str, &str)]) {

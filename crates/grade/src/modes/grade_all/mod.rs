@@ -26,7 +26,7 @@ use crate::publishing::formats::Format;
 use crate::publishing::grades::{
     fixtures_differ, keep_previous, move_into_place, read_previous, remove_grading_files,
     remove_stale_parts, remove_submission_files, utc_now, write_atomic, Earlier, Gradebook,
-    GradesLock, Manifest, Shard,
+    GradesLock, Manifest, Shard, Terms,
 };
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
@@ -204,6 +204,15 @@ impl GradeAll<'_> {
                 .fixtures
                 .iter()
                 .map(|f| (f.shown.clone(), f.digest))
+                .collect(),
+            terms: self
+                .fixtures
+                .iter()
+                .map(|f| Terms {
+                    fixture: f.shown.clone(),
+                    time_limit: self.settings.limits(f).wall.as_secs(),
+                    weight: self.settings.scheme.weight(f),
+                })
                 .collect(),
             gradebook: self.gradebook.clone(),
         };

@@ -154,7 +154,8 @@ impl GradeAll<'_> {
                     &|f| scheme.visibility(f),
                     &|f| fs::read(&f.path).unwrap_or_default(),
                     Found {
-                        causes: &r.causes,
+                        causes: &r.causes.confirmed,
+                        tried: &r.causes.tried,
                         flaky: &r.graded.iter().map(|g| g.flaky.clone()).collect::<Vec<_>>(),
                     },
                 );
@@ -165,7 +166,7 @@ impl GradeAll<'_> {
                 let record = Record {
                     row,
                     fixtures: lines,
-                    causes: CauseLine::of(&r.causes, self.fixtures),
+                    causes: CauseLine::of(&r.causes.confirmed, self.fixtures),
                     sources: built.sources,
                 };
                 (record, text, r.report.clone())
