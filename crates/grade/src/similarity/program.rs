@@ -1024,6 +1024,15 @@ mod tests {
     }
 
     #[test]
+    fn the_limits_a_loop_over_a_collection_for_one_over_its_indices() {
+        let java = |text: &str| normal_form(&[(Lang::Java, text.as_bytes())], usize::MAX, &[]).syms;
+        assert_ne!(
+            java("class A { public static void main(String[] a) { int s = 0; for (String x : a) { s += x.length(); } System.out.println(s); } }"),
+            java("class A { public static void main(String[] a) { int s = 0; for (int i = 0; i < a.length; i++) { s += a[i].length(); } System.out.println(s); } }"),
+        );
+    }
+
+    #[test]
     fn template_functions_are_not_inlined() {
         let files = [(
             Lang::C,
