@@ -20,15 +20,16 @@ use std::time::{Duration, Instant};
 const CLASS: usize = 1000;
 const ROUNDS: usize = 3;
 
-/// A small, seeded generator (xorshift64*).
+/// A small, seeded generator (SplitMix64).
 struct Random(u64);
 
 impl Random {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
     }
 
     fn below(&mut self, n: usize) -> usize {

@@ -109,67 +109,75 @@ pub fn keyword(lang: Lang, word: &[u8]) -> Option<Kw> {
         b"enum" => Enum,
         b"true" => True,
         b"false" => False,
-        _ => {
-            return match lang {
-                Lang::C => match word {
-                    b"sizeof" => Some(Sizeof),
-                    b"struct" => Some(Struct),
-                    b"union" => Some(Union),
-                    b"typedef" => Some(Typedef),
-                    b"extern" | b"register" | b"auto" | b"inline" | b"restrict" | b"bool"
-                    | b"_Bool" => Some(Type),
-                    _ => None,
-                },
-                Lang::Cpp => match word {
-                    b"sizeof" => Some(Sizeof),
-                    b"struct" => Some(Struct),
-                    b"union" => Some(Union),
-                    b"typedef" => Some(Typedef),
-                    b"extern" | b"register" | b"auto" | b"inline" | b"bool" | b"virtual"
-                    | b"explicit" | b"friend" | b"mutable" | b"constexpr" | b"typename"
-                    | b"public" | b"protected" => Some(Type),
-                    b"private" => Some(Private),
-                    b"class" => Some(Class),
-                    b"namespace" => Some(Namespace),
-                    b"new" => Some(New),
-                    b"delete" => Some(Delete),
-                    b"this" => Some(This),
-                    b"nullptr" => Some(Null),
-                    b"try" => Some(Try),
-                    b"catch" => Some(Catch),
-                    b"throw" => Some(Throw),
-                    b"template" => Some(Template),
-                    b"using" => Some(Using),
-                    b"operator" => Some(Operator),
-                    _ => None,
-                },
-                Lang::Java => match word {
-                    b"boolean" | b"byte" | b"final" | b"public" | b"protected" | b"abstract"
-                    | b"native" | b"transient" | b"strictfp" | b"var" => Some(Type),
-                    b"private" => Some(Private),
-                    b"class" | b"record" => Some(Class),
-                    b"interface" => Some(Interface),
-                    b"new" => Some(New),
-                    b"this" => Some(This),
-                    b"super" => Some(Super),
-                    b"null" => Some(Null),
-                    b"try" => Some(Try),
-                    b"catch" => Some(Catch),
-                    b"finally" => Some(Finally),
-                    b"throw" => Some(Throw),
-                    b"throws" => Some(Throws),
-                    b"instanceof" => Some(Instanceof),
-                    b"import" => Some(Import),
-                    b"package" => Some(Package),
-                    b"extends" => Some(Extends),
-                    b"implements" => Some(Implements),
-                    b"synchronized" => Some(Synchronized),
-                    _ => None,
-                },
-            };
-        }
+        _ if lang == Lang::Java => return java_keyword(word),
+        _ => return c_keyword(lang, word),
     };
     Some(common)
+}
+
+/// The keywords of C, and C++'s besides, that are not Java's too.
+fn c_keyword(lang: Lang, word: &[u8]) -> Option<Kw> {
+    use Kw::*;
+    let both = match word {
+        b"sizeof" => Some(Sizeof),
+        b"struct" => Some(Struct),
+        b"union" => Some(Union),
+        b"typedef" => Some(Typedef),
+        b"extern" | b"register" | b"auto" | b"inline" | b"bool" => Some(Type),
+        _ => None,
+    };
+    if both.is_some() {
+        return both;
+    }
+    if lang == Lang::C {
+        return matches!(word, b"restrict" | b"_Bool").then_some(Type);
+    }
+    Some(match word {
+        b"virtual" | b"explicit" | b"friend" | b"mutable" | b"constexpr" | b"typename"
+        | b"public" | b"protected" => Type,
+        b"private" => Private,
+        b"class" => Class,
+        b"namespace" => Namespace,
+        b"new" => New,
+        b"delete" => Delete,
+        b"this" => This,
+        b"nullptr" => Null,
+        b"try" => Try,
+        b"catch" => Catch,
+        b"throw" => Throw,
+        b"template" => Template,
+        b"using" => Using,
+        b"operator" => Operator,
+        _ => return None,
+    })
+}
+
+/// The keywords of Java that are not C's too.
+fn java_keyword(word: &[u8]) -> Option<Kw> {
+    use Kw::*;
+    Some(match word {
+        b"boolean" | b"byte" | b"final" | b"public" | b"protected" | b"abstract" | b"native"
+        | b"transient" | b"strictfp" | b"var" => Type,
+        b"private" => Private,
+        b"class" | b"record" => Class,
+        b"interface" => Interface,
+        b"new" => New,
+        b"this" => This,
+        b"super" => Super,
+        b"null" => Null,
+        b"try" => Try,
+        b"catch" => Catch,
+        b"finally" => Finally,
+        b"throw" => Throw,
+        b"throws" => Throws,
+        b"instanceof" => Instanceof,
+        b"import" => Import,
+        b"package" => Package,
+        b"extends" => Extends,
+        b"implements" => Implements,
+        b"synchronized" => Synchronized,
+        _ => return None,
+    })
 }
 
 /// The punctuators of the family, longest first where one begins another.

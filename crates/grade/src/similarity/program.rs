@@ -182,67 +182,63 @@ fn each_name_in(s: &Stmt, f: &mut dyn FnMut(Name)) {
     }
 }
 
+/// Calls `$f` with each expression of the statement `$s` (an `&Stmt`, or
+/// an `&mut Stmt` with `mut`) and, through `$rec`, of the statements in it:
+/// one body for both visitors.
+macro_rules! statement_exprs {
+    ($s:expr, $f:ident, $rec:ident $(, $m:tt)?) => {
+        match $s {
+            Stmt::Expr(e, _) => $f(e),
+            Stmt::Decl(ds, _) => {
+                for d in ds {
+                    if let Some(e) = & $($m)? d.init {
+                        $f(e);
+                    }
+                }
+            }
+            Stmt::Block(stmts, _) | Stmt::Try(stmts, _) => {
+                for s in stmts {
+                    $rec(s, $f);
+                }
+            }
+            Stmt::If(c, a, b, _) => {
+                $f(c);
+                $rec(a, $f);
+                if let Some(b) = b {
+                    $rec(b, $f);
+                }
+            }
+            Stmt::Loop(l) => {
+                for s in & $($m)? l.init {
+                    $rec(s, $f);
+                }
+                if let Some(c) = & $($m)? l.cond {
+                    $f(c);
+                }
+                for e in & $($m)? l.step {
+                    $f(e);
+                }
+                $rec(& $($m)? l.body, $f);
+            }
+            Stmt::Switch(e, body, _) => {
+                $f(e);
+                $rec(body, $f);
+            }
+            Stmt::Case(Some(e), _) | Stmt::Return(Some(e), _) | Stmt::Throw(Some(e), _) => $f(e),
+            _ => {}
+        }
+    };
+}
+
 /// Calls `f` with each expression of `s` and of the statements in it.
 pub fn each_expr(s: &Stmt, f: &mut dyn FnMut(&Expr)) {
-    match s {
-        Stmt::Expr(e, _) => f(e),
-        Stmt::Decl(ds, _) => ds.iter().flat_map(|d| &d.init).for_each(f),
-        Stmt::Block(stmts, _) | Stmt::Try(stmts, _) => stmts.iter().for_each(|s| each_expr(s, f)),
-        Stmt::If(c, a, b, _) => {
-            f(c);
-            each_expr(a, f);
-            if let Some(b) = b {
-                each_expr(b, f);
-            }
-        }
-        Stmt::Loop(l) => {
-            l.init.iter().for_each(|s| each_expr(s, f));
-            if let Some(c) = &l.cond {
-                f(c);
-            }
-            l.step.iter().for_each(&mut *f);
-            each_expr(&l.body, f);
-        }
-        Stmt::Switch(e, body, _) => {
-            f(e);
-            each_expr(body, f);
-        }
-        Stmt::Case(Some(e), _) | Stmt::Return(Some(e), _) | Stmt::Throw(Some(e), _) => f(e),
-        _ => {}
-    }
+    statement_exprs!(s, f, each_expr);
 }
 
 /// Calls `f` with each expression of `s` and of the statements in it, to
 /// change it.
 fn each_expr_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
-    match s {
-        Stmt::Expr(e, _) => f(e),
-        Stmt::Decl(ds, _) => ds.iter_mut().flat_map(|d| &mut d.init).for_each(f),
-        Stmt::Block(stmts, _) | Stmt::Try(stmts, _) => {
-            stmts.iter_mut().for_each(|s| each_expr_mut(s, f))
-        }
-        Stmt::If(c, a, b, _) => {
-            f(c);
-            each_expr_mut(a, f);
-            if let Some(b) = b {
-                each_expr_mut(b, f);
-            }
-        }
-        Stmt::Loop(l) => {
-            l.init.iter_mut().for_each(|s| each_expr_mut(s, f));
-            if let Some(c) = &mut l.cond {
-                f(c);
-            }
-            l.step.iter_mut().for_each(&mut *f);
-            each_expr_mut(&mut l.body, f);
-        }
-        Stmt::Switch(e, body, _) => {
-            f(e);
-            each_expr_mut(body, f);
-        }
-        Stmt::Case(Some(e), _) | Stmt::Return(Some(e), _) | Stmt::Throw(Some(e), _) => f(e),
-        _ => {}
-    }
+    statement_exprs!(s, f, each_expr_mut, mut);
 }
 
 /// `e` with every name `from` of `map` replaced by its expression.

@@ -53,54 +53,23 @@ pub fn tile(a: &Side, b: &Side, k: usize) -> Vec<Tile> {
     // Hashes with too many pairs to try: a match through one of them may
     // have its first k-gram untried, so it is walked back to its start.
     let mut crowded: Vec<u64> = Vec::new();
-    let mut starts = std::collections::HashSet::new();
-    let (mut i, mut j) = (0, 0);
-    while i < ga.len() && j < gb.len() {
-        match ga[i].0.cmp(&gb[j].0) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                let hash = ga[i].0;
-                let ie = ga[i..].iter().take_while(|g| g.0 == hash).count() + i;
-                let je = gb[j..].iter().take_while(|g| g.0 == hash).count() + j;
-                if (ie - i) * (je - j) > MAX_PAIRS_PER_HASH {
-                    crowded.push(hash);
-                }
-                i = ie;
-                j = je;
-            }
+    shared_grams(ga, gb, &mut |xs, ys| {
+        if xs.len() * ys.len() > MAX_PAIRS_PER_HASH {
+            crowded.push(xs[0].0);
         }
-    }
+    });
     crowded.sort_unstable();
-    let (mut i, mut j) = (0, 0);
-    while i < ga.len() && j < gb.len() {
-        match ga[i].0.cmp(&gb[j].0) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                let hash = ga[i].0;
-                let ie = ga[i..].iter().take_while(|g| g.0 == hash).count() + i;
-                let je = gb[j..].iter().take_while(|g| g.0 == hash).count() + j;
-                let mut tried = 0;
-                'pairs: for x in &ga[i..ie] {
-                    for y in &gb[j..je] {
-                        tried += 1;
-                        if tried > MAX_PAIRS_PER_HASH {
-                            break 'pairs;
-                        }
-                        let (pa, pb) = (x.1 as usize, y.1 as usize);
-                        if let Some(m) = maximal(a, b, pa, pb, k, &crowded) {
-                            if starts.insert((m.0.a, m.0.b)) {
-                                matches.push(m);
-                            }
-                        }
-                    }
+    let mut starts = std::collections::HashSet::new();
+    shared_grams(ga, gb, &mut |xs, ys| {
+        let pairs = xs.iter().flat_map(|x| ys.iter().map(move |y| (x.1, y.1)));
+        for (pa, pb) in pairs.take(MAX_PAIRS_PER_HASH) {
+            if let Some(m) = maximal(a, b, pa as usize, pb as usize, k, &crowded) {
+                if starts.insert((m.0.a, m.0.b)) {
+                    matches.push(m);
                 }
-                i = ie;
-                j = je;
             }
         }
-    }
+    });
     let mut used_a = vec![false; a.syms.len()];
     let mut used_b = vec![false; b.syms.len()];
     let mut tiles = Vec::new();
@@ -136,6 +105,29 @@ pub fn tile(a: &Side, b: &Side, k: usize) -> Vec<Tile> {
         }
     }
     tiles
+}
+
+/// K-grams as `Side::grams` holds them: `(hash, first symbol)`, sorted.
+type Grams = [(u64, u32)];
+
+/// Calls `f` with the k-grams of each hash both sorted lists hold: those
+/// of `ga`, those of `gb`.
+fn shared_grams(ga: &Grams, gb: &Grams, f: &mut dyn FnMut(&Grams, &Grams)) {
+    let (mut i, mut j) = (0, 0);
+    while i < ga.len() && j < gb.len() {
+        match ga[i].0.cmp(&gb[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                let hash = ga[i].0;
+                let ie = ga[i..].iter().take_while(|g| g.0 == hash).count() + i;
+                let je = gb[j..].iter().take_while(|g| g.0 == hash).count() + j;
+                f(&ga[i..ie], &gb[j..je]);
+                i = ie;
+                j = je;
+            }
+        }
+    }
 }
 
 /// A match waiting to be laid, longest first.

@@ -75,6 +75,38 @@ pub enum Lit {
     This,
 }
 
+/// Calls `$f` with each direct subexpression of `$e` (an `&Expr` or an
+/// `&mut Expr`: one body for both visitors).
+macro_rules! children {
+    ($e:expr, $f:ident) => {{
+        use Expr::*;
+        match $e {
+            Name(..) | Lit(..) | Other(_) => {}
+            Unary(_, a, _) | Post(_, a, _) | Member(a, _, _) => $f(a),
+            Bin(_, a, b, _) | Assign(_, a, b, _) | Index(a, b, _) => {
+                $f(a);
+                $f(b);
+            }
+            Cond(a, b, c, _) => {
+                $f(a);
+                $f(b);
+                $f(c);
+            }
+            Call(g, args, _) => {
+                $f(g);
+                for a in args {
+                    $f(a);
+                }
+            }
+            List(items, _) => {
+                for a in items {
+                    $f(a);
+                }
+            }
+        }
+    }};
+}
+
 /// An expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
@@ -157,48 +189,12 @@ impl Expr {
 
     /// Calls `f` with each of its direct subexpressions, in order.
     pub fn each_child<'a>(&'a self, f: &mut dyn FnMut(&'a Expr)) {
-        use Expr::*;
-        match self {
-            Name(..) | Lit(..) | Other(_) => {}
-            Unary(_, a, _) | Post(_, a, _) | Member(a, _, _) => f(a),
-            Bin(_, a, b, _) | Assign(_, a, b, _) | Index(a, b, _) => {
-                f(a);
-                f(b);
-            }
-            Cond(a, b, c, _) => {
-                f(a);
-                f(b);
-                f(c);
-            }
-            Call(g, args, _) => {
-                f(g);
-                args.iter().for_each(f);
-            }
-            List(items, _) => items.iter().for_each(f),
-        }
+        children!(self, f);
     }
 
     /// Calls `f` with each of its direct subexpressions, to change them.
     pub fn each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
-        use Expr::*;
-        match self {
-            Name(..) | Lit(..) | Other(_) => {}
-            Unary(_, a, _) | Post(_, a, _) | Member(a, _, _) => f(a),
-            Bin(_, a, b, _) | Assign(_, a, b, _) | Index(a, b, _) => {
-                f(a);
-                f(b);
-            }
-            Cond(a, b, c, _) => {
-                f(a);
-                f(b);
-                f(c);
-            }
-            Call(g, args, _) => {
-                f(g);
-                args.iter_mut().for_each(f);
-            }
-            List(items, _) => items.iter_mut().for_each(f),
-        }
+        children!(self, f);
     }
 
     /// Each name it holds, `Other`'s too, with `f` (in order).

@@ -274,9 +274,9 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
     }
 }
 
-/// `grade-all`: every submission built and graded, a row each.
-fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
-    let mut out = io::stdout().lock();
+/// The folder of submissions the first operand names, made absolute, or
+/// why it is none.
+fn submissions_folder(given: &Given) -> Result<PathBuf, Failure> {
     let named = Path::new(&given.operands[0]);
     let submissions = absolute(named);
     if !submissions.is_dir() {
@@ -285,6 +285,13 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
             named.display()
         )));
     }
+    Ok(submissions)
+}
+
+/// `grade-all`: every submission built and graded, a row each.
+fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    let submissions = submissions_folder(given)?;
     let settings = given.settings();
     let folders = fixture_folders(&given.operands[1..])?;
     let fixtures = prepare_fixtures(&folders, settings.strict)?;
@@ -373,15 +380,9 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         "files in {shown}/: to hand to each student NAME.feedback.md (or .html); for markers NAME.txt (the report) and NAME.make.txt (the build log); the class: summary.txt, summary.csv and index.html (the class page){books}",
     )?;
     out.flush()?;
-    if !graded.not_graded.is_empty() {
-        let _ = writeln!(
-            io::stderr(),
-            "puzzle-grade: {} submission(s) could not be graded (their rows say why): {}; the same command with --resume grades them again",
-            graded.not_graded.len(),
-            graded.not_graded.join(", ")
-        );
-        return Err(Failure::NotGraded);
-    }
+    some_not_done(&graded.not_graded, |count, names| {
+        format!("{count} submission(s) could not be graded (their rows say why): {names}; the same command with --resume grades them again")
+    })?;
     if graded.all_passed {
         Ok(())
     } else {
@@ -392,14 +393,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
 /// `similar`: which submissions share code; status 3 when some could not
 /// be read.
 fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
-    let named = Path::new(&given.operands[0]);
-    let submissions = absolute(named);
-    if !submissions.is_dir() {
-        return Err(Failure::Usage(format!(
-            "puzzle-grade: {} is not a folder of submissions",
-            named.display()
-        )));
-    }
+    let submissions = submissions_folder(given)?;
     if let Some(missing) = given.templates.iter().find(|t| !t.exists()) {
         return Err(Failure::Usage(format!(
             "puzzle-grade: --template {}: no such file or folder",
@@ -474,16 +468,23 @@ fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
         out_dir.display()
     )?;
     out.flush()?;
-    if !found.not_read.is_empty() {
-        let _ = writeln!(
-            io::stderr(),
-            "puzzle-grade: {} submission(s) could not be read (the notes say why): {}",
-            found.not_read.len(),
-            found.not_read.join(", ")
-        );
-        return Err(Failure::NotGraded);
+    some_not_done(&found.not_read, |count, names| {
+        format!("{count} submission(s) could not be read (the notes say why): {names}")
+    })
+}
+
+/// Status 3 when some submissions, `names`, were not done (the others
+/// were): `line` (of their count and their names) on stderr.
+fn some_not_done(names: &[String], line: impl Fn(usize, String) -> String) -> Result<(), Failure> {
+    if names.is_empty() {
+        return Ok(());
     }
-    Ok(())
+    let _ = writeln!(
+        io::stderr(),
+        "puzzle-grade: {}",
+        line(names.len(), names.join(", "))
+    );
+    Err(Failure::NotGraded)
 }
 
 /// A grading refused (an error of kind `InvalidInput`) is a usage error.
