@@ -45,8 +45,8 @@ pub struct Normal {
     /// The names of the functions it defines, as spelt (for a template:
     /// those functions are never inlined elsewhere).
     pub functions: Vec<Vec<u8>>,
-    /// Its words: the hashes of its own names, its strings and its numbers
-    /// as written, each once, sorted.
+    /// Its words: the hashes of its strings, characters and numbers as
+    /// written, each once, sorted.
     pub words: Vec<u64>,
     /// Its surface: the hashes of each [`SHINGLE`] tokens in a row as
     /// written (comments and layout aside, its own names one symbol,
@@ -67,8 +67,6 @@ pub fn normal_form(files: &[(Lang, &[u8])], max_tokens: usize, template: &[Vec<u
     let mut declared = Vec::new();
     let mut left = max_tokens;
     let mut cut = false;
-    let mut idents = Vec::new();
-    let mut texts = Vec::new();
     let mut tokens = Vec::new();
     for (i, (lang, bytes)) in files.iter().enumerate() {
         let mut lexed = Lexed::default();
@@ -76,13 +74,6 @@ pub fn normal_form(files: &[(Lang, &[u8])], max_tokens: usize, template: &[Vec<u
         lex(bytes, *lang, file, &mut names, &mut lexed, left);
         left -= lexed.tokens.len();
         cut |= lexed.cut;
-        for t in &lexed.tokens {
-            match t.kind {
-                Kind::Ident => idents.push(t.text),
-                Kind::Str | Kind::Number => texts.push((t.kind == Kind::Str, t.text)),
-                _ => {}
-            }
-        }
         let parsed = parse_file(&lexed.tokens, *lang, &names);
         tokens.extend(lexed.tokens);
         functions.extend(parsed.functions);
@@ -109,16 +100,18 @@ pub fn normal_form(files: &[(Lang, &[u8])], max_tokens: usize, template: &[Vec<u
         .filter_map(|f| f.name)
         .map(|n| names.text(n).to_vec())
         .collect();
-    let own = idents
-        .into_iter()
-        .filter(|&n| namer.is_own(n))
-        .map(|n| (b'i', n));
-    let literal = texts
-        .into_iter()
-        .map(|(string, n)| (if string { b's' } else { b'n' }, n));
-    let mut words: Vec<u64> = own
-        .chain(literal)
-        .map(|(kind, n)| fnv1a_more(fnv1a(&[kind]), names.text(n)))
+    // Its words: its literals as written (renaming leaves them).
+    let mut words: Vec<u64> = tokens
+        .iter()
+        .filter_map(|t| {
+            let kind = match t.kind {
+                Kind::Str => b's',
+                Kind::Char => b'c',
+                Kind::Number => b'n',
+                _ => return None,
+            };
+            Some(fnv1a_more(fnv1a(&[kind]), names.text(t.text)))
+        })
         .collect();
     words.sort_unstable();
     words.dedup();

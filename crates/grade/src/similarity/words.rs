@@ -1,7 +1,8 @@
-//! The program's own words as evidence: its names, its strings, its
-//! numbers, as written. Renaming changes the names, but a copier who
+//! Evidence weighed by rarity: the program's words (its strings,
+//! characters and numbers as written: renaming leaves them, a copier who
 //! restructures the code seldom rewrites its messages and constants, and
-//! independent authors seldom write the same ones. Each word weighs by its
+//! independent authors seldom write the same ones), and its surface's
+//! shingles (tokens as written, own names one symbol). Each word weighs by its
 //! rarity in the class, `ln(1 + n / held)` (`held` of the `n` submissions
 //! use it); the template's words and those more than `common` submissions
 //! use weigh nothing.

@@ -1100,9 +1100,37 @@ mod tests {
         assert_eq!(
             error(&["gradeall", "subs"]),
             "puzzle-grade: unknown mode 'gradeall' (did you mean grade-all?); the modes are \
-             grade, grade-all, merge, diff, open, check, fuzz, run, check-environment\n\
+             grade, grade-all, similar, merge, diff, open, check, fuzz, run, check-environment\n\
              Try 'puzzle-grade --help' for more information."
         );
+    }
+
+    #[test]
+    fn similar_takes_templates_a_threshold_and_one_folder() {
+        let (mode, given) = parsed(&[
+            "similar",
+            "--template",
+            "a.h",
+            "subs",
+            "--template=b",
+            "--common",
+            "12",
+            "--out",
+            "o",
+        ]);
+        assert_eq!(mode, Mode::Similar);
+        assert_eq!(given.templates, [PathBuf::from("a.h"), PathBuf::from("b")]);
+        assert_eq!(given.common, Some(12));
+        assert_eq!(given.out, Some(PathBuf::from("o")));
+        assert_eq!(given.operands, [OsString::from("subs")]);
+        assert!(error(&["similar", "a", "b"]).starts_with(
+            "puzzle-grade similar: takes one folder of submissions, not 2 operands\n"
+        ));
+        assert!(error(&["similar", "s", "--common", "0"]).starts_with(
+            "puzzle-grade similar: --common: should be a whole number of submissions, at least 1, but is '0'\n"
+        ));
+        assert!(error(&["similar", "s", "--fuzz", "3"])
+            .starts_with("puzzle-grade similar: unknown option --fuzz\n"));
     }
 
     #[test]
