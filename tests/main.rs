@@ -7,6 +7,7 @@
 
 mod architecture;
 mod cli;
+mod docs;
 mod parity_rule;
 mod solve;
 mod streams;

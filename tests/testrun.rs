@@ -45,8 +45,37 @@ fn fixtures_by_size(prefix: &str) -> Vec<(u64, String)> {
 }
 
 #[test]
+fn an_unknown_mode_is_named_with_the_nearest_then_the_list() {
+    for (word, said) in [
+        (
+            "gradeall",
+            "Testrun: unknown mode 'gradeall' (did you mean grade-all?)\n",
+        ),
+        (
+            "Grade_All",
+            "Testrun: unknown mode 'Grade_All' (did you mean grade-all?)\n",
+        ),
+        (
+            "chekc",
+            "Testrun: unknown mode 'chekc' (did you mean check?)\n",
+        ),
+        ("4", "Testrun: unknown mode '4'\n"),
+        ("frobnicate", "Testrun: unknown mode 'frobnicate'\n"),
+    ] {
+        let out = testrun(&[word]);
+        assert_eq!(out.status.code(), Some(2), "{word}");
+        assert_eq!(out.stdout, b"");
+        let text = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            text.starts_with(said) && text[said.len()..].starts_with("Usage: sh Testrun MODE"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
 fn no_mode_lists_every_mode_and_exits_2() {
-    for args in [&[][..], &["4"], &["--help"]] {
+    for args in [&[][..], &["--help"]] {
         let out = testrun(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert_eq!(out.stdout, b"");

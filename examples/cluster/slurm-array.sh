@@ -23,6 +23,8 @@
 #SBATCH --output=grade-%A_%a.log
 set -eu
 cd "${SLURM_SUBMIT_DIR:-.}"
-# Eight runs at once on the task's core (JOBS=N to change): a run that waits
-# until the time limit overlaps the others (docs/benchmarks.md).
-exec sh examples/cluster/grade-shard.sh "$@" --jobs "${JOBS:-8}"
+# Three runs at once on the task's core (JOBS=N to change): a run that waits
+# until the time limit overlaps the others, and runs that compute get a
+# third of the core each, their waits made up (docs/grading.md, "Time and
+# the machine's load"); more would leave them NOT GRADED, the machine's.
+exec sh examples/cluster/grade-shard.sh "$@" --jobs "${JOBS:-3}"

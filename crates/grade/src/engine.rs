@@ -1,13 +1,18 @@
 //! The engine: one program graded on every fixture, several runs at once,
 //! the results in the fixtures' order. A run is described by a [`Job`] that
-//! a [`Runner`] carries out, then judged ([`crate::judging::judge`]); the
-//! budget (`--budget`) and the cap on timeouts (`--max-timeouts`) leave the
-//! fixtures after them NOT RUN. The prober ([`crate::probing`]) and the
+//! a [`Runner`] carries out, then judged ([`crate::judging::judge`]); every
+//! run draws on the program's [`Budget`] (`--budget`, `--max-timeouts`),
+//! which leaves the fixtures after it closes NOT RUN; a run the machine's
+//! load kept from its time is run again on a quieter machine, or its
+//! fixture is NOT GRADED, the machine's (the rule of
+//! [`crate::shared::machine`]). The prober ([`crate::probing`]) and the
 //! modes ([`crate::modes`]) stand on it.
 
+use crate::judging::budget::Budget;
 use crate::judging::fixture::{self, Allowed, Fixture};
 use crate::judging::judge::{judge, Class, Graded, Judgement, Ran};
 use crate::marking::marks;
+use crate::shared::machine;
 use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -15,7 +20,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How to grade: the rules and the limits of each run.
 #[derive(Clone, Debug)]
@@ -42,8 +47,10 @@ pub struct Settings {
     /// fuzzing): a run is not started after it, and one it cuts short is
     /// NOT RUN, not a TIMEOUT.
     pub budget: Option<Duration>,
-    /// After this many runs of a submission have timed out, its other
-    /// fixtures are NOT RUN.
+    /// After this many runs of a submission have timed out (any run: on
+    /// a fixture, a repeat, a confirmation, an experiment, the fuzzing),
+    /// no other starts: its fixtures left are NOT RUN, the experiments and
+    /// the fuzzing stop.
     pub max_timeouts: Option<usize>,
     /// How many times a failed run whose ending can depend on the machine
     /// (a timeout, a limit, a signal) is run again before it costs marks
@@ -75,18 +82,26 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The limits of a run on `fixture`.
+    /// The budget of one program's grading, starting now: `--budget` and
+    /// `--max-timeouts`.
+    pub fn budget(&self) -> Budget {
+        Budget::new(self.budget, self.max_timeouts)
+    }
+
+    /// The limits of a run on `fixture` (its waits for a core made up, as
+    /// [`machine::made_up`] says).
     pub fn limits(&self, fixture: &Fixture) -> Limits {
-        Limits {
+        machine::made_up(Limits {
             wall: Duration::from_secs(
                 fixture.time_limit(self.scheme.time_limit(fixture).or(self.timeout)),
             ),
+            make_up: Duration::ZERO,
             memory: self.memory,
             processes: self.processes,
             file_size: fixture.output_cap(),
             open_files: self.open_files,
             folder: None,
-        }
+        })
     }
 }
 
@@ -129,53 +144,126 @@ struct Confirmations {
     in_a_row: Mutex<[usize; Class::ALL.len()]>,
 }
 
+/// One judged run of a program on a fixture ([`run_once`]), and, when the
+/// machine's load kept it from its time, the figures that show it
+/// ([`machine::machines_share`]): then its judgement says nothing of the
+/// program.
+struct Once {
+    graded: Graded,
+    machines: Option<String>,
+}
+
+/// A judged run of the program on a fixture that the machine's load did
+/// not decide (`once` being one run, [`run_once`]): a run that was the
+/// machine's is run again once the machine is quieter, [`machine::RETRIES`]
+/// times; if every run was the machine's, the fixture is NOT GRADED, the
+/// machine's, and its points are kept. No wait goes past the end of
+/// `budget`.
+fn fair_run(once: &dyn Fn() -> io::Result<Once>, budget: &Budget) -> io::Result<Graded> {
+    let first = once()?;
+    let Some(share) = first.machines else {
+        return Ok(first.graded);
+    };
+    let mut story = share;
+    let mut last = first.graded;
+    for _ in 0..machine::RETRIES {
+        let left = budget.left().unwrap_or(machine::QUIET_WAIT);
+        let (waited, _) = machine::wait_for_quieter(left.min(machine::QUIET_WAIT));
+        if budget.closed().is_some() {
+            break;
+        }
+        let again = once()?;
+        let Some(share) = again.machines else {
+            return Ok(again.graded);
+        };
+        story.push_str(&format!(
+            "; then, after {:.0} s waiting for a quieter machine, {share}",
+            waited.as_secs_f64()
+        ));
+        last = again.graded;
+    }
+    Ok(Graded {
+        judgement: Judgement::Noted(
+            Class::NotGraded,
+            format!(
+                "{}: stopped at its time limit ({} s) before it had its time: {story}; no marks lost: grade it again on a quieter machine",
+                machine::MACHINES,
+                last.time.map_or(0, |(_, limit)| limit),
+            ),
+        ),
+        ..last
+    })
+}
+
+/// Whether a fixture's graded run was left NOT GRADED by the machine's
+/// load.
+fn is_machines(graded: &Graded) -> bool {
+    matches!(&graded.judgement, Judgement::Noted(Class::NotGraded, text) if text.starts_with(machine::MACHINES))
+}
+
 /// Runs a fixture as the settings ask, `once` being one judged run of the
-/// program on it ([`run_once`]): once; `repeat` times; a failure the machine
-/// may have caused `confirm` more times. Runs that disagree make it FLAKY
-/// ([`Graded::flaky`]), marked by the rule of [`combine`].
+/// program on it ([`run_once`]), each kept from the machine's load
+/// ([`fair_run`]): once; `repeat` times; a failure the machine may have
+/// caused `confirm` more times. Runs that disagree make it FLAKY
+/// ([`Graded::flaky`]), marked by the rule of [`combine`]. A repeat or a
+/// confirmation the budget kept from starting or cut short, or the
+/// machine's load kept from its time, says nothing of the program: it is
+/// left out of the fixture's runs (the fixture is NOT RUN only when its
+/// first run is, FLAKY only for runs that ran).
 fn run_fixture(
-    once: &dyn Fn() -> io::Result<Graded>,
+    once: &dyn Fn() -> io::Result<Once>,
     settings: &Settings,
-    deadline: Option<Instant>,
+    budget: &Budget,
     confirmations: &Confirmations,
 ) -> io::Result<Graded> {
+    let once = || fair_run(once, budget);
     let first = once()?;
-    if first.time.is_none() || matches!(first.judgement, Judgement::Noted(Class::NotRun, _)) {
+    if not_ran(&first) || is_machines(&first) {
         return Ok(first);
     }
     let mut runs = vec![first];
+    let another = || -> io::Result<Option<Graded>> {
+        let run = once()?;
+        Ok((!not_ran(&run) && !is_machines(&run)).then_some(run))
+    };
     for _ in 1..settings.repeat.max(1) {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
+        if let Some(run) = another()? {
+            runs.push(run);
         }
-        runs.push(once()?);
     }
     if let (1, Some(class)) = (runs.len(), machine_may_decide(&runs[0].judgement)) {
         let confirm = lock(&confirmations.in_a_row)[class as usize] < CONFIRMED_ENOUGH;
         if confirm {
             for _ in 0..settings.confirm {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
-                let again = once()?;
+                let Some(again) = another()? else { break };
                 let agrees = again.judgement.outcome(settings.strict) == class.name();
                 runs.push(again);
                 if !agrees {
                     break;
                 }
             }
-            let agreed = runs
-                .iter()
-                .all(|r| r.judgement.outcome(settings.strict) == class.name());
-            let mut in_a_row = lock(&confirmations.in_a_row);
-            in_a_row[class as usize] = if agreed {
-                in_a_row[class as usize] + 1
-            } else {
-                0
-            };
+            // A failure no run could confirm (the budget, the machine's
+            // load) is no run of failures confirmed.
+            if runs.len() > 1 {
+                let agreed = runs
+                    .iter()
+                    .all(|r| r.judgement.outcome(settings.strict) == class.name());
+                let mut in_a_row = lock(&confirmations.in_a_row);
+                in_a_row[class as usize] = if agreed {
+                    in_a_row[class as usize] + 1
+                } else {
+                    0
+                };
+            }
         }
     }
     Ok(combine(runs, settings.strict))
+}
+
+/// Whether `graded` is no run of the program: not started, or cut short by
+/// the budget.
+fn not_ran(graded: &Graded) -> bool {
+    graded.time.is_none() || matches!(graded.judgement, Judgement::Noted(Class::NotRun, _))
 }
 
 /// One fixture's runs as one: the first when they agree; else FLAKY, and
@@ -228,7 +316,9 @@ fn combine(mut runs: Vec<Graded>, strict: bool) -> Graded {
 }
 
 /// Runs `program` on `fixture` once (its outputs in `work`, as `slot.out`
-/// and `slot.err`) and judges the run.
+/// and `slot.err`), in `budget` (not started once it is closed, its time
+/// limit cut to what is left), and judges the run: NOT RUN, without a
+/// time, when the budget kept it from starting or cut it short.
 fn run_once(
     runner: &dyn Runner,
     program: &Path,
@@ -236,23 +326,31 @@ fn run_once(
     settings: &Settings,
     work: &Path,
     slot: usize,
-    deadline: Option<Instant>,
-) -> io::Result<Graded> {
+    budget: &Budget,
+) -> io::Result<Once> {
     if let Allowed::NotGraded(why) = &fixture.allowed {
-        return Ok(Graded {
-            judgement: Judgement::Noted(Class::NotGraded, why.clone()),
-            time: None,
-            flaky: None,
+        return Ok(Once {
+            graded: Graded {
+                judgement: Judgement::Noted(Class::NotGraded, why.clone()),
+                time: None,
+                flaky: None,
+            },
+            machines: None,
         });
     }
-    let mut limits = settings.limits(fixture);
-    // The budget's remainder, when it is less than the run's own limit.
-    let cut = deadline
-        .map(|d| d.saturating_duration_since(Instant::now()))
-        .filter(|left| *left < limits.wall);
-    if let Some(left) = cut {
-        limits.wall = left;
-    }
+    let not_run = |why: String| Once {
+        graded: Graded {
+            judgement: Judgement::Noted(Class::NotRun, why),
+            time: None,
+            flaky: None,
+        },
+        machines: None,
+    };
+    let opened = match budget.open(&settings.limits(fixture)) {
+        Ok(opened) => opened,
+        Err(why) => return Ok(not_run(why)),
+    };
+    let limits = &opened.limits;
     let out_path = work.join(format!("{slot}.out"));
     let err_path = work.join(format!("{slot}.err"));
     let job = Job {
@@ -267,19 +365,25 @@ fn run_once(
         limits: limits.clone(),
     };
     let outcome = runner.run(job)?;
+    // Stopped at its limit before it had its time: the machine's (once
+    // more on a quieter machine, [`fair_run`]), no timeout of the program.
+    let machines = machine::machines_share(&outcome, limits).filter(|_| !opened.cut);
+    let timed_out = outcome.ending == Ending::TimedOut && machines.is_none();
+    budget.book(&opened, timed_out, outcome.elapsed);
+    if opened.cut_short(&outcome.ending) {
+        return Ok(not_run(budget.spent_words()));
+    }
     let cap = fixture.output_cap();
     let out = read_capped(&out_path, cap)?;
     let err = read_capped(&err_path, cap)?;
     let ran = Ran {
         ending: outcome.ending,
         memory_stop: outcome.memory_stop,
+        at_both_limits: machine::at_both_limits(&outcome, limits),
         out: &out,
         err: &err,
     };
-    let judgement = match (cut, outcome.ending) {
-        (Some(_), Ending::TimedOut) => Judgement::Noted(Class::NotRun, budget_spent(settings)),
-        _ => judge(fixture, &ran, &limits, settings.strict),
-    };
+    let judgement = judge(fixture, &ran, limits, settings.strict);
     // Where the memory limit could only be an address-space limit, a run
     // that failed may have failed for it alone (a program that reserves a
     // GiB and uses a MB): the line says so, wherever it is shown.
@@ -299,27 +403,22 @@ fn run_once(
         }
         other => other,
     };
-    Ok(Graded {
-        judgement,
-        time: Some((outcome.elapsed, limits.wall.as_secs())),
-        flaky: None,
+    Ok(Once {
+        graded: Graded {
+            judgement,
+            time: Some((outcome.elapsed, limits.wall.as_secs())),
+            flaky: None,
+        },
+        machines,
     })
-}
-
-/// Why a fixture was not run (or cut short): the budget is spent.
-fn budget_spent(settings: &Settings) -> String {
-    format!(
-        "not run: the submission's time budget ({} s, --budget) was spent",
-        settings.budget.unwrap_or_default().as_secs()
-    )
 }
 
 /// Grades `program` on every fixture, `settings.jobs` runs at once (the
 /// results in the fixtures' order, whatever the order the runs end in);
 /// `work` is a folder for the runs' outputs; `done` is called after each
-/// fixture. The first failure to run stops the grading. The budget ends at
-/// `deadline` (none: no budget): after it, and after
-/// `settings.max_timeouts` timeouts, the fixtures left are NOT RUN.
+/// fixture. The first failure to run stops the grading. Every run draws on
+/// `budget`: once it is closed (its time spent, or `--max-timeouts` runs
+/// timed out) the fixtures left are NOT RUN.
 pub fn grade_program(
     runner: &dyn Runner,
     program: &Path,
@@ -327,21 +426,9 @@ pub fn grade_program(
     settings: &Settings,
     work: &Path,
     done: &(dyn Fn(usize) + Sync),
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> io::Result<Vec<Graded>> {
-    let timeouts = AtomicUsize::new(0);
     let confirmations = &Confirmations::default();
-    let not_run = |i: usize| -> Option<String> {
-        if matches!(fixtures[i].allowed, Allowed::NotGraded(_)) {
-            return None;
-        }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Some(budget_spent(settings));
-        }
-        let k = settings.max_timeouts?;
-        (timeouts.load(Ordering::SeqCst) >= k)
-            .then(|| format!("not run: {k} runs had timed out before it (--max-timeouts {k})"))
-    };
     // Smallest fixture first (the results stay in the fixtures' order): a
     // budget or a cap on timeouts then runs out on the largest boards, where a
     // slow but right program times out, not on the small ones it would pass.
@@ -356,35 +443,19 @@ pub fn grade_program(
     std::thread::scope(|scope| {
         for slot in 0..threads {
             let (next, finished, results, failure) = (&next, &finished, &results, &failure);
-            let (timeouts, not_run) = (&timeouts, &not_run);
             scope.spawn(move || {
                 while let Some(&i) = order.get(next.fetch_add(1, Ordering::SeqCst)) {
                     if lock(failure).is_some() {
                         break;
                     }
-                    let graded = match not_run(i) {
-                        Some(why) => Ok(Graded {
-                            judgement: Judgement::Noted(Class::NotRun, why),
-                            time: None,
-                            flaky: None,
-                        }),
-                        None => run_fixture(
-                            &|| {
-                                let fixture = &fixtures[i];
-                                run_once(runner, program, fixture, settings, work, slot, deadline)
-                            },
-                            settings,
-                            deadline,
-                            confirmations,
-                        ),
-                    };
+                    let graded = run_fixture(
+                        &|| run_once(runner, program, &fixtures[i], settings, work, slot, budget),
+                        settings,
+                        budget,
+                        confirmations,
+                    );
                     match graded {
-                        Ok(graded) => {
-                            if matches!(graded.judgement, Judgement::Noted(Class::Timeout, _)) {
-                                timeouts.fetch_add(1, Ordering::SeqCst);
-                            }
-                            lock(results)[i] = Some(graded)
-                        }
+                        Ok(graded) => lock(results)[i] = Some(graded),
                         Err(e) => {
                             lock(failure).get_or_insert(e);
                             break;

@@ -29,8 +29,8 @@
 //!   inputs, the prober, the shrinker, the fuzzer and the experiments that
 //!   confirm causes;
 //! - `modes`: every mode of the binary (`grade`, `grade-all`, `merge`,
-//!   `diff`, `fuzz`, `check`, `open`, `run`, `check-environment`,
-//!   `similar`), each standing on the stages below it.
+//!   `gradebook`, `diff`, `fuzz`, `check`, `open`, `run`,
+//!   `check-environment`, `similar`), each standing on the stages below it.
 //!
 //! This file is the crate's face: the modules are private, and what the
 //! binary, the tests and the benches use is re-exported here. The rules are
@@ -63,6 +63,7 @@ pub use modes::diff::diff;
 pub use modes::fuzz::Fuzz;
 pub use modes::grade::{Grade, GradedProgram};
 pub use modes::grade_all::{GradeAll, Select};
+pub use modes::gradebook::{write_gradebook, Written as GradebookWritten};
 pub use modes::merge::{merge, Merged};
 pub use modes::open::open_choices;
 pub use modes::run::{default_limits as default_run_limits, Ended, NotRun, Run};
@@ -71,7 +72,7 @@ pub use probing::fuzz::{Options as FuzzOptions, Summary as FuzzSummary};
 pub use publishing::changes::{Change, Comparison, FixtureChange, Inputs, Mark, Reason};
 pub use publishing::formats::{Format, Scope};
 pub use publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
-pub use publishing::grades::{Gradebook, Manifest, Shard};
+pub use publishing::grades::{Gradebook, GradebookAsked, Manifest, Shard};
 pub use publishing::json::Json;
 pub use publishing::page::class_page;
 pub use publishing::record::{FixtureLine, Record, Row, RowMarks, CLASSES};
@@ -79,6 +80,7 @@ pub use publishing::roster::{Roster, Student, MAX_ROSTER};
 pub use publishing::summaries::write_summary_files;
 pub use puzzle_sandbox::{Ending, Job, Limits, Outcome, Runner, Workdir};
 pub use shared::digest::fnv1a;
+pub use shared::machine::{busy_at_end, busy_at_start, made_up};
 pub use shared::name::Name;
 pub use similarity::behaviour::{scores as behaviour_scores, Outcome as BehaviourOutcome};
 pub use similarity::{default_common, Settings as SimilarSettings};

@@ -3,7 +3,11 @@
 //! left are NOT RUN (failed, and named); Gradescope's entry point fits its
 //! platform's 10 minutes under half a core with a program that hangs on
 //! every fixture; and `grade-all` killed at any moment leaves every JSON
-//! file it wrote valid.
+//! file it wrote valid. Every run of a submission's grading is one budget
+//! (issue 50, items 1 and 4): the experiments' and the fuzzing's runs are
+//! held by `--budget` and `--max-timeouts` and timed in the row, and a
+//! repeat or a confirmation the budget cut is left out of its fixture's
+//! runs.
 
 use crate::common;
 
@@ -38,9 +42,9 @@ fn after_k_timeouts_the_other_fixtures_are_not_run_and_named() {
     let program = dir.join("hang");
     fs::write(&program, "#!/bin/sh\nexec sleep 1000\n").unwrap();
     fs::set_permissions(&program, fs::Permissions::from_mode(0o755)).unwrap();
-    let began = Instant::now();
-    let out = Command::new(grader_bin())
-        .args([
+    let grade = |more: &[&str]| {
+        let began = Instant::now();
+        let base = [
             "grade",
             "--timeout",
             "1",
@@ -48,37 +52,47 @@ fn after_k_timeouts_the_other_fixtures_are_not_run_and_named() {
             "1",
             "--max-timeouts",
             "2",
-        ])
-        .arg(&program)
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let elapsed = began.elapsed();
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{report}");
-    assert_eq!(
-        report.matches("\nTIMEOUT           Tests/").count(),
-        2,
-        "{report}"
-    );
-    assert_eq!(
-        report
-            .matches(": not run: 2 runs had timed out before it (--max-timeouts 2)")
-            .count(),
-        3,
-        "{report}"
-    );
-    assert!(report.ends_with("0 passed, 5 failed\n"), "{report}");
-    // The smallest fixtures ran first: the two timeouts are the 0-byte and
-    // the 16-byte ones, the larger ones not run.
+        ];
+        let program = [program.to_str().unwrap()];
+        let out = common::grade_failing(&dir, &[&base[..], more, &program].concat());
+        let report = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(report.ends_with("0 passed, 5 failed\n"), "{report}");
+        (report, began.elapsed())
+    };
+    let counted = |report: &str, timeouts: usize| {
+        assert_eq!(
+            report.matches("\nTIMEOUT           Tests/").count(),
+            timeouts,
+            "{report}"
+        );
+        assert_eq!(
+            report
+                .matches(": not run: 2 runs had timed out before it (--max-timeouts 2)")
+                .count(),
+            5 - timeouts,
+            "{report}"
+        );
+    };
+    // Unconfirmed: two fixtures' runs time out, the smallest first (the
+    // 0-byte and the 16-byte ones), the larger ones not run.
+    let (report, elapsed) = grade(&["--confirm", "0"]);
+    counted(&report, 2);
     for small in ["bad_empty_input.inp", "unsol2_tiles_swapped.inp"] {
         assert!(
             report.contains(&format!("\nTIMEOUT           Tests/{small}: ")),
             "{report}"
         );
     }
-    // Two runs of a second, each confirmed by a second run: four, not ten.
-    assert!(elapsed < Duration::from_secs(7), "{elapsed:?}");
+    assert!(elapsed < Duration::from_secs(6), "{elapsed:?}");
+    // A confirmation is a run, and its timeout counts: the first fixture's
+    // two runs reach the cap.
+    let (report, elapsed) = grade(&[]);
+    counted(&report, 1);
+    assert!(
+        report.contains("\nTIMEOUT           Tests/bad_empty_input.inp: "),
+        "{report}"
+    );
+    assert!(elapsed < Duration::from_secs(6), "{elapsed:?}");
 }
 
 #[test]
@@ -86,27 +100,18 @@ fn a_spent_budget_leaves_the_rest_not_run_and_the_grading_within_it() {
     let dir = scratch("budget", &FIVE);
     hanging_submission(&dir.join("subs/hangs"));
     let began = Instant::now();
-    let out = Command::new(grader_bin())
-        .args([
-            "grade-all",
-            "subs",
-            "--timeout",
-            "10",
-            "--jobs",
-            "1",
-            "--budget",
-            "3",
-        ])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let args = [
+        "grade-all",
+        "subs",
+        "--timeout",
+        "10",
+        "--jobs",
+        "1",
+        "--budget",
+        "3",
+    ];
+    common::grade_failing(&dir, &args);
     let elapsed = began.elapsed();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(elapsed < Duration::from_secs(8), "{elapsed:?}");
     let report = fs::read_to_string(dir.join("grades/hangs.txt")).unwrap();
     let not_run = report
@@ -204,19 +209,21 @@ fn gradescopes_entry_point_leaves_results_within_its_ten_minutes_under_half_a_co
             .unwrap_or("")
             .to_string()
     };
+    // MAX_TIMEOUTS=3 runs: the first fixture's and its confirmation's,
+    // then the second fixture's (unconfirmed: no other run starts).
     assert_eq!(
         tests
             .iter()
             .filter(|t| output(t).starts_with("TIMEOUT"))
             .count(),
-        3
+        2
     );
     assert_eq!(
         tests
             .iter()
             .filter(|t| output(t).starts_with("NOT RUN"))
             .count(),
-        tests.len() - 3
+        tests.len() - 2
     );
     let feedback = results.get("output").and_then(Json::as_str).unwrap();
     assert!(feedback.contains("NOT RUN"), "{feedback}");
@@ -290,4 +297,146 @@ fn grade_all_killed_at_any_moment_leaves_valid_json() {
     );
     let summary = fs::read_to_string(dir.join("grades/summary.txt")).unwrap();
     assert!(summary.contains("(4 submissions), complete"), "{summary}");
+}
+
+/// A submission in `dir` that answers `solvable` at once to each of
+/// `fixtures` (known by their `cksum`) and hangs on any other input: on the
+/// inputs the experiments and the fuzzer make.
+fn hangs_on_made_inputs(dir: &Path, fixtures: &Path) {
+    let mut sums = Vec::new();
+    for entry in fs::read_dir(fixtures).unwrap() {
+        let out = Command::new("cksum")
+            .stdin(fs::File::open(entry.unwrap().path()).unwrap())
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        sums.push(text.split_whitespace().next().unwrap().to_string());
+    }
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join("hang.sh"),
+        format!(
+            "#!/bin/sh\nsum=$(cksum | cut -d' ' -f1)\ncase \" {} \" in\n*\" $sum \"*) echo solvable; exit 0 ;;\nesac\nexec sleep 1000\n",
+            sums.join(" ")
+        ),
+    )
+    .unwrap();
+    fs::write(
+        dir.join("Makefile"),
+        "puzzle: hang.sh\n\tcp hang.sh puzzle\n\tchmod +x puzzle\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_experiments_and_the_fuzzing_are_held_by_the_budget_and_the_cap_and_timed() {
+    // Wrong on three fixtures at once, so that experiments try causes; it
+    // hangs on every input they and the fuzzer make. Their runs are runs of
+    // the submission: the cap on timeouts stops them after one, the budget
+    // cuts them, and the row's time is theirs too.
+    let dir = scratch("made-inputs", &FIVE);
+    hangs_on_made_inputs(&dir.join("subs/hangs"), &dir.join("Tests"));
+    let grade = |args: &[&str], grades: &str| {
+        let began = Instant::now();
+        let base = [
+            "grade-all",
+            "subs",
+            "--jobs",
+            "1",
+            "--fuzz",
+            "30",
+            "--grades",
+            grades,
+        ];
+        common::grade_failing(&dir, &[&base[..], args].concat());
+        let report = fs::read_to_string(dir.join(grades).join("hangs.txt")).unwrap();
+        let csv = fs::read_to_string(dir.join(grades).join("summary.csv")).unwrap();
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+        let at = header.iter().position(|h| *h == "seconds").unwrap();
+        let seconds: f64 = row[at].parse().unwrap();
+        (began.elapsed(), report, seconds)
+    };
+    // --max-timeouts 1: one run of 2 s timed out, then no other started.
+    let (took, report, seconds) = grade(&["--timeout", "2", "--max-timeouts", "1"], "capped");
+    assert!(took < Duration::from_secs(12), "{took:?}\n{report}");
+    assert!((2.0..4.0).contains(&seconds), "{seconds}\n{report}");
+    assert!(report.contains("MISSED ERROR"), "{report}");
+    // --budget 4 with runs of up to 10 s: within the budget, cut to it.
+    let (took, report, seconds) = grade(&["--timeout", "10", "--budget", "4"], "budgeted");
+    assert!(took < Duration::from_secs(9), "{took:?}\n{report}");
+    assert!((2.0..=4.5).contains(&seconds), "{seconds}\n{report}");
+}
+
+/// `grade` with `args` in `dir` on `program` (a shell script's text),
+/// `Tests/` holding one solvable fixture: its report and exit status.
+fn graded_once_more(dir: &Path, program: &str, args: &[&str]) -> (String, Option<i32>) {
+    let path = dir.join("program");
+    fs::write(&path, program).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(grader_bin())
+        .arg("grade")
+        .args(args)
+        .arg(&path)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code(),
+    )
+}
+
+/// The time of all runs a report gives (`all runs 2.00 s`).
+fn all_runs(report: &str) -> f64 {
+    report
+        .split("; all runs ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no time of all runs: {report}"))
+}
+
+#[test]
+fn a_repeat_or_a_confirmation_the_budget_cuts_is_left_out_of_its_fixtures_runs() {
+    let fixture = "sol4_assignment_example.inp";
+    let dir = scratch("cut-runs", &[fixture]);
+    let right = Command::new(common::puzzle_bin())
+        .stdin(fs::File::open(dir.join("Tests").join(fixture)).unwrap())
+        .output()
+        .unwrap()
+        .stdout;
+    let right = String::from_utf8(right).unwrap();
+    // Right after 1.2 s a run, three runs asked for, 2 s of budget: the
+    // first passes, the second is cut (it says nothing of the program),
+    // the third never starts. Passed: not NOT RUN, not FLAKY.
+    let slow = format!("#!/bin/sh\ncat > /dev/null\nsleep 1.2\ncat <<'END'\n{right}END\n");
+    let (report, status) = graded_once_more(
+        &dir,
+        &slow,
+        &["--timeout", "10", "--repeat", "3", "--budget", "2"],
+    );
+    assert_eq!(status, Some(0), "{report}");
+    assert!(report.ends_with("1 passed, 0 failed\n"), "{report}");
+    assert!(!report.contains("FLAKY"), "{report}");
+    assert!(report.contains("; lost: nothing"), "{report}");
+    // Its time is both runs', the one cut too.
+    assert!((1.5..2.6).contains(&all_runs(&report)), "{report}");
+    // A timeout (1 s) whose confirmation the budget (2 s) cuts: the
+    // timeout stands as it was, unconfirmed, neither NOT RUN nor FLAKY.
+    let (report, status) = graded_once_more(
+        &dir,
+        "#!/bin/sh\nexec sleep 1000\n",
+        &["--timeout", "1", "--budget", "2"],
+    );
+    assert_eq!(status, Some(1), "{report}");
+    assert!(
+        report.contains(&format!("\nTIMEOUT           Tests/{fixture}: ")),
+        "{report}"
+    );
+    let left_out =
+        |l: &str| l.contains("FLAKY") || l.starts_with("NOT RUN  ") && l.contains("Tests/");
+    assert!(!report.lines().any(left_out), "{report}");
+    // Its time is both runs', the one cut too.
+    assert!((1.5..2.6).contains(&all_runs(&report)), "{report}");
 }

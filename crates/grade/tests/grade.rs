@@ -1109,9 +1109,14 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         .unwrap();
     desk.assert_clean();
     assert!(began.elapsed() < Duration::from_secs(60));
-    // Stderr: the protections, then a line a submission, as each is done.
+    // Stderr: the protections, then a line a submission, as each is done
+    // (and, on a busy machine, what the grading says of it at its start
+    // and end: tests/load.rs).
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let progress: Vec<&str> = stderr.lines().collect();
+    let progress: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.starts_with("puzzle-grade: the machine "))
+        .collect();
     assert!(
         progress[0].starts_with("puzzle-grade: sandbox: "),
         "{stderr}"

@@ -58,23 +58,25 @@ fn grader(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `grade-all subs` with `more`.
+fn grade_all(dir: &Path, more: &[&str]) -> Output {
+    let base = ["grade-all", "subs", "--timeout", "5", "--jobs", "2"];
+    grader(dir, &[&base[..], more].concat())
+}
+
+/// The options of the roster and both gradebooks.
+const BOOK: [&str; 6] = [
+    "--roster",
+    "roster.csv",
+    "--format",
+    "canvas,moodle",
+    "--assignment",
+    ASSIGNMENT,
+];
+
 /// `grade-all subs` with the roster, both gradebooks and `more`.
 fn grade(dir: &Path, more: &[&str]) -> Output {
-    let base = [
-        "grade-all",
-        "subs",
-        "--timeout",
-        "5",
-        "--jobs",
-        "2",
-        "--roster",
-        "roster.csv",
-        "--format",
-        "canvas,moodle",
-        "--assignment",
-        ASSIGNMENT,
-    ];
-    let out = grader(dir, &[&base[..], more].concat());
+    let out = grade_all(dir, &[&BOOK[..], more].concat());
     // All passed (0) or not (1), never a grading refused (2).
     assert!(
         matches!(out.status.code(), Some(0 | 1)),
@@ -437,4 +439,118 @@ fn a_roster_or_a_gradebook_option_that_cannot_work_is_refused_before_grading() {
         "--roster: comma.csv: line 2: 4 field(s) where the header has 3",
     );
     refused(&["--roster", "none.csv"], "--roster: cannot read none.csv");
+}
+
+#[test]
+fn a_roster_line_a_gradebook_would_misread_is_refused_naming_it() {
+    // Each a line Canvas's import would take for something else: its
+    // Points Possible line (the student's mark would become the
+    // assignment's points, and they would get none), a header pasted in,
+    // an ID it rewrites as a number.
+    let dir = class("misread");
+    for (line, expected) in [
+        (
+            "bob,z2,Points Possible,T1",
+            "line 3: 'Points Possible' (column 3): Canvas's import takes a line whose name holds 'Points Possible' for the assignment's points",
+        ),
+        (
+            "Student,ID,,Section",
+            "line 3: a line of column names (Student, ID, Section), not a student",
+        ),
+        (
+            "bob,\"1,234\",Bob,T1",
+            "line 3: the id '1,234', which Canvas's import reads as the number '1.234'",
+        ),
+    ] {
+        fs::write(
+            dir.join("roster.csv"),
+            format!("folder,id,name,section\nann,z1,Ann,T1\n{line}\n"),
+        )
+        .unwrap();
+        let out = grader(
+            &dir,
+            &["grade-all", "subs", "--roster", "roster.csv", "--format", "canvas"],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{line}: {stderr}");
+        assert!(stderr.contains(expected), "{line}: {stderr}");
+        assert!(!dir.join("grades").exists(), "{line}");
+    }
+}
+
+#[test]
+fn the_gradebook_is_added_afterwards_by_resume_or_the_gradebook_mode() {
+    // The roster, the assignment's name and the class's formats decide no
+    // mark: a grading made without them gets them by --resume, or by the
+    // gradebook mode, nothing graded again, the same files as a grading
+    // that had them from the start.
+    let dir = class("afterwards");
+    grade(&dir, &["--grades", "with"]);
+    let plain =
+        |grades: &str, more: &[&str]| grade_all(&dir, &[&["--grades", grades], more].concat());
+    for grades in ["resumed", "written"] {
+        let out = plain(grades, &[]);
+        assert!(matches!(out.status.code(), Some(0 | 1)));
+        assert!(!dir.join(grades).join("canvas.csv").exists());
+    }
+    let out = plain("resumed", &[&["--resume"][..], &BOOK].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{stderr}");
+    assert!(!stderr.contains("graded "), "{stderr}");
+    let out = grader(&dir, &[&["gradebook", "written"][..], &BOOK].concat());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("wrote canvas.csv, moodle.csv in "),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        stderr.contains("roster.csv: 1 folder(s) with no student, in no gradebook file: dee"),
+        "{stderr}"
+    );
+    for grades in ["resumed", "written"] {
+        for file in ["canvas.csv", "moodle.csv"] {
+            assert_eq!(
+                fs::read_to_string(dir.join(grades).join(file)).unwrap(),
+                fs::read_to_string(dir.join("with").join(file)).unwrap(),
+                "{grades}/{file}"
+            );
+        }
+        let csv = fs::read_to_string(dir.join(grades).join("summary.csv")).unwrap();
+        assert!(csv
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",student_id,student_name"));
+    }
+    // Recorded: a --resume without them keeps them.
+    let out = plain("written", &["--resume"]);
+    assert!(matches!(out.status.code(), Some(0 | 1)));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("the gradebooks' imports: canvas.csv, moodle.csv"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("written/canvas.csv")).unwrap(),
+        fs::read_to_string(dir.join("with/canvas.csv")).unwrap()
+    );
+    // A format of each submission's files cannot be added so: said plainly.
+    let out = plain("written", &["--resume", "--format", "gradescope"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--format gradescope differ (--format gradescope, prairielearn and junit write a file for each submission as it is graded"),
+        "{stderr}"
+    );
+    let out = grader(&dir, &["gradebook", "written", "--format", "junit"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--format junit: a file of each submission, written as it is graded"));
+    // No grading there: refused.
+    let out = grader(&dir, &["gradebook", "subs", "--roster", "roster.csv"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds no grading"));
 }

@@ -82,6 +82,16 @@ impl Class {
         out
     }
 
+    /// `puzzle-grade merge` here with `args`.
+    fn merge(&self, args: &[&str]) -> Output {
+        Command::new(grader_bin())
+            .arg("merge")
+            .args(args)
+            .current_dir(&self.0)
+            .output()
+            .unwrap()
+    }
+
     /// Every file under `grades`, by its path there, what varies masked.
     fn files(&self, grades: &str) -> BTreeMap<String, String> {
         let mut files = BTreeMap::new();
@@ -209,7 +219,7 @@ fn an_interrupted_grading_writes_no_wrong_grade_and_resumes_to_the_same_files() 
         stopped_gradings += 1;
         assert!(
             stderr.contains("stopped by signal 2 after ")
-                && stderr.contains("--resume grades the rest"),
+                && stderr.contains("the same command again (or with --resume) grades the rest"),
             "{stderr}"
         );
         let stopped = class.files(&grades);
@@ -236,8 +246,23 @@ fn an_interrupted_grading_writes_no_wrong_grade_and_resumes_to_the_same_files() 
         for row in rows(&stopped) {
             assert!(rows(&whole).contains(&row), "{row}");
         }
-        // Resumed: the same files as the grading that was never stopped.
-        let out = class.grade(&["subs", "--grades", &grades, "--resume"]);
+        // Resumed, by --resume or by the same command again (which says
+        // so): the same files as the grading that was never stopped, and
+        // no previous/ (the unfinished grading is not set aside).
+        let out = if k % 2 == 0 {
+            let out = class.grade(&["subs", "--grades", &grades]);
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                said.contains(&format!(
+                    "resumes the unfinished grading of {} begun ",
+                    class.0.join("subs").display()
+                )) && said.contains(" submission(s) graded, the same options and fixtures): the rest are graded now; --replace grades them all again"),
+                "{said}"
+            );
+            out
+        } else {
+            class.grade(&["subs", "--grades", &grades, "--resume"])
+        };
         let table = String::from_utf8_lossy(&out.stdout);
         // The whole table: the rows graded before, then the rest.
         assert_eq!(table.lines().count(), 1 + SUBMISSIONS.len() + 1, "{table}");
@@ -309,7 +334,7 @@ impl SpawnIgnoringSigint for Command {
         sh.arg("-c")
             .arg("trap '' INT; exec \"$@\"")
             .arg("sh")
-            .arg(program)
+            .arg(&program)
             .args(args);
         if let Some(dir) = self.get_current_dir() {
             sh.current_dir(dir);
@@ -318,10 +343,25 @@ impl SpawnIgnoringSigint for Command {
             use std::os::unix::process::CommandExt;
             sh.process_group(0);
         }
-        sh.stdout(Stdio::null())
+        let child = sh
+            .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap()
+            .unwrap();
+        // Not before the shell has ignored SIGINT and become the program:
+        // a SIGINT sent earlier ends the shell (under load, the barrage
+        // below came first in 2 runs of 2, status: killed by SIGINT).
+        let exec_ed = fs::canonicalize(&program).unwrap();
+        let began = std::time::Instant::now();
+        while fs::read_link(format!("/proc/{}/exe", child.id())).ok() != Some(exec_ed.clone()) {
+            assert!(
+                began.elapsed() < Duration::from_secs(30),
+                "{} did not start",
+                program.to_string_lossy()
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child
     }
 }
 
@@ -346,12 +386,8 @@ fn shards_merged_make_the_same_files_as_one_grading() {
             dirs.push(dir);
         }
         let into = format!("merged{count}");
-        let out = Command::new(grader_bin())
-            .args(["merge", "--into", &into])
-            .args(&dirs)
-            .current_dir(&class.0)
-            .output()
-            .unwrap();
+        let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+        let out = class.merge(&[&["--into", into.as_str()][..], &dirs].concat());
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -368,25 +404,33 @@ fn shards_merged_make_the_same_files_as_one_grading() {
         }
     }
     // A shard missing: said, status 1, the merged grading incomplete.
-    let out = Command::new(grader_bin())
-        .args(["merge", "--into", "partial", "shard3-1", "shard3-3"])
-        .current_dir(&class.0)
-        .output()
-        .unwrap();
+    let out = class.merge(&["--into", "partial", "shard3-1", "shard3-3"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("shard 2/3 is missing"), "{stderr}");
     assert!(fs::read_to_string(class.0.join("partial/summary.txt"))
         .unwrap()
         .contains("INCOMPLETE"));
+    // One shard of three alone: every submission of the other two named.
+    let out = class.merge(&["--into", "lonely", "shard3-1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let missing: Vec<&str> = SUBMISSIONS
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| !class.0.join(format!("shard3-1/{n}.txt")).exists())
+        .collect();
+    assert!(missing.len() >= 2, "{missing:?}");
+    assert!(
+        stderr.contains(&format!(
+            "merge: no shard takes {} submission(s) (the shards are not all of one count, or a shard is missing): {}\n",
+            missing.len(),
+            missing.join(", ")
+        )),
+        "{stderr}"
+    );
     // A shard twice: said, each submission kept once.
-    let out = Command::new(grader_bin())
-        .args([
-            "merge", "--into", "twice", "shard2-1", "shard2-2", "shard2-1",
-        ])
-        .current_dir(&class.0)
-        .output()
-        .unwrap();
+    let out = class.merge(&["--into", "twice", "shard2-1", "shard2-2", "shard2-1"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("are both shard 1/2"), "{stderr}");
@@ -399,10 +443,6 @@ fn shards_merged_make_the_same_files_as_one_grading() {
         1 + SUBMISSIONS.len()
     );
     // Not a grading: refused.
-    let out = Command::new(grader_bin())
-        .args(["merge", "--into", "x", "subs"])
-        .current_dir(&class.0)
-        .output()
-        .unwrap();
+    let out = class.merge(&["--into", "x", "subs"]);
     assert_eq!(out.status.code(), Some(2));
 }

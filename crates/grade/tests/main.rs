@@ -19,6 +19,7 @@ mod grade;
 mod gradebook;
 mod gradings;
 mod hostile;
+mod load;
 mod marks;
 mod page;
 mod regrading;

@@ -330,8 +330,8 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
 
     // Killed: its lock file stays, with its id; the next grading takes it.
     // The one killed was a regrading: it had put the complete grading
-    // before it in previous/, which the next keeps there (not the
-    // unfinished one).
+    // before it in previous/, which stays there; the same command resumes
+    // the unfinished one.
     class.grade(&["subs", "--timeout", "5", "--grades", "killed"]);
     let mut killed = class.spawn(&["subs", "--timeout", "5", "--grades", "killed"]);
     let pid = killed.id();
@@ -354,8 +354,7 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
     let out = class.grade(&["subs", "--timeout", "5", "--grades", "killed"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains(", incomplete: as it did not finish, its files of ")
-            && stderr(&out).contains("/previous/ still keeps the grading of "),
+        stderr(&out).contains("resumes the unfinished grading of "),
         "{}",
         stderr(&out)
     );
@@ -371,6 +370,32 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
         stdout(&out)
     );
     assert!(!class.0.join("killed/.puzzle-grade.lock").exists());
+
+    // Killed again, then started again with --replace: the unfinished one
+    // is removed, not pushed into previous/ over the complete one there.
+    let mut killed = class.spawn(&["subs", "--timeout", "5", "--grades", "killed"]);
+    class.wait_for_lock("killed", killed.id());
+    let began = Instant::now();
+    // (Being set aside, it is missing for a moment.)
+    while !fs::read_to_string(class.0.join("killed/grading.json"))
+        .unwrap_or_default()
+        .contains("\"complete\": false")
+    {
+        assert!(began.elapsed() < Duration::from_secs(120), "never begun");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let out = class.grade(&["subs", "--timeout", "5", "--grades", "killed", "--replace"]);
+    assert!(
+        stderr(&out).contains(", incomplete: as it did not finish, its files of ")
+            && stderr(&out).contains("/previous/ still keeps the grading of "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(class
+        .read("killed/previous/summary.txt")
+        .contains("(3 submissions), complete"));
 }
 
 #[test]
@@ -536,6 +561,129 @@ fn a_regrading_lists_the_marks_that_changed_and_why() {
         stderr(&out).contains("not the grades folder of a grading"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// Writes into `grades` a grading of 3,000 submissions made up from the
+/// grading `template` of the one submission `aaa` (its `grading.json` and
+/// summaries, a `summary.jsonl` line and four files a submission, each
+/// file's text its own name); the paths of its files there, sorted.
+fn made_up_grading(template: &Path, grades: &Path) -> Vec<String> {
+    let _ = fs::remove_dir_all(grades);
+    fs::create_dir_all(grades).unwrap();
+    let mut files = Vec::new();
+    for own in ["grading.json", "summary.txt", "summary.csv", "index.html"] {
+        fs::copy(template.join(own), grades.join(own)).unwrap();
+        files.push(own.to_string());
+    }
+    let line = fs::read_to_string(template.join("summary.jsonl")).unwrap();
+    assert!(line.starts_with("{\"submission\": \"aaa\", "), "{line}");
+    let mut jsonl = String::new();
+    for i in 0..3000 {
+        let name = format!("s{i:04}");
+        jsonl += &line.replacen("\"aaa\"", &format!("\"{name}\""), 1);
+        for suffix in [".txt", ".make.txt", ".feedback.md", ".feedback.html"] {
+            let file = format!("{name}{suffix}");
+            fs::write(grades.join(&file), &file).unwrap();
+            files.push(file);
+        }
+    }
+    fs::write(grades.join("summary.jsonl"), jsonl).unwrap();
+    files.push("summary.jsonl".into());
+    files.sort();
+    files
+}
+
+#[test]
+fn a_large_grading_set_aside_and_killed_at_any_moment_ends_whole_in_previous() {
+    let class = Class::new("killed-move", &[("aaa", "")]);
+    class.grade(&["subs", "--timeout", "5", "--grades", "template"]);
+    let template = class.0.join("template");
+    let grades = class.0.join("big");
+    let grading_of = |grades: &Path| -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(grades)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('s') && n.as_bytes()[1].is_ascii_digit())
+            .collect();
+        names.sort();
+        names
+    };
+    // Killed at moments after the move is first seen (a `previous/` or a
+    // hidden folder beside it), from at once to after it (none: once the
+    // new grading's grading.json is written); each stage the kill found is
+    // counted.
+    let (mut split, mut before_move, mut after_move) = (0, 0, 0);
+    for delay in [Some(0u64), Some(0), Some(2), Some(10), None] {
+        let files = made_up_grading(&template, &grades);
+        let old: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|f| (f.clone(), fs::read(grades.join(f)).unwrap()))
+            .collect();
+        let child = class.spawn(&["subs", "--timeout", "5", "--grades", "big"]);
+        let began = Instant::now();
+        let moving = |grades: &Path| {
+            fs::read_dir(grades)
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .any(|e| e.file_name().to_string_lossy().contains("previous"))
+        };
+        while !moving(&grades) && began.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        match delay {
+            Some(delay) => std::thread::sleep(Duration::from_millis(delay)),
+            None => {
+                while !(grades.join("previous").is_dir() && grades.join("grading.json").exists())
+                    && began.elapsed() < Duration::from_secs(60)
+                {
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+            }
+        }
+        let status = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let _ = child.wait_with_output().unwrap();
+        // The stage it was killed at: how many of the grading's files of
+        // its submissions were still in the grades folder.
+        let left = grading_of(&grades).len();
+        match left {
+            12_000 => before_move += 1,
+            0 => after_move += 1,
+            _ => split += 1,
+        }
+        // The next grading finishes the move: the whole grading is in
+        // previous/, readable, and none of its files in the grades folder.
+        let out = class.grade(&["subs", "--timeout", "5", "--grades", "big"]);
+        assert_eq!(
+            grading_of(&grades),
+            Vec::<String>::new(),
+            "{}",
+            stderr(&out)
+        );
+        for (file, bytes) in &old {
+            let kept = fs::read(grades.join("previous").join(file))
+                .unwrap_or_else(|e| panic!("killed with {left} files left: previous/{file}: {e}"));
+            assert_eq!(&kept, bytes, "previous/{file}");
+        }
+        // Against the one submission's: every other one of the 3,000 read.
+        let read = class
+            .command(&["diff", "big/previous", "template"])
+            .output()
+            .unwrap();
+        assert_eq!(read.status.code(), Some(1), "{}", stderr(&read));
+        assert!(stdout(&read).contains("s2999"), "{}", stdout(&read));
+        assert!(class
+            .entries("big")
+            .iter()
+            .all(|n| !n.starts_with(".previous")));
+    }
+    assert!(
+        split > 0,
+        "no kill landed while the files were moved ({before_move} before, {after_move} after)"
     );
 }
 

@@ -137,6 +137,12 @@ fn protections(at: At) -> Result<&'static str, &'static str> {
         if !out.status.success() {
             return Err(text);
         }
+        // The protections' line (the run's time line follows it).
+        let text = text
+            .lines()
+            .find(|l| l.starts_with("puzzle-grade: run: sandbox: "))
+            .unwrap_or(&text)
+            .to_string();
         if at == At::UserNamespaces && !text.contains("a user namespace") {
             return Err(format!("not in a user namespace: {text}"));
         }
@@ -242,6 +248,42 @@ impl Lab {
         assert!(status.success(), "cc {}", source.display());
         fs::set_permissions(&exe, fs::Permissions::from_mode(0o755)).unwrap();
         exe
+    }
+
+    /// A folder `name` for a grading at `at`, its `Tests/` holding one
+    /// fixture, `sol4_assignment_example.inp`.
+    fn grading_folder(&self, name: &str, at: At) -> PathBuf {
+        let dir = self.folder(name, at);
+        fs::create_dir(dir.join("Tests")).unwrap();
+        fs::copy(
+            common::repo().join("Tests/sol4_assignment_example.inp"),
+            dir.join("Tests/sol4_assignment_example.inp"),
+        )
+        .unwrap();
+        dir
+    }
+
+    /// `exe` copied into `dir` (a [`Lab::grading_folder`]) as `name`, and
+    /// graded there at `at` with `options`: its report's line for the
+    /// fixture.
+    fn graded_line(&self, at: At, dir: &Path, exe: &Path, name: &str, options: &[&str]) -> String {
+        let program = dir.join(name);
+        fs::copy(exe, &program).unwrap();
+        at.own(dir);
+        let out = at
+            .mode(&self.grader, "grade")
+            .args(options)
+            .arg(&program)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let report = String::from_utf8_lossy(&out.stdout);
+        report
+            .lines()
+            .find(|l| l.contains("Tests/sol4_assignment_example.inp: "))
+            .unwrap_or_else(|| panic!("{at:?} {name}: no line in\n{report}"))
+            .to_string()
     }
 
     /// A fresh file name in `output/`, for caught output.
@@ -552,31 +594,10 @@ fn graded_a_program_that_exhausts_its_memory_is_memory_limit_at_every_level() {
     let lab = Lab::new("exhausts-graded");
     let exe = lab.compile("exhaust");
     for at in levels() {
-        let dir = lab.folder("exhaust-graded", at);
-        fs::create_dir(dir.join("Tests")).unwrap();
-        fs::copy(
-            common::repo().join("Tests/sol4_assignment_example.inp"),
-            dir.join("Tests/sol4_assignment_example.inp"),
-        )
-        .unwrap();
+        let dir = lab.grading_folder("exhaust-graded", at);
         for mode in ["fill-crash", "grow-exit", "null-crash"] {
             // The mode is the name it runs by (grade passes no arguments).
-            let program = dir.join(mode);
-            fs::copy(&exe, &program).unwrap();
-            at.own(&dir);
-            let out = at
-                .mode(&lab.grader, "grade")
-                .args(["--memory", "64", "--jobs", "1"])
-                .arg(&program)
-                .current_dir(&dir)
-                .stdin(Stdio::null())
-                .output()
-                .unwrap();
-            let report = String::from_utf8_lossy(&out.stdout);
-            let line = report
-                .lines()
-                .find(|l| l.contains("Tests/sol4_assignment_example.inp: "))
-                .unwrap_or_else(|| panic!("{at:?} {mode}: no line in\n{report}"));
+            let line = lab.graded_line(at, &dir, &exe, mode, &["--memory", "64", "--jobs", "1"]);
             if mode == "null-crash" {
                 assert_eq!(
                     line,
@@ -595,6 +616,39 @@ fn graded_a_program_that_exhausts_its_memory_is_memory_limit_at_every_level() {
                 ),
                 "{at:?} {mode}"
             );
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
+
+/// A program stopped at the time limit with its memory near the memory
+/// limit (61 of 64 MiB) is at both, at every level (the peak a cgroup
+/// kept, or the sampler's); with its memory well under it (20 MiB), a
+/// TIMEOUT as ever.
+#[test]
+fn a_timeout_near_the_memory_limit_is_at_both_limits_at_every_level() {
+    let lab = Lab::new("near-memory-graded");
+    let exe = lab.compile("near_memory");
+    let options = [
+        "--memory",
+        "64",
+        "--timeout",
+        "1",
+        "--jobs",
+        "1",
+        "--confirm",
+        "0",
+    ];
+    for at in levels() {
+        let dir = lab.grading_folder("near-memory", at);
+        for (name, both) in [("near-61", true), ("near-20", false)] {
+            let line = lab.graded_line(at, &dir, &exe, name, &options);
+            let expected = if both {
+                "TIMEOUT           Tests/sol4_assignment_example.inp: still running after 1 s, its memory within a twentieth of the limit (64 MiB): at both limits, and which came first is the machine's speed; killed"
+            } else {
+                "TIMEOUT           Tests/sol4_assignment_example.inp: still running after 1 s; killed"
+            };
+            assert_eq!(line, expected, "{at:?} {name}");
         }
         let _ = fs::remove_dir_all(&dir);
     }
@@ -781,6 +835,62 @@ fn signals_reach_the_program_which_is_not_the_namespaces_init() {
             "{at:?}"
         );
     }
+}
+
+/// The seconds `puzzle-grade run -v`'s time line gives for `what` (`of
+/// CPU`, `waiting for a core`), if it gives them.
+fn seconds_of(stderr: &str, what: &str) -> Option<f64> {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("puzzle-grade: run: time: "))?;
+    let end = line.find(&format!(" s {what}"))?;
+    line[..end].rsplit(' ').next()?.parse().ok()
+}
+
+/// Beside busy threads on every core (two a core), a program that needs
+/// 600 ms of CPU under a limit of 1 s waits for a core: the kernel's count
+/// of its waits is read at every level, the waits are made up, and the
+/// program finishes (it got two fifths of a core: 1.5 s on the clock,
+/// killed at 1 s before the make-up). A program that sleeps waits for no
+/// core, and is stopped at its limit on the clock as ever.
+#[test]
+fn a_busy_program_beside_hogs_has_its_time_at_every_level() {
+    let lab = Lab::new("busy-beside-hogs");
+    let busy = lab.compile("busy");
+    let levels = levels();
+    let hogs = common::Hogs::start(2);
+    for at in levels {
+        let ran = lab.run(at, &["-v", "--time", "1"], &busy, &["600"], None);
+        assert_eq!(ran.code, 0, "{at:?}: {}", ran.stderr);
+        let cpu_ms: f64 = ran
+            .stdout
+            .split_whitespace()
+            .next()
+            .and_then(|w| w.parse().ok())
+            .unwrap();
+        assert!(cpu_ms >= 600.0, "{at:?}: {}", ran.stdout);
+        let waited = seconds_of(&ran.stderr, "waiting for a core");
+        let cpu = seconds_of(&ran.stderr, "of CPU");
+        assert!(waited.is_some_and(|w| w > 0.05), "{at:?}: {}", ran.stderr);
+        assert!(cpu.is_some_and(|c| c >= 0.55), "{at:?}: {}", ran.stderr);
+        let ran = lab.run(
+            at,
+            &["-v", "--time", "1"],
+            Path::new("/bin/sleep"),
+            &["5"],
+            None,
+        );
+        assert_eq!(ran.code, 124, "{at:?}: {}", ran.stderr);
+        assert!(
+            ran.elapsed < Duration::from_secs(3),
+            "{at:?}: {:?}",
+            ran.elapsed
+        );
+        // Asleep, it waited for a core only to start.
+        let waited = seconds_of(&ran.stderr, "waiting for a core");
+        assert!(waited.is_some_and(|w| w < 0.5), "{at:?}: {}", ran.stderr);
+    }
+    drop(hogs);
 }
 
 #[test]
@@ -1228,7 +1338,10 @@ fn in_a_container_a_program_that_exhausts_its_memory_meets_the_memory_limit() {
     };
     let _ = fs::remove_dir_all(&dir);
     assert_none_left(&name);
-    let level = err.lines().last().unwrap_or("");
+    let level = err
+        .lines()
+        .find(|l| l.starts_with("puzzle-grade: run: sandbox: "))
+        .unwrap_or("");
     assert!(
         level.starts_with("puzzle-grade: run: sandbox: level uid: ")
             && level.contains("the memory limit on resident memory, sampled every 10 ms"),
@@ -1248,7 +1361,11 @@ fn in_a_container_a_program_that_exhausts_its_memory_meets_the_memory_limit() {
     );
     let runs: Vec<&str> = err
         .lines()
-        .filter(|l| l.starts_with("puzzle-grade: run: ") && !l.contains("sandbox: level"))
+        .filter(|l| {
+            l.starts_with("puzzle-grade: run: ")
+                && !l.contains("sandbox: level")
+                && !l.starts_with("puzzle-grade: run: time: ")
+        })
         .collect();
     assert_eq!(runs.len(), 5, "{err}");
     for line in &runs[..4] {

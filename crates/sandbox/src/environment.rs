@@ -1,5 +1,7 @@
 //! What a machine allows the sandbox, and what makes its times unfair:
-//! `puzzle-grade check-environment` prints it ([`check_environment`]).
+//! `puzzle-grade check-environment` prints it ([`check_environment`]); and
+//! how loaded the machine is now ([`Load`]), which a grading tells at its
+//! start and end.
 //!
 //! After isolate's `isolate-check-environment`: each finding is one line,
 //! `name: what it is`, and where something should change for fair timing
@@ -8,6 +10,7 @@
 use std::fmt;
 use std::fs;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// One finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,6 +71,83 @@ pub fn check_environment(scratch_root: PathBuf) -> Environment {
 
 fn read(path: &str) -> Option<String> {
     fs::read_to_string(path).ok().map(|s| s.trim().to_string())
+}
+
+/// How loaded the machine is at a moment, as the kernel shows it: what a
+/// run started now would meet. Each figure is none where the system does
+/// not show it (another system than Linux, pressure stall information
+/// off).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Load {
+    /// The cores this process may use.
+    pub cores: usize,
+    /// The load average over the last minute (`/proc/loadavg`): tasks
+    /// running or ready to run, on average.
+    pub one_minute: Option<f64>,
+    /// The tasks running or ready to run now (`/proc/stat`'s
+    /// `procs_running`), the one reading it among them.
+    pub running: Option<u32>,
+    /// The kernel's total of the time some task was ready to run but had no
+    /// core (`/proc/pressure/cpu`'s `some` total), and when it was read.
+    pub pressure: Option<(Duration, Instant)>,
+}
+
+impl Load {
+    /// The machine's load now.
+    pub fn now() -> Load {
+        let stat = read("/proc/stat").unwrap_or_default();
+        Load {
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            one_minute: read("/proc/loadavg")
+                .and_then(|l| l.split_whitespace().next().and_then(|x| x.parse().ok())),
+            running: stat
+                .lines()
+                .find_map(|l| l.strip_prefix("procs_running "))
+                .and_then(|n| n.trim().parse().ok()),
+            pressure: read("/proc/pressure/cpu")
+                .and_then(|p| some_total(&p))
+                .map(|us| (Duration::from_micros(us), Instant::now())),
+        }
+    }
+
+    /// Whether the machine is busy: a load average of at least its cores,
+    /// so that a run started now may wait for one.
+    pub fn is_busy(&self) -> bool {
+        self.one_minute.is_some_and(|l| l >= self.cores as f64)
+    }
+
+    /// The share of the time from `earlier` to this reading during which
+    /// some task of the machine was ready to run but had no core (0 to 1),
+    /// where the kernel counts it.
+    pub fn pressure_since(&self, earlier: &Load) -> Option<f64> {
+        let ((now, at), (then, was)) = (self.pressure?, earlier.pressure?);
+        let span = at.checked_duration_since(was)?.as_secs_f64();
+        (span > 0.0).then(|| (now.saturating_sub(then).as_secs_f64() / span).min(1.0))
+    }
+}
+
+impl fmt::Display for Load {
+    /// `load 5.20 over the last minute on 2 cores`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.one_minute {
+            Some(l) => write!(
+                f,
+                "load {l:.2} over the last minute on {} cores",
+                self.cores
+            ),
+            None => write!(f, "load unknown on {} cores", self.cores),
+        }
+    }
+}
+
+/// The `total=` of the `some` line of a pressure file, in microseconds.
+fn some_total(pressure: &str) -> Option<u64> {
+    pressure
+        .lines()
+        .find(|l| l.starts_with("some "))?
+        .split_whitespace()
+        .find_map(|f| f.strip_prefix("total="))
+        .and_then(|v| v.parse().ok())
 }
 
 /// The machine's side of fair timing.
@@ -202,6 +282,35 @@ mod tests {
             "swap: none\nload: 7.50 over the last minute on 2 cores\n  to change: wait\n"
         );
         assert!(!env.is_fair());
+    }
+
+    #[test]
+    fn the_load_is_read_and_said() {
+        let before = Load::now();
+        assert!(before.cores >= 1);
+        assert!(before
+            .to_string()
+            .contains(&format!(" on {} cores", before.cores)));
+        std::thread::sleep(Duration::from_millis(20));
+        let after = Load::now();
+        if let Some(share) = after.pressure_since(&before) {
+            assert!((0.0..=1.0).contains(&share), "{share}");
+        }
+        assert_eq!(after.pressure_since(&after).unwrap_or(0.0), 0.0);
+        assert_eq!(
+            some_total("some avg10=1.00 avg60=0 avg300=0 total=1234\nfull avg10=0 total=0\n"),
+            Some(1234)
+        );
+        let busy = Load {
+            one_minute: Some(6.0),
+            cores: 2,
+            ..before
+        };
+        assert!(busy.is_busy());
+        assert_eq!(
+            busy.to_string(),
+            "load 6.00 over the last minute on 2 cores"
+        );
     }
 
     #[test]

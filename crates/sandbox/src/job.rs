@@ -13,9 +13,22 @@ use std::time::Duration;
 /// The limits of one run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Wall-clock time: at the limit the run, and everything it started, is
-    /// killed ([`Ending::TimedOut`]).
+    /// Time: at the limit the run, and everything it started, is killed
+    /// ([`Ending::TimedOut`]). It is wall-clock time, less the time the run
+    /// was ready to run but waited for a core, as far as
+    /// [`make_up`](Limits::make_up) allows: a run on a busy machine is not
+    /// stopped before it had its time.
     pub wall: Duration,
+    /// How much wall-clock time beyond [`wall`](Limits::wall) a run may be
+    /// given to make up the time it waited for a core (its tasks ready to
+    /// run, the machine's cores busy with others: the kernel's count,
+    /// [`Outcome::waited`]): the run is stopped once its own time (its
+    /// wall-clock time less those waits) comes to `wall`, or its wall-clock
+    /// time to `wall + make_up`, whichever is first. Zero: the limit is
+    /// wall-clock time. Where the waits cannot be measured, nothing is
+    /// made up. The CPU-time rlimit (a second above `wall`) holds either
+    /// way: a run never gets more CPU than its limit.
+    pub make_up: Duration,
     /// Memory in bytes ([`Ending::MemoryLimit`] when the run is stopped by it).
     pub memory: u64,
     /// Processes and threads at once ([`Ending::ProcessLimit`]).
@@ -220,6 +233,23 @@ pub struct Outcome {
     pub ending: Ending,
     /// Its wall-clock time.
     pub elapsed: Duration,
+    /// The CPU time its processes used, user and system, where the runner
+    /// could read it (none: it could not, and nothing is guessed).
+    pub cpu: Option<Duration>,
+    /// The time it was ready to run but had no core, the machine's cores
+    /// busy with other work, where the runner could read it (none: it
+    /// could not, and nothing is guessed). It is the kernel's count for
+    /// each of the run's tasks (`/proc/PID/task/TID/schedstat`, read as the
+    /// run goes on), at most the wall-clock time less
+    /// the CPU time, so that threads of one program waiting for each other
+    /// on the run's one core are not counted. A program that sleeps, or
+    /// waits for input, a pipe or a lock, does not wait for a core: that
+    /// time was its own.
+    pub waited: Option<Duration>,
+    /// The most memory it held, in bytes, as its memory limit counts it (a
+    /// memory cgroup's peak, else the sampler's and the kernel's
+    /// high-water marks), where the runner could read it.
+    pub memory_peak: Option<u64>,
     /// What its memory limit counted: [`MemoryLimit::AddressSpace`] means a
     /// run that failed may have failed for the limit, and not by its own
     /// fault, without [`Ending::MemoryLimit`] saying so.
@@ -230,14 +260,24 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// An outcome whose memory limit was resident (as a stand-in runner's).
+    /// An outcome whose memory limit was resident (as a stand-in
+    /// runner's), with no CPU time, waits or memory peak measured.
     pub fn new(ending: Ending, elapsed: Duration) -> Outcome {
         Outcome {
             ending,
             elapsed,
+            cpu: None,
+            waited: None,
+            memory_peak: None,
             memory_limit: MemoryLimit::Cgroup,
             memory_stop: None,
         }
+    }
+
+    /// The run's own time: its wall-clock time less the time it waited for
+    /// a core ([`Outcome::waited`]); none where the waits are unknown.
+    pub fn own_time(&self) -> Option<Duration> {
+        self.waited.map(|w| self.elapsed.saturating_sub(w))
     }
 }
 

@@ -59,7 +59,7 @@ pub mod signals;
 #[cfg(unix)]
 mod sys;
 
-pub use environment::{check_environment, Environment};
+pub use environment::{check_environment, Environment, Load};
 pub use job::{
     Ending, FolderLimit, Job, Level, Limits, MemoryLimit, MemoryStop, Outcome, Runner, Workdir,
 };

@@ -1,7 +1,9 @@
 //! The sandbox where the Linux one cannot be built (another system, or a
 //! processor whose system-call numbers it does not know): the program runs
 //! in a process group of its own, with rlimits where their numbers are
-//! known, and the group is killed at the end and at the time limit.
+//! known, and the group is killed at the end and at the time limit (wall
+//! clock: a run's CPU time and its waits for a core are not measured here,
+//! and its outcome says so by leaving them out).
 
 use crate::{Ending, Job, Level, Limits, MemoryLimit, Outcome, Runner, Workdir};
 use std::ffi::c_int;
@@ -170,6 +172,12 @@ impl Runner for Sandbox {
         Ok(Outcome {
             ending,
             elapsed,
+            // Not read here: no /proc to sample, no cgroup to count, and
+            // std's wait gives no resource usage. Nothing is made up for
+            // waits either (`Limits::make_up`): the limit is wall-clock time.
+            cpu: None,
+            waited: None,
+            memory_peak: None,
             // The rlimit's, where there is one.
             memory_limit: MemoryLimit::AddressSpace,
             memory_stop: None,

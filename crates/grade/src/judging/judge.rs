@@ -5,6 +5,7 @@
 use crate::judging::fixture::{Allowed, Category, Fixture};
 use crate::judging::open_choice::in_words;
 use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
+use crate::shared::machine::AT_BOTH;
 use crate::shared::text::{
     difference, echoes_a_board, has_text, kind_of_difference, lines, message, not_one_error_line,
     parting_line, quote, quote_end,
@@ -140,6 +141,9 @@ pub struct Ran<'a> {
     /// With [`Ending::MemoryLimit`]: how the limit stopped it, where the
     /// runner said (how it was measured, what the run did).
     pub memory_stop: Option<MemoryStop>,
+    /// Stopped at the time or the memory limit, it was within a twentieth
+    /// of the other ([`machine::at_both_limits`](crate::shared::machine::at_both_limits)).
+    pub at_both_limits: bool,
     /// Its stdout.
     pub out: &'a [u8],
     /// Its stderr.
@@ -220,6 +224,14 @@ impl Judging<'_> {
             ));
         }
         let (class, text) = match ran.ending {
+            Ending::TimedOut if ran.at_both_limits => {
+                let limit = limits.wall.as_secs();
+                let text = format!(
+                    "still running after {limit} s, its memory within a twentieth of the limit ({} MiB): {AT_BOTH}, and which came first is the machine's speed; killed",
+                    limits.memory >> 20
+                );
+                (Class::Timeout, text)
+            }
             Ending::TimedOut => {
                 let limit = limits.wall.as_secs();
                 let text = format!("still running after {limit} s; killed");
@@ -234,8 +246,16 @@ impl Judging<'_> {
                     Some(stop) => format!(" {}", stop.held.measured()),
                     None => String::new(),
                 };
+                let both = if ran.at_both_limits {
+                    format!(
+                        ", within a twentieth of its time limit ({} s): {AT_BOTH}, and which came first is the machine's speed",
+                        limits.wall.as_secs()
+                    )
+                } else {
+                    String::new()
+                };
                 let text = format!(
-                    "stopped by the memory limit ({mib} MiB{how}){}",
+                    "stopped by the memory limit ({mib} MiB{how}){both}{}",
                     self.with_stderr()
                 );
                 (Class::MemoryLimit, text)
@@ -398,7 +418,6 @@ impl Judging<'_> {
 mod tests {
     use super::*;
     use std::path::PathBuf;
-    use std::time::Duration;
 
     fn fixture(name: &str, text: &[u8]) -> Fixture {
         let (expected, _) = crate::judging::fixture::reference_answer(text);
@@ -416,24 +435,49 @@ mod tests {
     }
 
     fn limits() -> Limits {
-        Limits {
-            wall: Duration::from_secs(3),
-            memory: 1 << 30,
-            processes: 64,
-            file_size: 1 << 20,
-            open_files: 64,
-            folder: None,
-        }
+        crate::testing::limits(3)
     }
 
     fn judged(f: &Fixture, ending: Ending, out: &str, err: &str) -> Judgement {
         let ran = Ran {
             ending,
             memory_stop: None,
+            at_both_limits: false,
             out: out.as_bytes(),
             err: err.as_bytes(),
         };
         judge(f, &ran, &limits(), false)
+    }
+
+    /// A run stopped at one limit within a twentieth of the other is said
+    /// to be at both, in the class of the limit that stopped it.
+    #[test]
+    fn a_run_at_both_limits_says_so() {
+        let f = fixture("sol_x", b"1 2 3 b\n1 2 b 3\n");
+        let both = |ending| {
+            let ran = Ran {
+                ending,
+                memory_stop: None,
+                at_both_limits: true,
+                out: b"",
+                err: b"",
+            };
+            judge(&f, &ran, &limits(), false)
+        };
+        assert_eq!(
+            both(Ending::TimedOut),
+            Judgement::Noted(
+                Class::Timeout,
+                "still running after 3 s, its memory within a twentieth of the limit (1024 MiB): at both limits, and which came first is the machine's speed; killed".into()
+            )
+        );
+        assert_eq!(
+            both(Ending::MemoryLimit),
+            Judgement::Noted(
+                Class::MemoryLimit,
+                "stopped by the memory limit (1024 MiB), within a twentieth of its time limit (3 s): at both limits, and which came first is the machine's speed".into()
+            )
+        );
     }
 
     #[test]
@@ -552,6 +596,7 @@ mod tests {
         let ran = Ran {
             ending: Ending::Exited(0),
             memory_stop: None,
+            at_both_limits: false,
             out: b"solvavle\n",
             err: b"",
         };

@@ -282,6 +282,7 @@ pub fn feedback(
         out.push_str("## Faults\n\nNone among the fixtures shown here.\n\n");
     }
     write_flaky(&mut out, fixtures, found.flaky, &shown);
+    write_not_graded(&mut out, fixtures, judgements, &shown);
     write_not_shown(&mut out, shown.iter().filter(|s| !**s).count());
     write_not_counted(&mut out, fixtures, judgements, &shown);
     out
@@ -298,6 +299,45 @@ pub struct Found<'a> {
     /// For each fixture (in their order), what its runs said when they
     /// disagreed (FLAKY); empty: none did.
     pub flaky: &'a [Option<String>],
+}
+
+/// The section on the fixtures shown that were not graded (they cost
+/// nothing), when there are any: a fixture the machine's load kept from
+/// being graded, said so, or one the reference does not answer as its name
+/// says.
+fn write_not_graded(
+    out: &mut String,
+    fixtures: &[Fixture],
+    judgements: &[&Judgement],
+    shown: &[bool],
+) {
+    let not_graded: Vec<(usize, &String)> = judgements
+        .iter()
+        .enumerate()
+        .filter_map(|(i, j)| match j {
+            Judgement::Noted(Class::NotGraded, text) if shown.get(i) == Some(&true) => {
+                Some((i, text))
+            }
+            _ => None,
+        })
+        .collect();
+    if not_graded.is_empty() {
+        return;
+    }
+    out.push_str(
+        "## Not graded (no marks lost)
+
+",
+    );
+    for (i, text) in not_graded {
+        let why = if text.starts_with(crate::shared::machine::MACHINES) {
+            "the machine that graded your program was too busy to give it its time limit on this fixture, twice; its points are kept, and it is for your marker to grade it again"
+        } else {
+            text.as_str()
+        };
+        let _ = writeln!(out, "- `{}`: {why}.", fixtures[i].shown);
+    }
+    out.push('\n');
 }
 
 /// The section on the fixtures shown whose runs disagreed, when there are
@@ -379,12 +419,13 @@ fn of_class(judgement: &Judgement, class: Class) -> bool {
 
 impl Faults<'_> {
     /// Writes a group for each class of fault with a fixture shown (not
-    /// FORMAT or OPEN, which do not count here), under one heading;
-    /// whether there was any.
+    /// FORMAT or OPEN, which do not count here, nor NOT GRADED, which costs
+    /// nothing), under one heading; whether there was any.
     fn write(&mut self, out: &mut String) -> bool {
         let mut any_fault = false;
         for class in Class::ALL {
-            if matches!(class, Class::Format | Class::Open) {
+            // They cost nothing: told apart.
+            if matches!(class, Class::Format | Class::Open | Class::NotGraded) {
                 continue;
             }
             let group: Vec<usize> = (0..self.fixtures.len())
@@ -945,6 +986,26 @@ mod tests {
             text.contains("### MISSED ERROR on 1 fixture\n\nThe smallest: `Tests/bad_e.inp`"),
             "{text}"
         );
+    }
+
+    /// A fixture the machine's load left NOT GRADED is no fault: the
+    /// student is told it cost nothing and why, in words of their own.
+    #[test]
+    fn a_fixture_not_graded_for_the_machine_is_told_apart_from_the_faults() {
+        let machines = Judgement::Noted(
+            Class::NotGraded,
+            format!(
+                "{}: stopped at its time limit (10 s) before it had its time: ...",
+                crate::shared::machine::MACHINES
+            ),
+        );
+        let text = plain_feedback(&INPUTS[..2], &[Judgement::Passed, machines], &[]);
+        assert!(
+            text.contains("## Faults\n\nNone among the fixtures shown here.\n"),
+            "{text}"
+        );
+        assert!(text.contains("## Not graded (no marks lost)\n\n- `Tests/sol2_b.inp`: the machine that graded your program was too busy to give it its time limit on this fixture, twice; its points are kept, and it is for your marker to grade it again.\n"), "{text}");
+        assert!(!text.contains("NOT GRADED on"), "{text}");
     }
 
     #[test]

@@ -90,7 +90,10 @@ impl Part {
                 Class::MissedError | Class::ErrorOnStderr | Class::NoMessage
             ),
             Part::ExitStatus => class != Class::WrongExitStatus,
-            Part::Format => class == Class::Open,
+            // NOT GRADED loses nothing: a misnamed fixture is worth nothing
+            // anyway, and one the machine's load kept from being graded
+            // keeps its points (crate::shared::machine).
+            Part::Format => matches!(class, Class::Open | Class::NotGraded),
         }
     }
 }
@@ -566,6 +569,31 @@ mod tests {
         assert_eq!(scheme.maximum(&fixtures), score.max);
         // Without bad fixtures, rejections' 20 points are nobody's.
         assert_eq!(points(scheme.maximum(&fixtures[1..])), "80");
+    }
+
+    /// A fixture the machine's load left NOT GRADED keeps its points: the
+    /// score is what passing it would give, and nothing is lost for it;
+    /// the same fixture timed out loses them all.
+    #[test]
+    fn a_fixture_not_graded_for_the_machine_loses_nothing() {
+        let fixtures = [fixture("Tests/sol_a"), fixture("Tests/unsol_b")];
+        let scheme = Scheme::default();
+        let machines = [
+            graded(Judgement::Passed),
+            graded(Judgement::Noted(
+                Class::NotGraded,
+                format!("{}: ...", crate::shared::machine::MACHINES),
+            )),
+        ];
+        let score = scheme.score(&fixtures, &machines);
+        assert_eq!(points(score.total), points(score.max));
+        assert_eq!(score.lost_by_class(&machines), []);
+        let timed_out = [
+            graded(Judgement::Passed),
+            graded(Judgement::Noted(Class::Timeout, String::new())),
+        ];
+        let score = scheme.score(&fixtures, &timed_out);
+        assert_eq!(points(score.per_fixture[1].0), "0");
     }
 
     /// Whole hundredths of `value` (shown amounts are).

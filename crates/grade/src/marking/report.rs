@@ -18,7 +18,8 @@ pub struct Counts {
     pub failed: [usize; 3],
     /// Report lines of each class and category, in [`Class::ALL`]'s order.
     pub classes: [[usize; 3]; Class::ALL.len()],
-    /// The time of all runs.
+    /// The time of all runs (of a marked report: every run the program's
+    /// grading made; else its fixtures' runs).
     pub total: Duration,
     /// The slowest run: its fixture's index, its time and its limit.
     pub slowest: Option<(usize, Duration, u64)>,
@@ -81,7 +82,11 @@ pub fn seconds(d: Duration) -> String {
 /// fuzzing's transcript), the table, the slowest run, its score and what
 /// each class of fault cost,
 /// `score 68 of 100; lost: wrong verdict 30, format 2` (as `score_line` writes it),
-/// and the last line, `N passed, M failed`.
+/// and the last line, `N passed, M failed`. `all_runs` is the time of every
+/// run the program's grading made (its fixtures', their repeats and
+/// confirmations, the experiments', the fuzzing's), which the report's
+/// `all runs` and the counts' total give.
+#[allow(clippy::too_many_arguments)]
 pub fn write_marked_report<W: Write>(
     out: &mut W,
     fixtures: &[Fixture],
@@ -90,8 +95,17 @@ pub fn write_marked_report<W: Write>(
     between: &[u8],
     score: &Score,
     causes: &[Confirmed],
+    all_runs: Duration,
 ) -> io::Result<Counts> {
-    write_any_report(out, fixtures, graded, strict, between, Some(score), causes)
+    write_any_report(
+        out,
+        fixtures,
+        graded,
+        strict,
+        between,
+        Some((score, all_runs)),
+        causes,
+    )
 }
 
 /// A marked program's score and what each class of fault cost, in a line:
@@ -117,7 +131,7 @@ fn write_any_report<W: Write>(
     graded: &[Graded],
     strict: bool,
     between: &[u8],
-    score: Option<&Score>,
+    marked: Option<(&Score, Duration)>,
     causes: &[Confirmed],
 ) -> io::Result<Counts> {
     // First the causes: each an experiment confirmed, with its evidence;
@@ -179,7 +193,10 @@ fn write_any_report<W: Write>(
         }
     }
     out.write_all(between)?;
-    let counts = Counts::of(fixtures, graded, strict);
+    let mut counts = Counts::of(fixtures, graded, strict);
+    if let Some((_, all_runs)) = marked {
+        counts.total = all_runs;
+    }
     let row = |out: &mut W, name: &str, c: [usize; 3]| {
         let total: usize = c.iter().sum();
         writeln!(
@@ -209,7 +226,7 @@ fn write_any_report<W: Write>(
             seconds(counts.total)
         )?;
     }
-    if let Some(score) = score {
+    if let Some((score, _)) = marked {
         writeln!(out, "{}", score_line(score, graded))?;
     }
     let (all, failed) = (counts.total_fixtures(), counts.total_failed());

@@ -1,6 +1,7 @@
 //! `fuzz`: the fuzzer ([`crate::probing::fuzz`]) on one program, its
 //! transcript after the sandbox's protections.
 
+use crate::judging::budget::Budget;
 use crate::probing::fuzz::{fuzz, Options, Summary};
 use puzzle_sandbox::Runner;
 use std::io::{self, Write};
@@ -23,6 +24,13 @@ impl Fuzz<'_> {
     /// last line.
     pub fn run(&self, out: &mut dyn Write) -> io::Result<Summary> {
         writeln!(out, "{}", self.runner.protections())?;
-        fuzz(self.runner, self.options, self.work, out)
+        // No budget: the fuzzing's own time or count ends it.
+        fuzz(
+            self.runner,
+            self.options,
+            self.work,
+            out,
+            &Budget::unlimited(),
+        )
     }
 }

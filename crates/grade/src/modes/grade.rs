@@ -4,13 +4,18 @@
 //! every fixture, the causes of its faults confirmed, fuzzed within what is
 //! left of its budget, scored, its report written.
 //!
-//! The budget is one value, a deadline, handed down to each step: the runs
-//! on the fixtures are not started after it (those left are NOT RUN), the
-//! experiments stop at it, and the fuzzing gets what is left of it. The
-//! causes are confirmed before the fuzzing, so that a fuzzing asked for
-//! never takes the time the causes a student is told of need.
+//! The budget is one value, a [`Budget`] every run draws on, whatever made
+//! it (the fixtures, their repeats and confirmations, the experiments, the
+//! fuzzing): no run starts once it is closed (its time spent, or
+//! `--max-timeouts` runs timed out), each run's time limit is cut to what
+//! is left of it, every timeout counts, and the report's and the row's
+//! time is that of every run. The runs on the fixtures left are NOT RUN,
+//! the experiments stop, the fuzzing gets what is left. The causes are
+//! confirmed before the fuzzing, so that a fuzzing asked for never takes
+//! the time the causes a student is told of need.
 
 use crate::engine::{grade_program, Settings};
+use crate::judging::budget::Budget;
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::Graded;
 use crate::marking::cause::Experiments;
@@ -39,7 +44,8 @@ pub struct Grade<'a> {
     pub fuzz_seconds: Option<u64>,
     /// Where the fuzzer's minimal cases go.
     pub fuzz_into: &'a Path,
-    /// When the program's budget (`--budget`) ends; none: no budget.
+    /// When the program's budget (`--budget`) ends; none: no budget (its
+    /// length and `--max-timeouts` are the settings').
     pub deadline: Option<Instant>,
     /// Called after each fixture with how many are done.
     pub done: &'a (dyn Fn(usize) + Sync),
@@ -85,18 +91,17 @@ impl Grade<'_> {
             self.fixtures,
             self.work,
         );
-        let deadline = self.deadline;
+        let budget = Budget::until(self.deadline, settings.budget, settings.max_timeouts);
         let graded = grade_program(
-            runner, program, fixtures, settings, work, self.done, deadline,
+            runner, program, fixtures, settings, work, self.done, &budget,
         )?;
         // The causes of its faults, tried on it, within its budget.
         let causes =
-            experiment::confirm(runner, program, settings, work, fixtures, &graded, deadline)?;
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            experiment::confirm(runner, program, settings, work, fixtures, &graded, &budget)?;
         let fuzz_seconds = self
             .fuzz_seconds
-            .map(|s| left.map_or(s, |l| s.min(l.as_secs())))
-            .filter(|&s| s > 0);
+            .map(|s| budget.left().map_or(s, |l| s.min(l.as_secs())))
+            .filter(|&s| s > 0 && budget.closed().is_none());
         // The fuzzing's transcript goes before the table (the report's last
         // line stays 'N passed, M failed').
         let mut transcript = Vec::new();
@@ -111,7 +116,7 @@ impl Grade<'_> {
                     program: program.to_path_buf(),
                 };
                 Some(
-                    fuzz::fuzz(runner, &options, work, &mut transcript)?
+                    fuzz::fuzz(runner, &options, work, &mut transcript, &budget)?
                         .found
                         .len(),
                 )
@@ -128,6 +133,7 @@ impl Grade<'_> {
             &transcript,
             &score,
             &causes.confirmed,
+            budget.spent(),
         )?;
         Ok(GradedProgram {
             graded,

@@ -21,9 +21,10 @@
 //! (`--replace`). When the grading it replaces was of the same folder, the
 //! summaries and the class page list what changed since.
 
-use crate::publishing::changes::{compare, describe, Grading};
+use crate::publishing::changes::{describe, since_previous};
 use crate::publishing::grades::{
-    keep_previous, utc_now, write_atomic, Earlier, GradesLock, Manifest, SUBMISSION_FILES,
+    finish_keeping, keep_previous, utc_now, write_atomic, Earlier, GradesLock, Manifest,
+    SUBMISSION_FILES,
 };
 use crate::publishing::record::Record;
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
@@ -69,6 +70,7 @@ struct ShardGrading {
 /// use by another grading, or holding the grading of another folder.
 pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> io::Result<Merged> {
     let _lock = GradesLock::take(into)?;
+    let finished = finish_keeping(into)?;
     let gradings = read_shards(into, shards)?;
     let mut problems = shard_problems(&gradings);
     let records = gather_records(&gradings, &mut problems);
@@ -76,7 +78,7 @@ pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> io::Result<Merge
     let mut merged = Merged {
         submissions: records.len(),
         problems: Vec::new(),
-        notes: Vec::new(),
+        notes: finished.into_iter().collect(),
         changes: None,
     };
     write_merged(
@@ -262,9 +264,16 @@ fn missing_submissions(
             missing.join(", ")
         ));
     }
-    if let Some(not_whole) = folder_names.iter().find(|n| !expected.contains(*n)) {
+    let untaken: Vec<&str> = folder_names
+        .iter()
+        .filter(|n| !expected.contains(*n))
+        .map(|n| n.as_str())
+        .collect();
+    if !untaken.is_empty() {
         problems.push(format!(
-            "no shard takes {not_whole} (the shards are not all of one count, or a shard is missing)"
+            "no shard takes {} submission(s) (the shards are not all of one count, or a shard is missing): {}",
+            untaken.len(),
+            untaken.join(", ")
         ));
     }
     folder_names
@@ -341,22 +350,7 @@ fn write_merged(
         gradebook: gradings[0].manifest.gradebook.clone(),
     };
     let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();
-    let changes = baseline.map(|before| {
-        compare(
-            format!(
-                "{} (kept in {shown}/previous/)",
-                describe(before.manifest.as_ref())
-            ),
-            Grading {
-                manifest: before.manifest.as_ref(),
-                records: &before.records,
-            },
-            Grading {
-                manifest: Some(&manifest),
-                records: &records,
-            },
-        )
-    });
+    let changes = baseline.map(|before| since_previous(into, &before, &manifest, &records));
     write_summary_files(into, &manifest, &records, changes.as_ref())?;
     merged.changes = changes.map(|c| c.text());
     merged.notes.extend(gradebook_notes(&manifest, &records));

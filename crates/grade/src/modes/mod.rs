@@ -1,7 +1,8 @@
 //! The modes of `puzzle-grade`, one module each, standing on the stages
 //! below them: `grade` (one program), `grade-all` (a folder of
-//! submissions), `merge` (one grading from its shards), `diff` (what
-//! changed from one grading to another, and why), `fuzz` (generated
+//! submissions), `merge` (one grading from its shards), `gradebook` (a
+//! grading's gradebook files, written afterwards from its records), `diff`
+//! (what changed from one grading to another, and why), `fuzz` (generated
 //! inputs, faults shrunk), `check` (the reference against the fixtures'
 //! names), `open` (the fixtures whose answer is an open choice), `run` (one
 //! program in the sandbox), `check-environment` (what this machine
@@ -16,6 +17,7 @@ pub(crate) mod diff;
 pub(crate) mod fuzz;
 pub(crate) mod grade;
 pub(crate) mod grade_all;
+pub(crate) mod gradebook;
 pub(crate) mod merge;
 pub(crate) mod open;
 pub(crate) mod run;

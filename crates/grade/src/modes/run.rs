@@ -1,9 +1,11 @@
 //! `run`: one program in the sandbox, on the streams the caller hands it
 //! (the binary hands it its own). The program is found ([`Run::find`]),
 //! run at a level ([`Run::run`]), and how it ended is told in words
-//! ([`Ended`]); the binary picks the streams and the exit status.
+//! ([`Ended`]); the binary picks the streams and the exit status. Its time
+//! limit is its own time, as a grading's is (`shared::machine::made_up`).
 
-use puzzle_sandbox::{Ending, Job, Level, Limits, MemoryStop, Runner, Sandbox, Workdir};
+use crate::shared::machine::made_up;
+use puzzle_sandbox::{Ending, Job, Level, Limits, MemoryStop, Outcome, Runner, Sandbox, Workdir};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
@@ -22,6 +24,7 @@ const RUN_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 pub fn default_limits() -> Limits {
     Limits {
         wall: Duration::from_secs(10),
+        make_up: Duration::ZERO,
         memory: 1024 << 20,
         processes: 64,
         file_size: 64 << 20,
@@ -49,6 +52,26 @@ pub struct Ended {
     /// What stopped it, in words, with the limit it met; none when it
     /// exited with status 0.
     pub words: Option<String>,
+    /// Its time, in words (for `-v`): `time: 1.52 s on the clock, 0.57 s
+    /// of CPU, 0.91 s waiting for a core`, each figure the sandbox could
+    /// read (the others said to be not measured).
+    pub time: String,
+}
+
+/// What a run's time came to, in words (see [`Ended::time`]).
+fn time_line(outcome: &Outcome) -> String {
+    let s = |d: Duration| format!("{:.2} s", d.as_secs_f64());
+    let cpu = outcome
+        .cpu
+        .map_or("CPU time not measured here".into(), |c| {
+            format!("{} of CPU", s(c))
+        });
+    let waited = outcome
+        .waited
+        .map_or("waits for a core not measured here".into(), |w| {
+            format!("{} waiting for a core", s(w))
+        });
+    format!("time: {} on the clock, {cpu}, {waited}", s(outcome.elapsed))
 }
 
 /// A program found, and the sandbox it runs in.
@@ -112,7 +135,7 @@ impl Run {
             stdin,
             stdout,
             stderr,
-            limits: limits.clone(),
+            limits: made_up(limits.clone()),
         });
         let outcome = result.map_err(|e: io::Error| NotRun::Sandbox(e.to_string()))?;
         let words = describe(outcome.ending, outcome.memory_stop, limits).map(|text| {
@@ -127,6 +150,7 @@ impl Run {
         Ok(Ended {
             ending: outcome.ending,
             words,
+            time: time_line(&outcome),
         })
     }
 }
@@ -216,6 +240,21 @@ fn describe(ending: Ending, stop: Option<MemoryStop>, limits: &Limits) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_time_line_names_what_was_not_measured() {
+        let mut outcome = Outcome::new(Ending::Exited(0), Duration::from_millis(1520));
+        assert_eq!(
+            time_line(&outcome),
+            "time: 1.52 s on the clock, CPU time not measured here, waits for a core not measured here"
+        );
+        outcome.cpu = Some(Duration::from_millis(570));
+        outcome.waited = Some(Duration::from_millis(910));
+        assert_eq!(
+            time_line(&outcome),
+            "time: 1.52 s on the clock, 0.57 s of CPU, 0.91 s waiting for a core"
+        );
+    }
 
     #[test]
     fn the_words_say_how_it_ended() {

@@ -22,6 +22,7 @@ use super::case::{Fault, Goal, Kind, Layout, Recipe};
 use super::prober::Prober;
 use super::shrink::Case;
 use crate::engine::Settings;
+use crate::judging::budget::Budget;
 use crate::judging::fixture::{Category, Fixture};
 use crate::judging::judge::{Class, Graded, Judgement};
 use crate::judging::open_choice::lenient_reading;
@@ -33,7 +34,6 @@ use puzzle_sandbox::Runner;
 use std::fs;
 use std::io;
 use std::path::Path;
-use std::time::Instant;
 
 /// Inputs with the feature, and as many without, a suspect is tried on.
 pub const TRIALS: usize = 10;
@@ -763,8 +763,10 @@ fn puzzle_bytes(start: &[u32], goal: &[u32]) -> Vec<u8> {
 
 /// Tries the suspects of every failing class of `graded` on `program`;
 /// the causes confirmed, each with the failing fixtures it explains, and
-/// the fixtures a suspect was tried for. Stops trying at `deadline` (the
-/// submission's budget), if any.
+/// the fixtures a suspect was tried for. Every run draws on `budget` (the
+/// program's, which the runs on the fixtures drew on first): trying stops
+/// once it is closed, and a suspect whose trial the budget cut short is
+/// told nothing of.
 pub fn confirm(
     runner: &dyn Runner,
     program: &Path,
@@ -772,7 +774,7 @@ pub fn confirm(
     work: &Path,
     fixtures: &[Fixture],
     graded: &[Graded],
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> io::Result<Experiments> {
     let work = work.join("experiments");
     fs::create_dir_all(&work)?;
@@ -781,6 +783,7 @@ pub fn confirm(
         program,
         settings,
         work: work.clone(),
+        budget,
         runs: 0,
     };
     // The ordinary faults the program rejects: those of the bad fixtures it
@@ -819,7 +822,7 @@ pub fn confirm(
             .collect();
         let mut unexplained: Vec<usize> = (0..failing.len()).collect();
         for (k, suspect) in Suspect::of_class(class).into_iter().enumerate() {
-            if unexplained.is_empty() || deadline.is_some_and(|d| Instant::now() >= d) {
+            if unexplained.is_empty() || budget.closed().is_some() {
                 break;
             }
             let explained: Vec<usize> = unexplained
@@ -839,7 +842,7 @@ pub fn confirm(
                 },
                 _ => Fault::OutOfRange,
             };
-            let outcome = try_suspect(&mut prober, suspect, class, (seed, control), deadline)?;
+            let outcome = try_suspect(&mut prober, suspect, class, (seed, control))?;
             if outcome != Tried::Cut {
                 tried.extend(explained.iter().map(|&j| failing[j]));
             }
@@ -865,7 +868,7 @@ enum Tried {
     Confirmed(Confirmed),
     /// They did not.
     NotConfirmed,
-    /// The deadline came before it was told.
+    /// The budget closed, or cut a run short, before it was told.
     Cut,
 }
 
@@ -972,13 +975,13 @@ fn spaces_past(limit: usize, side: usize) -> usize {
 }
 
 /// Runs `suspect`'s inputs, arm by arm; the cause when the failures follow
-/// it in each.
+/// it in each. A run the budget kept from starting or cut short ends the
+/// trial untold: counted either way it could name a false cause.
 fn try_suspect(
     prober: &mut Prober,
     suspect: Suspect,
     class: Class,
     (seed, control): (u64, Fault),
-    deadline: Option<Instant>,
 ) -> io::Result<Tried> {
     let (trials, with_least, without_most) = suspect.trials();
     let mut smallest: Option<Vec<u8>> = None;
@@ -986,11 +989,11 @@ fn try_suspect(
     for &arm in suspect.arms() {
         let mut failed = 0;
         for i in 0..trials {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return Ok(Tried::Cut);
-            }
             let input = suspect.arm_input(arm, i, seed, control);
-            if prober.try_input(&input)?.failed == Some(class) {
+            let Some(run) = prober.try_input(&input)? else {
+                return Ok(Tried::Cut);
+            };
+            if run.failed == Some(class) {
                 failed += 1;
                 if arm == Arm::With && smallest.as_ref().is_none_or(|s| input.len() < s.len()) {
                     smallest = Some(input);

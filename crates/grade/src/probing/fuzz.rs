@@ -20,6 +20,7 @@ use super::case::{Blank, Fault, Goal, Kind, Layout, Recipe};
 use super::prober::{Prober, Tried};
 use super::shrink::{shrink, Case};
 use crate::engine::Settings;
+use crate::judging::budget::Budget;
 use crate::judging::judge::{Class, Judgement};
 use crate::shared::text::{lines, quote};
 use puzzle::input::read_puzzle;
@@ -139,12 +140,15 @@ const SHRINK_RUNS: usize = 400;
 
 /// Fuzzes `options.program` (an absolute path) through `runner`, `work` a
 /// folder for the inputs and outputs; reports each fault found on `out`, as
-/// it is found, and a last line.
+/// it is found, and a last line. Every run draws on `budget` (a grading's
+/// `--fuzz` on the submission's, after its fixtures and experiments): the
+/// fuzzing stops once it is closed, and the last line says so.
 pub fn fuzz(
     runner: &dyn Runner,
     options: &Options,
     work: &Path,
     out: &mut dyn Write,
+    budget: &Budget,
 ) -> io::Result<Summary> {
     let begun = Instant::now();
     let deadline = begun + Duration::from_secs(options.seconds);
@@ -153,6 +157,7 @@ pub fn fuzz(
         program: &options.program,
         settings: &options.settings,
         work: work.to_path_buf(),
+        budget,
         runs: 0,
     };
     writeln!(
@@ -169,7 +174,14 @@ pub fn fuzz(
     while Instant::now() < deadline && options.inputs.is_none_or(|most| inputs < most) {
         let case = Case::new(recipe(inputs, &mut rng));
         inputs += 1;
-        let tried = prober.try_input(&case.bytes())?;
+        let Some(tried) = prober.try_input(&case.bytes())? else {
+            // The budget closed (or cut it), or the machine's load took
+            // the run: the next input, unless nothing more may run.
+            if budget.closed().is_some() {
+                break;
+            }
+            continue;
+        };
         let Some(class) = tried.failed else { continue };
         if found.iter().any(|f| f.class == class) {
             continue;
@@ -182,7 +194,7 @@ pub fn fuzz(
                 return false;
             }
             match prober.try_input(&c.bytes()) {
-                Ok(t) => t.failed == Some(class),
+                Ok(t) => t.is_some_and(|t| t.failed == Some(class)),
                 Err(e) => {
                     failure = Some(e);
                     false
@@ -195,13 +207,11 @@ pub fn fuzz(
         }
         let runs = prober.runs - runs_before;
         let input = shrunk.case.bytes();
-        let last = prober.try_input(&input)?;
         // A program that answers differently on the same input (a flaky
-        // one): keep the case as it was found.
-        let (input, last) = if last.failed == Some(class) {
-            (input, last)
-        } else {
-            (case.bytes(), tried)
+        // one), or a last run the budget cut: keep the case as it was found.
+        let (input, last) = match prober.try_input(&input)? {
+            Some(last) if last.failed == Some(class) => (input, last),
+            _ => (case.bytes(), tried),
         };
         let path = write_case(&options.into, &last, class, &input)?;
         show(out, &path, &case, &input, &last, inputs, runs)?;
@@ -209,19 +219,22 @@ pub fn fuzz(
         found.push(Found { class, path, input });
     }
     let elapsed = begun.elapsed().as_secs_f64();
+    // Stopped by the budget rather than by its own time or count.
+    let stopped = budget.closed().map_or(String::new(), |why| {
+        format!("; stopped: {}", why.trim_start_matches("not run: "))
+    });
+    let ran = format!(
+        "{inputs} inputs ({} runs, {elapsed:.1} s{stopped})",
+        prober.runs
+    );
     if found.is_empty() {
-        writeln!(
-            out,
-            "no disagreement in {inputs} inputs ({} runs, {elapsed:.1} s)",
-            prober.runs
-        )?;
+        writeln!(out, "no disagreement in {ran}")?;
     } else {
         writeln!(
             out,
-            "{} {} found in {inputs} inputs ({} runs, {elapsed:.1} s); minimal cases in {}/",
+            "{} {} found in {ran}; minimal cases in {}/",
             found.len(),
             if found.len() == 1 { "fault" } else { "faults" },
-            prober.runs,
             options.into.display()
         )?;
     }

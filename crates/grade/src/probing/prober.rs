@@ -2,11 +2,15 @@
 //! reference, in-process, by the rules of `grade` (the input is written to a
 //! file named by the reference's answer and prepared as a fixture, so that
 //! open choices and `--strict` hold). The fuzzer and the cause experiments
-//! ask it about every input they make.
+//! ask it about every input they make. Each run draws on the program's
+//! [`Budget`], as a run on a fixture does: none starts once it is closed,
+//! its time limit is cut to what is left, its time and its timeout count.
 
 use crate::engine::Settings;
+use crate::judging::budget::Budget;
 use crate::judging::fixture::{prepare, Allowed, Fixture};
 use crate::judging::judge::{judge, Class, Judgement, Ran};
+use crate::shared::machine;
 use puzzle::input::read_puzzle;
 use puzzle_sandbox::{Ending, Job, Runner, Workdir};
 use std::fs::{self, File};
@@ -39,14 +43,18 @@ pub(super) struct Prober<'a> {
     pub settings: &'a Settings,
     /// A folder for the inputs and the runs' outputs.
     pub work: PathBuf,
+    /// What every run draws on.
+    pub budget: &'a Budget,
     /// Runs so far.
     pub runs: usize,
 }
 
 impl Prober<'_> {
     /// Runs the program on `input` and judges the run against the
-    /// reference's answer.
-    pub fn try_input(&mut self, input: &[u8]) -> io::Result<Tried> {
+    /// reference's answer; none when the budget kept the run from starting
+    /// or cut it short, or the machine's load kept it from its time (it
+    /// says nothing of the program).
+    pub fn try_input(&mut self, input: &[u8]) -> io::Result<Option<Tried>> {
         let category = match read_puzzle(input) {
             Ok(puzzle) if puzzle.is_solvable() => "sol",
             Ok(_) => "unsol",
@@ -60,7 +68,10 @@ impl Prober<'_> {
             path.clone(),
             self.settings.strict,
         )?;
-        let limits = self.settings.limits(&fixture);
+        let Ok(opened) = self.budget.open(&self.settings.limits(&fixture)) else {
+            return Ok(None);
+        };
+        let limits = &opened.limits;
         let out_path = self.work.join("run.out");
         let err_path = self.work.join("run.err");
         let job = Job {
@@ -76,6 +87,16 @@ impl Prober<'_> {
         };
         self.runs += 1;
         let outcome = self.runner.run(job)?;
+        // Stopped before it had its time (the machine's load,
+        // crate::shared::machine), or by the budget's cut: it says nothing
+        // of the program (no fault is found in it, no cause told by it),
+        // and is no timeout of its own.
+        let machines = machine::machines_share(&outcome, limits).is_some();
+        let timed_out = outcome.ending == Ending::TimedOut && !machines;
+        self.budget.book(&opened, timed_out, outcome.elapsed);
+        if machines || opened.cut_short(&outcome.ending) {
+            return Ok(None);
+        }
         let cap = fixture.output_cap();
         let read = |p: &Path| -> io::Result<Vec<u8>> {
             let mut data = Vec::new();
@@ -89,22 +110,23 @@ impl Prober<'_> {
             let ran = Ran {
                 ending: outcome.ending,
                 memory_stop: outcome.memory_stop,
+                at_both_limits: machine::at_both_limits(&outcome, limits),
                 out: &out,
                 err: &err,
             };
-            judge(&fixture, &ran, &limits, self.settings.strict)
+            judge(&fixture, &ran, limits, self.settings.strict)
         };
         let failed = match &judgement {
             Judgement::Noted(class, _) if judgement.fails(self.settings.strict) => Some(*class),
             _ => None,
         };
-        Ok(Tried {
+        Ok(Some(Tried {
             failed,
             judgement,
             fixture,
             ending: outcome.ending,
             out,
             err,
-        })
+        }))
     }
 }

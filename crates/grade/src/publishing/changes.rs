@@ -24,10 +24,12 @@
 use crate::marking::marks::points;
 #[cfg(test)]
 use crate::publishing::grades::Terms;
-use crate::publishing::grades::{fixtures_differ, Manifest};
+use crate::publishing::grades::{fixtures_differ, Earlier, Manifest};
 use crate::publishing::record::{FixtureLine, Record};
+use crate::shared::machine;
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
+use std::path::Path;
 
 /// One grading as [`compare`] reads it: its manifest (none for a grading
 /// of a version before `grading.json`) and its records.
@@ -172,6 +174,11 @@ pub enum Reason {
     Options(Vec<String>),
     /// The sandbox changed (old → new).
     Sandbox(String),
+    /// The machine's: fixtures whose change its load or speed made (a run
+    /// at both the time and the memory limit, stopped by one in a grading
+    /// and the other in the next; a fixture the machine's load left NOT
+    /// GRADED in one), each named.
+    Machine(Vec<String>),
     /// None of these: the same sources, fixtures, scheme, options and
     /// sandbox gave another outcome.
     Flaky,
@@ -199,6 +206,11 @@ impl fmt::Display for Reason {
             Reason::Scheme(how) => write!(f, "the scheme changed ({how})"),
             Reason::Options(which) => write!(f, "the options changed ({})", which.join(", ")),
             Reason::Sandbox(how) => write!(f, "the sandbox changed ({how})"),
+            Reason::Machine(which) => write!(
+                f,
+                "the machine's, not the program's ({}: at both limits, which came first is the machine's speed; or left NOT GRADED for its load)",
+                which.join(", ")
+            ),
             Reason::Flaky => write!(
                 f,
                 "flaky: the same sources, fixtures, scheme, options and sandbox gave another outcome"
@@ -280,7 +292,7 @@ pub struct Comparison {
 /// The options a grading records (`--strict --timeout 5 ... fixtures x`)
 /// one by one: each starts at a word that starts with `--`, or at
 /// `fixtures` (a fixture folder).
-fn option_items(options: &str) -> Vec<String> {
+pub fn option_items(options: &str) -> Vec<String> {
     let mut items: Vec<String> = Vec::new();
     for word in options.split(' ').filter(|w| !w.is_empty()) {
         match items.last_mut() {
@@ -494,6 +506,19 @@ fn outcomes(old: &[FixtureLine], new: &[FixtureLine]) -> Vec<(FixtureChange, Opt
     changed
 }
 
+/// Whether the change of a fixture from its line `old` to `new` is the
+/// machine's (`crate::shared::machine`): a run at both limits, stopped by
+/// the time limit in one grading and the memory limit in the other; or one
+/// the machine's load left NOT GRADED in either.
+fn machines_change(old: &FixtureLine, new: &FixtureLine) -> bool {
+    let limits = ["TIMEOUT", "MEMORY LIMIT"];
+    let race = limits.contains(&old.class.as_str())
+        && limits.contains(&new.class.as_str())
+        && (old.detail.contains(machine::AT_BOTH) || new.detail.contains(machine::AT_BOTH));
+    let left = |l: &FixtureLine| l.class == "NOT GRADED" && l.detail.starts_with(machine::MACHINES);
+    race || left(old) || left(new)
+}
+
 /// Names, at most three of them, then `and N more`.
 fn a_few(names: &[&str]) -> String {
     let mut text = names.iter().take(3).copied().collect::<Vec<_>>().join(", ");
@@ -533,6 +558,9 @@ fn reasons(
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut scheme = None;
     let mut untouched = 0;
+    let mut machines = Vec::new();
+    let line =
+        |lines: &[FixtureLine], name: &str| lines.iter().find(|l| l.fixture == name).cloned();
     for (fixture, worth_of) in changed.iter_mut() {
         let name = fixture.fixture.clone();
         let (was, now) = (fixture.old.as_deref(), fixture.new.as_deref());
@@ -589,6 +617,12 @@ fn reasons(
                 scheme = Some(how.clone());
             }
         }
+        if let (Some(a), Some(b)) = (line(&old.fixtures, &name), line(&new.fixtures, &name)) {
+            if machines_change(&a, &b) {
+                why.push("the machine's: at both limits, or left NOT GRADED for its load".into());
+                machines.push(name.clone());
+            }
+        }
         if why.is_empty() && !whole {
             untouched += 1;
             why.push("nothing that decides it changed".into());
@@ -635,6 +669,9 @@ fn reasons(
     if let Some(sandbox) = sandbox {
         reasons.push(sandbox);
     }
+    if !machines.is_empty() {
+        reasons.push(Reason::Machine(machines));
+    }
     if reasons.is_empty() || untouched > 0 {
         let mut unknown = inputs.unknown.clone();
         if old.sources.is_none() || new.sources.is_none() {
@@ -661,6 +698,32 @@ pub fn describe(manifest: Option<&Manifest>) -> String {
             if m.complete { "" } else { ", incomplete" }
         ),
     }
+}
+
+/// What changed since the grading `kept` in `grades/previous/` to the
+/// grading of `manifest` and `records` (a merge's, or one whose gradebook
+/// is written afterwards).
+pub fn since_previous(
+    grades: &Path,
+    kept: &Earlier,
+    manifest: &Manifest,
+    records: &[Record],
+) -> Comparison {
+    compare(
+        format!(
+            "{} (kept in {}/previous/)",
+            describe(kept.manifest.as_ref()),
+            grades.display()
+        ),
+        Grading {
+            manifest: kept.manifest.as_ref(),
+            records: &kept.records,
+        },
+        Grading {
+            manifest: Some(manifest),
+            records,
+        },
+    )
 }
 
 /// The two gradings compared: each submission whose marks or fixtures'
@@ -1090,6 +1153,56 @@ mod tests {
         assert!(compare(String::new(), grading(&m, &new), grading(&m, &new))
             .changes
             .is_empty());
+    }
+
+    /// A fixture stopped at the time limit in one grading and at the memory
+    /// limit in the next, its line at both limits in either, is the
+    /// machine's, not flaky; so is a fixture the machine's load left NOT
+    /// GRADED. Another change beside it is still flaky.
+    #[test]
+    fn a_race_between_the_limits_is_the_machines() {
+        let m = manifest("--timeout 5", &FIXTURES);
+        let with = |mut r: Record, i: usize, detail: String| {
+            r.fixtures[i].detail = detail;
+            r
+        };
+        let both = format!(
+            "still running after 10 s, its memory ...: {}",
+            machine::AT_BOTH
+        );
+        let old = [
+            with(record("ann", ["TIMEOUT", P, P], Some(1)), 0, both.clone()),
+            record("bob", ["TIMEOUT", P, P], Some(2)),
+            record("cat", ["TIMEOUT", P, P], Some(3)),
+            with(record("dan", ["TIMEOUT", P, W], Some(4)), 0, both),
+        ];
+        let new = [
+            record("ann", ["MEMORY LIMIT", P, P], Some(1)),
+            record("bob", ["MEMORY LIMIT", P, P], Some(2)),
+            with(
+                record("cat", ["NOT GRADED", P, P], Some(3)),
+                0,
+                format!("{}: ...", machine::MACHINES),
+            ),
+            record("dan", ["MEMORY LIMIT", P, P], Some(4)),
+        ];
+        let grading = |records| Grading {
+            manifest: Some(&m),
+            records,
+        };
+        let compared = compare(String::new(), grading(&old), grading(&new));
+        let machines = |f: &str| Reason::Machine(vec![f.into()]);
+        assert_eq!(compared.changes[0].reasons, [machines("Tests/a.inp")]);
+        // Neither line at both limits: flaky, as before.
+        assert_eq!(compared.changes[1].reasons, [Reason::Flaky]);
+        assert_eq!(compared.changes[2].reasons, [machines("Tests/a.inp")]);
+        assert_eq!(
+            compared.changes[3].reasons,
+            [machines("Tests/a.inp"), Reason::Flaky]
+        );
+        assert!(compared.text().contains(
+            "  ann: 2 → 2: the machine's, not the program's (Tests/a.inp: at both limits, which came first is the machine's speed; or left NOT GRADED for its load)\n"
+        ), "{}", compared.text());
     }
 
     #[test]

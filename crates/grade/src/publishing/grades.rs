@@ -20,7 +20,7 @@
 
 use crate::marking::marks::points;
 use crate::publishing::formats::{Format, Scope};
-use crate::publishing::gradebook::check_assignment;
+use crate::publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
 use crate::publishing::json::{json_string, Json};
 use crate::publishing::record::Record;
 use crate::publishing::roster::Roster;
@@ -169,6 +169,72 @@ impl Gradebook {
         })
     }
 }
+
+/// What a command asks of a grading's gradebook: each part when it was
+/// given (`--roster`, `--assignment`, `--format` with its class formats).
+/// None of them decides a mark, so a grading continued (`--resume`,
+/// `--only`, the same command after a stop) or finished (the `gradebook`
+/// mode) takes them: what is given replaces the grading's, the rest is
+/// kept as the grading recorded it ([`GradebookAsked::over`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GradebookAsked {
+    /// The roster, when `--roster` was given.
+    pub roster: Option<Roster>,
+    /// The assignment's column name, when `--assignment` was given.
+    pub assignment: Option<String>,
+    /// The class's formats, when `--format` was given (its formats of
+    /// each submission are not the gradebook's: none here is an empty
+    /// list).
+    pub formats: Option<Vec<Format>>,
+}
+
+impl GradebookAsked {
+    /// The gradebook of a grading whose own was `recorded` (none for a
+    /// fresh grading), a submission scoring at most `points_possible`:
+    /// what is asked, the rest as recorded; none without a roster either
+    /// way. Why not, when what is asked needs a roster the grading does
+    /// not have, or an assignment's name is asked with no format of the
+    /// class to write it in.
+    pub fn over(
+        self,
+        recorded: Option<&Gradebook>,
+        points_possible: f64,
+    ) -> Result<Option<Gradebook>, String> {
+        let Some(roster) = self.roster.or_else(|| recorded.map(|b| b.roster.clone())) else {
+            return match (&self.formats, &self.assignment) {
+                (Some(formats), _) if !formats.is_empty() => {
+                    let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
+                    Err(format!(
+                        "--format {} needs --roster FILE (which student each folder is)",
+                        names.join(",")
+                    ))
+                }
+                (_, Some(_)) => Err(NO_FORMAT_FOR_ASSIGNMENT.into()),
+                _ => Ok(None),
+            };
+        };
+        let formats = self
+            .formats
+            .or_else(|| recorded.map(|b| b.formats.clone()))
+            .unwrap_or_default();
+        if self.assignment.is_some() && formats.is_empty() {
+            return Err(NO_FORMAT_FOR_ASSIGNMENT.into());
+        }
+        Ok(Some(Gradebook {
+            roster,
+            assignment: self
+                .assignment
+                .or_else(|| recorded.map(|b| b.assignment.clone()))
+                .unwrap_or_else(|| DEFAULT_ASSIGNMENT.into()),
+            formats,
+            points_possible,
+        }))
+    }
+}
+
+/// Why an assignment's name alone is no gradebook.
+pub const NO_FORMAT_FOR_ASSIGNMENT: &str =
+    "--assignment names the gradebook files' column: it needs --format canvas or moodle";
 
 /// One of N parts of a grading, by the hash of the submissions' names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -501,26 +567,161 @@ fn remove_entry(path: &Path) -> io::Result<()> {
     }
 }
 
+/// The hidden folder, in a grades folder, that a replaced grading is
+/// gathered in before it becomes `previous/` by one rename.
+const KEEPING: &str = ".previous.keeping";
+
+/// The same folder while the list of what it is to gather is written into
+/// it (nothing of the grading is in it yet).
+const KEEPING_NEW: &str = ".previous.new";
+
+/// The older `previous/`, renamed aside to be removed once the new one is
+/// in its place.
+const KEEPING_OLD: &str = ".previous.old";
+
+/// The list, in [`KEEPING`], of the files to gather there, a name a line;
+/// gone once all are there.
+const KEEPING_LIST: &str = ".files";
+
+/// The largest list of files to keep read back (8 files each of 100,000
+/// submissions, 40 bytes a name, is 32 MB).
+const MAX_KEEPING_LIST: u64 = 256 << 20;
+
 /// Keeps the grading in `grades` whose submissions were `names` as
-/// `grades/previous/`: an older `previous/` removed first (a link there
-/// removed, not followed), then each file of that grading (its own files,
+/// `grades/previous/`, nothing else of the folder touched, as one step
+/// however it is interrupted: the grading's files (its own,
 /// [`GRADING_FILES`], and its submissions', [`SUBMISSION_FILES`] of each
-/// name) moved there under its name, a rename each; nothing else of the
-/// folder is touched. Whether an older `previous/` was removed.
+/// name) are listed, then moved, a rename each, into a hidden folder
+/// ([`KEEPING`]) that is then renamed to `previous/` (an older one renamed
+/// aside first, then removed; a link there removed, not followed). A
+/// process killed on the way leaves the list beside the files moved so
+/// far: the next grading in the folder finishes the move
+/// ([`finish_keeping`]) before it reads anything, so that the grading
+/// ends whole in `previous/`, never split between two folders. Whether an
+/// older `previous/` was removed.
 pub fn keep_previous(grades: &Path, names: &[Name]) -> io::Result<bool> {
-    let previous = grades.join(PREVIOUS);
-    let older = fs::symlink_metadata(&previous).is_ok();
-    remove_entry(&previous)?;
-    fs::create_dir(&previous)?;
-    for file in grading_file_names(names) {
-        let from = grades.join(&file);
-        match fs::symlink_metadata(&from) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
-            Ok(_) => fs::rename(&from, previous.join(&file))?,
+    keep_previous_by_steps(grades, names, &mut || Ok(()))
+}
+
+/// [`keep_previous`], calling `step` after each change on disk: a test
+/// stops it there, as a kill would.
+fn keep_previous_by_steps(
+    grades: &Path,
+    names: &[Name],
+    step: &mut dyn FnMut() -> io::Result<()>,
+) -> io::Result<bool> {
+    let earlier = finish_keeping_by_steps(grades, step)?;
+    let wanted: std::collections::HashSet<String> = grading_file_names(names).into_iter().collect();
+    let mut files: Vec<String> = Vec::new();
+    for entry in fs::read_dir(grades)? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if wanted.contains(&name) {
+            files.push(name);
         }
     }
-    Ok(older)
+    files.sort();
+    let new = grades.join(KEEPING_NEW);
+    remove_entry(&new)?;
+    fs::create_dir(&new)?;
+    step()?;
+    let mut list = files.join("\n");
+    list.push('\n');
+    fs::write(new.join(KEEPING_LIST), list)?;
+    step()?;
+    fs::rename(&new, grades.join(KEEPING))?;
+    step()?;
+    let older = finish_keeping_by_steps(grades, step)?;
+    Ok(older.unwrap_or(false) || earlier.unwrap_or(false))
+}
+
+/// Finishes setting a replaced grading aside, where a process killed while
+/// [`keep_previous`] ran left it half done: the files its list names that
+/// are still in `grades` moved into the hidden folder, the folder renamed
+/// to `previous/`, the older one removed. Called by every grading of the
+/// folder, under its lock, before it reads what the folder holds. What the
+/// marker should know, when there was something to finish.
+pub fn finish_keeping(grades: &Path) -> io::Result<Option<String>> {
+    Ok(finish_keeping_by_steps(grades, &mut || Ok(()))?.map(|_| {
+        format!(
+            "{}: the grading a stopped run had begun to set aside is now whole in {}/previous/",
+            grades.display(),
+            grades.display()
+        )
+    }))
+}
+
+/// [`finish_keeping`], calling `step` after each change on disk.
+fn finish_keeping_by_steps(
+    grades: &Path,
+    step: &mut dyn FnMut() -> io::Result<()>,
+) -> io::Result<Option<bool>> {
+    // Made but not yet listed: nothing was moved into it.
+    remove_entry(&grades.join(KEEPING_NEW))?;
+    let keeping = grades.join(KEEPING);
+    let old = grades.join(KEEPING_OLD);
+    if !fs::symlink_metadata(&keeping).is_ok_and(|m| m.is_dir()) {
+        remove_entry(&keeping)?;
+        // Killed after the new previous/ was in place, before the old one
+        // was removed.
+        let older = fs::symlink_metadata(&old).is_ok();
+        remove_entry(&old)?;
+        return Ok(older.then_some(true));
+    }
+    let list = keeping.join(KEEPING_LIST);
+    match files::read_regular(&list, MAX_KEEPING_LIST) {
+        Ok((bytes, true)) => {
+            for file in String::from_utf8_lossy(&bytes).lines() {
+                if !is_grading_file_name(file) {
+                    continue;
+                }
+                let from = grades.join(file);
+                match fs::symlink_metadata(&from) {
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                    Err(e) => return Err(e),
+                    Ok(_) => fs::rename(&from, keeping.join(file))?,
+                }
+                step()?;
+            }
+            fs::remove_file(&list)?;
+            step()?;
+        }
+        Ok((_, false)) => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{} is over {} MiB: not a list of a grading's files",
+                    list.display(),
+                    MAX_KEEPING_LIST >> 20
+                ),
+            ))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let previous = grades.join(PREVIOUS);
+    if fs::symlink_metadata(&previous).is_ok() {
+        remove_entry(&old)?;
+        fs::rename(&previous, &old)?;
+        step()?;
+    }
+    fs::rename(&keeping, &previous)?;
+    step()?;
+    let older = fs::symlink_metadata(&old).is_ok();
+    remove_entry(&old)?;
+    step()?;
+    Ok(Some(older))
+}
+
+/// Whether `file` may be a file of a grading in its grades folder: one of
+/// its own, or a name that ends as a submission's file does, one plain
+/// name, not hidden.
+fn is_grading_file_name(file: &str) -> bool {
+    let plain = !file.is_empty() && !file.starts_with('.') && !file.contains(['/', '\0']);
+    plain
+        && (GRADING_FILES.contains(&file)
+            || SUBMISSION_FILES
+                .iter()
+                .any(|s| file.len() > s.len() && file.ends_with(s)))
 }
 
 /// The grading `grades/previous/` keeps, if it holds one (a folder, not a
@@ -906,6 +1107,119 @@ mod tests {
             fs::read_to_string(previous.join("summary.txt")).unwrap(),
             "second"
         );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Every file under `dir`, by its path there, with its text.
+    fn tree(dir: &Path) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let mut dirs = vec![(dir.to_path_buf(), String::new())];
+        while let Some((at, prefix)) = dirs.pop() {
+            for entry in fs::read_dir(&at).unwrap() {
+                let entry = entry.unwrap();
+                let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+                if entry.file_type().unwrap().is_dir() {
+                    dirs.push((entry.path(), format!("{name}/")));
+                } else {
+                    out.push((name, fs::read_to_string(entry.path()).unwrap()));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_grading_set_aside_and_stopped_at_any_step_ends_whole_in_previous() {
+        let dir = std::env::temp_dir().join(format!("grades-steps-{}", std::process::id()));
+        let names: Vec<Name> = ["ann", "bob", "cat"]
+            .iter()
+            .map(|n| Name::parse(n).unwrap())
+            .collect();
+        // The grading's files, and what else the folder holds.
+        let fill = |grades: &Path| {
+            let _ = fs::remove_dir_all(grades);
+            fs::create_dir_all(grades.join("previous")).unwrap();
+            fs::write(grades.join("previous/grading.json"), "older").unwrap();
+            fs::write(grades.join("notes.txt"), "mine").unwrap();
+            for file in ["grading.json", "summary.jsonl", "index.html"] {
+                fs::write(grades.join(file), file).unwrap();
+            }
+            for name in &names {
+                for suffix in [".txt", ".make.txt", ".feedback.md"] {
+                    let file = format!("{}{suffix}", name.stem());
+                    fs::write(grades.join(&file), &file).unwrap();
+                }
+            }
+            fs::create_dir(grades.join("bob.fuzz")).unwrap();
+            fs::write(grades.join("bob.fuzz/case1"), "bob.fuzz/case1").unwrap();
+        };
+        let grades = dir.join("grades");
+        fill(&grades);
+        let grading: Vec<(String, String)> = tree(&grades)
+            .into_iter()
+            .filter(|(f, _)| f != "notes.txt" && !f.starts_with("previous/"))
+            .collect();
+        assert_eq!(grading.len(), 3 + 9 + 1);
+        // A stop after `k` steps of the move, then after `j` of the next
+        // grading's finishing it, then the finishing of the one after.
+        let stop_after = |k: usize| {
+            let mut done = 0;
+            move || -> io::Result<()> {
+                done += 1;
+                if done > k {
+                    Err(io::Error::other("killed"))
+                } else {
+                    Ok(())
+                }
+            }
+        };
+        let mut steps_seen = 0;
+        for k in 0.. {
+            fill(&grades);
+            let whole = keep_previous_by_steps(&grades, &names, &mut stop_after(k)).is_ok();
+            for j in [0, 1, 2, 5, usize::MAX] {
+                if j != usize::MAX {
+                    let _ = finish_keeping_by_steps(&grades, &mut stop_after(j));
+                }
+            }
+            // The next grading: the move finished, and the grading is
+            // whole in one place, never split.
+            finish_keeping(&grades).unwrap();
+            let here: Vec<(String, String)> = tree(&grades)
+                .into_iter()
+                .filter(|(f, _)| f != "notes.txt" && !f.starts_with("previous/"))
+                .collect();
+            let kept = tree(&grades.join("previous"));
+            if here.is_empty() {
+                assert_eq!(kept, grading, "after {k} steps");
+            } else {
+                // Stopped before the first file moved: the grading is
+                // still here, and the next grading sets it aside anew.
+                assert_eq!(here, grading, "after {k} steps");
+                assert_eq!(kept, [("grading.json".to_string(), "older".to_string())]);
+                keep_previous(&grades, &names).unwrap();
+                assert_eq!(tree(&grades.join("previous")), grading, "after {k} steps");
+            }
+            let left: Vec<String> = tree(&grades)
+                .into_iter()
+                .map(|(f, _)| f)
+                .filter(|f| !f.starts_with("previous/"))
+                .collect();
+            assert_eq!(left, ["notes.txt"], "after {k} steps");
+            let hidden: Vec<String> = fs::read_dir(&grades)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with('.'))
+                .collect();
+            assert!(hidden.is_empty(), "after {k} steps: {hidden:?}");
+            if whole {
+                steps_seen = k;
+                break;
+            }
+        }
+        // Each file moved is a step, and the folder's making and renames.
+        assert!(steps_seen > grading.len(), "{steps_seen}");
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -15,8 +15,10 @@
 //! (a line of more or fewer fields than the header, a quote never closed,
 //! a control character, a folder no submission could have, an `id`,
 //! `login` or `email` left empty, the same folder or student on two lines,
-//! a value that one of the gradebooks' CSV readers would misread). Nothing
-//! is guessed: a roster with a fault is refused whole.
+//! a value that one of the gradebooks' CSV readers would misread, a line
+//! a gradebook's importer would take for something other than a student:
+//! Canvas's Points Possible line, a header pasted in). Nothing is guessed
+//! or rewritten: a roster with a fault is refused whole.
 
 use crate::publishing::json::{json_string, Json};
 use crate::shared::name::{one_line, Name};
@@ -158,6 +160,7 @@ impl Roster {
                     header.len()
                 ));
             }
+            not_a_header(line, &fields)?;
             let value = |column: Column| {
                 columns
                     .iter()
@@ -363,6 +366,20 @@ fn checked(line: usize, column: Column, text: &str) -> Result<String, String> {
             one_line(text)
         ));
     }
+    // Canvas's import rewrites every field made of digits, commas and dots
+    // as a number with a decimal point: the name, ID, login or section it
+    // matches a student by would then match none.
+    let in_canvas = matches!(
+        column,
+        Column::Name | Column::Id | Column::Login | Column::Section
+    );
+    if let Some(read) = canvas_number(text).filter(|_| in_canvas) {
+        return Err(format!(
+            "line {line}: the {word} '{}', which Canvas's import reads as the number '{}' (it rewrites a value of digits with a comma or more than one dot): it would match no student",
+            one_line(text),
+            one_line(&read)
+        ));
+    }
     match column {
         Column::CanvasId if !text.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
             "line {line}: the canvas_id '{}' is not a number (it is Canvas's own user ID, the ID column of its gradebook export)",
@@ -376,15 +393,106 @@ fn checked(line: usize, column: Column, text: &str) -> Result<String, String> {
     }
 }
 
+/// The names of the columns of a roster, and of Canvas's and Moodle's
+/// gradebook files, squeezed as [`squeezed`] makes them.
+const HEADER_WORDS: [&str; 19] = [
+    "folder",
+    "id",
+    "login",
+    "name",
+    "section",
+    "email",
+    "canvasid",
+    "student",
+    "sisuserid",
+    "sisloginid",
+    "integrationid",
+    "rootaccount",
+    "lastname",
+    "firstname",
+    "idnumber",
+    "username",
+    "emailaddress",
+    "fullname",
+    "pointspossible",
+];
+
+/// A word without case, spaces, `-` or `_`, as column names are compared.
+fn squeezed(word: &str) -> String {
+    word.chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Whether the line `line` of `fields` is a student's, or why not: a line
+/// of column names (a header pasted in, or a gradebook export's), and a
+/// line with `Points Possible` in it (a Canvas export's second line:
+/// Canvas's import takes a line whose first field holds those words for
+/// the assignments' points, so a student's name holding them would give
+/// the assignment that student's mark as its points, and the student
+/// none), in any column, in any case.
+fn not_a_header(line: usize, fields: &[String]) -> Result<(), String> {
+    if let Some((at, field)) = fields
+        .iter()
+        .enumerate()
+        .find(|(_, f)| f.to_lowercase().contains("points possible"))
+    {
+        return Err(format!(
+            "line {line}: '{}' (column {}): Canvas's import takes a line whose name holds 'Points Possible' for the assignment's points, not a student (a Canvas export's second line): remove the line",
+            one_line(field.trim()),
+            at + 1
+        ));
+    }
+    let filled: Vec<&str> = fields
+        .iter()
+        .map(|f| f.trim())
+        .filter(|f| !f.is_empty())
+        .collect();
+    if filled.len() >= 2
+        && filled
+            .iter()
+            .all(|f| HEADER_WORDS.contains(&squeezed(f).as_str()))
+    {
+        return Err(format!(
+            "line {line}: a line of column names ({}), not a student: the roster's first line names its columns, and no other line may (a gradebook would take it for a student, or for its header)",
+            one_line(&filled.join(", "))
+        ));
+    }
+    Ok(())
+}
+
+/// What Canvas's gradebook import reads the field `text` as, when it
+/// rewrites it: a field of an optional `-`, digits, commas and dots, and
+/// an optional `%`, is split at every comma and dot (empty pieces at its
+/// end dropped), and its pieces joined with one decimal point before the
+/// last (`1,234` is read `1.234`, `1.234.567` `1234.567`, `5.` `5`).
+fn canvas_number(text: &str) -> Option<String> {
+    let body = text.strip_prefix('-').unwrap_or(text);
+    let body = body.strip_suffix('%').unwrap_or(body);
+    if body.is_empty()
+        || !body
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b',' || b == b'.')
+    {
+        return None;
+    }
+    let mut pieces: Vec<&str> = text.split([',', '.']).collect();
+    while pieces.last() == Some(&"") {
+        pieces.pop();
+    }
+    let last = pieces.pop().unwrap_or("");
+    let read = if pieces.is_empty() {
+        last.to_string()
+    } else {
+        format!("{}.{last}", pieces.concat())
+    };
+    (read != text).then_some(read)
+}
+
 /// The grader's columns in the header `fields` (of line `line`), each with
 /// its place; the header must name the required ones, each once.
 fn header_columns(line: usize, fields: &[String]) -> Result<Vec<(Column, usize)>, String> {
-    let squeezed = |word: &str| -> String {
-        word.chars()
-            .filter(|c| !matches!(c, ' ' | '_' | '-'))
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
     let mut columns: Vec<(Column, usize)> = Vec::new();
     for (at, field) in fields.iter().enumerate() {
         let Some(column) = Column::ALL
@@ -507,6 +615,14 @@ mod tests {
         }
     }
 
+    /// Each roster of `head` and a line is refused, its error starting so.
+    fn each_refused(head: &str, cases: &[(&str, &str)]) {
+        for (line, expected) in cases {
+            let e = error(format!("{head}{line}").as_bytes());
+            assert!(e.starts_with(expected), "{line:?}: {e}");
+        }
+    }
+
     #[test]
     fn columns_in_any_order_quoted_fields_and_a_bom() {
         let roster = parsed(
@@ -615,10 +731,7 @@ mod tests {
                 "line 2: the name 'Ann, Lee\\' has a backslash",
             ),
         ];
-        for (line, expected) in cases {
-            let e = error(format!("{head}{line}").as_bytes());
-            assert!(e.starts_with(expected), "{line:?}: {e}");
-        }
+        each_refused(head, &cases);
         // Faults after good lines name their own line.
         let e = error(format!("{head}ok,z0,ok,Ok,T0\n\nann,z1,ann,Ann\n").as_bytes());
         assert!(e.starts_with("line 4: 4 field(s)"), "{e}");
@@ -631,6 +744,48 @@ mod tests {
         assert!(error(b"folder,id,email\nann,z1,ann.example.com\n")
             .starts_with("line 2: the email 'ann.example.com' has no '@'"));
         assert!(error(b"folder,id,name\nann,z1,\"A\x07\"\n").contains("holds a control character"));
+    }
+
+    #[test]
+    fn a_line_a_gradebook_would_misread_is_refused_naming_it() {
+        let head = "folder,id,login,name,section,notes\n";
+        let cases = [
+            (
+                "ann,z1,ann,Points Possible,T1,\n",
+                "line 2: 'Points Possible' (column 4): Canvas's import takes",
+            ),
+            (
+                "ann,z1,ann,Ann,T1,see POINTS POSSIBLE\n",
+                "line 2: 'see POINTS POSSIBLE' (column 6)",
+            ),
+            (
+                "Folder,ID,SIS Login ID,Student,Section,\n",
+                "line 2: a line of column names (Folder, ID, SIS Login ID, Student, Section), not a student",
+            ),
+            (
+                "ann,\"12,5\",ann,Ann,T1,\n",
+                "line 2: the id '12,5', which Canvas's import reads as the number '12.5'",
+            ),
+            (
+                "ann,z1,1.2.3,Ann,T1,\n",
+                "line 2: the login '1.2.3', which Canvas's import reads as the number '12.3'",
+            ),
+            (
+                "ann,z1,ann,Ann,10.,\n",
+                "line 2: the section '10.', which Canvas's import reads as the number '10'",
+            ),
+        ];
+        each_refused(head, &cases);
+        // What Canvas reads as it is stays: numbers with one dot, IDs with
+        // leading zeros, a lone column name beside real values.
+        let roster = parsed(&format!(
+            "{head}ann,00123,ann,Student,12.5,\nbob,-7,bob,Bob,1%,\ncat,z3,id,Name,T1,\n"
+        ));
+        assert_eq!(roster.students.len(), 3);
+        assert_eq!(canvas_number("1,234.5"), Some("1234.5".into()));
+        assert_eq!(canvas_number("-1,5%"), Some("-1.5%".into()));
+        assert_eq!(canvas_number(".5"), None);
+        assert_eq!(canvas_number("1a,2"), None);
     }
 
     #[test]

@@ -175,7 +175,7 @@ fn grading_lines(manifest: &Manifest, graded: usize) -> String {
         "complete".to_string()
     } else {
         format!(
-            "INCOMPLETE: {graded} of {to_grade} graded; finish it with the grade-all command that made it and --resume (for a merge: each shard that stopped, then merge again)"
+            "INCOMPLETE: {graded} of {to_grade} graded; finish it with the grade-all command that made it, run again (it resumes; --resume too) (for a merge: each shard that stopped, then merge again)"
         )
     };
     let gradebook = manifest.gradebook.as_ref().map_or(String::new(), |book| {

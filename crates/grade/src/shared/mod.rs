@@ -2,10 +2,12 @@
 //! knows of a stage. A submission's name made safe at the door (`name`:
 //! `Name`, and `one_line` for any text from a submission), a program's
 //! output read as a marker reads it (`text`: lines, quotes, where two
-//! outputs part), and the digest a grading records and shards by
-//! (`digest`). Every stage may import from here; nothing here imports a
+//! outputs part), the digest a grading records and shards by
+//! (`digest`), and the rule that keeps the machine's load out of the marks
+//! (`machine`). Every stage may import from here; nothing here imports a
 //! stage.
 
 pub(crate) mod digest;
+pub(crate) mod machine;
 pub(crate) mod name;
 pub(crate) mod text;

@@ -72,6 +72,10 @@ pub struct Reply {
     pub memory_limit: MemoryLimit,
     /// How the memory limit stopped it (none unless a test says).
     pub memory_stop: Option<MemoryStop>,
+    /// Its time on the clock (10 ms unless a test says).
+    pub elapsed: Duration,
+    /// The time it waited for a core (not measured unless a test says).
+    pub waited: Option<Duration>,
 }
 
 impl Reply {
@@ -83,6 +87,8 @@ impl Reply {
             ending: Ending::Exited(status),
             memory_limit: MemoryLimit::Cgroup,
             memory_stop: None,
+            elapsed: Duration::from_millis(10),
+            waited: None,
         }
     }
 
@@ -100,6 +106,30 @@ impl Reply {
             ending,
             memory_limit: MemoryLimit::Cgroup,
             memory_stop: None,
+            elapsed: Duration::from_millis(10),
+            waited: None,
+        }
+    }
+
+    /// Stopped at the time limit of `limits` before it had its time: on
+    /// the clock to the cap of the make-up, with a fifth of its limit as
+    /// its own time, the rest spent waiting for a core.
+    pub fn starved(limits: &Limits) -> Reply {
+        let elapsed = limits.wall + limits.make_up;
+        Reply {
+            elapsed,
+            waited: Some(elapsed - limits.wall / 5),
+            ..Reply::ended(Ending::TimedOut)
+        }
+    }
+
+    /// Stopped at the time limit of `limits` having had its time, though it
+    /// waited for a core as long again (made up).
+    pub fn timed_out_made_up(limits: &Limits) -> Reply {
+        Reply {
+            elapsed: limits.wall * 2,
+            waited: Some(limits.wall),
+            ..Reply::ended(Ending::TimedOut)
         }
     }
 
@@ -116,6 +146,18 @@ impl Reply {
     pub fn under_address_space_limit(mut self) -> Reply {
         self.memory_limit = MemoryLimit::AddressSpace;
         self
+    }
+
+    /// A run that takes `need` (slept), as the sandbox ends one: within
+    /// `call`'s time limit, `reply`; past it, TIMEOUT at the limit.
+    pub fn taking(call: &Call, need: Duration, reply: Reply) -> Reply {
+        if need > call.limits.wall {
+            std::thread::sleep(call.limits.wall);
+            Reply::ended(Ending::TimedOut)
+        } else {
+            std::thread::sleep(need);
+            reply
+        }
     }
 
     /// What the reference answers on `stdin`.
@@ -159,6 +201,7 @@ impl<F: Fn(&Call) -> Reply + Sync> Runner for FakeRunner<F> {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push((job.program.clone(), job.args.clone()));
+        let began = std::time::Instant::now();
         let reply = (self.act)(&Call {
             program: &job.program,
             args: &job.args,
@@ -171,7 +214,10 @@ impl<F: Fn(&Call) -> Reply + Sync> Runner for FakeRunner<F> {
         Ok(Outcome {
             memory_limit: reply.memory_limit,
             memory_stop: reply.memory_stop,
-            ..Outcome::new(reply.ending, Duration::from_millis(10))
+            waited: reply.waited,
+            // As long as the closure took, when that is longer (a budget
+            // counts it).
+            ..Outcome::new(reply.ending, reply.elapsed.max(began.elapsed()))
         })
     }
 

@@ -3,6 +3,7 @@
 //! fuzzer; no real process is started.
 
 use crate::engine::{grade_program, prepare_fixtures, Settings};
+use crate::judging::budget::Budget;
 use crate::judging::fixture::Fixture;
 use crate::judging::judge::{Class, Judgement};
 use crate::modes::grade_all::{GradeAll, Select};
@@ -11,6 +12,7 @@ use crate::testing::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch}
 use puzzle_sandbox::{Ending, MemoryLimit, MemoryStop, Runner};
 use std::fs;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The repository's `Tests/`.
 fn tests_folder() -> PathBuf {
@@ -62,7 +64,7 @@ fn grade_all(
             .iter()
             .map(|f| f.parse().expect("a format"))
             .collect(),
-        gradebook: None,
+        gradebook: Default::default(),
         fuzz_seconds: None,
         options: String::new(),
         select: Select::All,
@@ -92,7 +94,7 @@ fn the_reference_run_in_process_passes_every_fixture_of_tests() {
         &settings,
         &scratch.0,
         &|_| {},
-        None,
+        &settings.budget(),
     )
     .unwrap();
     assert_eq!(graded.len(), fixtures.len());
@@ -138,7 +140,7 @@ fn one_program_is_judged_fixture_by_fixture_in_order() {
         &|_| {
             done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         },
-        None,
+        &settings.budget(),
     )
     .unwrap();
     assert_eq!(
@@ -275,9 +277,20 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
         settings: Settings::default(),
         program: scratch.join("puzzle"),
     };
-    let mut transcript = Vec::new();
-    let summary = crate::probing::fuzz::fuzz(&runner, &options, &work, &mut transcript).unwrap();
-    let text = String::from_utf8(transcript).unwrap();
+    // Fuzzed with no budget: its own time ends it.
+    let fuzzed = |runner: &dyn Runner| {
+        let mut transcript = Vec::new();
+        let summary = crate::probing::fuzz::fuzz(
+            runner,
+            &options,
+            &work,
+            &mut transcript,
+            &Budget::unlimited(),
+        )
+        .unwrap();
+        (summary, String::from_utf8(transcript).unwrap())
+    };
+    let (summary, text) = fuzzed(&runner);
     assert_eq!(summary.found.len(), 1, "{text}");
     let found = &summary.found[0];
     assert_eq!(found.class, Class::WrongVerdict);
@@ -288,12 +301,26 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     );
     assert!(found.input.len() <= 20, "{text}");
     assert!(text.contains("1 fault found in"), "{text}");
-    // The reference itself yields nothing.
+    // The reference itself yields nothing, on 40 inputs: a count, not a
+    // second of fuzzing (a second made 10 inputs or fewer on a fresh clone
+    // at load 17, and the test failed).
     let right = FakeRunner::new(|call: &Call| Reply::reference(call.stdin));
+    let counted = crate::probing::fuzz::Options {
+        seconds: 600,
+        inputs: Some(40),
+        ..options.clone()
+    };
     let mut transcript = Vec::new();
-    let summary = crate::probing::fuzz::fuzz(&right, &options, &work, &mut transcript).unwrap();
+    let summary = crate::probing::fuzz::fuzz(
+        &right,
+        &counted,
+        &work,
+        &mut transcript,
+        &Budget::unlimited(),
+    )
+    .unwrap();
     assert!(summary.found.is_empty());
-    assert!(summary.inputs > 10);
+    assert_eq!(summary.inputs, 40);
 }
 
 #[test]
@@ -537,7 +564,7 @@ fn a_failure_under_an_address_space_limit_says_so_and_a_resident_one_does_not() 
             &settings,
             &scratch.0,
             &|_| {},
-            None,
+            &settings.budget(),
         )
         .unwrap()
         .remove(0)
@@ -586,7 +613,7 @@ fn a_run_stopped_by_the_memory_limit_says_how_it_was_measured() {
             &settings,
             &scratch.0,
             &|_| {},
-            None,
+            &settings.budget(),
         )
         .unwrap()
         .remove(0)
@@ -649,10 +676,11 @@ fn a_cap_on_timeouts_leaves_the_largest_fixtures_not_run() {
         &settings,
         &scratch.0,
         &|_| {},
-        None,
+        &settings.budget(),
     )
     .unwrap();
-    // The smallest (the 2x2 boards) ran first: one timed out, the rest not run.
+    // The smallest (the 2x2 boards) ran first: one timed out, the rest not
+    // run; no run confirmed the timeout either (the cap counts every run).
     let shown: Vec<(&str, Option<Class>)> = fixtures
         .iter()
         .map(|f| f.shown.as_str())
@@ -666,8 +694,7 @@ fn a_cap_on_timeouts_leaves_the_largest_fixtures_not_run() {
             ("Tests/unsol2_c.inp", Some(Class::NotRun)),
         ]
     );
-    // The timeout confirmed by a second run before it cost marks.
-    assert_eq!(runner.runs_of("puzzle"), 2);
+    assert_eq!(runner.runs_of("puzzle"), 1);
 }
 
 /// Grades `runner`'s program on two solvable fixtures with `settings`.
@@ -675,6 +702,16 @@ fn flaky_grading(
     runner: &FakeRunner<impl Fn(&Call) -> Reply + Sync>,
     settings: &Settings,
     name: &str,
+) -> Vec<crate::judging::judge::Graded> {
+    grading_until(runner, settings, name, &settings.budget())
+}
+
+/// [`flaky_grading`] in `budget`.
+fn grading_until(
+    runner: &FakeRunner<impl Fn(&Call) -> Reply + Sync>,
+    settings: &Settings,
+    name: &str,
+    budget: &Budget,
 ) -> Vec<crate::judging::judge::Graded> {
     let scratch = Scratch::new(name);
     let fixtures = few(
@@ -691,7 +728,7 @@ fn flaky_grading(
         settings,
         &scratch.0,
         &|_| {},
-        None,
+        budget,
     )
     .unwrap()
 }
@@ -801,7 +838,7 @@ fn a_program_that_always_times_out_is_confirmed_three_times_then_believed() {
         &settings,
         &scratch.0,
         &|_| {},
-        None,
+        &settings.budget(),
     )
     .unwrap();
     assert!(graded
@@ -809,4 +846,350 @@ fn a_program_that_always_times_out_is_confirmed_three_times_then_believed() {
         .all(|g| matches!(g.judgement, Judgement::Noted(Class::Timeout, _)) && g.flaky.is_none()));
     // Six fixtures; the first three confirmed by a second run each.
     assert_eq!(runner.runs_of("puzzle"), 6 + 3);
+}
+
+/// One run the fake program made: when it began (after the grading did),
+/// its time limit, and whether its input was a fixture's.
+#[derive(Debug)]
+struct Seen {
+    at: std::time::Duration,
+    wall: std::time::Duration,
+    fixture: bool,
+}
+
+/// The program `act` (told whether its input is one of the fixtures
+/// `files`) graded and marked as `grade` and `grade-all` do
+/// ([`crate::modes::grade::Grade::mark`]) with `settings`, fuzzed `fuzz`
+/// seconds, its budget starting with it: each run it made, what it was
+/// marked, and how long it all took.
+fn marked_runs(
+    name: &str,
+    files: &[(&str, &[u8])],
+    settings: &Settings,
+    fuzz: Option<u64>,
+    act: impl Fn(&Call, bool) -> Reply + Sync,
+) -> (
+    Vec<Seen>,
+    crate::modes::grade::GradedProgram,
+    std::time::Duration,
+) {
+    let scratch = Scratch::new(name);
+    let fixtures = few(&scratch, files);
+    let work = scratch.join("work");
+    fs::create_dir_all(&work).unwrap();
+    let began = std::time::Instant::now();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let runner = FakeRunner::new(|call: &Call| {
+        let fixture = files.iter().any(|(_, bytes)| *bytes == call.stdin);
+        seen.lock().unwrap().push(Seen {
+            at: began.elapsed(),
+            wall: call.limits.wall,
+            fixture,
+        });
+        act(call, fixture)
+    });
+    let marked = crate::modes::grade::Grade {
+        runner: &runner,
+        program: &scratch.join("puzzle"),
+        settings,
+        fixtures: &fixtures,
+        work: &work,
+        fuzz_seconds: fuzz,
+        fuzz_into: &scratch.join("found"),
+        deadline: settings.budget.map(|b| began + b),
+        done: &|_| {},
+    }
+    .mark()
+    .unwrap();
+    (seen.into_inner().unwrap(), marked, began.elapsed())
+}
+
+/// Every run of `seen` began within `budget`, and was given no more time
+/// than was left of it then (a quarter of a second for the machine).
+fn all_within(seen: &[Seen], budget: std::time::Duration) {
+    let slack = std::time::Duration::from_millis(250);
+    for run in seen {
+        assert!(
+            run.at < budget + slack && run.at + run.wall <= budget + slack,
+            "{run:?} past a budget of {budget:?}: {seen:?}"
+        );
+    }
+}
+
+/// Small fixtures the experiments have a cause to try on.
+const FOUR: [(&str, &[u8]); 4] = [
+    ("sol2_a.inp", b"1 2 3 b\n1 2 b 3\n"),
+    ("unsol2_b.inp", b"2 1 3 b\n1 2 3 b\n"),
+    ("sol3_c.inp", b"1 2 3 4 5 6 7 8 b\n1 2 3 4 5 6 7 b 8\n"),
+    ("unsol3_d.inp", b"2 1 3 4 5 6 7 8 b\n1 2 3 4 5 6 7 8 b\n"),
+];
+
+/// The reference's answer with its verdict turned round.
+fn wrong_verdict(stdin: &[u8]) -> Reply {
+    let right = Reply::reference(stdin);
+    let out = String::from_utf8_lossy(&right.out);
+    let turned = if out.ends_with("unsolvable\n") {
+        out.replace("unsolvable\n", "solvable\n")
+    } else {
+        out.replace("solvable\n", "unsolvable\n")
+    };
+    Reply::exit(0, turned)
+}
+
+/// The program graded and marked in a budget of 2 s (and `settings`),
+/// fuzzed `fuzz` seconds: on the fixtures it answers as `on_fixtures` says,
+/// at once; on any other input (the experiments', the fuzzer's) it hangs.
+/// Every run began within the budget and was given no more than was left
+/// of it, it all took little more, and the time of every run is the
+/// report's (and the row's). What it was marked.
+fn held_by_the_budget(
+    name: &str,
+    settings: Settings,
+    fuzz: Option<u64>,
+    on_fixtures: fn(&[u8]) -> Reply,
+) -> crate::modes::grade::GradedProgram {
+    let budget = std::time::Duration::from_secs(2);
+    let settings = Settings {
+        jobs: 1,
+        budget: Some(budget),
+        ..settings
+    };
+    let (seen, marked, took) = marked_runs(name, &FOUR, &settings, fuzz, |call, fixture| {
+        if fixture {
+            on_fixtures(call.stdin)
+        } else {
+            answer_after(call, std::time::Duration::from_secs(60))
+        }
+    });
+    assert!(seen.iter().any(|r| !r.fixture), "no input made: {seen:?}");
+    all_within(&seen, budget);
+    let slack = std::time::Duration::from_millis(1500);
+    assert!(took < budget + slack, "{took:?}");
+    assert!(
+        marked.counts.total >= std::time::Duration::from_millis(1500),
+        "{:?}",
+        marked.counts.total
+    );
+    marked
+}
+
+#[test]
+fn the_experiments_runs_are_cut_to_the_budget_and_counted_in_its_time() {
+    // Wrong on every fixture: the experiments try causes, and hang.
+    let marked = held_by_the_budget(
+        "budget-experiments",
+        Settings::default(),
+        None,
+        wrong_verdict,
+    );
+    assert!(marked.causes.confirmed.is_empty());
+}
+
+#[test]
+fn the_fuzzings_runs_are_cut_to_the_budget_and_it_says_why_it_stopped() {
+    // Right on every fixture: no experiment; the fuzzing hangs.
+    let marked = held_by_the_budget(
+        "budget-fuzz",
+        Settings::default(),
+        Some(30),
+        Reply::reference,
+    );
+    assert_eq!(marked.fuzzed, Some(0));
+    let report = String::from_utf8_lossy(&marked.report);
+    let stopped = "; stopped: the submission's time budget (2 s, --budget) was spent)";
+    assert!(report.contains(stopped), "{report}");
+}
+
+#[test]
+fn after_k_timeouts_of_any_run_no_other_starts() {
+    // No budget of time; a cap of two timeouts, which the experiments'
+    // runs reach: then neither they nor the fuzzing run again.
+    let settings = Settings {
+        jobs: 1,
+        timeout: Some(1),
+        max_timeouts: Some(2),
+        ..Settings::default()
+    };
+    let (seen, marked, _) =
+        marked_runs("budget-cap", &FOUR, &settings, Some(30), |call, fixture| {
+            if fixture {
+                wrong_verdict(call.stdin)
+            } else {
+                answer_after(call, std::time::Duration::from_secs(60))
+            }
+        });
+    let probes = seen.iter().filter(|r| !r.fixture).count();
+    assert_eq!(probes, 2, "{seen:?}");
+    assert_eq!(marked.fuzzed, None);
+    assert!(marked.counts.total >= std::time::Duration::from_secs(2));
+}
+
+/// `fixtures` graded with `settings` by a program that answers right after
+/// `need` a run: the results, and how many runs it made.
+fn graded_after(
+    scratch: &Scratch,
+    fixtures: &[Fixture],
+    settings: &Settings,
+    need: std::time::Duration,
+) -> (Vec<crate::judging::judge::Graded>, usize) {
+    let runner = FakeRunner::new(|call: &Call| answer_after(call, need));
+    let graded = grade_program(
+        &runner,
+        &scratch.0.join("puzzle"),
+        fixtures,
+        settings,
+        &scratch.0,
+        &|_| {},
+        &settings.budget(),
+    )
+    .unwrap();
+    (graded, runner.runs_of("puzzle"))
+}
+
+#[test]
+fn a_run_the_budget_cuts_is_left_out_of_its_fixtures_runs() {
+    // Three runs a fixture, each 0.7 s, in a budget of 1 s: the first
+    // fixture passed once, its second run cut (it says nothing of the
+    // program: no FLAKY, no NOT RUN); the second fixture had no run.
+    let scratch = Scratch::new("budget-repeat");
+    let fixtures = few(&scratch, &FOUR[2..]);
+    let settings = Settings {
+        jobs: 1,
+        repeat: 3,
+        budget: Some(std::time::Duration::from_secs(1)),
+        ..Settings::default()
+    };
+    let (graded, runs) = graded_after(
+        &scratch,
+        &fixtures,
+        &settings,
+        std::time::Duration::from_millis(700),
+    );
+    assert_eq!(graded[0].judgement, Judgement::Passed, "{graded:?}");
+    assert_eq!(graded[0].flaky, None);
+    assert!(matches!(
+        graded[1].judgement,
+        Judgement::Noted(Class::NotRun, _)
+    ));
+    assert_eq!(runs, 2);
+
+    // A timeout's confirmation cut by the budget: left out, the timeout
+    // stands as it was (not NOT RUN, not FLAKY).
+    let settings = Settings {
+        jobs: 1,
+        timeout: Some(1),
+        budget: Some(std::time::Duration::from_millis(1500)),
+        ..Settings::default()
+    };
+    let (graded, runs) = graded_after(
+        &scratch,
+        &fixtures[..1],
+        &settings,
+        std::time::Duration::from_secs(60),
+    );
+    assert!(
+        matches!(graded[0].judgement, Judgement::Noted(Class::Timeout, _)),
+        "{graded:?}"
+    );
+    assert_eq!(graded[0].flaky, None);
+    assert_eq!(runs, 2);
+}
+
+/// A run of the reference's answer that takes `need`.
+fn answer_after(call: &Call, need: std::time::Duration) -> Reply {
+    Reply::taking(call, need, Reply::reference(call.stdin))
+}
+
+/// A run stopped at its limit before it had its time is the machine's: it
+/// is run again once the machine is quieter, and when that run is starved
+/// too, the fixture is NOT GRADED, the machine's, its points kept; a run
+/// that had its time, its waits made up, is a TIMEOUT.
+#[test]
+fn a_run_starved_of_its_time_is_run_again_then_left_not_graded_the_machines() {
+    let settings = Settings {
+        jobs: 1,
+        ..Settings::default()
+    };
+    let starved = FakeRunner::new(|call: &Call| Reply::starved(call.limits));
+    let graded = flaky_grading(&starved, &settings, "starved");
+    for g in &graded {
+        let Judgement::Noted(Class::NotGraded, text) = &g.judgement else {
+            panic!("{g:?}");
+        };
+        assert!(
+            text.starts_with("the machine's, not the program's: stopped at its time limit (11 s) before it had its time: 2.20 s of its own time, 41.80 s waiting for a core, 44.00 s on the clock; then, after "),
+            "{text}"
+        );
+        assert!(
+            text.contains(" s waiting for a quieter machine, 2.20 s of its own time, "),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("no marks lost: grade it again on a quieter machine"),
+            "{text}"
+        );
+        assert!(g.flaky.is_none());
+    }
+    // Each fixture run twice, and no confirmation of a TIMEOUT.
+    assert_eq!(starved.runs_of("puzzle"), 4);
+    let scratch = Scratch::new("starved-score");
+    let fixtures = few(&scratch, &[("sol_a.inp", b"1 2 3 b\n1 2 b 3\n")]);
+    let score = settings.scheme.score(&fixtures, &graded[..1]);
+    assert_eq!(score.total, score.max);
+
+    // Starved once, then its time: judged on the run that had it.
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let calls = AtomicUsize::new(0);
+    let once = FakeRunner::new(|call: &Call| {
+        if calls.fetch_add(1, Ordering::SeqCst) == 0 {
+            Reply::starved(call.limits)
+        } else {
+            Reply::reference(call.stdin)
+        }
+    });
+    let graded = flaky_grading(&once, &settings, "starved-once");
+    assert!(graded
+        .iter()
+        .all(|g| g.judgement == Judgement::Passed && g.flaky.is_none()));
+    assert_eq!(once.runs_of("puzzle"), 3);
+
+    // Its waits made up, it had its time: a TIMEOUT, confirmed as ever.
+    let made_up = FakeRunner::new(|call: &Call| Reply::timed_out_made_up(call.limits));
+    let graded = flaky_grading(&made_up, &settings, "made-up");
+    assert!(graded
+        .iter()
+        .all(|g| matches!(g.judgement, Judgement::Noted(Class::Timeout, _))));
+    assert_eq!(made_up.runs_of("puzzle"), 4);
+}
+
+/// Every run of a fixture has its waits for a core made up, three limits
+/// more, and no more than the budget leaves.
+#[test]
+fn every_run_may_make_up_its_waits_within_the_budget() {
+    let seen = std::sync::Mutex::new(Vec::new());
+    let runner = FakeRunner::new(|call: &Call| {
+        seen.lock()
+            .unwrap()
+            .push((call.limits.wall, call.limits.make_up));
+        Reply::reference(call.stdin)
+    });
+    let settings = Settings {
+        jobs: 1,
+        timeout: Some(2),
+        ..Settings::default()
+    };
+    flaky_grading(&runner, &settings, "made-up-limits");
+    let seen = std::mem::take(&mut *seen.lock().unwrap());
+    assert!(seen.iter().all(
+        |&(wall, make_up)| wall == Duration::from_secs(2) && make_up == Duration::from_secs(6)
+    ));
+    // A budget that ends in 5 s: no run may go past it.
+    let runner = FakeRunner::new(|call: &Call| {
+        assert!(call.limits.wall + call.limits.make_up <= Duration::from_secs(5));
+        Reply::reference(call.stdin)
+    });
+    let five = Duration::from_secs(5);
+    let budget = Budget::new(Some(five), None);
+    let graded = grading_until(&runner, &settings, "made-up-budget", &budget);
+    assert_eq!(graded[0].judgement, Judgement::Passed);
 }

@@ -5,6 +5,22 @@ pub(crate) mod fake;
 mod in_process;
 
 use crate::judging::fixture::{Allowed, Category, Fixture};
+use puzzle_sandbox::Limits;
+use std::time::Duration;
+
+/// A run's limits for the unit tests: `seconds`, 1 GiB, 64 processes, 1
+/// MiB files, 64 open files, no make-up.
+pub(crate) fn limits(seconds: u64) -> Limits {
+    Limits {
+        wall: Duration::from_secs(seconds),
+        make_up: Duration::ZERO,
+        memory: 1 << 30,
+        processes: 64,
+        file_size: 1 << 20,
+        open_files: 64,
+        folder: None,
+    }
+}
 
 /// A fixture called `shown` (`Tests/bad_x.inp`), of the category its name
 /// says and allowed only that, with nothing read from disk.

@@ -403,3 +403,42 @@ pub fn stored_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
     out.extend(0u16.to_le_bytes());
     out
 }
+
+/// Busy threads of this test process, as many as `per_core` times its
+/// cores, spinning until dropped: a machine whose cores a run must share
+/// (as `yes > /dev/null` on every core would make it). Started a moment
+/// before it is returned, so that they hold the cores.
+pub struct Hogs {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Hogs {
+    /// `per_core` busy threads a core.
+    pub fn start(per_core: usize) -> Hogs {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = (0..per_core * cores)
+            .map(|_| {
+                let stop = std::sync::Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    let mut x = 0u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        x = std::hint::black_box(x.wrapping_add(1));
+                    }
+                })
+            })
+            .collect();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        Hogs { stop, threads }
+    }
+}
+
+impl Drop for Hogs {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}

@@ -68,6 +68,9 @@ pub struct Counters {
     pub memory_hits: u64,
     /// Forks refused by the pids limit.
     pub fork_refusals: u64,
+    /// The most memory the group held, in bytes (v2 `memory.peak`, v1
+    /// `memory.max_usage_in_bytes`), where the kernel shows it.
+    pub memory_peak: Option<u64>,
 }
 
 impl Hierarchy {
@@ -237,6 +240,7 @@ impl Groups {
                     oom_kills: keyed(&memory, "oom_kill"),
                     memory_hits: keyed(&memory, "max"),
                     fork_refusals: keyed(&read(&dir.join("pids.events")), "max"),
+                    memory_peak: read(&dir.join("memory.peak")).trim().parse().ok(),
                 }
             }
             GroupsKind::V1 { memory, pids, .. } => Counters {
@@ -246,6 +250,10 @@ impl Groups {
                     .parse()
                     .unwrap_or(0),
                 fork_refusals: keyed(&read(&pids.join("pids.events")), "max"),
+                memory_peak: read(&memory.join("memory.max_usage_in_bytes"))
+                    .trim()
+                    .parse()
+                    .ok(),
             },
         }
     }

@@ -133,9 +133,10 @@ pub fn keeper(plan: &Plan, status: c_int, argv: &[*const c_char], envp: &[*const
 }
 
 /// The high-water marks of resident memory of the keeper's children (the
-/// program, and what the keeper reaped) and of the keeper, in KiB.
+/// program, and what the keeper reaped) and of the keeper, in KiB, and the
+/// children's CPU time in milliseconds.
 fn peak() -> Message {
-    let kib = |who: c_int| {
+    let usage_of = |who: c_int| {
         let mut usage = sys::rusage {
             utime: [0; 2],
             stime: [0; 2],
@@ -143,14 +144,22 @@ fn peak() -> Message {
             rest: [0; 13],
         };
         // SAFETY: usage is a writable struct rusage.
-        if unsafe { sys::getrusage(who, &mut usage) } != 0 {
-            return 0;
-        }
-        i32::try_from(usage.maxrss).unwrap_or(i32::MAX)
+        let ok = unsafe { sys::getrusage(who, &mut usage) } == 0;
+        ok.then_some(usage)
     };
+    let kib = |u: &Option<sys::rusage>| {
+        u.as_ref()
+            .map_or(0, |u| i32::try_from(u.maxrss).unwrap_or(i32::MAX))
+    };
+    let children = usage_of(sys::RUSAGE_CHILDREN);
+    let cpu_ms = children.as_ref().map_or(0, |u| {
+        let ms = |tv: [std::ffi::c_long; 2]| tv[0] * 1000 + tv[1] / 1000;
+        i32::try_from(ms(u.utime) + ms(u.stime)).unwrap_or(i32::MAX)
+    });
     Message::Peak {
-        children_kib: kib(sys::RUSAGE_CHILDREN),
-        keeper_kib: kib(sys::RUSAGE_SELF),
+        children_kib: kib(&children),
+        keeper_kib: kib(&usage_of(sys::RUSAGE_SELF)),
+        children_cpu_ms: cpu_ms,
     }
 }
 

@@ -7,6 +7,7 @@ use super::child::keeper;
 use super::folder;
 use super::memory::{self, Grader};
 use super::plan::Plan;
+use super::usage::Clock;
 use super::wire::{Message, LEN};
 use crate::sys::{self, pid_t};
 use crate::FolderLimit;
@@ -44,6 +45,10 @@ pub struct Launched {
     /// kept it to the end: none where that mark may be the copy of the
     /// grader the program was before `execve` (not above the keeper's own).
     pub program_peak: Option<u64>,
+    /// The CPU time of the keeper's children, as the keeper had it from
+    /// `getrusage` once the program ended (none when it did not say: the
+    /// run was killed).
+    pub children_cpu: Option<Duration>,
 }
 
 /// How far a child's high-water mark may rise above the keeper's before
@@ -93,10 +98,19 @@ impl Watch {
     }
 }
 
-/// Runs `plan` with the wall-clock limit `wall` (and the limits `watch`
-/// samples): the raw ending, the time it took and the memory it held;
-/// `Err` names the step that failed.
-pub fn launch(plan: &Plan, wall: Duration, watch: &Watch) -> io::Result<Launched> {
+/// Runs `plan` with the time limit `wall`, of which up to `make_up` more
+/// wall-clock time makes up the time the run waited for a core, as `clock`
+/// reads it (see `job::Limits::make_up`), and the limits `watch` samples:
+/// the raw ending, the time it took and the memory it held; `Err` names
+/// the step that failed. `clock` (none where the run's tasks cannot be
+/// read) is started on the run's keeper, and sampled as the run goes on.
+pub fn launch(
+    plan: &Plan,
+    wall: Duration,
+    make_up: Duration,
+    watch: &Watch,
+    mut clock: Option<&mut Clock>,
+) -> io::Result<Launched> {
     // Pointer arrays for execve, pointing into the plan's strings.
     let argv: Vec<*const c_char> = plan
         .argv
@@ -145,22 +159,52 @@ pub fn launch(plan: &Plan, wall: Duration, watch: &Watch) -> io::Result<Launched
         ));
     }
     let pid = pid as pid_t;
+    if let Some(clock) = clock.as_deref_mut() {
+        clock.started(pid);
+    }
     let mut raw = None;
     let mut messages = Vec::new();
     let mut interrupted = false;
     let mut over = None;
     let mut sampled = 0;
-    let mut sample = || {
-        over = watch.over(pid, &mut sampled);
-        over.is_some()
-    };
     let slice = if watch.samples() {
         memory::EVERY_MS
     } else {
         50
     };
-    let ended = wait_readable(pidfd, began + wall, slice, &mut sample);
+    let cap = began + wall + make_up;
+    let mut deadline = began + wall;
+    let ended = loop {
+        let mut sample = || {
+            if let Some(clock) = clock.as_deref_mut() {
+                clock.sample();
+            }
+            over = watch.over(pid, &mut sampled);
+            over.is_some()
+        };
+        let ended = wait_readable(pidfd, deadline, slice, &mut sample);
+        if ended != Ended::Deadline || crate::signals::caught().is_some() || make_up.is_zero() {
+            break ended;
+        }
+        // At the limit, the time the run waited for a core is made up, up
+        // to the cap: its limit is its own time.
+        let now = Instant::now();
+        let Some(clock) = clock.as_deref_mut() else {
+            break ended;
+        };
+        clock.sample();
+        let usage = clock.total();
+        let next = (began + wall + usage.waited(now - began)).min(cap);
+        if next <= now {
+            break ended;
+        }
+        deadline = next;
+    };
     if ended != Ended::Exited {
+        // The run's last figures before it goes.
+        if let Some(clock) = clock {
+            clock.sample();
+        }
         // A limit, or a signal that stops the grading: killed the same way.
         interrupted = crate::signals::caught().is_some();
         raw = Some(match (ended, over) {
@@ -218,7 +262,16 @@ pub fn launch(plan: &Plan, wall: Duration, watch: &Watch) -> io::Result<Launched
         Message::Peak {
             children_kib,
             keeper_kib,
+            ..
         } => program_peak(children_kib, keeper_kib),
+        _ => None,
+    });
+    let children_cpu = messages.iter().find_map(|m| match *m {
+        Message::Peak {
+            children_cpu_ms, ..
+        } => Some(Duration::from_millis(u64::from(
+            children_cpu_ms.unsigned_abs(),
+        ))),
         _ => None,
     });
     let launched = |raw| Launched {
@@ -226,6 +279,7 @@ pub fn launch(plan: &Plan, wall: Duration, watch: &Watch) -> io::Result<Launched
         elapsed,
         sampled,
         program_peak,
+        children_cpu,
     };
     if let Some(raw) = raw {
         return Ok(launched(raw));

@@ -68,21 +68,26 @@ fn gettid() -> String {
 /// The resident memory of `keeper`'s descendants, in bytes (the keeper
 /// itself, a copy of the grader, not counted).
 pub fn resident(keeper: i32, grader: Option<Grader>) -> u64 {
-    let mut total = 0;
+    descendants(keeper)
+        .into_iter()
+        .filter(|&pid| !grader.is_some_and(|g| g.is(pid)))
+        .map(status_bytes)
+        .sum()
+}
+
+/// The processes below `keeper` (not `keeper` itself), as `/proc` shows
+/// them now; at most 100,000 are looked at.
+pub(super) fn descendants(keeper: i32) -> Vec<i32> {
+    let mut found = Vec::new();
     let mut todo = children(keeper);
-    let mut seen = 0;
     while let Some(pid) = todo.pop() {
-        seen += 1;
-        if seen > 100_000 {
+        if found.len() >= 100_000 {
             break;
         }
         todo.extend(children(pid));
-        if grader.is_some_and(|g| g.is(pid)) {
-            continue;
-        }
-        total += status_bytes(pid);
+        found.push(pid);
     }
-    total
+    found
 }
 
 /// The children of every thread of `pid`.

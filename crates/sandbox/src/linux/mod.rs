@@ -10,7 +10,8 @@
 //! tell the grader how it went through the messages of [`wire`]. [`filter`]
 //! is the system-call filter, [`landlock`] the files a run without a mount
 //! namespace may touch, [`cgroup`] makes and reads the cgroups, [`ids`]
-//! hands out the runs' uids.
+//! hands out the runs' uids, [`usage`] reads the CPU time a run used and
+//! the time it waited for a core.
 
 mod cgroup;
 mod child;
@@ -23,6 +24,7 @@ mod level;
 mod memory;
 mod paths;
 mod plan;
+mod usage;
 mod wire;
 
 use crate::sys;
@@ -39,6 +41,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::os::unix::io::AsRawFd;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use usage::{Clock, Usage};
 
 /// Runs jobs; made once, used from every grading thread.
 pub struct Sandbox {
@@ -236,8 +239,19 @@ impl Sandbox {
             },
             uid_processes: self.uid_processes,
         };
-        let result =
-            plan::build(&setting, &job).and_then(|plan| launch(&plan, job.limits.wall, &watch));
+        // The run's tasks can be read where the memory sampler can read
+        // them.
+        let mut clock = self.sampler.is_ok().then(Clock::default);
+        let result = plan::build(&setting, &job).and_then(|plan| {
+            launch(
+                &plan,
+                job.limits.wall,
+                job.limits.make_up,
+                &watch,
+                clock.as_mut(),
+            )
+        });
+        let usage = clock.map(|c| c.total());
         let counters = match &groups {
             Some(g) => {
                 if !isolated {
@@ -257,14 +271,23 @@ impl Sandbox {
             let _ = fs::remove_dir_all(&scratch);
         }
         let launched = result?;
-        let (ending, memory_stop) = classify(
-            launched.raw,
-            counters,
-            Memory::of(&launched, memory_limit, job.limits.memory),
-        );
+        let memory = Memory::of(&launched, memory_limit, job.limits.memory);
+        let (ending, memory_stop) = classify(launched.raw, counters, memory);
+        // The keeper's count of its children's CPU time is exact where it
+        // could give it; a sampled count misses the last slice.
+        let usage = usage.map(|u| Usage {
+            cpu: u.cpu.max(launched.children_cpu.unwrap_or_default()),
+            ..u
+        });
         Ok(Outcome {
             ending,
             elapsed: launched.elapsed,
+            cpu: usage.map(|u| u.cpu).or(launched.children_cpu),
+            waited: usage.map(|u| u.waited(launched.elapsed)),
+            memory_peak: match memory_limit {
+                MemoryLimit::Cgroup => counters.memory_peak,
+                _ => memory.peak,
+            },
             memory_limit,
             memory_stop,
         })
@@ -374,6 +397,18 @@ pub fn findings(env: &mut crate::environment::Environment, scratch_root: PathBuf
             }),
         ),
     }
+    env.add(
+        "waits for a core",
+        match &sampler {
+            Ok(()) => "the kernel's count for each of a run's tasks (/proc/PID/task/TID/schedstat): a run's time limit is its own time, its waits made up".into(),
+            Err(why) => format!(
+                "not measured ({why}): a run's time limit is wall-clock time, and a busy machine's waits count against it"
+            ),
+        },
+        sampler
+            .is_err()
+            .then(|| "a kernel with CONFIG_PROC_CHILDREN".into()),
+    );
     env.add(
         "memory limit",
         match (&found.cgroups, &sampler) {
@@ -679,11 +714,14 @@ mod tests {
     use super::*;
     use crate::Limits;
     use std::fs::File;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
     use std::time::Duration;
 
     fn limits() -> Limits {
         Limits {
             wall: Duration::from_millis(2500),
+            make_up: Duration::ZERO,
             memory: 1 << 30,
             processes: 64,
             file_size: 64 << 20,
@@ -857,6 +895,119 @@ mod tests {
         );
     }
 
+    /// Busy threads of this process, twice as many as its cores, stopped
+    /// when dropped: a machine on which a run waits for a core.
+    struct Hogs(Arc<AtomicBool>, Vec<std::thread::JoinHandle<()>>);
+
+    impl Hogs {
+        fn start() -> Hogs {
+            let stop = Arc::new(AtomicBool::new(false));
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let threads = (0..2 * cores)
+                .map(|_| {
+                    let stop = Arc::clone(&stop);
+                    std::thread::spawn(move || {
+                        let mut x = 0u64;
+                        while !stop.load(Ordering::Relaxed) {
+                            x = std::hint::black_box(x.wrapping_add(1));
+                        }
+                    })
+                })
+                .collect();
+            Hogs(stop, threads)
+        }
+    }
+
+    impl Drop for Hogs {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+            for t in self.1.drain(..) {
+                let _ = t.join();
+            }
+        }
+    }
+
+    /// A job of `program` with `args` and `limits`, its streams
+    /// `/dev/null`, in a scratch folder.
+    fn quiet_job(program: &str, args: Vec<std::ffi::OsString>, limits: Limits) -> Job {
+        Job {
+            program: program.into(),
+            args,
+            path: "/usr/bin:/bin".into(),
+            read_only: Vec::new(),
+            workdir: Workdir::Scratch,
+            stdin: File::open("/dev/null").unwrap(),
+            stdout: File::create("/dev/null").unwrap(),
+            stderr: File::create("/dev/null").unwrap(),
+            limits,
+        }
+    }
+
+    fn shell(sandbox: &Sandbox, script: &str, wall: Duration, make_up: Duration) -> Outcome {
+        let limits = Limits {
+            wall,
+            make_up,
+            ..limits()
+        };
+        sandbox
+            .run(quiet_job(
+                "/bin/sh",
+                vec!["-c".into(), script.into()],
+                limits,
+            ))
+            .unwrap()
+    }
+
+    /// Beside busy threads on every core, a busy run waits for a core: the
+    /// kernel's count says so, and the time is made up, so that it is
+    /// stopped once it had its own time; a sleeping run waits for no core
+    /// and is stopped at its limit on the clock. Without a make-up the
+    /// limit is the clock's.
+    #[test]
+    fn a_busy_run_beside_hogs_has_its_waits_made_up_and_a_sleeping_one_none() {
+        let scratch = std::env::temp_dir().join(format!("hogs.{}", std::process::id()));
+        let sandbox = Sandbox::new(scratch.clone());
+        let wall = Duration::from_millis(600);
+        let hogs = Hogs::start();
+        let busy = shell(&sandbox, "while :; do :; done", wall, wall * 20);
+        let asleep = shell(&sandbox, "exec sleep 5", wall, wall * 20);
+        let plain = shell(&sandbox, "while :; do :; done", wall, Duration::ZERO);
+        drop(hogs);
+        let _ = fs::remove_dir_all(scratch);
+        assert_eq!(busy.ending, Ending::TimedOut);
+        let (waited, own, cpu) = (
+            busy.waited.unwrap(),
+            busy.own_time().unwrap(),
+            busy.cpu.unwrap(),
+        );
+        assert!(waited >= Duration::from_millis(100), "{busy:?}");
+        assert!(own >= wall * 9 / 10 && own <= wall * 2, "{busy:?}");
+        assert!(busy.elapsed > wall, "{busy:?}");
+        assert!(
+            cpu <= busy.elapsed - waited + Duration::from_millis(50),
+            "{busy:?}"
+        );
+        // Asleep, it waited for a core only to start: its own time is its
+        // limit, and nothing more was made up.
+        assert_eq!(asleep.ending, Ending::TimedOut);
+        let waited = asleep.waited.unwrap();
+        assert!(waited < wall / 2, "{asleep:?}");
+        assert!(
+            asleep.elapsed < wall + waited + Duration::from_millis(400),
+            "{asleep:?}"
+        );
+        assert!(
+            asleep.cpu.unwrap() < Duration::from_millis(100),
+            "{asleep:?}"
+        );
+        assert_eq!(plain.ending, Ending::TimedOut);
+        assert!(
+            plain.elapsed < wall + Duration::from_millis(400),
+            "{plain:?}"
+        );
+        assert!(plain.waited.unwrap() > Duration::ZERO, "{plain:?}");
+    }
+
     /// A step that fails in the child is named, with its errno: here the
     /// program does not exist once the run is set up.
     #[test]
@@ -864,17 +1015,7 @@ mod tests {
         let scratch = std::env::temp_dir().join(format!("noexec.{}", std::process::id()));
         let sandbox = Sandbox::new(scratch.clone());
         let e = sandbox
-            .run(Job {
-                program: "/dev/null".into(),
-                args: Vec::new(),
-                path: "/usr/bin:/bin".into(),
-                read_only: Vec::new(),
-                workdir: Workdir::Scratch,
-                stdin: File::open("/dev/null").unwrap(),
-                stdout: File::create("/dev/null").unwrap(),
-                stderr: File::create("/dev/null").unwrap(),
-                limits: limits(),
-            })
+            .run(quiet_job("/dev/null", Vec::new(), limits()))
             .unwrap_err();
         let _ = fs::remove_dir_all(scratch);
         assert_eq!(e.kind(), io::ErrorKind::PermissionDenied);
@@ -939,6 +1080,7 @@ mod overhead {
                     stderr: File::create("/dev/null").unwrap(),
                     limits: Limits {
                         wall: Duration::from_secs(10),
+                        make_up: Duration::ZERO,
                         memory: 1 << 30,
                         processes: 64,
                         file_size: 64 << 20,

@@ -619,6 +619,7 @@ mod tests {
     fn limits() -> Limits {
         Limits {
             wall: Duration::from_millis(2500),
+            make_up: Duration::ZERO,
             memory: 1 << 30,
             processes: 64,
             file_size: 64 << 20,

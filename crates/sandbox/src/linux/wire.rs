@@ -154,8 +154,14 @@ pub enum Message {
     /// keeper's children (the program, with what it waited for and what
     /// the keeper reaped), and the keeper's own. A child's mark counts
     /// its pages before `execve` too, a copy of the keeper's: only a mark
-    /// above the keeper's is the program's own.
-    Peak { children_kib: i32, keeper_kib: i32 },
+    /// above the keeper's is the program's own. With it, the CPU time of
+    /// the keeper's children (the program, and what it and the keeper
+    /// waited for), in milliseconds.
+    Peak {
+        children_kib: i32,
+        keeper_kib: i32,
+        children_cpu_ms: i32,
+    },
 }
 
 /// The length of a message on the pipe.
@@ -171,7 +177,8 @@ impl Message {
             Message::Peak {
                 children_kib,
                 keeper_kib,
-            } => [4, children_kib, keeper_kib, 0],
+                children_cpu_ms,
+            } => [4, children_kib, keeper_kib, children_cpu_ms],
             Message::Failed { step, errno } => {
                 let [code, arg] = step.encode();
                 [3, code, arg, errno]
@@ -197,6 +204,7 @@ impl Message {
             4 => Message::Peak {
                 children_kib: w(4),
                 keeper_kib: w(8),
+                children_cpu_ms: w(12),
             },
             _ => return None,
         })
@@ -268,6 +276,7 @@ mod tests {
             Message::Peak {
                 children_kib: 66_660,
                 keeper_kib: 1_516,
+                children_cpu_ms: 2_750,
             },
         ] {
             assert_eq!(Message::decode(&message.encode()), Some(message));

@@ -6,8 +6,8 @@
 //! whose own options follow it.
 
 use puzzle_grade::{
-    check_assignment, default_run_limits, fnv1a, Format, Limits, Roster, Scheme, Scope, Select,
-    Settings, Shard, MAX_ROSTER,
+    check_assignment, default_run_limits, fnv1a, Format, GradebookAsked, Limits, Roster, Scheme,
+    Scope, Select, Settings, Shard, MAX_ROSTER,
 };
 use puzzle_sandbox::Level;
 use std::ffi::{OsStr, OsString};
@@ -27,6 +27,8 @@ pub enum Mode {
     Similar,
     /// `merge --into DIR SHARD_DIR...`.
     Merge,
+    /// `gradebook DIR`.
+    Gradebook,
     /// `diff OLD NEW`.
     Diff,
     /// `open [DIR...]`.
@@ -43,11 +45,12 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode, in the order the help lists them.
-    pub const ALL: [Mode; 10] = [
+    pub const ALL: [Mode; 11] = [
         Mode::Grade,
         Mode::GradeAll,
         Mode::Similar,
         Mode::Merge,
+        Mode::Gradebook,
         Mode::Diff,
         Mode::Open,
         Mode::Check,
@@ -63,6 +66,7 @@ impl Mode {
             Mode::GradeAll => "grade-all",
             Mode::Similar => "similar",
             Mode::Merge => "merge",
+            Mode::Gradebook => "gradebook",
             Mode::Diff => "diff",
             Mode::Open => "open",
             Mode::Check => "check",
@@ -84,6 +88,7 @@ impl Mode {
             Mode::GradeAll => "SUBMISSIONS [DIR...]",
             Mode::Similar => "SUBMISSIONS",
             Mode::Merge => "--into DIR SHARD_DIR...",
+            Mode::Gradebook => "DIR",
             Mode::Diff => "OLD NEW",
             Mode::Open | Mode::Check => "[DIR...]",
             Mode::Fuzz => "PROGRAM",
@@ -99,6 +104,7 @@ impl Mode {
             Mode::GradeAll => "build and grade every folder of SUBMISSIONS",
             Mode::Similar => "which submissions share code, the template's aside",
             Mode::Merge => "one grading from the grades folders of its shards",
+            Mode::Gradebook => "the gradebook files of the grading in DIR, from its records",
             Mode::Diff => "which marks changed from one grading to another, and why",
             Mode::Open => "the fixtures the assignment leaves open",
             Mode::Check => "the reference answers every fixture as named",
@@ -117,6 +123,7 @@ impl Mode {
             Mode::GradeAll => "Builds and grades every folder of SUBMISSIONS on Tests/ and each DIR;\na row a submission as each is done, and the grading's files in the\ngrades folder (docs/grading.md).",
             Mode::Similar => "Compares the sources of every folder of SUBMISSIONS (taken in as\ngrade-all takes them: archives unpacked in the sandbox) with every\nother's: their C-family files (.c .h .cc .cpp .hpp .java), each read as\none program in a normal form that undoes renaming, layout, reordered\nfunctions and statements, rewritten loops and conditions, dead code,\nsplit and inlined functions (docs/similarity.md). The template's code\nand passages most of the class shares are no evidence. Writes\nDIR/similarity.csv (a line a pair that shares code: a, b, score, code,\nbehaviour, highest first) and DIR/similarity-blocks.csv (each matched\nblock, its files and lines on both sides). A score is evidence to look\nat, never a verdict.\n\nExit status: 0 when every submission was compared, 3 when some could\nnot be read (the others were), 2 when nothing could be done.",
             Mode::Merge => "Writes into DIR one grading made of the gradings of its shards (each\nSHARD_DIR a grades folder of 'grade-all --shard I/N'): every summary\nand each submission's files. A submission missing from every shard,\nor in two, is named on stderr and the status is 1. A grading DIR held\nis kept in DIR/previous/.",
+            Mode::Gradebook => "Writes the gradebook files of the grading in the grades folder DIR\nfrom its records, nothing graded again: the roster, the assignment's\nname and the class's formats given (--roster, --assignment, --format\ncanvas,moodle) in place of those the grading recorded, the rest as it\nrecorded them. grading.json records them (a later --resume or merge\nkeeps them), summary.csv names each submission's student, and for a\ncomplete grading canvas.csv and moodle.csv are written; stderr names\nthe folders with no student and the students with no folder or mark.",
             Mode::Diff => "Compares the gradings in the grades folders OLD and NEW: each\nsubmission whose marks or fixtures' outcomes changed, old and new, and\nwhy as far as the two gradings tell (its sources, the fixtures, the\nscheme, the options, the sandbox; none of these: flaky).\n\nExit status: 0 when no marks changed, 1 when some did, 2 when a folder\ncannot be read as a grading.",
             Mode::Open => "Lists the fixtures of Tests/ and each DIR whose answer depends on a\nchoice the assignment leaves open, and the answers it allows.",
             Mode::Check => "Checks that the reference (default ./puzzle) answers every fixture\nof Tests/ and each DIR as its name says.",
@@ -149,6 +156,8 @@ const SANDBOXED: &[Mode] = &[
 const RUNNING: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Fuzz, Mode::Run];
 /// The modes that judge runs.
 const JUDGING: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Fuzz];
+/// The modes that write a grading's gradebook files.
+const GRADEBOOK: &[Mode] = &[Mode::GradeAll, Mode::Gradebook];
 
 /// One option: its name, the name of its value (none: a flag), its help
 /// (lines after the first are indented under it), the modes that take it,
@@ -317,7 +326,7 @@ pub const OPTIONS: &[Opt] = &[
         name: "--budget",
         alias: None,
         value: Some("S"),
-        help: "a submission at most S seconds in all (build, runs, fuzzing); the fixtures left then are NOT RUN",
+        help: "a submission at most S seconds in all (its build and every run: fixtures, repeats, confirmations, experiments, fuzzing), each run cut to what is left; the fixtures left then are NOT RUN",
         modes: GRADING,
         set: |g, v| {
             g.budget = Some(Duration::from_secs(whole(v, "seconds", 1)?));
@@ -328,7 +337,7 @@ pub const OPTIONS: &[Opt] = &[
         name: "--max-timeouts",
         alias: None,
         value: Some("K"),
-        help: "after K runs of a submission time out, its other fixtures are NOT RUN",
+        help: "after K runs of a submission time out (any run: a fixture's, a confirmation, an experiment's, the fuzzing's), no other starts: its fixtures left are NOT RUN",
         modes: GRADING,
         set: |g, v| {
             g.max_timeouts = Some(whole(v, "runs", 1)? as usize);
@@ -394,8 +403,8 @@ pub const OPTIONS: &[Opt] = &[
         name: "--format",
         alias: None,
         value: Some("LIST"),
-        help: "also these platforms' files, comma-separated: for each submission gradescope (Gradescope's results.json), prairielearn (PrairieLearn's results.json), junit (JUnit XML); for the class canvas (Canvas's gradebook import, canvas.csv), moodle (Moodle's grade import, moodle.csv), which need --roster",
-        modes: &[Mode::GradeAll],
+        help: "also these platforms' files, comma-separated: for each submission gradescope (Gradescope's results.json), prairielearn (PrairieLearn's results.json), junit (JUnit XML); for the class canvas (Canvas's gradebook import, canvas.csv), moodle (Moodle's grade import, moodle.csv), which need --roster (--resume and gradebook may add or change these two afterwards)",
+        modes: GRADEBOOK,
         set: |g, v| {
             for name in v.to_string_lossy().split(',') {
                 let format: Format = name.parse()?;
@@ -411,7 +420,7 @@ pub const OPTIONS: &[Opt] = &[
         alias: None,
         value: Some("FILE"),
         help: "the students: a CSV whose first line names its columns, folder and id, and any of login, name, section, email, canvas_id (docs/grading.md); folders with no student and students with no folder are named",
-        modes: &[Mode::GradeAll],
+        modes: GRADEBOOK,
         set: |g, v| {
             let shown = v.to_string_lossy();
             let mut bytes = Vec::new();
@@ -430,7 +439,7 @@ pub const OPTIONS: &[Opt] = &[
         alias: None,
         value: Some("NAME"),
         help: "the gradebook files' column for the marks (default 'Puzzle assignment'); for Canvas, 'NAME (ID)' names its assignment of that ID",
-        modes: &[Mode::GradeAll],
+        modes: GRADEBOOK,
         set: |g, v| {
             g.assignment = Some(check_assignment(&v.to_string_lossy())?);
             Ok(())
@@ -652,8 +661,10 @@ impl Given {
         }
     }
 
-    /// The options that decide the marks, in a fixed order (recorded in the
-    /// grading, and compared when it is resumed or merged).
+    /// The options that decide the marks, and the formats of each
+    /// submission's own files, in a fixed order (recorded in the grading,
+    /// and compared when it is resumed or merged; the roster, the
+    /// assignment's name and the class's formats are not among them).
     pub fn marks_options(&self, mode: Mode) -> Vec<String> {
         let s = self.settings();
         let mut marks = Vec::new();
@@ -670,8 +681,12 @@ impl Given {
         }
         if mode == Mode::GradeAll {
             marks.push(format!("--build-timeout {}", self.build_seconds()));
-            if !self.formats.is_empty() {
-                let names: Vec<&str> = self.formats.iter().map(|f| f.name()).collect();
+            // The formats of each submission's own files, written as it is
+            // graded: a grading continued writes the same. Those of the
+            // class (the gradebook files) are written from the records,
+            // and may change (`Gradebook`).
+            let names = self.submission_formats();
+            if !names.is_empty() {
                 marks.push(format!("--format {}", names.join(",")));
             }
         }
@@ -699,6 +714,25 @@ impl Given {
             marks.push(format!("fixtures {}", dir.to_string_lossy()));
         }
         marks
+    }
+
+    /// What the command line asks of the gradebook: the roster, the
+    /// assignment's name and the class's formats, each when given.
+    pub fn gradebook(&self) -> GradebookAsked {
+        GradebookAsked {
+            roster: self.roster.clone(),
+            assignment: self.assignment.clone(),
+            formats: (!self.formats.is_empty()).then(|| self.class_formats()),
+        }
+    }
+
+    /// The names of the formats asked for of each submission's own files.
+    pub fn submission_formats(&self) -> Vec<&'static str> {
+        self.formats
+            .iter()
+            .filter(|f| f.scope() == Scope::Submission)
+            .map(|f| f.name())
+            .collect()
     }
 
     /// The formats asked for of the class (the gradebook files).
@@ -826,10 +860,13 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, String> {
         return Ok(Command::Help(usage()));
     }
     let Some(mode) = Mode::named(&word) else {
+        let names: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
         let near = Mode::ALL
             .iter()
             .find(|m| squeezed(m.name()) == squeezed(&word))
-            .map_or(String::new(), |m| format!(" (did you mean {}?)", m.name()));
+            .map(|m| m.name())
+            .or_else(|| nearest(&word.to_lowercase(), &names))
+            .map_or(String::new(), |name| format!(" (did you mean {name}?)"));
         return Err(usage_error(
             None,
             &format!("unknown mode '{word}'{near}; the modes are {}", mode_list()),
@@ -891,7 +928,7 @@ fn given(mode: Mode, args: Vec<OsString>) -> Result<Option<Given>, String> {
             .filter(|o| o.modes.contains(&mode))
             .find(|o| o.name == name || o.alias == Some(&name))
         else {
-            return Err(format!("unknown option {name}"));
+            return Err(unknown_option(mode, &name));
         };
         let value = match (option.value, inline) {
             (Some(_), Some(value)) => value,
@@ -904,6 +941,76 @@ fn given(mode: Mode, args: Vec<OsString>) -> Result<Option<Given>, String> {
         (option.set)(&mut given, &value).map_err(|e| format!("{}: {e}", option.name))?;
     }
     Ok(Some(given))
+}
+
+/// Why `name` is no option of `mode`: the nearest spelling of one of its
+/// options, or the modes that take it.
+fn unknown_option(mode: Mode, name: &str) -> String {
+    let names = |o: &Opt| [Some(o.name), o.alias].into_iter().flatten();
+    let own: Vec<&str> = OPTIONS
+        .iter()
+        .filter(|o| o.modes.contains(&mode))
+        .flat_map(names)
+        .collect();
+    if let Some(near) = nearest(name, &own) {
+        return format!("unknown option {name} (did you mean {near}?)");
+    }
+    match OPTIONS.iter().find(|o| names(o).any(|n| n == name)) {
+        Some(o) => {
+            let modes: Vec<&str> = o.modes.iter().map(|m| m.name()).collect();
+            format!(
+                "unknown option {name}: an option of {}, not of {}",
+                modes.join(" and "),
+                mode.name()
+            )
+        }
+        None => format!("unknown option {name}"),
+    }
+}
+
+/// The word of `words` nearest to `word`, when one is near enough to be a
+/// slip of the keys: at most one edit (a letter left out, added, changed,
+/// or two swapped) in a word of three to six letters, two in a longer one.
+fn nearest<'a>(word: &str, words: &[&'a str]) -> Option<&'a str> {
+    let letters = word.trim_start_matches('-').chars().count();
+    let most = match letters {
+        0..=2 => 0,
+        3..=6 => 1,
+        _ => 2,
+    };
+    words
+        .iter()
+        .map(|w| (edits(word, w), *w))
+        .filter(|(d, _)| *d <= most)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, w)| w)
+}
+
+/// The edits from `a` to `b`: letters left out, added or changed, and two
+/// neighbours swapped (the optimal string alignment distance).
+fn edits(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Three rows of the table: two back, one back, this one.
+    let mut rows = [
+        vec![0; b.len() + 1],
+        (0..=b.len()).collect(),
+        vec![0; b.len() + 1],
+    ];
+    for i in 1..=a.len() {
+        rows[2][0] = i;
+        for j in 1..=b.len() {
+            let change = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[1][j] + 1)
+                .min(rows[2][j - 1] + 1)
+                .min(rows[1][j - 1] + change);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[0][j - 2] + 1);
+            }
+            rows[2][j] = d;
+        }
+        rows.rotate_left(1);
+    }
+    rows[1][b.len()]
 }
 
 /// Whether `given` has the operands `mode` needs, and the options that
@@ -919,22 +1026,23 @@ fn check_operands(mode: Mode, given: &Given) -> Result<(), String> {
         Mode::GradeAll if given.resume && !given.only.is_empty() => {
             Err("--only and --resume do not go together".into())
         }
-        Mode::GradeAll if given.roster.is_none() && !given.class_formats().is_empty() => {
-            let names: Vec<&str> = given.class_formats().iter().map(|f| f.name()).collect();
-            Err(format!(
-                "--format {} needs --roster FILE (which student each folder is)",
-                names.join(",")
-            ))
+        // A grading continued keeps its own roster and formats: what it
+        // lacks is said once the grading is read.
+        Mode::GradeAll if given.select() == Select::All => {
+            given.gradebook().over(None, 0.0).map(|_| ())
         }
-        Mode::GradeAll if given.assignment.is_some() && given.class_formats().is_empty() => Err(
-            "--assignment names the gradebook files' column: it needs --format canvas or moodle"
-                .into(),
-        ),
         Mode::Fuzz if count != 1 => {
             Err(format!("{} PROGRAM", if count == 0 { "no" } else { "one" }))
         }
         Mode::Run if count == 0 => Err("no PROGRAM".into()),
         Mode::Merge if given.into.is_none() => Err("--into DIR is needed".into()),
+        Mode::Gradebook if count != 1 => Err(format!(
+            "takes one grades folder, DIR, not {count} operand(s)"
+        )),
+        Mode::Gradebook if !given.submission_formats().is_empty() => Err(format!(
+            "--format {}: a file of each submission, written as it is graded (grade-all --format); gradebook writes the class's, canvas and moodle",
+            given.submission_formats().join(",")
+        )),
         Mode::Merge if count == 0 => Err("no SHARD_DIR".into()),
         Mode::Diff if count != 2 => Err(format!(
             "takes two grades folders, OLD and NEW, not {count} operand(s)"
@@ -1086,8 +1194,24 @@ mod tests {
             error(&["grade-all", "s", "--format", "jsonl"]),
             format!("puzzle-grade grade-all: --format: 'jsonl' is not one of gradescope, prairielearn, junit, canvas, moodle{more}")
         );
-        assert!(error(&["grade", "p", "--grades", "g"])
-            .starts_with("puzzle-grade grade: unknown option --grades\n"));
+        assert!(error(&["grade", "p", "--grades", "g"]).starts_with(
+            "puzzle-grade grade: unknown option --grades: an option of grade-all, not of grade\n"
+        ));
+        assert!(error(&["grade-all", "s", "--timout", "5"]).starts_with(
+            "puzzle-grade grade-all: unknown option --timout (did you mean --timeout?)\n"
+        ));
+        assert!(error(&["grade", "p", "--jbos", "2"])
+            .starts_with("puzzle-grade grade: unknown option --jbos (did you mean --jobs?)\n"));
+        assert!(error(&["grade", "p", "--frobnicate"])
+            .starts_with("puzzle-grade grade: unknown option --frobnicate\n"));
+        assert!(error(&["grdae", "p"]).starts_with(
+            "puzzle-grade: unknown mode 'grdae' (did you mean grade?); the modes are "
+        ));
+        assert!(error(&["GradeAll", "p"]).contains("(did you mean grade-all?)"));
+        assert!(!error(&["zzz", "p"]).contains("did you mean"));
+        assert_eq!(edits("--timout", "--timeout"), 1);
+        assert_eq!(edits("ab", "ba"), 1);
+        assert_eq!(edits("", "abc"), 3);
         assert!(error(&["grade-all", "s", "--resume", "--only", "a"])
             .contains("--only and --resume do not go together"));
         assert!(error(&["fuzz", "a", "b"]).starts_with("puzzle-grade fuzz: one PROGRAM\n"));
@@ -1100,7 +1224,7 @@ mod tests {
         assert_eq!(
             error(&["gradeall", "subs"]),
             "puzzle-grade: unknown mode 'gradeall' (did you mean grade-all?); the modes are \
-             grade, grade-all, similar, merge, diff, open, check, fuzz, run, check-environment\n\
+             grade, grade-all, similar, merge, gradebook, diff, open, check, fuzz, run, check-environment\n\
              Try 'puzzle-grade --help' for more information."
         );
     }
@@ -1130,7 +1254,9 @@ mod tests {
             "puzzle-grade similar: --common: should be a whole number of submissions, at least 1, but is '0'\n"
         ));
         assert!(error(&["similar", "s", "--fuzz", "3"])
-            .starts_with("puzzle-grade similar: unknown option --fuzz\n"));
+            .starts_with(
+            "puzzle-grade similar: unknown option --fuzz: an option of grade and grade-all, not of similar\n"
+        ));
     }
 
     #[test]
@@ -1160,6 +1286,18 @@ mod tests {
             a.marks_options(m).join(" "),
             "--strict --timeout 5 --memory 1024 --processes 64 --build-timeout 120 fixtures x"
         );
+        // The formats of each submission's files are recorded; the class's
+        // (the gradebook's, which decide nothing) are not.
+        let g = Given {
+            formats: vec![Format::Canvas, Format::JUnit, Format::Moodle],
+            ..Given::default()
+        };
+        assert!(g.marks_options(m).contains(&"--format junit".to_string()));
+        let g = Given {
+            formats: vec![Format::Canvas, Format::Moodle],
+            ..Given::default()
+        };
+        assert!(g.marks_options(m).iter().all(|o| !o.contains("--format")));
         let (_, g) = parsed(&["grade-all", "s", "--only", "a", "--only", "b"]);
         assert_eq!(g.select(), Select::Only(args(&["a", "b"])));
     }

@@ -15,13 +15,13 @@ mod args;
 
 use args::{Command, Given, Mode};
 use puzzle_grade::{
-    check_environment as probe_environment, check_reference, diff as diff_gradings, is_executable,
-    merge as merge_shards, open_choices, points, prepare_fixtures, Ending, Fuzz, FuzzOptions,
-    Grade, GradeAll, Gradebook, NotRun, Row, Run, Scope, Settings, Similar, SimilarSettings,
-    DEFAULT_ASSIGNMENT,
+    busy_at_end, busy_at_start, check_environment as probe_environment, check_reference,
+    diff as diff_gradings, is_executable, merge as merge_shards, open_choices, points,
+    prepare_fixtures, write_gradebook, Ending, Fuzz, FuzzOptions, Grade, GradeAll, NotRun, Row,
+    Run, Scope, Settings, Similar, SimilarSettings,
 };
 use puzzle_sandbox::signals::{self, Signal};
-use puzzle_sandbox::{Level, Runner, Sandbox};
+use puzzle_sandbox::{Level, Load, Runner, Sandbox};
 use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Write};
@@ -84,6 +84,7 @@ fn main() -> ExitCode {
         Mode::Check => check(&given),
         Mode::Fuzz => fuzz(&given),
         Mode::Merge => merge(&given),
+        Mode::Gradebook => gradebook(&given),
         Mode::Diff => diff(&given),
         Mode::CheckEnvironment => check_environment(),
         Mode::Run => unreachable!("run is handled above"),
@@ -298,17 +299,12 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     let sandbox = given_sandbox(given, temp)?;
     let protections = sandbox.protections();
     let _ = writeln!(io::stderr(), "puzzle-grade: {protections}");
+    let load = Load::now();
+    if let Some(busy) = busy_at_start(&load) {
+        let _ = writeln!(io::stderr(), "puzzle-grade: {busy}");
+    }
     let grades = absolute(given.grades.as_deref().unwrap_or(Path::new("grades")));
     let stop = || signals::caught().is_some();
-    let gradebook = given.roster.clone().map(|roster| Gradebook {
-        roster,
-        assignment: given
-            .assignment
-            .clone()
-            .unwrap_or_else(|| DEFAULT_ASSIGNMENT.into()),
-        formats: given.class_formats(),
-        points_possible: settings.scheme.maximum(&fixtures),
-    });
     let all = GradeAll {
         runner: &sandbox,
         settings: &settings,
@@ -324,7 +320,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
             .copied()
             .filter(|f| f.scope() == Scope::Submission)
             .collect(),
-        gradebook,
+        gradebook: given.gradebook(),
         fuzz_seconds: given.fuzz,
         options: given.marks_options(Mode::GradeAll).join(" "),
         select: given.select(),
@@ -357,23 +353,34 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     for note in &graded.notes {
         let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
     }
+    if let Some(busy) = busy_at_end(&load, &Load::now(), graded.machines.len()) {
+        let _ = writeln!(io::stderr(), "puzzle-grade: {busy}");
+        for fixture in &graded.machines {
+            let _ = writeln!(
+                io::stderr(),
+                "puzzle-grade:   NOT GRADED, the machine's: {fixture}"
+            );
+        }
+    }
     let here = std::env::current_dir().unwrap_or_default();
     let shown = grades.strip_prefix(&here).unwrap_or(&grades).display();
     if graded.stopped {
         let signum = signals::caught().unwrap_or(2);
         let _ = writeln!(
             io::stderr(),
-            "puzzle-grade: stopped by signal {signum} after {} of {} submissions; {shown}/summary.* are marked incomplete; the same command with --resume grades the rest",
+            "puzzle-grade: stopped by signal {signum} after {} of {} submissions; {shown}/summary.* are marked incomplete; the same command again (or with --resume) grades the rest",
             graded.rows.len(),
             graded.to_grade,
         );
         return Err(Failure::Signalled(signum));
     }
-    let books: Vec<&str> = given.class_formats().iter().map(|f| f.suffix()).collect();
-    let books = if books.is_empty() {
+    let books = if graded.gradebook_files.is_empty() {
         String::new()
     } else {
-        format!("; the gradebooks' imports: {}", books.join(", "))
+        format!(
+            "; the gradebooks' imports: {}",
+            graded.gradebook_files.join(", ")
+        )
     };
     writeln!(
         out,
@@ -535,6 +542,32 @@ fn merge(given: &Given) -> Result<(), Failure> {
     }
 }
 
+/// `gradebook`: a grading's gradebook files written from its records.
+fn gradebook(given: &Given) -> Result<(), Failure> {
+    let grades = absolute(Path::new(&given.operands[0]));
+    let written = write_gradebook(&grades, given.gradebook()).map_err(refused)?;
+    for note in &written.notes {
+        let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+    }
+    let mut out = io::stdout().lock();
+    if written.files.is_empty() {
+        writeln!(
+            out,
+            "recorded the gradebook in {}/grading.json; summary.csv names the students",
+            grades.display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "wrote {} in {}/; summary.csv names the students",
+            written.files.join(", "),
+            grades.display()
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
 /// `diff`: what changed from the grading in OLD to the one in NEW, and
 /// why; status 1 when some marks changed, 2 when a folder cannot be read
 /// as a grading.
@@ -642,6 +675,9 @@ fn run(given: &Given) -> ExitCode {
     );
     match ran {
         Ok(ended) => {
+            if given.verbose {
+                say(&ended.time);
+            }
             if let Some(words) = &ended.words {
                 say(words);
             }

@@ -21,15 +21,16 @@ mod submission;
 use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
 use crate::judging::fixture::Fixture;
-use crate::publishing::changes::{compare, describe, Comparison, Grading};
+use crate::publishing::changes::{compare, describe, option_items, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
-    fixtures_differ, keep_previous, move_into_place, read_previous, remove_grading_files,
-    remove_stale_parts, remove_submission_files, utc_now, write_atomic, Earlier, Gradebook,
-    GradesLock, Manifest, Shard, Terms,
+    finish_keeping, fixtures_differ, keep_previous, move_into_place, read_previous,
+    remove_grading_files, remove_stale_parts, remove_submission_files, utc_now, write_atomic,
+    Earlier, GradebookAsked, GradesLock, Manifest, Shard, Terms,
 };
 use crate::publishing::record::{table_header, Record, Row};
-use crate::publishing::summaries::{gradebook_notes, write_summary_files};
+use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
+use crate::shared::machine;
 use crate::shared::name::Name;
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
@@ -83,18 +84,25 @@ pub struct GradeAll<'a> {
     /// The platforms' files to write for each submission (those of the
     /// class are `gradebook`'s).
     pub formats: Vec<Format>,
-    /// The roster and the gradebook files (`--roster`), if any.
-    pub gradebook: Option<Gradebook>,
+    /// What the command asks of the roster and the gradebook files
+    /// (`--roster`, `--assignment`, the class's `--format`): all of it for
+    /// a fresh grading, and in place of the grading's own for one
+    /// continued.
+    pub gradebook: GradebookAsked,
     /// Seconds of fuzzing a submission after its fixtures (none: off); the
     /// minimal cases go to `NAME.fuzz/` in the grades folder.
     pub fuzz_seconds: Option<u64>,
     /// The options that decide the marks, as the command line gave them
     /// (recorded, and compared with an earlier grading's).
     pub options: String,
-    /// Which submissions to grade.
+    /// Which submissions to grade. A fresh grading ([`Select::All`]) that
+    /// finds the grading this command began unfinished in the grades
+    /// folder (the same folder, fixtures, options and shard) resumes it,
+    /// and says so, unless [`GradeAll::replace`].
     pub select: Select,
-    /// Whether a fresh grading may replace the grading of another folder
-    /// (`--replace`); it is kept as `previous/` all the same.
+    /// Whether a fresh grading may replace the grading of another folder,
+    /// or start an unfinished grading of this one again (`--replace`); a
+    /// complete grading replaced is kept as `previous/` all the same.
     pub replace: bool,
     /// The part of the folder this grading takes, if it is one of several.
     pub shard: Option<Shard>,
@@ -123,10 +131,16 @@ pub struct Graded {
     /// The submissions of the grading that could not be graded at all
     /// (their rows say why), by their shown names.
     pub not_graded: Vec<String>,
+    /// The fixtures of the grading that the machine's load left NOT GRADED
+    /// (`crate::shared::machine`), as `NAME: FIXTURE`.
+    pub machines: Vec<String>,
     /// What the marker should know of the roster (folders with no
     /// student, students with no folder or no mark); what it should know
     /// of the grades folder is told as the grading begins.
     pub notes: Vec<String>,
+    /// The gradebook files written (`canvas.csv`, `moodle.csv`): those the
+    /// command asked for, or the grading continued had.
+    pub gradebook_files: Vec<&'static str>,
 }
 
 /// The grading a regrading's changes are told against: the one it
@@ -188,8 +202,26 @@ impl GradeAll<'_> {
         self.looks_like_submissions(&folder_names)?;
         // Held until the grading returns: one grading at a time here.
         let _lock = GradesLock::take(&self.grades)?;
+        if let Some(note) = finish_keeping(&self.grades)? {
+            (self.tell)(&note);
+        }
         let earlier = Earlier::read(&self.grades)?;
-        let mut plan = self.plan(&folder_names, earlier)?;
+        let select = self.select_for(&earlier);
+        // The gradebook of a grading continued is its own, but for what
+        // the command gives anew.
+        let recorded = match select {
+            Select::All => None,
+            _ => earlier.manifest.as_ref().and_then(|m| m.gradebook.clone()),
+        };
+        let gradebook = self
+            .gradebook
+            .clone()
+            .over(
+                recorded.as_ref(),
+                self.settings.scheme.maximum(self.fixtures),
+            )
+            .map_err(|why| io::Error::new(io::ErrorKind::InvalidInput, why))?;
+        let mut plan = self.plan(&folder_names, earlier, select)?;
         let mut records = std::mem::take(&mut plan.kept);
         let manifest = Manifest {
             folder: self.submissions.display().to_string(),
@@ -214,7 +246,7 @@ impl GradeAll<'_> {
                     weight: self.settings.scheme.weight(f),
                 })
                 .collect(),
-            gradebook: self.gradebook.clone(),
+            gradebook,
         };
         remove_stale_parts(&self.grades)?;
         let baseline = self.set_aside(&mut plan)?;
@@ -298,6 +330,10 @@ impl GradeAll<'_> {
             out.flush()?;
         }
         let notes = gradebook_notes(&wrote, &records);
+        let gradebook_files = match (&wrote.gradebook, gradebook_unwritten(&wrote)) {
+            (Some(book), None) => book.formats.iter().map(|f| f.suffix()).collect(),
+            _ => Vec::new(),
+        };
         Ok(Graded {
             rows,
             to_grade: plan.to_grade.len(),
@@ -308,7 +344,17 @@ impl GradeAll<'_> {
                 .filter(|r| r.row.trouble.is_some())
                 .map(|r| r.row.name.clone())
                 .collect(),
+            machines: records
+                .iter()
+                .flat_map(|r| {
+                    r.fixtures
+                        .iter()
+                        .filter(|l| l.detail.starts_with(machine::MACHINES))
+                        .map(|l| format!("{}: {}", r.row.name, l.fixture))
+                })
+                .collect(),
             notes,
+            gradebook_files,
         })
     }
 
@@ -356,7 +402,7 @@ impl GradeAll<'_> {
         let Some(replaced) = plan.replaced.take() else {
             // --resume, or a first grading: the grading it continues
             // replaced the one in previous/, if any.
-            let previous = match self.select {
+            let previous = match plan.select {
                 Select::Resume => read_previous(&self.grades)?,
                 _ => None,
             };
@@ -424,9 +470,47 @@ impl GradeAll<'_> {
         Ok(())
     }
 
-    /// What to grade, what to keep of the earlier grading and which files
-    /// to remove, or why the grading is refused.
-    fn plan(&self, folder_names: &[Name], earlier: Earlier) -> io::Result<Plan> {
+    /// Which submissions this grading grades: those [`GradeAll::select`]
+    /// names, but for a fresh grading that finds the grading this command
+    /// began unfinished (the same folder, fixtures, options and shard), and
+    /// is not asked to `--replace` it: that one is resumed, and the marker
+    /// told so, with how to start again instead.
+    fn select_for(&self, earlier: &Earlier) -> Select {
+        let Some(before) = earlier.manifest.as_ref() else {
+            return self.select.clone();
+        };
+        let now: Vec<(String, u64)> = self
+            .fixtures
+            .iter()
+            .map(|f| (f.shown.clone(), f.digest))
+            .collect();
+        let same = before.folder == self.submissions.display().to_string()
+            && before.options == self.options
+            && before.shard == self.shard
+            && !before.fixtures.is_empty()
+            && fixtures_differ(&before.fixtures, &now).is_none();
+        if self.select != Select::All || self.replace || before.complete || !same {
+            return self.select.clone();
+        }
+        let to_grade = before.names_to_grade();
+        let graded = earlier
+            .records
+            .iter()
+            .filter(|r| r.row.trouble.is_none() && to_grade.contains(&r.row.name))
+            .count();
+        (self.tell)(&format!(
+            "{}: resumes the unfinished grading of {} begun {} ({graded} of {} submission(s) graded, the same options and fixtures): the rest are graded now; --replace grades them all again",
+            self.grades.display(),
+            before.folder,
+            before.started,
+            to_grade.len()
+        ));
+        Select::Resume
+    }
+
+    /// What to grade (`select`), what to keep of the earlier grading and
+    /// which files to remove, or why the grading is refused.
+    fn plan(&self, folder_names: &[Name], earlier: Earlier, select: Select) -> io::Result<Plan> {
         let refuse = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
         let grades = self.grades.display();
         let in_shard: Vec<Name> = folder_names
@@ -435,7 +519,7 @@ impl GradeAll<'_> {
             .cloned()
             .collect();
         let mut notes = Vec::new();
-        let continuing = !matches!(self.select, Select::All);
+        let continuing = !matches!(select, Select::All);
         if continuing && earlier.exists() {
             let Some(before) = &earlier.manifest else {
                 return Err(refuse(format!(
@@ -460,9 +544,10 @@ impl GradeAll<'_> {
                 )));
             }
             if before.options != self.options {
-                return Err(refuse(format!(
-                    "{grades} was graded with other options ({}), not ({}): its marks would not compare; grade all again",
-                    before.options, self.options
+                return Err(refuse(options_refused(
+                    &grades.to_string(),
+                    before,
+                    &self.options,
                 )));
             }
             if before.shard != self.shard {
@@ -475,7 +560,7 @@ impl GradeAll<'_> {
                 )));
             }
         }
-        if let (Select::All, Some(before)) = (&self.select, &earlier.manifest) {
+        if let (Select::All, Some(before)) = (&select, &earlier.manifest) {
             if before.folder != self.submissions.display().to_string() && !self.replace {
                 return Err(refuse(format!(
                     "{grades} holds the grading of {}, not of {}: use another --grades folder, or --replace to replace it (it is then kept in {grades}/previous/)",
@@ -485,7 +570,7 @@ impl GradeAll<'_> {
             }
         }
         // The grading as it was, for --only to tell its changes against.
-        let before = match self.select {
+        let before = match select {
             Select::Only(_) if earlier.exists() => Some(Earlier {
                 manifest: earlier.manifest.clone(),
                 records: earlier.records.clone(),
@@ -495,7 +580,7 @@ impl GradeAll<'_> {
             _ => None,
         };
         let mut replaced = None;
-        let (to_grade, kept, removed, started) = match &self.select {
+        let (to_grade, kept, removed, started) = match &select {
             Select::All => {
                 if earlier.exists() {
                     replaced = Some(earlier);
@@ -503,7 +588,7 @@ impl GradeAll<'_> {
                 (in_shard, Vec::new(), Vec::new(), utc_now())
             }
             Select::Only(_) | Select::Resume if !earlier.exists() => {
-                let to_grade = match &self.select {
+                let to_grade = match &select {
                     Select::Only(names) => {
                         names_checked(names, folder_names, &self.submissions).map_err(refuse)?
                     }
@@ -533,7 +618,7 @@ impl GradeAll<'_> {
                         gone.iter().map(Name::shown).collect::<Vec<_>>().join(", ")
                     ));
                 }
-                let to_grade = match &self.select {
+                let to_grade = match &select {
                     Select::Only(names) => {
                         names_checked(names, folder_names, &self.submissions).map_err(refuse)?
                     }
@@ -548,6 +633,7 @@ impl GradeAll<'_> {
             }
         };
         Ok(Plan {
+            select,
             to_grade,
             kept,
             removed,
@@ -610,6 +696,8 @@ impl GradeAll<'_> {
 
 /// What a grading will do.
 struct Plan {
+    /// Which submissions it grades (a fresh grading may resume).
+    select: Select,
     /// The submissions to grade now, in order.
     to_grade: Vec<Name>,
     /// The earlier grading's records kept.
@@ -624,6 +712,32 @@ struct Plan {
     replaced: Option<Earlier>,
     /// The grading as it was before `--only`.
     before: Option<Earlier>,
+}
+
+/// Why a grading continued with the options `now` is refused by the
+/// grading `before` in the grades folder `grades`, which had others: the
+/// options of each, what differs, and what to do.
+fn options_refused(grades: &str, before: &Manifest, now: &str) -> String {
+    let (old, new) = (option_items(&before.options), option_items(now));
+    let differ: Vec<&String> = old
+        .iter()
+        .filter(|p| !new.contains(p))
+        .chain(new.iter().filter(|p| !old.contains(p)))
+        .collect();
+    let formats = if differ.iter().any(|p| p.starts_with("--format ")) {
+        " (--format gradescope, prairielearn and junit write a file for each submission as it is graded, so the submissions graded already would lack them: continue with the grading's own --format; canvas and moodle, --roster and --assignment may change, or be written afterwards with 'puzzle-grade gradebook')"
+    } else {
+        ""
+    };
+    format!(
+        "{grades} was graded with other options ({}), not ({now}): {} differ{formats}; continue it with its own options, or grade all again",
+        before.options,
+        differ
+            .iter()
+            .map(|p| p.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// `names`, each one of `folder_names` (those of `folder`), or which is not.
