@@ -10,6 +10,7 @@
 mod common;
 
 mod archives;
+mod behaviour;
 mod budget;
 mod causes;
 mod cluster;

@@ -905,6 +905,7 @@ fn made_up_class() -> Vec<puzzle_grade::Record> {
                         visibility: if j % 17 == 0 { "hidden" } else { "visible" }.into(),
                         seconds: Some(Duration::from_millis(15 + (i + j) as u64 % 40)),
                         detail: String::new(),
+                        output: None,
                     }
                 })
                 .collect();
@@ -1172,6 +1173,7 @@ fn summaries_of_2000_submissions() {
                         } else {
                             String::new()
                         },
+                        output: None,
                     }
                 })
                 .collect();

@@ -370,6 +370,7 @@ impl Scheme {
                 judgement: Judgement::Passed,
                 time: None,
                 flaky: None,
+                output: None,
             })
             .collect();
         self.score(fixtures, &passed).max
@@ -495,6 +496,7 @@ mod tests {
             judgement,
             time: None,
             flaky: None,
+            output: None,
         }
     }
 

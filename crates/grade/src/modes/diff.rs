@@ -42,8 +42,9 @@ pub fn diff(old: &Path, new: &Path) -> io::Result<Comparison> {
     ))
 }
 
-/// The grading in `dir`, read whole, or why not.
-fn read(dir: &Path) -> io::Result<Earlier> {
+/// The grading in `dir`, read whole, or why not (also `similar
+/// --grades`'s reading).
+pub(crate) fn read(dir: &Path) -> io::Result<Earlier> {
     let cannot = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
     if !dir.is_dir() {
         return Err(cannot(format!("{}: no such folder", dir.display())));

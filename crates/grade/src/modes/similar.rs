@@ -17,10 +17,12 @@
 
 use crate::intake::build::{write_shims, Builder};
 use crate::intake::folder::files_in;
+use crate::modes::diff;
 use crate::modes::grade_all::submission_names;
 use crate::publishing::grades::write_atomic;
-use crate::publishing::similarity::{blocks_csv, similarity_csv};
+use crate::publishing::similarity::{blocks_csv, similarity_csv, Behaviour};
 use crate::shared::name::{one_line, Name};
+use crate::similarity::behaviour;
 use crate::similarity::report::Comparison;
 use crate::similarity::{compare, each, is_source, Settings, Source, Submission};
 use puzzle_sandbox::files::{read_regular, Beneath};
@@ -61,6 +63,9 @@ pub struct Similar<'a> {
     pub seconds: u64,
     /// How the submissions are compared.
     pub settings: Settings,
+    /// A grading of the submissions (its grades folder), whose fixtures'
+    /// outcomes are the behaviour's evidence; none: the code's alone.
+    pub grades: Option<PathBuf>,
     /// Whether to stop (a signal came): looked at after each submission
     /// is taken in.
     pub stop: &'a (dyn Fn() -> bool + Sync),
@@ -211,8 +216,25 @@ impl Similar<'_> {
         if (self.stop)() {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "stopped"));
         }
-        let comparison = compare(&class, &template, &self.settings);
+        let mut comparison = compare(&class, &template, &self.settings);
         notes.extend(comparison.notes.iter().cloned());
+        if let Some(grades) = &self.grades {
+            let grading = diff::read(grades)?;
+            let seen = Behaviour::of(&grading.records, &comparison.names);
+            let graded = seen
+                .outcomes
+                .iter()
+                .filter(|o| o.iter().any(Option::is_some));
+            let ungraded = comparison.names.len() - graded.count();
+            if ungraded > 0 {
+                notes.push(format!(
+                    "{ungraded} of {} submissions have no run fixture in the grading in {}: their behaviour is no evidence",
+                    comparison.names.len(),
+                    grades.display()
+                ));
+            }
+            behaviour::add(&mut comparison, &seen.outcomes);
+        }
         fs::create_dir_all(&self.out)?;
         write_atomic(
             &self.out.join("similarity.csv"),

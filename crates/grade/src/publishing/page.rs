@@ -1127,6 +1127,7 @@ mod tests {
             visibility: "visible".into(),
             seconds: Some(Duration::from_millis(10)),
             detail: String::new(),
+            output: None,
         }
     }
 

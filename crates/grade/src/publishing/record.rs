@@ -85,6 +85,12 @@ pub struct FixtureLine {
     pub seconds: Option<Duration>,
     /// The report's words for it (empty when it passed silently).
     pub detail: String,
+    /// The digest of what its run did (`judging::judge::Ran::digest`:
+    /// how it ended, its stdout and stderr), as `output_fnv1a`; none when
+    /// it was not run, or a grading of an older version did not record it.
+    /// Similarity's behaviour evidence: whether two programs gave the same
+    /// answer.
+    pub output: Option<u64>,
 }
 
 /// A graded submission: its row, its fixtures' lines and the causes of its
@@ -361,6 +367,19 @@ pub fn csv_quoted(text: &str) -> String {
     )
 }
 
+/// The digest `key` of `v` (16 hexadecimal digits), none when absent.
+fn hex_digest(v: &Json, key: &str) -> Result<Option<u64>, String> {
+    match v.get(key) {
+        None => Ok(None),
+        Some(digest) => digest
+            .as_str()
+            .filter(|d| d.len() == 16)
+            .and_then(|d| u64::from_str_radix(d, 16).ok())
+            .map(Some)
+            .ok_or_else(|| format!("'{key}' is not 16 hexadecimal digits")),
+    }
+}
+
 impl FixtureLine {
     /// The lines of a submission's `graded` fixtures, with its `score`;
     /// `visibility` says who sees each fixture.
@@ -393,6 +412,7 @@ impl FixtureLine {
                     visibility: visibility(f).into(),
                     seconds: g.time.map(|(d, _)| d),
                     detail,
+                    output: g.output,
                 }
             })
             .collect()
@@ -457,7 +477,8 @@ impl Record {
     /// name (`submission`, `built`, `score`, `max_score`, `passed`,
     /// `failed`, `classes`, `note`, `fuzz_faults`, `seconds`,
     /// `slowest_seconds`), the digest of its sources (`sources_fnv1a`,
-    /// when known), then `fixtures`, an object a fixture, and `causes`.
+    /// when known), then `fixtures`, an object a fixture (its
+    /// `output_fnv1a` when known), and `causes`.
     pub fn json_line(&self) -> String {
         let row = &self.row;
         let mut out = format!(
@@ -516,6 +537,10 @@ impl Record {
                 f.seconds.map_or("null".into(), seconds),
                 json_string(&f.detail)
             );
+            if let Some(digest) = f.output {
+                out.pop();
+                let _ = write!(out, ", \"output_fnv1a\": \"{digest:016x}\"}}");
+            }
         }
         out.push_str("], \"causes\": [");
         for (i, c) in self.causes.iter().enumerate() {
@@ -616,6 +641,8 @@ impl Record {
                 visibility: text(f, "visibility")?,
                 seconds: duration(f, "seconds")?,
                 detail: text(f, "detail")?,
+                // Gradings before it wrote none.
+                output: hex_digest(f, "output_fnv1a")?,
             });
         }
         let mut causes = Vec::new();
@@ -640,16 +667,7 @@ impl Record {
             });
         }
         // Gradings before it wrote none.
-        let sources = match value.get("sources_fnv1a") {
-            None => None,
-            Some(digest) => Some(
-                digest
-                    .as_str()
-                    .filter(|d| d.len() == 16)
-                    .and_then(|d| u64::from_str_radix(d, 16).ok())
-                    .ok_or("'sources_fnv1a' is not 16 hexadecimal digits")?,
-            ),
-        };
+        let sources = hex_digest(&value, "sources_fnv1a")?;
         let record = Record {
             row: Row {
                 name,
@@ -859,6 +877,7 @@ mod tests {
                 },
                 time: None,
                 flaky: None,
+                output: None,
             })
             .collect();
         let scheme = Scheme::parse(
@@ -899,6 +918,7 @@ mod tests {
                     visibility: "visible".into(),
                     seconds: Some(Duration::from_millis(30)),
                     detail: "stopped by the \"memory\" limit\n".into(),
+                    output: Some(0x0fed_cba9_8765_4321),
                 },
                 FixtureLine {
                     fixture: "Tests/bad_y.inp".into(),
@@ -909,6 +929,7 @@ mod tests {
                     visibility: "after_due_date".into(),
                     seconds: None,
                     detail: String::new(),
+                    output: None,
                 },
                 FixtureLine {
                     fixture: "Tests/sol2.inp".into(),
@@ -919,6 +940,7 @@ mod tests {
                     visibility: "visible".into(),
                     seconds: None,
                     detail: "accepted it".into(),
+                    output: None,
                 },
             ],
             causes: vec![CauseLine {
@@ -939,6 +961,18 @@ mod tests {
         assert!(Record::from_json_line(&bad)
             .unwrap_err()
             .contains("'sources_fnv1a' is not 16 hexadecimal digits"));
+        // Each fixture's run, when known; a line without one (an older
+        // grading's) reads as none.
+        assert!(line.contains(", \"output_fnv1a\": \"0fedcba987654321\"}, {"));
+        let bad = line.replace("0fedcba987654321", "0fedcba98765432g");
+        assert!(Record::from_json_line(&bad)
+            .unwrap_err()
+            .contains("'output_fnv1a' is not 16 hexadecimal digits"));
+        let old = line.replace(", \"output_fnv1a\": \"0fedcba987654321\"", "");
+        assert_eq!(
+            Record::from_json_line(&old).unwrap().fixtures[0].output,
+            None
+        );
         let not_built = Record {
             row: Row::not_built("bob", "no Makefile"),
             fixtures: Vec::new(),

@@ -370,8 +370,8 @@ pub const OPTIONS: &[Opt] = &[
         name: "--grades",
         alias: None,
         value: Some("DIR"),
-        help: "where the grading's files go (default grades); an earlier grading there is replaced, and kept in its previous/ folder",
-        modes: &[Mode::GradeAll],
+        help: "grade-all: where the grading's files go (default grades); an earlier grading there is replaced, and kept in its previous/ folder. similar: a grading of SUBMISSIONS, whose fixtures' outcomes are the behaviour's evidence",
+        modes: &[Mode::GradeAll, Mode::Similar],
         set: |g, v| {
             g.grades = Some(PathBuf::from(v));
             Ok(())

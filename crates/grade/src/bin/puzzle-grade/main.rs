@@ -427,6 +427,7 @@ fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
             common: given.common,
             ..SimilarSettings::default()
         },
+        grades: given.grades.clone(),
         stop: &stop,
     };
     let found = match similar.run() {
