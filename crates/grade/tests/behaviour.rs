@@ -1,6 +1,6 @@
 //! Behaviour as evidence of copying (issue 49): a class graded by
-//! `grade-all`, then compared by `similar --grades` (and by `grade-all`
-//! itself). Two programs that give the same rare wrong answer score a
+//! `grade-all` (which compares it too, unless `--no-similarity`), then
+//! compared by `similar --grades`. Two programs that give the same rare wrong answer score a
 //! behaviour above 0; two programs right on every fixture score 0 (right
 //! answers are no evidence), whatever their code shares.
 
@@ -45,17 +45,15 @@ fn behaviour(csv: &str) -> BTreeMap<(String, String), Option<f64>> {
 }
 
 fn graded(dir: &Path) {
+    graded_with(dir, &[]);
+}
+
+/// `grade-all subs` into `grades` with `args`.
+fn graded_with(dir: &Path, args: &[&str]) {
     let out = Command::new(grader_bin())
-        .args([
-            "grade-all",
-            "subs",
-            "--timeout",
-            "5",
-            "--jobs",
-            "2",
-            "--grades",
-            "grades",
-        ])
+        .args(["grade-all", "subs", "--timeout", "5", "--jobs", "2"])
+        .args(["--grades", "grades"])
+        .args(args)
         .current_dir(dir)
         .output()
         .unwrap();
@@ -97,6 +95,11 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
     assert_eq!(of("amy", "ann"), Some(Some(0.0)), "{found:?}");
     // Wrong each its own way: no evidence either.
     assert_eq!(of("dan", "eve").flatten().unwrap_or(0.0), 0.0, "{found:?}");
+    // grade-all made the same comparison into its grades folder.
+    assert_eq!(
+        fs::read_to_string(dir.join("grades/similarity.csv")).unwrap(),
+        fs::read_to_string(dir.join("sim/similarity.csv")).unwrap()
+    );
     // Without the grading, the behaviour is empty.
     let out = Command::new(grader_bin())
         .args(["similar", "subs", "--out", "code"])
@@ -106,4 +109,9 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
     assert!(out.status.success());
     let code = behaviour(&fs::read_to_string(dir.join("code/similarity.csv")).unwrap());
     assert!(code.values().all(Option::is_none), "{code:?}");
+    // --no-similarity: none.
+    fs::remove_dir_all(dir.join("grades")).unwrap();
+    graded_with(&dir, &["--no-similarity"]);
+    assert!(dir.join("grades/summary.jsonl").exists());
+    assert!(!dir.join("grades/similarity.csv").exists());
 }

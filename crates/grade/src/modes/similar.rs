@@ -16,9 +16,8 @@
 //! compared.
 
 use crate::intake::build::{write_shims, Builder};
-use crate::intake::folder::files_in;
+use crate::intake::folder::{files_in, submission_names};
 use crate::modes::diff;
-use crate::modes::grade_all::submission_names;
 use crate::publishing::grades::write_atomic;
 use crate::publishing::similarity::{blocks_csv, similarity_csv, Behaviour};
 use crate::shared::name::{one_line, Name};
@@ -44,6 +43,17 @@ pub const MAX_FILES: usize = 256;
 
 /// How much of a file is looked at for a NUL byte (a binary file).
 const BINARY_PROBE: usize = 8 << 10;
+
+/// What a grading asks of the comparison it makes after grading
+/// (`grade-all`: on unless `--no-similarity`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SimilarityAsked {
+    /// The template's files or folders (`--template`).
+    pub templates: Vec<PathBuf>,
+    /// A passage more than this many submissions share is no evidence
+    /// (`--common`; none: the default).
+    pub common: Option<usize>,
+}
 
 /// A comparison of a folder of submissions.
 pub struct Similar<'a> {

@@ -35,7 +35,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The file names of a grading's own files (the gradebook files among
 /// them: [`Format::suffix`] of the class's formats).
-pub const GRADING_FILES: [&str; 8] = [
+pub const GRADING_FILES: [&str; 10] = [
     "grading.json",
     "summary.txt",
     "summary.csv",
@@ -44,6 +44,8 @@ pub const GRADING_FILES: [&str; 8] = [
     "index.html",
     "canvas.csv",
     "moodle.csv",
+    "similarity.csv",
+    "similarity-blocks.csv",
 ];
 
 /// The suffixes of a submission's files, after its name's stem

@@ -493,8 +493,8 @@ pub const OPTIONS: &[Opt] = &[
         name: "--template",
         alias: None,
         value: Some("PATH"),
-        help: "the starter code every student had (a file, or a folder of them; repeatable): no evidence",
-        modes: &[Mode::Similar],
+        help: "the starter code every student had (a file, or a folder of them; repeatable): no evidence of copying",
+        modes: &[Mode::Similar, Mode::GradeAll],
         set: |g, v| {
             g.templates.push(PathBuf::from(v));
             Ok(())
@@ -504,10 +504,21 @@ pub const OPTIONS: &[Opt] = &[
         name: "--common",
         alias: None,
         value: Some("N"),
-        help: "a passage more than N submissions share is the class's, no evidence (default: half the class, at least 10)",
-        modes: &[Mode::Similar],
+        help: "a passage more than N submissions share is the class's, no evidence of copying (default: nine in ten of the class, at least 10)",
+        modes: &[Mode::Similar, Mode::GradeAll],
         set: |g, v| {
             g.common = Some(whole(v, "submissions", 1)? as usize);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--no-similarity",
+        alias: None,
+        value: None,
+        help: "compare no submissions for similarity (by default the grading writes similarity.csv: which pairs share code or rare wrong answers)",
+        modes: &[Mode::GradeAll],
+        set: |g, _| {
+            g.no_similarity = true;
             Ok(())
         },
     },
@@ -619,6 +630,7 @@ pub struct Given {
     pub out: Option<PathBuf>,
     pub templates: Vec<PathBuf>,
     pub common: Option<usize>,
+    pub no_similarity: bool,
     /// The operands, in order.
     pub operands: Vec<OsString>,
 }

@@ -18,7 +18,7 @@ use puzzle_grade::{
     busy_at_end, busy_at_start, check_environment as probe_environment, check_reference,
     diff as diff_gradings, is_executable, merge as merge_shards, open_choices, points,
     prepare_fixtures, write_gradebook, Ending, Fuzz, FuzzOptions, Grade, GradeAll, NotRun, Row,
-    Run, Scope, Settings, Similar, SimilarSettings,
+    Run, Scope, Settings, Similar, SimilarSettings, SimilarityAsked,
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Load, Runner, Sandbox};
@@ -293,6 +293,7 @@ fn submissions_folder(given: &Given) -> Result<PathBuf, Failure> {
 fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     let submissions = submissions_folder(given)?;
+    templates_exist(given)?;
     let settings = given.settings();
     let folders = fixture_folders(&given.operands[1..])?;
     let fixtures = prepare_fixtures(&folders, settings.strict)?;
@@ -326,6 +327,10 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         select: given.select(),
         replace: given.replace,
         shard: given.shard,
+        similarity: (!given.no_similarity).then(|| SimilarityAsked {
+            templates: given.templates.clone(),
+            common: given.common,
+        }),
         stop: &stop,
         tell: &|note| {
             let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
@@ -350,7 +355,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         let _ = writeln!(io::stderr(), "graded {}: {how}", row.name);
     };
     let graded = all.run(&mut out, &mut progress).map_err(refused)?;
-    for note in &graded.notes {
+    for note in graded.notes.iter().chain(&graded.similarity) {
         let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
     }
     if let Some(busy) = busy_at_end(&load, &Load::now(), graded.machines.len()) {
@@ -397,16 +402,22 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     }
 }
 
+/// Every `--template` given is there, or a usage error naming it.
+fn templates_exist(given: &Given) -> Result<(), Failure> {
+    match given.templates.iter().find(|t| !t.exists()) {
+        Some(missing) => Err(Failure::Usage(format!(
+            "puzzle-grade: --template {}: no such file or folder",
+            missing.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// `similar`: which submissions share code; status 3 when some could not
 /// be read.
 fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
     let submissions = submissions_folder(given)?;
-    if let Some(missing) = given.templates.iter().find(|t| !t.exists()) {
-        return Err(Failure::Usage(format!(
-            "puzzle-grade: --template {}: no such file or folder",
-            missing.display()
-        )));
-    }
+    templates_exist(given)?;
     let sandbox = given_sandbox(given, temp)?;
     let stop = || signals::caught().is_some();
     let out_dir = given
