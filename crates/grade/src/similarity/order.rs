@@ -5,10 +5,13 @@
 //! or output, when one calls code that may do anything (a function of the
 //! submission's, or one the analysis does not know) and the other touches
 //! more than its own function's variables, or when one leaves the block
-//! (`return`, a `break` of the loop around, a label). The statements are
-//! then put in the order of their dependences, and among those free to go
-//! first, the one whose normal form is smallest goes first: any order a
-//! copier gives independent statements comes out the same.
+//! (`return`, a `break` of the loop around, a label). Each statement's
+//! level is one more than the highest of those before it that it depends
+//! on; the statements are put in the order of their levels, and within a
+//! level in the order of their normal forms: any order a copier gives
+//! independent statements comes out the same (the first way, the one whose
+//! normal form was smallest among those free to go, hung on which of two
+//! alike statements came first).
 
 use super::emit::{stmt_key, Namer, Sym};
 use super::library::{IO, PURE, PURE_CLASSES};
@@ -278,31 +281,26 @@ fn order_block(block: &mut Vec<Stmt>, analysis: &Analysis) {
     }
     let effects: Vec<Effects> = block.iter().map(|s| analysis.effects(s)).collect();
     let keys: Vec<Vec<Sym>> = block.iter().map(|s| stmt_key(analysis.namer, s)).collect();
-    // Each statement's count of earlier ones it depends on.
-    let mut waiting = vec![0usize; n];
-    let mut after: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Each statement's level: one more than the highest of the earlier
+    // ones it depends on (0 when none). The dependences are the same
+    // whatever order a copier gave independent statements, and so are
+    // the levels.
+    let mut level = vec![0usize; n];
     for j in 0..n {
         for i in 0..j {
             if depend(&effects[i], &effects[j]) {
-                waiting[j] += 1;
-                after[i].push(j);
+                level[j] = level[j].max(level[i] + 1);
             }
         }
     }
-    let mut placed = vec![false; n];
-    let mut order = Vec::with_capacity(n);
-    for _ in 0..n {
-        // The smallest free statement; the earlier one among equals.
-        let next = (0..n)
-            .filter(|&i| !placed[i] && waiting[i] == 0)
-            .min_by(|&a, &b| keys[a].cmp(&keys[b]).then(a.cmp(&b)));
-        let Some(next) = next else { break };
-        placed[next] = true;
-        order.push(next);
-        for &j in &after[next] {
-            waiting[j] -= 1;
-        }
-    }
+    // By level, then by normal form; the earlier one among equals.
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        level[a]
+            .cmp(&level[b])
+            .then_with(|| keys[a].cmp(&keys[b]))
+            .then(a.cmp(&b))
+    });
     let mut slots: Vec<Option<Stmt>> = block.drain(..).map(Some).collect();
     block.extend(order.into_iter().filter_map(|i| slots[i].take()));
 }

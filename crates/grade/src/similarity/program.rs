@@ -32,6 +32,19 @@ use std::collections::HashMap;
 /// A function whose body holds more statements than this is not inlined.
 const MAX_INLINED: usize = 300;
 
+/// A function called from several places (at most [`MAX_SITES`]) is
+/// inlined at each when its body holds at most this many statements:
+/// repeated code made a helper reads as the repeated code.
+const MAX_SHARED_INLINED: usize = 20;
+
+/// The most places a function inlined at each may be called from.
+const MAX_SITES: usize = 4;
+
+/// A function inlined at several places is at most this many symbols
+/// written: its copies add at most three times this each (a bound,
+/// whatever its statements hold).
+const MAX_SHARED_SYMBOLS: usize = 400;
+
 /// A submission in normal form.
 #[derive(Debug, Default)]
 pub struct Normal {
@@ -571,11 +584,14 @@ impl<'a> Program<'a> {
         order
     }
 
-    /// Inlines each function called from one place only (see the module).
+    /// Inlines each function called from one place only, and each small
+    /// one called from a few (see the module), callees before their
+    /// callers: what is inlined does not hang on the functions' names.
     fn inline(&self, functions: &mut Vec<(Function, bool)>, kept: &[Name]) {
         let mut refused: Vec<Name> = Vec::new();
         for _ in 0..functions.len().min(256) {
-            // How often each name is called, and mentioned otherwise.
+            // How often each name is called, and mentioned otherwise; and
+            // whether a function calls itself.
             let mut calls: HashMap<Name, (usize, usize)> = HashMap::new();
             let mut defined: HashMap<Name, usize> = HashMap::new();
             for (f, _) in functions.iter() {
@@ -583,44 +599,89 @@ impl<'a> Program<'a> {
                     *defined.entry(n).or_default() += 1;
                 }
             }
-            let mut site: HashMap<Name, usize> = HashMap::new();
-            for (i, (f, _)) in functions.iter().enumerate() {
+            let mut recursive: Vec<Name> = Vec::new();
+            let mut named: Vec<Vec<Name>> = Vec::with_capacity(functions.len());
+            for (f, _) in functions.iter() {
+                let mut mine = Vec::new();
                 for s in &f.body {
                     count_calls(s, &mut |n, call| {
                         let entry = calls.entry(n).or_default();
                         if call {
                             entry.0 += 1;
-                            site.insert(n, i);
                         } else {
                             entry.1 += 1;
                         }
+                        if f.name == Some(n) {
+                            recursive.push(n);
+                        }
+                        mine.push(n);
                     });
                 }
+                mine.sort_unstable();
+                mine.dedup();
+                named.push(mine);
             }
-            let candidate = functions
-                .iter()
-                .enumerate()
-                .filter(|(_, (f, entry))| !entry && f.name.is_some())
-                .filter_map(|(i, (f, _))| {
-                    let n = f.name?;
-                    let ok = defined.get(&n) == Some(&1)
-                        && calls.get(&n) == Some(&(1, 0))
-                        && site.get(&n).is_some_and(|&s| s != i)
+            // The functions still to be decided: each may be inlined.
+            let open = |f: &Function, entry: bool| {
+                f.name.is_some_and(|n| {
+                    !entry
+                        && defined.get(&n) == Some(&1)
                         && kept.binary_search(&n).is_err()
                         && !refused.contains(&n)
-                        && size(&f.body) <= MAX_INLINED;
-                    ok.then(|| (i, site[&n]))
+                        && !recursive.contains(&n)
                 })
-                .min_by_key(|&(i, _)| self.namer.names.text(functions[i].0.name.unwrap_or(0)));
-            let Some((callee, caller)) = candidate else {
+            };
+            let undecided: Vec<Name> = functions
+                .iter()
+                .filter(|(f, entry)| open(f, *entry))
+                .filter_map(|(f, _)| f.name)
+                .collect();
+            // Those whose callees are all decided, the first by name (the
+            // order among them changes nothing: none calls another).
+            let ready = functions
+                .iter()
+                .enumerate()
+                .filter(|(_, (f, entry))| open(f, *entry))
+                .filter(|(i, (f, _))| {
+                    named[*i]
+                        .iter()
+                        .all(|n| Some(*n) == f.name || !undecided.contains(n))
+                })
+                .min_by_key(|(_, (f, _))| self.namer.names.text(f.name.unwrap_or(0)))
+                .map(|(i, _)| i);
+            let Some(callee) = ready else {
+                // Calls in a circle: none of them is inlined.
+                refused.extend(undecided);
                 return;
             };
             let g = functions[callee].0.clone();
             let name = g.name.unwrap_or(0);
-            let body = std::mem::take(&mut functions[caller].0.body);
-            let (body, done) = self.inline_in(body, &g);
-            functions[caller].0.body = body;
-            if done {
+            let (called, mentioned) = calls.get(&name).copied().unwrap_or_default();
+            let small = size(&g.body) <= MAX_SHARED_INLINED && {
+                let mut out = Out::key(self.namer);
+                out.block(&g.body, g.at);
+                out.syms.len() <= MAX_SHARED_SYMBOLS
+            };
+            let ok = mentioned == 0
+                && (called == 1 && size(&g.body) <= MAX_INLINED
+                    || (2..=MAX_SITES).contains(&called) && small);
+            if !ok {
+                refused.push(name);
+                continue;
+            }
+            let mut inlined = 0;
+            for (caller, (f, _)) in functions.iter_mut().enumerate() {
+                while caller != callee && inlined < called {
+                    let body = std::mem::take(&mut f.body);
+                    let (body, done) = self.inline_in(body, &g);
+                    f.body = body;
+                    if !done {
+                        break;
+                    }
+                    inlined += 1;
+                }
+            }
+            if inlined == called {
                 functions.remove(callee);
             } else {
                 refused.push(name);
@@ -974,10 +1035,31 @@ mod tests {
             "int main(int a, int b) { int x = a * b + 7; return x; }",
             "int main(int a, int b) { int t = a * b; int x = t + 7; return x; }",
         );
-        // A function called twice, inlined at both calls.
+        // A function called from more places than MAX_SITES, inlined at
+        // each: it is kept a function (five copies of it are not).
         differ(
+            "int sq(int v) { return v * v; } int main(int a) { return sq(a) + sq(a + 1) + sq(a + 2) + sq(a + 3) + sq(a + 4); }",
+            "int main(int a) { int b = a + 1, c = a + 2, d = a + 3, e = a + 4; return a * a + b * b + c * c + d * d + e * e; }",
+        );
+    }
+
+    #[test]
+    fn repeated_code_made_a_helper_reads_as_the_repeated_code() {
+        // A function called twice, inlined at both calls.
+        same(
             "int sq(int v) { return v * v; } int main(int a, int b) { int x = sq(a); int y = sq(b); return x - y; }",
             "int main(int a, int b) { int x = a * a; int y = b * b; return x - y; }",
+        );
+        // Two printing loops made one function, called for each.
+        same(
+            "void show(char *label, int *t, int n) { int i; printf(\"%s: \", label); for (i = 0; i < n; i++) printf(\"%d \", t[i]); printf(\"\\n\"); } int main(int n, int *s, int *g) { show(\"start\", s, n); show(\"goal\", g, n); return 0; }",
+            "int main(int n, int *s, int *g) { int i; printf(\"%s: \", \"start\"); for (i = 0; i < n; i++) printf(\"%d \", s[i]); printf(\"\\n\"); printf(\"%s: \", \"goal\"); i = 0; while (i < n) { printf(\"%d \", g[i]); i++; } printf(\"\\n\"); return 0; }",
+        );
+        // Which helper is inlined first does not hang on its name: the
+        // same program with its helpers renamed reads the same.
+        same(
+            "int aa(int v) { return v + 1; } int bb(int v) { return aa(v) * aa(v + 2); } int main(int x) { return bb(x) - bb(x * 3); }",
+            "int zz(int v) { return v + 1; } int cc(int v) { return zz(v) * zz(v + 2); } int main(int x) { return cc(x) - cc(x * 3); }",
         );
     }
 
