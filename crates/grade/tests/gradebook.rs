@@ -60,7 +60,7 @@ fn grader(dir: &Path, args: &[&str]) -> Output {
 
 /// `grade-all subs` with `more`.
 fn grade_all(dir: &Path, more: &[&str]) -> Output {
-    let base = ["grade-all", "subs", "--timeout", "5", "--jobs", "2"];
+    let base = ["grade-all", "subs", "--time-limit", "5", "--jobs", "2"];
     grader(dir, &[&base[..], more].concat())
 }
 

@@ -229,10 +229,6 @@ impl GradeAll<'_> {
             deadline,
             done: &|_| {},
         };
-        let mut marked = one.mark()?;
-        let mut report = format!("{}\n", self.protections).into_bytes();
-        report.append(&mut marked.report);
-        marked.report = report;
-        Ok(marked)
+        one.mark()
     }
 }
