@@ -7,7 +7,7 @@
 //! `run`'s options end at its PROGRAM, whose own options follow it. An
 //! option's former spellings still work, and say its name on stderr.
 
-use crate::status::{listed, message, statuses_help, RUN_STATUSES};
+use crate::status::{message, RUN_STATUSES, STATUSES};
 use puzzle_grade::{
     check_assignment, default_run_limits, fnv1a, Format, GradebookAsked, Limits, Roster, Scheme,
     Scope, Select, Settings, Shard, MAX_ROSTER,
@@ -855,7 +855,7 @@ pub fn mode_usage(mode: Mode) -> String {
 
 /// `head`, then `help` from the 26th column (on a line of its own when
 /// `head` is longer), wrapped to end before the 80th.
-pub fn aligned(head: &str, help: &str) -> String {
+fn aligned(head: &str, help: &str) -> String {
     const COLUMN: usize = 26;
     const WIDTH: usize = 79;
     let mut text = if head.len() < COLUMN {
@@ -895,7 +895,7 @@ pub fn usage_error(mode: Option<Mode>, what: &str) -> String {
     };
     format!(
         "{}\nTry '{help}' for more information.",
-        message(mode, &what)
+        message(mode.map(Mode::name), &what)
     )
 }
 
@@ -933,6 +933,20 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, String> {
         Ok(None) => Ok(Command::Help(mode_usage(mode))),
         Err(e) => Err(usage_error(Some(mode), &e)),
     }
+}
+
+/// A list of `rows` under `title`, status then words, for a help.
+fn listed<'a>(title: &str, rows: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    let mut text = format!("{title}:\n");
+    for (status, words) in rows {
+        text += &aligned(&format!("  {status}"), words);
+    }
+    text
+}
+
+/// The help's list of exit statuses (`status.rs`'s table).
+fn statuses_help() -> String {
+    listed("Exit status", STATUSES.iter().map(|(_, s, w)| (*s, *w)))
 }
 
 /// `--version`: the name and version Cargo built it as.

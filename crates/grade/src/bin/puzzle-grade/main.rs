@@ -25,14 +25,21 @@ use puzzle_grade::{
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Load, Runner, Sandbox};
-use status::{message, say, Status};
+use status::{message, Status};
 use std::ffi::OsString;
+use std::fmt::Display;
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+
+/// Says `what` on stderr as a message of `mode`, in the shape of every
+/// message (`status.rs`); lost if stderr is gone.
+fn say(mode: Mode, what: &dyn Display) {
+    let _ = writeln!(io::stderr(), "{}", message(Some(mode.name()), what));
+}
 
 /// Why the command stops early.
 enum Failure {
@@ -253,7 +260,10 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
     let count = fixtures.len();
     let done = |n: usize| {
         if progress {
-            let line = message(Some(Mode::Grade), &format_args!("graded {n} of {count}"));
+            let line = message(
+                Some(Mode::Grade.name()),
+                &format_args!("graded {n} of {count}"),
+            );
             let _ = write!(io::stderr(), "\r{line}");
             if n == count {
                 let _ = write!(io::stderr(), "\r\x1b[K");

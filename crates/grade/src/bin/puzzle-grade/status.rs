@@ -1,7 +1,8 @@
 //! How `puzzle-grade` ends and speaks, each written once: its exit
 //! statuses ([`Status`], listed by [`STATUSES`], from which `--help`'s list
 //! is made and against which `docs/grading.md`'s is checked), and every
-//! message it writes on stderr, in one shape ([`message`], [`say`]).
+//! message it writes on stderr, in one shape ([`message`]; `main.rs`'s
+//! `say` writes one). It stands on nothing else of the binary.
 //!
 //! The shape: `puzzle-grade MODE: what` once the mode is known (notes,
 //! warnings, errors and progress alike), `puzzle-grade: what` before it is
@@ -9,9 +10,7 @@
 //! about (an unknown option, a bad value) is shown in single quotes, as
 //! `puzzle` shows it; the names a message suggests are not quoted.
 
-use crate::args::Mode;
 use std::fmt::Display;
-use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// How `puzzle-grade` ends, but `run`, which ends as its program did
@@ -94,32 +93,13 @@ impl Status {
     }
 }
 
-/// A list of `rows` under `title`, status then words, for a help.
-pub fn listed<'a>(title: &str, rows: impl Iterator<Item = (&'a str, &'a str)>) -> String {
-    let mut text = format!("{title}:\n");
-    for (status, words) in rows {
-        text += &crate::args::aligned(&format!("  {status}"), words);
-    }
-    text
-}
-
-/// The help's list of exit statuses.
-pub fn statuses_help() -> String {
-    listed("Exit status", STATUSES.iter().map(|(_, s, w)| (*s, *w)))
-}
-
 /// `what` in the shape of every message: `puzzle-grade MODE: what`, or
-/// `puzzle-grade: what` before the mode is known.
-pub fn message(mode: Option<Mode>, what: &dyn Display) -> String {
+/// `puzzle-grade: what` before the mode is known (`mode` is its name).
+pub fn message(mode: Option<&str>, what: &dyn Display) -> String {
     match mode {
-        Some(mode) => format!("puzzle-grade {}: {what}", mode.name()),
+        Some(mode) => format!("puzzle-grade {mode}: {what}"),
         None => format!("puzzle-grade: {what}"),
     }
-}
-
-/// Says `what` on stderr as a message of `mode`; lost if stderr is gone.
-pub fn say(mode: Mode, what: &dyn Display) {
-    let _ = writeln!(io::stderr(), "{}", message(Some(mode), what));
 }
 
 #[cfg(test)]
@@ -145,7 +125,7 @@ mod tests {
     #[test]
     fn messages_have_one_shape() {
         assert_eq!(
-            message(Some(Mode::GradeAll), &"graded a: 1 passed"),
+            message(Some("grade-all"), &"graded a: 1 passed"),
             "puzzle-grade grade-all: graded a: 1 passed"
         );
         assert_eq!(message(None, &"no MODE"), "puzzle-grade: no MODE");

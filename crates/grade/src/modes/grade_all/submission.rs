@@ -12,7 +12,7 @@ use crate::judging::judge::Judgement;
 use crate::marking::feedback::{feedback, not_built, Found};
 use crate::modes::grade::{Grade, GradedProgram};
 use crate::publishing::formats::{Format, Marked};
-use crate::publishing::html::feedback_page;
+use crate::publishing::html::{escape, feedback_page};
 use crate::publishing::record::{CauseLine, FixtureLine, Record, Row};
 use crate::shared::name::{one_line, Name};
 use std::fs;
@@ -47,7 +47,7 @@ impl Submission {
         fs::write(file(".feedback.md"), &self.feedback)?;
         fs::write(
             file(".feedback.html"),
-            feedback_page(name.shown(), &self.feedback),
+            feedback_page(&escape(name.shown()), &self.feedback),
         )?;
         Ok(self.record)
     }
