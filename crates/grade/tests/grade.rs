@@ -1170,7 +1170,13 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     let progress: Vec<&str> = stderr
         .lines()
         .filter(|l| !l.starts_with("puzzle-grade grade-all: the machine "))
+        .filter(|l| !l.starts_with("puzzle-grade grade-all: similarity: "))
         .collect();
+    // After the rows, what the comparison of the class found.
+    assert!(
+        stderr.contains("puzzle-grade grade-all: similarity: 4 submissions compared, "),
+        "{stderr}"
+    );
     assert!(
         progress[0].starts_with("puzzle-grade grade-all: sandbox: "),
         "{stderr}"

@@ -477,7 +477,7 @@ fn shards_of_other_fixtures_or_other_folders_are_refused() {
     let out = merge(&dir, "merged");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("merge refused: "), "{stderr}");
+    assert!(stderr.contains("puzzle-grade merge: refused: "), "{stderr}");
     assert!(stderr.contains("other fixtures"), "{stderr}");
     assert!(stderr.contains(common::FIVE_FIXTURES[2]), "{stderr}");
     assert!(!dir.join("merged/summary.txt").exists());
