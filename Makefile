@@ -46,7 +46,7 @@ bench-grade: puzzle
 	$(CARGO) bench -p puzzle-grade --bench grade
 
 # Gradescope's autograder zip: setup.sh, run_autograder and the sources
-# (docs/grading.md, "Platforms"; examples/gradescope/).
+# (docs/grading-guide.md, "Grade on Gradescope or PrairieLearn"; examples/gradescope/).
 gradescope-zip:
 	sh scripts/gradescope-zip.sh
 

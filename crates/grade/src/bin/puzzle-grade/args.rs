@@ -114,7 +114,7 @@ impl Mode {
     fn about(self) -> &'static str {
         match self {
             Mode::Grade => "Grades PROGRAM on every fixture of Tests/ and of each DIR, by the\nassignment's rules; the report ends with the score.",
-            Mode::GradeAll => "Builds and grades every folder of SUBMISSIONS on Tests/ and each DIR;\na row a submission as each is done, and the grading's files in the\ngrades folder (docs/grading.md).",
+            Mode::GradeAll => "Builds and grades every folder of SUBMISSIONS on Tests/ and each DIR;\na row a submission as each is done, and the grading's files in the\ngrades folder (docs/grading-reference.md).",
             Mode::Merge => "Writes into DIR one grading made of the gradings of its shards (each\nSHARD_DIR a grades folder of 'grade-all --shard I/N'): every summary\nand each submission's files. A submission missing from every shard,\nor in two, is named on stderr and the status is 1. A grading DIR held\nis kept in DIR/previous/.",
             Mode::Gradebook => "Writes the gradebook files of the grading in the grades folder DIR\nfrom its records, nothing graded again: the roster, the assignment's\nname and the class's formats given (--roster, --assignment, --format\ncanvas,moodle) in place of those the grading recorded, the rest as it\nrecorded them. grading.json records them (a later --resume or merge\nkeeps them), summary.csv names each submission's student, and for a\ncomplete grading canvas.csv and moodle.csv are written; stderr names\nthe folders with no student and the students with no folder or mark.",
             Mode::Diff => "Compares the gradings in the grades folders OLD and NEW: each\nsubmission whose marks or fixtures' outcomes changed, old and new, and\nwhy as far as the two gradings tell (its sources, the fixtures, the\nscheme, the options, the sandbox; none of these: flaky).\n\nExit status: 0 when no marks changed, 1 when some did, 2 when a folder\ncannot be read as a grading.",
@@ -331,7 +331,7 @@ pub const OPTIONS: &[Opt] = &[
         name: "--confirm",
         alias: None,
         value: Some("N"),
-        help: "run a failed run whose ending may be the machine's (a timeout, a limit, a signal) N more times before it costs marks (default 1; 0: never); runs that disagree are FLAKY (docs/grading.md)",
+        help: "run a failed run whose ending may be the machine's (a timeout, a limit, a signal) N more times before it costs marks (default 1; 0: never); runs that disagree are FLAKY (docs/grading-design.md)",
         modes: GRADING,
         set: |g, v| {
             g.confirm = Some(whole(v, "runs", 0)? as usize);
@@ -402,7 +402,7 @@ pub const OPTIONS: &[Opt] = &[
         name: "--roster",
         alias: None,
         value: Some("FILE"),
-        help: "the students: a CSV whose first line names its columns, folder and id, and any of login, name, section, email, canvas_id (docs/grading.md); folders with no student and students with no folder are named",
+        help: "the students: a CSV whose first line names its columns, folder and id, and any of login, name, section, email, canvas_id (docs/grading-reference.md); folders with no student and students with no folder are named",
         modes: GRADEBOOK,
         set: |g, v| {
             let shown = v.to_string_lossy();
@@ -1214,5 +1214,47 @@ mod tests {
         assert!(g.marks_options(m).iter().all(|o| !o.contains("--format")));
         let (_, g) = parsed(&["grade-all", "s", "--only", "a", "--only", "b"]);
         assert_eq!(g.select(), Select::Only(args(&["a", "b"])));
+    }
+}
+
+/// The reference's table of options (docs/grading-reference.md, "Options")
+/// is this table's: a row an option, in its order.
+#[cfg(test)]
+mod reference {
+    use super::*;
+
+    /// The table the reference holds: each option (and its alias), its
+    /// value's name, the modes that take it and its help, on one line.
+    fn table() -> String {
+        let mut table = String::from("| option | value | modes | what |\n|---|---|---|---|\n");
+        for opt in OPTIONS {
+            let name = match opt.alias {
+                Some(alias) => format!("`{}`, `{alias}`", opt.name),
+                None => format!("`{}`", opt.name),
+            };
+            let value = opt.value.map_or(String::new(), |v| format!("`{v}`"));
+            let modes: Vec<&str> = opt.modes.iter().map(|m| m.name()).collect();
+            let help = opt.help.split_whitespace().collect::<Vec<_>>().join(" ");
+            table += &format!(
+                "| {name} | {value} | {} | {} |\n",
+                modes.join(", "),
+                help.replace('|', "\\|")
+            );
+        }
+        table
+    }
+
+    #[test]
+    fn the_reference_lists_every_option_as_the_table_has_it() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs/grading-reference.md");
+        // (A missing file reads as empty, so that the failure shows the table.)
+        let docs = std::fs::read_to_string(&path).unwrap_or_default();
+        let table = table();
+        assert_eq!(table.lines().count(), OPTIONS.len() + 2);
+        assert!(
+            docs.contains(&table),
+            "docs/grading-reference.md's table of options is not OPTIONS' (args.rs); it should read:\n{table}"
+        );
     }
 }
