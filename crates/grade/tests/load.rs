@@ -67,6 +67,19 @@ fn a_program_that_needs_most_of_its_limit_gets_the_same_marks_beside_hogs() {
     fs::write(sub.join("puzzle.c"), busy_checker(1200)).unwrap();
 
     let alone = grade_all(&dir, "alone");
+    let alone_said = String::from_utf8_lossy(&alone.stderr);
+    if alone_said.contains("NOT GRADED, the machine's") {
+        // Busy enough without the hogs (the suite's own load) to leave a
+        // fixture the machine's twice: there is no "alone" to compare with.
+        common::skip(&format!(
+            "load-same-marks: the machine is too busy to grade alone ({})",
+            alone_said
+                .lines()
+                .find(|l| l.contains("the machine is busy"))
+                .unwrap_or("")
+        ));
+        return;
+    }
     assert_eq!(
         alone.status.code(),
         Some(0),
