@@ -592,3 +592,31 @@ fn the_variable_reader_takes_testruns_pairs_once() {
         ]
     );
 }
+
+#[test]
+fn every_fixture_the_reference_names_for_a_fault_is_in_tests() {
+    let root = root();
+    let reference = fs::read_to_string(root.join("docs/grading-reference.md")).unwrap();
+    let table = tables_in(&reference)
+        .into_iter()
+        .find(|table| table[0][..2] == ["fault", "fixture"])
+        .expect("docs/grading-reference.md has a table | fault | fixture | ... |");
+    let mut named = Vec::new();
+    for row in &table[1..] {
+        for (i, part) in row[1].split('`').enumerate() {
+            if i % 2 == 1 {
+                named.push(part.to_string());
+            }
+        }
+    }
+    assert!(
+        named.len() >= 10,
+        "only {} fixtures named: the reader is broken",
+        named.len()
+    );
+    let missing: Vec<&String> = named
+        .iter()
+        .filter(|name| !name.ends_with(".inp") || !root.join("Tests").join(name).is_file())
+        .collect();
+    assert!(missing.is_empty(), "not fixtures of Tests/: {missing:?}");
+}
