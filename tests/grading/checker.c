@@ -80,6 +80,25 @@
  *   GOAL_DEFAULT       takes a missing goal line for the goal 1 2 ... b
  *   TILE_BYTE          keeps each tile in a byte: from 17x17 on, tile 256
  *                      is 0 (a fault of large boards, not of long lines)
+ *   NON_NUMBER         counts a token that is not all digits (nor b) but
+ *                      never reads it, as an unchecked sscanf leaves it:
+ *                      it is left out of the checks and the parity (x, #,
+ *                      3a, -3 and 1.5 alike)
+ *   BLANK_AS_NN        stores the blank as N*N, as the goal 1 2 ... N*N
+ *                      has it, and so takes the number N*N for the blank:
+ *                      a board with N*N and no b is given a verdict
+ *   MISSING            takes a board's side as the square root of its
+ *                      count of tokens rounded up and compares the sides,
+ *                      not the counts: a board a token short is given a
+ *                      verdict, its missing tile never looked for
+ *   BLANK_CODE         stores the blank as 'b', the letter's code 98, among
+ *                      its tiles, and so takes tile 98 for a second blank
+ *   THREE_DIGITS       reads a number's digits after the first as tenths,
+ *                      summed, then scales the sum: right up to two digits,
+ *                      wrong from three (123 is 150)
+ *   THIRD_LINE_CRASH   aborts when a line after the goal holds a letter or
+ *                      a digit, as a program that keeps its lines in an
+ *                      array of two writes a third past its end
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,9 +121,12 @@
 #endif
 /* The faults that make a board's values other than a permutation of its
  * tiles: its checks and its parity then take any values. */
-#if defined(ATOI) || defined(ACCEPT_ZERO) || defined(NO_RANGE_CHECK) || defined(ACCEPT_TWO_BLANKS)
+#if defined(ATOI) || defined(ACCEPT_ZERO) || defined(NO_RANGE_CHECK) || defined(ACCEPT_TWO_BLANKS) || \
+    defined(NON_NUMBER) || defined(MISSING)
 #define ANY_VALUES 1
 #endif
+/* A token NON_NUMBER counts but never reads. */
+#define UNREAD (~0ULL)
 
 /* One board as read: its tokens, the value of each (0 for the blank). */
 struct board {
@@ -188,6 +210,17 @@ static void tokens(const char *name, const char *line, const char *end, struct b
 #endif
             b->blank = b->count;
         } else {
+#ifdef NON_NUMBER
+            {
+                int digits = 1;
+                for (const char *d = t; d < p; d++)
+                    digits &= *d >= '0' && *d <= '9';
+                if (!digits) {
+                    v = UNREAD;
+                    goto store;
+                }
+            }
+#endif
 #ifdef LENIENT
             if (*t == '+' && p - t > 1)
                 t++;
@@ -228,6 +261,20 @@ static void tokens(const char *name, const char *line, const char *end, struct b
                     v = (unsigned long long)(long long)-1;
             }
 #endif
+#ifdef THREE_DIGITS
+            if (p - t >= 3) {
+                unsigned long long rest = 0, scale = 1;
+                for (const char *d = t + 1; d < p; d++)
+                    rest += (unsigned long long)(*d - '0');
+                for (const char *d = t + 2; d < p; d++)
+                    scale *= 10;
+                v = (unsigned long long)(*t - '0') * scale * 10 + rest * scale;
+            }
+#endif
+#ifdef BLANK_CODE
+            if (v == 'b')
+                fail(name, "two blanks");
+#endif
 #ifdef TILE_BYTE
             v = (unsigned char)v;
 #endif
@@ -236,7 +283,7 @@ static void tokens(const char *name, const char *line, const char *end, struct b
                 fail(name, "tile 0");
 #endif
         }
-#ifdef ACCEPT_TWO_BLANKS
+#if defined(ACCEPT_TWO_BLANKS) || defined(NON_NUMBER)
     store:
 #endif
         if (b->count == room) {
@@ -279,11 +326,20 @@ static int inversions_odd(long long *v, long long *spare, size_t k) {
 
 /* Checks a board of n*n tokens and returns its parity (the assignment's
  * disorder, mod 2). */
-static int parity(const char *name, const struct board *b, size_t n) {
+static int parity(const char *name, struct board *b, size_t n) {
     size_t cells = b->count;
 #ifdef EMPTY_ACCEPTED
     if (cells == 0)
         return 0;
+#endif
+#ifdef MISSING
+    cells = n * n;
+#endif
+#ifdef BLANK_AS_NN
+    /* No b: the number N*N is the blank as stored. */
+    for (size_t i = 0; b->blank == (size_t)-1 && i < b->count; i++)
+        if (b->value[i] == cells)
+            b->blank = i;
 #endif
     if (b->blank == (size_t)-1)
         fail(name, "no blank");
@@ -293,8 +349,8 @@ static int parity(const char *name, const struct board *b, size_t n) {
          * parity of their inversions, counted. */
         long long *v = malloc(cells * sizeof *v), *spare = malloc(cells * sizeof *v);
         size_t k = 0;
-        for (size_t i = 0; i < cells; i++) {
-            if (i == b->blank)
+        for (size_t i = 0; i < b->count; i++) {
+            if (i == b->blank || b->value[i] == UNREAD)
                 continue;
             long long x = (long long)b->value[i];
 #ifndef NO_RANGE_CHECK
@@ -475,6 +531,15 @@ int main(void) {
             fail(names[i], "empty line");
 #endif
     }
+#ifdef THIRD_LINE_CRASH
+    {
+        const char *q = p, *l, *l_end;
+        while (next_line(&q, end, &l, &l_end))
+            for (; l < l_end; l++)
+                if ((*l >= '0' && *l <= '9') || (*l >= 'a' && *l <= 'z') || (*l >= 'A' && *l <= 'Z'))
+                    abort();
+    }
+#endif
 #if !defined(LENIENT) && !defined(FGETS)
     if (p != end)
         fail("goal", "something follows it");
@@ -490,8 +555,15 @@ int main(void) {
         tokens(names[i], line[i], line_end[i], &b[i]);
 #endif
     size_t n = 0;
+#ifdef MISSING
+    /* The side rounded up: a board a token short is of the side it
+     * seems. */
+    while (n * n < b[0].count)
+        n++;
+#else
     while ((n + 1) * (n + 1) <= b[0].count)
         n++;
+#endif
 #ifdef EMPTY_ACCEPTED
     if (b[0].count == 0 || b[1].count == 0) {
         /* An empty board: nothing to check, even; the other as it is. */
@@ -503,8 +575,13 @@ int main(void) {
         return EXIT_SUCCESS;
     }
 #endif
+#ifdef MISSING
+    if (n < 2)
+        fail("start", "not a board of 2x2 or more");
+#else
     if (n * n != b[0].count || n < 2)
         fail("start", "not a square board of 2x2 or more");
+#endif
 #ifdef REJECT_2X2
     if (n < 3)
         fail("start", "N starts at 3");
@@ -523,6 +600,12 @@ int main(void) {
         n_goal++;
     if (n_goal * n_goal != b[1].count || n_goal < 2)
         fail("goal", "not a square board of 2x2 or more");
+#elif defined(MISSING)
+    size_t n_goal = 0;
+    while (n_goal * n_goal < b[1].count)
+        n_goal++;
+    if (n_goal != n)
+        fail("goal", "not the side of the start board");
 #else
     size_t n_goal = n;
     if (b[1].count != b[0].count)

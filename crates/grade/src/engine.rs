@@ -9,8 +9,9 @@
 //! modes ([`crate::modes`]) stand on it.
 
 use crate::judging::budget::Budget;
+use crate::judging::class::{Class, Outcome};
 use crate::judging::fixture::{self, Allowed, Fixture};
-use crate::judging::judge::{judge, Class, Graded, Judgement, Ran};
+use crate::judging::judge::{judge, Graded, Judgement, Ran};
 use crate::marking::marks;
 use crate::shared::machine;
 use puzzle_sandbox::{Ending, Job, Limits, Runner, Workdir};
@@ -129,10 +130,7 @@ const CONFIRMED_ENOUGH: usize = 3;
 /// machine (its load, when it was sampled) and not only on the program.
 fn machine_may_decide(judgement: &Judgement) -> Option<Class> {
     match judgement {
-        Judgement::Noted(
-            c @ (Class::Timeout | Class::MemoryLimit | Class::ProcessLimit | Class::Crash),
-            _,
-        ) => Some(*c),
+        Judgement::Noted(c, _) if c.machine_may_decide() => Some(*c),
         _ => None,
     }
 }
@@ -236,7 +234,7 @@ fn run_fixture(
         if confirm {
             for _ in 0..settings.confirm {
                 let Some(again) = another()? else { break };
-                let agrees = again.judgement.outcome(settings.strict) == class.name();
+                let agrees = again.judgement.outcome(settings.strict) == Outcome::Noted(class);
                 runs.push(again);
                 if !agrees {
                     break;
@@ -247,7 +245,7 @@ fn run_fixture(
             if runs.len() > 1 {
                 let agreed = runs
                     .iter()
-                    .all(|r| r.judgement.outcome(settings.strict) == class.name());
+                    .all(|r| r.judgement.outcome(settings.strict) == Outcome::Noted(class));
                 let mut in_a_row = lock(&confirmations.in_a_row);
                 in_a_row[class as usize] = if agreed {
                     in_a_row[class as usize] + 1
@@ -274,14 +272,14 @@ fn not_ran(graded: &Graded) -> bool {
 /// otherwise the worst of all (a program whose answer, or whose crash,
 /// changes from run to run is at fault, as with uninitialised memory).
 fn combine(mut runs: Vec<Graded>, strict: bool) -> Graded {
-    let outcomes: Vec<&str> = runs.iter().map(|r| r.judgement.outcome(strict)).collect();
+    let outcomes: Vec<Outcome> = runs.iter().map(|r| r.judgement.outcome(strict)).collect();
     if outcomes.iter().all(|o| *o == outcomes[0]) {
         return runs.swap_remove(0);
     }
     let said: Vec<String> = outcomes
         .iter()
         .enumerate()
-        .map(|(i, o)| format!("{o} in run {}", i + 1))
+        .map(|(i, o)| format!("{} in run {}", o.name(), i + 1))
         .collect();
     // Worse first: a failing class before passing, and the more serious
     // class (Class's order) first.
@@ -290,7 +288,7 @@ fn combine(mut runs: Vec<Graded>, strict: bool) -> Graded {
         _ => 0,
     };
     let finished: Vec<usize> = (0..runs.len())
-        .filter(|&i| outcomes[i] != Class::Timeout.name())
+        .filter(|&i| outcomes[i] != Outcome::Noted(Class::Timeout))
         .collect();
     let only_timing = !finished.is_empty()
         && finished

@@ -15,10 +15,10 @@
 
 use crate::common;
 
-use common::grader_bin;
+use common::grader;
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The roster: a byte-order mark, CRLF, the columns in another order, a
 /// column the grader ignores, quoted names with a comma and quotes.
@@ -48,15 +48,6 @@ fn class(name: &str) -> common::Scratch {
     );
     fs::write(dir.join("roster.csv"), ROSTER).unwrap();
     dir
-}
-
-/// `puzzle-grade` with `args` in `dir`.
-fn grader(dir: &Path, args: &[&str]) -> Output {
-    Command::new(grader_bin())
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
 }
 
 /// `grade-all subs` with `more`.
@@ -423,7 +414,7 @@ fn a_roster_or_a_gradebook_option_that_cannot_work_is_refused_before_grading() {
             "--assignment",
             "Final Score",
         ],
-        "--assignment: Canvas takes a column whose name holds 'Final Score' for a total",
+        "--assignment: 'Final Score' holds 'Final Score': Canvas takes such a column for a total",
     );
     fs::write(
         dir.join("twice.csv"),

@@ -387,7 +387,11 @@ fn a_forged_shard_can_neither_write_nor_remove_outside_the_merge() {
     let mut jsonl = fs::read_to_string(shard.join("summary.jsonl")).unwrap();
     let first = jsonl.lines().next().unwrap().to_string();
     for forged in ["x/../../victim", "../victim"] {
-        let name = first.split('"').nth(3).unwrap();
+        let name = first
+            .split("\"submission\": \"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap();
         jsonl += &(first.replacen(&format!("\"{name}\""), &format!("\"{forged}\""), 1) + "\n");
     }
     fs::write(shard.join("summary.jsonl"), jsonl).unwrap();
@@ -435,7 +439,7 @@ fn a_raised_mark_in_a_shard_is_refused_and_named() {
         let forged: String = jsonl
             .lines()
             .map(|l| {
-                if l.starts_with("{\"submission\": \"ann\"") {
+                if l.contains("\"submission\": \"ann\", ") {
                     let l = l.replacen("\"score\": 100", &format!("\"score\": {raise}"), 1);
                     l.replacen("\"points\": ", "\"points\": 0.5, \"was\": ", 1) + "\n"
                 } else {
@@ -469,9 +473,11 @@ fn shards_of_other_fixtures_or_other_folders_are_refused() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // Refused, nothing written: a grading that could not be done.
     let out = merge(&dir, "merged");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("merge refused: "), "{stderr}");
     assert!(stderr.contains("other fixtures"), "{stderr}");
     assert!(stderr.contains(common::FIVE_FIXTURES[2]), "{stderr}");
     assert!(!dir.join("merged/summary.txt").exists());
@@ -497,6 +503,6 @@ fn shards_of_other_fixtures_or_other_folders_are_refused() {
     );
     let out = merge(&dir, "merged");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("only the shards of one folder"), "{stderr}");
 }

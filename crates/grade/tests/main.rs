@@ -21,6 +21,8 @@ mod gradings;
 mod hostile;
 mod load;
 mod marks;
+mod old_gradings;
 mod page;
+mod readers;
 mod regrading;
 mod sandbox;

@@ -825,7 +825,7 @@ const FORTY: [&str; 40] = [
     "de la Cruz",
     "o'brien",
     "a_very_long_submission_folder_name_that_goes_on_and_on_and_on_2026",
-    "<b>bold</b> & co",
+    "<b>bold & co",
     "MacLeod",
     "nguyen-tran",
     "Olu",
@@ -839,7 +839,9 @@ const FORTY: [&str; 40] = [
 /// its own way, many in the same way (a dozen get every bad board's exit
 /// status wrong), a few fixtures passed by everybody, one not built.
 fn made_up_class() -> Vec<puzzle_grade::Record> {
-    use puzzle_grade::{Class, FixtureLine, Record, Row, RowMarks, CLASSES};
+    use puzzle_grade::{
+        Class, FixtureLine, Name, Outcome, Record, Row, RowMarks, Visibility, CLASSES,
+    };
     let mut fixtures: Vec<String> = fs::read_dir(repo().join("Tests"))
         .unwrap()
         .map(|e| format!("Tests/{}", e.unwrap().file_name().to_string_lossy()))
@@ -875,7 +877,10 @@ fn made_up_class() -> Vec<puzzle_grade::Record> {
         .map(|(i, name)| {
             if *name == "stella" {
                 return Record {
-                    row: Row::not_built(name, "make failed: puzzle.c:1:1: error: expected ';'"),
+                    row: Row::not_built(
+                        &Name::parse(name).unwrap(),
+                        "make failed: puzzle.c:1:1: error: expected ';'",
+                    ),
                     fixtures: Vec::new(),
                     causes: Vec::new(),
                     sources: None,
@@ -888,13 +893,8 @@ fn made_up_class() -> Vec<puzzle_grade::Record> {
                     let class = class_of(i, j, f);
                     FixtureLine {
                         fixture: f.clone(),
-                        category: f[6..]
-                            .split('_')
-                            .next()
-                            .unwrap()
-                            .trim_end_matches(char::is_numeric)
-                            .into(),
-                        class: class.into(),
+                        category: puzzle_grade::Category::of_name(&f[6..]),
+                        class: Outcome::parse(class).unwrap(),
                         points: match class {
                             "passed" => 1.12,
                             "WRONG EXIT STATUS" => 1.0,
@@ -902,19 +902,23 @@ fn made_up_class() -> Vec<puzzle_grade::Record> {
                             _ => 0.0,
                         },
                         max_points: 1.12,
-                        visibility: if j % 17 == 0 { "hidden" } else { "visible" }.into(),
+                        visibility: if j % 17 == 0 {
+                            Visibility::Hidden
+                        } else {
+                            Visibility::Visible
+                        },
                         seconds: Some(Duration::from_millis(15 + (i + j) as u64 % 40)),
                         detail: String::new(),
                     }
                 })
                 .collect();
             let mut counts = [0; CLASSES];
-            for l in lines.iter().filter(|l| l.class != "passed") {
-                counts[Class::ALL.iter().position(|c| c.name() == l.class).unwrap()] += 1;
+            for class in lines.iter().filter_map(|l| l.class.class()) {
+                counts[class as usize] += 1;
             }
             let failed = lines
                 .iter()
-                .filter(|l| !matches!(l.class.as_str(), "passed" | "FORMAT"))
+                .filter(|l| !matches!(l.class, Outcome::Passed | Outcome::Noted(Class::Format)))
                 .count();
             let cents: u64 = lines
                 .iter()
@@ -922,7 +926,7 @@ fn made_up_class() -> Vec<puzzle_grade::Record> {
                 .sum();
             Record {
                 row: Row {
-                    name: name.to_string(),
+                    name: Name::parse(name).unwrap(),
                     note: "dcc not found: built with cc -lm".into(),
                     trouble: None,
                     marks: Some(RowMarks {
@@ -946,7 +950,9 @@ fn made_up_class() -> Vec<puzzle_grade::Record> {
 
 #[test]
 fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
-    use puzzle_grade::{class_page, write_summary_files, Class, Manifest, Record};
+    use puzzle_grade::{
+        class_page, write_summary_files, Class, Manifest, Name, Options, Outcome, Record,
+    };
     let records = made_up_class();
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("page-40");
     let _ = fs::remove_dir_all(&dir);
@@ -954,8 +960,8 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
     fs::create_dir_all(&grades).unwrap();
     let manifest = Manifest {
         folder: "/srv/course/submissions".into(),
-        folder_names: FORTY.iter().map(|n| n.to_string()).collect(),
-        options: "--timeout 5".into(),
+        folder_names: FORTY.iter().map(|n| Name::parse(n).unwrap()).collect(),
+        options: Options::parse("--timeout 5").unwrap(),
         sandbox: "sandbox: measured".into(),
         shard: None,
         started: "2026-11-27T21:30:05Z".into(),
@@ -975,7 +981,7 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
     let figures = agrees_with_the_summaries(&html, &dir);
     eprintln!("the class of 40 agrees with its summaries: {figures}");
     self_contained(&html);
-    assert!(!html.contains("<b>bold</b>"), "a name became an element");
+    assert!(!html.contains("<b>bold"), "a name became an element");
     // What the marks were lost on, as lost_in_words says it of each
     // class's sum (the page's and the CSV's agree, above).
     let rows = summary(&dir);
@@ -986,7 +992,7 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
                 let cents: u64 = record
                     .fixtures
                     .iter()
-                    .filter(|l| l.class == class.name())
+                    .filter(|l| l.class == Outcome::Noted(class))
                     .map(|l| ((l.max_points - l.points) * 100.0).round() as u64)
                     .sum();
                 (class, cents as f64 / 100.0)
@@ -995,7 +1001,7 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
             .collect();
         let row = rows
             .iter()
-            .find(|r| r["submission"] == record.row.name)
+            .find(|r| r["submission"] == record.row.name.shown())
             .unwrap();
         assert_eq!(
             row["lost"],
@@ -1032,6 +1038,7 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
     for change in &changed.changes {
         let shown = change
             .name
+            .shown()
             .replace('&', "&amp;")
             .replace('<', "&lt;")
             .replace('>', "&gt;")
@@ -1064,7 +1071,10 @@ fn measured_at_1280(chromium: &Path, page: &Path, when: &str) -> BTreeMap<String
 /// changed would say, as the real one did (`sol7` given its final newline,
 /// `--timeout 20`): every third submission changed.
 fn regrading(records: &[puzzle_grade::Record]) -> puzzle_grade::Comparison {
-    use puzzle_grade::{Change, Comparison, FixtureChange, Inputs, Mark, Reason};
+    use puzzle_grade::{
+        Change, Comparison, FixtureChange, Inputs, Mark, OptionChange, Outcome, Reason, Setting,
+    };
+    let o = |word: &str| Some(Outcome::parse(word).unwrap());
     let digests = "Tests/sol7_no_final_newline.inp: fnv1a b3e81740e6a3f9a9 → 57592647e8a12ff9";
     let changes = records
         .iter()
@@ -1082,14 +1092,14 @@ fn regrading(records: &[puzzle_grade::Record]) -> puzzle_grade::Comparison {
             fixtures: vec![
                 FixtureChange {
                     fixture: "Tests/sol257_inversions_2181136127_overflow_signed_int.inp".into(),
-                    old: Some("WRONG VERDICT".into()),
-                    new: Some("TIMEOUT".into()),
+                    old: o("WRONG VERDICT"),
+                    new: o("TIMEOUT"),
                     why: vec!["its time limit 10 s → 20 s".into()],
                 },
                 FixtureChange {
                     fixture: "Tests/sol7_no_final_newline.inp".into(),
-                    old: Some("TIMEOUT".into()),
-                    new: Some("MEMORY LIMIT".into()),
+                    old: o("TIMEOUT"),
+                    new: o("MEMORY LIMIT"),
                     why: vec!["its bytes changed".into()],
                 },
             ],
@@ -1105,7 +1115,11 @@ fn regrading(records: &[puzzle_grade::Record]) -> puzzle_grade::Comparison {
     Comparison {
         old: "the grading of /srv/course/submissions begun 2026-11-27T21:30:05Z".into(),
         inputs: Inputs {
-            options: vec!["no --timeout → --timeout 20".into()],
+            options: vec![OptionChange {
+                key: "--timeout",
+                old: Vec::new(),
+                new: vec![Setting::Timeout(20)],
+            }],
             fixtures: vec![("Tests/sol7_no_final_newline.inp".into(), digests.into())],
             ..Inputs::default()
         },
@@ -1156,16 +1170,11 @@ fn summaries_of_2000_submissions() {
                     };
                     FixtureLine {
                         fixture: f.clone(),
-                        category: f[6..]
-                            .split('_')
-                            .next()
-                            .unwrap()
-                            .trim_end_matches(char::is_numeric)
-                            .into(),
-                        class: class.into(),
+                        category: puzzle_grade::Category::of_name(&f[6..]),
+                        class: puzzle_grade::Outcome::parse(class).unwrap(),
                         points: if fails { 0.0 } else { 1.12 },
                         max_points: 1.12,
-                        visibility: "visible".into(),
+                        visibility: puzzle_grade::Visibility::Visible,
                         seconds: Some(Duration::from_millis(15 + (i + j) as u64 % 40)),
                         detail: if fails {
                             "'unsolvable', expected 'solvable' (the reference's verdict)".into()
@@ -1175,23 +1184,14 @@ fn summaries_of_2000_submissions() {
                     }
                 })
                 .collect();
-            let failed = lines
-                .iter()
-                .filter(|l| l.class != "passed" && l.class != "FORMAT")
-                .count();
+            let failed = lines.iter().filter(|l| l.class.fails(false)).count();
             let mut counts = [0; CLASSES];
-            let index = |name: &str| {
-                puzzle_grade::Class::ALL
-                    .iter()
-                    .position(|c| c.name() == name)
-                    .unwrap()
-            };
-            for l in lines.iter().filter(|l| l.class != "passed") {
-                counts[index(&l.class)] += 1;
+            for class in lines.iter().filter_map(|l| l.class.class()) {
+                counts[class as usize] += 1;
             }
             Record {
                 row: Row {
-                    name: format!("z{i:07}"),
+                    name: puzzle_grade::Name::parse(&format!("z{i:07}")).unwrap(),
                     note: "dcc not found: built with cc -lm".into(),
                     trouble: None,
                     marks: Some(RowMarks {
@@ -1214,7 +1214,10 @@ fn summaries_of_2000_submissions() {
     let manifest = Manifest {
         folder: "/srv/course/submissions".into(),
         folder_names: records.iter().map(|r| r.row.name.clone()).collect(),
-        options: "--timeout 5 --memory 1024 --processes 64 --build-timeout 120".into(),
+        options: puzzle_grade::Options::parse(
+            "--timeout 5 --memory 1024 --processes 64 --build-timeout 120",
+        )
+        .unwrap(),
         sandbox: "sandbox: measured".into(),
         shard: None,
         started: "2026-11-27T21:30:05Z".into(),

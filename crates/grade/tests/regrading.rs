@@ -577,7 +577,7 @@ fn made_up_grading(template: &Path, grades: &Path) -> Vec<String> {
         files.push(own.to_string());
     }
     let line = fs::read_to_string(template.join("summary.jsonl")).unwrap();
-    assert!(line.starts_with("{\"submission\": \"aaa\", "), "{line}");
+    assert!(line.contains("\"submission\": \"aaa\", "), "{line}");
     let mut jsonl = String::new();
     for i in 0..3000 {
         let name = format!("s{i:04}");

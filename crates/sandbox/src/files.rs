@@ -39,12 +39,37 @@ fn kind_of(meta: &Metadata) -> &'static str {
     }
 }
 
+/// What this module refuses to open (a symbolic link, a FIFO, a device, a
+/// folder where a file is asked for, a file where a folder is), carried in
+/// the `io::Error` it returns so that a caller tells it from the system's
+/// errors by its type ([`is_refused`]), never by an `io::ErrorKind` the
+/// system could give too.
+#[derive(Debug)]
+pub struct Unfit(String);
+
+impl std::fmt::Display for Unfit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unfit {}
+
+/// The error refusing what `text` says (its kind `InvalidData`, for
+/// callers that only show it).
+fn unfit(text: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, Unfit(text))
+}
+
+/// Whether `e` is this module's refusal of what a path is ([`Unfit`]),
+/// not the system's error.
+pub fn is_refused(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Unfit>())
+}
+
 /// The error for `path`, which is `what` and not a regular file.
 fn not_regular(path: &Path, what: &str) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("{} is {what}, not a regular file", path.display()),
-    )
+    unfit(format!("{} is {what}, not a regular file", path.display()))
 }
 
 /// `file` (opened as `path`) if it is a regular file.
@@ -58,8 +83,8 @@ fn regular(file: File, path: &Path) -> io::Result<File> {
 }
 
 /// Opens the regular file at `path` for reading: a symbolic link (as its
-/// last component), a FIFO, a device or a socket is an error of kind
-/// `InvalidData` that names it, and the open never blocks.
+/// last component), a FIFO, a device or a socket is refused ([`Unfit`],
+/// [`is_refused`]) by name, and the open never blocks.
 pub fn open_regular(path: &Path) -> io::Result<File> {
     let meta = std::fs::symlink_metadata(path)?;
     if !meta.is_file() {
@@ -73,10 +98,10 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
 /// (a link met where none may be).
 fn named(e: io::Error, path: &Path) -> io::Error {
     if imp::is_link_error(&e) {
-        return io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{} is or passes through a symbolic link", path.display()),
-        );
+        return unfit(format!(
+            "{} is or passes through a symbolic link",
+            path.display()
+        ));
     }
     e
 }
@@ -137,10 +162,11 @@ impl Beneath {
     pub fn open(dir: &Path) -> io::Result<Beneath> {
         let meta = std::fs::symlink_metadata(dir)?;
         if !meta.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("{} is {}, not a folder", dir.display(), kind_of(&meta)),
-            ));
+            return Err(unfit(format!(
+                "{} is {}, not a folder",
+                dir.display(),
+                kind_of(&meta)
+            )));
         }
         Ok(Beneath {
             dir: imp::open_dir_nofollow(dir).map_err(|e| named(e, dir))?,
@@ -180,6 +206,19 @@ impl Beneath {
     /// the folder, and whether that was all of it.
     pub fn read_regular(&self, relative: &Path, cap: u64) -> io::Result<(Vec<u8>, bool)> {
         read_capped(self.open_regular(relative)?, cap)
+    }
+
+    /// Reads the regular file at `relative` beneath the folder whole when
+    /// it is at most `cap` bytes: `None` when it is larger, told from the
+    /// open file's size before a byte of it is read (and one that grows
+    /// meanwhile read no further than the bound).
+    pub fn read_within(&self, relative: &Path, cap: u64) -> io::Result<Option<Vec<u8>>> {
+        let file = self.open_regular(relative)?;
+        if file.metadata()?.len() > cap {
+            return Ok(None);
+        }
+        let (bytes, whole) = read_capped(file, cap)?;
+        Ok(whole.then_some(bytes))
     }
 }
 
@@ -319,10 +358,7 @@ mod imp {
             at.push(part);
             let meta = std::fs::symlink_metadata(&at)?;
             if meta.file_type().is_symlink() {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("{} is a symbolic link", at.display()),
-                ));
+                return Err(super::unfit(format!("{} is a symbolic link", at.display())));
             }
         }
         File::open(at)
@@ -369,10 +405,32 @@ mod tests {
         ] {
             let e = open_regular(&dir.join(name)).unwrap_err();
             assert!(e.to_string().contains(what), "{name}: {e}");
-            assert_eq!(e.kind(), io::ErrorKind::InvalidData, "{name}");
+            assert!(is_refused(&e), "{name}: {e}");
         }
         let e = open_regular(&dir).unwrap_err();
         assert!(e.to_string().contains("a folder"), "{e}");
+        assert!(is_refused(&e), "{e}");
+        // The system's errors are not refusals.
+        let e = open_regular(&dir.join("none")).unwrap_err();
+        assert!(!is_refused(&e), "{e}");
+        assert!(!is_refused(&io::Error::from_raw_os_error(22)));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_is_read_whole_within_its_bound_and_not_at_all_over_it() {
+        let dir = scratch("within");
+        fs::write(dir.join("file"), "abc").unwrap();
+        // 1 TiB, sparse (nothing written to disk).
+        let big = fs::File::create(dir.join("big")).unwrap();
+        big.set_len(1 << 40).unwrap();
+        let folder = Beneath::open(&dir).unwrap();
+        assert_eq!(
+            folder.read_within(Path::new("file"), 3).unwrap(),
+            Some(b"abc".to_vec())
+        );
+        assert_eq!(folder.read_within(Path::new("file"), 2).unwrap(), None);
+        assert_eq!(folder.read_within(Path::new("big"), 1 << 20).unwrap(), None);
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -18,7 +18,7 @@
 //! with a control character, at most [`MAX_ENTRIES`] of them, declaring at
 //! most [`MAX_BYTES`] in all.
 
-use std::fmt;
+use crate::shared::error::Refused;
 
 /// The most entries an archive may hold (and unpack to).
 pub const MAX_ENTRIES: usize = 1000;
@@ -90,18 +90,9 @@ pub enum EntryKind {
     Other,
 }
 
-/// Why an archive is not unpacked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refused(pub String);
-
-impl fmt::Display for Refused {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
+/// Why an archive is not unpacked: a refusal of the whole archive.
 fn refused<T>(why: impl Into<String>) -> Result<T, Refused> {
-    Err(Refused(why.into()))
+    Err(Refused::because(why))
 }
 
 /// `path` as a note shows it: control characters escaped (`\n`, `\u{1b}`)
@@ -146,7 +137,8 @@ struct EndRecord {
 /// (where `unzip` looks), ending the file exactly (its comment the rest),
 /// of one disk, not zip64, its central directory right before it.
 fn end_record(bytes: &[u8]) -> Result<EndRecord, Refused> {
-    let broken = |why: &str| Refused(format!("not a zip archive that can be read ({why})"));
+    let broken =
+        |why: &str| Refused::because(format!("not a zip archive that can be read ({why})"));
     // Its signature, within the last 22 + 65,535 bytes (a comment may follow it).
     let lowest = bytes.len().saturating_sub(22 + 65_535);
     let end = (lowest..bytes.len().saturating_sub(21))
@@ -194,7 +186,8 @@ fn end_record(bytes: &[u8]) -> Result<EndRecord, Refused> {
 /// (counted as found: at most [`MAX_ENTRIES`]), as many as the end record
 /// says.
 pub fn zip_entries(bytes: &[u8]) -> Result<Vec<Entry>, Refused> {
-    let broken = |why: &str| Refused(format!("not a zip archive that can be read ({why})"));
+    let broken =
+        |why: &str| Refused::because(format!("not a zip archive that can be read ({why})"));
     let EndRecord { start, end, count } = end_record(bytes)?;
     let mut at = start;
     let mut entries = Vec::new();
@@ -307,7 +300,7 @@ fn text(field: &[u8]) -> String {
 /// GNU tar reads the archive and that this lister does not follow (a
 /// global path or size, sparse files) refuses it.
 fn pax_records(data: &[u8], global: bool) -> Result<(Option<String>, Option<u64>), Refused> {
-    let broken = || Refused("not a tar archive that can be read (a damaged pax header)".into());
+    let broken = || Refused::because("not a tar archive that can be read (a damaged pax header)");
     let (mut path, mut size) = (None, None);
     let mut rest = data;
     while !rest.iter().all(|&b| b == 0) {
@@ -344,7 +337,7 @@ fn pax_records(data: &[u8], global: bool) -> Result<(Option<String>, Option<u64>
 /// pax paths and sizes), each header's checksum checked, up to the first
 /// block of zeros (where GNU tar stops too).
 pub fn tar_entries(bytes: &[u8]) -> Result<Vec<Entry>, Refused> {
-    let broken = || Refused("not a tar archive that can be read".into());
+    let broken = || Refused::because("not a tar archive that can be read");
     let mut entries = Vec::new();
     let mut at = 0;
     let mut long_name: Option<String> = None;
@@ -698,7 +691,7 @@ pub(crate) mod tests {
         let wide = format!("a/{}.c", "n".repeat(254));
         assert!(check(&[file(&wide)])
             .unwrap_err()
-            .0
+            .to_string()
             .starts_with("a name longer than 255 bytes (a/nnn"));
         assert_eq!(check(&[file(&format!("a/{}", "n".repeat(255)))]), Ok(()));
         assert_eq!(
@@ -845,7 +838,7 @@ pub(crate) mod tests {
         // where the end record's size puts it, not at its offset.
         let mut prepended = b"#!/bin/sh\n".to_vec();
         prepended.extend(&good);
-        let why = |bytes: &[u8]| zip_entries(bytes).unwrap_err().0;
+        let why = |bytes: &[u8]| zip_entries(bytes).unwrap_err().to_string();
         assert_eq!(
             why(&prepended),
             "not a zip archive that can be read (its central directory is not where its end record says)"

@@ -12,6 +12,7 @@
 
 use crate::intake::archive::{bad_path, shown, MAX_BYTES, MAX_ENTRIES};
 use crate::shared::digest::{fnv1a, fnv1a_more};
+use crate::shared::error::Refused;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -101,25 +102,29 @@ pub struct Survey {
 /// [`bad_path`] refuses, a folder that cannot be read). Its folders are
 /// made readable and writable by their owner (the grader removes or moves
 /// them next).
-pub fn survey(root: &Path, bound: Bound) -> Result<Survey, String> {
+pub fn survey(root: &Path, bound: Bound) -> Result<Survey, Refused> {
     use std::os::unix::fs::PermissionsExt;
     let mut found = Survey::default();
     let (mut bytes, mut entries) = (0u64, 0u64);
     let mut todo = vec![(root.to_path_buf(), String::new())];
     while let Some((dir, prefix)) = todo.pop() {
-        let cannot =
-            |e: io::Error| format!("what it unpacked cannot be read ({}: {e})", shown(&prefix));
+        let cannot = |e: io::Error| {
+            Refused::because(format!(
+                "what it unpacked cannot be read ({}: {e})",
+                shown(&prefix)
+            ))
+        };
         for entry in sorted(&dir, bound.entries.saturating_add(1)).map_err(cannot)? {
             let path = relative(&prefix, &entry);
             if let Some(why) = bad_path(&path) {
-                return Err(why);
+                return Err(Refused::because(why));
             }
             entries += 1;
             if entries > bound.entries {
-                return Err(format!(
+                return Err(Refused::because(format!(
                     "it unpacked to more than {} entries",
                     bound.entries
-                ));
+                )));
             }
             let meta = entry.metadata().map_err(cannot)?;
             if meta.is_dir() {
@@ -132,10 +137,10 @@ pub fn survey(root: &Path, bound: Bound) -> Result<Survey, String> {
             } else if meta.is_file() {
                 bytes = bytes.saturating_add(meta.len());
                 if bytes > bound.bytes {
-                    return Err(format!(
+                    return Err(Refused::because(format!(
                         "it unpacked to more than {} MiB",
                         bound.bytes >> 20
-                    ));
+                    )));
                 }
             } else {
                 let what = other_kind(meta.file_type());
@@ -265,7 +270,7 @@ fn copy_file(
     use std::os::unix::fs::PermissionsExt;
     let source = match puzzle_sandbox::files::open_regular(from) {
         Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+        Err(e) if puzzle_sandbox::files::is_refused(&e) => {
             return Ok(Err("not a regular file".into()));
         }
         Err(e) => return Ok(Err(format!("cannot be read: {e}"))),
@@ -558,11 +563,11 @@ mod tests {
         let bound = |bytes: u64, entries: u64| Bound { bytes, entries };
         assert!(survey(&dir, bound(1019, 9)).is_ok());
         assert_eq!(
-            survey(&dir, bound(1019, 8)).unwrap_err(),
+            survey(&dir, bound(1019, 8)).unwrap_err().to_string(),
             "it unpacked to more than 8 entries"
         );
         assert_eq!(
-            survey(&dir, bound(1018, 9)).unwrap_err(),
+            survey(&dir, bound(1018, 9)).unwrap_err().to_string(),
             "it unpacked to more than 0 MiB"
         );
         // A folder its owner may not enter is made one he may.
@@ -576,6 +581,7 @@ mod tests {
         fs::create_dir_all(&deep).unwrap();
         assert!(survey(&dir, UNPACKED)
             .unwrap_err()
+            .to_string()
             .starts_with("a path longer than 1024 bytes (e/e/"));
         remove_whole(&dir).unwrap();
         assert!(!dir.exists());

@@ -14,9 +14,10 @@
 //! unpacking leaves nothing: its fresh folder is removed whole, and nothing
 //! was moved.
 
-use crate::intake::archive::{self, Format, Refused, MAX_BYTES};
+use crate::intake::archive::{self, Format, MAX_BYTES};
 use crate::intake::build::{build_limits, Builder, Run};
 use crate::intake::folder::{self, UNPACKED};
+use crate::shared::error::Refused;
 use puzzle_sandbox::{files, Ending, FolderLimit, Limits};
 use std::ffi::OsString;
 use std::fs::{self, File};
@@ -73,13 +74,11 @@ impl Drop for Fresh {
 fn read_archive(path: &Path, cap: u64) -> io::Result<Result<Vec<u8>, Refused>> {
     Ok(match files::read_regular(path, cap) {
         Ok((bytes, true)) => Ok(bytes),
-        Ok((_, false)) => Err(Refused(format!(
+        Ok((_, false)) => Err(Refused::because(format!(
             "it is larger than {} MiB",
             MAX_BYTES >> 20
         ))),
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-            Err(Refused("it is not a regular file".into()))
-        }
+        Err(e) if files::is_refused(&e) => Err(Refused::because("it is not a regular file")),
         Err(e) => return Err(e),
     })
 }
@@ -88,9 +87,7 @@ fn read_archive(path: &Path, cap: u64) -> io::Result<Result<Vec<u8>, Refused>> {
 fn opened(path: &Path) -> io::Result<Result<File, Refused>> {
     Ok(match files::open_regular(path) {
         Ok(file) => Ok(file),
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-            Err(Refused("it is not a regular file".into()))
-        }
+        Err(e) if files::is_refused(&e) => Err(Refused::because("it is not a regular file")),
         Err(e) => return Err(e),
     })
 }
@@ -147,11 +144,13 @@ impl Builder<'_> {
                         .into_iter()
                         .map(|(_, named)| named)
                         .collect()),
-                    Err(e) => Err(Refused(format!("it could not be moved into place: {e}"))),
+                    Err(e) => Err(Refused::because(format!(
+                        "it could not be moved into place: {e}"
+                    ))),
                 }
             }
             Ok(Err(why)) => Err(why),
-            Err(e) => Err(Refused(format!("it could not be unpacked: {e}"))),
+            Err(e) => Err(Refused::because(format!("it could not be unpacked: {e}"))),
         })
     }
 
@@ -164,7 +163,7 @@ impl Builder<'_> {
         log: &Path,
         format: Format,
     ) -> io::Result<Result<folder::Survey, Refused>> {
-        let refused = |why: String| Ok(Err(Refused(why)));
+        let refused = |why: String| Ok(Err(Refused::because(why)));
         let over = || format!("it unpacked to more than {} MiB", MAX_BYTES >> 20);
         // The bytes listed: the archive's, or for a .tar.gz gzip's.
         let bytes = match format {
@@ -231,14 +230,14 @@ impl Builder<'_> {
             Ending::Exited(0) => {}
             // The file-size limit or the folder's: which one, the folder says.
             Ending::Signalled(25) => {
-                return refused(match folder::survey(&fresh.dir, UNPACKED) {
-                    Err(why) => why,
-                    Ok(_) => over(),
-                })
+                return match folder::survey(&fresh.dir, UNPACKED) {
+                    Err(why) => Ok(Err(why)),
+                    Ok(_) => refused(over()),
+                }
             }
             ended => return refused(self.unpack_failed(command, ended, log)?),
         }
-        Ok(folder::survey(&fresh.dir, UNPACKED).map_err(Refused))
+        Ok(folder::survey(&fresh.dir, UNPACKED))
     }
 
     /// Why an unpacking command failed, in words.

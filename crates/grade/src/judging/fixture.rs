@@ -35,6 +35,11 @@ impl Category {
         }
     }
 
+    /// The category named `name` ([`Category::name`]).
+    pub fn parse(name: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.name() == name)
+    }
+
     /// The column's name.
     pub fn name(self) -> &'static str {
         match self {

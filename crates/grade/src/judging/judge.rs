@@ -2,6 +2,7 @@
 //! how the run ended (the output cap, limits, signals) first, then the
 //! verdict, then the rejection or acceptance, then the format.
 
+use crate::judging::class::{Class, Outcome};
 use crate::judging::fixture::{Allowed, Category, Fixture};
 use crate::judging::open_choice::in_words;
 use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
@@ -12,90 +13,6 @@ use crate::shared::text::{
 };
 use puzzle_sandbox::{Ending, Limits, MemoryStop};
 use std::time::Duration;
-
-/// The classes of a report, most serious first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Class {
-    /// `solvable` for an unsolvable puzzle, or the other way round.
-    WrongVerdict,
-    /// A bad board accepted: a verdict printed.
-    MissedError,
-    /// No verdict for a good board.
-    FalseError,
-    /// 0 after an error message, or not 0 after a verdict.
-    WrongExitStatus,
-    /// The message of a rejection on stderr, nothing on stdout.
-    ErrorOnStderr,
-    /// A rejection without a word.
-    NoMessage,
-    /// Still running at the time limit.
-    Timeout,
-    /// Stopped by the memory limit.
-    MemoryLimit,
-    /// Stopped by the process limit.
-    ProcessLimit,
-    /// Died of a signal, or wrote more than the output cap.
-    Crash,
-    /// The reference does not answer as the fixture's name says.
-    NotGraded,
-    /// Not run: the submission's time budget was spent, or too many of its
-    /// runs had timed out (`--budget`, `--max-timeouts`).
-    NotRun,
-    /// The right decision, said differently from the reference.
-    Format,
-    /// A fixture the assignment leaves open, answered one of the allowed ways.
-    Open,
-}
-
-impl Class {
-    /// Every class, in a report's order.
-    pub const ALL: [Class; 14] = [
-        Class::WrongVerdict,
-        Class::MissedError,
-        Class::FalseError,
-        Class::WrongExitStatus,
-        Class::ErrorOnStderr,
-        Class::NoMessage,
-        Class::Timeout,
-        Class::MemoryLimit,
-        Class::ProcessLimit,
-        Class::Crash,
-        Class::NotGraded,
-        Class::NotRun,
-        Class::Format,
-        Class::Open,
-    ];
-
-    /// The class's name in a report.
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::WrongVerdict => "WRONG VERDICT",
-            Class::MissedError => "MISSED ERROR",
-            Class::FalseError => "FALSE ERROR",
-            Class::WrongExitStatus => "WRONG EXIT STATUS",
-            Class::ErrorOnStderr => "ERROR ON STDERR",
-            Class::NoMessage => "NO MESSAGE",
-            Class::Timeout => "TIMEOUT",
-            Class::MemoryLimit => "MEMORY LIMIT",
-            Class::ProcessLimit => "PROCESS LIMIT",
-            Class::Crash => "CRASH",
-            Class::NotGraded => "NOT GRADED",
-            Class::NotRun => "NOT RUN",
-            Class::Format => "FORMAT",
-            Class::Open => "OPEN",
-        }
-    }
-
-    /// Whether a fixture of this class fails: all but OPEN, and FORMAT only
-    /// when grading byte for byte.
-    pub fn fails(self, strict: bool) -> bool {
-        match self {
-            Class::Open => false,
-            Class::Format => strict,
-            _ => true,
-        }
-    }
-}
 
 /// What grading one fixture found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,11 +31,21 @@ impl Judgement {
         matches!(self, Judgement::Noted(class, _) if class.fails(strict))
     }
 
-    /// Its outcome in a word: `passed`, or its failing class's name.
-    pub fn outcome(&self, strict: bool) -> &'static str {
+    /// Whether it passed or failed, and of which class: passed, or its
+    /// failing class (a class that does not fail is a pass here).
+    pub fn outcome(&self, strict: bool) -> Outcome {
         match self {
-            Judgement::Noted(class, _) if class.fails(strict) => class.name(),
-            _ => "passed",
+            Judgement::Noted(class, _) if class.fails(strict) => Outcome::Noted(*class),
+            _ => Outcome::Passed,
+        }
+    }
+
+    /// Its outcome as a record keeps it: passed, or the class of its
+    /// report line, whether it fails or not.
+    pub fn recorded(&self) -> Outcome {
+        match self {
+            Judgement::Passed | Judgement::Message(_) => Outcome::Passed,
+            Judgement::Noted(class, _) => Outcome::Noted(*class),
         }
     }
 }

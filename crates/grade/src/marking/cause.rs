@@ -6,7 +6,7 @@
 //! the class page name. No cause is ever named from what
 //! failing fixtures share alone (`probing/experiment.rs`).
 
-use crate::judging::judge::Class;
+use crate::judging::class::Class;
 use crate::shared::text::{has_text, lines};
 use puzzle::input::read_puzzle;
 

@@ -15,8 +15,9 @@
 //! is handed out at once. The score counts it, so the points lost on such
 //! fixtures are given as one sum.
 
+use crate::judging::class::Class;
 use crate::judging::fixture::Fixture;
-use crate::judging::judge::{Class, Judgement};
+use crate::judging::judge::Judgement;
 use crate::marking::cause::Confirmed;
 use crate::marking::marks::{lost_in_words, points, Score, Visibility};
 use crate::shared::text::lines;

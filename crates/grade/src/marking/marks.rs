@@ -20,81 +20,19 @@
 //! time-limit = 60               # seconds
 //! ```
 
-use crate::judging::fixture::{Category, Fixture};
+use crate::judging::class::{Class, Part};
+use crate::judging::fixture::Fixture;
 use crate::judging::judge::Graded;
-use crate::judging::judge::{Class, Judgement};
-use std::fmt;
+use crate::judging::judge::Judgement;
+use crate::shared::error::Refused;
 
-/// The parts a fixture's points come in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
-    /// The verdict of a good board.
-    Verdict,
-    /// The rejection of a bad board, with a message on stdout.
-    Rejection,
-    /// The exit status.
-    ExitStatus,
-    /// The bytes of the reference.
-    Format,
-}
-
-impl Part {
-    /// Every part, in the scheme's order.
-    pub const ALL: [Part; 4] = [
-        Part::Verdict,
-        Part::Rejection,
-        Part::ExitStatus,
-        Part::Format,
-    ];
-
-    /// Its key in a scheme file.
-    pub fn key(self) -> &'static str {
-        match self {
-            Part::Verdict => "verdict",
-            Part::Rejection => "rejection",
-            Part::ExitStatus => "exit-status",
-            Part::Format => "format",
-        }
-    }
-
-    /// Whether it applies to a fixture of `category`.
-    pub fn applies_to(self, category: Category) -> bool {
-        match self {
-            Part::Verdict => category != Category::Bad,
-            Part::Rejection => category == Category::Bad,
-            Part::ExitStatus | Part::Format => true,
-        }
-    }
-
-    /// Whether a fixture judged so earns it.
-    pub fn earned(self, judgement: &Judgement) -> bool {
-        let class = match judgement {
-            Judgement::Passed | Judgement::Message(_) => return true,
-            Judgement::Noted(class, _) => *class,
-        };
-        // A run that did not end by itself, or did not run, earns nothing.
-        if matches!(
-            class,
-            Class::Timeout
-                | Class::MemoryLimit
-                | Class::ProcessLimit
-                | Class::Crash
-                | Class::NotRun
-        ) {
-            return false;
-        }
-        match self {
-            Part::Verdict => !matches!(class, Class::WrongVerdict | Class::FalseError),
-            Part::Rejection => !matches!(
-                class,
-                Class::MissedError | Class::ErrorOnStderr | Class::NoMessage
-            ),
-            Part::ExitStatus => class != Class::WrongExitStatus,
-            // NOT GRADED loses nothing: a misnamed fixture is worth nothing
-            // anyway, and one the machine's load kept from being graded
-            // keeps its points (crate::shared::machine).
-            Part::Format => matches!(class, Class::Open | Class::NotGraded),
-        }
+/// Whether a fixture judged `judgement` earns `part` of its points: a
+/// pass earns them all, a class what its row does not cost
+/// ([`Class::earns`]).
+pub fn earns(part: Part, judgement: &Judgement) -> bool {
+    match judgement {
+        Judgement::Passed | Judgement::Message(_) => true,
+        Judgement::Noted(class, _) => class.earns(part),
     }
 }
 
@@ -117,6 +55,17 @@ impl Visibility {
             Visibility::AfterDueDate => "after_due_date",
             Visibility::Hidden => "hidden",
         }
+    }
+
+    /// The visibility of the word `word` ([`Visibility::word`]).
+    pub fn parse(word: &str) -> Option<Visibility> {
+        [
+            Visibility::Visible,
+            Visibility::AfterDueDate,
+            Visibility::Hidden,
+        ]
+        .into_iter()
+        .find(|v| v.word() == word)
     }
 }
 
@@ -148,21 +97,6 @@ impl Default for Scheme {
     }
 }
 
-/// A fault in a scheme file: its line and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SchemeError {
-    /// The line (from 1).
-    pub line: usize,
-    /// What is wrong.
-    pub what: String,
-}
-
-impl fmt::Display for SchemeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.what)
-    }
-}
-
 /// Whether `text` matches `pattern` (`*` any run of bytes, `?` one byte).
 pub fn matches(pattern: &str, text: &str) -> bool {
     let (p, t) = (pattern.as_bytes(), text.as_bytes());
@@ -189,11 +123,11 @@ pub fn matches(pattern: &str, text: &str) -> bool {
 impl Scheme {
     /// Reads a scheme: `[points]` and `[fixtures PATTERN]` sections of
     /// `key = value` lines; `#` starts a comment; blank lines are skipped.
-    pub fn parse(text: &str) -> Result<Scheme, SchemeError> {
+    pub fn parse(text: &str) -> Result<Scheme, Refused> {
         let mut scheme = Scheme::default();
         let mut section: Option<Option<usize>> = None;
         for (i, raw) in text.lines().enumerate() {
-            let err = |what: String| SchemeError { line: i + 1, what };
+            let err = |why: String| Refused::new(format!("line {}", i + 1), why);
             let line = raw.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
                 continue;
@@ -225,7 +159,7 @@ impl Scheme {
                 return Err(err(format!("'{line}' is not 'key = value'")));
             };
             let (key, value) = (key.trim(), value.trim());
-            let number = || -> Result<f64, SchemeError> {
+            let number = || -> Result<f64, Refused> {
                 value
                     .parse::<f64>()
                     .ok()
@@ -255,16 +189,11 @@ impl Scheme {
                             })?);
                         }
                         "visibility" => {
-                            o.visibility = Some(match value {
-                                "visible" => Visibility::Visible,
-                                "after_due_date" => Visibility::AfterDueDate,
-                                "hidden" => Visibility::Hidden,
-                                _ => {
-                                    return Err(err(format!(
+                            o.visibility = Some(Visibility::parse(value).ok_or_else(|| {
+                                err(format!(
                                     "visibility = {value}: not visible, after_due_date or hidden"
-                                )))
-                                }
-                            })
+                                ))
+                            })?)
                         }
                         _ => {
                             return Err(err(format!(
@@ -344,7 +273,7 @@ impl Scheme {
             let (mut earned, mut worth) = (0, 0);
             for (p, part) in Part::ALL.iter().enumerate() {
                 worth += shares[i][p];
-                if part.earned(&g.judgement) {
+                if earns(*part, &g.judgement) {
                     earned += shares[i][p];
                 }
             }

@@ -2,8 +2,9 @@
 //! table, the slowest run and the last line; and its counts for a row of
 //! `grade-all`'s table.
 
+use crate::judging::class::Class;
 use crate::judging::fixture::{Category, Fixture};
-use crate::judging::judge::{Class, Graded, Judgement};
+use crate::judging::judge::{Graded, Judgement};
 use crate::marking::cause::Confirmed;
 use crate::marking::marks::{lost_in_words, points, Score};
 use std::io::{self, Write};
@@ -157,12 +158,7 @@ fn write_any_report<W: Write>(
                 cause.evidence
             )?;
         }
-        if explained < group.len()
-            && matches!(
-                class,
-                Class::WrongVerdict | Class::MissedError | Class::FalseError | Class::Crash
-            )
-        {
+        if explained < group.len() && class.has_suspects() {
             writeln!(
                 out,
                 "{:<17} {} on {}: no single cause confirmed",

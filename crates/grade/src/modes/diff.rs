@@ -15,14 +15,14 @@
 
 use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::grades::Earlier;
+use crate::shared::error::{Error, Refused};
 use std::fs;
-use std::io;
 use std::path::Path;
 
-/// The gradings in the grades folders `old` and `new` compared. An error
-/// of kind `InvalidData` is a folder that cannot be read as a grading (no
+/// The gradings in the grades folders `old` and `new` compared. A
+/// [`Refused`] error is a folder that cannot be read as a grading (no
 /// grading in it, a record refused: each named).
-pub fn diff(old: &Path, new: &Path) -> io::Result<Comparison> {
+pub fn diff(old: &Path, new: &Path) -> Result<Comparison, Error> {
     let before = read(old)?;
     let after = read(new)?;
     Ok(compare(
@@ -43,32 +43,33 @@ pub fn diff(old: &Path, new: &Path) -> io::Result<Comparison> {
 }
 
 /// The grading in `dir`, read whole, or why not.
-fn read(dir: &Path) -> io::Result<Earlier> {
-    let cannot = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
+fn read(dir: &Path) -> Result<Earlier, Error> {
     if !dir.is_dir() {
-        return Err(cannot(format!("{}: no such folder", dir.display())));
+        return Err(Refused::new(dir.display(), "no such folder").into());
     }
     let earlier = Earlier::read(dir)?;
     // Earlier::read passes over a grading.json it cannot read (a grading
     // replacing it needs none); a comparison does.
     if earlier.manifest.is_none() && fs::symlink_metadata(dir.join("grading.json")).is_ok() {
-        return Err(cannot(format!(
-            "{}/grading.json cannot be read as a grading's",
-            dir.display()
-        )));
+        let why = earlier
+            .manifest_refused
+            .as_ref()
+            .map_or(String::new(), |why| format!(": {why}"));
+        return Err(Refused::says(
+            format!("{}/grading.json", dir.display()),
+            format!("cannot be read as a grading's{why}"),
+        )
+        .into());
     }
     if !earlier.exists() {
-        return Err(cannot(format!(
-            "{}: no grading.json or summary.jsonl: not the grades folder of a grading",
-            dir.display()
-        )));
+        return Err(Refused::new(
+            dir.display(),
+            "no grading.json or summary.jsonl: not the grades folder of a grading",
+        )
+        .into());
     }
     if !earlier.refused.is_empty() {
-        return Err(cannot(format!(
-            "{}: {}",
-            dir.display(),
-            earlier.refused.join("; ")
-        )));
+        return Err(Refused::new(dir.display(), earlier.refused.to_string()).into());
     }
     Ok(earlier)
 }

@@ -20,7 +20,7 @@ use crate::publishing::grades::{
     finish_keeping, read_previous, utc_now, Earlier, GradebookAsked, GradesLock,
 };
 use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
-use std::io;
+use crate::shared::error::{Error, Refused};
 use std::path::Path;
 
 /// What writing a grading's gradebook did: what the marker should know
@@ -35,12 +35,11 @@ pub struct Written {
 }
 
 /// Writes the gradebook of the grading in `grades` as `asked` amends it.
-/// An error of kind `InvalidInput` is a command refused: no grading in
-/// the folder, a shard's, one with records that cannot be read, what is
-/// asked needing a roster the grading lacks, or no mark to take the
-/// points possible from.
-pub fn write_gradebook(grades: &Path, asked: GradebookAsked) -> io::Result<Written> {
-    let refuse = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
+/// Refused ([`Error::Refused`]): no grading in the folder, a shard's, one
+/// with records that cannot be read, what is asked needing a roster the
+/// grading lacks, or no mark to take the points possible from.
+pub fn write_gradebook(grades: &Path, asked: GradebookAsked) -> Result<Written, Error> {
+    let refuse = |why: String| Error::from(Refused::because(why));
     let shown = grades.display();
     if !grades.is_dir() {
         return Err(refuse(format!("{shown} is not a grades folder")));
@@ -58,10 +57,10 @@ pub fn write_gradebook(grades: &Path, asked: GradebookAsked) -> io::Result<Writt
             "{shown} holds shard {shard} of a grading: its students of the other shards have no mark there; merge the shards (merge --into DIR), then write the merged grading's gradebook"
         )));
     }
-    if let Some(first) = earlier.refused.first() {
+    if let Some(first) = earlier.refused.first.first() {
         return Err(refuse(format!(
             "{shown}: {} line(s) of summary.jsonl cannot be read ({first}): grade them again with grade-all --resume first",
-            earlier.refused.len()
+            earlier.refused.count
         )));
     }
     let recorded = manifest.gradebook.take();

@@ -4,8 +4,8 @@
 //! records, each submission's files copied.
 //!
 //! The shards must be of one grading: the same folder, the same options
-//! and the same fixtures, byte for byte (else the merge is refused, an
-//! error of kind `InvalidData`, and nothing is written). A submission
+//! and the same fixtures, byte for byte (else the merge is refused, a
+//! [`Refused`] error, and nothing is written). A submission
 //! graded in two shards, one that no shard graded, a shard missing or one
 //! that did not finish, a record whose numbers disagree with its fixtures
 //! or whose fixtures' worth differs from the others', a file of a shard
@@ -23,13 +23,14 @@
 
 use crate::publishing::changes::{describe, since_previous};
 use crate::publishing::grades::{
-    finish_keeping, keep_previous, utc_now, write_atomic, Earlier, GradesLock, Manifest,
-    SUBMISSION_FILES,
+    finish_keeping, keep_previous, submission_files, utc_now, write_atomic, Earlier, GradesLock,
+    Manifest,
 };
 use crate::publishing::record::Record;
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
+use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
-use puzzle_sandbox::files::Beneath;
+use puzzle_sandbox::files::{self, Beneath};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
@@ -59,16 +60,18 @@ struct ShardGrading {
     dir: PathBuf,
     manifest: Manifest,
     records: Vec<Record>,
-    /// Its records refused, each why.
+    /// Its records refused: the first few, each why, and how many more.
     refused: Vec<String>,
 }
 
 /// Merges the gradings in the folders `shards` into the folder `into`
 /// (an earlier grading there is kept as `previous/`; one of another folder
-/// only when `replace`). An error of kind `InvalidInput` is a merge
-/// refused: a folder that holds no grading, `into` one of the shards, in
-/// use by another grading, or holding the grading of another folder.
-pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> io::Result<Merged> {
+/// only when `replace`). A [`Refused`] error is a merge refused, nothing
+/// written: a folder that holds no grading, `into` one of the shards, in
+/// use by another grading, or holding the grading of another folder;
+/// shards of other gradings (another folder, other options, fixtures or
+/// gradebook).
+pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> Result<Merged, Error> {
     let _lock = GradesLock::take(into)?;
     let finished = finish_keeping(into)?;
     let gradings = read_shards(into, shards)?;
@@ -95,22 +98,19 @@ pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> io::Result<Merge
 }
 
 /// The gradings of `shards`, all of one options, none of them `into`.
-fn read_shards(into: &Path, shards: &[PathBuf]) -> io::Result<Vec<ShardGrading>> {
-    let refuse = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
+fn read_shards(into: &Path, shards: &[PathBuf]) -> Result<Vec<ShardGrading>, Error> {
     let mut gradings = Vec::new();
     for dir in shards {
         let earlier = Earlier::read(dir)?;
         let Some(manifest) = earlier.manifest else {
-            return Err(refuse(format!(
-                "{}: no grading.json: not the grades folder of a grading",
-                dir.display()
-            )));
+            return Err(Refused::new(
+                dir.display(),
+                "no grading.json: not the grades folder of a grading",
+            )
+            .into());
         };
         if same_folder(dir, into) {
-            return Err(refuse(format!(
-                "{}: --into is one of the shards",
-                into.display()
-            )));
+            return Err(Refused::new(into.display(), "--into is one of the shards").into());
         }
         gradings.push(ShardGrading {
             dir: dir.clone(),
@@ -118,13 +118,16 @@ fn read_shards(into: &Path, shards: &[PathBuf]) -> io::Result<Vec<ShardGrading>>
             records: earlier.records,
             refused: earlier
                 .refused
+                .first
                 .iter()
+                .map(|why| why.to_string())
+                .chain(earlier.refused.more())
                 .map(|why| format!("{}: {why}: left out", dir.display()))
                 .collect(),
         });
     }
     let first = &gradings[0];
-    let mismatch = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
+    let mismatch = |why: String| Error::from(Refused::because(why));
     for other in &gradings[1..] {
         let (a, b) = (first.dir.display(), other.dir.display());
         if other.manifest.folder != first.manifest.folder {
@@ -197,8 +200,8 @@ fn shard_problems(gradings: &[ShardGrading]) -> Vec<String> {
 fn gather_records<'a>(
     gradings: &'a [ShardGrading],
     problems: &mut Vec<String>,
-) -> BTreeMap<String, (Record, &'a Path)> {
-    let mut records: BTreeMap<String, (Record, &Path)> = BTreeMap::new();
+) -> BTreeMap<Name, (Record, &'a Path)> {
+    let mut records: BTreeMap<Name, (Record, &Path)> = BTreeMap::new();
     let mut worth: BTreeMap<String, f64> = BTreeMap::new();
     for g in gradings {
         problems.extend(g.refused.iter().cloned());
@@ -239,23 +242,23 @@ fn gather_records<'a>(
 /// graded, or that no shard takes, are problems.
 fn missing_submissions(
     gradings: &[ShardGrading],
-    records: &BTreeMap<String, (Record, &Path)>,
+    records: &BTreeMap<Name, (Record, &Path)>,
     problems: &mut Vec<String>,
-) -> Vec<String> {
-    let mut folder_names: Vec<String> = gradings
+) -> Vec<Name> {
+    let mut folder_names: Vec<Name> = gradings
         .iter()
         .flat_map(|g| g.manifest.folder_names.iter().cloned())
         .collect();
     folder_names.sort();
     folder_names.dedup();
-    let expected: BTreeSet<String> = gradings
+    let expected: BTreeSet<Name> = gradings
         .iter()
         .flat_map(|g| g.manifest.names_to_grade())
         .collect();
     let missing: Vec<&str> = folder_names
         .iter()
         .filter(|n| expected.contains(*n) && !records.contains_key(*n))
-        .map(|n| n.as_str())
+        .map(Name::shown)
         .collect();
     if !missing.is_empty() {
         problems.push(format!(
@@ -267,7 +270,7 @@ fn missing_submissions(
     let untaken: Vec<&str> = folder_names
         .iter()
         .filter(|n| !expected.contains(*n))
-        .map(|n| n.as_str())
+        .map(|n| n.shown())
         .collect();
     if !untaken.is_empty() {
         problems.push(format!(
@@ -287,12 +290,12 @@ fn missing_submissions(
 fn write_merged(
     into: &Path,
     gradings: &[ShardGrading],
-    folder_names: Vec<String>,
-    records: &BTreeMap<String, (Record, &Path)>,
+    folder_names: Vec<Name>,
+    records: &BTreeMap<Name, (Record, &Path)>,
     problems: &mut Vec<String>,
     replace: bool,
     merged: &mut Merged,
-) -> io::Result<()> {
+) -> Result<(), Error> {
     let folder = distinct(gradings.iter().map(|g| &g.manifest.folder));
     let earlier = Earlier::read(into)?;
     let this_folder = earlier
@@ -302,13 +305,14 @@ fn write_merged(
     let shown = into.display();
     if let Some(before) = &earlier.manifest {
         if !this_folder && !replace {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
+            return Err(Refused::says(
+                &shown,
                 format!(
-                    "{shown} holds the grading of {}, not of {folder}: merge into another folder, or --replace to replace it (it is then kept in {shown}/previous/)",
+                    "holds the grading of {}, not of {folder}: merge into another folder, or --replace to replace it (it is then kept in {shown}/previous/)",
                     before.folder
                 ),
-            ));
+            )
+            .into());
         }
     }
     let mut baseline = None;
@@ -394,17 +398,15 @@ const MAX_FILE: u64 = 64 << 20;
 fn copy_submission_files(
     from: &Path,
     to: &Path,
-    name: &str,
+    name: &Name,
     problems: &mut Vec<String>,
 ) -> io::Result<()> {
-    let stem = Name::parse(name)
-        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?
-        .stem();
+    let stem = name.stem();
     let shard = Beneath::open(&fs::canonicalize(from)?)?;
     let mut copy = |relative: &Path, target: &Path| -> io::Result<()> {
-        match shard.read_regular(relative, MAX_FILE) {
-            Ok((bytes, true)) => write_atomic(target, &bytes),
-            Ok((_, false)) => {
+        match shard.read_within(relative, MAX_FILE) {
+            Ok(Some(bytes)) => write_atomic(target, &bytes),
+            Ok(None) => {
                 problems.push(format!(
                     "{}: {} is over {} MiB: not copied",
                     from.display(),
@@ -414,14 +416,14 @@ fn copy_submission_files(
                 Ok(())
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+            Err(e) if files::is_refused(&e) => {
                 problems.push(format!("{e}: not copied"));
                 Ok(())
             }
             Err(e) => Err(e),
         }
     };
-    for suffix in SUBMISSION_FILES {
+    for suffix in submission_files() {
         let file = format!("{stem}{suffix}");
         let target = to.join(&file);
         let is_folder = fs::symlink_metadata(from.join(&file)).is_ok_and(|m| m.is_dir());

@@ -45,7 +45,7 @@ pub enum Fault {
     Huge,
     /// A tile written over with a second `b`.
     TwoBlanks,
-    /// The blank written over with a tile.
+    /// The blank written over with N*N: a board of the tiles 1 to N*N.
     NoBlank,
     /// A token that is not a number: a letter, a sign, a point, `B`...
     NonNumber,
@@ -531,8 +531,10 @@ fn break_tokens(fault: Fault, tokens: &mut Vec<Vec<u8>>, side: usize, rng: &mut 
             tokens[i] = b"b".to_vec();
         }
         Fault::NoBlank => {
-            let j = tile_at(rng);
-            tokens[blank_at] = tokens[j].clone();
+            // N*N, the next number, as the fixtures have it (a board that
+            // counts to N*N): a tile written over the blank would be a
+            // tile twice as well, which most programs reject for that.
+            tokens[blank_at] = cells.to_string().into_bytes();
         }
         Fault::Trailing | Fault::Negative => {
             let i = tile_at(rng);

@@ -23,8 +23,9 @@ use super::prober::Prober;
 use super::shrink::Case;
 use crate::engine::Settings;
 use crate::judging::budget::Budget;
+use crate::judging::class::{Class, Feature, Suspects};
 use crate::judging::fixture::{Category, Fixture};
-use crate::judging::judge::{Class, Graded, Judgement};
+use crate::judging::judge::{Graded, Judgement};
 use crate::judging::open_choice::lenient_reading;
 use crate::marking::cause::{Confirmed, Experiments, Kind as Form, Shape};
 use puzzle::board_adt::Board;
@@ -46,34 +47,22 @@ pub const WITHOUT_AT_MOST: usize = 1;
 /// on exactly those inputs gets wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Suspect {
-    /// Any bad input at all is answered (MISSED ERROR).
-    AllBad,
-    /// Any valid input at all is rejected (FALSE ERROR).
-    AllValid,
-    /// Even sides, the blanks' rows of the two boards of different parity:
-    /// the blank's row not counted.
-    RowIgnored,
-    /// Even sides, one blank in the last column: its row one too many
-    /// there (a row computed as `pos / N + 1` from a 1-based position).
-    LastColumn,
-    /// Odd sides, the blanks' rows of different parity: the blank's row
-    /// counted there too.
-    RowOnOddSide,
-    /// A goal that `1 2 ... b` cannot reach: the goal taken to be it.
-    GoalIgnored,
-    /// Boards of 2x2.
-    TwoByTwo,
-    /// Boards of an odd side (a valid one refused, or a crash).
-    OddSide,
-    /// A goal other than `1 2 ... b` (a valid one refused, or a crash).
-    OtherGoal,
-    /// 2^31 inversions or more: a 32-bit counter.
-    Overflow,
+    /// A feature of its own (`judging::class::Feature`: any bad input, an
+    /// even side whose blanks' rows differ in parity, a goal `1 2 ... b`
+    /// cannot reach, 2^31 inversions...).
+    Feature(Feature),
     /// A line over this many bytes: a fixed line buffer. Its inputs are
     /// long with tokens, as the fixtures' long lines are: boards of the
     /// smallest sides whose lines are over it, and without it boards of the
     /// largest sides whose lines, with their newline, fit in it.
     LongLine(usize),
+    /// Boards that hold this tile or larger ones: a fault of large boards
+    /// at a value programs trip on (98, the code of the letter `b`; three
+    /// digits; past a signed char; past a byte). Its inputs are boards of
+    /// the two smallest sides that hold it, and without it boards of the
+    /// two sides below, made as long by runs of spaces between tokens (so
+    /// that a line buffer is not taken for it).
+    Tiles(usize),
     /// A bad input of this fault.
     Fault(Fault),
     /// A valid input laid out with this.
@@ -127,6 +116,22 @@ const FORMS: [Form; 5] = [
 /// The line buffers looked for: the sizes programs give them.
 const LINE_BUFFERS: [usize; 8] = [128, 256, 512, 1024, 2048, 4096, 8192, 65536];
 
+/// The tiles large boards are looked at from, with what trips there.
+const TILES: [(usize, &str); 4] = [
+    (98, "the tile 98 (98 is the code of the letter b: a blank stored as 'b' among the tiles is taken for tile 98)"),
+    (100, "tiles of three digits (100 and up: read each number's digits as a whole)"),
+    (128, "tiles of 128 and up (past what a signed char holds)"),
+    (256, "tiles of 256 and up (past what a byte holds)"),
+];
+
+/// The sides of [`Suspect::Tiles`]`(tile)`'s `i`-th input with the
+/// feature (the smallest side that holds `tile`, or the next) and without
+/// it (the side below the smallest, or the one below that).
+fn tile_sides(tile: usize, i: usize) -> (usize, usize) {
+    let holds = (2..).find(|&s| s * s > tile).unwrap_or(2);
+    (holds + i % 2, (holds - 1 - i % 2).max(2))
+}
+
 /// The bytes of a line of a board of `side` written with single spaces
 /// (every board of a side has the same tokens, so the same length).
 fn line_bytes(side: usize) -> usize {
@@ -150,45 +155,26 @@ fn long_line_sides(limit: usize, i: usize) -> (usize, usize) {
 }
 
 impl Suspect {
-    /// The suspects of `class`, in the order they are tried.
+    /// The suspects of `class`, in the order they are tried: those of
+    /// each feature its row names ([`Row::suspects`](crate::judging::class::Row::suspects)).
     fn of_class(class: Class) -> Vec<Suspect> {
-        let lines = LINE_BUFFERS.map(Suspect::LongLine);
-        let faults = FAULTS.iter().map(|(f, _)| Suspect::Fault(*f));
-        let forms = FORMS.iter().map(|&f| Suspect::Form(f));
-        match class {
-            Class::WrongVerdict => [
-                Suspect::RowIgnored,
-                Suspect::LastColumn,
-                Suspect::RowOnOddSide,
-                Suspect::GoalIgnored,
-                Suspect::TwoByTwo,
-                Suspect::Overflow,
-            ]
-            .into_iter()
-            .chain(lines)
-            .chain(forms)
-            .collect(),
-            Class::MissedError => std::iter::once(Suspect::AllBad)
-                .chain(faults)
-                .chain(lines)
-                .collect(),
-            Class::FalseError => [
-                Suspect::AllValid,
-                Suspect::TwoByTwo,
-                Suspect::OddSide,
-                Suspect::OtherGoal,
-            ]
-            .into_iter()
-            .chain(forms)
-            .chain(lines)
-            .collect(),
-            Class::Crash => [Suspect::TwoByTwo, Suspect::OddSide, Suspect::OtherGoal]
-                .into_iter()
-                .chain(faults)
-                .chain(lines)
-                .chain(forms)
-                .collect(),
-            _ => Vec::new(),
+        class
+            .row()
+            .suspects
+            .iter()
+            .flat_map(|&feature| Suspect::of_feature(feature))
+            .collect()
+    }
+
+    /// The suspects of `suspects`: a feature, or one a line buffer, a kind
+    /// of bad input, a layout.
+    fn of_feature(suspects: Suspects) -> Vec<Suspect> {
+        match suspects {
+            Suspects::Feature(feature) => vec![Suspect::Feature(feature)],
+            Suspects::LongLines => LINE_BUFFERS.map(Suspect::LongLine).to_vec(),
+            Suspects::Tiles => TILES.map(|(t, _)| Suspect::Tiles(t)).to_vec(),
+            Suspects::BadInputs => FAULTS.iter().map(|(f, _)| Suspect::Fault(*f)).collect(),
+            Suspects::Layouts => FORMS.iter().map(|&f| Suspect::Form(f)).collect(),
         }
     }
 
@@ -197,13 +183,16 @@ impl Suspect {
         let puzzle = read_puzzle(bytes);
         let shape = Shape::of(bytes);
         match self {
-            Suspect::AllBad => puzzle.is_err(),
-            Suspect::AllValid => puzzle.is_ok(),
+            Suspect::Feature(Feature::AllBad) => puzzle.is_err(),
+            Suspect::Feature(Feature::AllValid) => puzzle.is_ok(),
             Suspect::Fault(fault) => puzzle.is_err() && faults_in(bytes).contains(&fault),
             Suspect::LongLine(limit) => shape.longest_line > limit,
-            Suspect::TwoByTwo => shape.side == Some(2),
-            Suspect::OddSide => puzzle.is_ok() && shape.side.is_some_and(|n| n % 2 == 1),
-            Suspect::OtherGoal => puzzle.is_ok_and(|p| {
+            Suspect::Tiles(tile) => puzzle.is_ok() && shape.side.is_some_and(|n| n * n > tile),
+            Suspect::Feature(Feature::TwoByTwo) => shape.side == Some(2),
+            Suspect::Feature(Feature::OddSide) => {
+                puzzle.is_ok() && shape.side.is_some_and(|n| n % 2 == 1)
+            }
+            Suspect::Feature(Feature::OtherGoal) => puzzle.is_ok_and(|p| {
                 let side = p.goal().side();
                 p.goal().cells() != standard_cells(side).as_slice()
             }),
@@ -215,14 +204,14 @@ impl Suspect {
                 let rows_differ = (s / side) % 2 != (g / side) % 2;
                 let last = |at: usize| at % side == side - 1;
                 match self {
-                    Suspect::RowIgnored => side % 2 == 0 && rows_differ,
-                    Suspect::LastColumn => side % 2 == 0 && last(s) != last(g),
-                    Suspect::RowOnOddSide => side % 2 == 1 && rows_differ,
-                    Suspect::GoalIgnored => {
+                    Suspect::Feature(Feature::RowIgnored) => side % 2 == 0 && rows_differ,
+                    Suspect::Feature(Feature::LastColumn) => side % 2 == 0 && last(s) != last(g),
+                    Suspect::Feature(Feature::RowOnOddSide) => side % 2 == 1 && rows_differ,
+                    Suspect::Feature(Feature::GoalIgnored) => {
                         let standard = Board::from_cells(standard_cells(side)).expect("valid");
                         !p.goal().can_reach(&standard)
                     }
-                    Suspect::Overflow => {
+                    Suspect::Feature(Feature::Overflow) => {
                         let disorder = |b: &Board| puzzle::board_adt::Disorder::of(b, 0).tile_sum();
                         disorder(p.start()).max(disorder(p.goal())) >= 1 << 31
                     }
@@ -239,7 +228,7 @@ impl Suspect {
             // Boards past 2^31 inversions have 66,000 tiles or more: one
             // each way (a program that counts pair by pair takes as long
             // on each as on the fixture that failed).
-            Suspect::Overflow => (1, 1, 0),
+            Suspect::Feature(Feature::Overflow) => (1, 1, 0),
             _ => (TRIALS, WITH_AT_LEAST, WITHOUT_AT_MOST),
         }
     }
@@ -264,7 +253,7 @@ impl Suspect {
         };
         let plain = Layout::PLAIN;
         match self {
-            Suspect::AllBad => {
+            Suspect::Feature(Feature::AllBad) => {
                 let kind = if with {
                     Kind::Bad {
                         fault: FAULTS[i % FAULTS.len()].0,
@@ -276,7 +265,7 @@ impl Suspect {
                 };
                 recipe(kind, 3 + i % 3, plain)
             }
-            Suspect::AllValid => {
+            Suspect::Feature(Feature::AllValid) => {
                 // Of every side from 2 to 6, either goal, either verdict;
                 // without: bad inputs, which no FALSE ERROR can be.
                 let kind = if with {
@@ -316,8 +305,10 @@ impl Suspect {
                     plain,
                 )
             }
-            Suspect::TwoByTwo => recipe(valid, if with { 2 } else { 3 + i % 2 }, plain),
-            Suspect::OddSide => {
+            Suspect::Feature(Feature::TwoByTwo) => {
+                recipe(valid, if with { 2 } else { 3 + i % 2 }, plain)
+            }
+            Suspect::Feature(Feature::OddSide) => {
                 let side = if with {
                     3 + 2 * (i % 3)
                 } else {
@@ -325,7 +316,7 @@ impl Suspect {
                 };
                 recipe(valid, side, plain)
             }
-            Suspect::OtherGoal => {
+            Suspect::Feature(Feature::OtherGoal) => {
                 let goal = if with { Goal::Random } else { Goal::Standard };
                 let kind = Kind::Valid {
                     solvable,
@@ -377,7 +368,26 @@ impl Suspect {
                 let (over, under) = long_line_sides(limit, i);
                 recipe(valid, if with { over } else { under }, plain)
             }
-            Suspect::Overflow => {
+            Suspect::Tiles(tile) => {
+                let (holds, below) = tile_sides(tile, i);
+                if with {
+                    return recipe(valid, holds, plain);
+                }
+                let mut case = Case::new(Recipe {
+                    kind: valid,
+                    side: below,
+                    seed: mix(seed ^ i as u64),
+                    layout: plain,
+                });
+                let spaces = spaces_past(line_bytes(holds), below);
+                for line in case.doc.lines.iter_mut() {
+                    for sep in line.seps.iter_mut() {
+                        *sep = vec![b' '; spaces];
+                    }
+                }
+                case.bytes()
+            }
+            Suspect::Feature(Feature::Overflow) => {
                 // As the fixtures that catch it: a start of an odd count
                 // past 2^31 (its tiles in descending order, which an even
                 // side gives an odd count), a goal of one inversion (1 and
@@ -393,20 +403,25 @@ impl Suspect {
                 goal.swap(0, 1);
                 puzzle_bytes(&start, &goal)
             }
-            Suspect::RowIgnored
-            | Suspect::LastColumn
-            | Suspect::RowOnOddSide
-            | Suspect::GoalIgnored => self.board_input(i, with, solvable, &mut rng),
+            Suspect::Feature(Feature::RowIgnored)
+            | Suspect::Feature(Feature::LastColumn)
+            | Suspect::Feature(Feature::RowOnOddSide)
+            | Suspect::Feature(Feature::GoalIgnored) => {
+                self.board_input(i, with, solvable, &mut rng)
+            }
         }
     }
 
     /// A valid puzzle for the suspects of the blank's place and the goal:
     /// each group alike but for the feature, and free of the others' (the
-    /// goal reachable from `1 2 ... b` but for [`Suspect::GoalIgnored`]'s
+    /// goal reachable from `1 2 ... b` but for [`Suspect::Feature(Feature::GoalIgnored)`]'s
     /// inputs with it; no blank in the last column but for
-    /// [`Suspect::LastColumn`]'s).
+    /// [`Suspect::Feature(Feature::LastColumn)`]'s).
     fn board_input(self, i: usize, with: bool, solvable: bool, rng: &mut SplitMix64) -> Vec<u8> {
-        let odd = matches!(self, Suspect::RowOnOddSide | Suspect::GoalIgnored);
+        let odd = matches!(
+            self,
+            Suspect::Feature(Feature::RowOnOddSide) | Suspect::Feature(Feature::GoalIgnored)
+        );
         let side = if odd {
             3 + 2 * (i % 2)
         } else {
@@ -425,14 +440,14 @@ impl Suspect {
         };
         let start_row = rng.index(side);
         let differ = match self {
-            Suspect::RowIgnored | Suspect::RowOnOddSide => with,
+            Suspect::Feature(Feature::RowIgnored) | Suspect::Feature(Feature::RowOnOddSide) => with,
             _ => false,
         };
         let goal_row = row(rng, (start_row + usize::from(differ)) % 2);
-        let start_last = self == Suspect::LastColumn && with;
+        let start_last = self == Suspect::Feature(Feature::LastColumn) && with;
         let start_blank = start_row * side + column(rng, start_last);
         let goal_blank = goal_row * side + column(rng, false);
-        let goal = if self == Suspect::GoalIgnored && with {
+        let goal = if self == Suspect::Feature(Feature::GoalIgnored) && with {
             other_class_goal(side, goal_blank, rng)
         } else {
             reachable_goal(side, goal_blank)
@@ -444,17 +459,21 @@ impl Suspect {
     /// What a program that fails so gets wrong, for the student.
     fn words(self, class: Class) -> String {
         let feature = match self {
-            Suspect::AllBad => return "no bad input is rejected: every input is given a verdict".into(),
-            Suspect::AllValid => return "no valid input is accepted: every one is rejected, whatever its side and goal".into(),
-            Suspect::RowIgnored => return "on boards of an even side the blank's row is not counted (the tutorial's rule: there the disorder plus the blank's row decides, for both boards)".into(),
-            Suspect::LastColumn => return "on boards of an even side the blank's row is one too many when the blank is in the last column: a row computed from a 1-based position (pos / N + 1) is wrong there".into(),
-            Suspect::RowOnOddSide => return "the blank's row is counted on boards of an odd side too, where the disorder alone decides".into(),
-            Suspect::GoalIgnored => return "the goal is taken to be 1 2 ... b: a goal that it cannot reach gets the wrong verdict (compare the two boards' parities)".into(),
-            Suspect::Overflow => return "boards of 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit type, or keep only the parity)".into(),
+            Suspect::Feature(Feature::AllBad) => return "no bad input is rejected: every input is given a verdict".into(),
+            Suspect::Feature(Feature::AllValid) => return "no valid input is accepted: every one is rejected, whatever its side and goal".into(),
+            Suspect::Feature(Feature::RowIgnored) => return "on boards of an even side the blank's row is not counted (the tutorial's rule: there the disorder plus the blank's row decides, for both boards)".into(),
+            Suspect::Feature(Feature::LastColumn) => return "on boards of an even side the blank's row is one too many when the blank is in the last column: a row computed from a 1-based position (pos / N + 1) is wrong there".into(),
+            Suspect::Feature(Feature::RowOnOddSide) => return "the blank's row is counted on boards of an odd side too, where the disorder alone decides".into(),
+            Suspect::Feature(Feature::GoalIgnored) => return "the goal is taken to be 1 2 ... b: a goal that it cannot reach gets the wrong verdict (compare the two boards' parities)".into(),
+            Suspect::Feature(Feature::Overflow) => return "boards of 2^31 inversions or more: a 32-bit counter overflows there (count in a 64-bit type, or keep only the parity)".into(),
             Suspect::LongLine(limit) => format!("lines over {} bytes (a fixed-size line buffer of about that size cuts them, as fgets(line, {limit}, stdin) does: read token by token, or grow the buffer)", crate::marking::cause::group_digits(limit)),
-            Suspect::TwoByTwo => "2x2 boards, the smallest the assignment allows (N starts at 2)".into(),
-            Suspect::OddSide => "a board of an odd side (3x3, 5x5, 7x7)".into(),
-            Suspect::OtherGoal => "a goal other than 1 2 ... b (the goal may be any arrangement)".into(),
+            Suspect::Tiles(tile) => TILES
+                .iter()
+                .find(|(t, _)| *t == tile)
+                .map_or_else(|| format!("tiles of {tile} and up"), |(_, w)| (*w).to_string()),
+            Suspect::Feature(Feature::TwoByTwo) => "2x2 boards, the smallest the assignment allows (N starts at 2)".into(),
+            Suspect::Feature(Feature::OddSide) => "a board of an odd side (3x3, 5x5, 7x7)".into(),
+            Suspect::Feature(Feature::OtherGoal) => "a goal other than 1 2 ... b (the goal may be any arrangement)".into(),
             Suspect::Fault(fault) => fault_words(fault).into(),
             Suspect::Form(form) => form_words(form).into(),
         };
@@ -480,36 +499,54 @@ impl Suspect {
             };
             return (boards(|s| s.0), boards(|s| s.1));
         }
+        if let Suspect::Tiles(tile) = self {
+            let [(a, c), (b, d)] = [0, 1].map(|i| tile_sides(tile, i));
+            let spaces = [0, 1].map(|i| {
+                let (holds, below) = tile_sides(tile, i);
+                spaces_past(line_bytes(holds), below)
+            });
+            let runs = if spaces[0] == spaces[1] {
+                format!("{}", spaces[0])
+            } else {
+                format!("{} and {}", spaces[0], spaces[1])
+            };
+            return (
+                format!("boards of {a}x{a} and {b}x{b}"),
+                format!("boards of {c}x{c} and {d}x{d} made as long by runs of {runs} spaces between tokens"),
+            );
+        }
         let (with, without) = match self {
-            Suspect::AllBad => ("bad inputs of every kind", "valid inputs"),
-            Suspect::AllValid => (
+            Suspect::Feature(Feature::AllBad) => ("bad inputs of every kind", "valid inputs"),
+            Suspect::Feature(Feature::AllValid) => (
                 "valid inputs of every side from 2x2 to 6x6, either goal",
                 "bad inputs",
             ),
-            Suspect::RowIgnored => (
+            Suspect::Feature(Feature::RowIgnored) => (
                 "even boards whose blanks' rows differ in parity",
                 "even boards whose blanks' rows have the same parity",
             ),
-            Suspect::LastColumn => (
+            Suspect::Feature(Feature::LastColumn) => (
                 "even boards with one blank in the last column",
                 "even boards with the blanks in other columns",
             ),
-            Suspect::RowOnOddSide => (
+            Suspect::Feature(Feature::RowOnOddSide) => (
                 "odd boards whose blanks' rows differ in parity",
                 "odd boards whose blanks' rows have the same parity",
             ),
-            Suspect::GoalIgnored => (
+            Suspect::Feature(Feature::GoalIgnored) => (
                 "goals that 1 2 ... b cannot reach",
                 "goals that it can reach",
             ),
-            Suspect::TwoByTwo => ("2x2 boards", "3x3 and 4x4 boards"),
-            Suspect::OddSide => ("boards of 3x3, 5x5 and 7x7", "boards of 4x4 and 6x6"),
-            Suspect::OtherGoal => ("random goals", "the goal 1 2 ... b"),
-            Suspect::Overflow => (
+            Suspect::Feature(Feature::TwoByTwo) => ("2x2 boards", "3x3 and 4x4 boards"),
+            Suspect::Feature(Feature::OddSide) => {
+                ("boards of 3x3, 5x5 and 7x7", "boards of 4x4 and 6x6")
+            }
+            Suspect::Feature(Feature::OtherGoal) => ("random goals", "the goal 1 2 ... b"),
+            Suspect::Feature(Feature::Overflow) => (
                 "reversed boards past 2^31 inversions",
                 "reversed boards just below 2^31",
             ),
-            Suspect::LongLine(_) => unreachable!("answered above"),
+            Suspect::LongLine(_) | Suspect::Tiles(_) => unreachable!("answered above"),
             Suspect::Fault(_) => ("that fault", "the same boards bad in an ordinary way"),
             Suspect::Form(Form::LeadingBlanks) => (
                 "spaces at the start of both lines",
@@ -1045,7 +1082,7 @@ mod tests {
         suspects.dedup();
         for suspect in suspects {
             let (trials, _, _) = suspect.trials();
-            if suspect == Suspect::Overflow {
+            if suspect == Suspect::Feature(Feature::Overflow) {
                 // Large boards: one of each way is enough here.
                 assert!(suspect.explains(&suspect.input(0, true, 7, Fault::Duplicate)));
                 assert!(!suspect.explains(&suspect.input(0, false, 7, Fault::Duplicate)));
@@ -1078,10 +1115,10 @@ mod tests {
         // Each one's inputs, with and without, are free of the other
         // features (so that one fault does not confirm another's cause).
         let board = [
-            Suspect::RowIgnored,
-            Suspect::LastColumn,
-            Suspect::RowOnOddSide,
-            Suspect::GoalIgnored,
+            Suspect::Feature(Feature::RowIgnored),
+            Suspect::Feature(Feature::LastColumn),
+            Suspect::Feature(Feature::RowOnOddSide),
+            Suspect::Feature(Feature::GoalIgnored),
         ];
         for suspect in board {
             for other in board.iter().filter(|&&o| o != suspect) {

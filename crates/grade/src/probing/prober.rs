@@ -8,8 +8,9 @@
 
 use crate::engine::Settings;
 use crate::judging::budget::Budget;
+use crate::judging::class::Class;
 use crate::judging::fixture::{prepare, Allowed, Fixture};
-use crate::judging::judge::{judge, Class, Judgement, Ran};
+use crate::judging::judge::{judge, Judgement, Ran};
 use crate::shared::machine;
 use puzzle::input::read_puzzle;
 use puzzle_sandbox::{Ending, Job, Runner, Workdir};

@@ -21,12 +21,15 @@
 //! grading of an older version), and then the reason is unknown, and why.
 //! The digests are in the inputs that differ, once a comparison.
 
+use crate::judging::class::{Class, Outcome};
 use crate::marking::marks::points;
 #[cfg(test)]
 use crate::publishing::grades::Terms;
 use crate::publishing::grades::{fixtures_differ, Earlier, Manifest};
+use crate::publishing::options::{Options, Setting};
 use crate::publishing::record::{FixtureLine, Record};
 use crate::shared::machine;
+use crate::shared::name::Name;
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
 use std::path::Path;
@@ -115,9 +118,9 @@ pub struct FixtureChange {
     /// The fixture as reports show it.
     pub fixture: String,
     /// Its outcome in the old grading.
-    pub old: Option<String>,
+    pub old: Option<Outcome>,
     /// Its outcome in the new.
-    pub new: Option<String>,
+    pub new: Option<Outcome>,
     /// What of the inputs that decide this fixture changed, each in words
     /// (`its bytes changed`, `its time limit 1 s → 5 s`, `--strict → no
     /// --strict`); empty when nothing did, or when a change of the whole
@@ -127,7 +130,7 @@ pub struct FixtureChange {
 
 impl fmt::Display for FixtureChange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let shown = |o: &Option<String>| o.clone().unwrap_or_else(|| "(no such fixture)".into());
+        let shown = |o: &Option<Outcome>| o.map_or("(no such fixture)", Outcome::name);
         if self.old == self.new {
             write!(f, "{}: {}", self.fixture, shown(&self.new))?;
         } else {
@@ -171,7 +174,7 @@ pub enum Reason {
     Scheme(String),
     /// Options that decide the outcome of a fixture that changed for it
     /// (or its build), each `old → new`.
-    Options(Vec<String>),
+    Options(Vec<OptionChange>),
     /// The sandbox changed (old → new).
     Sandbox(String),
     /// The machine's: fixtures whose change its load or speed made (a run
@@ -204,7 +207,7 @@ impl fmt::Display for Reason {
                 write!(f, "the fixtures' worth changed ({})", which.join(", "))
             }
             Reason::Scheme(how) => write!(f, "the scheme changed ({how})"),
-            Reason::Options(which) => write!(f, "the options changed ({})", which.join(", ")),
+            Reason::Options(which) => write!(f, "the options changed ({})", joined(which)),
             Reason::Sandbox(how) => write!(f, "the sandbox changed ({how})"),
             Reason::Machine(which) => write!(
                 f,
@@ -223,8 +226,8 @@ impl fmt::Display for Reason {
 /// A submission whose marks, or whose outcome on a fixture, changed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Change {
-    /// Its name, shown.
-    pub name: String,
+    /// Its name.
+    pub name: Name,
     /// Its mark in the old grading.
     pub old: Mark,
     /// Its mark in the new.
@@ -258,7 +261,7 @@ pub struct Inputs {
     /// The folders graded, when they differ (`old → new`).
     pub folder: Option<String>,
     /// The options that decide marks, but the scheme, each `old → new`.
-    pub options: Vec<String>,
+    pub options: Vec<OptionChange>,
     /// The scheme, `old → new`.
     pub scheme: Option<String>,
     /// Fixtures changed: each by name, and how (in words).
@@ -289,120 +292,123 @@ pub struct Comparison {
     pub changes: Vec<Change>,
 }
 
-/// The options a grading records (`--strict --timeout 5 ... fixtures x`)
-/// one by one: each starts at a word that starts with `--`, or at
-/// `fixtures` (a fixture folder).
-pub fn option_items(options: &str) -> Vec<String> {
-    let mut items: Vec<String> = Vec::new();
-    for word in options.split(' ').filter(|w| !w.is_empty()) {
-        match items.last_mut() {
-            Some(item) if !word.starts_with("--") && word != "fixtures" => {
-                item.push(' ');
-                item.push_str(word);
+/// An option that differs between two gradings: its name, and what each
+/// gave of it (none: not given): `--timeout 1 → --timeout 5`, `no
+/// --strict → --strict`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionChange {
+    /// The option's name (`--timeout`, `fixtures`).
+    pub key: &'static str,
+    /// What the old grading gave of it.
+    pub old: Vec<Setting>,
+    /// What the new one gave.
+    pub new: Vec<Setting>,
+}
+
+impl fmt::Display for OptionChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = |settings: &[Setting]| {
+            if settings.is_empty() {
+                format!("no {}", self.key)
+            } else {
+                let words: Vec<String> = settings.iter().map(Setting::to_string).collect();
+                words.join(" ")
             }
-            _ => items.push(word.to_string()),
-        }
+        };
+        write!(f, "{} → {}", side(&self.old), side(&self.new))
     }
+}
+
+/// `items` in words, `, ` between them.
+fn joined(items: &[impl fmt::Display]) -> String {
     items
-}
-
-/// An option's name: its first word.
-fn key(item: &str) -> &str {
-    item.split(' ').next().unwrap_or(item)
-}
-
-/// The scheme as an option records it, by its digest only (`--scheme
-/// FILE (fnv1a X)`: the same text under another name is the same scheme).
-fn scheme_digest(item: &str) -> &str {
-    item.rsplit_once("(fnv1a ").map_or(item, |(_, d)| d)
+        .iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The options that differ (`--format`, which decides no mark, and the
-/// scheme aside) and the scheme when it differs, each `old → new`.
-fn options_differ(old: &str, new: &str) -> (Vec<String>, Option<String>) {
-    let (old, new) = (option_items(old), option_items(new));
-    let scheme = |items: &[String]| items.iter().find(|i| key(i) == "--scheme").cloned();
-    let (a, b) = (scheme(&old), scheme(&new));
-    let scheme = match (&a, &b) {
-        (Some(a), Some(b)) if scheme_digest(a) == scheme_digest(b) => None,
-        (None, None) => None,
-        _ => Some(format!(
-            "{} → {}",
-            a.as_deref().unwrap_or("the default"),
-            b.as_deref().unwrap_or("the default")
-        )),
-    };
-    let kept = |items: &[String]| -> Vec<String> {
-        items
+/// scheme aside) and the scheme when it differs (by its digest: the same
+/// text under another name is the same scheme), `old → new`.
+fn options_differ(old: &Options, new: &Options) -> (Vec<OptionChange>, Option<String>) {
+    let scheme = |o: &Options| {
+        o.settings()
             .iter()
-            .filter(|i| !matches!(key(i), "--scheme" | "--format"))
+            .find(|s| matches!(s, Setting::Scheme { .. }))
+            .cloned()
+    };
+    let digest = |s: &Setting| match s {
+        Setting::Scheme { digest, .. } => Some(*digest),
+        _ => None,
+    };
+    let (a, b) = (scheme(old), scheme(new));
+    let scheme = match (&a, &b) {
+        (Some(a), Some(b)) if digest(a) == digest(b) => None,
+        (None, None) => None,
+        _ => {
+            let shown =
+                |s: &Option<Setting>| s.as_ref().map_or("the default".into(), |s| s.to_string());
+            Some(format!("{} → {}", shown(&a), shown(&b)))
+        }
+    };
+    let kept = |o: &Options| -> Vec<Setting> {
+        o.settings()
+            .iter()
+            .filter(|s| !matches!(s, Setting::Scheme { .. } | Setting::Formats(_)))
             .cloned()
             .collect()
     };
-    let (old, new) = (kept(&old), kept(&new));
-    let gone: Vec<&String> = old.iter().filter(|i| !new.contains(i)).collect();
-    let came: Vec<&String> = new.iter().filter(|i| !old.contains(i)).collect();
-    let mut differ = Vec::new();
-    let keys: Vec<&str> = gone.iter().chain(&came).map(|i| key(i)).collect();
-    let mut seen = BTreeSet::new();
-    for k in keys {
-        if !seen.insert(k) {
+    let (old, new) = (kept(old), kept(new));
+    let gone: Vec<&Setting> = old.iter().filter(|s| !new.contains(s)).collect();
+    let came: Vec<&Setting> = new.iter().filter(|s| !old.contains(s)).collect();
+    let mut differ: Vec<OptionChange> = Vec::new();
+    for setting in gone.iter().chain(&came) {
+        let key = setting.key();
+        if differ.iter().any(|c| c.key == key) {
             continue;
         }
-        let before: Vec<&str> = gone
-            .iter()
-            .filter(|i| key(i) == k)
-            .map(|i| i.as_str())
-            .collect();
-        let after: Vec<&str> = came
-            .iter()
-            .filter(|i| key(i) == k)
-            .map(|i| i.as_str())
-            .collect();
-        let side = |items: &[&str]| {
-            if items.is_empty() {
-                format!("no {k}")
-            } else {
-                items.join(" ")
-            }
+        let of = |side: &[&Setting]| -> Vec<Setting> {
+            side.iter()
+                .filter(|s| s.key() == key)
+                .map(|s| (*s).clone())
+                .collect()
         };
-        differ.push(format!("{} → {}", side(&before), side(&after)));
+        differ.push(OptionChange {
+            key,
+            old: of(&gone),
+            new: of(&came),
+        });
     }
     (differ, scheme)
 }
 
-/// The option an option change `old → new` is of (`--strict → no
-/// --strict`, `no --timeout → --timeout 5`): its name.
-fn changed_key(change: &str) -> &str {
-    let (old, new) = change.split_once(" → ").unwrap_or((change, change));
-    if old.starts_with("no ") {
-        key(new)
-    } else {
-        key(old)
-    }
-}
-
 /// Whether a change of the option `key` can decide the outcome of a
-/// fixture that went from the class `old` to `new` (names as records
-/// give them, `passed`; none where a grading has no line): the limits
+/// fixture that went from `old` to `new` (none where a grading has no
+/// line): the limits
 /// decide the runs they stop, `--strict` what counts as a format
 /// difference or a wrong exit status, `--read-only` and `--repeat` any
 /// outcome; the build's, the fuzzer's and the folders' options none (a
 /// fixture in one grading only is its own reason).
-fn option_decides(key: &str, old: Option<&str>, new: Option<&str>) -> bool {
-    let either = |classes: &[&str]| {
+fn option_decides(key: &str, old: Option<Outcome>, new: Option<Outcome>) -> bool {
+    let either = |classes: &[Class]| {
         [old, new]
             .into_iter()
             .flatten()
-            .any(|c| classes.contains(&c))
+            .any(|o| o.class().is_some_and(|c| classes.contains(&c)))
     };
     match key {
-        "--strict" => either(&["FORMAT", "OPEN", "WRONG EXIT STATUS"]),
-        "--timeout" => either(&["TIMEOUT", "NOT RUN"]),
-        "--memory" => either(&["MEMORY LIMIT", "CRASH"]),
-        "--processes" => either(&["PROCESS LIMIT", "CRASH"]),
-        "--budget" | "--max-timeouts" => either(&["NOT RUN", "TIMEOUT"]),
-        "--confirm" => either(&["TIMEOUT", "MEMORY LIMIT", "PROCESS LIMIT", "CRASH"]),
+        "--strict" => either(&[Class::Format, Class::Open, Class::WrongExitStatus]),
+        "--timeout" => either(&[Class::Timeout, Class::NotRun]),
+        "--memory" => either(&[Class::MemoryLimit, Class::Crash]),
+        "--processes" => either(&[Class::ProcessLimit, Class::Crash]),
+        "--budget" | "--max-timeouts" => either(&[Class::NotRun, Class::Timeout]),
+        "--confirm" => either(&[
+            Class::Timeout,
+            Class::MemoryLimit,
+            Class::ProcessLimit,
+            Class::Crash,
+        ]),
         "--read-only" | "--repeat" => true,
         _ => false,
     }
@@ -471,10 +477,10 @@ fn inputs(old: Option<&Manifest>, new: Option<&Manifest>) -> Inputs {
 
 /// Whether `grading` set out to grade `name` and has not yet: it is
 /// incomplete (stopped, or being written), so no record is no change.
-fn not_yet(grading: Grading, name: &str) -> bool {
+fn not_yet(grading: Grading, name: &Name) -> bool {
     grading
         .manifest
-        .is_some_and(|m| !m.complete && m.names_to_grade().iter().any(|n| n == name))
+        .is_some_and(|m| !m.complete && m.names_to_grade().contains(name))
 }
 
 /// The fixtures whose outcome or worth changed for a submission (both
@@ -484,8 +490,8 @@ fn outcomes(old: &[FixtureLine], new: &[FixtureLine]) -> Vec<(FixtureChange, Opt
     let change =
         |fixture: &str, old: Option<&FixtureLine>, new: Option<&FixtureLine>| FixtureChange {
             fixture: fixture.to_string(),
-            old: old.map(|l| l.class.clone()),
-            new: new.map(|l| l.class.clone()),
+            old: old.map(|l| l.class),
+            new: new.map(|l| l.class),
             why: Vec::new(),
         };
     for line in new {
@@ -511,11 +517,16 @@ fn outcomes(old: &[FixtureLine], new: &[FixtureLine]) -> Vec<(FixtureChange, Opt
 /// the time limit in one grading and the memory limit in the other; or one
 /// the machine's load left NOT GRADED in either.
 fn machines_change(old: &FixtureLine, new: &FixtureLine) -> bool {
-    let limits = ["TIMEOUT", "MEMORY LIMIT"];
-    let race = limits.contains(&old.class.as_str())
-        && limits.contains(&new.class.as_str())
+    let limits = [
+        Outcome::Noted(Class::Timeout),
+        Outcome::Noted(Class::MemoryLimit),
+    ];
+    let race = limits.contains(&old.class)
+        && limits.contains(&new.class)
         && (old.detail.contains(machine::AT_BOTH) || new.detail.contains(machine::AT_BOTH));
-    let left = |l: &FixtureLine| l.class == "NOT GRADED" && l.detail.starts_with(machine::MACHINES);
+    let left = |l: &FixtureLine| {
+        l.class == Outcome::Noted(Class::NotGraded) && l.detail.starts_with(machine::MACHINES)
+    };
     race || left(old) || left(new)
 }
 
@@ -563,11 +574,13 @@ fn reasons(
         |lines: &[FixtureLine], name: &str| lines.iter().find(|l| l.fixture == name).cloned();
     for (fixture, worth_of) in changed.iter_mut() {
         let name = fixture.fixture.clone();
-        let (was, now) = (fixture.old.as_deref(), fixture.new.as_deref());
-        let timed = [was, now]
-            .into_iter()
-            .flatten()
-            .any(|c| matches!(c, "TIMEOUT" | "NOT RUN"));
+        let (was, now) = (fixture.old, fixture.new);
+        let timed = [was, now].into_iter().flatten().any(|o| {
+            matches!(
+                o,
+                Outcome::Noted(Class::Timeout) | Outcome::Noted(Class::NotRun)
+            )
+        });
         let mut why = Vec::new();
         if let Some((_, how)) = inputs.fixtures.iter().find(|(n, _)| *n == name) {
             why.push(if how.starts_with("only in") {
@@ -599,13 +612,13 @@ fn reasons(
             worth.push(format!("{name}: {} → {}", points(a), points(b)));
         }
         for change in &inputs.options {
-            let key = changed_key(change);
+            let key = change.key;
             // Each fixture's time limit is told by its terms when recorded.
             if key == "--timeout" && !inputs.terms_unrecorded {
                 continue;
             }
             if option_decides(key, was, now) {
-                why.push(change.clone());
+                why.push(change.to_string());
                 if !options.contains(change) {
                     options.push(change.clone());
                 }
@@ -632,7 +645,7 @@ fn reasons(
     // A build that failed in one grading: what decides the build.
     if old.row.marks.is_some() != new.row.marks.is_some() {
         for change in &inputs.options {
-            if changed_key(change) == "--build-timeout" && !options.contains(change) {
+            if change.key == "--build-timeout" && !options.contains(change) {
                 options.push(change.clone());
             }
         }
@@ -733,16 +746,16 @@ pub fn since_previous(
 /// `old` is the old grading in words.
 pub fn compare(old_words: String, old: Grading, new: Grading) -> Comparison {
     let inputs = inputs(old.manifest, new.manifest);
-    let names: BTreeSet<&str> = old
+    let names: BTreeSet<&Name> = old
         .records
         .iter()
         .chain(new.records)
-        .map(|r| r.row.name.as_str())
+        .map(|r| &r.row.name)
         .collect();
     let mut changes = Vec::new();
     for name in names {
-        let was = old.records.iter().find(|r| r.row.name == name);
-        let now = new.records.iter().find(|r| r.row.name == name);
+        let was = old.records.iter().find(|r| r.row.name == *name);
+        let now = new.records.iter().find(|r| r.row.name == *name);
         let (before, after) = (Mark::of(was), Mark::of(now));
         let (fixtures, reasons) = match (was, now) {
             (None, Some(_)) if not_yet(old, name) => continue,
@@ -771,7 +784,7 @@ pub fn compare(old_words: String, old: Grading, new: Grading) -> Comparison {
             }
         };
         changes.push(Change {
-            name: name.to_string(),
+            name: name.clone(),
             old: before,
             new: after,
             fixtures,
@@ -827,7 +840,7 @@ impl Comparison {
             lines.push(format!("folder: {how}"));
         }
         if !inputs.options.is_empty() {
-            lines.push(format!("options: {}", inputs.options.join(", ")));
+            lines.push(format!("options: {}", joined(&inputs.options)));
         }
         if let Some(how) = &inputs.scheme {
             lines.push(format!("scheme: {how}"));
@@ -868,7 +881,7 @@ impl Comparison {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judging::judge::Class;
+    use crate::judging::class::Class;
     use crate::publishing::record::{Row, RowMarks, CLASSES};
     use std::time::Duration;
 
@@ -990,7 +1003,7 @@ mod tests {
                 records: &new,
             },
         );
-        let names: Vec<&str> = compared.changes.iter().map(|c| c.name.as_str()).collect();
+        let names: Vec<&str> = compared.changes.iter().map(|c| c.name.shown()).collect();
         // ann is the same; cat's sources changed but not its marks.
         assert_eq!(names, ["bob", "dan", "eve"]);
         let bob = &compared.changes[0];
@@ -1102,19 +1115,10 @@ mod tests {
         );
         // An option that decides a class: --strict a format difference, not
         // a wrong verdict.
-        assert!(option_decides("--strict", Some("FORMAT"), Some("FORMAT")));
-        assert!(!option_decides(
-            "--strict",
-            Some("WRONG VERDICT"),
-            Some("passed")
-        ));
-        assert!(option_decides(
-            "--memory",
-            Some("passed"),
-            Some("MEMORY LIMIT")
-        ));
-        assert_eq!(changed_key("no --timeout → --timeout 20"), "--timeout");
-        assert_eq!(changed_key("--strict → no --strict"), "--strict");
+        let o = |word: &str| Some(Outcome::from(word));
+        assert!(option_decides("--strict", o("FORMAT"), o("FORMAT")));
+        assert!(!option_decides("--strict", o("WRONG VERDICT"), o("passed")));
+        assert!(option_decides("--memory", o("passed"), o("MEMORY LIMIT")));
     }
 
     #[test]
@@ -1243,21 +1247,26 @@ mod tests {
     #[test]
     fn options_are_compared_one_by_one() {
         assert_eq!(
-            option_items(
+            Options::from(
                 "--strict --timeout 5 --read-only /a b --scheme x (fnv1a 01) fixtures my tests"
-            ),
+            )
+            .settings(),
             [
-                "--strict",
-                "--timeout 5",
-                "--read-only /a b",
-                "--scheme x (fnv1a 01)",
-                "fixtures my tests"
+                Setting::Strict,
+                Setting::Timeout(5),
+                Setting::ReadOnly("/a b".into()),
+                Setting::Scheme {
+                    file: "x".into(),
+                    digest: 1
+                },
+                Setting::Fixtures("my tests".into())
             ]
         );
         let (options, scheme) = options_differ(
-            "--strict --timeout 5 --memory 1024 fixtures a",
-            "--timeout 10 --memory 1024 --format junit fixtures a fixtures b",
+            &"--strict --timeout 5 --memory 1024 fixtures a".into(),
+            &"--timeout 10 --memory 1024 --format junit fixtures a fixtures b".into(),
         );
+        let options: Vec<String> = options.iter().map(|c| c.to_string()).collect();
         assert_eq!(
             options,
             [

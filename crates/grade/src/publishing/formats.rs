@@ -16,6 +16,7 @@ use crate::marking::marks::{points, Scheme, Score, Visibility};
 use crate::marking::report::{seconds, Counts};
 use crate::publishing::gradebook::{self, Class};
 use crate::publishing::json::json_string;
+use crate::shared::error::Refused;
 use std::fmt::Write as _;
 
 /// One submission, graded and marked (or not built).
@@ -42,7 +43,7 @@ pub struct Marked<'a> {
 
 /// A platform's format, written with `--format`. (`summary.jsonl`, a JSON
 /// line a submission, is written in every grading: it is not a format to
-/// ask for.)
+/// ask for.) Each is one row of `FORMATS`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Gradescope's autograder `results.json`.
@@ -67,6 +68,81 @@ pub enum Scope {
     Class,
 }
 
+/// How a format's file is made: from one marked submission, or from the
+/// class (the roster and every record).
+#[derive(Clone, Copy)]
+pub enum Writer {
+    /// A file a submission.
+    Submission(fn(&Marked) -> String),
+    /// One file for the class.
+    Class(fn(&Class) -> String),
+}
+
+/// A format's properties: its row of [`FORMATS`].
+#[derive(Clone, Copy)]
+pub struct Row {
+    /// The format.
+    pub format: Format,
+    /// Its name for `--format`.
+    pub name: &'static str,
+    /// Its file in the grades folder: after the submission's stem for a
+    /// format of each submission (`.junit.xml`), whole for one of the
+    /// class (`canvas.csv`).
+    pub file: &'static str,
+    /// What its file is, for `--format`'s help.
+    pub help: &'static str,
+    /// What its file holds, for the docs' table of a grading's files
+    /// (`docs/grading-reference.md`, checked against these rows by a test).
+    pub docs: &'static str,
+    /// How its file is made.
+    pub writer: Writer,
+}
+
+/// Every format, in the order help lists them (a submission's first).
+/// Adding a format: a variant of [`Format`], its row and its writer.
+pub const FORMATS: [Row; 5] = [
+    Row {
+        format: Format::Gradescope,
+        name: "gradescope",
+        file: ".gradescope.json",
+        help: "Gradescope's results.json",
+        docs: "Gradescope's `results.json` (score; tests with name, score, max_score, status, output, visibility; the feedback as Markdown)",
+        writer: Writer::Submission(gradescope),
+    },
+    Row {
+        format: Format::PrairieLearn,
+        name: "prairielearn",
+        file: ".prairielearn.json",
+        help: "PrairieLearn's results.json",
+        docs: "PrairieLearn's `results.json` (gradable, score from 0 to 1, tests with points and max_points; the hidden fixtures as one test)",
+        writer: Writer::Submission(prairielearn),
+    },
+    Row {
+        format: Format::JUnit,
+        name: "junit",
+        file: ".junit.xml",
+        help: "JUnit XML",
+        docs: "a test suite, a test case a fixture, a `<failure>` with its class",
+        writer: Writer::Submission(junit),
+    },
+    Row {
+        format: Format::Canvas,
+        name: "canvas",
+        file: "canvas.csv",
+        help: "Canvas's gradebook import, canvas.csv",
+        docs: "the class's marks as Canvas's gradebook imports them (below)",
+        writer: Writer::Class(gradebook::canvas),
+    },
+    Row {
+        format: Format::Moodle,
+        name: "moodle",
+        file: "moodle.csv",
+        help: "Moodle's grade import, moodle.csv",
+        docs: "the class's marks as Moodle's CSV grade import takes them (below)",
+        writer: Writer::Class(gradebook::moodle),
+    },
+];
+
 impl Format {
     /// Every format, in the order help lists them.
     pub const ALL: [Format; 5] = [
@@ -77,80 +153,81 @@ impl Format {
         Format::Moodle,
     ];
 
-    /// Its name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Gradescope => "gradescope",
-            Format::PrairieLearn => "prairielearn",
-            Format::JUnit => "junit",
-            Format::Canvas => "canvas",
-            Format::Moodle => "moodle",
-        }
+    /// Its row of `FORMATS`.
+    pub fn row(self) -> &'static Row {
+        &FORMATS[self as usize]
     }
 
-    /// What its file is, for help.
-    pub fn help(self) -> &'static str {
-        match self {
-            Format::Gradescope => "Gradescope's results.json",
-            Format::PrairieLearn => "PrairieLearn's results.json",
-            Format::JUnit => "JUnit XML",
-            Format::Canvas => "Canvas's gradebook import, canvas.csv for the class; needs --roster",
-            Format::Moodle => "Moodle's grade import, moodle.csv for the class; needs --roster",
-        }
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        self.row().name
     }
 
     /// Whether it is a file a submission or one for the class.
     pub fn scope(self) -> Scope {
-        match self {
-            Format::Gradescope | Format::PrairieLearn | Format::JUnit => Scope::Submission,
-            Format::Canvas | Format::Moodle => Scope::Class,
+        match self.row().writer {
+            Writer::Submission(_) => Scope::Submission,
+            Writer::Class(_) => Scope::Class,
         }
     }
 
     /// Its file's name in the grades folder: after the submission's stem
     /// for a format of each submission, whole for one of the class.
     pub fn suffix(self) -> &'static str {
-        match self {
-            Format::Gradescope => ".gradescope.json",
-            Format::PrairieLearn => ".prairielearn.json",
-            Format::JUnit => ".junit.xml",
-            Format::Canvas => "canvas.csv",
-            Format::Moodle => "moodle.csv",
-        }
+        self.row().file
     }
 
     /// The file's text for `marked`, when this is a format of each
     /// submission.
     pub fn render(self, marked: &Marked) -> Option<String> {
-        match self {
-            Format::Gradescope => Some(gradescope(marked)),
-            Format::PrairieLearn => Some(prairielearn(marked)),
-            Format::JUnit => Some(junit(marked)),
-            Format::Canvas | Format::Moodle => None,
+        match self.row().writer {
+            Writer::Submission(write) => Some(write(marked)),
+            Writer::Class(_) => None,
         }
     }
 
     /// The file's text for `class`, when this is a format of the class.
     pub fn render_class(self, class: &Class) -> Option<String> {
-        match self {
-            Format::Canvas => Some(gradebook::canvas(class)),
-            Format::Moodle => Some(gradebook::moodle(class)),
-            Format::Gradescope | Format::PrairieLearn | Format::JUnit => None,
+        match self.row().writer {
+            Writer::Class(write) => Some(write(class)),
+            Writer::Submission(_) => None,
         }
+    }
+
+    /// The formats of `scope`, in order.
+    pub fn of(scope: Scope) -> impl Iterator<Item = Format> {
+        Format::ALL.into_iter().filter(move |f| f.scope() == scope)
+    }
+
+    /// The formats in `--format`'s help: `for each submission gradescope
+    /// (Gradescope's results.json), ...; for the class canvas (...), which
+    /// need --roster`.
+    pub fn help_list() -> String {
+        let list = |scope| {
+            Format::of(scope)
+                .map(|f| format!("{} ({})", f.name(), f.row().help))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!(
+            "for each submission {}; for the class {}, which need --roster",
+            list(Scope::Submission),
+            list(Scope::Class)
+        )
     }
 }
 
 impl std::str::FromStr for Format {
-    type Err = String;
+    type Err = Refused;
 
     /// A format by its name, or what the names are.
-    fn from_str(name: &str) -> Result<Format, String> {
+    fn from_str(name: &str) -> Result<Format, Refused> {
         Format::ALL
             .into_iter()
             .find(|f| f.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-                format!("'{name}' is not one of {}", names.join(", "))
+                Refused::value("", name, format!("is not one of {}", names.join(", ")))
             })
     }
 }
@@ -348,6 +425,42 @@ fn junit(m: &Marked) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The docs' table of a grading's files has each format's row, as
+    /// its row says, in order.
+    #[test]
+    fn the_docs_table_of_files_has_each_formats_row() {
+        let docs = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../docs/grading-reference.md"),
+        )
+        .unwrap();
+        let lines: String = FORMATS
+            .iter()
+            .map(|row| match row.writer {
+                Writer::Submission(_) => format!(
+                    "| `NAME{}` | with `--format {}`: {} |\n",
+                    row.file, row.name, row.docs
+                ),
+                Writer::Class(_) => format!(
+                    "| `{}` | with `--roster` and `--format {}`: {} |\n",
+                    row.file, row.name, row.docs
+                ),
+            })
+            .collect();
+        assert!(
+            docs.contains(&lines),
+            "docs/grading-reference.md's table of files does not have the formats' rows (publishing/formats.rs); they should read:\n{lines}"
+        );
+        for (i, format) in Format::ALL.into_iter().enumerate() {
+            assert_eq!(FORMATS[i].format, format);
+            assert_eq!(format.name().parse::<Format>(), Ok(format));
+        }
+        assert_eq!(
+            Format::help_list(),
+            "for each submission gradescope (Gradescope's results.json), prairielearn (PrairieLearn's results.json), junit (JUnit XML); for the class canvas (Canvas's gradebook import, canvas.csv), moodle (Moodle's grade import, moodle.csv), which need --roster"
+        );
+    }
 
     #[test]
     fn strings_are_escaped_for_json_and_xml() {

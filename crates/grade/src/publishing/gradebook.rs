@@ -22,6 +22,8 @@
 use crate::marking::marks::points;
 use crate::publishing::record::Record;
 use crate::publishing::roster::{Roster, Student};
+use crate::shared::error::Refused;
+use crate::shared::name::Name;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -77,12 +79,11 @@ impl<'a> Class<'a> {
         points_possible: f64,
         records: &[&Record],
     ) -> Class<'a> {
-        let by_name: BTreeMap<&str, &Record> =
-            records.iter().map(|r| (r.row.name.as_str(), *r)).collect();
+        let by_name: BTreeMap<&Name, &Record> = records.iter().map(|r| (&r.row.name, *r)).collect();
         let marks = roster
             .students
             .iter()
-            .map(|s| mark(by_name.get(s.folder.shown()).copied()))
+            .map(|s| mark(by_name.get(&s.folder).copied()))
             .collect();
         Class {
             roster,
@@ -110,30 +111,41 @@ fn mark(record: Option<&Record>) -> Option<f64> {
 }
 
 /// `name` as an assignment's column name, or why it cannot be one.
-pub fn check_assignment(name: &str) -> Result<String, String> {
+pub fn check_assignment(name: &str) -> Result<String, Refused> {
     let name = name.trim();
     if name.is_empty() {
-        return Err("an empty name".into());
+        return Err(Refused::value("", name, "is empty"));
     }
     if name.chars().count() > MAX_ASSIGNMENT {
-        return Err(format!("longer than {MAX_ASSIGNMENT} characters"));
+        return Err(Refused::value(
+            "",
+            name,
+            format!("is longer than {MAX_ASSIGNMENT} characters"),
+        ));
     }
     if name.chars().any(char::is_control) {
-        return Err("a control character in it".into());
+        return Err(Refused::value("", name, "has a control character in it"));
     }
     if let Some(word) = CANVAS_RESERVED.iter().take(9).find(|w| name.contains(*w)) {
-        return Err(format!(
-            "Canvas takes a column whose name holds '{word}' for a total, not an assignment"
+        return Err(Refused::value(
+            "",
+            name,
+            format!("holds '{word}': Canvas takes such a column for a total, not an assignment"),
         ));
     }
     if let Some(word) = CANVAS_RESERVED[9..].iter().find(|w| name == **w) {
-        return Err(format!("'{word}' is one of Canvas's student columns"));
+        return Err(Refused::value(
+            "",
+            word,
+            "is one of Canvas's student columns",
+        ));
     }
     if name.contains([',', '"']) && (name.contains("\\\"") || name.ends_with('\\')) {
-        return Err(
-            "a backslash before a quote or at its end, with a comma or quote: Moodle's CSV reader (PHP's fgetcsv) would misread it"
-                .into(),
-        );
+        return Err(Refused::value(
+            "",
+            name,
+            "has a backslash before a quote or at its end, with a comma or quote: Moodle's CSV reader (PHP's fgetcsv) would misread it",
+        ));
     }
     Ok(name.to_string())
 }
@@ -224,19 +236,19 @@ pub fn moodle(class: &Class) -> String {
 /// not be graded; else why the files were not written.
 pub fn notes(
     roster: &Roster,
-    folder_names: &[String],
+    folder_names: &[Name],
     records: &[&Record],
     files: &str,
     unwritten: Option<&str>,
 ) -> Vec<String> {
     let source = &roster.source;
     let mut notes = Vec::new();
-    let rostered: BTreeSet<&str> = roster.students.iter().map(|s| s.folder.shown()).collect();
-    let present: BTreeSet<&str> = folder_names.iter().map(String::as_str).collect();
+    let rostered: BTreeSet<&Name> = roster.students.iter().map(|s| &s.folder).collect();
+    let present: BTreeSet<&Name> = folder_names.iter().collect();
     let strays: Vec<&str> = folder_names
         .iter()
-        .map(String::as_str)
         .filter(|n| !rostered.contains(n))
+        .map(Name::shown)
         .collect();
     if !strays.is_empty() {
         notes.push(format!(
@@ -249,7 +261,7 @@ pub fn notes(
     let absent: Vec<String> = roster
         .students
         .iter()
-        .filter(|s| !present.contains(s.folder.shown()))
+        .filter(|s| !present.contains(&s.folder))
         .map(who)
         .collect();
     if !absent.is_empty() {
@@ -266,7 +278,7 @@ pub fn notes(
     let class = Class::of(roster, "", 0.0, records);
     let unmarked: Vec<String> = class
         .lines()
-        .filter(|(s, mark)| mark.is_none() && present.contains(s.folder.shown()))
+        .filter(|(s, mark)| mark.is_none() && present.contains(&s.folder))
         .map(|(s, _)| who(s))
         .collect();
     if !unmarked.is_empty() {
@@ -330,8 +342,8 @@ mod tests {
         let roster = roster();
         let records = [
             graded("ann", 81.98),
-            record(Row::not_built("bob", "make failed")),
-            record(Row::not_graded("cat", "Permission denied")),
+            record(Row::not_built(&"bob".into(), "make failed")),
+            record(Row::not_graded(&"cat".into(), "Permission denied")),
             graded("zed", 50.0),
         ];
         let refs: Vec<&Record> = records.iter().collect();
@@ -354,7 +366,7 @@ mod tests {
              z3,cat,cat@x.edu,=1+1,-\r\n\
              z4,dee,dee@x.edu,Dee,-\r\n"
         );
-        let folders: Vec<String> = ["ann", "bob", "cat", "zed"].map(String::from).to_vec();
+        let folders: Vec<Name> = ["ann", "bob", "cat", "zed"].map(Name::from).to_vec();
         let notes = notes(&roster, &folders, &refs, "canvas.csv", None);
         assert_eq!(
             notes,
@@ -398,6 +410,15 @@ mod tests {
         ] {
             assert!(check_assignment(bad).is_err(), "{bad:?}");
         }
+        // The refusal names the name refused.
+        assert_eq!(
+            check_assignment("Final Score").unwrap_err().to_string(),
+            "'Final Score' holds 'Final Score': Canvas takes such a column for a total, not an assignment"
+        );
+        assert_eq!(
+            check_assignment("a\tb").map_err(|e| e.offending().map(String::from)),
+            Err(Some("a\\tb".into()))
+        );
         assert!(check_assignment("Sections").is_ok());
     }
 }

@@ -1,9 +1,9 @@
 //! The grades folder: the files of one grading, and nothing else of ours.
 //!
 //! A grading of a folder of submissions writes, into its grades folder,
-//! each submission's files ([`SUBMISSION_FILES`]: report, build log,
+//! each submission's files ([`submission_files`]: report, build log,
 //! feedback, platform files, fuzz cases) and the grading's own
-//! ([`GRADING_FILES`]: the summaries, the class page and `grading.json`,
+//! ([`grading_files`]: the summaries, the class page and `grading.json`,
 //! the [`Manifest`] that says what was graded, when, how, and whether the
 //! grading is complete).
 //!
@@ -21,43 +21,47 @@
 use crate::marking::marks::points;
 use crate::publishing::formats::{Format, Scope};
 use crate::publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
-use crate::publishing::json::{json_string, Json};
+use crate::publishing::json::{array, json_string, Fields, Json, Object, VERSION};
+use crate::publishing::options::Options;
 use crate::publishing::record::Record;
 use crate::publishing::roster::Roster;
 use crate::shared::digest::fnv1a;
-use crate::shared::name::{one_line, Name};
+use crate::shared::error::{Error, Refused};
+use crate::shared::name::Name;
+use crate::shared::text::one_line;
 use puzzle_sandbox::files::{self, Beneath};
 use std::fmt::Write as _;
 use std::fs::{self, File};
-use std::io::{self, Write as _};
+use std::io::{self, BufRead, BufReader, Read, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// The file names of a grading's own files (the gradebook files among
-/// them: [`Format::suffix`] of the class's formats).
-pub const GRADING_FILES: [&str; 8] = [
-    "grading.json",
-    "summary.txt",
-    "summary.csv",
-    "summary-fixtures.csv",
-    "summary.jsonl",
-    "index.html",
-    "canvas.csv",
-    "moodle.csv",
-];
+/// The file names of a grading's own files: the summaries, the class
+/// page, `grading.json`, and the files of the class's formats
+/// ([`Format::suffix`] of each [`Scope::Class`] one).
+pub fn grading_files() -> impl Iterator<Item = &'static str> {
+    [
+        "grading.json",
+        "summary.txt",
+        "summary.csv",
+        "summary-fixtures.csv",
+        "summary.jsonl",
+        "index.html",
+    ]
+    .into_iter()
+    .chain(Format::of(Scope::Class).map(Format::suffix))
+}
 
 /// The suffixes of a submission's files, after its name's stem
-/// ([`Name::stem`]; `STEM.fuzz` is a folder).
-pub const SUBMISSION_FILES: [&str; 8] = [
-    ".txt",
-    ".make.txt",
-    ".feedback.md",
-    ".feedback.html",
-    ".gradescope.json",
-    ".prairielearn.json",
-    ".junit.xml",
-    ".fuzz",
-];
+/// ([`Name::stem`]): its report, build log and feedback, the file of
+/// each format of a submission ([`Scope::Submission`]), and `.fuzz` (a
+/// folder).
+pub fn submission_files() -> impl Iterator<Item = &'static str> {
+    [".txt", ".make.txt", ".feedback.md", ".feedback.html"]
+        .into_iter()
+        .chain(Format::of(Scope::Submission).map(Format::suffix))
+        .chain([".fuzz"])
+}
 
 /// What a grading was: which folder, how, when, and how far it got.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,11 +70,10 @@ pub struct Manifest {
     pub folder: String,
     /// Every submission the folder held when the grading began (not only
     /// those of this shard or of `--only`), in byte order.
-    pub folder_names: Vec<String>,
-    /// The options that decide the marks, as a command line would give them
-    /// (`--strict --timeout 5 ...`); two gradings with other options are
-    /// never mixed.
-    pub options: String,
+    pub folder_names: Vec<Name>,
+    /// The options that decide the marks; two gradings with other options
+    /// are never mixed.
+    pub options: Options,
     /// The sandbox's protections line.
     pub sandbox: String,
     /// The shard this grading is (`I/N`), if it is one.
@@ -123,49 +126,43 @@ pub struct Gradebook {
 impl Gradebook {
     /// Its JSON, as `grading.json` holds it.
     pub fn to_json(&self) -> String {
-        let formats: Vec<String> = self.formats.iter().map(|f| json_string(f.name())).collect();
-        format!(
-            "{{\"assignment\": {}, \"formats\": [{}], \"points_possible\": {}, \"roster\": {}}}",
-            json_string(&self.assignment),
-            formats.join(", "),
-            points(self.points_possible),
-            self.roster.to_json()
-        )
+        let formats = self.formats.iter().map(|f| json_string(f.name()));
+        Object::new()
+            .text("assignment", &self.assignment)
+            .raw("formats", &array(formats))
+            .raw("points_possible", &points(self.points_possible))
+            .raw("roster", &self.roster.to_json())
+            .end()
     }
 
     /// Read back from its JSON, each part checked as the command line
     /// checks it.
-    pub fn from_json(value: &Json) -> Result<Gradebook, String> {
-        let assignment = value
-            .get("assignment")
-            .and_then(Json::as_str)
-            .ok_or("a gradebook without its assignment")?;
-        let formats = value
-            .get("formats")
-            .and_then(Json::as_array)
-            .ok_or("a gradebook without its formats")?
+    pub fn from_json(fields: Fields) -> Result<Gradebook, Refused> {
+        let within = |e: Refused| e.within("gradebook");
+        let formats = fields
+            .array("formats")
+            .map_err(within)?
             .iter()
             .map(|f| {
-                let format: Format = f.as_str().ok_or("a format is not a string")?.parse()?;
+                let format: Format = f
+                    .as_str()
+                    .ok_or_else(|| Refused::because("a format is not a string"))?
+                    .parse()?;
                 match format.scope() {
                     Scope::Class => Ok(format),
-                    Scope::Submission => Err(format!("{} is no gradebook", format.name())),
+                    Scope::Submission => Err(Refused::value("", format.name(), "is no gradebook")),
                 }
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, Refused>>()
+            .map_err(within)?;
         Ok(Gradebook {
-            roster: Roster::from_json(
-                value
-                    .get("roster")
-                    .ok_or("a gradebook without its roster")?,
-            )?,
-            assignment: check_assignment(assignment)?,
+            roster: Roster::from_json(fields.object("roster").map_err(within)?).map_err(within)?,
+            assignment: check_assignment(fields.text("assignment").map_err(within)?)
+                .map_err(within)?,
             formats,
-            points_possible: value
-                .get("points_possible")
-                .and_then(Json::as_f64)
+            points_possible: Some(fields.number("points_possible").map_err(within)?)
                 .filter(|p| p.is_finite() && *p >= 0.0)
-                .ok_or("a gradebook without its points possible")?,
+                .ok_or_else(|| Refused::because("a gradebook without its points possible"))?,
         })
     }
 }
@@ -247,8 +244,8 @@ pub struct Shard {
 
 impl Shard {
     /// Reads `I/N` (1 <= I <= N <= 100000).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("should be I/N with 1 <= I <= N, but is '{text}'");
+    pub fn parse(text: &str) -> Result<Shard, Refused> {
+        let bad = || Refused::value("", text, "is not I/N with 1 <= I <= N");
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let index: u32 = i.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;
@@ -272,130 +269,118 @@ impl std::fmt::Display for Shard {
 }
 
 impl Manifest {
-    /// Its text, `grading.json`.
+    /// Its text, `grading.json`: the format's version (`json::VERSION`), then
+    /// what it was, how, when and how far.
     pub fn to_json(&self) -> String {
-        let names: Vec<String> = self.folder_names.iter().map(|n| json_string(n)).collect();
-        let fixtures: Vec<String> = self
-            .fixtures
-            .iter()
-            .map(|(f, d)| {
-                format!(
-                    "{{\"fixture\": {}, \"fnv1a\": \"{d:016x}\"}}",
-                    json_string(f)
-                )
-            })
-            .collect();
-        let terms: Vec<String> = self
-            .terms
-            .iter()
-            .map(|t| {
-                format!(
-                    "{{\"fixture\": {}, \"time_limit\": {}, \"weight\": {}}}",
-                    json_string(&t.fixture),
-                    t.time_limit,
-                    t.weight
-                )
-            })
-            .collect();
-        format!(
-            "{{\"folder\": {}, \"options\": {}, \"sandbox\": {}, \"shard\": {}, \"started\": {}, \"updated\": {}, \"complete\": {}, \"folder_names\": [{}], \"fixtures\": [{}], \"terms\": [{}], \"gradebook\": {}}}\n",
-            json_string(&self.folder),
-            json_string(&self.options),
-            json_string(&self.sandbox),
-            self.shard
-                .map_or("null".into(), |s| json_string(&s.to_string())),
-            json_string(&self.started),
-            json_string(&self.updated),
-            self.complete,
-            names.join(", "),
-            fixtures.join(", "),
-            terms.join(", "),
-            self.gradebook
-                .as_ref()
-                .map_or("null".into(), Gradebook::to_json)
-        )
+        let names = self.folder_names.iter().map(|n| json_string(n.shown()));
+        let fixtures = self.fixtures.iter().map(|(f, d)| {
+            Object::new()
+                .text("fixture", f)
+                .text("fnv1a", &format!("{d:016x}"))
+                .end()
+        });
+        let terms = self.terms.iter().map(|t| {
+            Object::new()
+                .text("fixture", &t.fixture)
+                .raw("time_limit", &t.time_limit.to_string())
+                .raw("weight", &t.weight.to_string())
+                .end()
+        });
+        Object::new()
+            .raw("version", &VERSION.to_string())
+            .text("folder", &self.folder)
+            .text("options", &self.options.to_string())
+            .text("sandbox", &self.sandbox)
+            .raw(
+                "shard",
+                &self
+                    .shard
+                    .map_or("null".into(), |s| json_string(&s.to_string())),
+            )
+            .text("started", &self.started)
+            .text("updated", &self.updated)
+            .raw("complete", &self.complete.to_string())
+            .raw("folder_names", &array(names))
+            .raw("fixtures", &array(fixtures))
+            .raw("terms", &array(terms))
+            .raw(
+                "gradebook",
+                &self
+                    .gradebook
+                    .as_ref()
+                    .map_or("null".into(), Gradebook::to_json),
+            )
+            .end()
+            + "\n"
     }
 
-    /// Reads `grading.json`'s text.
-    pub fn from_json(text: &str) -> Result<Manifest, String> {
-        let value = Json::parse(text).map_err(|e| format!("not JSON: {e}"))?;
-        let text = |key: &str| -> Result<String, String> {
-            value
-                .get(key)
-                .and_then(Json::as_str)
-                .map(String::from)
-                .ok_or_else(|| format!("no string '{key}'"))
-        };
-        let shard = match value.get("shard") {
-            Some(Json::Text(s)) => Some(Shard::parse(s)?),
+    /// Reads `grading.json`'s text (of this format's version or an earlier
+    /// one), or what is missing or malformed in it.
+    pub fn from_json(text: &str) -> Result<Manifest, Refused> {
+        let value = Json::parse(text).map_err(|e| Refused::because(format!("not JSON: {e}")))?;
+        let fields = Fields::of(&value)?;
+        fields.version()?;
+        let shard = match fields.get("shard") {
+            Some(Json::Text(s)) => Some(Shard::parse(s).map_err(|e| e.within("shard"))?),
             _ => None,
         };
-        let folder_names = value
-            .get("folder_names")
-            .and_then(Json::as_array)
-            .ok_or("no array 'folder_names'")?
+        let folder_names = fields
+            .array("folder_names")?
             .iter()
             .map(|n| {
-                let shown = n.as_str().ok_or("a name is not a string")?;
-                Name::parse(shown).map(|name| name.shown().to_string())
+                Name::parse(
+                    n.as_str()
+                        .ok_or_else(|| Refused::because("a name is not a string"))?,
+                )
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, Refused>>()?;
+        // Gradings before they were recorded have none.
+        let list = |key: &str| -> Result<&[Json], Refused> {
+            match fields.get(key) {
+                None => Ok(&[]),
+                Some(_) => fields.array(key),
+            }
+        };
+        let fixtures = list("fixtures")?
+            .iter()
+            .map(|f| {
+                let f = Fields::of(f)?;
+                match (f.text("fixture"), f.digest("fnv1a")) {
+                    (Ok(shown), Ok(digest)) => Ok((one_line(shown), digest)),
+                    _ => Err(Refused::because("a fixture without its name or digest")),
+                }
+            })
+            .collect::<Result<Vec<_>, Refused>>()?;
+        let terms = list("terms")?
+            .iter()
+            .map(|t| {
+                let t = Fields::of(t)?;
+                match (t.text("fixture"), t.count("time_limit"), t.number("weight")) {
+                    (Ok(f), Ok(time_limit), Ok(weight)) => Ok(Terms {
+                        fixture: one_line(f),
+                        time_limit,
+                        weight,
+                    }),
+                    _ => Err(Refused::because(
+                        "a fixture's terms without its name, time limit or weight",
+                    )),
+                }
+            })
+            .collect::<Result<Vec<_>, Refused>>()?;
         Ok(Manifest {
-            folder: text("folder")?,
+            folder: fields.text("folder")?.to_string(),
             folder_names,
-            options: text("options")?,
-            sandbox: text("sandbox")?,
+            options: Options::parse(fields.text("options")?)?,
+            sandbox: fields.text("sandbox")?.to_string(),
             shard,
-            started: text("started")?,
-            updated: text("updated")?,
-            complete: value
-                .get("complete")
-                .and_then(Json::as_bool)
-                .ok_or("no boolean 'complete'")?,
-            fixtures: match value.get("fixtures") {
-                None => Vec::new(),
-                Some(list) => list
-                    .as_array()
-                    .ok_or("'fixtures' is not an array")?
-                    .iter()
-                    .map(|f| {
-                        let shown = f.get("fixture").and_then(Json::as_str);
-                        let digest = f
-                            .get("fnv1a")
-                            .and_then(Json::as_str)
-                            .and_then(|d| u64::from_str_radix(d, 16).ok());
-                        match (shown, digest) {
-                            (Some(s), Some(d)) => Ok((one_line(s), d)),
-                            _ => Err("a fixture without its name or digest".to_string()),
-                        }
-                    })
-                    .collect::<Result<Vec<_>, String>>()?,
-            },
-            terms: match value.get("terms") {
-                None => Vec::new(),
-                Some(list) => list
-                    .as_array()
-                    .ok_or("'terms' is not an array")?
-                    .iter()
-                    .map(|t| {
-                        let fixture = t.get("fixture").and_then(Json::as_str);
-                        let limit = t.get("time_limit").and_then(Json::as_u64);
-                        let weight = t.get("weight").and_then(Json::as_f64);
-                        match (fixture, limit, weight) {
-                            (Some(f), Some(time_limit), Some(weight)) => Ok(Terms {
-                                fixture: one_line(f),
-                                time_limit,
-                                weight,
-                            }),
-                            _ => Err("a fixture's terms without its name, time limit or weight"
-                                .to_string()),
-                        }
-                    })
-                    .collect::<Result<Vec<_>, String>>()?,
-            },
-            gradebook: match value.get("gradebook") {
-                None | Some(Json::Null) => None,
-                Some(book) => Some(Gradebook::from_json(book)?),
+            started: fields.text("started")?.to_string(),
+            updated: fields.text("updated")?.to_string(),
+            complete: fields.boolean("complete")?,
+            fixtures,
+            terms,
+            gradebook: match fields.optional("gradebook") {
+                None => None,
+                Some(_) => Some(Gradebook::from_json(fields.object("gradebook")?)?),
             },
         })
     }
@@ -408,10 +393,10 @@ impl Manifest {
     }
 
     /// The names this grading sets out to grade: those of its shard.
-    pub fn names_to_grade(&self) -> Vec<String> {
+    pub fn names_to_grade(&self) -> Vec<Name> {
         self.folder_names
             .iter()
-            .filter(|n| self.shard.is_none_or(|s| s.holds(n)))
+            .filter(|n| self.shard.is_none_or(|s| s.holds(n.shown())))
             .cloned()
             .collect()
     }
@@ -451,6 +436,9 @@ pub fn fixtures_differ(a: &[(String, u64)], b: &[(String, u64)]) -> Option<Strin
 pub struct Earlier {
     /// Its manifest, when it had one (gradings before manifests had none).
     pub manifest: Option<Manifest>,
+    /// Why its `grading.json` is no manifest, when it has one that is not
+    /// (damaged, or of a later format's version).
+    pub manifest_refused: Option<Refused>,
     /// Its records, in the order of `summary.jsonl` (a damaged line, such as
     /// the last line of a grading killed while writing, is left out).
     pub records: Vec<Record>,
@@ -461,62 +449,187 @@ pub struct Earlier {
     pub names: Vec<Name>,
     /// The lines of `summary.jsonl` that are no record a grading writes
     /// (a damaged last line, a name that is no name, numbers that disagree
-    /// with the fixtures), each why.
-    pub refused: Vec<String>,
+    /// with the fixtures, a line over 16 MiB): counted, the first
+    /// few named with why.
+    pub refused: Refusals,
+}
+
+/// Lines of a file refused: how many, and the first [`Refusals::NAMED`]
+/// of them, each with why; what is kept of them is bounded, however many
+/// there are.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Refusals {
+    /// How many.
+    pub count: usize,
+    /// The first few, each why.
+    pub first: Vec<Refused>,
+}
+
+impl Refusals {
+    /// How many are named.
+    pub const NAMED: usize = 5;
+
+    /// One more refused.
+    pub fn push(&mut self, why: Refused) {
+        self.count += 1;
+        if self.first.len() < Refusals::NAMED {
+            self.first.push(why);
+        }
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Those not named (after the first few), in words (`and 12 more lines
+    /// refused`); none when every one is named.
+    pub fn more(&self) -> Option<String> {
+        let more = self.count - self.first.len();
+        (more > 0).then(|| {
+            format!(
+                "and {more} more line{} refused",
+                if more == 1 { "" } else { "s" }
+            )
+        })
+    }
+}
+
+impl std::fmt::Display for Refusals {
+    /// The first few, then how many more: `summary.jsonl line 3: ...;
+    /// summary.jsonl line 4: ...; and 12 more lines refused`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts: Vec<String> = self.first.iter().map(Refused::to_string).collect();
+        parts.extend(self.more());
+        f.write_str(&parts.join("; "))
+    }
+}
+
+/// The longest line of `summary.jsonl` read (a submission of 10,000
+/// fixtures with a kilobyte of words each writes 10 MB): a longer one is
+/// refused without being kept.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// Opens the regular file `name` beneath `folder` (shown as in `grades`)
+/// for reading, refused before a byte of it is read when it is over
+/// `cap` bytes; `None` when there is none.
+fn open_bounded(
+    folder: &Beneath,
+    grades: &Path,
+    name: &str,
+    cap: u64,
+) -> Result<Option<io::Take<File>>, Error> {
+    let file = match folder.open_regular(Path::new(name)) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    if file.metadata()?.len() > cap {
+        return Err(Refused::says(
+            format!("{}/{name}", grades.display()),
+            format!("is over {} MiB: not a grading's", cap >> 20),
+        )
+        .into());
+    }
+    // Bounded as it is read too: a file that grows meanwhile.
+    Ok(Some(file.take(cap)))
+}
+
+/// Reads the next line of `reader` into `line` (without its newline), at
+/// most `max` bytes of it kept: the rest of a longer line is read past,
+/// not kept. How many bytes the line had (0: the end of the file).
+fn read_line_bounded(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<usize> {
+    line.clear();
+    let mut total = 0;
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok(total);
+        }
+        let (part, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => (&buffer[..at], at + 1),
+            None => (buffer, buffer.len()),
+        };
+        let room = (max + 1).saturating_sub(line.len()).min(part.len());
+        line.extend_from_slice(&part[..room]);
+        total += done;
+        let ended = done > part.len();
+        reader.consume(done);
+        if ended {
+            return Ok(total);
+        }
+    }
 }
 
 impl Earlier {
     /// What `grades` holds (nothing, when it does not exist). Its files are
-    /// read as a stranger's: beneath the folder, no link followed, up to a
-    /// bound; a record whose name is no name, or whose numbers disagree
+    /// read as a stranger's: beneath the folder, no link followed, a file
+    /// over its bound refused before it is read, `summary.jsonl` a line at
+    /// a time; a record whose name is no name, or whose numbers disagree
     /// with its fixtures ([`Record::check`]), is left out (and so graded
-    /// again, or named by a merge).
-    pub fn read(grades: &Path) -> io::Result<Earlier> {
+    /// again, or named by a merge), counted with the first few named.
+    pub fn read(grades: &Path) -> Result<Earlier, Error> {
         let mut earlier = Earlier::default();
         // The folder itself is the marker's to name (a link to another
         // disk, say); what is in it is not.
         let folder = match fs::canonicalize(grades).and_then(|real| Beneath::open(&real)) {
             Ok(folder) => folder,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(earlier),
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
-        let read = |name: &str, cap: u64| -> io::Result<Option<String>> {
-            match folder.read_regular(Path::new(name), cap) {
-                Ok((bytes, true)) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-                Ok((_, false)) => Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!(
-                        "{}/{name} is over {} MiB: not a grading's",
-                        grades.display(),
-                        cap >> 20
-                    ),
-                )),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(e),
+        if let Some(mut file) = open_bounded(&folder, grades, "grading.json", MAX_MANIFEST)? {
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)?;
+            match Manifest::from_json(&String::from_utf8_lossy(&bytes)) {
+                Ok(manifest) => earlier.manifest = Some(manifest),
+                Err(why) => earlier.manifest_refused = Some(why),
             }
-        };
-        if let Some(text) = read("grading.json", MAX_MANIFEST)? {
-            earlier.manifest = Manifest::from_json(&text).ok();
         }
-        let jsonl = read("summary.jsonl", MAX_RECORDS)?.unwrap_or_default();
-        for (i, line) in jsonl.lines().enumerate() {
-            let read = Record::from_json_line(line);
-            if let Err(why) = &read {
-                earlier
-                    .refused
-                    .push(format!("summary.jsonl line {}: {why}", i + 1));
+        let Some(file) = open_bounded(&folder, grades, "summary.jsonl", MAX_RECORDS)? else {
+            return Ok(earlier);
+        };
+        let mut reader = BufReader::new(file);
+        let mut line = Vec::new();
+        let mut number = 0;
+        while read_line_bounded(&mut reader, &mut line, MAX_LINE)? > 0 {
+            number += 1;
+            let at = format!("summary.jsonl line {number}");
+            if line.len() > MAX_LINE {
+                earlier.refused.push(Refused::says(
+                    at,
+                    format!("is longer than {} MiB: no record", MAX_LINE >> 20),
+                ));
+                continue;
             }
-            if let Ok(record) = read {
-                if let Ok(name) = Name::parse(&record.row.name) {
-                    earlier.names.push(name);
+            let text = String::from_utf8_lossy(&line);
+            if text.trim().is_empty() {
+                continue;
+            }
+            match Record::from_json_line(&text) {
+                Ok(record) => {
+                    earlier.names.push(record.row.name.clone());
+                    earlier.records.push(record);
                 }
-                earlier.records.push(record);
-            } else if let Ok(Json::Object(fields)) = Json::parse(line) {
-                // A summary.jsonl line of an older version: its name only.
-                if let Some((_, Json::Text(name))) = fields.iter().find(|(k, _)| k == "submission")
-                {
-                    if let Ok(name) = Name::parse(name) {
-                        earlier.names.push(name);
+                Err(why) => {
+                    earlier.refused.push(why.within(at));
+                    // A summary.jsonl line of an older version: its name
+                    // only.
+                    if let Ok(value) = Json::parse(&text) {
+                        if let Some(name) = Fields::of(&value)
+                            .ok()
+                            .and_then(|f| f.text("submission").ok())
+                            .and_then(|n| Name::parse(n).ok())
+                        {
+                            earlier.names.push(name);
+                        }
                     }
                 }
             }
@@ -541,13 +654,13 @@ pub const PREVIOUS: &str = "previous";
 pub const LOCK_FILE: &str = ".puzzle-grade.lock";
 
 /// The names of a grading's files in its grades folder: its own
-/// ([`GRADING_FILES`]), then each of its submissions' ([`SUBMISSION_FILES`]
+/// ([`grading_files`]), then each of its submissions' ([`submission_files`]
 /// after each name's stem).
 fn grading_file_names(names: &[Name]) -> Vec<String> {
-    let mut all: Vec<String> = GRADING_FILES.iter().map(|f| f.to_string()).collect();
+    let mut all: Vec<String> = grading_files().map(String::from).collect();
     for name in names {
         let stem = name.stem();
-        all.extend(SUBMISSION_FILES.iter().map(|s| format!("{stem}{s}")));
+        all.extend(submission_files().map(|s| format!("{stem}{s}")));
     }
     all
 }
@@ -590,7 +703,7 @@ const MAX_KEEPING_LIST: u64 = 256 << 20;
 /// Keeps the grading in `grades` whose submissions were `names` as
 /// `grades/previous/`, nothing else of the folder touched, as one step
 /// however it is interrupted: the grading's files (its own,
-/// [`GRADING_FILES`], and its submissions', [`SUBMISSION_FILES`] of each
+/// [`grading_files`], and its submissions', [`submission_files`] of each
 /// name) are listed, then moved, a rename each, into a hidden folder
 /// ([`KEEPING`]) that is then renamed to `previous/` (an older one renamed
 /// aside first, then removed; a link there removed, not followed). A
@@ -718,15 +831,13 @@ fn finish_keeping_by_steps(
 fn is_grading_file_name(file: &str) -> bool {
     let plain = !file.is_empty() && !file.starts_with('.') && !file.contains(['/', '\0']);
     plain
-        && (GRADING_FILES.contains(&file)
-            || SUBMISSION_FILES
-                .iter()
-                .any(|s| file.len() > s.len() && file.ends_with(s)))
+        && (grading_files().any(|g| g == file)
+            || submission_files().any(|s| file.len() > s.len() && file.ends_with(s)))
 }
 
 /// The grading `grades/previous/` keeps, if it holds one (a folder, not a
 /// link, with a `grading.json`).
-pub fn read_previous(grades: &Path) -> io::Result<Option<Earlier>> {
+pub fn read_previous(grades: &Path) -> Result<Option<Earlier>, Error> {
     let previous = grades.join(PREVIOUS);
     if !fs::symlink_metadata(&previous).is_ok_and(|m| m.is_dir()) {
         return Ok(None);
@@ -754,10 +865,9 @@ pub struct GradesLock {
 }
 
 impl GradesLock {
-    /// Takes the lock of `grades` (made if missing), or refuses at once
-    /// with an error of kind `InvalidInput` that names the process holding
-    /// it.
-    pub fn take(grades: &Path) -> io::Result<GradesLock> {
+    /// Takes the lock of `grades` (made if missing), or refuses at once,
+    /// naming the process holding it.
+    pub fn take(grades: &Path) -> Result<GradesLock, Error> {
         let made = (!grades.exists()).then(|| grades.to_path_buf());
         fs::create_dir_all(grades)?;
         let path = grades.join(LOCK_FILE);
@@ -766,13 +876,11 @@ impl GradesLock {
         for _ in 0..100 {
             if let Ok(meta) = fs::symlink_metadata(&path) {
                 if !meta.is_file() {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        format!(
-                            "{} is not a regular file: not a lock of a grading (remove it)",
-                            path.display()
-                        ),
-                    ));
+                    return Err(Refused::says(
+                        path.display(),
+                        "is not a regular file: not a lock of a grading (remove it)",
+                    )
+                    .into());
                 }
             }
             let file = File::options()
@@ -782,14 +890,14 @@ impl GradesLock {
                 .truncate(false)
                 .open(&path)?;
             if !files::try_lock(&file)? {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
+                return Err(Refused::says(
+                    grades.display(),
                     format!(
-                        "{} is being written by another grading ({}): one grading at a time in a grades folder; wait for it to end, or use another folder",
-                        grades.display(),
+                        "is being written by another grading ({}): one grading at a time in a grades folder; wait for it to end, or use another folder",
                         holder(&path)
                     ),
-                ));
+                )
+                .into());
             }
             if !same_file(&file, &path) {
                 continue;
@@ -803,7 +911,8 @@ impl GradesLock {
         Err(io::Error::other(format!(
             "{}: the lock file keeps being replaced",
             path.display()
-        )))
+        ))
+        .into())
     }
 }
 
@@ -844,12 +953,12 @@ fn holder(path: &Path) -> String {
 }
 
 /// Removes the files of the submissions `names` from `grades`: only the
-/// names [`SUBMISSION_FILES`] gives their stems, right in `grades` (a
+/// names [`submission_files`] gives their stems, right in `grades` (a
 /// symbolic link is removed, never followed).
 pub fn remove_submission_files(grades: &Path, names: &[Name]) -> io::Result<()> {
     for name in names {
         let stem = name.stem();
-        for suffix in SUBMISSION_FILES {
+        for suffix in submission_files() {
             let path = grades.join(format!("{stem}{suffix}"));
             let is_folder = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
             let removed = if is_folder {
@@ -866,9 +975,9 @@ pub fn remove_submission_files(grades: &Path, names: &[Name]) -> io::Result<()> 
     Ok(())
 }
 
-/// Removes a grading's own files ([`GRADING_FILES`]) from `grades`.
+/// Removes a grading's own files ([`grading_files`]) from `grades`.
 pub fn remove_grading_files(grades: &Path) -> io::Result<()> {
-    for name in GRADING_FILES {
+    for name in grading_files() {
         match fs::remove_file(grades.join(name)) {
             Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
             _ => {}
@@ -1232,7 +1341,7 @@ mod tests {
         let written = fs::read_to_string(grades.join(LOCK_FILE)).unwrap();
         assert_eq!(written, format!("{}\n", std::process::id()));
         let e = GradesLock::take(&grades).unwrap_err();
-        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+        assert!(!e.is_io_error());
         assert!(
             e.to_string()
                 .contains(&format!("(process {})", std::process::id())),

@@ -1,9 +1,15 @@
-//! JSON as the grading's own files need it: strings written escaped, and a
-//! reader for what this crate wrote (`summary.jsonl`, `grading.json`) when a
-//! grading is resumed or merged. Numbers keep the text they were written
-//! with, so that a value read back prints exactly as before.
+//! JSON as the grading's own files need it: their format's version
+//! ([`VERSION`]), objects written field by field ([`Object`]) and strings
+//! escaped, and a reader for what this crate wrote (`summary.jsonl`,
+//! `grading.json`) when a grading is resumed, merged or compared: a
+//! value parsed ([`Json::parse`]), then an object's fields taken by name
+//! and type ([`Fields`]), each one missing or mistyped refused by name.
+//! Numbers keep the text they were written with, so that a value read
+//! back prints exactly as before.
 
+use crate::shared::error::Refused;
 use std::fmt::Write as _;
+use std::time::Duration;
 
 /// A JSON value.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,6 +108,165 @@ impl Json {
             _ => None,
         }
     }
+}
+
+/// The version of the format of the grading's own files (`grading.json`,
+/// each line of `summary.jsonl`) that this build writes, as their
+/// `"version"` field. A file without one is of version 1 (every grading
+/// before versions). Raised by one whenever what the files hold changes
+/// (a field, a class of fault: its row's `since`); the readers take every
+/// version up to this one, and refuse a later one by name.
+pub const VERSION: u64 = 2;
+
+/// The fields of a JSON object of a grading's file, read by name and type,
+/// each missing or mistyped one refused by its name: the one way the
+/// grading's files are read ([`Fields::of`]).
+#[derive(Clone, Copy)]
+pub struct Fields<'a>(&'a [(String, Json)]);
+
+impl<'a> Fields<'a> {
+    /// The fields of `value`, which must be an object.
+    pub fn of(value: &'a Json) -> Result<Fields<'a>, Refused> {
+        match value {
+            Json::Object(fields) => Ok(Fields(fields)),
+            _ => Err(Refused::because("not a JSON object")),
+        }
+    }
+
+    /// The value of `key`, when it is there (a `null` too).
+    pub fn get(&self, key: &str) -> Option<&'a Json> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// The value of `key`, when it is there and not `null`.
+    pub fn optional(&self, key: &str) -> Option<&'a Json> {
+        self.get(key).filter(|v| **v != Json::Null)
+    }
+
+    /// The file's format version ([`VERSION`]): 1 when it has none, one
+    /// this build reads, or refused.
+    pub fn version(&self) -> Result<u64, Refused> {
+        let Some(value) = self.get("version") else {
+            return Ok(1);
+        };
+        match value.as_u64() {
+            Some(v @ 1..=VERSION) => Ok(v),
+            Some(v) if v > VERSION => Err(Refused::because(format!(
+                "written in the format of version {v} (a later puzzle-grade's): this one reads versions 1 to {VERSION}"
+            ))),
+            _ => Err(Refused::because("'version' is not a version")),
+        }
+    }
+
+    /// The value of `key` that `read` takes, or `no KIND 'KEY'`.
+    fn typed<T>(
+        &self,
+        key: &str,
+        read: impl FnOnce(&'a Json) -> Option<T>,
+        kind: &str,
+    ) -> Result<T, Refused> {
+        self.get(key)
+            .and_then(read)
+            .ok_or_else(|| Refused::because(format!("no {kind} '{key}'")))
+    }
+
+    /// The string `key`.
+    pub fn text(&self, key: &str) -> Result<&'a str, Refused> {
+        self.typed(key, Json::as_str, "string")
+    }
+
+    /// The number `key`.
+    pub fn number(&self, key: &str) -> Result<f64, Refused> {
+        self.typed(key, Json::as_f64, "number")
+    }
+
+    /// The whole number `key`.
+    pub fn count(&self, key: &str) -> Result<u64, Refused> {
+        self.typed(key, Json::as_u64, "count")
+    }
+
+    /// The boolean `key`.
+    pub fn boolean(&self, key: &str) -> Result<bool, Refused> {
+        self.typed(key, Json::as_bool, "boolean")
+    }
+
+    /// The array `key`.
+    pub fn array(&self, key: &str) -> Result<&'a [Json], Refused> {
+        self.typed(key, Json::as_array, "array")
+    }
+
+    /// The object `key`.
+    pub fn object(&self, key: &str) -> Result<Fields<'a>, Refused> {
+        match self.get(key) {
+            Some(Json::Object(fields)) => Ok(Fields(fields)),
+            _ => Err(Refused::because(format!("no object '{key}'"))),
+        }
+    }
+
+    /// The seconds `key` (to the millisecond; `null`: none).
+    pub fn seconds(&self, key: &str) -> Result<Option<Duration>, Refused> {
+        match self.get(key) {
+            Some(Json::Null) => Ok(None),
+            Some(n) => n
+                .as_f64()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(|s| Some(Duration::from_millis((s * 1000.0).round() as u64)))
+                .ok_or_else(|| Refused::because(format!("'{key}' is not seconds"))),
+            None => Err(Refused::because(format!("no '{key}'"))),
+        }
+    }
+
+    /// The 64-bit digest `key`, written as 16 hexadecimal digits.
+    pub fn digest(&self, key: &str) -> Result<u64, Refused> {
+        self.get(key)
+            .and_then(Json::as_str)
+            .filter(|d| d.len() == 16)
+            .and_then(|d| u64::from_str_radix(d, 16).ok())
+            .ok_or_else(|| Refused::because(format!("'{key}' is not 16 hexadecimal digits")))
+    }
+}
+
+/// A JSON object written field by field, in order, as the grading's files
+/// are: `{"a": 1, "b": "x"}`.
+pub struct Object(String);
+
+impl Object {
+    /// An object with no field yet.
+    pub fn new() -> Object {
+        Object(String::from("{"))
+    }
+
+    /// The field `key` whose value is the JSON text `json`.
+    pub fn raw(&mut self, key: &str, json: &str) -> &mut Object {
+        if self.0.len() > 1 {
+            self.0.push_str(", ");
+        }
+        let _ = write!(self.0, "{}: {json}", json_string(key));
+        self
+    }
+
+    /// The field `key` whose value is the string `text`.
+    pub fn text(&mut self, key: &str, text: &str) -> &mut Object {
+        self.raw(key, &json_string(text))
+    }
+
+    /// The object's text.
+    pub fn end(&mut self) -> String {
+        let mut text = std::mem::take(&mut self.0);
+        text.push('}');
+        text
+    }
+}
+
+impl Default for Object {
+    fn default() -> Object {
+        Object::new()
+    }
+}
+
+/// A JSON array of the JSON texts `items`: `[1, 2]`.
+pub fn array(items: impl IntoIterator<Item = String>) -> String {
+    format!("[{}]", items.into_iter().collect::<Vec<_>>().join(", "))
 }
 
 /// `text` as a JSON string.

@@ -3,7 +3,8 @@
 //! and why (`changes`), the grading's summaries (`summaries`), the
 //! platforms' formats (`formats`), the marker's roster (`roster`) and the
 //! gradebook files made with it (`gradebook`), the class page (`page`) and
-//! the feedback's page (`html`), and the JSON they are written in (`json`).
+//! the feedback's page (`html`), the options a grading records
+//! (`options`), and the JSON they are written in (`json`).
 
 pub(crate) mod changes;
 pub(crate) mod formats;
@@ -11,6 +12,7 @@ pub(crate) mod gradebook;
 pub(crate) mod grades;
 pub(crate) mod html;
 pub(crate) mod json;
+pub(crate) mod options;
 pub(crate) mod page;
 pub(crate) mod record;
 pub(crate) mod roster;

@@ -21,14 +21,14 @@
 //! fixture): only those an experiment on the program confirmed, which its
 //! record keeps, each with the fixtures it explains.
 
-use crate::judging::judge::Class;
-use crate::marking::marks::points;
+use crate::judging::class::Class;
+use crate::marking::marks::{points, Visibility};
 use crate::marking::report::seconds;
 use crate::publishing::changes::Comparison;
 use crate::publishing::grades::Manifest;
 use crate::publishing::html::{escape, head, href};
 use crate::publishing::record::{FixtureLine, Record};
-use crate::shared::name::Name;
+
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -74,23 +74,12 @@ fn shown(value: f64) -> f64 {
 /// or a format difference when not grading byte for byte (as the row's
 /// `passed` and `failed` count).
 pub fn line_passes(line: &FixtureLine, strict: bool) -> bool {
-    match class_of(&line.class) {
-        None => true,
-        Some(class) => !class.fails(strict),
-    }
-}
-
-/// The class a fixture line names (`None`: passed).
-fn class_of(name: &str) -> Option<Class> {
-    if name == "passed" {
-        return None;
-    }
-    Class::ALL.into_iter().find(|c| c.name() == name)
+    !line.class.fails(strict)
 }
 
 /// Whether the grading's options grade byte for byte.
 fn strict(manifest: &Manifest) -> bool {
-    manifest.options.split(' ').any(|w| w == "--strict")
+    manifest.options.strict()
 }
 
 /// Names in the order a reader looks for them: case folded (`alice`,
@@ -111,7 +100,7 @@ pub fn cause_of(record: &Record, class: Class, fixture: &str) -> Option<String> 
     let words: Vec<&str> = record
         .causes
         .iter()
-        .filter(|c| c.class == class.name() && c.fixtures.iter().any(|f| f == fixture))
+        .filter(|c| c.class == class && c.fixtures.iter().any(|f| f == fixture))
         .map(|c| c.words.as_str())
         .collect();
     (!words.is_empty()).then(|| words.join("; "))
@@ -186,7 +175,7 @@ fn fixture_groups<'a>(built: &[Built<'a>], strict: bool) -> (Vec<Group<'a>>, Vec
                 outcomes.push(vec![0; built.len()]);
                 lines.len() - 1
             });
-            outcomes[i][s] = match class_of(&line.class) {
+            outcomes[i][s] = match line.class.class() {
                 Some(class) if !line_passes(line, strict) => 2 + class as u8,
                 _ => 1,
             };
@@ -233,7 +222,12 @@ fn group<'a>(line: &'a FixtureLine, outcome: &[u8], built: &[Built]) -> Group<'a
         of_class[b.1 as usize]
             .cmp(&of_class[a.1 as usize])
             .then((a.1 as usize).cmp(&(b.1 as usize)))
-            .then_with(|| by_name(&built[a.0].record.row.name, &built[b.0].record.row.name))
+            .then_with(|| {
+                by_name(
+                    built[a.0].record.row.name.shown(),
+                    built[b.0].record.row.name.shown(),
+                )
+            })
     });
     Group {
         fixtures: vec![line],
@@ -274,7 +268,7 @@ pub fn class_page(
     let mut causes = Causes::new();
     for (s, b) in built.iter().enumerate() {
         for line in &b.record.fixtures {
-            let Some(class) = class_of(&line.class) else {
+            let Some(class) = line.class.class() else {
                 continue;
             };
             if let Some(cause) = cause_of(b.record, class, &line.fixture) {
@@ -632,11 +626,11 @@ fn fixture_section(
 /// The fixture `line`'s name, and who sees it where that is not everybody.
 fn fixture_name(line: &FixtureLine) -> String {
     let mut name = format!("<code class=\"fx\">{}</code>", escape(&line.fixture));
-    if line.visibility != "visible" {
+    if line.visibility != Visibility::Visible {
         let _ = write!(
             name,
             " <span class=\"muted\">({})</span>",
-            escape(&line.visibility)
+            escape(line.visibility.word())
         );
     }
     name
@@ -731,7 +725,7 @@ fn who_failed(g: &Group, built: &[Built], causes: &Causes) -> String {
     // What each takes, in characters of the text: a name is cut at 11em
     // (some 20 characters), a class's label is in bold capitals, a cause
     // is cut at its line.
-    let name_cost = |s: usize| built[s].record.row.name.chars().count().min(20) + 2;
+    let name_cost = |s: usize| built[s].record.row.name.shown().chars().count().min(20) + 2;
     let fixed: usize = classes
         .iter()
         .zip(&cause)
@@ -768,7 +762,7 @@ fn who_failed(g: &Group, built: &[Built], causes: &Causes) -> String {
                 format!(
                     "<a class=\"sub\" href=\"#sub-{}\">{}</a>",
                     built[s].anchor,
-                    escape(&built[s].record.row.name)
+                    escape(built[s].record.row.name.shown())
                 )
             })
             .collect::<Vec<_>>()
@@ -838,7 +832,7 @@ fn fault_section(out: &mut String, built: &[Built], strict: bool) {
             .record
             .causes
             .iter()
-            .filter_map(|c| class_of(&c.class).map(|class| (class, c.words.as_str())))
+            .map(|c| (c.class, c.words.as_str()))
             .collect();
         named.sort_unstable();
         named.dedup();
@@ -895,7 +889,7 @@ fn submission_section(out: &mut String, records: &[&Record]) {
         .map(|&i| {
             format!(
                 "<a href=\"#sub-{i}\">{}</a>&nbsp;<span class=\"muted\">{}</span>",
-                escape(&records[i].row.name),
+                escape(records[i].row.name.shown()),
                 score(records[i]).map_or("not built".into(), num)
             )
         })
@@ -936,16 +930,15 @@ fn submission_section(out: &mut String, records: &[&Record]) {
 
 /// [`by_name`] of the records `a` and `b`.
 fn by_name_of(records: &[&Record], a: usize, b: usize) -> Ordering {
-    by_name(&records[a].row.name, &records[b].row.name)
+    by_name(records[a].row.name.shown(), records[b].row.name.shown())
 }
 
 /// The row of the submission `record`, its anchor `sub-N`.
 fn submission_row(out: &mut String, n: usize, record: &Record, fuzzed: bool) {
     let row = &record.row;
-    let name = escape(&row.name);
-    // The files are named from the name's stem (a record's name is always
-    // a name: it was checked as it was read).
-    let stem = Name::parse(&row.name).map_or_else(|_| row.name.clone(), |n| n.stem());
+    let name = escape(row.name.shown());
+    // The files are named from the name's stem.
+    let stem = row.name.stem();
     let _ = write!(
         out,
         "<tr id=\"sub-{n}\"><td class=\"name\"><a href=\"{}\">{name}</a> <span class=\"muted nw\">\
@@ -1056,7 +1049,7 @@ fn changes_section(out: &mut String, changes: Option<&Comparison>) {
             let _ = writeln!(
                 out,
                 "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&change.name),
+                escape(change.name.shown()),
                 escape(&before),
                 escape(&now),
                 if fixtures.is_empty() {
@@ -1094,10 +1087,10 @@ fn grading_section(out: &mut String, manifest: &Manifest) {
         manifest
             .shard
             .map_or("none (the whole folder)".into(), |s| s.to_string()),
-        escape(if manifest.options.is_empty() {
-            "(defaults)"
+        escape(&if manifest.options.is_empty() {
+            "(defaults)".to_string()
         } else {
-            &manifest.options
+            manifest.options.to_string()
         }),
         escape(&manifest.sandbox),
         escape(&manifest.started),
@@ -1113,6 +1106,7 @@ fn grading_section(out: &mut String, manifest: &Manifest) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judging::class::Outcome;
     use crate::publishing::html::contrast_ratio;
     use crate::publishing::record::{Row, RowMarks, CLASSES};
     use std::time::Duration;
@@ -1145,7 +1139,7 @@ mod tests {
             .collect();
         let mut counts = [0; CLASSES];
         for c in classes {
-            if let Some(class) = class_of(c) {
+            if let Some(class) = Outcome::from(*c).class() {
                 counts[class as usize] += 1;
             }
         }
@@ -1222,7 +1216,7 @@ mod tests {
             b,
             record("c", 2.0, &["passed", "FORMAT", "WRONG VERDICT"]),
             Record {
-                row: Row::not_built("<img src=x onerror=alert(1)>", "make failed: <&>"),
+                row: Row::not_built(&"<img src=x onerror=alert(1)>".into(), "make failed: <&>"),
                 fixtures: Vec::new(),
                 causes: Vec::new(),
                 sources: None,

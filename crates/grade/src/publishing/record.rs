@@ -17,15 +17,19 @@
 //! `summary.jsonl`) gives the same text, and no field can disagree with
 //! the lines it sums.
 
-use crate::judging::fixture::Fixture;
+use crate::judging::class::{self, Class, Outcome};
+use crate::judging::fixture::{Category, Fixture};
 use crate::judging::judge::Graded;
-use crate::judging::judge::{Class, Judgement};
+use crate::judging::judge::Judgement;
 use crate::marking::cause::Confirmed;
-use crate::marking::marks::{lost_in_words, lost_of, points, Score};
+use crate::marking::marks::{lost_in_words, lost_of, points, Score, Visibility};
 use crate::marking::report::{seconds, Counts};
-use crate::publishing::json::{json_string, Json};
-use crate::shared::name::{one_line, Name};
+use crate::publishing::json::{array, json_string, Fields, Json, Object, VERSION};
+use crate::shared::error::Refused;
+use crate::shared::name::Name;
+use crate::shared::text::one_line;
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// How many classes a row counts (every [`Class`]).
@@ -34,8 +38,8 @@ pub const CLASSES: usize = Class::ALL.len();
 /// One submission's line of the table and of `summary.csv`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// Its folder's name, shown ([`Name::shown`]).
-    pub name: String,
+    /// Its folder's name.
+    pub name: Name,
     /// How it was built, or why not (one line, nothing hidden in it).
     pub note: String,
     /// Its marks, when it was built.
@@ -71,16 +75,16 @@ pub struct RowMarks {
 pub struct FixtureLine {
     /// The fixture as reports show it (`Tests/bad_x.inp`).
     pub fixture: String,
-    /// Its category by name: `bad`, `sol`, `unsol`.
-    pub category: String,
-    /// `passed`, or the class of its report line (`WRONG VERDICT`).
-    pub class: String,
+    /// Its category (by its name: `bad`, `sol`, `unsol`).
+    pub category: Category,
+    /// Passed, or the class of its report line (`WRONG VERDICT`).
+    pub class: Outcome,
     /// The points it earned.
     pub points: f64,
     /// The points it was worth.
     pub max_points: f64,
-    /// Who sees it: `visible`, `after_due_date`, `hidden`.
-    pub visibility: String,
+    /// Who sees it.
+    pub visibility: Visibility,
     /// The run's time (none when it was not run).
     pub seconds: Option<Duration>,
     /// The report's words for it (empty when it passed silently).
@@ -109,8 +113,8 @@ pub struct Record {
 /// A cause an experiment confirmed, as a grading keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CauseLine {
-    /// The class of fault (`WRONG VERDICT`).
-    pub class: String,
+    /// The class of fault.
+    pub class: Class,
     /// What the program gets wrong.
     pub words: String,
     /// The experiment's evidence, in a line.
@@ -125,7 +129,7 @@ impl CauseLine {
         causes
             .iter()
             .map(|c| CauseLine {
-                class: c.class.name().into(),
+                class: c.class,
                 words: c.words.clone(),
                 evidence: c.evidence.clone(),
                 fixtures: c
@@ -138,47 +142,84 @@ impl CauseLine {
     }
 }
 
-/// The columns of the table and the CSV after the name and `built`: the
-/// table's name, the CSV's name, and the value of a row's marks.
-type Column = (&'static str, &'static str, fn(&RowMarks) -> String);
+/// What a column of the table and the CSV shows of a row's marks.
+#[derive(Clone, Debug)]
+enum Value {
+    Passed,
+    Failed,
+    /// The report lines of these classes, together.
+    Classes(Vec<Class>),
+    Score,
+    Max,
+    Fuzz,
+    Time,
+    Slowest,
+}
 
-/// The columns, in order.
-const COLUMNS: [Column; 18] = [
-    ("passed", "passed", |m| m.passed.to_string()),
-    ("failed", "failed", |m| m.failed.to_string()),
-    ("verdict", "wrong_verdict", |m| m.of(&[Class::WrongVerdict])),
-    ("missed", "missed_error", |m| m.of(&[Class::MissedError])),
-    ("false", "false_error", |m| m.of(&[Class::FalseError])),
-    ("status", "wrong_exit_status", |m| {
-        m.of(&[Class::WrongExitStatus])
-    }),
-    ("stderr", "error_on_stderr", |m| {
-        m.of(&[Class::ErrorOnStderr, Class::NoMessage])
-    }),
-    // NOT RUN counts with the timeouts: both are time the runs ran out of.
-    ("timeout", "timeout", |m| {
-        m.of(&[Class::Timeout, Class::NotRun])
-    }),
-    ("memory", "memory_limit", |m| m.of(&[Class::MemoryLimit])),
-    ("procs", "process_limit", |m| m.of(&[Class::ProcessLimit])),
-    ("crash", "crash", |m| {
-        m.of(&[Class::Crash, Class::NotGraded])
-    }),
-    ("format", "format", |m| m.of(&[Class::Format])),
-    ("open", "open", |m| m.of(&[Class::Open])),
-    ("score", "score", |m| points(m.score)),
-    ("max", "max_score", |m| points(m.max)),
-    ("fuzz", "fuzz_faults", |m| {
-        m.fuzz.map_or("-".into(), |n| n.to_string())
-    }),
-    ("time", "seconds", |m| seconds(m.seconds)),
-    ("slowest", "slowest_seconds", |m| {
-        m.slowest.map_or("-".into(), seconds)
-    }),
-];
+/// A column of the table and the CSV after the name and `built`: the
+/// table's header, the CSV's, its width in the table, and what it shows.
+#[derive(Clone, Debug)]
+struct Column {
+    table: &'static str,
+    csv: &'static str,
+    width: usize,
+    value: Value,
+}
 
-/// The columns' widths in the table.
-const WIDTHS: [usize; 18] = [6, 6, 7, 6, 5, 6, 6, 7, 6, 5, 5, 6, 4, 6, 6, 4, 7, 7];
+impl Column {
+    fn new(table: &'static str, csv: &'static str, width: usize, value: Value) -> Column {
+        Column {
+            table,
+            csv,
+            width,
+            value,
+        }
+    }
+
+    /// Its value for a row's marks.
+    fn of(&self, m: &RowMarks) -> String {
+        match &self.value {
+            Value::Passed => m.passed.to_string(),
+            Value::Failed => m.failed.to_string(),
+            Value::Classes(classes) => m.of(classes),
+            Value::Score => points(m.score),
+            Value::Max => points(m.max),
+            Value::Fuzz => m.fuzz.map_or("-".into(), |n| n.to_string()),
+            Value::Time => seconds(m.seconds),
+            Value::Slowest => m.slowest.map_or("-".into(), seconds),
+        }
+    }
+}
+
+/// The columns, in order: the fixtures passed and failed, a column a
+/// class's column ([`class::columns`]: as wide as its header), the score,
+/// the fuzzer's faults, the times.
+fn columns() -> &'static [Column] {
+    static COLUMNS: OnceLock<Vec<Column>> = OnceLock::new();
+    COLUMNS.get_or_init(|| {
+        let mut all = vec![
+            Column::new("passed", "passed", 6, Value::Passed),
+            Column::new("failed", "failed", 6, Value::Failed),
+        ];
+        for (column, classes) in class::columns() {
+            let width = column.table.len();
+            all.push(Column::new(
+                column.table,
+                column.csv,
+                width,
+                Value::Classes(classes),
+            ));
+        }
+        all.extend([
+            Column::new("score", "score", 6, Value::Score),
+            Column::new("max", "max_score", 6, Value::Max),
+            Column::new("fuzz", "fuzz_faults", 4, Value::Fuzz),
+            Column::new("time", "seconds", 7, Value::Time),
+            Column::new("slowest", "slowest_seconds", 7, Value::Slowest),
+        ]);
+        all
+    })
+}
 
 /// A note longer than this is cut in the table (the CSV has it whole).
 const NOTE_IN_TABLE: usize = 100;
@@ -211,7 +252,7 @@ impl Row {
     /// The row of a submission graded with `counts` and `score`, and the
     /// faults a fuzzing found (`None`: not fuzzed).
     pub fn graded(
-        name: &str,
+        name: &Name,
         counts: &Counts,
         score: &Score,
         fuzz: Option<usize>,
@@ -231,7 +272,7 @@ impl Row {
             ),
         };
         Row {
-            name: name.into(),
+            name: name.clone(),
             note,
             trouble: None,
             marks: Some(RowMarks {
@@ -248,9 +289,9 @@ impl Row {
     }
 
     /// The row of a submission that was not built.
-    pub fn not_built(name: &str, note: &str) -> Row {
+    pub fn not_built(name: &Name, note: &str) -> Row {
         Row {
-            name: name.into(),
+            name: name.clone(),
             note: one_line(note),
             marks: None,
             trouble: None,
@@ -258,10 +299,10 @@ impl Row {
     }
 
     /// The row of a submission that could not be graded, and `why`.
-    pub fn not_graded(name: &str, why: &str) -> Row {
+    pub fn not_graded(name: &Name, why: &str) -> Row {
         let why = one_line(why);
         Row {
-            name: name.into(),
+            name: name.clone(),
             note: format!("could not be graded: {why}"),
             marks: None,
             trouble: Some(why),
@@ -275,9 +316,9 @@ impl Row {
 
     /// Its columns after `built`, `none` each when it was not built.
     fn fields(&self, none: &str) -> Vec<String> {
-        COLUMNS
+        columns()
             .iter()
-            .map(|(_, _, value)| self.marks.as_ref().map_or(none.into(), value))
+            .map(|column| self.marks.as_ref().map_or(none.into(), |m| column.of(m)))
             .collect()
     }
 
@@ -293,8 +334,9 @@ impl Row {
     /// Its line in the table, for names up to `width` bytes, with `lost`
     /// (what each class cost, `-` when not built) before the note.
     fn table_line(&self, width: usize, lost: &str) -> String {
-        let mut line = format!("{:<width$} {:<5}", self.name, self.built_word());
-        for (field, w) in self.fields("-").iter().zip(WIDTHS) {
+        let mut line = format!("{:<width$} {:<5}", self.name.shown(), self.built_word());
+        for (field, column) in self.fields("-").iter().zip(columns()) {
+            let w = column.width;
             let _ = write!(line, " {field:>w$}");
         }
         let note: String = if self.note.chars().count() > NOTE_IN_TABLE {
@@ -317,7 +359,7 @@ impl Row {
             .collect();
         format!(
             "{},{},{},{},{}",
-            csv_quoted(&self.name),
+            csv_quoted(self.name.shown()),
             self.built_word(),
             fields.join(","),
             csv_quoted(&self.note),
@@ -335,7 +377,8 @@ impl Row {
 /// the note.
 pub fn table_header(width: usize) -> String {
     let mut line = format!("{:<width$} {:<5}", "submission", "built");
-    for ((name, _, _), w) in COLUMNS.iter().zip(WIDTHS) {
+    for column in columns() {
+        let (name, w) = (column.table, column.width);
         let _ = write!(line, " {name:>w$}");
     }
     format!("{line}  {:<LOST_IN_TABLE$}  note", "lost")
@@ -344,7 +387,7 @@ pub fn table_header(width: usize) -> String {
 /// The CSV's header line: `lost` comes last, after `note`, so that every
 /// column that was there before keeps its place, by name and by number.
 pub fn csv_header() -> String {
-    let names: Vec<&str> = COLUMNS.iter().map(|(_, name, _)| *name).collect();
+    let names: Vec<&str> = columns().iter().map(|c| c.csv).collect();
     format!("submission,built,{},note,lost", names.join(","))
 }
 
@@ -368,17 +411,16 @@ impl FixtureLine {
         fixtures: &[Fixture],
         graded: &[Graded],
         score: &Score,
-        visibility: &dyn Fn(&Fixture) -> &'static str,
+        visibility: &dyn Fn(&Fixture) -> Visibility,
     ) -> Vec<FixtureLine> {
         fixtures
             .iter()
             .zip(graded)
             .zip(&score.per_fixture)
             .map(|((f, g), &(earned, max))| {
-                let (class, detail) = match &g.judgement {
-                    Judgement::Passed => ("passed", String::new()),
-                    Judgement::Message(text) => ("passed", text.clone()),
-                    Judgement::Noted(class, text) => (class.name(), text.clone()),
+                let detail = match &g.judgement {
+                    Judgement::Passed => String::new(),
+                    Judgement::Message(text) | Judgement::Noted(_, text) => text.clone(),
                 };
                 let detail = match &g.flaky {
                     Some(flaky) => format!("FLAKY: {flaky}. {detail}"),
@@ -386,11 +428,11 @@ impl FixtureLine {
                 };
                 FixtureLine {
                     fixture: f.shown.clone(),
-                    category: f.named.name().into(),
-                    class: class.into(),
+                    category: f.named,
+                    class: g.judgement.recorded(),
                     points: earned,
                     max_points: max,
-                    visibility: visibility(f).into(),
+                    visibility: visibility(f),
                     seconds: g.time.map(|(d, _)| d),
                     detail,
                 }
@@ -399,16 +441,16 @@ impl FixtureLine {
     }
 
     /// Its line of `summary-fixtures.csv`, for the submission `name`.
-    pub fn csv_line(&self, name: &str) -> String {
+    pub fn csv_line(&self, name: &Name) -> String {
         format!(
             "{},{},{},{},{},{},{},{},{}",
-            csv_quoted(name),
+            csv_quoted(name.shown()),
             csv_quoted(&self.fixture),
-            self.category,
-            self.class,
+            self.category.name(),
+            self.class.name(),
             points(self.points),
             points(self.max_points),
-            self.visibility,
+            self.visibility.word(),
             self.seconds.map_or(String::new(), seconds),
             csv_quoted(&self.detail)
         )
@@ -422,13 +464,10 @@ impl Record {
     /// it was not built.
     pub fn lost(&self) -> Option<Vec<(Class, f64)>> {
         self.row.marks.as_ref()?;
-        let noted = self.fixtures.iter().filter_map(|line| {
-            if line.class == "passed" {
-                return None;
-            }
-            let class = Class::ALL.into_iter().find(|c| c.name() == line.class)?;
-            Some((class, line.points, line.max_points))
-        });
+        let noted = self
+            .fixtures
+            .iter()
+            .filter_map(|line| Some((line.class.class()?, line.points, line.max_points)));
         Some(lost_of(noted))
     }
 
@@ -453,202 +492,155 @@ impl Record {
             .csv_line(self.lost_in_words().as_deref().unwrap_or(""))
     }
 
-    /// Its line of `summary.jsonl` (with its newline): the row's fields by
-    /// name (`submission`, `built`, `score`, `max_score`, `passed`,
-    /// `failed`, `classes`, `note`, `fuzz_faults`, `seconds`,
-    /// `slowest_seconds`), the digest of its sources (`sources_fnv1a`,
-    /// when known), then `fixtures`, an object a fixture, and `causes`.
+    /// Its line of `summary.jsonl` (with its newline): the format's
+    /// version (`json::VERSION`), the row's fields by name (`submission`,
+    /// `built`, `score`, `max_score`, `passed`, `failed`, `classes`,
+    /// `note`, `fuzz_faults`, `seconds`, `slowest_seconds`), the digest of
+    /// its sources (`sources_fnv1a`, when known), then `fixtures`, an
+    /// object a fixture, and `causes`.
     pub fn json_line(&self) -> String {
         let row = &self.row;
-        let mut out = format!(
-            "{{\"submission\": {}, \"built\": {}",
-            json_string(&row.name),
-            row.marks.is_some()
-        );
+        let mut out = Object::new();
+        out.raw("version", &VERSION.to_string())
+            .text("submission", row.name.shown())
+            .raw("built", &row.marks.is_some().to_string());
         if let Some(m) = &row.marks {
-            let _ = write!(
-                out,
-                ", \"score\": {}, \"max_score\": {}, \"passed\": {}, \"failed\": {}, \"classes\": {{",
-                points(m.score),
-                points(m.max),
-                m.passed,
-                m.failed
-            );
-            for (i, class) in Class::ALL.iter().enumerate() {
-                let sep = if i > 0 { ", " } else { "" };
-                let _ = write!(
-                    out,
-                    "{sep}{}: {}",
-                    json_string(class.name()),
-                    m.count(*class)
-                );
+            let mut classes = Object::new();
+            for class in Class::ALL {
+                classes.raw(class.name(), &m.count(class).to_string());
             }
-            out.push('}');
+            out.raw("score", &points(m.score))
+                .raw("max_score", &points(m.max))
+                .raw("passed", &m.passed.to_string())
+                .raw("failed", &m.failed.to_string())
+                .raw("classes", &classes.end());
         }
-        let _ = write!(out, ", \"note\": {}", json_string(&row.note));
+        out.text("note", &row.note);
         if let Some(why) = &row.trouble {
-            let _ = write!(out, ", \"error\": {}", json_string(why));
+            out.text("error", why);
         }
         if let Some(m) = &row.marks {
-            let _ = write!(
-                out,
-                ", \"fuzz_faults\": {}, \"seconds\": {}, \"slowest_seconds\": {}",
-                m.fuzz.map_or("null".into(), |n| n.to_string()),
-                seconds(m.seconds),
-                m.slowest.map_or("null".into(), seconds)
-            );
+            out.raw(
+                "fuzz_faults",
+                &m.fuzz.map_or("null".into(), |n| n.to_string()),
+            )
+            .raw("seconds", &seconds(m.seconds))
+            .raw("slowest_seconds", &m.slowest.map_or("null".into(), seconds));
         }
         if let Some(digest) = self.sources {
-            let _ = write!(out, ", \"sources_fnv1a\": \"{digest:016x}\"");
+            out.text("sources_fnv1a", &format!("{digest:016x}"));
         }
-        out.push_str(", \"fixtures\": [");
-        for (i, f) in self.fixtures.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}{{\"fixture\": {}, \"category\": {}, \"class\": {}, \"points\": {}, \"max_points\": {}, \"visibility\": {}, \"seconds\": {}, \"detail\": {}}}",
-                if i > 0 { ", " } else { "" },
-                json_string(&f.fixture),
-                json_string(&f.category),
-                json_string(&f.class),
-                points(f.points),
-                points(f.max_points),
-                json_string(&f.visibility),
-                f.seconds.map_or("null".into(), seconds),
-                json_string(&f.detail)
-            );
-        }
-        out.push_str("], \"causes\": [");
-        for (i, c) in self.causes.iter().enumerate() {
-            let names: Vec<String> = c.fixtures.iter().map(|f| json_string(f)).collect();
-            let _ = write!(
-                out,
-                "{}{{\"class\": {}, \"words\": {}, \"evidence\": {}, \"fixtures\": [{}]}}",
-                if i > 0 { ", " } else { "" },
-                json_string(&c.class),
-                json_string(&c.words),
-                json_string(&c.evidence),
-                names.join(", ")
-            );
-        }
-        out.push_str("]}\n");
-        out
+        let fixtures = self.fixtures.iter().map(|f| {
+            Object::new()
+                .text("fixture", &f.fixture)
+                .text("category", f.category.name())
+                .text("class", f.class.name())
+                .raw("points", &points(f.points))
+                .raw("max_points", &points(f.max_points))
+                .text("visibility", f.visibility.word())
+                .raw("seconds", &f.seconds.map_or("null".into(), seconds))
+                .text("detail", &f.detail)
+                .end()
+        });
+        out.raw("fixtures", &array(fixtures));
+        let causes = self.causes.iter().map(|c| {
+            Object::new()
+                .text("class", c.class.name())
+                .text("words", &c.words)
+                .text("evidence", &c.evidence)
+                .raw(
+                    "fixtures",
+                    &array(c.fixtures.iter().map(|f| json_string(f))),
+                )
+                .end()
+        });
+        out.raw("causes", &array(causes));
+        out.end() + "\n"
     }
 
     /// A record read back from its line of `summary.jsonl` (as
-    /// [`Record::json_line`] writes it); what is missing or malformed is
-    /// named.
-    pub fn from_json_line(line: &str) -> Result<Record, String> {
-        let value = Json::parse(line).map_err(|e| format!("not JSON: {e}"))?;
-        let text = |v: &Json, key: &str| -> Result<String, String> {
-            v.get(key)
-                .and_then(Json::as_str)
-                .map(String::from)
-                .ok_or_else(|| format!("no string '{key}'"))
-        };
-        let number = |v: &Json, key: &str| -> Result<f64, String> {
-            v.get(key)
-                .and_then(Json::as_f64)
-                .ok_or_else(|| format!("no number '{key}'"))
-        };
-        let count = |v: &Json, key: &str| -> Result<usize, String> {
-            v.get(key)
-                .and_then(Json::as_u64)
-                .map(|n| n as usize)
-                .ok_or_else(|| format!("no count '{key}'"))
-        };
-        let duration = |v: &Json, key: &str| -> Result<Option<Duration>, String> {
-            match v.get(key) {
-                Some(Json::Null) => Ok(None),
-                Some(n) => n
-                    .as_f64()
-                    .filter(|s| s.is_finite() && *s >= 0.0)
-                    .map(|s| Some(Duration::from_millis((s * 1000.0).round() as u64)))
-                    .ok_or_else(|| format!("'{key}' is not seconds")),
-                None => Err(format!("no '{key}'")),
-            }
-        };
-        let name = text(&value, "submission")?;
-        // Read as strictly as a folder's name is taken in: it names files.
-        Name::parse(&name)?;
-        let note = one_line(&text(&value, "note")?);
-        let trouble = match value.get("error") {
+    /// [`Record::json_line`] writes it, in its format's version or an
+    /// earlier one); what is missing or malformed is named. Every text is
+    /// read as a stranger's: the name as strictly as a folder's, the rest
+    /// made one line; the numbers must agree with the fixtures' lines
+    /// ([`Record::check`]).
+    pub fn from_json_line(line: &str) -> Result<Record, Refused> {
+        let value = Json::parse(line).map_err(|e| Refused::because(format!("not JSON: {e}")))?;
+        let fields = Fields::of(&value)?;
+        let version = fields.version()?;
+        let name = Name::parse(fields.text("submission")?)?;
+        let note = one_line(fields.text("note")?);
+        let trouble = match fields.get("error") {
             None => None,
-            Some(_) => Some(one_line(&text(&value, "error")?)),
+            Some(_) => Some(one_line(fields.text("error")?)),
         };
-        let built = value
-            .get("built")
-            .and_then(Json::as_bool)
-            .ok_or("no boolean 'built'")?;
-        let marks = if built {
-            let classes_json = value.get("classes").ok_or("no 'classes'")?;
+        let marks = if fields.boolean("built")? {
+            let counts = fields
+                .object("classes")
+                .map_err(|_| Refused::because("no 'classes'"))?;
             let mut classes = [0; CLASSES];
             for class in Class::ALL {
-                classes[class as usize] = count(classes_json, class.name())?;
+                // A file of a version before the class has no count of it.
+                classes[class as usize] = match counts.get(class.name()) {
+                    None if version < class.row().since => 0,
+                    _ => counts.count(class.name())? as usize,
+                };
             }
             Some(RowMarks {
-                passed: count(&value, "passed")?,
-                failed: count(&value, "failed")?,
+                passed: fields.count("passed")? as usize,
+                failed: fields.count("failed")? as usize,
                 classes,
-                score: number(&value, "score")?,
-                max: number(&value, "max_score")?,
-                fuzz: match value.get("fuzz_faults") {
-                    Some(Json::Null) | None => None,
-                    Some(_) => Some(count(&value, "fuzz_faults")?),
+                score: fields.number("score")?,
+                max: fields.number("max_score")?,
+                fuzz: match fields.optional("fuzz_faults") {
+                    None => None,
+                    Some(_) => Some(fields.count("fuzz_faults")? as usize),
                 },
-                seconds: duration(&value, "seconds")?.unwrap_or_default(),
-                slowest: duration(&value, "slowest_seconds")?,
+                seconds: fields.seconds("seconds")?.unwrap_or_default(),
+                slowest: fields.seconds("slowest_seconds")?,
             })
         } else {
             None
         };
         let mut fixtures = Vec::new();
-        for f in value
-            .get("fixtures")
-            .and_then(Json::as_array)
-            .ok_or("no array 'fixtures'")?
-        {
+        for f in fields.array("fixtures")? {
+            let f = Fields::of(f)?;
             fixtures.push(FixtureLine {
-                fixture: text(f, "fixture")?,
-                category: text(f, "category")?,
-                class: text(f, "class")?,
-                points: number(f, "points")?,
-                max_points: number(f, "max_points")?,
-                visibility: text(f, "visibility")?,
-                seconds: duration(f, "seconds")?,
-                detail: text(f, "detail")?,
+                fixture: f.text("fixture")?.to_string(),
+                category: read_word(&f, "category", Category::parse)?,
+                class: read_word(&f, "class", Outcome::parse)?,
+                points: f.number("points")?,
+                max_points: f.number("max_points")?,
+                visibility: read_word(&f, "visibility", Visibility::parse)?,
+                seconds: f.seconds("seconds")?,
+                detail: f.text("detail")?.to_string(),
             });
         }
         let mut causes = Vec::new();
         // Gradings before experiments wrote none.
-        for c in value.get("causes").and_then(Json::as_array).unwrap_or(&[]) {
+        for c in fields.get("causes").and_then(Json::as_array).unwrap_or(&[]) {
+            let c = Fields::of(c)?;
             let fixtures = c
-                .get("fixtures")
-                .and_then(Json::as_array)
-                .ok_or("no array 'fixtures' in a cause")?
+                .array("fixtures")
+                .map_err(|_| Refused::because("no array 'fixtures' in a cause"))?
                 .iter()
                 .map(|f| {
                     f.as_str()
                         .map(one_line)
-                        .ok_or("a cause's fixture is not a string")
+                        .ok_or_else(|| Refused::because("a cause's fixture is not a string"))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             causes.push(CauseLine {
-                class: one_line(&text(c, "class")?),
-                words: one_line(&text(c, "words")?),
-                evidence: one_line(&text(c, "evidence")?),
+                class: read_word(&c, "class", Class::parse)?,
+                words: one_line(c.text("words")?),
+                evidence: one_line(c.text("evidence")?),
                 fixtures,
             });
         }
         // Gradings before it wrote none.
-        let sources = match value.get("sources_fnv1a") {
+        let sources = match fields.get("sources_fnv1a") {
             None => None,
-            Some(digest) => Some(
-                digest
-                    .as_str()
-                    .filter(|d| d.len() == 16)
-                    .and_then(|d| u64::from_str_radix(d, 16).ok())
-                    .ok_or("'sources_fnv1a' is not 16 hexadecimal digits")?,
-            ),
+            Some(_) => Some(fields.digest("sources_fnv1a")?),
         };
         let record = Record {
             row: Row {
@@ -661,9 +653,7 @@ impl Record {
             causes,
             sources,
         };
-        record
-            .check()
-            .map_err(|e| format!("{}: {e}", record.row.name))?;
+        record.check().map_err(|e| e.within(&record.row.name))?;
         Ok(record)
     }
 
@@ -675,22 +665,25 @@ impl Record {
     /// fixtures. A record someone edited to raise a mark fails here unless
     /// every number was changed to agree (which then shows in the fixture
     /// lines themselves).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Refused> {
         let hundredths =
             |x: f64| x.is_finite() && x >= 0.0 && (x * 100.0 - (x * 100.0).round()).abs() < 1e-6;
         let (mut total, mut worth) = (0.0, 0.0);
         for f in &self.fixtures {
             if !hundredths(f.points) || !hundredths(f.max_points) || f.points > f.max_points + 1e-9
             {
-                return Err(format!(
-                    "{}: {} of {} points is no fixture's mark",
-                    f.fixture, f.points, f.max_points
+                return Err(Refused::new(
+                    &f.fixture,
+                    format!(
+                        "{} of {} points is no fixture's mark",
+                        f.points, f.max_points
+                    ),
                 ));
             }
-            if f.class == "passed" && (f.points - f.max_points).abs() > 1e-9 {
-                return Err(format!(
-                    "{}: passed, but {} of {} points",
-                    f.fixture, f.points, f.max_points
+            if f.class == Outcome::Passed && (f.points - f.max_points).abs() > 1e-9 {
+                return Err(Refused::new(
+                    &f.fixture,
+                    format!("passed, but {} of {} points", f.points, f.max_points),
                 ));
             }
             total += f.points;
@@ -705,38 +698,50 @@ impl Record {
             || !near(m.score, total)
             || !near(m.max, worth)
         {
-            return Err(format!(
+            return Err(Refused::because(format!(
                 "its score {} of {} is not its fixtures' {} of {}",
                 points(m.score),
                 points(m.max),
                 points(total),
                 points(worth)
-            ));
+            )));
         }
         for class in Class::ALL {
             let lines = self
                 .fixtures
                 .iter()
-                .filter(|f| f.class == class.name())
+                .filter(|f| f.class == Outcome::Noted(class))
                 .count();
             if lines != m.count(class) {
-                return Err(format!(
+                return Err(Refused::because(format!(
                     "it counts {} {} but has {lines} such fixture lines",
                     m.count(class),
                     class.name()
-                ));
+                )));
             }
         }
         if m.passed + m.failed > self.fixtures.len() {
-            return Err(format!(
+            return Err(Refused::because(format!(
                 "{} passed and {} failed of {} fixtures",
                 m.passed,
                 m.failed,
                 self.fixtures.len()
-            ));
+            )));
         }
         Ok(())
     }
+}
+
+/// The word `key` of `fields` read as `parse` reads it: a value this
+/// version does not know (a class a later version added) is refused by
+/// name.
+fn read_word<T>(
+    fields: &Fields,
+    key: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<T, Refused> {
+    let word = fields.text(key)?;
+    parse(word).ok_or_else(|| Refused::value(key, word, "is not one this version knows"))
 }
 
 #[cfg(test)]
@@ -757,12 +762,15 @@ mod tests {
             total: 62.5,
             max: 100.0,
         };
-        Row::graded("ann", &counts, &score, Some(2), "built with cc")
+        Row::graded(&"ann".into(), &counts, &score, Some(2), "built with cc")
     }
 
     #[test]
     fn a_row_not_built_has_dashes_in_the_table_empty_cells_and_its_note_whole_in_the_csv() {
-        let row = Row::not_built("bob \"b\"", &format!("make failed: {}", "x".repeat(120)));
+        let row = Row::not_built(
+            &"bob \"b\"".into(),
+            &format!("make failed: {}", "x".repeat(120)),
+        );
         assert!(!row.passed());
         let record = Record {
             row,
@@ -869,8 +877,8 @@ mod tests {
         let score = scheme.score(&fixtures, &graded);
         let counts = Counts::of(&fixtures, &graded, false);
         let record = Record {
-            row: Row::graded("ann", &counts, &score, None, ""),
-            fixtures: FixtureLine::of(&fixtures, &graded, &score, &|_| "visible"),
+            row: Row::graded(&"ann".into(), &counts, &score, None, ""),
+            fixtures: FixtureLine::of(&fixtures, &graded, &score, &|_| Visibility::Visible),
             causes: Vec::new(),
             sources: None,
         };
@@ -885,9 +893,10 @@ mod tests {
         assert!(back.csv_line().ends_with(&format!(",\"{words}\"")));
     }
 
-    #[test]
-    fn a_record_reads_back_as_it_was_written() {
-        let record = Record {
+    /// A record whose numbers agree with its fixtures' lines, of every
+    /// kind of outcome and visibility, a cause, its sources' digest.
+    fn a_record() -> Record {
+        Record {
             row: graded_row(),
             fixtures: vec![
                 FixtureLine {
@@ -928,7 +937,12 @@ mod tests {
                 fixtures: vec!["Tests/bad_x.inp".into()],
             }],
             sources: Some(0x0123_4567_89ab_cdef),
-        };
+        }
+    }
+
+    #[test]
+    fn a_record_reads_back_as_it_was_written() {
+        let record = a_record();
         let line = record.json_line();
         assert!(line.ends_with("]}\n") && line.matches('\n').count() == 1);
         let back = Record::from_json_line(&line).unwrap();
@@ -938,21 +952,62 @@ mod tests {
         let bad = line.replace("0123456789abcdef", "0123");
         assert!(Record::from_json_line(&bad)
             .unwrap_err()
+            .to_string()
             .contains("'sources_fnv1a' is not 16 hexadecimal digits"));
         let not_built = Record {
-            row: Row::not_built("bob", "no Makefile"),
+            row: Row::not_built(&"bob".into(), "no Makefile"),
             fixtures: Vec::new(),
             causes: Vec::new(),
             sources: None,
         };
         assert_eq!(
             not_built.json_line(),
-            "{\"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}\n"
+            "{\"version\": 2, \"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}\n"
         );
         assert_eq!(
             Record::from_json_line(&not_built.json_line()).unwrap(),
             not_built
         );
+    }
+
+    /// A line of every version up to this one reads (one without a
+    /// version is of version 1); a later version's, or a word this version
+    /// does not know, is refused by name; the line written is this
+    /// version's.
+    #[test]
+    fn records_of_every_version_read_and_a_later_ones_are_refused() {
+        let record = a_record();
+        let line = record.json_line();
+        assert!(line.starts_with(&format!("{{\"version\": {VERSION}, \"submission\": ")));
+        let unversioned = line.replacen(&format!("\"version\": {VERSION}, "), "", 1);
+        assert_eq!(Record::from_json_line(&unversioned), Ok(record.clone()));
+        for v in 1..=VERSION {
+            let versioned = line.replacen(
+                &format!("\"version\": {VERSION}"),
+                &format!("\"version\": {v}"),
+                1,
+            );
+            assert_eq!(Record::from_json_line(&versioned), Ok(record.clone()));
+        }
+        let later = line.replacen(
+            &format!("\"version\": {VERSION}"),
+            &format!("\"version\": {}", VERSION + 1),
+            1,
+        );
+        let e = Record::from_json_line(&later).unwrap_err().to_string();
+        assert!(e.contains(&format!("version {}", VERSION + 1)), "{e}");
+        // A class this version does not know, in a fixture's line.
+        let unknown = line.replace("\"class\": \"passed\"", "\"class\": \"SLOW\"");
+        assert_ne!(unknown, line);
+        assert_eq!(
+            Record::from_json_line(&unknown).unwrap_err().to_string(),
+            "class: 'SLOW' is not one this version knows"
+        );
+        // Every class this version knows was in version 1: a line of it
+        // without one of their counts is damaged, not older.
+        let no_open = line.replace(", \"OPEN\": 1", "");
+        assert_ne!(no_open, line);
+        assert!(Record::from_json_line(&no_open).is_err());
     }
 
     #[test]
@@ -994,7 +1049,7 @@ mod tests {
             ),
         ] {
             let e = Record::from_json_line(&bad).unwrap_err();
-            assert!(e.contains(why), "{e}");
+            assert!(e.to_string().contains(why), "{e}");
         }
     }
 
@@ -1068,10 +1123,11 @@ mod tests {
     fn a_damaged_record_is_refused_with_what_is_missing() {
         assert_eq!(
             Record::from_json_line("{\"submission\": \"a\", \"built\": true, \"note\": \"\"}"),
-            Err("no 'classes'".into())
+            Err(Refused::because("no 'classes'"))
         );
         assert!(Record::from_json_line("{\"submission\": \"a\", \"bu")
             .unwrap_err()
+            .to_string()
             .starts_with("not JSON"));
     }
 }

@@ -20,8 +20,10 @@
 //! Canvas's Points Possible line, a header pasted in). Nothing is guessed
 //! or rewritten: a roster with a fault is refused whole.
 
-use crate::publishing::json::{json_string, Json};
-use crate::shared::name::{one_line, Name};
+use crate::publishing::json::{json_string, Fields, Json};
+use crate::shared::error::Refused;
+use crate::shared::name::Name;
+use crate::shared::text::one_line;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 
@@ -134,31 +136,34 @@ pub struct Roster {
 impl Roster {
     /// Reads the roster `bytes` (of the file `source`), or what is wrong
     /// with it: `line N: ...`.
-    pub fn parse(source: &str, bytes: &[u8]) -> Result<Roster, String> {
+    pub fn parse(source: &str, bytes: &[u8]) -> Result<Roster, Refused> {
         let text = std::str::from_utf8(bytes).map_err(|e| {
             let line = bytes[..e.valid_up_to()]
                 .iter()
                 .filter(|&&b| b == b'\n')
                 .count()
                 + 1;
-            format!("line {line}: not UTF-8 (save the roster as UTF-8 CSV)")
+            Refused::new(
+                format!("line {line}"),
+                "not UTF-8 (save the roster as UTF-8 CSV)",
+            )
         })?;
         let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
         let mut records = records(text)?.into_iter();
         let Some((header_line, header)) = records.next() else {
-            return Err(
-                "empty: the first line names the columns (folder,id,login,name,section)".into(),
-            );
+            return Err(Refused::because(
+                "empty: the first line names the columns (folder,id,login,name,section)",
+            ));
         };
         let columns = header_columns(header_line, &header)?;
         let mut students = Vec::new();
         for (line, fields) in records {
             if fields.len() != header.len() {
-                return Err(format!(
-                    "line {line}: {} field(s) where the header has {} (a value with a comma is quoted: \"Chen, Carol\")",
+                return Err(Refused::new(format!("line {line}"), format!(
+                    "{} field(s) where the header has {} (a value with a comma is quoted: \"Chen, Carol\")",
                     fields.len(),
                     header.len()
-                ));
+                )));
             }
             not_a_header(line, &fields)?;
             let value = |column: Column| {
@@ -175,18 +180,20 @@ impl Roster {
     /// The roster of `students`, checked as a whole: at least one, no
     /// folder, ID, login, email or Canvas ID on two lines, the optional
     /// identifying columns (login, email) on every line or none.
-    fn of(source: &str, students: Vec<Student>) -> Result<Roster, String> {
+    fn of(source: &str, students: Vec<Student>) -> Result<Roster, Refused> {
         if students.is_empty() {
-            return Err("no student in it: after the header, a line a student".into());
+            return Err(Refused::because(
+                "no student in it: after the header, a line a student",
+            ));
         }
         let first = &students[0];
         for s in &students {
             if s.login.is_some() != first.login.is_some()
                 || s.email.is_some() != first.email.is_some()
             {
-                return Err(format!(
-                    "line {}: not the columns of line {}",
-                    s.line, first.line
+                return Err(Refused::new(
+                    format!("line {}", s.line),
+                    format!("not the columns of line {}", first.line),
                 ));
             }
         }
@@ -209,10 +216,9 @@ impl Roster {
                     continue;
                 }
                 if let Some(before) = seen.insert(k.clone(), s.line) {
-                    return Err(format!(
-                        "lines {before} and {}: the {what} '{}' is on both",
-                        s.line,
-                        one_line(&k)
+                    return Err(Refused::new(
+                        format!("lines {} and {}", before, s.line),
+                        format!("the {what} '{}' is on both", one_line(&k)),
                     ));
                 }
             }
@@ -268,21 +274,20 @@ impl Roster {
 
     /// A roster read back from its JSON ([`Roster::to_json`]), each
     /// student checked as a roster's line is.
-    pub fn from_json(value: &Json) -> Result<Roster, String> {
-        let source = value
-            .get("source")
-            .and_then(Json::as_str)
-            .ok_or("a roster without its source")?;
-        let list = value
-            .get("students")
-            .and_then(Json::as_array)
-            .ok_or("a roster without its students")?;
+    pub fn from_json(fields: Fields) -> Result<Roster, Refused> {
+        let source = fields
+            .text("source")
+            .map_err(|_| Refused::because("a roster without its source"))?;
+        let list = fields
+            .array("students")
+            .map_err(|_| Refused::because("a roster without its students"))?;
         let mut students = Vec::new();
         for item in list {
+            let item = Fields::of(item)?;
             let line = item
-                .get("line")
-                .and_then(Json::as_u64)
-                .ok_or("a student without its line")? as usize;
+                .count("line")
+                .map_err(|_| Refused::because("a student without its line"))?
+                as usize;
             let value = |column: Column| match item.get(column.word()) {
                 Some(Json::Text(text)) => Some(text.as_str()),
                 _ => None,
@@ -296,12 +301,18 @@ impl Roster {
 impl Student {
     /// The student of line `line`, whose columns `value` gives (`None`:
     /// the roster has no such column), each value checked.
-    fn read<'a>(line: usize, value: &dyn Fn(Column) -> Option<&'a str>) -> Result<Student, String> {
+    fn read<'a>(
+        line: usize,
+        value: &dyn Fn(Column) -> Option<&'a str>,
+    ) -> Result<Student, Refused> {
         let mut got: [Option<String>; 7] = Default::default();
         for (i, column) in Column::ALL.into_iter().enumerate() {
             let Some(text) = value(column) else {
                 if column.required() {
-                    return Err(format!("line {line}: no {}", column.word()));
+                    return Err(Refused::new(
+                        format!("line {line}"),
+                        format!("no {}", column.word()),
+                    ));
                 }
                 continue;
             };
@@ -310,10 +321,10 @@ impl Student {
         let [folder, id, login, name, section, email, canvas_id] = got;
         let folder = folder.unwrap_or_default();
         let folder = Name::of_folder(OsStr::new(&folder)).ok_or_else(|| {
-            format!(
-                "line {line}: the folder '{}' is no submission's folder (grade-all grades the folders not hidden, named without '/', up to 255 bytes)",
+            Refused::new(format!("line {line}"), format!(
+                "the folder '{}' is no submission's folder (grade-all grades the folders not hidden, named without '/', up to 255 bytes)",
                 one_line(&folder)
-            )
+            ))
         })?;
         Ok(Student {
             line,
@@ -329,42 +340,48 @@ impl Student {
 }
 
 /// `text`, the value of `column` on line `line`, or why it cannot be.
-fn checked(line: usize, column: Column, text: &str) -> Result<String, String> {
+fn checked(line: usize, column: Column, text: &str) -> Result<String, Refused> {
     let word = column.word();
     // Moodle tests an identifying cell with PHP's `empty()`: `0` is empty.
     if column.filled() && text == "0" {
-        return Err(format!(
-            "line {line}: the {word} '0', which Moodle's import takes for no value"
+        return Err(Refused::new(
+            format!("line {line}"),
+            format!("the {word} '0', which Moodle's import takes for no value"),
         ));
     }
     if text.is_empty() {
         if column.filled() {
-            return Err(format!(
-                "line {line}: no {word} (every line of a roster with the column '{word}' gives one)"
+            return Err(Refused::new(
+                format!("line {line}"),
+                format!("no {word} (every line of a roster with the column '{word}' gives one)"),
             ));
         }
         return Ok(String::new());
     }
     if let Some(c) = text.chars().find(|c| c.is_control()) {
-        return Err(format!(
-            "line {line}: the {word} '{}' holds a control character ({})",
-            one_line(text),
-            one_line(&c.to_string())
+        return Err(Refused::new(
+            format!("line {line}"),
+            format!(
+                "the {word} '{}' holds a control character ({})",
+                one_line(text),
+                one_line(&c.to_string())
+            ),
         ));
     }
     if text.chars().count() > MAX_VALUE {
-        return Err(format!(
-            "line {line}: the {word} is longer than {MAX_VALUE} characters"
+        return Err(Refused::new(
+            format!("line {line}"),
+            format!("the {word} is longer than {MAX_VALUE} characters"),
         ));
     }
     // PHP's fgetcsv, Moodle's reader, takes a backslash in a quoted field
     // as an escape: before a quote (or the closing one) it misreads.
     let quoted = text.contains([',', '"']);
     if quoted && (text.contains("\\\"") || text.ends_with('\\')) {
-        return Err(format!(
-            "line {line}: the {word} '{}' has a backslash before a quote or at its end, and a comma or quote: Moodle's CSV reader (PHP's fgetcsv) would misread it",
+        return Err(Refused::new(format!("line {line}"), format!(
+            "the {word} '{}' has a backslash before a quote or at its end, and a comma or quote: Moodle's CSV reader (PHP's fgetcsv) would misread it",
             one_line(text)
-        ));
+        )));
     }
     // Canvas's import rewrites every field made of digits, commas and dots
     // as a number with a decimal point: the name, ID, login or section it
@@ -374,21 +391,24 @@ fn checked(line: usize, column: Column, text: &str) -> Result<String, String> {
         Column::Name | Column::Id | Column::Login | Column::Section
     );
     if let Some(read) = canvas_number(text).filter(|_| in_canvas) {
-        return Err(format!(
-            "line {line}: the {word} '{}', which Canvas's import reads as the number '{}' (it rewrites a value of digits with a comma or more than one dot): it would match no student",
-            one_line(text),
-            one_line(&read)
+        return Err(Refused::new(
+            format!("line {line}"),
+            format!(
+                "the {word} '{}', which Canvas's import reads as the number '{}' (it rewrites a value of digits with a comma or more than one dot): it would match no student",
+                one_line(text),
+                one_line(&read)
+            ),
         ));
     }
     match column {
-        Column::CanvasId if !text.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
-            "line {line}: the canvas_id '{}' is not a number (it is Canvas's own user ID, the ID column of its gradebook export)",
+        Column::CanvasId if !text.bytes().all(|b| b.is_ascii_digit()) => Err(Refused::new(format!("line {line}"), format!(
+            "the canvas_id '{}' is not a number (it is Canvas's own user ID, the ID column of its gradebook export)",
             one_line(text)
-        )),
-        Column::Email if !text.contains('@') => Err(format!(
-            "line {line}: the email '{}' has no '@'",
+        ))),
+        Column::Email if !text.contains('@') => Err(Refused::new(format!("line {line}"), format!(
+            "the email '{}' has no '@'",
             one_line(text)
-        )),
+        ))),
         _ => Ok(text.to_string()),
     }
 }
@@ -432,16 +452,19 @@ fn squeezed(word: &str) -> String {
 /// the assignments' points, so a student's name holding them would give
 /// the assignment that student's mark as its points, and the student
 /// none), in any column, in any case.
-fn not_a_header(line: usize, fields: &[String]) -> Result<(), String> {
+fn not_a_header(line: usize, fields: &[String]) -> Result<(), Refused> {
     if let Some((at, field)) = fields
         .iter()
         .enumerate()
         .find(|(_, f)| f.to_lowercase().contains("points possible"))
     {
-        return Err(format!(
-            "line {line}: '{}' (column {}): Canvas's import takes a line whose name holds 'Points Possible' for the assignment's points, not a student (a Canvas export's second line): remove the line",
-            one_line(field.trim()),
-            at + 1
+        return Err(Refused::new(
+            format!("line {line}"),
+            format!(
+                "'{}' (column {}): Canvas's import takes a line whose name holds 'Points Possible' for the assignment's points, not a student (a Canvas export's second line): remove the line",
+                one_line(field.trim()),
+                at + 1
+            ),
         ));
     }
     let filled: Vec<&str> = fields
@@ -454,9 +477,12 @@ fn not_a_header(line: usize, fields: &[String]) -> Result<(), String> {
             .iter()
             .all(|f| HEADER_WORDS.contains(&squeezed(f).as_str()))
     {
-        return Err(format!(
-            "line {line}: a line of column names ({}), not a student: the roster's first line names its columns, and no other line may (a gradebook would take it for a student, or for its header)",
-            one_line(&filled.join(", "))
+        return Err(Refused::new(
+            format!("line {line}"),
+            format!(
+                "a line of column names ({}), not a student: the roster's first line names its columns, and no other line may (a gradebook would take it for a student, or for its header)",
+                one_line(&filled.join(", "))
+            ),
         ));
     }
     Ok(())
@@ -492,7 +518,7 @@ fn canvas_number(text: &str) -> Option<String> {
 
 /// The grader's columns in the header `fields` (of line `line`), each with
 /// its place; the header must name the required ones, each once.
-fn header_columns(line: usize, fields: &[String]) -> Result<Vec<(Column, usize)>, String> {
+fn header_columns(line: usize, fields: &[String]) -> Result<Vec<(Column, usize)>, Refused> {
     let mut columns: Vec<(Column, usize)> = Vec::new();
     for (at, field) in fields.iter().enumerate() {
         let Some(column) = Column::ALL
@@ -502,21 +528,24 @@ fn header_columns(line: usize, fields: &[String]) -> Result<Vec<(Column, usize)>
             continue;
         };
         if let Some((_, before)) = columns.iter().find(|(c, _)| *c == column) {
-            return Err(format!(
-                "line {line}: the column '{}' is named twice (columns {} and {})",
-                column.word(),
-                before + 1,
-                at + 1
+            return Err(Refused::new(
+                format!("line {line}"),
+                format!(
+                    "the column '{}' is named twice (columns {} and {})",
+                    column.word(),
+                    before + 1,
+                    at + 1
+                ),
             ));
         }
         columns.push((column, at));
     }
     for column in Column::ALL.into_iter().filter(|c| c.required()) {
         if !columns.iter().any(|(c, _)| *c == column) {
-            return Err(format!(
-                "line {line}: no '{}' column: the first line names the columns, in any order: folder and id, and any of login, name, section, email, canvas_id",
+            return Err(Refused::new(format!("line {line}"), format!(
+                "no '{}' column: the first line names the columns, in any order: folder and id, and any of login, name, section, email, canvas_id",
                 column.word()
-            ));
+            )));
         }
     }
     Ok(columns)
@@ -526,7 +555,7 @@ fn header_columns(line: usize, fields: &[String]) -> Result<Vec<(Column, usize)>
 /// records by LF, CRLF or a lone CR, a field quoted to hold any of these
 /// and a quote doubled), each with the line it starts on; spaces around a
 /// quoted field are allowed, a record of empty fields is left out.
-fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
+fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, Refused> {
     let mut out = Vec::new();
     let (mut line, mut start) = (1, 1);
     let mut fields: Vec<String> = Vec::new();
@@ -578,22 +607,19 @@ fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
                 quoted = true;
             }
             '"' => {
-                return Err(format!(
-                    "line {line}: a quote inside a field that is not quoted (quote the whole field and double the quote: \"Carol \"\"CC\"\" Chen\")"
-                ))
+                return Err(Refused::new(format!("line {line}"), "a quote inside a field that is not quoted (quote the whole field and double the quote: \"Carol \"\"CC\"\" Chen\")"))
             }
             ' ' | '\t' if closed => {}
             _ if closed => {
-                return Err(format!(
-                    "line {line}: text after a quoted field's closing quote (a quote in a quoted field is doubled: \"\")"
-                ))
+                return Err(Refused::new(format!("line {line}"), "text after a quoted field's closing quote (a quote in a quoted field is doubled: \"\")"))
             }
             _ => field.push(c),
         }
     }
     if quoted {
-        return Err(format!(
-            "line {start}: a quoted field is never closed (a quote in it is doubled: \"\")"
+        return Err(Refused::new(
+            format!("line {start}"),
+            "a quoted field is never closed (a quote in it is doubled: \"\")",
         ));
     }
     end_record(&mut fields, &mut field, start);
@@ -610,7 +636,7 @@ mod tests {
 
     fn error(text: &[u8]) -> String {
         match Roster::parse("roster.csv", text) {
-            Err(e) => e,
+            Err(e) => e.to_string(),
             Ok(r) => panic!("accepted: {r:?}"),
         }
     }
@@ -828,11 +854,13 @@ mod tests {
              ann,z2,ann,,,a@x,\n",
         );
         let json = Json::parse(&roster.to_json()).unwrap();
-        assert_eq!(Roster::from_json(&json), Ok(roster));
+        assert_eq!(Roster::from_json(Fields::of(&json).unwrap()), Ok(roster));
         // A forged line is checked as a roster's is.
         let forged = "{\"source\": \"r\", \"students\": [{\"line\": 2, \"folder\": \"../x\", \"id\": \"z1\"}]}";
-        assert!(Roster::from_json(&Json::parse(forged).unwrap())
+        let forged = Json::parse(forged).unwrap();
+        assert!(Roster::from_json(Fields::of(&forged).unwrap())
             .unwrap_err()
+            .to_string()
             .contains("is no submission's folder"));
     }
 }

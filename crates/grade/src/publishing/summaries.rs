@@ -12,6 +12,7 @@ use crate::publishing::record::{
     csv_header, csv_quoted, table_header, Record, FIXTURES_CSV_HEADER,
 };
 use crate::publishing::roster::Student;
+use crate::shared::name::Name;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io;
@@ -35,19 +36,15 @@ pub fn write_summary_files(
     sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
     let width = sorted
         .iter()
-        .map(|r| r.row.name.len())
+        .map(|r| r.row.name.shown().len())
         .max()
         .unwrap_or(0)
         .max(10);
     let mut table = grading_lines(manifest, sorted.len());
     table += &(table_header(width) + "\n");
     let book = manifest.gradebook.as_ref();
-    let students: BTreeMap<&str, &Student> = book.map_or_else(BTreeMap::new, |b| {
-        b.roster
-            .students
-            .iter()
-            .map(|s| (s.folder.shown(), s))
-            .collect()
+    let students: BTreeMap<&Name, &Student> = book.map_or_else(BTreeMap::new, |b| {
+        b.roster.students.iter().map(|s| (&s.folder, s)).collect()
     });
     let mut csv = csv_header();
     if book.is_some() {
@@ -60,7 +57,7 @@ pub fn write_summary_files(
         table += &(record.table_line(width) + "\n");
         csv += &record.csv_line();
         if book.is_some() {
-            let student = students.get(record.row.name.as_str());
+            let student = students.get(&record.row.name);
             let (id, name) = student.map_or(("", ""), |s| (s.id.as_str(), s.name.as_str()));
             let cell = |v: &str| {
                 if v.is_empty() {
@@ -200,9 +197,9 @@ fn grading_lines(manifest: &Manifest, graded: usize) -> String {
         "grading of {} ({part}), {state}\noptions: {}\n{gradebook}{}\nbegan {}, written {}\n\n",
         manifest.folder,
         if manifest.options.is_empty() {
-            "(defaults)"
+            "(defaults)".to_string()
         } else {
-            &manifest.options
+            manifest.options.to_string()
         },
         manifest.sandbox,
         manifest.started,

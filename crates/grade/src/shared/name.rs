@@ -23,6 +23,8 @@
 //! share a file, no submission shares one with the grading, and every file
 //! name fits the file system's 255 bytes.
 
+use crate::shared::error::Refused;
+use crate::shared::text::{is_hidden, push_escaped};
 use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -70,18 +72,14 @@ impl Name {
     /// The name whose shown form is `shown` (from a grading's files, or a
     /// command line), or why it is none: only the shown form of a folder
     /// name that [`Name::of_folder`] takes is accepted.
-    pub fn parse(shown: &str) -> Result<Name, String> {
-        let bytes = unescape(shown).ok_or_else(|| {
-            format!(
-                "'{}' is not a submission's name as gradings write it",
-                escape(shown.as_bytes())
-            )
-        })?;
+    pub fn parse(shown: &str) -> Result<Name, Refused> {
+        let refused = |why: &str| Refused::value("", &escape(shown.as_bytes()), why);
+        let bytes = unescape(shown)
+            .ok_or_else(|| refused("is not a submission's name as gradings write it"))?;
         match Name::of_folder(OsStr::from_bytes(&bytes)) {
             Some(name) if name.shown == shown => Ok(name),
-            _ => Err(format!(
-                "'{}' is not a submission's name (empty, hidden, too long, or with '/')",
-                escape(shown.as_bytes())
+            _ => Err(refused(
+                "is not a submission's name (empty, hidden, too long, or with '/')",
             )),
         }
     }
@@ -132,16 +130,6 @@ impl std::fmt::Display for Name {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.shown)
     }
-}
-
-/// Whether `c` is kept out of a shown name and a one-line text: controls,
-/// the bidi controls that reorder a line on screen, the separators and the
-/// invisible characters that hide what follows.
-pub fn is_hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
-            | '\u{2060}'..='\u{2069}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
 }
 
 /// `bytes` in the shown form: printable UTF-8 as it is, the rest escaped.
@@ -200,35 +188,6 @@ fn unescape(shown: &str) -> Option<Vec<u8>> {
         }
     }
     Some(out)
-}
-
-/// `text` made safe for one line of a terminal, a table or a summary: the
-/// characters [`is_hidden`] names written as escapes (`\n`, `\u{1B}`);
-/// the rest, backslashes too, as it is (so that text already safe is left
-/// the same).
-pub fn one_line(text: &str) -> String {
-    if !text.chars().any(is_hidden) {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        push_escaped(&mut out, c);
-    }
-    out
-}
-
-/// Pushes `c` onto `out`: as `\n`, `\t` or `\r`, as `\u{..}` when
-/// [`is_hidden`] names it, else as it is.
-fn push_escaped(out: &mut String, c: char) {
-    match c {
-        '\n' => out.push_str("\\n"),
-        '\t' => out.push_str("\\t"),
-        '\r' => out.push_str("\\r"),
-        c if is_hidden(c) => {
-            let _ = write!(out, "\\u{{{:X}}}", c as u32);
-        }
-        c => out.push(c),
-    }
 }
 
 #[cfg(test)]
@@ -324,12 +283,5 @@ mod tests {
         assert_eq!(name(b"ann.make").stem(), "ann.mak%65");
         assert_eq!(name(b"a b").stem(), "a%20b");
         assert_eq!(name(b"john.smith").stem(), "john.smith");
-    }
-
-    #[test]
-    fn one_line_escapes_only_what_would_break_a_line() {
-        assert_eq!(one_line("plain \\ text"), "plain \\ text");
-        assert_eq!(one_line("a\x1b[2Kb\rc"), "a\\u{1B}[2Kb\\rc");
-        assert_eq!(one_line(&one_line("x\ny")), one_line("x\ny"));
     }
 }

@@ -4,6 +4,8 @@
 //! Lines are as `awk` sees them: the bytes between newlines, a last line
 //! without its newline included, none at all in empty output.
 
+use std::fmt::Write as _;
+
 /// The lines of `data`, without their newlines.
 pub fn lines(data: &[u8]) -> Vec<&[u8]> {
     if data.is_empty() {
@@ -259,9 +261,55 @@ pub fn not_one_error_line(out: &[u8]) -> Option<String> {
     }
 }
 
+/// Whether `c` is kept out of a shown name and a one-line text: controls,
+/// the bidi controls that reorder a line on screen, the separators and the
+/// invisible characters that hide what follows.
+pub fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{2069}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}')
+}
+
+/// `text` made safe for one line of a terminal, a table or a summary: the
+/// characters [`is_hidden`] names written as escapes (`\n`, `\u{1B}`);
+/// the rest, backslashes too, as it is (so that text already safe is left
+/// the same).
+pub fn one_line(text: &str) -> String {
+    if !text.chars().any(is_hidden) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_escaped(&mut out, c);
+    }
+    out
+}
+
+/// Pushes `c` onto `out`: as `\n`, `\t` or `\r`, as `\u{..}` when
+/// [`is_hidden`] names it, else as it is.
+pub fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\t' => out.push_str("\\t"),
+        '\r' => out.push_str("\\r"),
+        c if is_hidden(c) => {
+            let _ = write!(out, "\\u{{{:X}}}", c as u32);
+        }
+        c => out.push(c),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_line_escapes_only_what_would_break_a_line() {
+        assert_eq!(one_line("plain \\ text"), "plain \\ text");
+        assert_eq!(one_line("a\x1b[2Kb\rc"), "a\\u{1B}[2Kb\\rc");
+        assert_eq!(one_line(&one_line("x\ny")), one_line("x\ny"));
+    }
 
     #[test]
     fn lines_are_awk_records() {

@@ -4,8 +4,9 @@
 
 use crate::engine::{grade_program, prepare_fixtures, Settings};
 use crate::judging::budget::Budget;
+use crate::judging::class::Class;
 use crate::judging::fixture::Fixture;
-use crate::judging::judge::{Class, Judgement};
+use crate::judging::judge::Judgement;
 use crate::modes::grade_all::{GradeAll, Select};
 use crate::publishing::record::Row;
 use crate::testing::fake::{make_puzzle, tools, Call, FakeRunner, Reply, Scratch};
@@ -66,7 +67,7 @@ fn grade_all(
             .collect(),
         gradebook: Default::default(),
         fuzz_seconds: None,
-        options: String::new(),
+        options: Default::default(),
         select: Select::All,
         replace: false,
         shard: None,
@@ -75,7 +76,9 @@ fn grade_all(
     };
     let mut heard = Vec::new();
     let graded = all
-        .run(&mut Vec::new(), &mut |row| heard.push(row.name.clone()))
+        .run(&mut Vec::new(), &mut |row| {
+            heard.push(row.name.shown().to_string())
+        })
         .unwrap();
     (graded.rows, heard)
 }
@@ -369,7 +372,7 @@ fn submissions_as_handed_in_are_unpacked_and_their_sources_found() {
     let (rows, _) = grade_all(&runner, &settings, &fixtures, &scratch, &[]);
     let notes: Vec<(&str, bool, &str)> = rows
         .iter()
-        .map(|r| (r.name.as_str(), r.marks.is_some(), r.note.as_str()))
+        .map(|r| (r.name.shown(), r.marks.is_some(), r.note.as_str()))
         .collect();
     assert_eq!(
         notes,
@@ -474,7 +477,7 @@ fn what_an_unpacking_leaves_is_counted_on_disk_and_a_refused_one_leaves_nothing(
     let (rows, _) = grade_all(&runner, &settings, &fixtures, &scratch, &[]);
     let notes: Vec<(&str, bool, &str)> = rows
         .iter()
-        .map(|r| (r.name.as_str(), r.marks.is_some(), r.note.as_str()))
+        .map(|r| (r.name.shown(), r.marks.is_some(), r.note.as_str()))
         .collect();
     let deep = format!("{}...", "d/".repeat(20));
     assert_eq!(

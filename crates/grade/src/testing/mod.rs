@@ -37,3 +37,25 @@ pub(crate) fn named_fixture(shown: &str) -> Fixture {
         expected: Vec::new(),
     }
 }
+
+// What the unit tests write as words, read as the types the records hold
+// (a word no record could hold panics: it is a test's mistake).
+macro_rules! from_words {
+    ($($type:ty: $parse:expr, $what:literal;)*) => {$(
+        impl From<&str> for $type {
+            fn from(word: &str) -> Self {
+                $parse(word).expect($what)
+            }
+        }
+    )*};
+}
+
+from_words! {
+    crate::shared::name::Name: |w| crate::shared::name::Name::parse(w).ok(), "a name";
+    crate::judging::class::Outcome: crate::judging::class::Outcome::parse, "passed or a class";
+    crate::judging::class::Class: crate::judging::class::Class::parse, "a class's name";
+    Category: Category::parse, "bad, sol or unsol";
+    crate::marking::marks::Visibility: crate::marking::marks::Visibility::parse, "a visibility";
+    crate::publishing::options::Options:
+        |t| crate::publishing::options::Options::parse(t).ok(), "options a grading records";
+}

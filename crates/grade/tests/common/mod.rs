@@ -283,14 +283,19 @@ pub fn class_folder(name: &str, fixtures: &[&str], submissions: &[(&str, &str)])
     dir
 }
 
-/// `puzzle-grade ARGS...` run in `dir`, which ends with status 1 (a
-/// program graded failed a fixture): its output.
-pub fn grade_failing(dir: &Path, args: &[&str]) -> std::process::Output {
-    let out = Command::new(grader_bin())
+/// `puzzle-grade ARGS...` run in `dir`: its output.
+pub fn grader(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(grader_bin())
         .args(args)
         .current_dir(dir)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// `puzzle-grade ARGS...` run in `dir`, which ends with status 1 (a
+/// program graded failed a fixture): its output.
+pub fn grade_failing(dir: &Path, args: &[&str]) -> std::process::Output {
+    let out = grader(dir, args);
     assert_eq!(
         out.status.code(),
         Some(1),

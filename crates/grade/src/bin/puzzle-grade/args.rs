@@ -6,8 +6,8 @@
 //! whose own options follow it.
 
 use puzzle_grade::{
-    check_assignment, default_run_limits, fnv1a, Format, GradebookAsked, Limits, Roster, Scheme,
-    Scope, Select, Settings, Shard, MAX_ROSTER,
+    check_assignment, default_run_limits, fnv1a, Format, GradebookAsked, Limits, Options, Refused,
+    Roster, Scheme, Scope, Select, Setting, Settings, Shard, MAX_ROSTER,
 };
 use puzzle_sandbox::Level;
 use std::ffi::{OsStr, OsString};
@@ -143,8 +143,9 @@ const JUDGING: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Fuzz];
 const GRADEBOOK: &[Mode] = &[Mode::GradeAll, Mode::Gradebook];
 
 /// One option: its name, the name of its value (none: a flag), its help
-/// (lines after the first are indented under it), the modes that take it,
-/// and what it sets.
+/// (lines after the first are indented under it; `{formats}` in it is the
+/// formats' list, made from their rows: [`Format::help_list`]), the modes
+/// that take it, and what it sets.
 pub struct Opt {
     name: &'static str,
     /// A short name, or an older one still read.
@@ -153,6 +154,13 @@ pub struct Opt {
     help: &'static str,
     modes: &'static [Mode],
     set: fn(&mut Given, &OsStr) -> Result<(), String>,
+}
+
+impl Opt {
+    /// Its help, the tables it names made ([`Opt`]).
+    fn help_text(&self) -> String {
+        self.help.replace("{formats}", &Format::help_list())
+    }
 }
 
 /// Every option of every mode. A mode's help lists its options in this
@@ -386,11 +394,11 @@ pub const OPTIONS: &[Opt] = &[
         name: "--format",
         alias: None,
         value: Some("LIST"),
-        help: "also these platforms' files, comma-separated: for each submission gradescope (Gradescope's results.json), prairielearn (PrairieLearn's results.json), junit (JUnit XML); for the class canvas (Canvas's gradebook import, canvas.csv), moodle (Moodle's grade import, moodle.csv), which need --roster (--resume and gradebook may add or change these two afterwards)",
+        help: "also these platforms' files, comma-separated: {formats} (--resume and gradebook may add or change these two afterwards)",
         modes: GRADEBOOK,
         set: |g, v| {
             for name in v.to_string_lossy().split(',') {
-                let format: Format = name.parse()?;
+                let format: Format = name.parse().map_err(|e: Refused| e.to_string())?;
                 if !g.formats.contains(&format) {
                     g.formats.push(format);
                 }
@@ -424,7 +432,8 @@ pub const OPTIONS: &[Opt] = &[
         help: "the gradebook files' column for the marks (default 'Puzzle assignment'); for Canvas, 'NAME (ID)' names its assignment of that ID",
         modes: GRADEBOOK,
         set: |g, v| {
-            g.assignment = Some(check_assignment(&v.to_string_lossy())?);
+            g.assignment =
+                Some(check_assignment(&v.to_string_lossy()).map_err(|e| e.to_string())?);
             Ok(())
         },
     },
@@ -457,7 +466,7 @@ pub const OPTIONS: &[Opt] = &[
         help: "grade only part I of N (by a hash of the folder names, the same on every machine); 'merge' joins the parts",
         modes: &[Mode::GradeAll],
         set: |g, v| {
-            g.shard = Some(Shard::parse(&v.to_string_lossy())?);
+            g.shard = Some(Shard::parse(&v.to_string_lossy()).map_err(|e| e.to_string())?);
             Ok(())
         },
     },
@@ -612,55 +621,63 @@ impl Given {
     /// submission's own files, in a fixed order (recorded in the grading,
     /// and compared when it is resumed or merged; the roster, the
     /// assignment's name and the class's formats are not among them).
-    pub fn marks_options(&self, mode: Mode) -> Vec<String> {
+    pub fn marks_options(&self, mode: Mode) -> Options {
         let s = self.settings();
         let mut marks = Vec::new();
         if s.strict {
-            marks.push("--strict".to_string());
+            marks.push(Setting::Strict);
         }
         if let Some(t) = s.timeout {
-            marks.push(format!("--timeout {t}"));
+            marks.push(Setting::Timeout(t));
         }
-        marks.push(format!("--memory {}", s.memory >> 20));
-        marks.push(format!("--processes {}", s.processes));
+        marks.push(Setting::Memory(s.memory >> 20));
+        marks.push(Setting::Processes(s.processes));
         for path in &s.read_only {
-            marks.push(format!("--read-only {}", path.display()));
+            marks.push(Setting::ReadOnly(path.display().to_string()));
         }
         if mode == Mode::GradeAll {
-            marks.push(format!("--build-timeout {}", self.build_seconds()));
+            marks.push(Setting::BuildTimeout(self.build_seconds()));
             // The formats of each submission's own files, written as it is
             // graded: a grading continued writes the same. Those of the
             // class (the gradebook files) are written from the records,
             // and may change (`Gradebook`).
-            let names = self.submission_formats();
-            if !names.is_empty() {
-                marks.push(format!("--format {}", names.join(",")));
+            let formats: Vec<Format> = self
+                .formats
+                .iter()
+                .copied()
+                .filter(|f| f.scope() == Scope::Submission)
+                .collect();
+            if !formats.is_empty() {
+                marks.push(Setting::Formats(formats));
             }
         }
         if let Some(f) = self.fuzz {
-            marks.push(format!("--fuzz {f}"));
+            marks.push(Setting::Fuzz(f));
         }
         if let Some(b) = s.budget {
-            marks.push(format!("--budget {}", b.as_secs()));
+            marks.push(Setting::Budget(b.as_secs()));
         }
         if let Some(k) = s.max_timeouts {
-            marks.push(format!("--max-timeouts {k}"));
+            marks.push(Setting::MaxTimeouts(k as u64));
         }
         // Only when not the default, so that gradings before these options
         // compare with those after.
         if s.confirm != Settings::default().confirm {
-            marks.push(format!("--confirm {}", s.confirm));
+            marks.push(Setting::Confirm(s.confirm as u64));
         }
         if s.repeat != 1 {
-            marks.push(format!("--repeat {}", s.repeat));
+            marks.push(Setting::Repeat(s.repeat as u64));
         }
         if let Some((shown, hash, _)) = &self.scheme {
-            marks.push(format!("--scheme {shown} (fnv1a {hash:016x})"));
+            marks.push(Setting::Scheme {
+                file: shown.clone(),
+                digest: *hash,
+            });
         }
         for dir in self.operands.iter().skip(1) {
-            marks.push(format!("fixtures {}", dir.to_string_lossy()));
+            marks.push(Setting::Fixtures(dir.to_string_lossy().into_owned()));
         }
-        marks
+        Options::new(marks)
     }
 
     /// What the command line asks of the gradebook: the roster, the
@@ -743,7 +760,7 @@ pub fn mode_usage(mode: Mode) -> String {
                 Some(value) => format!("  {name} {value}"),
                 None => format!("  {name}"),
             };
-            text += &aligned(&head, o.help);
+            text += &aligned(&head, &o.help_text());
         }
     }
     text += "  -h, --help              this help";
@@ -1114,7 +1131,11 @@ mod tests {
             assert!(all.contains(&format!("  {} ", mode.name())), "{all}");
         }
         for format in Format::ALL {
-            let help = OPTIONS.iter().find(|o| o.name == "--format").unwrap().help;
+            let help = OPTIONS
+                .iter()
+                .find(|o| o.name == "--format")
+                .unwrap()
+                .help_text();
             assert!(help.contains(format.name()), "{help}");
         }
     }
@@ -1132,7 +1153,7 @@ mod tests {
         );
         assert_eq!(
             error(&["grade-all", "s", "--shard", "4/3"]),
-            format!("puzzle-grade grade-all: --shard: should be I/N with 1 <= I <= N, but is '4/3'{more}")
+            format!("puzzle-grade grade-all: --shard: '4/3' is not I/N with 1 <= I <= N{more}")
         );
         assert_eq!(
             error(&["grade-all", "s", "--format", "jsonl"]),
@@ -1197,7 +1218,7 @@ mod tests {
         ]);
         assert_eq!(a.marks_options(m), b.marks_options(m));
         assert_eq!(
-            a.marks_options(m).join(" "),
+            a.marks_options(m).to_string(),
             "--strict --timeout 5 --memory 1024 --processes 64 --build-timeout 120 fixtures x"
         );
         // The formats of each submission's files are recorded; the class's
@@ -1206,12 +1227,19 @@ mod tests {
             formats: vec![Format::Canvas, Format::JUnit, Format::Moodle],
             ..Given::default()
         };
-        assert!(g.marks_options(m).contains(&"--format junit".to_string()));
+        assert!(g
+            .marks_options(m)
+            .settings()
+            .contains(&Setting::Formats(vec![Format::JUnit])));
         let g = Given {
             formats: vec![Format::Canvas, Format::Moodle],
             ..Given::default()
         };
-        assert!(g.marks_options(m).iter().all(|o| !o.contains("--format")));
+        assert!(g
+            .marks_options(m)
+            .settings()
+            .iter()
+            .all(|o| !matches!(o, Setting::Formats(_))));
         let (_, g) = parsed(&["grade-all", "s", "--only", "a", "--only", "b"]);
         assert_eq!(g.select(), Select::Only(args(&["a", "b"])));
     }
@@ -1234,7 +1262,11 @@ mod reference {
             };
             let value = opt.value.map_or(String::new(), |v| format!("`{v}`"));
             let modes: Vec<&str> = opt.modes.iter().map(|m| m.name()).collect();
-            let help = opt.help.split_whitespace().collect::<Vec<_>>().join(" ");
+            let help = opt
+                .help_text()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             table += &format!(
                 "| {name} | {value} | {} | {} |\n",
                 modes.join(", "),

@@ -17,8 +17,8 @@ use args::{Command, Given, Mode};
 use puzzle_grade::{
     busy_at_end, busy_at_start, check_environment as probe_environment, check_reference,
     diff as diff_gradings, is_executable, merge as merge_shards, open_choices, points,
-    prepare_fixtures, write_gradebook, Ending, Fuzz, FuzzOptions, Grade, GradeAll, NotRun, Row,
-    Run, Scope, Settings,
+    prepare_fixtures, write_gradebook, Ending, Error, Fuzz, FuzzOptions, Grade, GradeAll, NotRun,
+    Row, Run, Scope, Settings,
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Load, Runner, Sandbox};
@@ -28,6 +28,7 @@ use std::io::{self, IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Why the command stops early.
@@ -48,9 +49,44 @@ impl From<io::Error> for Failure {
     fn from(e: io::Error) -> Failure {
         match signals::caught() {
             Some(signum) => Failure::Signalled(signum),
-            None if e.kind() == io::ErrorKind::BrokenPipe => Failure::Signalled(13),
+            // Our stdout closed (a reader that quit): as SIGPIPE would
+            // have it, whatever error the write came back as.
+            None if STDOUT_CLOSED.load(Ordering::Relaxed) => Failure::Signalled(13),
             None => Failure::System(e.to_string()),
         }
+    }
+}
+
+/// Set when a write to our stdout found it closed.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Our stdout, locked, telling [`STDOUT_CLOSED`] when a write finds no
+/// reader: the status is then decided by which stream failed, not by the
+/// kind of whatever error comes back to `main`.
+struct Stdout(io::StdoutLock<'static>);
+
+fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+impl Stdout {
+    fn noted<T>(result: io::Result<T>) -> io::Result<T> {
+        if let Err(e) = &result {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                STDOUT_CLOSED.store(true, Ordering::Relaxed);
+            }
+        }
+        result
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        Stdout::noted(self.0.write(bytes))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Stdout::noted(self.0.flush())
     }
 }
 
@@ -64,7 +100,7 @@ fn main() -> ExitCode {
     };
     let (mode, given) = match command {
         Command::Help(text) => {
-            let mut out = io::stdout().lock();
+            let mut out = stdout();
             return match writeln!(out, "{text}").and_then(|()| out.flush()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(_) => ExitCode::from(2),
@@ -113,7 +149,7 @@ fn sandbox(scratch: PathBuf, level: Option<Level>) -> Result<Sandbox, Failure> {
 /// fair timing; status 1 when something should change.
 fn check_environment() -> Result<(), Failure> {
     let env = with_temp(|temp| Ok(probe_environment(temp)))?;
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     write!(out, "{env}")?;
     out.flush()?;
     if env.is_fair() {
@@ -199,13 +235,13 @@ fn given_sandbox(given: &Given, temp: &Path) -> Result<Sandbox, Failure> {
 /// leaves open.
 fn open(given: &Given) -> Result<(), Failure> {
     let fixtures = prepare_fixtures(&fixture_folders(&given.operands)?, false)?;
-    open_choices(&fixtures, &mut io::stdout().lock())?;
+    open_choices(&fixtures, &mut stdout())?;
     Ok(())
 }
 
 /// `check`: the reference answers every fixture as its name says.
 fn check(given: &Given) -> Result<(), Failure> {
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     let reference = given
         .reference
         .clone()
@@ -263,7 +299,7 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
         deadline: settings.budget.map(|b| Instant::now() + b),
         done: &done,
     };
-    let marked = one.run(&mut io::stdout().lock());
+    let marked = one.run(&mut stdout());
     if progress && marked.is_err() {
         let _ = write!(io::stderr(), "\r\x1b[K");
     }
@@ -276,7 +312,7 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
 
 /// `grade-all`: every submission built and graded, a row each.
 fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     let named = Path::new(&given.operands[0]);
     let submissions = absolute(named);
     if !submissions.is_dir() {
@@ -314,7 +350,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
             .collect(),
         gradebook: given.gradebook(),
         fuzz_seconds: given.fuzz,
-        options: given.marks_options(Mode::GradeAll).join(" "),
+        options: given.marks_options(Mode::GradeAll),
         select: given.select(),
         replace: given.replace,
         shard: given.shard,
@@ -341,7 +377,9 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         };
         let _ = writeln!(io::stderr(), "graded {}: {how}", row.name);
     };
-    let graded = all.run(&mut out, &mut progress).map_err(refused)?;
+    let graded = all
+        .run(&mut out, &mut progress)
+        .map_err(refused("puzzle-grade: "))?;
     for note in &graded.notes {
         let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
     }
@@ -384,7 +422,12 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
             io::stderr(),
             "puzzle-grade: {} submission(s) could not be graded (their rows say why): {}; the same command with --resume grades them again",
             graded.not_graded.len(),
-            graded.not_graded.join(", ")
+            graded
+                .not_graded
+                .iter()
+                .map(|n| n.shown())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         return Err(Failure::NotGraded);
     }
@@ -395,36 +438,30 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     }
 }
 
-/// A grading refused (an error of kind `InvalidInput`) is a usage error.
-fn refused(e: io::Error) -> Failure {
-    if e.kind() == io::ErrorKind::InvalidInput {
-        Failure::Usage(format!("puzzle-grade: {e}"))
-    } else {
-        Failure::from(e)
+/// A grading refused ([`Error::Refused`]) is a usage error, told after
+/// `prefix`; the system's error is the system's, whatever its kind.
+fn refused(prefix: &str) -> impl Fn(Error) -> Failure + '_ {
+    move |e| match e {
+        Error::Refused(why) => Failure::Usage(format!("{prefix}{why}")),
+        Error::Io(e) => Failure::from(e),
     }
 }
 
 /// `merge`: one grading from its shards' grades folders; status 1 when a
-/// submission is missing or in two shards.
+/// submission is missing or in two shards, 2 when the merge is refused
+/// (nothing written).
 fn merge(given: &Given) -> Result<(), Failure> {
     let into = given.into.as_deref().unwrap_or(Path::new("grades"));
     let shards: Vec<PathBuf> = given.operands.iter().map(PathBuf::from).collect();
-    let merged = match merge_shards(into, &shards, given.replace) {
-        Ok(merged) => merged,
-        // Shards of other gradings: refused, nothing written.
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-            let _ = writeln!(io::stderr(), "puzzle-grade: merge refused: {e}");
-            return Err(Failure::Failed);
-        }
-        Err(e) => return Err(refused(e)),
-    };
+    let merged = merge_shards(into, &shards, given.replace)
+        .map_err(refused("puzzle-grade: merge refused: "))?;
     for note in &merged.notes {
         let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
     }
     for problem in &merged.problems {
         let _ = writeln!(io::stderr(), "puzzle-grade: merge: {problem}");
     }
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     writeln!(
         out,
         "merged {} shard(s), {} submissions, into {}",
@@ -446,7 +483,7 @@ fn merge(given: &Given) -> Result<(), Failure> {
 /// `gradebook`: a grading's gradebook files written from its records.
 fn gradebook(given: &Given) -> Result<(), Failure> {
     let grades = absolute(Path::new(&given.operands[0]));
-    let written = write_gradebook(&grades, given.gradebook()).map_err(refused)?;
+    let written = write_gradebook(&grades, given.gradebook()).map_err(refused("puzzle-grade: "))?;
     for note in &written.notes {
         let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
     }
@@ -474,9 +511,11 @@ fn gradebook(given: &Given) -> Result<(), Failure> {
 /// as a grading.
 fn diff(given: &Given) -> Result<(), Failure> {
     let (old, new) = (Path::new(&given.operands[0]), Path::new(&given.operands[1]));
-    let compared =
-        diff_gradings(old, new).map_err(|e| Failure::System(format!("puzzle-grade diff: {e}")))?;
-    let mut out = io::stdout().lock();
+    let compared = diff_gradings(old, new).map_err(|e| match e {
+        Error::Refused(why) => Failure::Usage(format!("puzzle-grade diff: {why}")),
+        Error::Io(e) => Failure::System(format!("puzzle-grade diff: {e}")),
+    })?;
+    let mut out = stdout();
     write!(out, "{}", compared.text())?;
     out.flush()?;
     if compared.changes.is_empty() {
@@ -513,7 +552,7 @@ fn fuzz(given: &Given) -> Result<(), Failure> {
     };
     with_temp(|temp| {
         let sandbox = given_sandbox(given, temp)?;
-        let mut out = io::stdout().lock();
+        let mut out = stdout();
         let fuzzing = Fuzz {
             runner: &sandbox,
             options: &options,

@@ -21,15 +21,17 @@ mod submission;
 use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
 use crate::judging::fixture::Fixture;
-use crate::publishing::changes::{compare, describe, option_items, Comparison, Grading};
+use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
     finish_keeping, fixtures_differ, keep_previous, move_into_place, read_previous,
     remove_grading_files, remove_stale_parts, remove_submission_files, utc_now, write_atomic,
     Earlier, GradebookAsked, GradesLock, Manifest, Shard, Terms,
 };
+use crate::publishing::options::{Options, Setting};
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
+use crate::shared::error::{Error, Refused};
 use crate::shared::machine;
 use crate::shared::name::Name;
 use puzzle_sandbox::Runner;
@@ -92,9 +94,9 @@ pub struct GradeAll<'a> {
     /// Seconds of fuzzing a submission after its fixtures (none: off); the
     /// minimal cases go to `NAME.fuzz/` in the grades folder.
     pub fuzz_seconds: Option<u64>,
-    /// The options that decide the marks, as the command line gave them
-    /// (recorded, and compared with an earlier grading's).
-    pub options: String,
+    /// The options that decide the marks (recorded, and compared with an
+    /// earlier grading's).
+    pub options: Options,
     /// Which submissions to grade. A fresh grading ([`Select::All`]) that
     /// finds the grading this command began unfinished in the grades
     /// folder (the same folder, fixtures, options and shard) resumes it,
@@ -129,8 +131,8 @@ pub struct Graded {
     /// grading is incomplete.
     pub stopped: bool,
     /// The submissions of the grading that could not be graded at all
-    /// (their rows say why), by their shown names.
-    pub not_graded: Vec<String>,
+    /// (their rows say why).
+    pub not_graded: Vec<Name>,
     /// The fixtures of the grading that the machine's load left NOT GRADED
     /// (`crate::shared::machine`), as `NAME: FIXTURE`.
     pub machines: Vec<String>,
@@ -192,12 +194,16 @@ impl GradeAll<'_> {
     /// hears so before the first submission is graded; after the table,
     /// `out` gets what changed since the grading before, for a regrading.
     ///
-    /// An error of kind `InvalidInput` is a grading refused: the grades
+    /// A [`Refused`] error is a grading refused: the grades
     /// folder in use by another grading, or holding the grading of another
     /// folder (without [`GradeAll::replace`]), `--only` or `--resume` on a
     /// grades folder of another grading, or a name that is not a
     /// submission.
-    pub fn run(&self, out: &mut dyn Write, progress: &mut dyn FnMut(&Row)) -> io::Result<Graded> {
+    pub fn run(
+        &self,
+        out: &mut dyn Write,
+        progress: &mut dyn FnMut(&Row),
+    ) -> Result<Graded, Error> {
         let folder_names = submission_names(&self.submissions)?;
         self.looks_like_submissions(&folder_names)?;
         // Held until the grading returns: one grading at a time here.
@@ -220,12 +226,12 @@ impl GradeAll<'_> {
                 recorded.as_ref(),
                 self.settings.scheme.maximum(self.fixtures),
             )
-            .map_err(|why| io::Error::new(io::ErrorKind::InvalidInput, why))?;
+            .map_err(Refused::because)?;
         let mut plan = self.plan(&folder_names, earlier, select)?;
         let mut records = std::mem::take(&mut plan.kept);
         let manifest = Manifest {
             folder: self.submissions.display().to_string(),
-            folder_names: folder_names.iter().map(|n| n.shown().to_string()).collect(),
+            folder_names: folder_names.clone(),
             options: self.options.clone(),
             sandbox: self.protections.clone(),
             shard: self.shard,
@@ -305,7 +311,7 @@ impl GradeAll<'_> {
             out.flush()?;
             progress(&record.row);
             rows.push(record.row.clone());
-            records.retain(|r| r.row.name != name.shown());
+            records.retain(|r| r.row.name != *name);
             records.push(record);
             let last = i + 1 == plan.to_grade.len();
             let every = SUMMARY_EVERY.max(cost * SUMMARY_SHARE);
@@ -366,7 +372,7 @@ impl GradeAll<'_> {
             .to_grade
             .iter()
             .map(|n| n.shown())
-            .chain(kept.iter().map(|r| r.row.name.as_str()))
+            .chain(kept.iter().map(|r| r.row.name.shown()))
             .map(str::len)
             .max()
             .unwrap_or(0)
@@ -374,10 +380,7 @@ impl GradeAll<'_> {
         out.write_all(format!("{}\n", table_header(width)).as_bytes())?;
         let mut kept: Vec<&Record> = kept.iter().collect();
         kept.sort_by(|a, b| a.row.name.cmp(&b.row.name));
-        for record in kept
-            .iter()
-            .filter(|r| !plan.to_grade.iter().any(|n| n.shown() == r.row.name))
-        {
+        for record in kept.iter().filter(|r| !plan.to_grade.contains(&r.row.name)) {
             out.write_all(format!("{}\n", record.table_line(width)).as_bytes())?;
         }
         out.flush()?;
@@ -389,7 +392,7 @@ impl GradeAll<'_> {
     /// if any: the one replaced, when it was of this folder; for
     /// `--resume`, the one the grading being resumed replaced (in
     /// `previous/`); for `--only`, the grading as it was.
-    fn set_aside(&self, plan: &mut Plan) -> io::Result<Option<Baseline>> {
+    fn set_aside(&self, plan: &mut Plan) -> Result<Option<Baseline>, Error> {
         let grades = self.grades.display();
         let this_folder = |m: &Option<Manifest>| {
             m.as_ref()
@@ -442,7 +445,7 @@ impl GradeAll<'_> {
 
     /// Whether the folder looks like a folder of submissions, one folder a
     /// student; if not, why, with advice (a refusal).
-    fn looks_like_submissions(&self, folder_names: &[Name]) -> io::Result<()> {
+    fn looks_like_submissions(&self, folder_names: &[Name]) -> Result<(), Error> {
         let folder = self.submissions.display();
         let sources: Vec<String> = fs::read_dir(&self.submissions)?
             .filter_map(|e| e.ok())
@@ -452,20 +455,18 @@ impl GradeAll<'_> {
                 n.ends_with(".c") || n.ends_with(".h") || n == "Makefile" || n == "makefile"
             })
             .collect();
-        let refuse = |why: String| Err(io::Error::new(io::ErrorKind::InvalidInput, why));
+        let refuse = |why: String| Err(Refused::says(&folder, why).into());
         if !sources.is_empty() {
             let mut shown = sources;
             shown.sort();
             shown.truncate(3);
             return refuse(format!(
-                "{folder} looks like one submission (it holds {}), not a folder of them: grade-all grades each folder in SUBMISSIONS, one a student; give the folder that holds it, or build it and run 'puzzle-grade grade PROGRAM'",
+                "looks like one submission (it holds {}), not a folder of them: grade-all grades each folder in SUBMISSIONS, one a student; give the folder that holds it, or build it and run 'puzzle-grade grade PROGRAM'",
                 shown.join(", ")
             ));
         }
         if folder_names.is_empty() {
-            return refuse(format!(
-                "{folder} holds no submission: grade-all grades each folder in SUBMISSIONS (not hidden ones), one a student, holding its sources or an archive of them"
-            ));
+            return refuse("holds no submission: grade-all grades each folder in SUBMISSIONS (not hidden ones), one a student, holding its sources or an archive of them".into());
         }
         Ok(())
     }
@@ -510,9 +511,14 @@ impl GradeAll<'_> {
 
     /// What to grade (`select`), what to keep of the earlier grading and
     /// which files to remove, or why the grading is refused.
-    fn plan(&self, folder_names: &[Name], earlier: Earlier, select: Select) -> io::Result<Plan> {
-        let refuse = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
+    fn plan(
+        &self,
+        folder_names: &[Name],
+        earlier: Earlier,
+        select: Select,
+    ) -> Result<Plan, Refused> {
         let grades = self.grades.display();
+        let refuse = |why: String| Refused::says(&grades, why);
         let in_shard: Vec<Name> = folder_names
             .iter()
             .filter(|n| self.shard.is_none_or(|s| s.holds(n.shown())))
@@ -522,13 +528,13 @@ impl GradeAll<'_> {
         let continuing = !matches!(select, Select::All);
         if continuing && earlier.exists() {
             let Some(before) = &earlier.manifest else {
-                return Err(refuse(format!(
-                    "{grades} holds a grading without grading.json (an older version's): grade all again without --only or --resume"
-                )));
+                return Err(refuse(
+                    "holds a grading without grading.json (an older version's): grade all again without --only or --resume".into(),
+                ));
             };
             if before.folder != self.submissions.display().to_string() {
                 return Err(refuse(format!(
-                    "{grades} holds the grading of {}, not of {}: use another --grades folder, or grade all again",
+                    "holds the grading of {}, not of {}: use another --grades folder, or grade all again",
                     before.folder,
                     self.submissions.display()
                 )));
@@ -540,21 +546,17 @@ impl GradeAll<'_> {
                 .collect();
             if let Some(why) = fixtures_differ(&before.fixtures, &now) {
                 return Err(refuse(format!(
-                    "{grades} was graded on other fixtures ({why}): its marks would not compare; grade all again"
+                    "was graded on other fixtures ({why}): its marks would not compare; grade all again"
                 )));
             }
             if before.options != self.options {
-                return Err(refuse(options_refused(
-                    &grades.to_string(),
-                    before,
-                    &self.options,
-                )));
+                return Err(refuse(options_refused(before, &self.options)));
             }
             if before.shard != self.shard {
                 let shown =
                     |s: Option<Shard>| s.map_or("no shard".into(), |s| format!("shard {s}"));
                 return Err(refuse(format!(
-                    "{grades} holds {}, not {}",
+                    "holds {}, not {}",
                     shown(before.shard),
                     shown(self.shard)
                 )));
@@ -563,7 +565,7 @@ impl GradeAll<'_> {
         if let (Select::All, Some(before)) = (&select, &earlier.manifest) {
             if before.folder != self.submissions.display().to_string() && !self.replace {
                 return Err(refuse(format!(
-                    "{grades} holds the grading of {}, not of {}: use another --grades folder, or --replace to replace it (it is then kept in {grades}/previous/)",
+                    "holds the grading of {}, not of {}: use another --grades folder, or --replace to replace it (it is then kept in {grades}/previous/)",
                     before.folder,
                     self.submissions.display()
                 )));
@@ -573,9 +575,10 @@ impl GradeAll<'_> {
         let before = match select {
             Select::Only(_) if earlier.exists() => Some(Earlier {
                 manifest: earlier.manifest.clone(),
+                manifest_refused: None,
                 records: earlier.records.clone(),
                 names: Vec::new(),
-                refused: Vec::new(),
+                refused: Default::default(),
             }),
             _ => None,
         };
@@ -589,9 +592,7 @@ impl GradeAll<'_> {
             }
             Select::Only(_) | Select::Resume if !earlier.exists() => {
                 let to_grade = match &select {
-                    Select::Only(names) => {
-                        names_checked(names, folder_names, &self.submissions).map_err(refuse)?
-                    }
+                    Select::Only(names) => names_checked(names, folder_names, &self.submissions)?,
                     _ => in_shard,
                 };
                 (to_grade, Vec::new(), Vec::new(), utc_now())
@@ -600,16 +601,13 @@ impl GradeAll<'_> {
                 let (present, gone): (Vec<Record>, Vec<Record>) = earlier
                     .records
                     .into_iter()
-                    .partition(|r| in_shard.iter().any(|n| n.shown() == r.row.name));
+                    .partition(|r| in_shard.contains(&r.row.name));
                 // A row that could not be graded is graded again.
                 let present: Vec<Record> = present
                     .into_iter()
                     .filter(|r| r.row.trouble.is_none())
                     .collect();
-                let gone: Vec<Name> = gone
-                    .iter()
-                    .filter_map(|r| Name::parse(&r.row.name).ok())
-                    .collect();
+                let gone: Vec<Name> = gone.iter().map(|r| r.row.name.clone()).collect();
                 if !gone.is_empty() {
                     notes.push(format!(
                         "{grades}: removed the rows and files of {} submission(s) no longer in {}: {}",
@@ -619,12 +617,10 @@ impl GradeAll<'_> {
                     ));
                 }
                 let to_grade = match &select {
-                    Select::Only(names) => {
-                        names_checked(names, folder_names, &self.submissions).map_err(refuse)?
-                    }
+                    Select::Only(names) => names_checked(names, folder_names, &self.submissions)?,
                     _ => in_shard
                         .iter()
-                        .filter(|n| !present.iter().any(|r| r.row.name == n.shown()))
+                        .filter(|n| !present.iter().any(|r| r.row.name == **n))
                         .cloned()
                         .collect(),
                 };
@@ -715,26 +711,26 @@ struct Plan {
 }
 
 /// Why a grading continued with the options `now` is refused by the
-/// grading `before` in the grades folder `grades`, which had others: the
-/// options of each, what differs, and what to do.
-fn options_refused(grades: &str, before: &Manifest, now: &str) -> String {
-    let (old, new) = (option_items(&before.options), option_items(now));
-    let differ: Vec<&String> = old
+/// grading `before` in the grades folder, which had others: the options
+/// of each, what differs, and what to do.
+fn options_refused(before: &Manifest, now: &Options) -> String {
+    let (old, new) = (before.options.settings(), now.settings());
+    let differ: Vec<&Setting> = old
         .iter()
         .filter(|p| !new.contains(p))
         .chain(new.iter().filter(|p| !old.contains(p)))
         .collect();
-    let formats = if differ.iter().any(|p| p.starts_with("--format ")) {
+    let formats = if differ.iter().any(|p| matches!(p, Setting::Formats(_))) {
         " (--format gradescope, prairielearn and junit write a file for each submission as it is graded, so the submissions graded already would lack them: continue with the grading's own --format; canvas and moodle, --roster and --assignment may change, or be written afterwards with 'puzzle-grade gradebook')"
     } else {
         ""
     };
     format!(
-        "{grades} was graded with other options ({}), not ({now}): {} differ{formats}; continue it with its own options, or grade all again",
+        "was graded with other options ({}), not ({now}): {} differ{formats}; continue it with its own options, or grade all again",
         before.options,
         differ
             .iter()
-            .map(|p| p.as_str())
+            .map(|p| p.to_string())
             .collect::<Vec<_>>()
             .join(", ")
     )
@@ -745,15 +741,17 @@ fn names_checked(
     names: &[OsString],
     folder_names: &[Name],
     folder: &Path,
-) -> Result<Vec<Name>, String> {
+) -> Result<Vec<Name>, Refused> {
     names
         .iter()
         .map(|given| match Name::of_folder(given) {
             Some(name) if folder_names.contains(&name) => Ok(name),
-            _ => Err(format!(
-                "--only {}: no such folder in {}",
-                crate::shared::name::one_line(&given.to_string_lossy()),
-                folder.display()
+            _ => Err(Refused::new(
+                format!(
+                    "--only {}",
+                    crate::shared::text::one_line(&given.to_string_lossy())
+                ),
+                format!("no such folder in {}", folder.display()),
             )),
         })
         .collect()

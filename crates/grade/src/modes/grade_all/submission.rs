@@ -14,7 +14,8 @@ use crate::modes::grade::{Grade, GradedProgram};
 use crate::publishing::formats::{Format, Marked};
 use crate::publishing::html::feedback_page;
 use crate::publishing::record::{CauseLine, FixtureLine, Record, Row};
-use crate::shared::name::{one_line, Name};
+use crate::shared::name::Name;
+use crate::shared::text::one_line;
 use std::fs;
 use std::io;
 use std::path::Path;
@@ -69,7 +70,7 @@ impl GradeAll<'_> {
         fs::create_dir_all(staged)?;
         let why = one_line(&why.to_string());
         let shown = name.shown();
-        let row = Row::not_graded(shown, &why);
+        let row = Row::not_graded(name, &why);
         let report = format!("{}\n{}\n", self.protections, row.note);
         let feedback = format!(
             "# Feedback for {shown}\n\nYour submission could not be graded: {why}.\n\n\
@@ -160,9 +161,9 @@ impl GradeAll<'_> {
                     },
                 );
                 let lines = FixtureLine::of(self.fixtures, &r.graded, &r.score, &|f| {
-                    scheme.visibility(f).word()
+                    scheme.visibility(f)
                 });
-                let row = Row::graded(shown, &r.counts, &r.score, r.fuzzed, &built.note);
+                let row = Row::graded(name, &r.counts, &r.score, r.fuzzed, &built.note);
                 let record = Record {
                     row,
                     fixtures: lines,
@@ -176,7 +177,7 @@ impl GradeAll<'_> {
                 let files = files_in(&folder);
                 let text = not_built(shown, &built.note, &log, &files);
                 let record = Record {
-                    row: Row::not_built(shown, &built.note),
+                    row: Row::not_built(name, &built.note),
                     fixtures: Vec::new(),
                     causes: Vec::new(),
                     sources: built.sources,
