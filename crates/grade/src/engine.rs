@@ -332,6 +332,7 @@ fn run_once(
                 judgement: Judgement::Noted(Class::NotGraded, why.clone()),
                 time: None,
                 flaky: None,
+                output: None,
             },
             machines: None,
         });
@@ -341,6 +342,7 @@ fn run_once(
             judgement: Judgement::Noted(Class::NotRun, why),
             time: None,
             flaky: None,
+            output: None,
         },
         machines: None,
     };
@@ -382,6 +384,7 @@ fn run_once(
         err: &err,
     };
     let judgement = judge(fixture, &ran, limits, settings.strict);
+    let output = ran.digest();
     // Where the memory limit could only be an address-space limit, a run
     // that failed may have failed for it alone (a program that reserves a
     // GiB and uses a MB): the line says so, wherever it is shown.
@@ -406,6 +409,7 @@ fn run_once(
             judgement,
             time: Some((outcome.elapsed, limits.wall.as_secs())),
             flaky: None,
+            output: Some(output),
         },
         machines,
     })

@@ -21,13 +21,16 @@
 //! - `publishing`: a graded submission's record, the grades folder and its
 //!   files, what changed from one grading to another, the platforms'
 //!   formats, the roster and the gradebook files, the class page;
+//! - `similarity`: which submissions share code, beside the grading:
+//!   each submission's sources in a normal form that undoes the usual
+//!   disguises, fingerprinted, indexed over the class, the candidate
+//!   pairs aligned (and behaviour as evidence, from plain data);
 //! - `probing`: a program probed with inputs made for it: the fuzzer's
 //!   inputs, the prober, the shrinker, the fuzzer and the experiments that
 //!   confirm causes;
 //! - `modes`: every mode of the binary (`grade`, `grade-all`, `merge`,
 //!   `gradebook`, `diff`, `fuzz`, `check`, `open`, `run`,
-//!   `check-environment`), each
-//!   standing on the stages below it.
+//!   `check-environment`, `similar`), each standing on the stages below it.
 //!
 //! This file is the crate's face: the modules are private, and what the
 //! binary, the tests and the benches use is re-exported here. The rules are
@@ -45,6 +48,7 @@ mod modes;
 mod probing;
 mod publishing;
 mod shared;
+mod similarity;
 #[cfg(test)]
 mod testing;
 
@@ -65,6 +69,7 @@ pub use modes::gradebook::{write_gradebook, Written as GradebookWritten};
 pub use modes::merge::{merge, Merged};
 pub use modes::open::open_choices;
 pub use modes::run::{default_limits as default_run_limits, Ended, NotRun, Run};
+pub use modes::similar::{Found as SimilarFound, Similar, SimilarityAsked};
 pub use probing::fuzz::{Options as FuzzOptions, Summary as FuzzSummary};
 pub use publishing::changes::{
     Change, Comparison, FixtureChange, Inputs, Mark, OptionChange, Reason,
@@ -83,3 +88,5 @@ pub use shared::digest::fnv1a;
 pub use shared::error::{Error, Refused};
 pub use shared::machine::{busy_at_end, busy_at_start, made_up};
 pub use shared::name::Name;
+pub use similarity::behaviour::{scores as behaviour_scores, Outcome as BehaviourOutcome};
+pub use similarity::{default_common, Settings as SimilarSettings};

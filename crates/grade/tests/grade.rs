@@ -1513,49 +1513,6 @@ fn grade_and_grade_all_give_a_program_the_same_marks_causes_and_report() {
     );
 }
 
-/// A zip archive of `files` (name, bytes), stored, as a student's zip
-/// tool writes one (no `zip` needed on the test machine).
-fn stored_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
-    let (mut out, mut central) = (Vec::new(), Vec::new());
-    for (name, data) in files {
-        let offset = out.len() as u32;
-        let fields = |central: bool| {
-            let mut h: Vec<u8> = Vec::new();
-            if central {
-                h.extend(0x031eu16.to_le_bytes());
-            }
-            h.extend(10u16.to_le_bytes());
-            h.extend([0u8; 8]);
-            h.extend(common::crc32(data).to_le_bytes());
-            h.extend((data.len() as u32).to_le_bytes());
-            h.extend((data.len() as u32).to_le_bytes());
-            h.extend((name.len() as u16).to_le_bytes());
-            h.extend(0u16.to_le_bytes());
-            if central {
-                h.extend([0u8; 6]);
-                h.extend((0o100644u32 << 16).to_le_bytes());
-                h.extend(offset.to_le_bytes());
-            }
-            h.extend(name.as_bytes());
-            h
-        };
-        out.extend(b"PK\x03\x04");
-        out.extend(fields(false));
-        out.extend_from_slice(data);
-        central.extend(b"PK\x01\x02");
-        central.extend(fields(true));
-    }
-    let start = out.len() as u32;
-    out.extend(&central);
-    out.extend(b"PK\x05\x06\0\0\0\0");
-    out.extend((files.len() as u16).to_le_bytes());
-    out.extend((files.len() as u16).to_le_bytes());
-    out.extend((central.len() as u32).to_le_bytes());
-    out.extend(start.to_le_bytes());
-    out.extend(0u16.to_le_bytes());
-    out
-}
-
 #[test]
 fn grade_all_unpacks_submissions_as_handed_in_in_the_sandbox() {
     // A zip of a folder ass1/, a .tar.gz made by tar, a folder whose sources
@@ -1567,7 +1524,7 @@ fn grade_all_unpacks_submissions_as_handed_in_in_the_sandbox() {
     fs::create_dir_all(subs.join("zipped")).unwrap();
     fs::write(
         subs.join("zipped/submission.zip"),
-        stored_zip(&[("ass1/puzzle.c", &checker), ("ass1/Makefile", makefile)]),
+        common::stored_zip(&[("ass1/puzzle.c", &checker), ("ass1/Makefile", makefile)]),
     )
     .unwrap();
     submission(&desk.path().join("plain"), "src", "cc", "");

@@ -10,6 +10,7 @@
 mod common;
 
 mod archives;
+mod behaviour;
 mod budget;
 mod causes;
 mod cluster;
@@ -26,3 +27,4 @@ mod page;
 mod readers;
 mod regrading;
 mod sandbox;
+mod similar;

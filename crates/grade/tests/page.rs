@@ -909,6 +909,7 @@ fn made_up_class() -> Vec<puzzle_grade::Record> {
                         },
                         seconds: Some(Duration::from_millis(15 + (i + j) as u64 % 40)),
                         detail: String::new(),
+                        output: None,
                     }
                 })
                 .collect();
@@ -1181,6 +1182,7 @@ fn summaries_of_2000_submissions() {
                         } else {
                             String::new()
                         },
+                        output: None,
                     }
                 })
                 .collect();

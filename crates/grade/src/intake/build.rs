@@ -56,6 +56,22 @@ pub struct Built {
     pub sources: Option<u64>,
 }
 
+/// A submission taken in: copied, its archives unpacked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakenIn {
+    /// The folder of its sources (the copy, or the one folder under it
+    /// that holds them).
+    pub dir: PathBuf,
+    /// What was done (`unpacked submission.zip`, `sources in ass1/`) and
+    /// what was left out, each in words.
+    pub notes: Vec<String>,
+    /// Why it cannot be built or read (its copy or its archive refused,
+    /// and no sources beside): nothing of it should be used.
+    pub refused: Option<String>,
+    /// The digest of the sources as handed in ([`Built::sources`]).
+    pub sources: Option<u64>,
+}
+
 /// The stand-ins for the course's tools, written into `dir`: `dcc` (cc, with
 /// the maths library when linking, as dcc links it; it leaves a mark in the
 /// build's HOME so that the table can say so) and `9024` (the course's
@@ -405,42 +421,66 @@ impl Builder<'_> {
     /// built (the note says why, first); what the copy or an unpacking
     /// left out is named in the note.
     pub fn build(&self, from: &Path, dir: &Path, log: &Path) -> io::Result<Built> {
+        let taken = self.take_in(from, dir, log)?;
+        let sources = taken.sources;
+        match taken.refused {
+            Some(note) => Ok(Built {
+                program: None,
+                note,
+                sources: None,
+            }),
+            None => {
+                let built = self.compile(&taken.dir, log, taken.notes)?;
+                Ok(Built { sources, ..built })
+            }
+        }
+    }
+
+    /// Takes the submission in the folder `from` in, as [`Builder::build`]
+    /// does before it compiles: copied afresh to `dir` (its log, of the
+    /// unpackings, in `log`), its archives unpacked when it holds no
+    /// sources of its own, the folder of its sources found.
+    pub fn take_in(&self, from: &Path, dir: &Path, log: &Path) -> io::Result<TakenIn> {
         File::create(log)?;
         // A copy is made afresh (a file of an earlier one is never opened).
         remove_whole(dir)?;
         let copied = copy_folder(from, dir, COPY)?;
         let sources = copied.digest;
-        let built = self.build_copy(dir, log, copied)?;
-        Ok(Built { sources, ..built })
+        let mut taken = self.take_in_copy(dir, log, copied)?;
+        taken.sources = sources;
+        Ok(taken)
     }
 
-    /// Builds the copy `dir` of a submission (what [`copy_folder`] said of
-    /// it in `copied`), as [`Builder::build`] does.
-    fn build_copy(&self, dir: &Path, log: &Path, copied: Copied) -> io::Result<Built> {
+    /// Takes in the copy `dir` of a submission (what [`copy_folder`] said
+    /// of it in `copied`), as [`Builder::take_in`] does.
+    fn take_in_copy(&self, dir: &Path, log: &Path, copied: Copied) -> io::Result<TakenIn> {
         let mut notes: Vec<String> = Vec::new();
+        let refused = |note: String| TakenIn {
+            dir: dir.to_path_buf(),
+            notes: Vec::new(),
+            refused: Some(note),
+            sources: None,
+        };
         if let Some(why) = copied.refused {
-            return Ok(Built {
-                program: None,
-                note: format!("not copied: {why}"),
-                sources: None,
-            });
+            return Ok(refused(format!("not copied: {why}")));
         }
         if !copied.left_out.is_empty() {
             notes.push(left_out_note(&copied.left_out));
         }
         let mut refusals = Vec::new();
-        let dir = &self.prepare(dir, log, &mut notes, &mut refusals)?;
-        if !refusals.is_empty() && !has_sources(dir) {
+        let found = self.prepare(dir, log, &mut notes, &mut refusals)?;
+        if !refusals.is_empty() && !has_sources(&found) {
             // Nothing of a refused archive is there to build from.
             refusals.append(&mut notes);
-            return Ok(Built {
-                program: None,
-                note: refusals.join("; "),
-                sources: None,
-            });
+            return Ok(refused(refusals.join("; ")));
         }
         refusals.append(&mut notes);
-        self.compile(dir, log, refusals)
+        Ok(TakenIn {
+            dir: found,
+            notes: refusals,
+            refused: None,
+            sources: None,
+        })
     }
 
     /// Builds the sources in `dir`: make, else the assignment's files, else

@@ -13,6 +13,7 @@
 use crate::intake::archive::{bad_path, shown, MAX_BYTES, MAX_ENTRIES};
 use crate::shared::digest::{fnv1a, fnv1a_more};
 use crate::shared::error::Refused;
+use crate::shared::name::Name;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -382,6 +383,18 @@ pub fn remove_whole(dir: &Path) -> io::Result<()> {
         }
         _ => Ok(()),
     }
+}
+
+/// The submissions of `dir`: its folders (not hidden ones, not links), by
+/// their shown names ([`Name`]), in order.
+pub fn submission_names(dir: &Path) -> io::Result<Vec<Name>> {
+    let mut names: Vec<Name> = fs::read_dir(dir)?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| Name::of_folder(&e.file_name()))
+        .collect();
+    names.sort();
+    Ok(names)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use crate::judging::class::{Class, Outcome};
 use crate::judging::fixture::{Allowed, Category, Fixture};
 use crate::judging::open_choice::in_words;
 use crate::judging::verdict::{find_stuck_verdict, find_verdict, Said};
+use crate::shared::digest::{fnv1a, fnv1a_more};
 use crate::shared::machine::AT_BOTH;
 use crate::shared::text::{
     difference, echoes_a_board, has_text, kind_of_difference, lines, message, not_one_error_line,
@@ -59,6 +60,9 @@ pub struct Graded {
     pub time: Option<(Duration, u64)>,
     /// When runs of it disagreed (FLAKY): what each gave, and which counts.
     pub flaky: Option<String>,
+    /// The digest of what the run that counts did ([`Ran::digest`]; none
+    /// when it was not run): whether two programs gave the same answer.
+    pub output: Option<u64>,
 }
 
 /// What a run left: how it ended and its two outputs.
@@ -75,6 +79,28 @@ pub struct Ran<'a> {
     pub out: &'a [u8],
     /// Its stderr.
     pub err: &'a [u8],
+}
+
+impl Ran<'_> {
+    /// The FNV-1a digest of what the run did: how it ended (its exit
+    /// status, its signal, a limit), and, unless a limit stopped it (then
+    /// what it had written by then is the machine's timing), its stdout
+    /// and its stderr. Two runs of one digest gave the same answer, byte
+    /// for byte: what similarity's behaviour evidence compares.
+    pub fn digest(&self) -> u64 {
+        let ending = match self.ending {
+            Ending::Exited(status) => format!("exited {status}"),
+            Ending::Signalled(signal) => format!("signal {signal}"),
+            Ending::TimedOut => return fnv1a(b"timed out"),
+            Ending::MemoryLimit => return fnv1a(b"memory limit"),
+            Ending::ProcessLimit => return fnv1a(b"process limit"),
+        };
+        let digest = fnv1a_more(
+            fnv1a(ending.as_bytes()),
+            &(self.out.len() as u64).to_le_bytes(),
+        );
+        fnv1a_more(fnv1a_more(digest, self.out), self.err)
+    }
 }
 
 /// A signal's name, as `kill -l` gives it on Linux.

@@ -807,6 +807,7 @@ mod tests {
                 judgement: (*j).clone(),
                 time: None,
                 flaky: None,
+                output: None,
             })
             .collect();
         let scheme = crate::marking::marks::Scheme::parse(

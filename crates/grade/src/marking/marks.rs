@@ -299,6 +299,7 @@ impl Scheme {
                 judgement: Judgement::Passed,
                 time: None,
                 flaky: None,
+                output: None,
             })
             .collect();
         self.score(fixtures, &passed).max
@@ -424,6 +425,7 @@ mod tests {
             judgement,
             time: None,
             flaky: None,
+            output: None,
         }
     }
 

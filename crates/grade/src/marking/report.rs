@@ -262,16 +262,19 @@ mod tests {
                 judgement: Judgement::Noted(Class::Format, "line 1: x".into()),
                 time: Some((Duration::from_millis(1234), 11)),
                 flaky: None,
+                output: None,
             },
             Graded {
                 judgement: Judgement::Message("Invalid input".into()),
                 time: Some((Duration::from_millis(20), 11)),
                 flaky: None,
+                output: None,
             },
             Graded {
                 judgement: Judgement::Noted(Class::WrongVerdict, "'solvable'".into()),
                 time: Some((Duration::from_millis(1234), 12)),
                 flaky: None,
+                output: None,
             },
         ];
         let mut out = Vec::new();

@@ -42,8 +42,9 @@ pub fn diff(old: &Path, new: &Path) -> Result<Comparison, Error> {
     ))
 }
 
-/// The grading in `dir`, read whole, or why not.
-fn read(dir: &Path) -> Result<Earlier, Error> {
+/// The grading in `dir`, read whole, or why not (also `similar
+/// --grades`'s reading).
+pub(crate) fn read(dir: &Path) -> Result<Earlier, Error> {
     if !dir.is_dir() {
         return Err(Refused::new(dir.display(), "no such folder").into());
     }

@@ -5,10 +5,11 @@
 //! (what changed from one grading to another, and why), `fuzz` (generated
 //! inputs, faults shrunk), `check` (the reference against the fixtures'
 //! names), `open` (the fixtures whose answer is an open choice), `run` (one
-//! program in the sandbox) and `check-environment` (what this machine
-//! allows). Each does its work on what it is given and writes only to the
-//! streams it is handed; the binary reads the command line and picks the
-//! streams and the exit status.
+//! program in the sandbox), `check-environment` (what this machine
+//! allows) and `similar` (which submissions share code). Each does its
+//! work on what it is given and writes only to the streams it is handed;
+//! the binary reads the command line and picks the streams and the exit
+//! status.
 
 pub(crate) mod check;
 pub(crate) mod check_environment;
@@ -20,3 +21,4 @@ pub(crate) mod gradebook;
 pub(crate) mod merge;
 pub(crate) mod open;
 pub(crate) mod run;
+pub(crate) mod similar;

@@ -927,6 +927,7 @@ mod tests {
                 visibility: "visible".into(),
                 seconds: Some(Duration::from_millis(10)),
                 detail: String::new(),
+                output: None,
             })
             .collect();
         let mut counts = [0; CLASSES];

@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The file names of a grading's own files: the summaries, the class
-/// page, `grading.json`, and the files of the class's formats
+/// page, `grading.json`, the comparison of the class's code, and the files of the class's formats
 /// ([`Format::suffix`] of each [`Scope::Class`] one).
 pub fn grading_files() -> impl Iterator<Item = &'static str> {
     [
@@ -47,6 +47,8 @@ pub fn grading_files() -> impl Iterator<Item = &'static str> {
         "summary-fixtures.csv",
         "summary.jsonl",
         "index.html",
+        "similarity.csv",
+        "similarity-blocks.csv",
     ]
     .into_iter()
     .chain(Format::of(Scope::Class).map(Format::suffix))

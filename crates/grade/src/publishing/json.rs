@@ -224,6 +224,15 @@ impl<'a> Fields<'a> {
             .and_then(|d| u64::from_str_radix(d, 16).ok())
             .ok_or_else(|| Refused::because(format!("'{key}' is not 16 hexadecimal digits")))
     }
+
+    /// The 64-bit digest `key` when there is one (files written before it
+    /// was kept have none).
+    pub fn digest_if(&self, key: &str) -> Result<Option<u64>, Refused> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(_) => self.digest(key).map(Some),
+        }
+    }
 }
 
 /// A JSON object written field by field, in order, as the grading's files
@@ -248,6 +257,15 @@ impl Object {
     /// The field `key` whose value is the string `text`.
     pub fn text(&mut self, key: &str, text: &str) -> &mut Object {
         self.raw(key, &json_string(text))
+    }
+
+    /// The field `key` whose value is the 64-bit digest `digest` as 16
+    /// hexadecimal digits; no field when there is none.
+    pub fn digest(&mut self, key: &str, digest: Option<u64>) -> &mut Object {
+        match digest {
+            Some(d) => self.text(key, &format!("{d:016x}")),
+            None => self,
+        }
     }
 
     /// The object's text.

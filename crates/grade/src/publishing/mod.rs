@@ -4,7 +4,8 @@
 //! platforms' formats (`formats`), the marker's roster (`roster`) and the
 //! gradebook files made with it (`gradebook`), the class page (`page`) and
 //! the feedback's page (`html`), the options a grading records
-//! (`options`), and the JSON they are written in (`json`).
+//! (`options`), the files of a comparison of the class's code
+//! (`similarity`), and the JSON they are written in (`json`).
 
 pub(crate) mod changes;
 pub(crate) mod formats;
@@ -16,4 +17,5 @@ pub(crate) mod options;
 pub(crate) mod page;
 pub(crate) mod record;
 pub(crate) mod roster;
+pub(crate) mod similarity;
 pub(crate) mod summaries;

@@ -1121,6 +1121,7 @@ mod tests {
             visibility: "visible".into(),
             seconds: Some(Duration::from_millis(10)),
             detail: String::new(),
+            output: None,
         }
     }
 

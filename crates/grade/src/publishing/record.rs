@@ -89,6 +89,12 @@ pub struct FixtureLine {
     pub seconds: Option<Duration>,
     /// The report's words for it (empty when it passed silently).
     pub detail: String,
+    /// The digest of what its run did (`judging::judge::Ran::digest`:
+    /// how it ended, its stdout and stderr), as `output_fnv1a`; none when
+    /// it was not run, or a grading of an older version did not record it.
+    /// Similarity's behaviour evidence: whether two programs gave the same
+    /// answer.
+    pub output: Option<u64>,
 }
 
 /// A graded submission: its row, its fixtures' lines and the causes of its
@@ -435,6 +441,7 @@ impl FixtureLine {
                     visibility: visibility(f),
                     seconds: g.time.map(|(d, _)| d),
                     detail,
+                    output: g.output,
                 }
             })
             .collect()
@@ -497,7 +504,7 @@ impl Record {
     /// `built`, `score`, `max_score`, `passed`, `failed`, `classes`,
     /// `note`, `fuzz_faults`, `seconds`, `slowest_seconds`), the digest of
     /// its sources (`sources_fnv1a`, when known), then `fixtures`, an
-    /// object a fixture, and `causes`.
+    /// object a fixture (its `output_fnv1a` when known), and `causes`.
     pub fn json_line(&self) -> String {
         let row = &self.row;
         let mut out = Object::new();
@@ -527,9 +534,7 @@ impl Record {
             .raw("seconds", &seconds(m.seconds))
             .raw("slowest_seconds", &m.slowest.map_or("null".into(), seconds));
         }
-        if let Some(digest) = self.sources {
-            out.text("sources_fnv1a", &format!("{digest:016x}"));
-        }
+        out.digest("sources_fnv1a", self.sources);
         let fixtures = self.fixtures.iter().map(|f| {
             Object::new()
                 .text("fixture", &f.fixture)
@@ -540,6 +545,7 @@ impl Record {
                 .text("visibility", f.visibility.word())
                 .raw("seconds", &f.seconds.map_or("null".into(), seconds))
                 .text("detail", &f.detail)
+                .digest("output_fnv1a", f.output)
                 .end()
         });
         out.raw("fixtures", &array(fixtures));
@@ -614,6 +620,8 @@ impl Record {
                 visibility: read_word(&f, "visibility", Visibility::parse)?,
                 seconds: f.seconds("seconds")?,
                 detail: f.text("detail")?.to_string(),
+                // Gradings before it wrote none.
+                output: f.digest_if("output_fnv1a")?,
             });
         }
         let mut causes = Vec::new();
@@ -638,10 +646,7 @@ impl Record {
             });
         }
         // Gradings before it wrote none.
-        let sources = match fields.get("sources_fnv1a") {
-            None => None,
-            Some(_) => Some(fields.digest("sources_fnv1a")?),
-        };
+        let sources = fields.digest_if("sources_fnv1a")?;
         let record = Record {
             row: Row {
                 name,
@@ -867,6 +872,7 @@ mod tests {
                 },
                 time: None,
                 flaky: None,
+                output: None,
             })
             .collect();
         let scheme = Scheme::parse(
@@ -908,6 +914,7 @@ mod tests {
                     visibility: "visible".into(),
                     seconds: Some(Duration::from_millis(30)),
                     detail: "stopped by the \"memory\" limit\n".into(),
+                    output: Some(0x0fed_cba9_8765_4321),
                 },
                 FixtureLine {
                     fixture: "Tests/bad_y.inp".into(),
@@ -918,6 +925,7 @@ mod tests {
                     visibility: "after_due_date".into(),
                     seconds: None,
                     detail: String::new(),
+                    output: None,
                 },
                 FixtureLine {
                     fixture: "Tests/sol2.inp".into(),
@@ -928,6 +936,7 @@ mod tests {
                     visibility: "visible".into(),
                     seconds: None,
                     detail: "accepted it".into(),
+                    output: None,
                 },
             ],
             causes: vec![CauseLine {
@@ -954,6 +963,19 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("'sources_fnv1a' is not 16 hexadecimal digits"));
+        // Each fixture's run, when known; a line without one (an older
+        // grading's) reads as none.
+        assert!(line.contains(", \"output_fnv1a\": \"0fedcba987654321\"}, {"));
+        let bad = line.replace("0fedcba987654321", "0fedcba98765432g");
+        assert!(Record::from_json_line(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("'output_fnv1a' is not 16 hexadecimal digits"));
+        let old = line.replace(", \"output_fnv1a\": \"0fedcba987654321\"", "");
+        assert_eq!(
+            Record::from_json_line(&old).unwrap().fixtures[0].output,
+            None
+        );
         let not_built = Record {
             row: Row::not_built(&"bob".into(), "no Makefile"),
             fixtures: Vec::new(),

@@ -71,6 +71,7 @@ fn grade_all(
         select: Select::All,
         replace: false,
         shard: None,
+        similarity: None,
         stop: &|| false,
         tell: &|_| {},
     };

@@ -23,6 +23,8 @@ pub enum Mode {
     Grade,
     /// `grade-all SUBMISSIONS [DIR...]`.
     GradeAll,
+    /// `similar SUBMISSIONS`.
+    Similar,
     /// `merge --into DIR SHARD_DIR...`.
     Merge,
     /// `gradebook DIR`.
@@ -43,9 +45,10 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode, in the order the help lists them.
-    pub const ALL: [Mode; 10] = [
+    pub const ALL: [Mode; 11] = [
         Mode::Grade,
         Mode::GradeAll,
+        Mode::Similar,
         Mode::Merge,
         Mode::Gradebook,
         Mode::Diff,
@@ -61,6 +64,7 @@ impl Mode {
         match self {
             Mode::Grade => "grade",
             Mode::GradeAll => "grade-all",
+            Mode::Similar => "similar",
             Mode::Merge => "merge",
             Mode::Gradebook => "gradebook",
             Mode::Diff => "diff",
@@ -82,6 +86,7 @@ impl Mode {
         match self {
             Mode::Grade => "PROGRAM [DIR...]",
             Mode::GradeAll => "SUBMISSIONS [DIR...]",
+            Mode::Similar => "SUBMISSIONS",
             Mode::Merge => "--into DIR SHARD_DIR...",
             Mode::Gradebook => "DIR",
             Mode::Diff => "OLD NEW",
@@ -97,6 +102,7 @@ impl Mode {
         match self {
             Mode::Grade => "grade one program on Tests/ and each DIR",
             Mode::GradeAll => "build and grade every folder of SUBMISSIONS",
+            Mode::Similar => "which submissions share code, the template's aside",
             Mode::Merge => "one grading from the grades folders of its shards",
             Mode::Gradebook => "the gradebook files of the grading in DIR, from its records",
             Mode::Diff => "which marks changed from one grading to another, and why",
@@ -115,6 +121,7 @@ impl Mode {
         match self {
             Mode::Grade => "Grades PROGRAM on every fixture of Tests/ and of each DIR, by the\nassignment's rules; the report ends with the score.",
             Mode::GradeAll => "Builds and grades every folder of SUBMISSIONS on Tests/ and each DIR;\na row a submission as each is done, and the grading's files in the\ngrades folder (docs/grading-reference.md).",
+            Mode::Similar => "Compares the sources of every folder of SUBMISSIONS (taken in as\ngrade-all takes them: archives unpacked in the sandbox) with every\nother's: their C-family files (.c .h .cc .cpp .hpp .java), each read as\none program in a normal form that undoes renaming, layout, reordered\nfunctions and statements, rewritten loops and conditions, dead code,\nsplit and inlined functions (docs/similarity.md). The template's code\nand passages most of the class shares are no evidence. Writes\nDIR/similarity.csv (a line a pair that shares code: a, b, score, code,\nbehaviour, highest first) and DIR/similarity-blocks.csv (each matched\nblock, its files and lines on both sides). A score is evidence to look\nat, never a verdict.\n\nExit status: 0 when every submission was compared, 3 when some could\nnot be read (the others were), 2 when nothing could be done.",
             Mode::Merge => "Writes into DIR one grading made of the gradings of its shards (each\nSHARD_DIR a grades folder of 'grade-all --shard I/N'): every summary\nand each submission's files. A submission missing from every shard,\nor in two, is named on stderr and the status is 1. A grading DIR held\nis kept in DIR/previous/.",
             Mode::Gradebook => "Writes the gradebook files of the grading in the grades folder DIR\nfrom its records, nothing graded again: the roster, the assignment's\nname and the class's formats given (--roster, --assignment, --format\ncanvas,moodle) in place of those the grading recorded, the rest as it\nrecorded them. grading.json records them (a later --resume or merge\nkeeps them), summary.csv names each submission's student, and for a\ncomplete grading canvas.csv and moodle.csv are written; stderr names\nthe folders with no student and the students with no folder or mark.",
             Mode::Diff => "Compares the gradings in the grades folders OLD and NEW: each\nsubmission whose marks or fixtures' outcomes changed, old and new, and\nwhy as far as the two gradings tell (its sources, the fixtures, the\nscheme, the options, the sandbox; none of these: flaky).\n\nExit status: 0 when no marks changed, 1 when some did, 2 when a folder\ncannot be read as a grading.",
@@ -135,6 +142,16 @@ impl Mode {
 
 /// The modes that grade.
 const GRADING: &[Mode] = &[Mode::Grade, Mode::GradeAll];
+/// The modes that work on several cores.
+const PARALLEL: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Similar];
+/// The modes that use the sandbox (to run programs, or to unpack).
+const SANDBOXED: &[Mode] = &[
+    Mode::Grade,
+    Mode::GradeAll,
+    Mode::Fuzz,
+    Mode::Run,
+    Mode::Similar,
+];
 /// The modes that run programs in the sandbox.
 const RUNNING: &[Mode] = &[Mode::Grade, Mode::GradeAll, Mode::Fuzz, Mode::Run];
 /// The modes that judge runs.
@@ -192,8 +209,8 @@ pub const OPTIONS: &[Opt] = &[
         name: "--jobs",
         alias: None,
         value: Some("N"),
-        help: "runs at once (default: one a core)",
-        modes: GRADING,
+        help: "runs (with similar, comparisons) at once (default: one a core)",
+        modes: PARALLEL,
         set: |g, v| {
             g.jobs = Some(whole(v, "runs", 1)? as usize);
             Ok(())
@@ -307,7 +324,7 @@ pub const OPTIONS: &[Opt] = &[
         alias: None,
         value: Some("LEVEL"),
         help: "namespaces, uid or minimal (default: the most the system allows; see puzzle-grade check-environment); a level it does not allow is an error",
-        modes: RUNNING,
+        modes: SANDBOXED,
         set: |g, v| {
             g.level = Some(v.to_string_lossy().parse()?);
             Ok(())
@@ -361,8 +378,8 @@ pub const OPTIONS: &[Opt] = &[
         name: "--grades",
         alias: None,
         value: Some("DIR"),
-        help: "where the grading's files go (default grades); an earlier grading there is replaced, and kept in its previous/ folder",
-        modes: &[Mode::GradeAll],
+        help: "grade-all: where the grading's files go (default grades); an earlier grading there is replaced, and kept in its previous/ folder. similar: a grading of SUBMISSIONS, whose fixtures' outcomes are the behaviour's evidence",
+        modes: &[Mode::GradeAll, Mode::Similar],
         set: |g, v| {
             g.grades = Some(PathBuf::from(v));
             Ok(())
@@ -471,6 +488,50 @@ pub const OPTIONS: &[Opt] = &[
         },
     },
     Opt {
+        name: "--out",
+        alias: None,
+        value: Some("DIR"),
+        help: "where similarity.csv and similarity-blocks.csv go (default similarity)",
+        modes: &[Mode::Similar],
+        set: |g, v| {
+            g.out = Some(PathBuf::from(v));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--template",
+        alias: None,
+        value: Some("PATH"),
+        help: "the starter code every student had (a file, or a folder of them; repeatable): no evidence of copying",
+        modes: &[Mode::Similar, Mode::GradeAll],
+        set: |g, v| {
+            g.templates.push(PathBuf::from(v));
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--common",
+        alias: None,
+        value: Some("N"),
+        help: "a passage more than N submissions share is the class's, no evidence of copying (default: nine in ten of the class, at least 10)",
+        modes: &[Mode::Similar, Mode::GradeAll],
+        set: |g, v| {
+            g.common = Some(whole(v, "submissions", 1)? as usize);
+            Ok(())
+        },
+    },
+    Opt {
+        name: "--no-similarity",
+        alias: None,
+        value: None,
+        help: "compare no submissions for similarity (by default the grading writes similarity.csv: which pairs share code or rare wrong answers)",
+        modes: &[Mode::GradeAll],
+        set: |g, _| {
+            g.no_similarity = true;
+            Ok(())
+        },
+    },
+    Opt {
         name: "--reference",
         alias: None,
         value: Some("PATH"),
@@ -575,6 +636,10 @@ pub struct Given {
     pub inputs: Option<usize>,
     pub into: Option<PathBuf>,
     pub verbose: bool,
+    pub out: Option<PathBuf>,
+    pub templates: Vec<PathBuf>,
+    pub common: Option<usize>,
+    pub no_similarity: bool,
     /// The operands, in order.
     pub operands: Vec<OsString>,
 }
@@ -983,7 +1048,10 @@ fn check_operands(mode: Mode, given: &Given) -> Result<(), String> {
     let count = given.operands.len();
     match mode {
         Mode::Grade if count == 0 => Err("no PROGRAM".into()),
-        Mode::GradeAll if count == 0 => Err("no SUBMISSIONS".into()),
+        Mode::GradeAll | Mode::Similar if count == 0 => Err("no SUBMISSIONS".into()),
+        Mode::Similar if count > 1 => Err(format!(
+            "takes one folder of submissions, not {count} operands"
+        )),
         Mode::GradeAll if given.resume && !given.only.is_empty() => {
             Err("--only and --resume do not go together".into())
         }
@@ -1160,7 +1228,7 @@ mod tests {
             format!("puzzle-grade grade-all: --format: 'jsonl' is not one of gradescope, prairielearn, junit, canvas, moodle{more}")
         );
         assert!(error(&["grade", "p", "--grades", "g"]).starts_with(
-            "puzzle-grade grade: unknown option --grades: an option of grade-all, not of grade\n"
+            "puzzle-grade grade: unknown option --grades: an option of grade-all and similar, not of grade\n"
         ));
         assert!(error(&["grade-all", "s", "--timout", "5"]).starts_with(
             "puzzle-grade grade-all: unknown option --timout (did you mean --timeout?)\n"
@@ -1189,9 +1257,39 @@ mod tests {
         assert_eq!(
             error(&["gradeall", "subs"]),
             "puzzle-grade: unknown mode 'gradeall' (did you mean grade-all?); the modes are \
-             grade, grade-all, merge, gradebook, diff, open, check, fuzz, run, check-environment\n\
+             grade, grade-all, similar, merge, gradebook, diff, open, check, fuzz, run, check-environment\n\
              Try 'puzzle-grade --help' for more information."
         );
+    }
+
+    #[test]
+    fn similar_takes_templates_a_threshold_and_one_folder() {
+        let (mode, given) = parsed(&[
+            "similar",
+            "--template",
+            "a.h",
+            "subs",
+            "--template=b",
+            "--common",
+            "12",
+            "--out",
+            "o",
+        ]);
+        assert_eq!(mode, Mode::Similar);
+        assert_eq!(given.templates, [PathBuf::from("a.h"), PathBuf::from("b")]);
+        assert_eq!(given.common, Some(12));
+        assert_eq!(given.out, Some(PathBuf::from("o")));
+        assert_eq!(given.operands, [OsString::from("subs")]);
+        assert!(error(&["similar", "a", "b"]).starts_with(
+            "puzzle-grade similar: takes one folder of submissions, not 2 operands\n"
+        ));
+        assert!(error(&["similar", "s", "--common", "0"]).starts_with(
+            "puzzle-grade similar: --common: should be a whole number of submissions, at least 1, but is '0'\n"
+        ));
+        assert!(error(&["similar", "s", "--fuzz", "3"])
+            .starts_with(
+            "puzzle-grade similar: unknown option --fuzz: an option of grade and grade-all, not of similar\n"
+        ));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use puzzle_grade::{
     busy_at_end, busy_at_start, check_environment as probe_environment, check_reference,
     diff as diff_gradings, is_executable, merge as merge_shards, open_choices, points,
     prepare_fixtures, write_gradebook, Ending, Error, Fuzz, FuzzOptions, Grade, GradeAll, NotRun,
-    Row, Run, Scope, Settings,
+    Row, Run, Scope, Settings, Similar, SimilarSettings, SimilarityAsked,
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Load, Runner, Sandbox};
@@ -115,6 +115,7 @@ fn main() -> ExitCode {
     let result = match mode {
         Mode::Grade => with_temp(|temp| grade(&given, temp)),
         Mode::GradeAll => with_temp(|temp| grade_all(&given, temp)),
+        Mode::Similar => with_temp(|temp| similar(&given, temp)),
         Mode::Open => open(&given),
         Mode::Check => check(&given),
         Mode::Fuzz => fuzz(&given),
@@ -310,9 +311,9 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
     }
 }
 
-/// `grade-all`: every submission built and graded, a row each.
-fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
-    let mut out = stdout();
+/// The folder of submissions the first operand names, made absolute, or
+/// why it is none.
+fn submissions_folder(given: &Given) -> Result<PathBuf, Failure> {
     let named = Path::new(&given.operands[0]);
     let submissions = absolute(named);
     if !submissions.is_dir() {
@@ -321,6 +322,14 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
             named.display()
         )));
     }
+    Ok(submissions)
+}
+
+/// `grade-all`: every submission built and graded, a row each.
+fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    let submissions = submissions_folder(given)?;
+    templates_exist(given)?;
     let settings = given.settings();
     let folders = fixture_folders(&given.operands[1..])?;
     let fixtures = prepare_fixtures(&folders, settings.strict)?;
@@ -354,6 +363,10 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         select: given.select(),
         replace: given.replace,
         shard: given.shard,
+        similarity: (!given.no_similarity).then(|| SimilarityAsked {
+            templates: given.templates.clone(),
+            common: given.common,
+        }),
         stop: &stop,
         tell: &|note| {
             let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
@@ -380,7 +393,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     let graded = all
         .run(&mut out, &mut progress)
         .map_err(refused("puzzle-grade: "))?;
-    for note in &graded.notes {
+    for note in graded.notes.iter().chain(&graded.similarity) {
         let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
     }
     if let Some(busy) = busy_at_end(&load, &Load::now(), graded.machines.len()) {
@@ -417,25 +430,123 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         "files in {shown}/: to hand to each student NAME.feedback.md (or .html); for markers NAME.txt (the report) and NAME.make.txt (the build log); the class: summary.txt, summary.csv and index.html (the class page){books}",
     )?;
     out.flush()?;
-    if !graded.not_graded.is_empty() {
-        let _ = writeln!(
-            io::stderr(),
-            "puzzle-grade: {} submission(s) could not be graded (their rows say why): {}; the same command with --resume grades them again",
-            graded.not_graded.len(),
-            graded
-                .not_graded
-                .iter()
-                .map(|n| n.shown())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        return Err(Failure::NotGraded);
-    }
+    let not_graded: Vec<String> = graded
+        .not_graded
+        .iter()
+        .map(|n| n.shown().to_string())
+        .collect();
+    some_not_done(&not_graded, |count, names| {
+        format!("{count} submission(s) could not be graded (their rows say why): {names}; the same command with --resume grades them again")
+    })?;
     if graded.all_passed {
         Ok(())
     } else {
         Err(Failure::Failed)
     }
+}
+
+/// Every `--template` given is there, or a usage error naming it.
+fn templates_exist(given: &Given) -> Result<(), Failure> {
+    match given.templates.iter().find(|t| !t.exists()) {
+        Some(missing) => Err(Failure::Usage(format!(
+            "puzzle-grade: --template {}: no such file or folder",
+            missing.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// `similar`: which submissions share code; status 3 when some could not
+/// be read.
+fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
+    let submissions = submissions_folder(given)?;
+    templates_exist(given)?;
+    let sandbox = given_sandbox(given, temp)?;
+    let stop = || signals::caught().is_some();
+    let out_dir = given
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("similarity"));
+    let settings = given.settings();
+    let similar = Similar {
+        runner: &sandbox,
+        submissions,
+        out: out_dir.clone(),
+        templates: given.templates.clone(),
+        temp: temp.to_path_buf(),
+        path: settings.path.clone(),
+        seconds: given.build_seconds(),
+        settings: SimilarSettings {
+            jobs: settings.jobs,
+            common: given.common,
+            ..SimilarSettings::default()
+        },
+        grades: given.grades.clone(),
+        stop: &stop,
+    };
+    let found = match similar.run() {
+        Ok(found) => found,
+        Err(_) if signals::caught().is_some() => {
+            return Err(Failure::Signalled(signals::caught().unwrap_or(2)));
+        }
+        Err(e) => return Err(refused("puzzle-grade: ")(e)),
+    };
+    for note in &found.notes {
+        let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+    }
+    let c = &found.comparison;
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "compared {} submissions: {} pair(s) share code (a passage more than {} of them share is no evidence)",
+        found.compared,
+        c.pairs.len(),
+        c.common
+    )?;
+    let width = c
+        .pairs
+        .iter()
+        .take(10)
+        .map(|p| c.names[p.a].len())
+        .max()
+        .unwrap_or(0);
+    for p in c.pairs.iter().take(10) {
+        writeln!(
+            out,
+            "  {}.{:03}  {:width$}  {}  ({} blocks)",
+            p.millis() / 1000,
+            p.millis() % 1000,
+            c.names[p.a],
+            c.names[p.b],
+            p.matches.len()
+        )?;
+    }
+    if c.pairs.len() > 10 {
+        writeln!(out, "  ... and {} more", c.pairs.len() - 10)?;
+    }
+    writeln!(
+        out,
+        "files in {}/: similarity.csv (a line a pair) and similarity-blocks.csv (the matched blocks, their files and lines); a score is evidence to look at, never a verdict",
+        out_dir.display()
+    )?;
+    out.flush()?;
+    some_not_done(&found.not_read, |count, names| {
+        format!("{count} submission(s) could not be read (the notes say why): {names}")
+    })
+}
+
+/// Status 3 when some submissions, `names`, were not done (the others
+/// were): `line` (of their count and their names) on stderr.
+fn some_not_done(names: &[String], line: impl Fn(usize, String) -> String) -> Result<(), Failure> {
+    if names.is_empty() {
+        return Ok(());
+    }
+    let _ = writeln!(
+        io::stderr(),
+        "puzzle-grade: {}",
+        line(names.len(), names.join(", "))
+    );
+    Err(Failure::NotGraded)
 }
 
 /// A grading refused ([`Error::Refused`]) is a usage error, told after

@@ -20,7 +20,9 @@ mod submission;
 
 use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
+use crate::intake::folder::submission_names;
 use crate::judging::fixture::Fixture;
+use crate::modes::similar::{Similar, SimilarityAsked};
 use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
@@ -34,24 +36,13 @@ use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_s
 use crate::shared::error::{Error, Refused};
 use crate::shared::machine;
 use crate::shared::name::Name;
+use crate::similarity::Settings as SimilaritySettings;
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// The submissions of `dir`: its folders (not hidden ones, not links), by
-/// their shown names ([`Name`]), in order.
-pub fn submission_names(dir: &Path) -> io::Result<Vec<Name>> {
-    let mut names: Vec<Name> = fs::read_dir(dir)?
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| Name::of_folder(&e.file_name()))
-        .collect();
-    names.sort();
-    Ok(names)
-}
 
 /// Which submissions a grading grades.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +99,11 @@ pub struct GradeAll<'a> {
     pub replace: bool,
     /// The part of the folder this grading takes, if it is one of several.
     pub shard: Option<Shard>,
+    /// The class compared for similarity once it is graded
+    /// (`similarity.csv` in the grades folder, with the grading's
+    /// behaviour); none: not (`--no-similarity`). Not in a shard: `merge`
+    /// has the whole class.
+    pub similarity: Option<SimilarityAsked>,
     /// Whether to stop (a signal came): looked at after each submission,
     /// whose files are then not written.
     pub stop: &'a (dyn Fn() -> bool + Sync),
@@ -143,6 +139,10 @@ pub struct Graded {
     /// The gradebook files written (`canvas.csv`, `moodle.csv`): those the
     /// command asked for, or the grading continued had.
     pub gradebook_files: Vec<&'static str>,
+    /// How the comparison for similarity went, in lines (none: not asked
+    /// for, or the grading stopped): how many pairs it lists and what it
+    /// left out, or why it could not be made (never the grading's stop).
+    pub similarity: Vec<String>,
 }
 
 /// The grading a regrading's changes are told against: the one it
@@ -340,6 +340,10 @@ impl GradeAll<'_> {
             (Some(book), None) => book.formats.iter().map(|f| f.suffix()).collect(),
             _ => Vec::new(),
         };
+        let similarity = match &self.similarity {
+            Some(asked) if !stopped && self.shard.is_none() => self.compare_class(asked),
+            _ => Vec::new(),
+        };
         Ok(Graded {
             rows,
             to_grade: plan.to_grade.len(),
@@ -361,7 +365,50 @@ impl GradeAll<'_> {
                 .collect(),
             notes,
             gradebook_files,
+            similarity,
         })
+    }
+
+    /// The class compared for similarity, with the grading just written
+    /// as the behaviour's evidence, `similarity.csv` and
+    /// `similarity-blocks.csv` written into the grades folder (under its
+    /// lock); what happened, in lines. Its failure is its own: the grading
+    /// stands.
+    fn compare_class(&self, asked: &SimilarityAsked) -> Vec<String> {
+        let similar = Similar {
+            runner: self.runner,
+            submissions: self.submissions.clone(),
+            out: self.grades.clone(),
+            templates: asked.templates.clone(),
+            temp: self.temp.join("similarity"),
+            path: self.settings.path.clone(),
+            seconds: self.build_seconds,
+            settings: SimilaritySettings {
+                jobs: self.settings.jobs,
+                common: asked.common,
+                ..SimilaritySettings::default()
+            },
+            grades: Some(self.grades.clone()),
+            stop: self.stop,
+        };
+        let found = similar.run();
+        let _ = fs::remove_dir_all(self.temp.join("similarity"));
+        match found {
+            Ok(found) => std::iter::once(format!(
+                "similarity: {} submissions compared, {} pair(s) share code or rare wrong answers (similarity.csv)",
+                found.compared,
+                found.comparison.pairs.len()
+            ))
+            .chain(found.notes.iter().map(|n| format!("similarity: {n}")))
+            .collect(),
+            Err(e) => {
+                // No file of an earlier comparison is left to say otherwise.
+                for file in ["similarity.csv", "similarity-blocks.csv"] {
+                    let _ = fs::remove_file(self.grades.join(file));
+                }
+                vec![format!("similarity: not compared: {e}; the grading stands")]
+            }
+        }
     }
 
     /// Writes the table's header to `out`, then the rows kept from before

@@ -1,0 +1,299 @@
+//! `similar SUBMISSIONS --out DIR [--template PATH]...`: which pairs of
+//! submissions share code, the code as evidence ([`crate::similarity`]).
+//!
+//! The submissions come in through the same door as `grade-all`'s: each
+//! folder of SUBMISSIONS (not hidden ones, not links) by its name made
+//! safe ([`Name`]), copied within the same bound, its archives unpacked in
+//! the sandbox when it holds no sources of its own
+//! ([`Builder::take_in`]). Its sources are then read from the copy, beneath
+//! it, no link followed: the C family's files (`.c .h .cc .cpp .hpp
+//! .java`) anywhere in it but hidden folders and `__MACOSX`, each at most
+//! [`MAX_FILE`] bytes (the rest of a larger one is not read), at most
+//! [`MAX_FILES`] of them and [`MAX_SOURCES`] bytes in all; a file with a
+//! NUL byte among its first 8 KiB is binary and left out. What was left
+//! out is named in a note. One submission's trouble (a copy or an archive
+//! refused, a file that cannot be read) is its own: the others are
+//! compared.
+
+use crate::intake::build::{write_shims, Builder};
+use crate::intake::folder::{files_in, submission_names};
+use crate::modes::diff;
+use crate::publishing::grades::write_atomic;
+use crate::publishing::similarity::{blocks_csv, similarity_csv, Behaviour};
+use crate::shared::error::{Error, Refused};
+use crate::shared::name::Name;
+use crate::shared::text::one_line;
+use crate::similarity::behaviour;
+use crate::similarity::report::Comparison;
+use crate::similarity::{compare, each, is_source, Settings, Source, Submission};
+use puzzle_sandbox::files::{read_regular, Beneath};
+use puzzle_sandbox::Runner;
+use std::ffi::OsString;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The most bytes read of one source file: its first 4 MiB (a student's
+/// file is a hundred times smaller).
+pub const MAX_FILE: u64 = 4 << 20;
+
+/// The most bytes read of one submission's sources in all.
+pub const MAX_SOURCES: u64 = 16 << 20;
+
+/// The most source files read of one submission.
+pub const MAX_FILES: usize = 256;
+
+/// How much of a file is looked at for a NUL byte (a binary file).
+const BINARY_PROBE: usize = 8 << 10;
+
+/// What a grading asks of the comparison it makes after grading
+/// (`grade-all`: on unless `--no-similarity`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SimilarityAsked {
+    /// The template's files or folders (`--template`).
+    pub templates: Vec<PathBuf>,
+    /// A passage more than this many submissions share is no evidence
+    /// (`--common`; none: the default).
+    pub common: Option<usize>,
+}
+
+/// A comparison of a folder of submissions.
+pub struct Similar<'a> {
+    /// Runs the unpacking of archives.
+    pub runner: &'a dyn Runner,
+    /// The folder of submissions.
+    pub submissions: PathBuf,
+    /// Where the files go (made if missing).
+    pub out: PathBuf,
+    /// The template's files or folders (their C-family files).
+    pub templates: Vec<PathBuf>,
+    /// A private folder for the copies.
+    pub temp: PathBuf,
+    /// The `PATH` the unpacking commands are looked up in.
+    pub path: OsString,
+    /// Seconds an unpacking command may take.
+    pub seconds: u64,
+    /// How the submissions are compared.
+    pub settings: Settings,
+    /// A grading of the submissions (its grades folder), whose fixtures'
+    /// outcomes are the behaviour's evidence; none: the code's alone.
+    pub grades: Option<PathBuf>,
+    /// Whether to stop (a signal came): looked at after each submission
+    /// is taken in.
+    pub stop: &'a (dyn Fn() -> bool + Sync),
+}
+
+/// What a comparison found.
+#[derive(Debug)]
+pub struct Found {
+    /// The comparison.
+    pub comparison: Comparison,
+    /// What the marker should know: what was left out of whom, and why.
+    pub notes: Vec<String>,
+    /// The submissions that could not be read at all (their notes say
+    /// why), by their shown names.
+    pub not_read: Vec<String>,
+    /// How many submissions were compared.
+    pub compared: usize,
+}
+
+/// A submission's sources, read from the folder `dir` beneath it, and what
+/// was left out of them (see the module).
+pub fn read_sources(dir: &Path) -> io::Result<(Vec<Source>, Vec<String>)> {
+    let beneath = Beneath::open(dir)?;
+    let mut sources = Vec::new();
+    let mut left = Vec::new();
+    let mut total = 0u64;
+    let paths = files_in(dir).into_iter().filter(|p| {
+        is_source(p)
+            && !p
+                .split('/')
+                .any(|part| part.starts_with('.') || part == "__MACOSX")
+    });
+    for path in paths {
+        let shown = one_line(&path);
+        if sources.len() >= MAX_FILES {
+            left.push(format!("{shown} (more than {MAX_FILES} source files)"));
+            continue;
+        }
+        let room = MAX_FILE.min(MAX_SOURCES - total);
+        if room == 0 {
+            left.push(format!(
+                "{shown} (more than {} MiB of sources)",
+                MAX_SOURCES >> 20
+            ));
+            continue;
+        }
+        let (bytes, whole) = match beneath.read_regular(Path::new(&path), room) {
+            Ok(read) => read,
+            Err(e) => {
+                left.push(format!("{shown} (cannot be read: {e})"));
+                continue;
+            }
+        };
+        if bytes[..bytes.len().min(BINARY_PROBE)].contains(&0) {
+            left.push(format!("{shown} (binary)"));
+            continue;
+        }
+        if !whole {
+            left.push(format!("{shown} (only its first {} KiB read)", room >> 10));
+        }
+        total += bytes.len() as u64;
+        sources.push(Source { path: shown, bytes });
+    }
+    Ok((sources, left))
+}
+
+/// The template's sources: each path a file, or a folder whose C-family
+/// files are read (as a submission's are).
+pub fn read_template(paths: &[PathBuf]) -> io::Result<Vec<Source>> {
+    let mut sources = Vec::new();
+    for path in paths {
+        let shown = path.display().to_string();
+        let meta = fs::metadata(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("--template {shown}: {e}")))?;
+        if meta.is_dir() {
+            let (found, _) = read_sources(path)?;
+            sources.extend(found);
+        } else {
+            let (bytes, _) = read_regular(path, MAX_FILE)
+                .map_err(|e| io::Error::new(e.kind(), format!("--template {shown}: {e}")))?;
+            let name = path
+                .file_name()
+                .map_or(shown.clone(), |n| n.to_string_lossy().into_owned());
+            sources.push(Source { path: name, bytes });
+        }
+    }
+    Ok(sources)
+}
+
+impl Similar<'_> {
+    /// Takes every submission in (several at once, as many as the
+    /// comparison's threads), compares them, writes `similarity.csv` and
+    /// `similarity-blocks.csv` (each whole) into the out folder; refused
+    /// when SUBMISSIONS holds no submission. Stopped (`stop`), an error
+    /// of kind `Interrupted`.
+    pub fn run(&self) -> Result<Found, Error> {
+        let names = submission_names(&self.submissions)?;
+        if names.is_empty() {
+            return Err(Refused::new(
+                self.submissions.display(),
+                "holds no submission: similar compares the folders in SUBMISSIONS (not hidden ones), one a student",
+            )
+            .into());
+        }
+        let template = read_template(&self.templates)?;
+        let shims = self.temp.join("shims");
+        write_shims(&shims)?;
+        fs::create_dir_all(self.temp.join("copies"))?;
+        let builder = Builder {
+            runner: self.runner,
+            path: self.path.clone(),
+            shims,
+            seconds: self.seconds,
+            scratch: self.temp.join("unpack"),
+        };
+        let taken = each(names.len(), self.settings.jobs, &|i, _: &mut ()| {
+            if (self.stop)() {
+                return Err(String::new());
+            }
+            self.take_in(&builder, &names[i])
+        });
+        let mut class = Vec::new();
+        let mut notes = Vec::new();
+        let mut not_read = Vec::new();
+        for (name, taken) in names.iter().zip(taken) {
+            let shown = name.shown();
+            match taken {
+                Ok((sources, mut left)) => {
+                    if sources.is_empty() {
+                        left.push("no source of the C family (.c .h .cc .cpp .hpp .java)".into());
+                    }
+                    if !left.is_empty() {
+                        notes.push(format!("{shown}: {}", left.join("; ")));
+                    }
+                    class.push(Submission {
+                        name: shown.to_string(),
+                        sources,
+                    });
+                }
+                Err(why) => {
+                    notes.push(format!("{shown}: not compared: {why}"));
+                    not_read.push(shown.to_string());
+                }
+            }
+        }
+        if (self.stop)() {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "stopped").into());
+        }
+        let mut comparison = compare(&class, &template, &self.settings);
+        notes.extend(comparison.notes.iter().cloned());
+        if let Some(grades) = &self.grades {
+            let grading = diff::read(grades)?;
+            let seen = Behaviour::of(&grading.records, &comparison.names);
+            let graded = seen
+                .outcomes
+                .iter()
+                .filter(|o| o.iter().any(Option::is_some));
+            let ungraded = comparison.names.len() - graded.count();
+            if ungraded > 0 {
+                notes.push(format!(
+                    "{ungraded} of {} submissions have no run fixture in the grading in {}: their behaviour is no evidence",
+                    comparison.names.len(),
+                    grades.display()
+                ));
+            }
+            behaviour::add(&mut comparison, &seen.outcomes);
+        }
+        fs::create_dir_all(&self.out)?;
+        write_atomic(
+            &self.out.join("similarity.csv"),
+            similarity_csv(&comparison).as_bytes(),
+        )?;
+        write_atomic(
+            &self.out.join("similarity-blocks.csv"),
+            blocks_csv(&comparison).as_bytes(),
+        )?;
+        Ok(Found {
+            comparison,
+            notes,
+            not_read,
+            compared: class.len(),
+        })
+    }
+
+    /// The sources of `name`, and what was left out of them; the error is
+    /// why nothing of it can be read.
+    fn take_in(
+        &self,
+        builder: &Builder,
+        name: &Name,
+    ) -> Result<(Vec<Source>, Vec<String>), String> {
+        let copy = self.temp.join("copies").join(name.stem());
+        let log = self
+            .temp
+            .join("copies")
+            .join(format!("{}.log", name.stem()));
+        let from = self.submissions.join(name.real());
+        let taken = fs::create_dir_all(self.temp.join("copies"))
+            .and_then(|()| builder.take_in(&from, &copy, &log))
+            .map_err(|e| one_line(&e.to_string()))?;
+        if let Some(why) = taken.refused {
+            let _ = fs::remove_dir_all(&copy);
+            return Err(one_line(&why));
+        }
+        let read = read_sources(&copy).map_err(|e| one_line(&e.to_string()));
+        let _ = fs::remove_dir_all(&copy);
+        let _ = fs::remove_file(&log);
+        let (sources, mut left) = read?;
+        // What the copy and the unpacking left out, as they said it.
+        let kept: Vec<String> = taken
+            .notes
+            .iter()
+            .filter(|n| n.contains("left out") || n.contains("not unpacked"))
+            .map(|n| one_line(n))
+            .collect();
+        left.splice(0..0, kept);
+        Ok((sources, left))
+    }
+}

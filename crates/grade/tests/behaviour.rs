@@ -1,0 +1,117 @@
+//! Behaviour as evidence of copying (issue 49): a class graded by
+//! `grade-all` (which compares it too, unless `--no-similarity`), then
+//! compared by `similar --grades`. Two programs that give the same rare wrong answer score a
+//! behaviour above 0; two programs right on every fixture score 0 (right
+//! answers are no evidence), whatever their code shares.
+
+use crate::common;
+
+use common::grader_bin;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+/// Seven submissions of `tests/grading/checker.c`: two right (`ann`,
+/// `amy`), two that forget the blank's row on even boards (`bob`, `bea`:
+/// the same wrong verdict on the fixture where the row decides, which
+/// no other program gives), three wrong each its own way, and one that
+/// does not compile.
+const CLASS: [(&str, &str); 8] = [
+    ("ann", ""),
+    ("amy", ""),
+    ("bob", "#define NO_ROW_TERM\n"),
+    ("bea", "#define NO_ROW_TERM\n"),
+    ("dan", "#define ERRORS_TO_STDERR\n"),
+    ("eve", "#define ECHO_FIRST\n"),
+    ("gus", "#define ERROR_STATUS 0\n"),
+    ("cat", "#define BROKEN\n"),
+];
+
+/// `similarity.csv`'s `behaviour` column by pair (`a`, `b` as written).
+fn behaviour(csv: &str) -> BTreeMap<(String, String), Option<f64>> {
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("a,b,score,code,behaviour,matched,blocks")
+    );
+    lines
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            let name = |i: usize| cells[i].trim_matches('"').to_string();
+            ((name(0), name(1)), cells[4].parse().ok())
+        })
+        .collect()
+}
+
+fn graded(dir: &Path) {
+    graded_with(dir, &[]);
+}
+
+/// `grade-all subs` into `grades` with `args`.
+fn graded_with(dir: &Path, args: &[&str]) {
+    let out = Command::new(grader_bin())
+        .args(["grade-all", "subs", "--timeout", "5", "--jobs", "2"])
+        .args(["--grades", "grades"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1 | 3)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
+    let dir = common::class_folder("behaviour-class", &common::FIVE_FIXTURES, &CLASS);
+    graded(&dir);
+    // Every fixture's line records what its run did.
+    let jsonl = fs::read_to_string(dir.join("grades/summary.jsonl")).unwrap();
+    assert!(
+        jsonl
+            .lines()
+            .filter(|l| l.contains("\"ann\""))
+            .all(|l| l.matches("\"output_fnv1a\": \"").count() == 5),
+        "{jsonl}"
+    );
+    let out = Command::new(grader_bin())
+        .args(["similar", "subs", "--out", "sim", "--grades", "grades"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let found = behaviour(&fs::read_to_string(dir.join("sim/similarity.csv")).unwrap());
+    let of = |a: &str, b: &str| found.get(&(a.to_string(), b.to_string())).copied();
+    let shared = of("bea", "bob").flatten().unwrap_or(0.0);
+    assert!(shared > 0.0, "{found:?}");
+    // Both right on every fixture: listed for their code, behaviour 0.
+    assert_eq!(of("amy", "ann"), Some(Some(0.0)), "{found:?}");
+    // Wrong each its own way: no evidence either.
+    assert_eq!(of("dan", "eve").flatten().unwrap_or(0.0), 0.0, "{found:?}");
+    // grade-all made the same comparison into its grades folder.
+    assert_eq!(
+        fs::read_to_string(dir.join("grades/similarity.csv")).unwrap(),
+        fs::read_to_string(dir.join("sim/similarity.csv")).unwrap()
+    );
+    // Without the grading, the behaviour is empty.
+    let out = Command::new(grader_bin())
+        .args(["similar", "subs", "--out", "code"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let code = behaviour(&fs::read_to_string(dir.join("code/similarity.csv")).unwrap());
+    assert!(code.values().all(Option::is_none), "{code:?}");
+    // --no-similarity: none.
+    fs::remove_dir_all(dir.join("grades")).unwrap();
+    graded_with(&dir, &["--no-similarity"]);
+    assert!(dir.join("grades/summary.jsonl").exists());
+    assert!(!dir.join("grades/similarity.csv").exists());
+}

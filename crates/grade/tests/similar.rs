@@ -1,0 +1,422 @@
+//! `puzzle-grade similar`, by the real binary, on the corpus of
+//! `tests/similarity/`: independent solutions of two tasks (the
+//! assignment in C: `ada`, `ben`, `cai`, `dee`, `eve`; a marks report in
+//! Java: `ann`, `bo`, `cy`, `di`), each written in a style of its own, and
+//! copies of some of them, each by one disguise (`ada.renamed`,
+//! `ben.loops`...) or by all at once (`.all`). The ranking each disguise
+//! claims is checked: every copy above every pair of independent
+//! solutions of its task, by the code alone. And the rest of the contract:
+//! the template is no evidence, identical submissions score 1, the same
+//! bytes whatever `--jobs`, names escaped, hostile sources bounded and
+//! named, one submission's trouble its own.
+
+use crate::common;
+
+use common::{grader_bin, Scratch};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The corpus.
+fn corpus() -> PathBuf {
+    common::crate_dir().join("tests/similarity")
+}
+
+/// The disguises the engine claims to undo (docs/similarity.md): each
+/// copy of each of them must rank above every independent pair.
+const DISGUISES: [&str; 10] = [
+    "layout",
+    "renamed",
+    "functions",
+    "statements",
+    "loops",
+    "dead",
+    "split",
+    "inlined",
+    "logic",
+    "all",
+];
+
+/// Copies the folder `from` (its files and folders) to `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// `puzzle-grade similar` on `class`, its files to `out`, with `args`.
+fn similar(class: &Path, out: &Path, args: &[&str]) -> Output {
+    let output = Command::new(grader_bin())
+        .arg("similar")
+        .arg(class)
+        .arg("--out")
+        .arg(out)
+        .args(args)
+        .env("TMPDIR", class.parent().unwrap())
+        .output()
+        .unwrap();
+    output
+}
+
+/// The scores of `similarity.csv`, by pair (both ways round).
+fn scores(csv: &str) -> BTreeMap<(String, String), f64> {
+    let mut found = BTreeMap::new();
+    for line in csv.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let name = |f: &str| f.trim_matches('"').to_string();
+        let (a, b) = (name(fields[0]), name(fields[1]));
+        let code: f64 = fields[3].parse().unwrap();
+        found.insert((a.clone(), b.clone()), code);
+        found.insert((b, a), code);
+    }
+    found
+}
+
+/// The corpus of one task (`c`, `java`) compared as one class: the
+/// scores, and the names of the independent solutions.
+fn compare_task(task: &str, args: &[&str]) -> (BTreeMap<(String, String), f64>, Vec<String>) {
+    let dir = Scratch::new(&format!("similar-{task}"));
+    copy_tree(&corpus().join(task), &dir.join("class"));
+    let output = similar(&dir.join("class"), &dir.join("out"), args);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let csv = fs::read_to_string(dir.join("out/similarity.csv")).unwrap();
+    let independent: Vec<String> = fs::read_dir(corpus().join(task))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.contains('.'))
+        .collect();
+    (scores(&csv), independent)
+}
+
+/// Checks that each copy of `originals` by each disguise ranks above every
+/// independent pair; prints the figures.
+fn every_copy_above_every_independent_pair(task: &str, originals: &[&str], args: &[&str]) {
+    let (scores, independent) = compare_task(task, args);
+    let score = |a: &str, b: &str| {
+        scores
+            .get(&(a.to_string(), b.to_string()))
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let mut highest = (0.0, String::new());
+    for (i, a) in independent.iter().enumerate() {
+        for b in &independent[i + 1..] {
+            if score(a, b) > highest.0 {
+                highest = (score(a, b), format!("{a} {b}"));
+            }
+        }
+    }
+    eprintln!(
+        "{task}: highest independent pair {:.3} ({})",
+        highest.0, highest.1
+    );
+    let mut failed = Vec::new();
+    for original in originals {
+        for disguise in DISGUISES {
+            let copy = format!("{original}.{disguise}");
+            let s = score(original, &copy);
+            eprintln!("{task}: {copy:<16} {s:.3}");
+            if s <= highest.0 {
+                failed.push(format!("{copy} {s:.3}"));
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "copies at or below the highest independent pair ({:.3}, {}): {failed:?}",
+        highest.0,
+        highest.1
+    );
+}
+
+#[test]
+fn every_c_copy_ranks_above_every_independent_pair() {
+    let template = corpus().join("template/boardADT.h");
+    let template = template.to_str().unwrap();
+    every_copy_above_every_independent_pair("c", &["ada", "ben"], &["--template", template]);
+}
+
+#[test]
+fn every_java_copy_ranks_above_every_independent_pair() {
+    every_copy_above_every_independent_pair("java", &["ann"], &[]);
+}
+
+#[test]
+fn without_the_template_the_ranking_holds() {
+    every_copy_above_every_independent_pair("c", &["ada", "ben"], &[]);
+}
+
+#[test]
+fn identical_submissions_score_1_and_the_template_alone_0() {
+    let dir = Scratch::new("similar-ends");
+    let class = dir.join("class");
+    for name in ["ada", "cai", "eve"] {
+        copy_tree(&corpus().join("c").join(name), &class.join(name));
+    }
+    copy_tree(&corpus().join("c/ada"), &class.join("ada-again"));
+    for name in ["only-template-1", "only-template-2"] {
+        fs::create_dir_all(class.join(name)).unwrap();
+        fs::copy(
+            corpus().join("template/boardADT.h"),
+            class.join(name).join("boardADT.h"),
+        )
+        .unwrap();
+    }
+    let template = corpus().join("template/boardADT.h");
+    let output = similar(
+        &class,
+        &dir.join("out"),
+        &["--template", template.to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let csv = fs::read_to_string(dir.join("out/similarity.csv")).unwrap();
+    let first = csv.lines().nth(1).unwrap();
+    assert!(
+        first.starts_with("\"ada\",\"ada-again\",1.000,1.000,,"),
+        "{csv}"
+    );
+    assert!(!csv.contains("only-template"), "{csv}");
+    // The header, and each line's fields in order.
+    assert!(csv.starts_with("a,b,score,code,behaviour,"), "{csv}");
+    let blocks = fs::read_to_string(dir.join("out/similarity-blocks.csv")).unwrap();
+    assert!(blocks.starts_with("a,b,block,tokens,shared_by,a_lines,b_lines\n"));
+    // Each block is attributed to files and lines on both sides.
+    let line = blocks
+        .lines()
+        .find(|l| l.starts_with("\"ada\",\"ada-again\""))
+        .unwrap();
+    assert!(
+        line.contains("boardADT.c:") || line.contains("puzzle.c:"),
+        "{line}"
+    );
+}
+
+#[test]
+fn the_same_bytes_whatever_the_jobs() {
+    let dir = Scratch::new("similar-jobs");
+    copy_tree(&corpus().join("c"), &dir.join("class"));
+    let mut files = Vec::new();
+    for jobs in ["1", "2", "3"] {
+        // The same out folder each time: stdout names it.
+        let out = dir.join("out");
+        let output = similar(&dir.join("class"), &out, &["--jobs", jobs]);
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        files.push((
+            fs::read(out.join("similarity.csv")).unwrap(),
+            fs::read(out.join("similarity-blocks.csv")).unwrap(),
+            output.stdout,
+        ));
+        fs::remove_dir_all(&out).unwrap();
+    }
+    assert!(files.windows(2).all(|w| w[0] == w[1]));
+    assert!(files[0].0.len() > 100);
+}
+
+#[test]
+fn names_a_spreadsheet_would_run_get_a_quote() {
+    let dir = Scratch::new("similar-names");
+    let class = dir.join("class");
+    copy_tree(&corpus().join("c/ada"), &class.join("=HYPERLINK(\"x\")"));
+    copy_tree(&corpus().join("c/ada.renamed"), &class.join("@sum"));
+    copy_tree(&corpus().join("c/cai"), &class.join("cai"));
+    let output = similar(&class, &dir.join("out"), &[]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let csv = fs::read_to_string(dir.join("out/similarity.csv")).unwrap();
+    assert!(
+        csv.contains("\"'=HYPERLINK(\"\"x\"\")\",\"'@sum\","),
+        "{csv}"
+    );
+}
+
+#[test]
+fn hostile_sources_are_bounded_named_and_never_the_class_s_stop() {
+    use std::io::Write;
+    use std::os::unix::fs::symlink;
+    let dir = Scratch::new("similar-hostile");
+    let class = dir.join("class");
+    copy_tree(&corpus().join("c/ada"), &class.join("ada"));
+    copy_tree(&corpus().join("c/ada.loops"), &class.join("copy"));
+    copy_tree(&corpus().join("c/ben"), &class.join("ben"));
+    let evil = class.join("evil");
+    fs::create_dir_all(&evil).unwrap();
+    // 100 MB: its first 4 MiB are read.
+    let mut big = fs::File::create(evil.join("big.c")).unwrap();
+    let line = b"int f(int x) { return x + 1; }\n";
+    for _ in 0..(100 << 20) / line.len() {
+        big.write_all(line).unwrap();
+    }
+    drop(big);
+    // A binary file with a source's name.
+    fs::write(evil.join("blob.c"), [0u8, 1, 2, 255, 0, 7].repeat(1000)).unwrap();
+    // A million tokens on one line, and nesting a hundred thousand deep.
+    fs::write(
+        evil.join("line.c"),
+        format!("int g() {{ return {}1; }}", "1 + ".repeat(500_000)),
+    )
+    .unwrap();
+    fs::write(
+        evil.join("deep.c"),
+        format!(
+            "int h() {{ {} x = ({}1{}); {} }}",
+            "{".repeat(100_000),
+            "(".repeat(100_000),
+            ")".repeat(100_000),
+            "}".repeat(100_000)
+        ),
+    )
+    .unwrap();
+    // Bytes that are not UTF-8, in a file and in a folder's name.
+    fs::write(
+        evil.join("latin1.c"),
+        b"int caf\xe9(void) { return '\xe9'; }\n",
+    )
+    .unwrap();
+    fs::create_dir_all(class.join("na\u{ef}ve\u{202e}")).unwrap();
+    fs::write(
+        class.join("na\u{ef}ve\u{202e}").join("x.c"),
+        b"int main() { return 0; }",
+    )
+    .unwrap();
+    // Links to what is outside, a FIFO.
+    symlink("/etc/passwd", evil.join("passwd.c")).unwrap();
+    symlink(corpus().join("c/ada"), evil.join("linked")).unwrap();
+    let made = Command::new("mkfifo").arg(evil.join("fifo.c")).status();
+    let output = similar(&class, &dir.join("out"), &[]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for named in [
+        "big.c (only its first 4096 KiB read)",
+        "blob.c (binary)",
+        "passwd.c (a symbolic link)",
+        "linked (a symbolic link)",
+        "its sources hold more than 200000 tokens",
+    ] {
+        assert!(stderr.contains(named), "{named}: {stderr}");
+    }
+    if made.is_ok_and(|s| s.success()) {
+        assert!(stderr.contains("fifo.c (a FIFO)"), "{stderr}");
+    }
+    // The others are compared as if it were not there.
+    let csv = fs::read_to_string(dir.join("out/similarity.csv")).unwrap();
+    assert!(
+        csv.lines().nth(1).unwrap().starts_with("\"ada\",\"copy\","),
+        "{csv}"
+    );
+    // What the links point to was never read: the evil one shares no
+    // code with the one its link names.
+    assert!(!csv.contains("\"ada\",\"evil\""), "{csv}");
+    // Names are shown safe: the bidi control escaped.
+    assert!(!String::from_utf8_lossy(&output.stdout).contains('\u{202e}'));
+}
+
+#[test]
+fn one_submissions_trouble_is_its_own() {
+    let dir = Scratch::new("similar-trouble");
+    let class = dir.join("class");
+    copy_tree(&corpus().join("c/ada"), &class.join("ada"));
+    copy_tree(&corpus().join("c/ada.dead"), &class.join("copy"));
+    // An archive whose entry leaves its folder, and no sources beside it:
+    // refused before anything is unpacked.
+    fs::create_dir_all(class.join("zipper")).unwrap();
+    let zip = common::stored_zip(&[("../escape.c", b"int main(){}".as_slice())]);
+    fs::write(class.join("zipper/sub.zip"), zip).unwrap();
+    let output = similar(&class, &dir.join("out"), &[]);
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("zipper: not compared: sub.zip not unpacked"),
+        "{stderr}"
+    );
+    let csv = fs::read_to_string(dir.join("out/similarity.csv")).unwrap();
+    assert!(
+        csv.lines().nth(1).unwrap().starts_with("\"ada\",\"copy\","),
+        "{csv}"
+    );
+    assert!(!dir.join("escape.c").exists() && !class.join("escape.c").exists());
+}
+
+#[test]
+fn an_archive_is_unpacked_and_compared() {
+    let tools = ["unzip"].iter().all(|t| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {t}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !tools {
+        common::skip("unzip is not installed");
+        return;
+    }
+    let dir = Scratch::new("similar-archive");
+    let class = dir.join("class");
+    copy_tree(&corpus().join("c/ben"), &class.join("ben"));
+    copy_tree(&corpus().join("c/cai"), &class.join("cai"));
+    let files: Vec<(String, Vec<u8>)> = fs::read_dir(corpus().join("c/ben.statements"))
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                format!("ass1/{}", e.file_name().to_string_lossy()),
+                fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    let entries: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    fs::create_dir_all(class.join("zipped")).unwrap();
+    fs::write(
+        class.join("zipped/submission.zip"),
+        common::stored_zip(&entries),
+    )
+    .unwrap();
+    let output = similar(&class, &dir.join("out"), &[]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let csv = fs::read_to_string(dir.join("out/similarity.csv")).unwrap();
+    assert!(
+        csv.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("\"ben\",\"zipped\","),
+        "{csv}"
+    );
+    let blocks = fs::read_to_string(dir.join("out/similarity-blocks.csv")).unwrap();
+    assert!(blocks.contains("ass1/boardADT.c:"), "{blocks}");
+}
+
+#[test]
+fn a_bad_command_line_is_refused_with_advice() {
+    let dir = Scratch::new("similar-usage");
+    let no_folder = Command::new(grader_bin())
+        .args(["similar"])
+        .output()
+        .unwrap();
+    assert_eq!(no_folder.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&no_folder.stderr).contains("no SUBMISSIONS"));
+    fs::create_dir_all(dir.join("empty")).unwrap();
+    let empty = similar(&dir.join("empty"), &dir.join("out"), &[]);
+    assert_eq!(empty.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("holds no submission"));
+    let missing = similar(
+        &dir.join("empty"),
+        &dir.join("out"),
+        &["--template", "nowhere.h"],
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--template nowhere.h"));
+    let help = Command::new(grader_bin())
+        .args(["similar", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--template PATH"));
+}

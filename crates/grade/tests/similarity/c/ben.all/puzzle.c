@@ -1,0 +1,56 @@
+/* my assignment */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "boardADT.h"
+#define BUF 100000
+static char buf1[BUF];
+static char buf2[BUF];
+int main(int argc, char *argv[])
+{
+  if (fgets(buf1, BUF, stdin) == NULL)
+  {
+    printf("error: no start board\n");
+    return EXIT_FAILURE;
+  }
+  if (fgets(buf2, BUF, stdin) == NULL)
+  {
+    printf("error: no goal board\n");
+    return EXIT_FAILURE;
+  }
+  Board from = readBoard(buf1);
+  if (from == NULL)
+  {
+    printf("error: bad start board\n");
+    return EXIT_FAILURE;
+  }
+  Board to = readBoard(buf2);
+  if (to == NULL)
+  {
+    freeBoard(from);
+    printf("error: bad goal board\n");
+    return EXIT_FAILURE;
+  }
+  if (sameSize(to, from) == 0)
+  {
+    freeBoard(to);
+    freeBoard(from);
+    printf("error: boards of different sizes\n");
+    return EXIT_FAILURE;
+  }
+  while (0)
+  {
+    printf("never\n");
+  }
+  fputs("start: ", stdout);
+  showBoard(from);
+  fputs("goal: ", stdout);
+  showBoard(to);
+  if (parity(from) != parity(to))
+  puts("unsolvable");
+  else
+  puts("solvable");
+  freeBoard(from);
+  freeBoard(to);
+  return EXIT_SUCCESS;
+}
