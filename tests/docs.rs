@@ -531,68 +531,6 @@ fn the_link_reader_makes_githubs_anchors() {
     );
 }
 
-/// The `VARIABLE` → `--option` pairs Testrun turns into `puzzle-grade`'s
-/// options (`${VARIABLE:+--option ...}`), each once, in order.
-fn testrun_variables(testrun: &str) -> Vec<(String, String)> {
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    for (i, _) in testrun.match_indices("${") {
-        let rest = &testrun[i + 2..];
-        let Some((variable, after)) = rest.split_once(":+--") else {
-            continue;
-        };
-        if variable.is_empty() || !variable.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
-            continue;
-        }
-        let option: String = after
-            .chars()
-            .take_while(|c| c.is_ascii_lowercase() || *c == '-')
-            .collect();
-        let pair = (variable.to_string(), format!("--{option}"));
-        if !pairs.contains(&pair) {
-            pairs.push(pair);
-        }
-    }
-    pairs
-}
-
-#[test]
-fn the_reference_names_every_variable_testrun_turns_into_an_option() {
-    let root = root();
-    let testrun = fs::read_to_string(root.join("Testrun")).unwrap();
-    let pairs = testrun_variables(&testrun);
-    assert!(
-        pairs.len() >= 15,
-        "only {} variables found in Testrun: the reader is broken",
-        pairs.len()
-    );
-    let reference = fs::read_to_string(root.join("docs/grading-reference.md")).unwrap();
-    let table = tables_in(&reference)
-        .into_iter()
-        .find(|table| table[0] == ["variable", "option"])
-        .expect("docs/grading-reference.md has a table | variable | option |");
-    let listed: Vec<(String, String)> = table[1..]
-        .iter()
-        .map(|row| (row[0].replace('`', ""), row[1].replace('`', "")))
-        .collect();
-    assert_eq!(
-        listed, pairs,
-        "docs/grading-reference.md's Testrun variables are not Testrun's"
-    );
-}
-
-#[test]
-fn the_variable_reader_takes_testruns_pairs_once() {
-    assert_eq!(
-        testrun_variables(
-            "set -- ${STRICT:+--strict} ${TIMEOUT:+--timeout \"$TIMEOUT\"} ${TMPDIR:-/tmp} ${STRICT:+--strict}"
-        ),
-        [
-            ("STRICT".to_string(), "--strict".to_string()),
-            ("TIMEOUT".to_string(), "--timeout".to_string())
-        ]
-    );
-}
-
 #[test]
 fn every_fixture_the_reference_names_for_a_fault_is_in_tests() {
     let root = root();

@@ -6,7 +6,7 @@
 # silently left out). From the repository, built with make, on a file system
 # every node sees:
 #
-#   jobid=$(sbatch --parsable examples/cluster/slurm-array.sh ../submissions --timeout 5)
+#   jobid=$(sbatch --parsable examples/cluster/slurm-array.sh ../submissions --time-limit 5)
 #   sbatch --dependency=afterany:$jobid --job-name=puzzle-grade-merge \
 #       --output=merge-%j.log --wrap 'SHARDS=64 sh examples/cluster/grade-shard.sh --merge grades'
 #

@@ -68,7 +68,7 @@ pub use modes::grade_all::{GradeAll, Select};
 pub use modes::gradebook::{write_gradebook, Written as GradebookWritten};
 pub use modes::merge::{merge, Merged};
 pub use modes::open::open_choices;
-pub use modes::run::{default_limits as default_run_limits, Ended, NotRun, Run};
+pub use modes::run::{default_limits as default_run_limits, not_run_meta, Ended, NotRun, Run};
 pub use modes::similar::{Found as SimilarFound, Similar, SimilarityAsked};
 pub use probing::fuzz::{Options as FuzzOptions, Summary as FuzzSummary};
 pub use publishing::changes::{

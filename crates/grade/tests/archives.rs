@@ -71,7 +71,14 @@ impl Class {
     fn grade(&self, deadline: Duration) -> Output {
         let before = listing(&self.0);
         let mut child = Command::new(grader_bin())
-            .args(["grade-all", "--timeout", "5", "--grades", "grades", "subs"])
+            .args([
+                "grade-all",
+                "--time-limit",
+                "5",
+                "--grades",
+                "grades",
+                "subs",
+            ])
             .current_dir(&self.0)
             .env("TMPDIR", self.path("tmp"))
             .stdout(Stdio::piped())

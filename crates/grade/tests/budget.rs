@@ -46,7 +46,7 @@ fn after_k_timeouts_the_other_fixtures_are_not_run_and_named() {
         let began = Instant::now();
         let base = [
             "grade",
-            "--timeout",
+            "--time-limit",
             "1",
             "--jobs",
             "1",
@@ -103,7 +103,7 @@ fn a_spent_budget_leaves_the_rest_not_run_and_the_grading_within_it() {
     let args = [
         "grade-all",
         "subs",
-        "--timeout",
+        "--time-limit",
         "10",
         "--jobs",
         "1",
@@ -188,7 +188,7 @@ fn gradescopes_entry_point_leaves_results_within_its_ten_minutes_under_half_a_co
         .env("AUTOGRADER", &platform)
         .env("PUZZLE_REPO", repo())
         .env("PUZZLE_GRADE", grader_bin())
-        .env("TIMEOUT", "1")
+        .env("TIME_LIMIT", "1")
         .output()
         .unwrap();
     let elapsed = began.elapsed();
@@ -268,7 +268,7 @@ fn grade_all_killed_at_any_moment_leaves_valid_json() {
     }
     for delay in [50u64, 250, 500, 800, 1200, 1700] {
         let mut child = Command::new(grader_bin())
-            .args(["grade-all", "subs", "--timeout", "5", "--jobs", "2"])
+            .args(["grade-all", "subs", "--time-limit", "5", "--jobs", "2"])
             .args(["--format", "gradescope,prairielearn,junit"])
             .current_dir(&dir)
             .stdout(Stdio::null())
@@ -288,7 +288,7 @@ fn grade_all_killed_at_any_moment_leaves_valid_json() {
         &[
             "grade-all",
             "subs",
-            "--timeout",
+            "--time-limit",
             "5",
             "--resume",
             "--format",
@@ -358,12 +358,12 @@ fn the_experiments_and_the_fuzzing_are_held_by_the_budget_and_the_cap_and_timed(
         (began.elapsed(), report, seconds)
     };
     // --max-timeouts 1: one run of 2 s timed out, then no other started.
-    let (took, report, seconds) = grade(&["--timeout", "2", "--max-timeouts", "1"], "capped");
+    let (took, report, seconds) = grade(&["--time-limit", "2", "--max-timeouts", "1"], "capped");
     assert!(took < Duration::from_secs(12), "{took:?}\n{report}");
     assert!((2.0..4.0).contains(&seconds), "{seconds}\n{report}");
     assert!(report.contains("MISSED ERROR"), "{report}");
     // --budget 4 with runs of up to 10 s: within the budget, cut to it.
-    let (took, report, seconds) = grade(&["--timeout", "10", "--budget", "4"], "budgeted");
+    let (took, report, seconds) = grade(&["--time-limit", "10", "--budget", "4"], "budgeted");
     assert!(took < Duration::from_secs(9), "{took:?}\n{report}");
     assert!((2.0..=4.5).contains(&seconds), "{seconds}\n{report}");
 }
@@ -414,7 +414,7 @@ fn a_repeat_or_a_confirmation_the_budget_cuts_is_left_out_of_its_fixtures_runs()
     let (report, status) = graded_once_more(
         &dir,
         &slow,
-        &["--timeout", "10", "--repeat", "3", "--budget", "2"],
+        &["--time-limit", "10", "--repeat", "3", "--budget", "2"],
     );
     assert_eq!(status, Some(0), "{report}");
     assert!(report.ends_with("1 passed, 0 failed\n"), "{report}");
@@ -427,7 +427,7 @@ fn a_repeat_or_a_confirmation_the_budget_cuts_is_left_out_of_its_fixtures_runs()
     let (report, status) = graded_once_more(
         &dir,
         "#!/bin/sh\nexec sleep 1000\n",
-        &["--timeout", "1", "--budget", "2"],
+        &["--time-limit", "1", "--budget", "2"],
     );
     assert_eq!(status, Some(1), "{report}");
     assert!(

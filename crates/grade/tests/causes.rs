@@ -27,7 +27,7 @@ fn checker(name: &str, flags: &[&str]) -> PathBuf {
 /// The `cause` lines of the report of `program` graded on `Tests/` and
 /// the fixture folders `more`.
 fn causes_with(program: &Path, more: &[&Path]) -> Vec<String> {
-    let mut args = vec!["grade", "--timeout", "10", program.to_str().unwrap()];
+    let mut args = vec!["grade", "--time-limit", "10", program.to_str().unwrap()];
     args.extend(more.iter().map(|p| p.to_str().unwrap()));
     let out = common::grade_failing(&repo(), &args);
     String::from_utf8(out.stdout)
@@ -103,7 +103,7 @@ fn a_tab_refused_is_named() {
 #[test]
 fn failures_that_follow_no_feature_get_no_cause() {
     let out = Command::new(grader_bin())
-        .args(["grade", "--timeout", "10"])
+        .args(["grade", "--time-limit", "10"])
         .arg(checker("chance", &["-DCOINCIDENCE"]))
         .current_dir(repo())
         .output()

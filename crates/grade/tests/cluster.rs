@@ -67,7 +67,7 @@ fn stderr(out: &Output) -> String {
 fn each_engines_index_grades_its_shard_and_the_merge_is_one_grading() {
     let dir = class();
     let whole = Command::new(grader_bin())
-        .args(["grade-all", "--timeout", "5", "--jobs", "2", "subs"])
+        .args(["grade-all", "--time-limit", "5", "--jobs", "2", "subs"])
         .args(["--grades", "whole"])
         .current_dir(&dir)
         .output()
@@ -102,7 +102,7 @@ fn each_engines_index_grades_its_shard_and_the_merge_is_one_grading() {
     let children: Vec<_> = engines
         .iter()
         .map(|(engine, env)| {
-            let child = script(&dir, env, &["subs", "--timeout", "5", "--jobs", "1"])
+            let child = script(&dir, env, &["subs", "--time-limit", "5", "--jobs", "1"])
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::piped())
                 .spawn()
@@ -153,7 +153,7 @@ fn each_engines_index_grades_its_shard_and_the_merge_is_one_grading() {
     let out = script(
         &dir,
         &[("JOB_COMPLETION_INDEX", "0"), ("SHARDS", "4")],
-        &["subs", "--timeout", "5"],
+        &["subs", "--time-limit", "5"],
     )
     .output()
     .unwrap();
@@ -162,7 +162,9 @@ fn each_engines_index_grades_its_shard_and_the_merge_is_one_grading() {
     // Nothing graded again (no "graded NAME" line), and the table is the
     // whole shard's, its rows kept from before.
     assert!(
-        !stderr(&out).lines().any(|l| l.starts_with("graded ")),
+        !stderr(&out)
+            .lines()
+            .any(|l| l.starts_with("puzzle-grade grade-all: graded ")),
         "{}",
         stderr(&out)
     );

@@ -36,7 +36,7 @@ fn coin() -> PathBuf {
 fn a_verdict_that_changes_from_run_to_run_is_flaky_when_repeated() {
     let program = coin();
     let out = Command::new(grader_bin())
-        .args(["grade", "--timeout", "5", "--repeat", "8"])
+        .args(["grade", "--time-limit", "5", "--repeat", "8"])
         .arg(&program)
         .current_dir(repo())
         .output()

@@ -60,7 +60,7 @@ impl Fuzzing {
         Command::new(grader_bin())
             .current_dir(&self.0)
             .args(["fuzz", "--seed", &seed.to_string()])
-            .args(["--inputs", &inputs.to_string(), "--seconds", "900"])
+            .args(["--inputs", &inputs.to_string(), "--fuzz", "900"])
             .args(["--into", "found"])
             .arg(program)
             .output()

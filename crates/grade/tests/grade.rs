@@ -119,7 +119,7 @@ impl Desk {
         path
     }
 
-    /// `sh Testrun MODE ARGS...` run here, with a `TIMEOUT`.
+    /// `sh Testrun MODE ARGS...` run here, with a `TIME_LIMIT`.
     fn testrun(&self, mode: &str, args: &[&Path], timeout: u32) -> Command {
         let mut command = Command::new("sh");
         command
@@ -130,7 +130,7 @@ impl Desk {
             .env("PUZZLE", puzzle_bin())
             .env("PUZZLE_GRADE", grader_bin())
             .env("READ_ONLY", puzzle_bin())
-            .env("TIMEOUT", timeout.to_string())
+            .env("TIME_LIMIT", timeout.to_string())
             .env("TMPDIR", self.0.join("tmp"))
             .env_remove("STRICT");
         command
@@ -331,10 +331,22 @@ fn without_protections(report: &str) -> &str {
     rest
 }
 
+/// Checks that `grade`'s stderr is its one notice, what the sandbox
+/// protects: the report's first line, said before the runs.
+fn assert_only_the_notice(out: &Output) {
+    let report = String::from_utf8_lossy(&out.stdout);
+    let first = report.lines().next().unwrap_or_default();
+    assert!(first.starts_with("sandbox: "), "{report}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("puzzle-grade grade: {first}\n")
+    );
+}
+
 /// Checks a grading's exit status and whole report (but for the times), with
-/// nothing on stderr.
+/// nothing on stderr but the notice of the sandbox's protections.
 fn assert_report(out: &Output, status: i32, report: &str) {
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_only_the_notice(out);
     assert_eq!(without_times(&String::from_utf8_lossy(&out.stdout)), report);
     assert_eq!(out.status.code(), Some(status));
 }
@@ -472,7 +484,7 @@ fn grade_everywhere(name: &str, flags: &[&str], strict: bool) -> String {
     }
     let out = command.output().unwrap();
     desk.assert_clean();
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_only_the_notice(&out);
     assert_eq!(out.status.code(), Some(if strict { 1 } else { 0 }));
     String::from_utf8(out.stdout).unwrap()
 }
@@ -827,7 +839,7 @@ fn the_time_limit_grows_with_the_fixture() {
     assert_eq!(limit, 57);
     let out = desk
         .grade_command(&program, &[], 10)
-        .env_remove("TIMEOUT")
+        .env_remove("TIME_LIMIT")
         .output()
         .unwrap();
     desk.assert_clean();
@@ -1033,14 +1045,14 @@ fn a_bad_command_line_exits_2() {
     run(
         &mut desk.testrun("grade-all", &[&not_executable], 10),
         format!(
-            "puzzle-grade: {} is not a folder of submissions\n",
+            "puzzle-grade grade-all: {} is not a folder of submissions\n",
             not_executable.display()
         ),
     );
     run(
         &mut grade(&not_executable),
         format!(
-            "puzzle-grade: {} is not an executable file\n",
+            "puzzle-grade grade: {} is not an executable file\n",
             not_executable.display()
         ),
     );
@@ -1053,14 +1065,56 @@ fn a_bad_command_line_exits_2() {
         "Testrun: PUZZLE_GRADE=/nonexistent/puzzle-grade is not an executable file\n".to_string(),
     );
     run(
-        grade(&puzzle_bin()).env("TIMEOUT", "1.5"),
-        "puzzle-grade grade: --timeout: should be a whole number of seconds, at least 1, but is '1.5'\nTry 'puzzle-grade grade --help' for more information.\n".to_string(),
+        grade(&puzzle_bin()).env("TIME_LIMIT", "1.5"),
+        "puzzle-grade grade: --time-limit: should be a whole number of seconds, at least 1, but is '1.5'\nTry 'puzzle-grade grade --help' for more information.\n".to_string(),
     );
     run(
         grade(&puzzle_bin()).arg("no-such-folder"),
-        "puzzle-grade: no-such-folder is not a folder (run it from the folder that holds Tests/)\n"
+        "puzzle-grade grade: no-such-folder is not a folder (run it from the folder that holds Tests/)\n"
             .to_string(),
     );
+}
+
+/// Testrun's former variable `TIMEOUT` (the option `--timeout`) still
+/// works, says the new name on stderr and grades as `TIME_LIMIT` does; and
+/// `--version` answers.
+#[test]
+fn a_former_name_still_works_and_says_the_new_one() {
+    let desk = Desk::new("former-name", &["sol4_assignment_example.inp"]);
+    let now = desk.grade_command(&puzzle_bin(), &[], 5).output().unwrap();
+    let before = desk
+        .grade_command(&puzzle_bin(), &[], 5)
+        .env_remove("TIME_LIMIT")
+        .env("TIMEOUT", "5")
+        .output()
+        .unwrap();
+    desk.assert_clean();
+    assert_eq!(
+        (now.status.code(), before.status.code()),
+        (Some(0), Some(0))
+    );
+    assert_eq!(
+        without_times(&String::from_utf8_lossy(&before.stdout)),
+        without_times(&String::from_utf8_lossy(&now.stdout))
+    );
+    let note = "puzzle-grade grade: '--timeout' is now --time-limit (sh Testrun: TIMEOUT is now TIME_LIMIT); the old name still works\n";
+    let (said_now, said_before) = (
+        String::from_utf8_lossy(&now.stderr),
+        String::from_utf8_lossy(&before.stderr),
+    );
+    // The note, then what the new name gets (the notice of the sandbox,
+    // whose uids differ from grading to grading).
+    assert!(said_before.starts_with(note), "{said_before}");
+    assert!(!said_now.contains("is now"), "{said_now}");
+    assert_eq!(said_before.lines().count(), said_now.lines().count() + 1);
+    for word in ["--version", "-V"] {
+        let out = Command::new(grader_bin()).arg(word).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("puzzle-grade {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
 }
 
 /// A submission folder: `checker.c` as `puzzle.c` with a Makefile that
@@ -1115,19 +1169,19 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let progress: Vec<&str> = stderr
         .lines()
-        .filter(|l| !l.starts_with("puzzle-grade: the machine "))
+        .filter(|l| !l.starts_with("puzzle-grade grade-all: the machine "))
         .collect();
     assert!(
-        progress[0].starts_with("puzzle-grade: sandbox: "),
+        progress[0].starts_with("puzzle-grade grade-all: sandbox: "),
         "{stderr}"
     );
     assert_eq!(
         progress[1..],
         [
-            "graded alice: 2 passed, 0 failed, 100 of 100 points",
-            "graded bob: not built",
-            "graded carol: 0 passed, 2 failed, 0 of 100 points",
-            "graded dave: 2 passed, 0 failed, 100 of 100 points"
+            "puzzle-grade grade-all: graded alice: 2 passed, 0 failed, 100 of 100 points",
+            "puzzle-grade grade-all: graded bob: not built",
+            "puzzle-grade grade-all: graded carol: 0 passed, 2 failed, 0 of 100 points",
+            "puzzle-grade grade-all: graded dave: 2 passed, 0 failed, 100 of 100 points"
         ],
         "{stderr}"
     );

@@ -52,7 +52,7 @@ fn class(name: &str) -> common::Scratch {
 
 /// `grade-all subs` with `more`.
 fn grade_all(dir: &Path, more: &[&str]) -> Output {
-    let base = ["grade-all", "subs", "--timeout", "5", "--jobs", "2"];
+    let base = ["grade-all", "subs", "--time-limit", "5", "--jobs", "2"];
     grader(dir, &[&base[..], more].concat())
 }
 

@@ -65,7 +65,7 @@ impl Class {
         use std::os::unix::process::CommandExt;
         command
             .arg("grade-all")
-            .args(["--timeout", "5", "--jobs", "2"])
+            .args(["--time-limit", "5", "--jobs", "2"])
             .args(args)
             .current_dir(&self.0)
             .process_group(0);

@@ -31,7 +31,7 @@ fn grade_all(dir: &Path, args: &[&str]) -> Output {
         .arg("120")
         .arg(grader_bin())
         .arg("grade-all")
-        .args(["--timeout", "5", "--jobs", "2"])
+        .args(["--time-limit", "5", "--jobs", "2"])
         .args(args)
         .current_dir(dir)
         .output()
@@ -161,7 +161,7 @@ fn folder_names_can_neither_forge_rows_nor_take_anothers_files() {
     // And --only takes a folder's real name, whatever its bytes.
     let out = Command::new(grader_bin())
         .arg("grade-all")
-        .args(["--timeout", "5", "subs", "--grades", "marks", "--only"])
+        .args(["--time-limit", "5", "subs", "--grades", "marks", "--only"])
         .arg(OsStr::from_bytes(b"\xE9t\xE9"))
         .current_dir(&dir)
         .output()

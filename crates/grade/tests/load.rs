@@ -28,7 +28,7 @@ fn busy_checker(cpu_ms: u32) -> String {
 /// `grade-all subs --timeout 2 --jobs 2 --grades GRADES` in `dir`.
 fn grade_all(dir: &Scratch, grades: &str) -> Output {
     Command::new(grader_bin())
-        .args(["grade-all", "subs", "--timeout", "2", "--jobs", "2"])
+        .args(["grade-all", "subs", "--time-limit", "2", "--jobs", "2"])
         .args(["--grades", grades])
         .current_dir(dir)
         .output()
@@ -131,7 +131,7 @@ fn a_program_that_needs_most_of_its_limit_gets_the_same_marks_beside_hogs() {
     // grading says how busy it was.
     if std::path::Path::new("/proc/pressure/cpu").exists() {
         assert!(
-            said.contains("puzzle-grade: the machine at the end: load ")
+            said.contains("puzzle-grade grade-all: the machine at the end: load ")
                 && said.contains("% of the grading's time"),
             "{said}"
         );

@@ -227,7 +227,7 @@ impl Marking {
         Command::new(grader_bin())
             .args([
                 "grade-all",
-                "--timeout",
+                "--time-limit",
                 "10",
                 "--scheme",
                 "scheme.txt",
@@ -478,7 +478,7 @@ fn grading_one_submission_again_keeps_the_other_rows() {
         .unwrap();
     assert!(
         String::from_utf8_lossy(&out.stderr).ends_with(&format!(
-            "puzzle-grade: --only nobody: no such folder in {}\n",
+            "puzzle-grade grade-all: --only nobody: no such folder in {}\n",
             marking.0.join("subs").display()
         )),
         "{}",
@@ -659,7 +659,14 @@ fn graded_class(name: &str, fixtures: &[&str], programs: &[(&str, &str)]) -> Scr
     let dir = common::class_folder(&format!("marks-{name}"), fixtures, programs);
     common::grade_failing(
         &dir,
-        &["grade-all", "--timeout", "10", "--grades", "grades", "subs"],
+        &[
+            "grade-all",
+            "--time-limit",
+            "10",
+            "--grades",
+            "grades",
+            "subs",
+        ],
     );
     dir
 }

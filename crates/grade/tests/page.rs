@@ -81,7 +81,7 @@ fn graded() -> &'static Path {
         }
         common::grade_failing(
             &dir,
-            &["grade-all", "--timeout", "5", "--jobs", "2", "subs"],
+            &["grade-all", "--time-limit", "5", "--jobs", "2", "subs"],
         );
         dir
     })

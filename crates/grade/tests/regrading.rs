@@ -165,7 +165,7 @@ fn change_line<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 fn a_grading_replaced_is_kept_as_previous_and_another_folders_only_when_asked() {
     let class = Class::new("previous", &[("ann", ""), ("bob", "#define NO_ROW_TERM\n")]);
     class.source("other", "zed", &wrapped(""));
-    class.grade(&["subs", "--timeout", "5"]);
+    class.grade(&["subs", "--time-limit", "5"]);
     // A file of the marker's in the grades folder, and an older previous/
     // that is a link to a folder elsewhere.
     fs::write(class.0.join("grades/notes.txt"), "mine").unwrap();
@@ -176,7 +176,7 @@ fn a_grading_replaced_is_kept_as_previous_and_another_folders_only_when_asked() 
 
     // Another folder: refused, both named, with the advice; nothing moved.
     let out = class
-        .command(&["grade-all", "other", "--timeout", "5"])
+        .command(&["grade-all", "other", "--time-limit", "5"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -195,7 +195,7 @@ fn a_grading_replaced_is_kept_as_previous_and_another_folders_only_when_asked() 
     assert_eq!(class.files("grades"), before);
 
     // With --replace: said before it grades, the whole grading kept.
-    let out = class.grade(&["other", "--timeout", "5", "--replace"]);
+    let out = class.grade(&["other", "--time-limit", "5", "--replace"]);
     let said = stderr(&out);
     let told = said
         .find(&format!("replaces the grading of {}", subs.display()))
@@ -252,7 +252,7 @@ fn a_grading_replaced_is_kept_as_previous_and_another_folders_only_when_asked() 
     assert!(!class.read("grades/summary.txt").contains("changed since"));
 
     // The same folder again: no --replace needed; the older previous/ goes.
-    let out = class.grade(&["other", "--timeout", "5"]);
+    let out = class.grade(&["other", "--time-limit", "5"]);
     assert!(
         stderr(&out).contains("(the grading kept there before is removed)"),
         "{}",
@@ -285,12 +285,12 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
     class.source("subs", "slow2", &slow);
 
     // Two at once: the second refused at once, with the first's id.
-    let first = class.spawn(&["subs", "--timeout", "5", "--grades", "both"]);
+    let first = class.spawn(&["subs", "--time-limit", "5", "--grades", "both"]);
     let pid = first.id();
     class.wait_for_lock("both", pid);
     let began = Instant::now();
     let out = class
-        .command(&["grade-all", "subs", "--timeout", "5", "--grades", "both"])
+        .command(&["grade-all", "subs", "--time-limit", "5", "--grades", "both"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -332,8 +332,8 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
     // The one killed was a regrading: it had put the complete grading
     // before it in previous/, which stays there; the same command resumes
     // the unfinished one.
-    class.grade(&["subs", "--timeout", "5", "--grades", "killed"]);
-    let mut killed = class.spawn(&["subs", "--timeout", "5", "--grades", "killed"]);
+    class.grade(&["subs", "--time-limit", "5", "--grades", "killed"]);
+    let mut killed = class.spawn(&["subs", "--time-limit", "5", "--grades", "killed"]);
     let pid = killed.id();
     class.wait_for_lock("killed", pid);
     let began = Instant::now();
@@ -351,7 +351,7 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
     assert!(class
         .read("killed/grading.json")
         .contains("\"complete\": false"));
-    let out = class.grade(&["subs", "--timeout", "5", "--grades", "killed"]);
+    let out = class.grade(&["subs", "--time-limit", "5", "--grades", "killed"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("resumes the unfinished grading of "),
@@ -373,7 +373,7 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
 
     // Killed again, then started again with --replace: the unfinished one
     // is removed, not pushed into previous/ over the complete one there.
-    let mut killed = class.spawn(&["subs", "--timeout", "5", "--grades", "killed"]);
+    let mut killed = class.spawn(&["subs", "--time-limit", "5", "--grades", "killed"]);
     class.wait_for_lock("killed", killed.id());
     let began = Instant::now();
     // (Being set aside, it is missing for a moment.)
@@ -386,7 +386,14 @@ fn one_grading_at_a_time_and_a_killed_ones_lock_is_taken_over() {
     }
     killed.kill().unwrap();
     killed.wait().unwrap();
-    let out = class.grade(&["subs", "--timeout", "5", "--grades", "killed", "--replace"]);
+    let out = class.grade(&[
+        "subs",
+        "--time-limit",
+        "5",
+        "--grades",
+        "killed",
+        "--replace",
+    ]);
     assert!(
         stderr(&out).contains(", incomplete: as it did not finish, its files of ")
             && stderr(&out).contains("/previous/ still keeps the grading of "),
@@ -409,7 +416,7 @@ fn a_regrading_lists_the_marks_that_changed_and_why() {
     );
     class.source("subs", "dan", &wrapped(""));
     class.source("subs", "fay", &flaky());
-    class.grade(&["subs", "--timeout", "1"]);
+    class.grade(&["subs", "--time-limit", "1"]);
 
     // dan's sources changed (it now forgets the blank's row); the rest as
     // they were.
@@ -418,7 +425,7 @@ fn a_regrading_lists_the_marks_that_changed_and_why() {
         "dan",
         &format!("#define NO_ROW_TERM\n{}", wrapped("")),
     );
-    let out = class.grade(&["subs", "--timeout", "1"]);
+    let out = class.grade(&["subs", "--time-limit", "1"]);
     let table = stdout(&out);
     let summary = class.read("grades/summary.txt");
     for text in [&table, &summary] {
@@ -460,7 +467,7 @@ fn a_regrading_lists_the_marks_that_changed_and_why() {
         if said.is_some() {
             break;
         }
-        let out = class.grade(&["subs", "--timeout", "1", "--only", "fay"]);
+        let out = class.grade(&["subs", "--time-limit", "1", "--only", "fay"]);
         said = change_line(&stdout(&out), "fay").map(String::from);
     }
     let fay = said.expect("fay's outcomes never changed");
@@ -479,7 +486,7 @@ fn a_regrading_lists_the_marks_that_changed_and_why() {
         class.0.join(fixture),
     )
     .unwrap();
-    let out = class.grade(&["subs", "--timeout", "5"]);
+    let out = class.grade(&["subs", "--time-limit", "5"]);
     let summary = class.read("grades/summary.txt");
     for text in [&stdout(&out), &summary] {
         assert!(
@@ -597,7 +604,7 @@ fn made_up_grading(template: &Path, grades: &Path) -> Vec<String> {
 #[test]
 fn a_large_grading_set_aside_and_killed_at_any_moment_ends_whole_in_previous() {
     let class = Class::new("killed-move", &[("aaa", "")]);
-    class.grade(&["subs", "--timeout", "5", "--grades", "template"]);
+    class.grade(&["subs", "--time-limit", "5", "--grades", "template"]);
     let template = class.0.join("template");
     let grades = class.0.join("big");
     let grading_of = |grades: &Path| -> Vec<String> {
@@ -620,7 +627,7 @@ fn a_large_grading_set_aside_and_killed_at_any_moment_ends_whole_in_previous() {
             .iter()
             .map(|f| (f.clone(), fs::read(grades.join(f)).unwrap()))
             .collect();
-        let child = class.spawn(&["subs", "--timeout", "5", "--grades", "big"]);
+        let child = class.spawn(&["subs", "--time-limit", "5", "--grades", "big"]);
         let began = Instant::now();
         let moving = |grades: &Path| {
             fs::read_dir(grades)
@@ -657,7 +664,7 @@ fn a_large_grading_set_aside_and_killed_at_any_moment_ends_whole_in_previous() {
         }
         // The next grading finishes the move: the whole grading is in
         // previous/, readable, and none of its files in the grades folder.
-        let out = class.grade(&["subs", "--timeout", "5", "--grades", "big"]);
+        let out = class.grade(&["subs", "--time-limit", "5", "--grades", "big"]);
         assert_eq!(
             grading_of(&grades),
             Vec::<String>::new(),
@@ -699,7 +706,7 @@ fn a_regrading_names_for_each_mark_only_the_change_that_touches_its_fixtures() {
         &wrapped("nanosleep(&(struct timespec){1, 300000000}, NULL);"),
     );
     class.source("subs", "fay", &flaky());
-    class.grade(&["subs", "--timeout", "1"]);
+    class.grade(&["subs", "--time-limit", "1"]);
     fs::write(
         class.0.join("scheme.txt"),
         "[fixtures Tests/sol4*]\ntime-limit = 5\n",
@@ -708,14 +715,14 @@ fn a_regrading_names_for_each_mark_only_the_change_that_touches_its_fixtures() {
     let mut text = String::new();
     // Graded again until fay's outcomes differ (1 time in 16 they do not).
     for _ in 0..12 {
-        class.grade(&["subs", "--timeout", "1", "--scheme", "scheme.txt"]);
+        class.grade(&["subs", "--time-limit", "1", "--scheme", "scheme.txt"]);
         text = class.read("grades/summary.txt");
         if change_line(&text, "fay").is_some() {
             break;
         }
         fs::remove_dir_all(class.0.join("grades/previous")).unwrap();
         // The first grading again, to compare with.
-        class.grade(&["subs", "--timeout", "1"]);
+        class.grade(&["subs", "--time-limit", "1"]);
     }
     let cal = change_line(&text, "cal").unwrap_or_else(|| panic!("{text}"));
     assert!(

@@ -140,7 +140,7 @@ fn protections(at: At) -> Result<&'static str, &'static str> {
         // The protections' line (the run's time line follows it).
         let text = text
             .lines()
-            .find(|l| l.starts_with("puzzle-grade: run: sandbox: "))
+            .find(|l| l.starts_with("puzzle-grade run: sandbox: "))
             .unwrap_or(&text)
             .to_string();
         if at == At::UserNamespaces && !text.contains("a user namespace") {
@@ -462,12 +462,12 @@ fn three_hundred_children_meet_the_process_limit() {
     let exe = lab.compile("children");
     for at in levels() {
         let name = marker("children");
-        let ran = lab.run(at, &["--time", "5"], &exe, &[&name], None);
+        let ran = lab.run(at, &["--time-limit", "5"], &exe, &[&name], None);
         if cgroups(at) {
             assert_eq!(ran.code, 125, "{at:?}: {}", ran.stderr);
             assert!(
                 ran.stderr
-                    .ends_with("puzzle-grade: run: stopped by the process limit (64 processes)\n"),
+                    .ends_with("puzzle-grade run: stopped by the process limit (64 processes)\n"),
                 "{at:?}: {}",
                 ran.stderr
             );
@@ -519,7 +519,7 @@ fn stopped_by_memory(at: At, mib: u32) -> String {
         "seen over it, and killed"
     };
     format!(
-        "puzzle-grade: run: stopped by the memory limit ({mib} MiB {}; {what})\n",
+        "puzzle-grade run: stopped by the memory limit ({mib} MiB {}; {what})\n",
         measured(cgroup)
     )
 }
@@ -532,7 +532,7 @@ fn stopped_by_memory(at: At, mib: u32) -> String {
 fn ends_stopped_by_64_mib(cgroup: bool, stderr: &str) -> bool {
     let line = stderr.lines().last().unwrap_or("");
     let prefix = format!(
-        "puzzle-grade: run: stopped by the memory limit (64 MiB {}; ",
+        "puzzle-grade run: stopped by the memory limit (64 MiB {}; ",
         measured(cgroup)
     );
     line.strip_prefix(&prefix).is_some_and(|what| {
@@ -579,7 +579,7 @@ fn a_program_that_exhausts_its_memory_meets_the_memory_limit_at_every_level() {
         let ran = lab.run(at, &["--memory", "64"], &exe, &["null-crash", &name], None);
         assert_eq!(
             (ran.code, ran.stderr.as_str()),
-            (139, "puzzle-grade: run: killed by signal 11 (SIGSEGV)\n"),
+            (139, "puzzle-grade run: killed by signal 11 (SIGSEGV)\n"),
             "{at:?}"
         );
         assert_none_left(&name);
@@ -632,7 +632,7 @@ fn a_timeout_near_the_memory_limit_is_at_both_limits_at_every_level() {
     let options = [
         "--memory",
         "64",
-        "--timeout",
+        "--time-limit",
         "1",
         "--jobs",
         "1",
@@ -689,7 +689,7 @@ fn a_four_gigabyte_file_meets_the_file_size_limit() {
             (ran.code, ran.stderr.as_str()),
             (
                 153,
-                "puzzle-grade: run: stopped by the file-size limit (16 MiB)\n"
+                "puzzle-grade run: stopped by the file-size limit (16 MiB)\n"
             ),
             "{at:?}"
         );
@@ -760,10 +760,10 @@ fn a_program_that_ignores_sigterm_is_killed_at_the_time_limit() {
     let exe = lab.compile("ignore_term");
     for at in levels() {
         let name = marker("term");
-        let ran = lab.run(at, &["--time", "1"], &exe, &[&name], None);
+        let ran = lab.run(at, &["--time-limit", "1"], &exe, &[&name], None);
         assert_eq!(
             (ran.code, ran.stderr.as_str()),
-            (124, "puzzle-grade: run: killed at the time limit (1 s)\n"),
+            (124, "puzzle-grade run: killed at the time limit (1 s)\n"),
             "{at:?}"
         );
         assert!(
@@ -793,7 +793,7 @@ fn endless_output_meets_the_file_size_limit() {
             (ran.code, ran.stderr.as_str()),
             (
                 153,
-                "puzzle-grade: run: stopped by the file-size limit (1 MiB)\n"
+                "puzzle-grade run: stopped by the file-size limit (1 MiB)\n"
             ),
             "{at:?}"
         );
@@ -831,7 +831,7 @@ fn signals_reach_the_program_which_is_not_the_namespaces_init() {
         );
         assert_eq!(
             (ran.code, ran.stderr.as_str()),
-            (139, "puzzle-grade: run: killed by signal 11 (SIGSEGV)\n"),
+            (139, "puzzle-grade run: killed by signal 11 (SIGSEGV)\n"),
             "{at:?}"
         );
     }
@@ -842,7 +842,7 @@ fn signals_reach_the_program_which_is_not_the_namespaces_init() {
 fn seconds_of(stderr: &str, what: &str) -> Option<f64> {
     let line = stderr
         .lines()
-        .find(|l| l.starts_with("puzzle-grade: run: time: "))?;
+        .find(|l| l.starts_with("puzzle-grade run: time: "))?;
     let end = line.find(&format!(" s {what}"))?;
     line[..end].rsplit(' ').next()?.parse().ok()
 }
@@ -860,7 +860,7 @@ fn a_busy_program_beside_hogs_has_its_time_at_every_level() {
     let levels = levels();
     let hogs = common::Hogs::start(2);
     for at in levels {
-        let ran = lab.run(at, &["-v", "--time", "1"], &busy, &["600"], None);
+        let ran = lab.run(at, &["-v", "--time-limit", "1"], &busy, &["600"], None);
         let waited = seconds_of(&ran.stderr, "waiting for a core");
         if ran.code == 124 && waited.is_some_and(|w| w >= 2.5) {
             // Its waits were made up (3 limits more) and it still lacked its
@@ -887,7 +887,7 @@ fn a_busy_program_beside_hogs_has_its_time_at_every_level() {
         assert!(cpu.is_some_and(|c| c >= 0.55), "{at:?}: {}", ran.stderr);
         let ran = lab.run(
             at,
-            &["-v", "--time", "1"],
+            &["-v", "--time-limit", "1"],
             Path::new("/bin/sleep"),
             &["5"],
             None,
@@ -912,10 +912,86 @@ fn the_exit_status_is_passed_on_and_named() {
         let ran = lab.run(at, &[], Path::new("/bin/sh"), &["-c", "exit 3"], None);
         assert_eq!(
             (ran.code, ran.stderr.as_str()),
-            (3, "puzzle-grade: run: exited with status 3\n"),
+            (3, "puzzle-grade run: exited with status 3\n"),
             "{at:?}"
         );
     }
+}
+
+/// `run`'s statuses 124 to 127 are also a program's own: `--meta FILE`
+/// tells a program that exits with 124 from one killed at its time limit,
+/// and says how a run that never started ended.
+#[test]
+fn the_meta_file_tells_the_runs_ending_from_the_programs_status() {
+    let lab = Lab::new("the_meta_file_tells_the_runs_ending_from_the_programs_status");
+    // In a folder of the level's user, who writes it.
+    let meta = |at: At| lab.folder("meta", at).join("meta");
+    let read = |meta: &Path| {
+        let text = fs::read_to_string(meta).unwrap();
+        let _ = fs::remove_file(meta);
+        text
+    };
+    // The lines a meta file has, but for the times, which vary.
+    let facts = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with("time-"))
+            .map(String::from)
+            .collect()
+    };
+    for at in levels() {
+        let meta = meta(at);
+        let options = ["--time-limit", "1", "--meta", meta.to_str().unwrap()];
+        // The same status: each run's own meta file, read in turn, tells.
+        let ran = lab.run(
+            at,
+            &options,
+            Path::new("/bin/sh"),
+            &["-c", "exit 124"],
+            None,
+        );
+        assert_eq!(ran.code, 124, "{at:?}: {}", ran.stderr);
+        let exited = read(&meta);
+        let ran = lab.run(
+            at,
+            &options,
+            Path::new("/bin/sh"),
+            &["-c", "sleep 30"],
+            None,
+        );
+        assert_eq!(ran.code, 124, "{at:?}: {}", ran.stderr);
+        let timed_out = read(&meta);
+        assert_eq!(
+            facts(&exited),
+            [
+                "ending: exited",
+                "status: 124",
+                "exit: 124",
+                "message: exited with status 124"
+            ],
+            "{at:?}: {exited}"
+        );
+        assert_eq!(
+            facts(&timed_out),
+            [
+                "ending: time-limit",
+                "exit: 124",
+                "message: killed at the time limit (1 s)"
+            ],
+            "{at:?}: {timed_out}"
+        );
+        assert!(timed_out.contains("\ntime-wall: 1."), "{at:?}: {timed_out}");
+    }
+    let Some(at) = levels().first().copied() else {
+        return;
+    };
+    let meta = meta(at);
+    let options = ["--meta", meta.to_str().unwrap()];
+    let missing = lab.run(at, &options, Path::new("/no/such/program"), &[], None);
+    assert_eq!(missing.code, 127);
+    assert_eq!(
+        read(&meta),
+        "ending: not-found\nexit: 127\nmessage: /no/such/program: not found\n"
+    );
 }
 
 #[test]
@@ -1159,7 +1235,7 @@ fn a_system_call_of_another_abi_kills_the_program() {
             (
                 159,
                 "",
-                "calling\npuzzle-grade: run: killed by signal 31 (SIGSYS)\n"
+                "calling\npuzzle-grade run: killed by signal 31 (SIGSYS)\n"
             ),
             "{at:?}"
         );
@@ -1287,7 +1363,7 @@ fn in_a_container_the_uid_level_is_chosen_and_holds() {
         Err(why) => return skip(&why),
     };
     assert!(
-        err.starts_with("puzzle-grade: run: sandbox: level uid: "),
+        err.starts_with("puzzle-grade run: sandbox: level uid: "),
         "{err}"
     );
     assert!(
@@ -1352,10 +1428,10 @@ fn in_a_container_a_program_that_exhausts_its_memory_meets_the_memory_limit() {
     assert_none_left(&name);
     let level = err
         .lines()
-        .find(|l| l.starts_with("puzzle-grade: run: sandbox: "))
+        .find(|l| l.starts_with("puzzle-grade run: sandbox: "))
         .unwrap_or("");
     assert!(
-        level.starts_with("puzzle-grade: run: sandbox: level uid: ")
+        level.starts_with("puzzle-grade run: sandbox: level uid: ")
             && level.contains("the memory limit on resident memory, sampled every 10 ms"),
         "{err}"
     );
@@ -1374,16 +1450,16 @@ fn in_a_container_a_program_that_exhausts_its_memory_meets_the_memory_limit() {
     let runs: Vec<&str> = err
         .lines()
         .filter(|l| {
-            l.starts_with("puzzle-grade: run: ")
+            l.starts_with("puzzle-grade run: ")
                 && !l.contains("sandbox: level")
-                && !l.starts_with("puzzle-grade: run: time: ")
+                && !l.starts_with("puzzle-grade run: time: ")
         })
         .collect();
     assert_eq!(runs.len(), 5, "{err}");
     for line in &runs[..4] {
         assert!(ends_stopped_by_64_mib(false, line), "{err}");
     }
-    assert_eq!(runs[4], "puzzle-grade: run: killed by signal 11 (SIGSEGV)");
+    assert_eq!(runs[4], "puzzle-grade run: killed by signal 11 (SIGSEGV)");
     assert_eq!(
         lines[5],
         format!(
@@ -1420,7 +1496,13 @@ fn a_build_works_in_its_folder_which_stays_the_markers() {
         assert_eq!(owner(&dir.join("prog")), owner(&dir), "{at:?}");
         assert_eq!(owner(&dir.join("prog.c")), owner(&dir), "{at:?}");
         let prog = dir.join("prog");
-        let ran = lab.run(at, &["--read", prog.to_str().unwrap()], &prog, &[], None);
+        let ran = lab.run(
+            at,
+            &["--read-only", prog.to_str().unwrap()],
+            &prog,
+            &[],
+            None,
+        );
         assert_eq!(
             (ran.code, ran.stdout.as_str(), ran.stderr.as_str()),
             (0, "solvable\n", "still here\n"),
@@ -1496,6 +1578,6 @@ fn bad_command_lines_exit_2_and_a_missing_program_127() {
     );
     assert_eq!(
         (ran.code, ran.stderr.as_str()),
-        (127, "puzzle-grade: run: /no/such/program: not found\n")
+        (127, "puzzle-grade run: /no/such/program: not found\n")
     );
 }

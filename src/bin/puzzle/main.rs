@@ -23,8 +23,57 @@ use std::io::{self, BufWriter, Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// The help text (`-h`, `--help`).
+/// The help text (`-h`, `--help`), followed by [`STATUSES`] ([`statuses`]).
 const USAGE: &str = include_str!("usage.txt");
+
+/// How `puzzle` ends: the one table of its exit statuses (`SPEC.md`, §2),
+/// each with when, from which `--help`'s list is made.
+/// [`Failure`] names which of them each way of stopping early takes.
+const STATUSES: &[(u8, &str, &str)] = &[
+    (VALID, "0", "the input is valid (solvable or not)"),
+    (
+        FAILED,
+        "1",
+        "the input is invalid (one 'error: ...' line on stdout; with --batch, any pair), or reading, writing or solving failed (a message on stderr; with --batch, a pair that could not be solved still gets its verdict)",
+    ),
+    (USAGE_ERROR, "2", "the command line is wrong (a message on stderr)"),
+    (
+        SIGNALLED,
+        "130, 143",
+        "SIGINT (Ctrl-C) or SIGTERM ended a 5x5 or --shortest search; its best answer was printed",
+    ),
+];
+
+/// `--help`'s list of [`STATUSES`]: each status, then its words, wrapped
+/// before the 80th column under it.
+fn statuses() -> String {
+    let mut listed = String::from("Exit status:\n");
+    for (_, status, words) in STATUSES {
+        let mut line = format!("  {status} ");
+        for word in words.split(' ') {
+            if line.len() + 1 + word.len() > 79 {
+                listed += &line;
+                listed += "\n";
+                line = "    ".into();
+            }
+            line += " ";
+            line += word;
+        }
+        listed += &line;
+        listed += "\n";
+    }
+    listed
+}
+
+/// The input is valid: status 0.
+const VALID: u8 = 0;
+/// Invalid input, or a failed system call: status 1.
+const FAILED: u8 = 1;
+/// A bad command line: status 2.
+const USAGE_ERROR: u8 = 2;
+/// A signal ended a search: 128 plus the signal's number, as a shell
+/// reports a process it killed.
+const SIGNALLED: u8 = 128;
 
 /// Why the command stops early; each maps to one stream and one exit status.
 enum Failure {
@@ -53,16 +102,18 @@ fn main() -> ExitCode {
             run(command)
         });
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(VALID),
         Err(Failure::Invalid(error)) => {
             let mut out = io::stdout().lock();
             match write_error(&mut out, None, &error).and_then(|()| out.flush()) {
-                Ok(()) => ExitCode::FAILURE,
+                Ok(()) => ExitCode::from(FAILED),
                 Err(e) => system_failure(&write_failure(&e)),
             }
         }
-        Err(Failure::NotAllAnswered) => ExitCode::FAILURE,
-        Err(Failure::Signalled(signum)) => ExitCode::from((128 + signum).clamp(0, 255) as u8),
+        Err(Failure::NotAllAnswered) => ExitCode::from(FAILED),
+        Err(Failure::Signalled(signum)) => {
+            ExitCode::from((i32::from(SIGNALLED) + signum).clamp(0, 255) as u8)
+        }
         Err(Failure::System(message)) => system_failure(&message),
         Err(Failure::Usage(message)) => {
             // If even stderr is gone there is no one left to tell.
@@ -70,14 +121,14 @@ fn main() -> ExitCode {
                 io::stderr(),
                 "puzzle: {message}\nTry 'puzzle --help' for more information."
             );
-            ExitCode::from(2)
+            ExitCode::from(USAGE_ERROR)
         }
     }
 }
 
 fn system_failure(message: &str) -> ExitCode {
     let _ = writeln!(io::stderr(), "puzzle: {message}");
-    ExitCode::FAILURE
+    ExitCode::from(FAILED)
 }
 
 /// A line on stderr about the run; lost if stderr is gone.
@@ -88,7 +139,10 @@ fn note(message: &dyn std::fmt::Display) {
 fn run(command: Command) -> Result<(), Failure> {
     let mut out = BufWriter::with_capacity(1 << 16, platform::raw_stdout());
     match command {
-        Command::Help => write_out(&mut out, |out| out.write_all(USAGE.as_bytes())),
+        Command::Help => write_out(&mut out, |out| {
+            out.write_all(USAGE.as_bytes())?;
+            out.write_all(statuses().as_bytes())
+        }),
         Command::Version => write_out(&mut out, |out| {
             writeln!(out, "puzzle {}", env!("CARGO_PKG_VERSION"))
         }),
@@ -309,4 +363,30 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The help's list of statuses, as it has always read.
+    #[test]
+    fn the_help_lists_the_table_of_statuses() {
+        assert_eq!(
+            statuses(),
+            "Exit status:
+  0  the input is valid (solvable or not)
+  1  the input is invalid (one 'error: ...' line on stdout; with --batch, any
+     pair), or reading, writing or solving failed (a message on stderr; with
+     --batch, a pair that could not be solved still gets its verdict)
+  2  the command line is wrong (a message on stderr)
+  130, 143  SIGINT (Ctrl-C) or SIGTERM ended a 5x5 or --shortest search; its
+     best answer was printed
+"
+        );
+        assert!(!USAGE.contains("Exit status"));
+        let codes: Vec<u8> = STATUSES.iter().map(|s| s.0).collect();
+        assert_eq!(codes, [VALID, FAILED, USAGE_ERROR, SIGNALLED]);
+        assert_eq!(SIGNALLED as i32 + 2, 130);
+    }
 }

@@ -1,5 +1,5 @@
 //! `fuzz`: the fuzzer ([`crate::probing::fuzz`]) on one program, its
-//! transcript after the sandbox's protections.
+//! transcript (the sandbox's protections are the binary's to say).
 
 use crate::judging::budget::Budget;
 use crate::probing::fuzz::{fuzz, Options, Summary};
@@ -19,11 +19,11 @@ pub struct Fuzz<'a> {
 }
 
 impl Fuzz<'_> {
-    /// Writes what protects the machine from the runs on `out`, then
-    /// fuzzes the program, writing each fault found as it is found, and a
-    /// last line.
+    /// Fuzzes the program, writing each fault found on `out` as it is
+    /// found, and a last line (what protects the machine from the runs is
+    /// the binary's to say, on stderr, as for every mode that runs
+    /// programs).
     pub fn run(&self, out: &mut dyn Write) -> io::Result<Summary> {
-        writeln!(out, "{}", self.runner.protections())?;
         // No budget: the fuzzing's own time or count ends it.
         fuzz(
             self.runner,

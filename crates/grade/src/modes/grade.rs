@@ -65,8 +65,8 @@ pub struct GradedProgram {
     pub score: Score,
     /// What the report adds up.
     pub counts: Counts,
-    /// The report (without the sandbox's protections, which `grade` writes
-    /// first and `grade-all` puts at the top of `NAME.txt`).
+    /// The report, headed by the sandbox's protections (the same bytes
+    /// on `grade`'s stdout and in `grade-all`'s `NAME.txt`).
     pub report: Vec<u8>,
 }
 
@@ -124,7 +124,7 @@ impl Grade<'_> {
             None => None,
         };
         let score = settings.scheme.score(fixtures, &graded);
-        let mut report = Vec::new();
+        let mut report = format!("{}\n", self.runner.protections()).into_bytes();
         let counts = write_marked_report(
             &mut report,
             fixtures,
@@ -145,12 +145,9 @@ impl Grade<'_> {
         })
     }
 
-    /// `grade`: writes the sandbox's protections on `out` (before the
-    /// runs), then grades and marks the program ([`Grade::mark`]) and
-    /// writes its report.
+    /// `grade`: grades and marks the program ([`Grade::mark`]) and writes
+    /// its report on `out`.
     pub fn run<W: Write>(&self, out: &mut W) -> io::Result<GradedProgram> {
-        writeln!(out, "{}", self.runner.protections())?;
-        out.flush()?;
         let marked = self.mark()?;
         out.write_all(&marked.report)?;
         out.flush()?;

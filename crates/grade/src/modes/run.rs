@@ -5,6 +5,7 @@
 //! limit is its own time, as a grading's is (`shared::machine::made_up`).
 
 use crate::shared::machine::made_up;
+use crate::shared::text::one_line;
 use puzzle_sandbox::{Ending, Job, Level, Limits, MemoryStop, Outcome, Runner, Sandbox, Workdir};
 use std::ffi::OsString;
 use std::fs::File;
@@ -56,6 +57,58 @@ pub struct Ended {
     /// of CPU, 0.91 s waiting for a core`, each figure the sandbox could
     /// read (the others said to be not measured).
     pub time: String,
+    /// Its time on the clock, of CPU and waiting for a core (the last two
+    /// when the sandbox could read them).
+    pub times: (Duration, Option<Duration>, Option<Duration>),
+}
+
+impl Ended {
+    /// How the run ended as `--meta FILE` has it, a `key: value` line a
+    /// fact, as isolate's meta file: `ending` (`exited`, `signalled`,
+    /// `time-limit`, `memory-limit`, `process-limit`, `file-size-limit`),
+    /// then `status` (its own exit status) or `signal`, its times in
+    /// seconds (`time-wall`, and `time-cpu` and `time-waited` when
+    /// measured), `exit` (the status `run` exits with, `exit`) and, when it
+    /// did not exit with status 0, `message` (the words stderr got).
+    pub fn meta(&self, exit: u8) -> String {
+        let (ending, detail) = match self.ending {
+            Ending::Exited(code) => ("exited", format!("status: {code}\n")),
+            Ending::Signalled(SIGXFSZ) => ("file-size-limit", format!("signal: {SIGXFSZ}\n")),
+            Ending::Signalled(sig) => ("signalled", format!("signal: {sig}\n")),
+            Ending::TimedOut => ("time-limit", String::new()),
+            Ending::MemoryLimit => ("memory-limit", String::new()),
+            Ending::ProcessLimit => ("process-limit", String::new()),
+        };
+        let seconds = |d: Duration| format!("{:.3}", d.as_secs_f64());
+        let (wall, cpu, waited) = self.times;
+        let mut text = format!("ending: {ending}\n{detail}time-wall: {}\n", seconds(wall));
+        if let Some(cpu) = cpu {
+            text += &format!("time-cpu: {}\n", seconds(cpu));
+        }
+        if let Some(waited) = waited {
+            text += &format!("time-waited: {}\n", seconds(waited));
+        }
+        text += &format!("exit: {exit}\n");
+        if let Some(words) = &self.words {
+            text += &format!("message: {words}\n");
+        }
+        text
+    }
+}
+
+/// How a run that never started is told in `--meta FILE` ([`Ended::meta`]):
+/// `ending: not-found` or `ending: not-run`, `exit`, and why.
+pub fn not_run_meta(not_run: &NotRun, exit: u8) -> String {
+    match not_run {
+        NotRun::NotFound(program) => format!(
+            "ending: not-found\nexit: {exit}\nmessage: {}: not found\n",
+            one_line(&program.display().to_string())
+        ),
+        NotRun::Sandbox(why) => format!(
+            "ending: not-run\nexit: {exit}\nmessage: {}\n",
+            one_line(why)
+        ),
+    }
 }
 
 /// What a run's time came to, in words (see [`Ended::time`]).
@@ -151,6 +204,7 @@ impl Run {
             ending: outcome.ending,
             words,
             time: time_line(&outcome),
+            times: (outcome.elapsed, outcome.cpu, outcome.waited),
         })
     }
 }

@@ -20,7 +20,7 @@
 //! name or ID and match no student.
 
 use crate::marking::marks::points;
-use crate::publishing::record::Record;
+use crate::publishing::record::{csv_field, Record};
 use crate::publishing::roster::{Roster, Student};
 use crate::shared::error::Refused;
 use crate::shared::name::Name;
@@ -156,7 +156,7 @@ fn canvas_text(value: &str) -> String {
     if value.is_empty() {
         String::new()
     } else {
-        format!("\"{}\"", value.replace('"', "\"\""))
+        csv_field(value)
     }
 }
 
@@ -165,7 +165,7 @@ fn canvas_text(value: &str) -> String {
 /// read as an escape.
 fn moodle_text(value: &str) -> String {
     if value.contains([',', '"']) {
-        format!("\"{}\"", value.replace('"', "\"\""))
+        csv_field(value)
     } else {
         value.to_string()
     }

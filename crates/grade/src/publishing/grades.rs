@@ -394,6 +394,20 @@ impl Manifest {
         fixtures_differ(&self.fixtures, &other.fixtures)
     }
 
+    /// How much of the folder this grading is, in the words the summary
+    /// and the class page both use: `shard 2/3: 5 of 14 submissions`, or
+    /// `14 submissions`.
+    pub fn extent(&self) -> String {
+        let to_grade = self.names_to_grade().len();
+        match self.shard {
+            Some(shard) => format!(
+                "shard {shard}: {to_grade} of {} submissions",
+                self.folder_names.len()
+            ),
+            None => format!("{to_grade} submissions"),
+        }
+    }
+
     /// The names this grading sets out to grade: those of its shard.
     pub fn names_to_grade(&self) -> Vec<Name> {
         self.folder_names

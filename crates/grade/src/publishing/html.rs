@@ -5,23 +5,74 @@
 //! Every piece of text that reaches a page goes through [`escape`] (or
 //! [`href`] for a link): submission names are students' folder names and
 //! the feedback quotes their programs' output, so any of it may be hostile
-//! (`<script>`, quotes, `&`). The Markdown read here is the subset
+//! (`<script>`, quotes, `&`). What `escape` makes is [`Html`], a type
+//! whose only makers escape (or take the source's own markup), and the
+//! page builders here take their text as `Html`, so that a caller cannot
+//! hand them a name it forgot to escape. The Markdown read here is the subset
 //! [`crate::marking::feedback`] writes: headings, paragraphs, `- ` lists, code
 //! indented by four spaces, `` `code` `` and `**strong**`; anything else is
 //! text.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::ops::Deref;
+
+/// HTML that is safe to put in a page: text escaped ([`escape`]), or the
+/// page's own markup as written in the source ([`Html::markup`]: a
+/// `&'static str`, never a value read while grading). It has no other
+/// maker, so a student's name reaches a page builder that takes `Html`
+/// only escaped. It reads as the `str` it holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Html(String);
+
+impl Html {
+    /// The page's own `markup`, as the source writes it.
+    pub fn markup(markup: &'static str) -> Html {
+        Html(markup.to_string())
+    }
+
+    /// `more` appended.
+    pub fn push(&mut self, more: &Html) {
+        self.0.push_str(&more.0);
+    }
+}
+
+impl Deref for Html {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Html {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Html {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<&str> for Html {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
 
 /// `text` with `&`, `<`, `>`, `"` and `'` escaped: safe as an element's text
 /// and as a quoted attribute's value.
-pub fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> Html {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     escape_into(&mut out, text);
-    out
+    Html(out)
 }
 
-/// [`escape`], appended to `out`.
-pub fn escape_into(out: &mut String, text: &str) {
+/// [`escape`], appended to `out` (this file's own builders, which make
+/// their `Html` whole).
+fn escape_into(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -111,19 +162,20 @@ pub(crate) fn contrast_ratio(a: &str, b: &str) -> f64 {
     (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 
-/// The start of a page titled `title` (escaped here), its `<body>` open.
-pub fn head(title: &str) -> String {
+/// The start of a page titled `title`, its `<body>` open.
+pub fn head(title: &Html) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n",
-        escape(title)
+         <title>{title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n"
     )
 }
 
 /// The feedback `markdown` of the submission `name` as a page of its own.
-pub fn feedback_page(name: &str, markdown: &str) -> String {
-    let mut out = head(&format!("Feedback for {name}"));
+pub fn feedback_page(name: &Html, markdown: &str) -> String {
+    let mut title = Html::markup("Feedback for ");
+    title.push(name);
+    let mut out = head(&title);
     out.push_str("<main>\n");
     out.push_str(&markdown_to_html(markdown));
     out.push_str("</main>\n</body>\n</html>\n");
@@ -159,7 +211,7 @@ fn kind(line: &str) -> Kind {
 
 /// The feedback's Markdown (the subset it writes) as HTML, every piece of
 /// text escaped.
-pub fn markdown_to_html(markdown: &str) -> String {
+pub fn markdown_to_html(markdown: &str) -> Html {
     let lines: Vec<&str> = markdown.lines().collect();
     let mut out = String::with_capacity(markdown.len() * 5 / 4 + 64);
     let mut i = 0;
@@ -208,7 +260,7 @@ pub fn markdown_to_html(markdown: &str) -> String {
             }
         }
     }
-    out
+    Html(out)
 }
 
 /// A line's text with `` `code` `` and `**strong**` made elements, the rest
@@ -263,6 +315,22 @@ fn inline(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// A page builder takes `Html`, which only escaping (or the source's
+    /// own markup) makes: a name reaches the page escaped however it is
+    /// put together.
+    #[test]
+    fn html_is_made_only_by_escaping_or_the_sources_markup() {
+        let name = escape("<img src=x onerror='a'>");
+        let mut title = Html::markup("Feedback for ");
+        title.push(&name);
+        assert_eq!(title, "Feedback for &lt;img src=x onerror=&#39;a&#39;&gt;");
+        let page = head(&title);
+        assert!(page.contains("<title>Feedback for &lt;img src=x"), "{page}");
+        assert!(!page.contains("<img"), "{page}");
+        let cells: Vec<Html> = vec![escape("a&b"), escape("<c>")];
+        assert_eq!(cells.join(", "), "a&amp;b, &lt;c&gt;");
+    }
+
     #[test]
     fn text_is_escaped_everywhere_it_goes() {
         assert_eq!(
@@ -275,7 +343,7 @@ mod tests {
             "./a%20b%23c%3Fd%25%22%3C%27.feedback.html"
         );
         assert_eq!(href("é"), "./%C3%A9");
-        let page = feedback_page("<b>x</b>", "# Feedback for <b>x</b>\n");
+        let page = feedback_page(&escape("<b>x</b>"), "# Feedback for <b>x</b>\n");
         assert!(page.contains("<title>Feedback for &lt;b&gt;x&lt;/b&gt;</title>"));
         assert!(page.contains("<h1>Feedback for &lt;b&gt;x&lt;/b&gt;</h1>"));
         assert!(!page.contains("<b>"));

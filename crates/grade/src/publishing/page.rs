@@ -26,7 +26,7 @@ use crate::marking::marks::{points, Visibility};
 use crate::marking::report::seconds;
 use crate::publishing::changes::Comparison;
 use crate::publishing::grades::Manifest;
-use crate::publishing::html::{escape, head, href};
+use crate::publishing::html::{escape, head, href, Html};
 use crate::publishing::record::{FixtureLine, Record};
 
 use std::cmp::Ordering;
@@ -277,7 +277,7 @@ pub fn class_page(
         }
     }
 
-    let mut out = head(&format!("Class page: {}", manifest.folder));
+    let mut out = head(&escape(&format!("Class page: {}", manifest.folder)));
     out.push_str("<header>\n");
     let _ = writeln!(
         out,
@@ -307,13 +307,7 @@ pub fn class_page(
 /// The line that says whether the grading is complete, and of how many.
 fn status(out: &mut String, manifest: &Manifest, graded: usize) {
     let to_grade = manifest.names_to_grade().len();
-    let part = match manifest.shard {
-        Some(shard) => format!(
-            "shard {shard}: {to_grade} of {} submissions",
-            manifest.folder_names.len()
-        ),
-        None => format!("{to_grade} submissions"),
-    };
+    let part = manifest.extent();
     if manifest.complete {
         let _ = writeln!(
             out,
@@ -1035,12 +1029,12 @@ fn changes_section(out: &mut String, changes: Option<&Comparison>) {
              changed</th><th scope=\"col\">why</th></tr></thead>\n<tbody>\n",
         );
         for change in &compared.changes {
-            let fixtures: Vec<String> = change
+            let fixtures: Vec<Html> = change
                 .fixtures
                 .iter()
                 .map(|o| escape(&o.to_string()))
                 .collect();
-            let reasons: Vec<String> = change
+            let reasons: Vec<Html> = change
                 .reasons
                 .iter()
                 .map(|r| escape(&r.to_string()))

@@ -159,13 +159,7 @@ pub fn gradebook_notes(manifest: &Manifest, records: &[Record]) -> Vec<String> {
 /// The head of `summary.txt`: what was graded, how, and how far.
 fn grading_lines(manifest: &Manifest, graded: usize) -> String {
     let to_grade = manifest.names_to_grade().len();
-    let part = match manifest.shard {
-        Some(shard) => format!(
-            "shard {shard}: {to_grade} of {} submissions",
-            manifest.folder_names.len()
-        ),
-        None => format!("{to_grade} submissions"),
-    };
+    let part = manifest.extent();
     // A merged grading has no shard and is made by merge: the advice is
     // the same for both, as merge itself cannot be resumed.
     let state = if manifest.complete {

@@ -3,26 +3,31 @@
 //! the rules are in `docs/grading-reference.md`.
 //!
 //! A binary of its own, not a mode of `puzzle`: `puzzle` takes a FILE operand,
-//! so a word such as `grade` could not be told from a file of that name. This file owns the command line, the streams
-//! and the exit statuses: 0 when everything passed, 1 when something failed,
-//! 2 for a bad command line or a grading that could not be done, 3 when
-//! some submissions of a grading could not be graded (the others were),
-//! 128 + N when signal N stopped it.
+//! so a word such as `grade` could not be told from a file of that name.
+//! This file owns the streams and calls each mode; the command line is
+//! `args.rs`'s, and the exit statuses and the shape of every message on
+//! stderr are `status.rs`'s (0 when everything passed, 1 when something
+//! failed, 2 for a bad command line or a grading that could not be done, 3
+//! when some submissions of a grading could not be graded, 128 + N when
+//! signal N stopped it).
 
 #![forbid(unsafe_code)]
 
 mod args;
+mod status;
 
 use args::{Command, Given, Mode};
 use puzzle_grade::{
     busy_at_end, busy_at_start, check_environment as probe_environment, check_reference,
-    diff as diff_gradings, is_executable, merge as merge_shards, open_choices, points,
-    prepare_fixtures, write_gradebook, Ending, Error, Fuzz, FuzzOptions, Grade, GradeAll, NotRun,
-    Row, Run, Scope, Settings, Similar, SimilarSettings, SimilarityAsked,
+    diff as diff_gradings, is_executable, merge as merge_shards, not_run_meta, open_choices,
+    points, prepare_fixtures, write_gradebook, Ending, Error, Fuzz, FuzzOptions, Grade, GradeAll,
+    NotRun, Row, Run, Scope, Settings, Similar, SimilarSettings, SimilarityAsked,
 };
 use puzzle_sandbox::signals::{self, Signal};
 use puzzle_sandbox::{Level, Load, Runner, Sandbox};
+use status::{message, Status};
 use std::ffi::OsString;
+use std::fmt::Display;
 use std::fs::{self, File};
 use std::io::{self, IsTerminal, Write};
 use std::os::fd::AsFd;
@@ -30,6 +35,12 @@ use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// Says `what` on stderr as a message of `mode`, in the shape of every
+/// message (`status.rs`); lost if stderr is gone.
+fn say(mode: Mode, what: &dyn Display) {
+    let _ = writeln!(io::stderr(), "{}", message(Some(mode.name()), what));
+}
 
 /// Why the command stops early.
 enum Failure {
@@ -95,19 +106,22 @@ fn main() -> ExitCode {
         Ok(command) => command,
         Err(message) => {
             let _ = writeln!(io::stderr(), "{message}");
-            return ExitCode::from(2);
+            return Status::Unusable.exit();
         }
     };
     let (mode, given) = match command {
         Command::Help(text) => {
             let mut out = stdout();
             return match writeln!(out, "{text}").and_then(|()| out.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(_) => ExitCode::from(2),
+                Ok(()) => Status::Passed.exit(),
+                Err(_) => Status::Unusable.exit(),
             };
         }
         Command::Mode(mode, given) => (mode, *given),
     };
+    for note in &given.notes {
+        say(mode, note);
+    }
     if mode == Mode::Run {
         return run(&given);
     }
@@ -126,13 +140,13 @@ fn main() -> ExitCode {
         Mode::Run => unreachable!("run is handled above"),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Failed) => ExitCode::FAILURE,
-        Err(Failure::NotGraded) => ExitCode::from(3),
-        Err(Failure::Signalled(signum)) => ExitCode::from((128 + signum).clamp(0, 255) as u8),
+        Ok(()) => Status::Passed.exit(),
+        Err(Failure::Failed) => Status::Failed.exit(),
+        Err(Failure::NotGraded) => Status::NotGraded.exit(),
+        Err(Failure::Signalled(signum)) => Status::Signalled(signum).exit(),
         Err(Failure::Usage(message)) | Err(Failure::System(message)) => {
-            let _ = writeln!(io::stderr(), "{message}");
-            ExitCode::from(2)
+            say(mode, &message);
+            Status::Unusable.exit()
         }
     }
 }
@@ -140,8 +154,9 @@ fn main() -> ExitCode {
 /// The sandbox at `level`, or at the most the system allows.
 fn sandbox(scratch: PathBuf, level: Option<Level>) -> Result<Sandbox, Failure> {
     match level {
-        Some(level) => Sandbox::at_level(scratch, level)
-            .map_err(|e| Failure::System(format!("puzzle-grade: {e}"))),
+        Some(level) => {
+            Sandbox::at_level(scratch, level).map_err(|e| Failure::System(e.to_string()))
+        }
         None => Ok(Sandbox::new(scratch)),
     }
 }
@@ -174,7 +189,7 @@ fn with_temp<T>(work: impl FnOnce(&Path) -> Result<T, Failure>) -> Result<T, Fai
         .find(|path| fs::create_dir(path).is_ok())
         .ok_or_else(|| {
             Failure::System(format!(
-                "puzzle-grade: cannot make a temporary folder in {}",
+                "cannot make a temporary folder in {}",
                 base.display()
             ))
         })?;
@@ -219,7 +234,7 @@ fn fixture_folders(dirs: &[OsString]) -> Result<Vec<PathBuf>, Failure> {
     for dir in &folders {
         if !dir.is_dir() {
             return Err(Failure::Usage(format!(
-                "puzzle-grade: {} is not a folder (run it from the folder that holds Tests/)",
+                "{} is not a folder (run it from the folder that holds Tests/)",
                 dir.display()
             )));
         }
@@ -249,7 +264,7 @@ fn check(given: &Given) -> Result<(), Failure> {
         .unwrap_or_else(|| PathBuf::from("./puzzle"));
     if !is_executable(&reference) {
         return Err(Failure::Usage(format!(
-            "puzzle-grade: the reference {} is missing: run make first",
+            "the reference {} is missing: run make first",
             reference.display()
         )));
     }
@@ -267,7 +282,7 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
     let program = absolute(named);
     if !is_executable(&program) {
         return Err(Failure::Usage(format!(
-            "puzzle-grade: {} is not an executable file",
+            "{} is not an executable file",
             named.display()
         )));
     }
@@ -275,13 +290,18 @@ fn grade(given: &Given, temp: &Path) -> Result<(), Failure> {
     let folders = fixture_folders(&given.operands[1..])?;
     let fixtures = prepare_fixtures(&folders, settings.strict)?;
     let sandbox = given_sandbox(given, temp)?;
+    say(Mode::Grade, &sandbox.protections());
     // Progress on a terminal, erased once every fixture is done (before
     // the report).
     let progress = io::stderr().is_terminal();
     let count = fixtures.len();
     let done = |n: usize| {
         if progress {
-            let _ = write!(io::stderr(), "\rgraded {n} of {count}");
+            let line = message(
+                Some(Mode::Grade.name()),
+                &format_args!("graded {n} of {count}"),
+            );
+            let _ = write!(io::stderr(), "\r{line}");
             if n == count {
                 let _ = write!(io::stderr(), "\r\x1b[K");
             }
@@ -318,7 +338,7 @@ fn submissions_folder(given: &Given) -> Result<PathBuf, Failure> {
     let submissions = absolute(named);
     if !submissions.is_dir() {
         return Err(Failure::Usage(format!(
-            "puzzle-grade: {} is not a folder of submissions",
+            "{} is not a folder of submissions",
             named.display()
         )));
     }
@@ -335,10 +355,10 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     let fixtures = prepare_fixtures(&folders, settings.strict)?;
     let sandbox = given_sandbox(given, temp)?;
     let protections = sandbox.protections();
-    let _ = writeln!(io::stderr(), "puzzle-grade: {protections}");
+    say(Mode::GradeAll, &protections);
     let load = Load::now();
     if let Some(busy) = busy_at_start(&load) {
-        let _ = writeln!(io::stderr(), "puzzle-grade: {busy}");
+        say(Mode::GradeAll, &busy);
     }
     let grades = absolute(given.grades.as_deref().unwrap_or(Path::new("grades")));
     let stop = || signals::caught().is_some();
@@ -368,9 +388,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
             common: given.common,
         }),
         stop: &stop,
-        tell: &|note| {
-            let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
-        },
+        tell: &|note| say(Mode::GradeAll, &note),
     };
     let mut progress = |row: &Row| {
         let how = match &row.marks {
@@ -388,20 +406,18 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
             }
             None => "not built".into(),
         };
-        let _ = writeln!(io::stderr(), "graded {}: {how}", row.name);
+        say(Mode::GradeAll, &format_args!("graded {}: {how}", row.name));
     };
-    let graded = all
-        .run(&mut out, &mut progress)
-        .map_err(refused("puzzle-grade: "))?;
+    let graded = all.run(&mut out, &mut progress).map_err(refused)?;
     for note in graded.notes.iter().chain(&graded.similarity) {
-        let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+        say(Mode::GradeAll, note);
     }
     if let Some(busy) = busy_at_end(&load, &Load::now(), graded.machines.len()) {
-        let _ = writeln!(io::stderr(), "puzzle-grade: {busy}");
+        say(Mode::GradeAll, &busy);
         for fixture in &graded.machines {
-            let _ = writeln!(
-                io::stderr(),
-                "puzzle-grade:   NOT GRADED, the machine's: {fixture}"
+            say(
+                Mode::GradeAll,
+                &format_args!("  NOT GRADED, the machine's: {fixture}"),
             );
         }
     }
@@ -409,12 +425,11 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
     let shown = grades.strip_prefix(&here).unwrap_or(&grades).display();
     if graded.stopped {
         let signum = signals::caught().unwrap_or(2);
-        let _ = writeln!(
-            io::stderr(),
-            "puzzle-grade: stopped by signal {signum} after {} of {} submissions; {shown}/summary.* are marked incomplete; the same command again (or with --resume) grades the rest",
+        say(Mode::GradeAll, &format_args!(
+            "stopped by signal {signum} after {} of {} submissions; {shown}/summary.* are marked incomplete; the same command again (or with --resume) grades the rest",
             graded.rows.len(),
             graded.to_grade,
-        );
+        ));
         return Err(Failure::Signalled(signum));
     }
     let books = if graded.gradebook_files.is_empty() {
@@ -435,7 +450,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         .iter()
         .map(|n| n.shown().to_string())
         .collect();
-    some_not_done(&not_graded, |count, names| {
+    some_not_done(Mode::GradeAll, &not_graded, |count, names| {
         format!("{count} submission(s) could not be graded (their rows say why): {names}; the same command with --resume grades them again")
     })?;
     if graded.all_passed {
@@ -449,7 +464,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
 fn templates_exist(given: &Given) -> Result<(), Failure> {
     match given.templates.iter().find(|t| !t.exists()) {
         Some(missing) => Err(Failure::Usage(format!(
-            "puzzle-grade: --template {}: no such file or folder",
+            "--template {}: no such file or folder",
             missing.display()
         ))),
         None => Ok(()),
@@ -489,10 +504,10 @@ fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
         Err(_) if signals::caught().is_some() => {
             return Err(Failure::Signalled(signals::caught().unwrap_or(2)));
         }
-        Err(e) => return Err(refused("puzzle-grade: ")(e)),
+        Err(e) => return Err(refused(e)),
     };
     for note in &found.notes {
-        let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+        say(Mode::Similar, note);
     }
     let c = &found.comparison;
     let mut out = io::stdout().lock();
@@ -530,30 +545,31 @@ fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
         out_dir.display()
     )?;
     out.flush()?;
-    some_not_done(&found.not_read, |count, names| {
+    some_not_done(Mode::Similar, &found.not_read, |count, names| {
         format!("{count} submission(s) could not be read (the notes say why): {names}")
     })
 }
 
 /// Status 3 when some submissions, `names`, were not done (the others
-/// were): `line` (of their count and their names) on stderr.
-fn some_not_done(names: &[String], line: impl Fn(usize, String) -> String) -> Result<(), Failure> {
+/// were): `line` (of their count and their names) on stderr, a message
+/// of `mode`.
+fn some_not_done(
+    mode: Mode,
+    names: &[String],
+    line: impl Fn(usize, String) -> String,
+) -> Result<(), Failure> {
     if names.is_empty() {
         return Ok(());
     }
-    let _ = writeln!(
-        io::stderr(),
-        "puzzle-grade: {}",
-        line(names.len(), names.join(", "))
-    );
+    say(mode, &line(names.len(), names.join(", ")));
     Err(Failure::NotGraded)
 }
 
-/// A grading refused ([`Error::Refused`]) is a usage error, told after
-/// `prefix`; the system's error is the system's, whatever its kind.
-fn refused(prefix: &str) -> impl Fn(Error) -> Failure + '_ {
-    move |e| match e {
-        Error::Refused(why) => Failure::Usage(format!("{prefix}{why}")),
+/// A grading refused ([`Error::Refused`]) is a usage error; the system's
+/// error is the system's, whatever its kind.
+fn refused(e: Error) -> Failure {
+    match e {
+        Error::Refused(why) => Failure::Usage(why.to_string()),
         Error::Io(e) => Failure::from(e),
     }
 }
@@ -564,13 +580,16 @@ fn refused(prefix: &str) -> impl Fn(Error) -> Failure + '_ {
 fn merge(given: &Given) -> Result<(), Failure> {
     let into = given.into.as_deref().unwrap_or(Path::new("grades"));
     let shards: Vec<PathBuf> = given.operands.iter().map(PathBuf::from).collect();
-    let merged = merge_shards(into, &shards, given.replace)
-        .map_err(refused("puzzle-grade: merge refused: "))?;
+    // Shards of other gradings: refused, nothing written (status 2).
+    let merged = merge_shards(into, &shards, given.replace).map_err(|e| match e {
+        Error::Refused(why) => Failure::Usage(format!("refused: {why}")),
+        e => refused(e),
+    })?;
     for note in &merged.notes {
-        let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+        say(Mode::Merge, note);
     }
     for problem in &merged.problems {
-        let _ = writeln!(io::stderr(), "puzzle-grade: merge: {problem}");
+        say(Mode::Merge, problem);
     }
     let mut out = stdout();
     writeln!(
@@ -594,9 +613,9 @@ fn merge(given: &Given) -> Result<(), Failure> {
 /// `gradebook`: a grading's gradebook files written from its records.
 fn gradebook(given: &Given) -> Result<(), Failure> {
     let grades = absolute(Path::new(&given.operands[0]));
-    let written = write_gradebook(&grades, given.gradebook()).map_err(refused("puzzle-grade: "))?;
+    let written = write_gradebook(&grades, given.gradebook()).map_err(refused)?;
     for note in &written.notes {
-        let _ = writeln!(io::stderr(), "puzzle-grade: {note}");
+        say(Mode::Gradebook, note);
     }
     let mut out = io::stdout().lock();
     if written.files.is_empty() {
@@ -623,8 +642,8 @@ fn gradebook(given: &Given) -> Result<(), Failure> {
 fn diff(given: &Given) -> Result<(), Failure> {
     let (old, new) = (Path::new(&given.operands[0]), Path::new(&given.operands[1]));
     let compared = diff_gradings(old, new).map_err(|e| match e {
-        Error::Refused(why) => Failure::Usage(format!("puzzle-grade diff: {why}")),
-        Error::Io(e) => Failure::System(format!("puzzle-grade diff: {e}")),
+        Error::Refused(why) => Failure::Usage(why.to_string()),
+        Error::Io(e) => Failure::System(e.to_string()),
     })?;
     let mut out = stdout();
     write!(out, "{}", compared.text())?;
@@ -643,13 +662,13 @@ fn fuzz(given: &Given) -> Result<(), Failure> {
     let named = Path::new(&given.operands[0]);
     if !is_executable(named) {
         return Err(Failure::Usage(format!(
-            "puzzle-grade: {} is not an executable file",
+            "{} is not an executable file",
             named.display()
         )));
     }
     let options = FuzzOptions {
         seed: given.seed.unwrap_or(1),
-        seconds: given.seconds.unwrap_or(60),
+        seconds: given.fuzz.unwrap_or(60),
         inputs: given.inputs,
         into: given
             .into
@@ -663,6 +682,7 @@ fn fuzz(given: &Given) -> Result<(), Failure> {
     };
     with_temp(|temp| {
         let sandbox = given_sandbox(given, temp)?;
+        say(Mode::Fuzz, &sandbox.protections());
         let mut out = stdout();
         let fuzzing = Fuzz {
             runner: &sandbox,
@@ -679,22 +699,31 @@ fn fuzz(given: &Given) -> Result<(), Failure> {
 }
 
 /// `run`: one program in the sandbox on this process's streams; its exit
-/// status says how it ended ([`run_status`]).
+/// status says how it ended ([`run_status`]), and so does `--meta FILE`,
+/// unambiguously.
 fn run(given: &Given) -> ExitCode {
-    let say = |text: &str| {
-        let _ = writeln!(io::stderr(), "puzzle-grade: run: {text}");
+    let say = |text: &str| say(Mode::Run, &text);
+    // How it ended, into the meta file when one is asked for.
+    let meta = |text: String| {
+        if let Some(file) = &given.meta {
+            if let Err(e) = fs::write(file, text) {
+                say(&format!("cannot write {}: {e}", file.display()));
+            }
+        }
+    };
+    let not_run = |why: NotRun, status: u8| {
+        match &why {
+            NotRun::NotFound(program) => say(&format!("{}: not found", program.display())),
+            NotRun::Sandbox(e) => say(e),
+        }
+        meta(not_run_meta(&why, status));
+        ExitCode::from(status)
     };
     let named = PathBuf::from(&given.operands[0]);
     let found = match Run::find(&named, given.level) {
         Ok(found) => found,
-        Err(NotRun::NotFound(program)) => {
-            say(&format!("{}: not found", program.display()));
-            return ExitCode::from(127);
-        }
-        Err(NotRun::Sandbox(e)) => {
-            say(&e);
-            return ExitCode::from(126);
-        }
+        Err(why @ NotRun::NotFound(_)) => return not_run(why, 127),
+        Err(why) => return not_run(why, 126),
     };
     if given.verbose {
         say(&found.protections());
@@ -709,10 +738,7 @@ fn run(given: &Given) -> ExitCode {
     })();
     let (stdin, stdout, stderr) = match streams {
         Ok(streams) => streams,
-        Err(e) => {
-            say(&e.to_string());
-            return ExitCode::from(126);
-        }
+        Err(e) => return not_run(NotRun::Sandbox(e.to_string()), 126),
     };
     let limits = given.run_limits();
     let ran = found.run(
@@ -732,13 +758,12 @@ fn run(given: &Given) -> ExitCode {
             if let Some(words) = &ended.words {
                 say(words);
             }
-            ExitCode::from(run_status(ended.ending))
+            let status = run_status(ended.ending);
+            meta(ended.meta(status));
+            ExitCode::from(status)
         }
-        Err(NotRun::NotFound(_)) => ExitCode::from(127),
-        Err(NotRun::Sandbox(e)) => {
-            say(&e);
-            ExitCode::from(126)
-        }
+        Err(why @ NotRun::NotFound(_)) => not_run(why, 127),
+        Err(why) => not_run(why, 126),
     }
 }
 

@@ -12,7 +12,7 @@ use crate::judging::judge::Judgement;
 use crate::marking::feedback::{feedback, not_built, Found};
 use crate::modes::grade::{Grade, GradedProgram};
 use crate::publishing::formats::{Format, Marked};
-use crate::publishing::html::feedback_page;
+use crate::publishing::html::{escape, feedback_page};
 use crate::publishing::record::{CauseLine, FixtureLine, Record, Row};
 use crate::shared::name::Name;
 use crate::shared::text::one_line;
@@ -48,7 +48,7 @@ impl Submission {
         fs::write(file(".feedback.md"), &self.feedback)?;
         fs::write(
             file(".feedback.html"),
-            feedback_page(name.shown(), &self.feedback),
+            feedback_page(&escape(name.shown()), &self.feedback),
         )?;
         Ok(self.record)
     }
@@ -230,10 +230,6 @@ impl GradeAll<'_> {
             deadline,
             done: &|_| {},
         };
-        let mut marked = one.mark()?;
-        let mut report = format!("{}\n", self.protections).into_bytes();
-        report.append(&mut marked.report);
-        marked.report = report;
-        Ok(marked)
+        one.mark()
     }
 }
