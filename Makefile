@@ -51,7 +51,7 @@ bench-similar: puzzle
 	$(CARGO) bench -p puzzle-grade --bench similar
 
 # Gradescope's autograder zip: setup.sh, run_autograder and the sources
-# (docs/grading.md, "Platforms"; examples/gradescope/).
+# (docs/grading-guide.md, "Grade on Gradescope or PrairieLearn"; examples/gradescope/).
 gradescope-zip:
 	sh scripts/gradescope-zip.sh
 

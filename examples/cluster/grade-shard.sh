@@ -1,7 +1,7 @@
 #!/bin/sh
 # One shard of a grading, on whichever engine runs it, and the merge after:
 # the one script the Kubernetes Job, the Slurm array and the GitHub Actions
-# workflow of this folder call (docs/grading.md, "On many machines").
+# workflow of this folder call (docs/grading-guide.md, "On many machines").
 #
 #   sh examples/cluster/grade-shard.sh SUBMISSIONS [GRADE-ALL OPTIONS...]
 #   sh examples/cluster/grade-shard.sh --merge INTO

@@ -25,6 +25,6 @@ set -eu
 cd "${SLURM_SUBMIT_DIR:-.}"
 # Three runs at once on the task's core (JOBS=N to change): a run that waits
 # until the time limit overlaps the others, and runs that compute get a
-# third of the core each, their waits made up (docs/grading.md, "Time and
+# third of the core each, their waits made up (docs/grading-design.md, "Time and
 # the machine's load"); more would leave them NOT GRADED, the machine's.
 exec sh examples/cluster/grade-shard.sh "$@" --jobs "${JOBS:-3}"

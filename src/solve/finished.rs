@@ -46,7 +46,7 @@ pub(crate) struct Plan<'a> {
 
 /// How hard the reduction to a 5x5 corner works (`constructive/`): more
 /// states and images give shorter solutions, slowly, for time that grows
-/// with them (docs/solving.md has the figures).
+/// with them (docs/journal.md has the figures).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Reduction {
     /// States a level of each beam over moves.

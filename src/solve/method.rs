@@ -143,7 +143,7 @@ impl Method {
 /// reduction of a `side`-wide board (`whole_board/`), if one does: 6x6
 /// only. On DeepCubeA's 7x7 states a beam of 2,048 boards gave answers far
 /// longer than the reduction's (a mean of 518 against 318) and shortened 1
-/// of 50, by 6 moves, for as much time again (docs/solving.md has the
+/// of 50, by 6 moves, for as much time again (docs/journal.md has the
 /// measurements). With the small test tables (`small`), a sixteenth.
 pub(crate) fn whole_board(side: usize, small: bool) -> Option<usize> {
     match side {
@@ -191,7 +191,7 @@ pub(crate) fn reduction(side: usize, small: bool) -> Reduction {
     // 5x5 beam each, about a tenth of a second; 6x6 and 7x7 have the time
     // (7x7 finishes 3 since the beam over moves got cheaper; its wider
     // first L, 6,144 or 8,192, gave back more time than that for gains
-    // that did not hold on every set: docs/solving.md).
+    // that did not hold on every set: docs/journal.md).
     let ((first_width, width), images, weights, finish) = match side {
         ..=6 => ((4096, 4096), 8, closer, 3),
         7 => ((4096, 2048), 8, closer, 3),
@@ -213,7 +213,7 @@ impl Method {
     /// which window searches would slow down for little). By default 3x3
     /// windows, which need no tables: 4x4 ones (another 375 MB of tables)
     /// gained about as little (10x10: 4 moves of 1,224 against 2; 6x6: none
-    /// at the default width, docs/solving.md). With a time limit
+    /// at the default width, docs/journal.md). With a time limit
     /// (`anytime`) 4x4 windows too, within what is left of it.
     pub(crate) fn polish(self, anytime: bool) -> Option<Plan> {
         match self {

@@ -15,7 +15,7 @@ pub(crate) type SeenKeys = HashSet<u64, BuildHasherDefault<PassThrough>>;
 /// The beam over moves asks it about every child it makes, a million and
 /// more a search, each at a random place in a table larger than the caches:
 /// [`KeySet::warm`] lets the processor fetch a level's slots all at once
-/// before they are probed one by one (docs/solving.md has the measurements).
+/// before they are probed one by one (docs/journal.md has the measurements).
 #[derive(Clone, Debug)]
 pub(crate) struct KeySet {
     /// The keys, `0` where none is.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes the demo folder of submissions that README.md and docs/grading.md
+# Makes the demo folder of submissions that README.md and docs/grading-guide.md
 # grade: tests/grading/checker.c built ten ways, one folder each, with a
 # Makefile that calls the course's dcc with the macros its name describes.
 #   sh tests/grading/make-demo.sh [DIR]      (default: demo)

@@ -265,7 +265,7 @@ fn not_ran(graded: &Graded) -> bool {
 }
 
 /// One fixture's runs as one: the first when they agree; else FLAKY, and
-/// marked by the rule `docs/grading.md` gives: when they disagree only in
+/// marked by the rule `docs/grading-design.md` gives: when they disagree only in
 /// timing out (some ran past the time limit, the others finished), the
 /// worst of those that finished (how long a run takes depends on the
 /// machine's load; what it answers when it finishes is the program's);

@@ -34,7 +34,8 @@
 //!
 //! This file is the crate's face: the modules are private, and what the
 //! binary, the tests and the benches use is re-exported here. The rules are
-//! in `docs/grading.md`; the map in `docs/design.md`.
+//! in `docs/grading-guide.md`, `docs/grading-reference.md` and
+//! `docs/grading-design.md`; the map in `docs/design.md`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -9,7 +9,8 @@
 //! formula, a folder name that is not ASCII); each file is read back by a
 //! reader as strict as the platform's (RFC 4180, as Canvas's Ruby CSV and
 //! Moodle's PHP `fgetcsv` read it) and checked column by column against
-//! the documented format (docs/grading.md, "The gradebook"). Then the same
+//! the documented format (docs/grading-reference.md, "The roster and the
+//! gradebooks' files"). Then the same
 //! class graded in two shards and merged gives the same gradebook files.
 
 use crate::common;

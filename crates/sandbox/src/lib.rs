@@ -37,7 +37,7 @@
 //!   was held);
 //! - a system-call filter (seccomp-BPF, installed just before `execve`):
 //!   no keyrings, `io_uring`, `bpf`, mounts, new namespaces, file locks,
-//!   sockets but `AF_UNIX`, and no other ABI (docs/grading.md has the
+//!   sockets but `AF_UNIX`, and no other ABI (docs/grading-design.md has the
 //!   table).
 //!
 //! What cannot be had is named by [`Runner::protections`] (and, for the

@@ -288,7 +288,7 @@ impl Shape {
     /// estimates, into `children`. The seen set's slots of [`WARMED`] of
     /// them are fetched at once, then each probed: the probes, each a miss
     /// in a table larger than the caches, were most of the beam's time one
-    /// after another (docs/solving.md).
+    /// after another (docs/journal.md).
     fn children(
         &self,
         level: &Level,

@@ -17,7 +17,7 @@
 //!   cut down to the longest part that ends, or begins, on such a board).
 //!   3x3 windows by the complete 3x3 tables, for what the 4x4 classes at
 //!   hand leave out. (5x5 windows were tried on 6x6 answers: every stretch
-//!   searched to the end was shortest already, docs/solving.md; they are
+//!   searched to the end was shortest already, docs/journal.md; they are
 //!   gone.) A stretch longer than a window's [`Size::longest`] is tried in
 //!   overlapping parts of that length.
 //! - **Cheap first.** A stretch is searched only when the Manhattan distance

@@ -11,7 +11,7 @@
 //! board; the beam goes for the whole board at once, which on a nearly
 //! ordered start (DeepCubeA's test states are random walks from the goal)
 //! is sometimes shorter. With these tables it is not shorter on average
-//! (docs/solving.md has the figures), so it only ever replaces the
+//! (docs/journal.md has the figures), so it only ever replaces the
 //! reduction's answer where it beats it.
 //!
 //! Everything is counted, nothing timed: ties are broken by the boards'

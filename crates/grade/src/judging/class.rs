@@ -4,7 +4,7 @@
 //! it, the features of inputs its causes are looked for in, the version of
 //! the grading files it first appeared in, and a line that says what it
 //! is. The judge, the engine, the marks, the report, the record, the
-//! experiments and the docs' class table (`docs/grading.md`, checked
+//! experiments and the docs' class table (`docs/grading-reference.md`, checked
 //! against these rows by a test) all read a class's properties here.
 //!
 //! Adding a class: a variant of [`Class`] and its row (`docs/design.md`
@@ -398,7 +398,7 @@ pub const CLASSES: [Row; 14] = [
             "MEMORY LIMIT",
             MEMORY,
             ALL_PARTS,
-            "stopped by the memory limit (1 GiB by default, `MEMORY=MIB`): killed at it, or failed once its memory had come to it; the same at every level, the line saying how it was measured ([the sandbox](#the-sandbox))",
+            "stopped by the memory limit (1 GiB by default, `MEMORY=MIB`): killed at it, or failed once its memory had come to it; the same at every level, the line saying how it was measured ([the sandbox](grading-design.md#the-sandbox))",
         )
     },
     Row {
@@ -438,7 +438,7 @@ pub const CLASSES: [Row; 14] = [
         "NOT GRADED",
         CRASH,
         &[],
-        "(`./puzzle` itself does not answer as the fixture's name says: the fixture is misnamed); or the machine's load kept the program from its time twice, a wait for a quieter machine apart (`the machine's, not the program's: ...`, [Time and the machine's load](#time-and-the-machines-load)): no marks lost",
+        "(`./puzzle` itself does not answer as the fixture's name says: the fixture is misnamed); or the machine's load kept the program from its time twice, a wait for a quieter machine apart (`the machine's, not the program's: ...`, [Time and the machine's load](grading-design.md#time-and-the-machines-load)): no marks lost",
     ),
     class(
         Class::NotRun,
@@ -542,7 +542,7 @@ pub fn columns() -> Vec<(Column, Vec<Class>)> {
     columns
 }
 
-/// The docs' class table (`docs/grading.md`): a row a class, `| name |
+/// The docs' class table (`docs/grading-reference.md`): a row a class, `| name |
 /// what the program did | fails |` (a test checks the docs have it).
 #[cfg(test)]
 fn docs_table() -> String {
@@ -594,16 +594,21 @@ mod tests {
     /// the classes with suspects, in order.
     #[test]
     fn the_docs_tables_of_classes_are_the_rows() {
-        let docs = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/grading.md"),
-        )
-        .unwrap();
+        let docs = |name: &str| {
+            std::fs::read_to_string(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../../docs")
+                    .join(name),
+            )
+            .unwrap()
+        };
+        let (reference, design) = (docs("grading-reference.md"), docs("grading-design.md"));
         let table = docs_table();
         assert!(
-            docs.contains(&table),
-            "docs/grading.md's class table is not the classes' rows (judging/class.rs); it should read:\n{table}"
+            reference.contains(&table),
+            "docs/grading-reference.md's class table is not the classes' rows (judging/class.rs); it should read:\n{table}"
         );
-        let suspects: Vec<&str> = docs
+        let suspects: Vec<&str> = design
             .split("| class | suspects (the feature, and the inputs without it) |\n|---|---|\n")
             .nth(1)
             .expect("the suspects table")

@@ -2,7 +2,7 @@
 //! grades folder `OLD` to the one in `NEW`, and why: the same
 //! [`Comparison`] a regrading writes into its `summary.txt`, for any two
 //! gradings, so that a marker can grade into a new folder, compare, and
-//! only then put it in place (the rejudging workflow, `docs/grading.md`).
+//! only then put it in place (the rejudging workflow, `docs/grading-guide.md`).
 //!
 //! Both folders are read as a stranger's ([`Earlier::read`]): every file
 //! opened beneath the folder without following a link, up to a bound;

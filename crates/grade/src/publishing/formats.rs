@@ -92,7 +92,7 @@ pub struct Row {
     /// What its file is, for `--format`'s help.
     pub help: &'static str,
     /// What its file holds, for the docs' table of a grading's files
-    /// (`docs/grading.md`, checked against these rows by a test).
+    /// (`docs/grading-reference.md`, checked against these rows by a test).
     pub docs: &'static str,
     /// How its file is made.
     pub writer: Writer,
@@ -431,7 +431,8 @@ mod tests {
     #[test]
     fn the_docs_table_of_files_has_each_formats_row() {
         let docs = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/grading.md"),
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../docs/grading-reference.md"),
         )
         .unwrap();
         let lines: String = FORMATS
@@ -449,7 +450,7 @@ mod tests {
             .collect();
         assert!(
             docs.contains(&lines),
-            "docs/grading.md's table of files does not have the formats' rows (publishing/formats.rs); they should read:\n{lines}"
+            "docs/grading-reference.md's table of files does not have the formats' rows (publishing/formats.rs); they should read:\n{lines}"
         );
         for (i, format) in Format::ALL.into_iter().enumerate() {
             assert_eq!(FORMATS[i].format, format);

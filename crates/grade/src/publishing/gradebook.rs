@@ -1,6 +1,6 @@
 //! The gradebook files: each rostered student's mark for the assignment,
 //! as Canvas's and Moodle's gradebooks import a CSV file, as they are
-//! (`docs/grading.md`, "The gradebook", has each platform's documented
+//! (`docs/grading-reference.md`, "The roster and the gradebooks' files", has each platform's documented
 //! format and where it is from).
 //!
 //! A student's mark is the score of the submission in their folder, in

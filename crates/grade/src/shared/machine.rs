@@ -4,7 +4,7 @@
 //! `puzzle_sandbox::Load`); the rule is here, on the ground floor, for every
 //! stage that runs a program (a build, a fixture, a fuzzing's input).
 //!
-//! The rule (docs/grading.md, "Time and the machine's load"):
+//! The rule (docs/grading-design.md, "Time and the machine's load"):
 //!
 //! 1. **A run's time limit is its own time**: its wall-clock time less the
 //!    time it was ready to run but waited for a core (the kernel's count).

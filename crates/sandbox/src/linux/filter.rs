@@ -66,7 +66,7 @@ pub enum Scope {
 }
 
 /// One line of the table. Its name and reason are for its readers, and
-/// for docs/grading.md (a test checks that it shows the table).
+/// for docs/grading-design.md (a test checks that it shows the table).
 #[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Copy, Debug)]
 pub struct Rule {
@@ -132,7 +132,7 @@ macro_rules! rule {
 }
 
 /// The table: every call the filter denies, in the order of the issue that
-/// asked for it (docs/grading.md lists it with the reasons).
+/// asked for it (docs/grading-design.md lists it with the reasons).
 pub const RULES: &[Rule] = &[
     rule!("add_key", 248, 217, KEYS),
     rule!("request_key", 249, 218, KEYS),
@@ -732,7 +732,7 @@ mod tests {
         }
     }
 
-    /// The table as docs/grading.md shows it: one row for the calls that
+    /// The table as docs/grading-design.md shows it: one row for the calls that
     /// follow each other with the same condition, scope, errno and reason.
     fn markdown() -> String {
         let mut out =
@@ -780,14 +780,14 @@ mod tests {
         out
     }
 
-    /// docs/grading.md shows the table as it is.
+    /// docs/grading-design.md shows the table as it is.
     #[test]
     fn the_docs_show_the_table() {
-        let docs = include_str!("../../../../docs/grading.md");
+        let docs = include_str!("../../../../docs/grading-design.md");
         let table = markdown();
         assert!(
             docs.contains(&table),
-            "docs/grading.md should hold the filter's table:\n{table}"
+            "docs/grading-design.md should hold the filter's table:\n{table}"
         );
     }
 }

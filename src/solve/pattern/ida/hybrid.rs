@@ -63,7 +63,7 @@ impl Top {
     /// Felner's #43 (large set, 1 GiB) the iteration that proves the
     /// answer held 0.8% more nodes than plain IDA*'s (the machine restarts
     /// below each open board), 0.7% fewer in all with A*'s, and the run
-    /// was slower (docs/benchmarks.md).
+    /// was slower (docs/journal.md).
     pub(crate) fn within(asked: Option<usize>) -> Top {
         Top::within_available(asked, available_bytes())
     }

@@ -1,6 +1,6 @@
 //! The command line of every mode of `puzzle-grade`, in one place: the
 //! modes ([`Mode`]) and one table of options ([`OPTIONS`]), from which each
-//! mode's help, `Testrun`'s variables and `docs/grading.md`'s reference
+//! mode's help, `Testrun`'s variables and `docs/grading-reference.md`'s reference
 //! are made (the last two checked by this file's tests) and by which every
 //! word is read. Options come before or after the operands, as `--name
 //! value` or `--name=value`; `--` ends them; `--help` works in every mode.
@@ -123,7 +123,7 @@ impl Mode {
     fn about(self) -> &'static str {
         match self {
             Mode::Grade => "Grades PROGRAM on every fixture of Tests/ and of each DIR, by the\nassignment's rules; the report ends with the score.",
-            Mode::GradeAll => "Builds and grades every folder of SUBMISSIONS on Tests/ and each DIR;\na row a submission as each is done, and the grading's files in the\ngrades folder (docs/grading.md).",
+            Mode::GradeAll => "Builds and grades every folder of SUBMISSIONS on Tests/ and each DIR;\na row a submission as each is done, and the grading's files in the\ngrades folder (docs/grading-reference.md).",
             Mode::Similar => "Compares the sources of every folder of SUBMISSIONS (taken in as\ngrade-all takes them: archives unpacked in the sandbox) with every\nother's: their C-family files (.c .h .cc .cpp .hpp .java), each read as\none program in a normal form that undoes renaming, layout, reordered\nfunctions and statements, rewritten loops and conditions, dead code,\nsplit and inlined functions (docs/similarity.md). The template's code\nand passages most of the class shares are no evidence. Writes\nDIR/similarity.csv (a line a pair that shares code: a, b, score, code,\nbehaviour, highest first) and DIR/similarity-blocks.csv (each matched\nblock, its files and lines on both sides). A score is evidence to look\nat, never a verdict.\n\nExit status: 0 when every submission was compared, 3 when some could\nnot be read (the others were), 2 when nothing could be done.",
             Mode::Merge => "Writes into DIR one grading made of the gradings of its shards (each\nSHARD_DIR a grades folder of 'grade-all --shard I/N'): every summary\nand each submission's files. A submission missing from every shard,\nor in two, is named on stderr and the status is 1. A grading DIR held\nis kept in DIR/previous/.",
             Mode::Gradebook => "Writes the gradebook files of the grading in the grades folder DIR\nfrom its records, nothing graded again: the roster, the assignment's\nname and the class's formats given (--roster, --assignment, --format\ncanvas,moodle) in place of those the grading recorded, the rest as it\nrecorded them. grading.json records them (a later --resume or merge\nkeeps them), summary.csv names each submission's student, and for a\ncomplete grading canvas.csv and moodle.csv are written; stderr names\nthe folders with no student and the students with no folder or mark.",
@@ -131,7 +131,7 @@ impl Mode {
             Mode::Open => "Lists the fixtures of Tests/ and each DIR whose answer depends on a\nchoice the assignment leaves open, and the answers it allows.",
             Mode::Check => "Checks that the reference (default ./puzzle) answers every fixture\nof Tests/ and each DIR as its name says.",
             Mode::Fuzz => "Runs PROGRAM on generated inputs, judged as grade judges; each fault\nfound is shrunk to a minimal fixture.",
-            Mode::Run => "Runs PROGRAM in the sandbox on this process's standard input, output\nand error: at the most the system allows (its own PID, mount and\nnetwork namespaces, an unprivileged uid when run as root), with a fresh\nempty work folder, the system-call filter, and these limits. A bare\nPROGRAM is looked for in /usr/local/bin, /usr/bin and /bin, the PATH it\nruns with. When it did not exit with status 0, one line on stderr says\nhow it ended; its statuses 124 to 127 are also the program's own to\nexit with, so --meta FILE writes how it ended where nothing else\nwrites (docs/grading.md).",
+            Mode::Run => "Runs PROGRAM in the sandbox on this process's standard input, output\nand error: at the most the system allows (its own PID, mount and\nnetwork namespaces, an unprivileged uid when run as root), with a fresh\nempty work folder, the system-call filter, and these limits. A bare\nPROGRAM is looked for in /usr/local/bin, /usr/bin and /bin, the PATH it\nruns with. When it did not exit with status 0, one line on stderr says\nhow it ended; its statuses 124 to 127 are also the program's own to\nexit with, so --meta FILE writes how it ended where nothing else\nwrites (docs/grading-reference.md).",
             Mode::CheckEnvironment => "Says which sandbox levels and cgroup controllers this machine allows\nand why not, the load, the CPU frequency governor, transparent huge\npages and swap, with what to change for fair timing; status 1 when\nsomething should change.",
         }
     }
@@ -417,7 +417,7 @@ pub const OPTIONS: &[Opt] = &[
         old: &[],
         testrun: true,
         value: Some("N"),
-        help: "run a failed run whose ending may be the machine's (a timeout, a limit, a signal) N more times before it costs marks (default 1; 0: never); runs that disagree are FLAKY (docs/grading.md)",
+        help: "run a failed run whose ending may be the machine's (a timeout, a limit, a signal) N more times before it costs marks (default 1; 0: never); runs that disagree are FLAKY (docs/grading-design.md)",
         modes: GRADING,
         set: |g, v| {
             g.confirm = Some(whole(v, "runs", 0)? as usize);
@@ -500,7 +500,7 @@ pub const OPTIONS: &[Opt] = &[
         old: &[],
         testrun: true,
         value: Some("FILE"),
-        help: "the students: a CSV whose first line names its columns, folder and id, and any of login, name, section, email, canvas_id (docs/grading.md); folders with no student and students with no folder are named",
+        help: "the students: a CSV whose first line names its columns, folder and id, and any of login, name, section, email, canvas_id (docs/grading-reference.md); folders with no student and students with no folder are named",
         modes: GRADEBOOK,
         set: |g, v| {
             let shown = v.to_string_lossy();
@@ -678,7 +678,7 @@ pub const OPTIONS: &[Opt] = &[
         old: &[],
         testrun: false,
         value: Some("FILE"),
-        help: "write how the run ended to FILE, a 'key: value' line a fact (ending, status, signal, limit, times, exit): told apart from the program's own statuses (docs/grading.md)",
+        help: "write how the run ended to FILE, a 'key: value' line a fact (ending, status, signal, limit, times, exit): told apart from the program's own statuses (docs/grading-reference.md)",
         modes: &[Mode::Run],
         set: |g, v| {
             g.meta = Some(PathBuf::from(v));
@@ -1360,7 +1360,7 @@ mod tests {
         text + "    esac\n"
     }
 
-    /// `docs/grading.md`'s reference of every option.
+    /// `docs/grading-reference.md`'s reference of every option.
     fn options_reference() -> String {
         let mut text =
             String::from("| option | modes | `sh Testrun` | what |\n|---|---|---|---|\n");
@@ -1413,7 +1413,7 @@ mod tests {
     fn testrun_and_the_docs_are_made_from_the_options_table() {
         made_from_the_table("Testrun", "variables", &testrun_list());
         made_from_the_table("Testrun", "options", &testrun_cases());
-        made_from_the_table("docs/grading.md", "options", &options_reference());
+        made_from_the_table("docs/grading-reference.md", "options", &options_reference());
     }
 
     #[test]

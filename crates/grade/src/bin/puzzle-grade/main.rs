@@ -1,6 +1,6 @@
 //! `puzzle-grade`: grades other implementations of the assignment, every run
 //! in a sandbox. `sh Testrun grade`, `grade-all`, `check` and `open` call it;
-//! the rules are in `docs/grading.md`.
+//! the rules are in `docs/grading-reference.md`.
 //!
 //! A binary of its own, not a mode of `puzzle`: `puzzle` takes a FILE operand,
 //! so a word such as `grade` could not be told from a file of that name.

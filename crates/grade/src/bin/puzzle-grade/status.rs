@@ -1,6 +1,6 @@
 //! How `puzzle-grade` ends and speaks, each written once: its exit
 //! statuses ([`Status`], listed by [`STATUSES`], from which `--help`'s list
-//! is made and against which `docs/grading.md`'s is checked), and every
+//! is made and against which `docs/grading-reference.md`'s is checked), and every
 //! message it writes on stderr, in one shape ([`message`]; `main.rs`'s
 //! `say` writes one). It stands on nothing else of the binary.
 //!
@@ -30,7 +30,7 @@ pub enum Status {
 }
 
 /// Every exit status of `puzzle-grade` (but `run`'s), in words: the help
-/// lists these rows, and `docs/grading.md`'s table is checked against them.
+/// lists these rows, and `docs/grading-reference.md`'s table is checked against them.
 pub const STATUSES: &[(Status, &str, &str)] = &[
     (
         Status::Passed,
@@ -131,23 +131,29 @@ mod tests {
         assert_eq!(message(None, &"no MODE"), "puzzle-grade: no MODE");
     }
 
-    /// `docs/grading.md`'s table of exit statuses is this one's rows.
+    /// `docs/grading-reference.md`'s table of exit statuses is this one's rows.
     #[test]
     fn the_docs_list_the_statuses_of_the_table() {
         let docs = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../docs/grading.md"
+            "/../../docs/grading-reference.md"
         ))
         .unwrap();
         let mut table = String::from("| status | when |\n|---|---|\n");
         for (_, status, words) in STATUSES {
             table += &format!("| {status} | {words} |\n");
         }
-        assert!(docs.contains(&table), "docs/grading.md lacks:\n{table}");
+        assert!(
+            docs.contains(&table),
+            "docs/grading-reference.md lacks:\n{table}"
+        );
         let mut run = String::from("| `run`'s status | when |\n|---|---|\n");
         for (status, words) in RUN_STATUSES {
             run += &format!("| {status} | {words} |\n");
         }
-        assert!(docs.contains(&run), "docs/grading.md lacks:\n{run}");
+        assert!(
+            docs.contains(&run),
+            "docs/grading-reference.md lacks:\n{run}"
+        );
     }
 }
