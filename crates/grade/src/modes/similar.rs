@@ -97,6 +97,9 @@ pub struct Found {
     pub not_read: Vec<String>,
     /// How many submissions were compared.
     pub compared: usize,
+    /// The file names of the pages of the pairs worth a look, in the
+    /// folder `similarity` of the out folder, in the pairs' order.
+    pub pages: Vec<String>,
 }
 
 /// A submission's sources, read from the folder `dir` beneath it, and what
@@ -170,7 +173,7 @@ pub fn read_template(paths: &[PathBuf]) -> io::Result<Vec<Source>> {
 }
 
 /// The pages of the pairs worth a look ([`worth_a_look`]) written into
-/// `dir`, each whole; the pages of an earlier comparison (the `.html`
+/// `dir`, each whole (their file names, in the pairs' order); the pages of an earlier comparison (the `.html`
 /// files there) removed first, so that none is left to say otherwise.
 fn write_pages(
     dir: &Path,
@@ -178,7 +181,7 @@ fn write_pages(
     class: &[Submission],
     stems: &[String],
     seen: Option<&Behaviour>,
-) -> io::Result<()> {
+) -> io::Result<Vec<String>> {
     if let Ok(entries) = fs::read_dir(dir) {
         for entry in entries.flatten() {
             let old = entry.file_type().is_ok_and(|t| t.is_file())
@@ -188,20 +191,16 @@ fn write_pages(
             }
         }
     }
-    let mut pairs = worth_a_look(comparison).peekable();
-    if pairs.peek().is_none() {
-        return Ok(());
-    }
-    fs::create_dir_all(dir)?;
-    for pair in pairs {
+    let mut files = Vec::new();
+    for pair in worth_a_look(comparison) {
+        fs::create_dir_all(dir)?;
         let sides = [pair.a, pair.b].map(|s| class[s].sources.as_slice());
         let page = pair_page(comparison, pair, sides, seen);
-        write_atomic(
-            &dir.join(page_file(&stems[pair.a], &stems[pair.b])),
-            page.as_bytes(),
-        )?;
+        let file = page_file(&stems[pair.a], &stems[pair.b]);
+        write_atomic(&dir.join(&file), page.as_bytes())?;
+        files.push(file);
     }
-    Ok(())
+    Ok(files)
 }
 
 impl Similar<'_> {
@@ -298,7 +297,7 @@ impl Similar<'_> {
             &self.out.join("similarity-blocks.csv"),
             blocks_csv(&comparison).as_bytes(),
         )?;
-        write_pages(
+        let pages = write_pages(
             &self.out.join(PAGES),
             &comparison,
             &class,
@@ -310,6 +309,7 @@ impl Similar<'_> {
             notes,
             not_read,
             compared: class.len(),
+            pages,
         })
     }
 

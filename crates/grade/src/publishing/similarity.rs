@@ -6,7 +6,7 @@
 //! formula starts with `'` ([`csv_quoted`]).
 
 use crate::judging::class::{Class, Outcome as Judged};
-use crate::publishing::html::{escape, head};
+use crate::publishing::html::{escape, head, href};
 use crate::publishing::record::{csv_quoted, FixtureLine, Record};
 use crate::shared::digest::{fnv1a, fnv1a_more};
 use crate::similarity::behaviour;
@@ -365,6 +365,118 @@ fn write_answers(page: &mut String, comparison: &Comparison, pair: &Pair, seen: 
         );
     }
     page.push_str("</tbody></table>\n");
+}
+
+/// The groups of three or more: the connected components of the pairs
+/// worth a look by their score (at least [`WORTH_A_LOOK`], all of them),
+/// each its submissions' indices sorted, the groups by their first.
+pub fn groups(comparison: &Comparison) -> Vec<Vec<usize>> {
+    let n = comparison.names.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for p in comparison
+        .pairs
+        .iter()
+        .filter(|p| p.millis() >= WORTH_A_LOOK)
+    {
+        let (x, y) = (root(&mut parent, p.a), root(&mut parent, p.b));
+        parent[x.max(y)] = x.min(y);
+    }
+    let mut by_root: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for s in 0..n {
+        let r = root(&mut parent, s);
+        by_root.entry(r).or_default().push(s);
+    }
+    by_root.into_values().filter(|g| g.len() >= 3).collect()
+}
+
+/// The class page's section on similarity: the distribution of the
+/// pairs' scores (a count per tenth), the pairs worth a look linked to
+/// their pages (`pages`, their file names in [`worth_a_look`]'s order, in
+/// the folder [`PAGES`]), and the groups of three or more.
+pub fn class_section(comparison: &Comparison, pages: &[String]) -> String {
+    let n = comparison.names.len();
+    let mut section = String::from("<section id=\"similarity\">\n<h2>Similarity</h2>\n<p><strong>Evidence to look at, never a verdict.</strong> A score alone proves nothing (MOSS's own warning): read a pair's page, its blocks and its shared wrong answers, before asking anything of a student.</p>\n");
+    let mut bins = [0usize; 10];
+    for p in &comparison.pairs {
+        bins[(p.millis() / 100).min(9) as usize] += 1;
+    }
+    let _ = writeln!(
+        section,
+        "<p>{} submissions compared: {} of their {} pairs share code or rare wrong answers (<a href=\"./similarity.csv\">similarity.csv</a>); the others score 0.</p>\n<table><caption>Pairs by score</caption><thead><tr><th>score</th><th class=\"n\">pairs</th></tr></thead><tbody>",
+        n,
+        comparison.pairs.len(),
+        n * n.saturating_sub(1) / 2
+    );
+    for (i, count) in bins.iter().enumerate().rev() {
+        let _ = writeln!(
+            section,
+            "<tr><td>{}.{} to {}</td><td class=\"n\">{count}</td></tr>",
+            i / 10,
+            i % 10,
+            if i == 9 {
+                "1".to_string()
+            } else {
+                format!("0.{}", i + 1)
+            },
+        );
+    }
+    section.push_str("</tbody></table>\n<h3>Pairs worth a look</h3>\n");
+    let worth: Vec<&Pair> = worth_a_look(comparison).collect();
+    if worth.is_empty() {
+        section.push_str("<p>None scores 0.5 or more.</p>\n");
+    } else {
+        let _ = writeln!(
+            section,
+            "<p>Those scoring 0.5 or more, the highest first (at most {MAX_PAGES}), each with a page to print.</p>\n<table><thead><tr><th>pair</th><th class=\"n\">score</th><th class=\"n\">code</th><th class=\"n\">behaviour</th></tr></thead><tbody>"
+        );
+        for (pair, file) in worth.iter().zip(pages) {
+            let _ = writeln!(
+                section,
+                "<tr><td><a href=\"{}\">{} and {}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+                escape(&format!("{PAGES}/{}", href(file).trim_start_matches("./"))),
+                escape(&comparison.names[pair.a]),
+                escape(&comparison.names[pair.b]),
+                decimal(pair.score()),
+                decimal(pair.code),
+                pair.behaviour.map(decimal).unwrap_or_default(),
+            );
+        }
+        section.push_str("</tbody></table>\n");
+    }
+    section.push_str("<h3>Groups of three or more</h3>\n");
+    let groups = groups(comparison);
+    if groups.is_empty() {
+        section.push_str(
+            "<p>None: no three submissions are linked by pairs scoring 0.5 or more.</p>\n",
+        );
+    } else {
+        section.push_str("<p>Submissions linked by pairs scoring 0.5 or more (one pair may link two that share little).</p>\n<ul>\n");
+        for group in groups {
+            let names: Vec<String> = group
+                .iter()
+                .map(|&s| escape(&comparison.names[s]).to_string())
+                .collect();
+            let _ = writeln!(section, "<li>{}</li>", names.join(", "));
+        }
+        section.push_str("</ul>\n");
+    }
+    section.push_str("</section>\n");
+    section
+}
+
+/// `page` (the class page) with `section` put at the end of its body.
+pub fn with_section(page: &str, section: &str) -> String {
+    match page.rfind("</body>") {
+        Some(at) => format!("{}{section}{}", &page[..at], &page[at..]),
+        None => format!("{page}{section}"),
+    }
 }
 
 #[cfg(test)]
