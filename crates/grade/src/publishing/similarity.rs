@@ -333,7 +333,7 @@ fn write_side(
 /// gave (the report's words) and how many of the class gave it.
 fn write_answers(page: &mut String, comparison: &Comparison, pair: &Pair, seen: &Behaviour) {
     let shared = behaviour::shared(&seen.outcomes, pair.a, pair.b);
-    page.push_str("<h2>Wrong answers they share</h2>\n<p>On each fixture both ran: the same wrong answer, byte for byte. One few of the class gave is evidence; one half the class gave is a common mistake (weight 0). Right answers are no evidence.</p>\n");
+    page.push_str("<h2>Wrong answers they share</h2>\n<p>On each fixture both ran: the same wrong answer, byte for byte. An answer few of the class gave is evidence; one half the class gave is a common mistake (weight 0). Right answers are no evidence.</p>\n");
     if shared.is_empty() {
         page.push_str("<p>None.</p>\n");
         return;
