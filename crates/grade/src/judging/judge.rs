@@ -60,7 +60,7 @@ pub struct Graded {
     pub time: Option<(Duration, u64)>,
     /// When runs of it disagreed (FLAKY): what each gave, and which counts.
     pub flaky: Option<String>,
-    /// The digest of what the run that counts did ([`Ran::digest`]; none
+    /// The digest of what the run that counts did (`Ran::digest`; none
     /// when it was not run): whether two programs gave the same answer.
     pub output: Option<u64>,
 }

@@ -600,4 +600,98 @@ mod tests {
             "a,b,block,tokens,shared_by,a_lines,b_lines\n\"'=cmd|' /C calc'!A0\",\"bob \"\"b\"\"\",1,2,2,\"puzzle.c:3-6\",\"b,c.c:5-8\"\n"
         );
     }
+
+    fn pair(a: usize, b: usize, code: f64) -> Pair {
+        Pair {
+            a,
+            b,
+            code,
+            behaviour: None,
+            matched: 2,
+            matches: vec![Match {
+                a: 0,
+                b: 0,
+                tokens: 2,
+                shared_by: 2,
+            }],
+        }
+    }
+
+    fn class(names: &[&str], pairs: Vec<Pair>) -> Comparison {
+        Comparison {
+            names: names.iter().map(|n| n.to_string()).collect(),
+            files: names.iter().map(|_| vec!["<b>.c".into()]).collect(),
+            places: names.iter().map(|_| vec![at(0, 1), at(0, 2)]).collect(),
+            pairs,
+            common: 10,
+            k: 12,
+            t: 20,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_page_escapes_every_byte_of_a_submission_and_cuts_its_sources() {
+        let comparison = class(&["<script>x", "bob"], vec![pair(0, 1, 0.9)]);
+        let hostile = Source {
+            path: "<b>.c".into(),
+            bytes: b"int <i>;\n&amp;\n".to_vec(),
+        };
+        let big = Source {
+            path: "<b>.c".into(),
+            bytes: vec![b'x'; MAX_SHOWN + 10],
+        };
+        let page = pair_page(
+            &comparison,
+            &comparison.pairs[0],
+            [std::slice::from_ref(&hostile), std::slice::from_ref(&big)],
+            None,
+        );
+        assert!(!page.contains("<script>x") && !page.contains("<b>") && !page.contains("<i>"));
+        assert!(page.contains("&lt;script&gt;x and bob"), "{page}");
+        // Both lines of the block coloured and numbered.
+        assert!(page.contains("   1 [1] int &lt;i&gt;;</span>"), "{page}");
+        assert!(page.contains("   2 [1] &amp;amp;</span>"), "{page}");
+        assert!(page.contains("Cut here: 10 more bytes not shown"), "{page}");
+        assert!(page.len() < MAX_SHOWN + 20_000);
+    }
+
+    #[test]
+    fn a_page_s_file_is_named_from_both_stems_and_bounded() {
+        assert_eq!(page_file("ada", "b%2Fc"), "ada+b%2Fc.html");
+        let (a, b) = ("a".repeat(200), "b".repeat(200));
+        let long = page_file(&a, &b);
+        assert!(long.len() < 255, "{long}");
+        assert_ne!(long, page_file(&a, &"b".repeat(199)));
+    }
+
+    #[test]
+    fn the_class_section_counts_tenths_links_the_pairs_and_finds_groups() {
+        let comparison = class(
+            &["a", "b", "c", "<d>", "e", "f"],
+            vec![
+                pair(0, 1, 0.95),
+                pair(1, 2, 0.6),
+                pair(3, 4, 0.5),
+                pair(4, 5, 0.49),
+            ],
+        );
+        assert_eq!(groups(&comparison), [vec![0, 1, 2]]);
+        let pages: Vec<String> = ["a+b.html", "b+c.html", "%3Cd%3E+e.html"]
+            .map(String::from)
+            .to_vec();
+        let section = class_section(&comparison, &pages);
+        assert!(section.contains("<tr><td>0.9 to 1</td><td class=\"n\">1</td></tr>"));
+        assert!(section.contains("<tr><td>0.4 to 0.5</td><td class=\"n\">1</td></tr>"));
+        assert!(
+            section.contains("<a href=\"similarity/%253Cd%253E%2Be.html\">&lt;d&gt; and e</a>"),
+            "{section}"
+        );
+        assert!(!section.contains("f</a>"));
+        assert!(section.contains("<li>a, b, c</li>"));
+        assert_eq!(
+            with_section("<body>x</body>\n</html>\n", "S"),
+            "<body>xS</body>\n</html>\n"
+        );
+    }
 }

@@ -61,7 +61,7 @@ fn rarity(c: usize, n: usize) -> f64 {
 /// programs on several inputs is one piece of evidence, not one an input;
 /// so, against, are different answers split the same way on several
 /// inputs. What tells one piece from another is who gave the answer: the
-/// group of programs ([`groups`]).
+/// group of programs (`groups`).
 pub fn scores(outcomes: &[Vec<Option<Outcome>>]) -> Vec<((usize, usize), f64)> {
     let inputs = outcomes.iter().map(Vec::len).max().unwrap_or(0);
     let get = |p: usize, x: usize| outcomes[p].get(x).copied().flatten();
