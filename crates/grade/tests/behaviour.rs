@@ -100,6 +100,33 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
         fs::read_to_string(dir.join("grades/similarity.csv")).unwrap(),
         fs::read_to_string(dir.join("sim/similarity.csv")).unwrap()
     );
+    // The class page's section: the distribution, the pairs worth a look
+    // linked to their pages, the groups (the class is one program's
+    // variants: all linked).
+    let index = fs::read_to_string(dir.join("grades/index.html")).unwrap();
+    let section = &index[index.find("<section id=\"similarity\">").expect(&index)..];
+    assert!(
+        section.contains("<caption>Pairs by score</caption>"),
+        "{section}"
+    );
+    assert!(
+        section.contains("<h3>Groups of three or more</h3>\n<p>Submissions linked"),
+        "{section}"
+    );
+    assert!(section.contains("<li>amy, ann, bea, bob"), "{section}");
+    assert!(
+        section.contains("href=\"similarity/bea%2Bbob.html\""),
+        "{section}"
+    );
+    assert!(index.ends_with("</section>\n</body>\n</html>\n"));
+    // The page of bea and bob shows the rare wrong answer they share.
+    let page = fs::read_to_string(dir.join("grades/similarity/bea+bob.html")).unwrap();
+    let answers = &page[page.find("<h2>Wrong answers they share</h2>").expect(&page)..];
+    // The fixture only they two of the seven that ran it got wrong so.
+    assert!(
+        answers.contains("<td class=\"n\">2 of 7</td>") && answers.contains("WRONG VERDICT: "),
+        "{answers}"
+    );
     // Without the grading, the behaviour is empty.
     let out = Command::new(grader_bin())
         .args(["similar", "subs", "--out", "code"])
@@ -114,4 +141,6 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
     graded_with(&dir, &["--no-similarity"]);
     assert!(dir.join("grades/summary.jsonl").exists());
     assert!(!dir.join("grades/similarity.csv").exists());
+    let index = fs::read_to_string(dir.join("grades/index.html")).unwrap();
+    assert!(!index.contains("id=\"similarity\""));
 }

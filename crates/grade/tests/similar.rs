@@ -420,3 +420,56 @@ fn a_bad_command_line_is_refused_with_advice() {
     assert_eq!(help.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&help.stdout).contains("--template PATH"));
 }
+
+/// Whether `page` loads nothing from outside: no address, no `src=`, no
+/// stylesheet or script linked.
+fn self_contained(page: &str) -> bool {
+    !page.contains("http")
+        && !page.contains("src=")
+        && !page.contains("<link")
+        && !page.contains("<script")
+}
+
+#[test]
+fn a_pair_worth_a_look_has_a_page_with_its_blocks_and_names_escaped() {
+    let dir = Scratch::new("similar-pages");
+    let class = dir.join("class");
+    let hostile = "<script>alert(1)";
+    copy_tree(&corpus().join("c/ada"), &class.join(hostile));
+    copy_tree(&corpus().join("c/ada.renamed"), &class.join("bob"));
+    copy_tree(&corpus().join("c/cai"), &class.join("cai"));
+    copy_tree(&corpus().join("c/eve"), &class.join("eve"));
+    let out = dir.join("out");
+    // A page of an earlier comparison is not left to say otherwise.
+    fs::create_dir_all(out.join("similarity")).unwrap();
+    fs::write(out.join("similarity/old+pair.html"), "old").unwrap();
+    let output = similar(&class, &out, &[]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let pages: Vec<String> = fs::read_dir(out.join("similarity"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    // Only the copy scores 0.5 or more: one page, named from both stems.
+    assert_eq!(pages, ["%3Cscript%3Ealert%281%29+bob.html"], "{pages:?}");
+    let page = fs::read_to_string(out.join("similarity").join(&pages[0])).unwrap();
+    assert!(!page.contains(hostile), "{page}");
+    assert!(page.contains("&lt;script&gt;alert(1)"), "{page}");
+    assert!(self_contained(&page), "{page}");
+    // The blocks, numbered and coloured on the sources, with how many
+    // submissions hold each; the words of evidence, not of a verdict.
+    assert!(page.contains("<h2>Matched blocks</h2>"), "{page}");
+    assert!(page.contains("<th class=\"n\">shared by</th>"), "{page}");
+    assert!(page.contains(" [1] "), "{page}");
+    assert!(page.contains("never a verdict"), "{page}");
+    assert!(page.contains("boardADT.c") || page.contains("puzzle.c"));
+    // Each side's source is shown: a line of ada's own.
+    let source = fs::read_dir(corpus().join("c/ada"))
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect::<String>();
+    let line = source
+        .lines()
+        .find(|l| l.trim().len() > 15 && !l.contains(['<', '>', '&', '"', '\'']))
+        .unwrap();
+    assert!(page.contains(line.trim()), "{line}");
+}

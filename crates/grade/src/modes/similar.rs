@@ -19,7 +19,9 @@ use crate::intake::build::{write_shims, Builder};
 use crate::intake::folder::{files_in, submission_names};
 use crate::modes::diff;
 use crate::publishing::grades::write_atomic;
-use crate::publishing::similarity::{blocks_csv, similarity_csv, Behaviour};
+use crate::publishing::similarity::{
+    blocks_csv, page_file, pair_page, similarity_csv, worth_a_look, Behaviour, PAGES,
+};
 use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
 use crate::shared::text::one_line;
@@ -95,6 +97,9 @@ pub struct Found {
     pub not_read: Vec<String>,
     /// How many submissions were compared.
     pub compared: usize,
+    /// The file names of the pages of the pairs worth a look, in the
+    /// folder `similarity` of the out folder, in the pairs' order.
+    pub pages: Vec<String>,
 }
 
 /// A submission's sources, read from the folder `dir` beneath it, and what
@@ -167,6 +172,37 @@ pub fn read_template(paths: &[PathBuf]) -> io::Result<Vec<Source>> {
     Ok(sources)
 }
 
+/// The pages of the pairs worth a look ([`worth_a_look`]) written into
+/// `dir`, each whole (their file names, in the pairs' order); the pages of an earlier comparison (the `.html`
+/// files there) removed first, so that none is left to say otherwise.
+fn write_pages(
+    dir: &Path,
+    comparison: &Comparison,
+    class: &[Submission],
+    stems: &[String],
+    seen: Option<&Behaviour>,
+) -> io::Result<Vec<String>> {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let old = entry.file_type().is_ok_and(|t| t.is_file())
+                && entry.file_name().to_string_lossy().ends_with(".html");
+            if old {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for pair in worth_a_look(comparison) {
+        fs::create_dir_all(dir)?;
+        let sides = [pair.a, pair.b].map(|s| class[s].sources.as_slice());
+        let page = pair_page(comparison, pair, sides, seen);
+        let file = page_file(&stems[pair.a], &stems[pair.b]);
+        write_atomic(&dir.join(&file), page.as_bytes())?;
+        files.push(file);
+    }
+    Ok(files)
+}
+
 impl Similar<'_> {
     /// Takes every submission in (several at once, as many as the
     /// comparison's threads), compares them, writes `similarity.csv` and
@@ -202,6 +238,7 @@ impl Similar<'_> {
         let mut class = Vec::new();
         let mut notes = Vec::new();
         let mut not_read = Vec::new();
+        let mut stems = Vec::new();
         for (name, taken) in names.iter().zip(taken) {
             let shown = name.shown();
             match taken {
@@ -212,6 +249,7 @@ impl Similar<'_> {
                     if !left.is_empty() {
                         notes.push(format!("{shown}: {}", left.join("; ")));
                     }
+                    stems.push(name.stem());
                     class.push(Submission {
                         name: shown.to_string(),
                         sources,
@@ -228,9 +266,14 @@ impl Similar<'_> {
         }
         let mut comparison = compare(&class, &template, &self.settings);
         notes.extend(comparison.notes.iter().cloned());
-        if let Some(grades) = &self.grades {
-            let grading = diff::read(grades)?;
-            let seen = Behaviour::of(&grading.records, &comparison.names);
+        let grading = match &self.grades {
+            Some(grades) => Some((grades, diff::read(grades)?)),
+            None => None,
+        };
+        let seen = grading
+            .as_ref()
+            .map(|(_, grading)| Behaviour::of(&grading.records, &comparison.names));
+        if let (Some((grades, _)), Some(seen)) = (&grading, &seen) {
             let graded = seen
                 .outcomes
                 .iter()
@@ -254,11 +297,19 @@ impl Similar<'_> {
             &self.out.join("similarity-blocks.csv"),
             blocks_csv(&comparison).as_bytes(),
         )?;
+        let pages = write_pages(
+            &self.out.join(PAGES),
+            &comparison,
+            &class,
+            &stems,
+            seen.as_ref(),
+        )?;
         Ok(Found {
             comparison,
             notes,
             not_read,
             compared: class.len(),
+            pages,
         })
     }
 

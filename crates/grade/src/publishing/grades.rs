@@ -37,7 +37,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The file names of a grading's own files: the summaries, the class
-/// page, `grading.json`, the comparison of the class's code, and the files of the class's formats
+/// page, `grading.json`, the comparison of the class (its two CSVs and its
+/// pages' folder, `similarity`), and the files of the class's formats
 /// ([`Format::suffix`] of each [`Scope::Class`] one).
 pub fn grading_files() -> impl Iterator<Item = &'static str> {
     [
@@ -49,6 +50,8 @@ pub fn grading_files() -> impl Iterator<Item = &'static str> {
         "index.html",
         "similarity.csv",
         "similarity-blocks.csv",
+        // The pages of the pairs worth a look (a folder).
+        "similarity",
     ]
     .into_iter()
     .chain(Format::of(Scope::Class).map(Format::suffix))
@@ -994,10 +997,7 @@ pub fn remove_submission_files(grades: &Path, names: &[Name]) -> io::Result<()> 
 /// Removes a grading's own files ([`grading_files`]) from `grades`.
 pub fn remove_grading_files(grades: &Path) -> io::Result<()> {
     for name in grading_files() {
-        match fs::remove_file(grades.join(name)) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-            _ => {}
-        }
+        remove_entry(&grades.join(name))?;
     }
     Ok(())
 }

@@ -154,7 +154,6 @@ fn groups(outcomes: &[Vec<Option<Outcome>>]) -> Vec<Vec<u64>> {
 
 /// A wrong answer two programs share on one input (the pages of pairs
 /// worth a look show them).
-#[allow(dead_code)] // the pages of pairs (the next commit) show them
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Shared {
     /// The input.
@@ -169,7 +168,6 @@ pub struct Shared {
 
 /// The wrong answers programs `a` and `b` share, input by input, each
 /// with how many of the class gave it.
-#[allow(dead_code)] // the pages of pairs (the next commit) show them
 pub fn shared(outcomes: &[Vec<Option<Outcome>>], a: usize, b: usize) -> Vec<Shared> {
     let get = |p: usize, x: usize| outcomes.get(p).and_then(|o| o.get(x)).copied().flatten();
     let inputs = outcomes.iter().map(Vec::len).max().unwrap_or(0);

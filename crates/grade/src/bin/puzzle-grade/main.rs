@@ -541,8 +541,9 @@ fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
     }
     writeln!(
         out,
-        "files in {}/: similarity.csv (a line a pair) and similarity-blocks.csv (the matched blocks, their files and lines); a score is evidence to look at, never a verdict",
-        out_dir.display()
+        "files in {}/: similarity.csv (a line a pair), similarity-blocks.csv (the matched blocks, their files and lines) and similarity/ (a page for each of the {} pair(s) worth a look: 0.5 or more, at most 50); a score is evidence to look at, never a verdict",
+        out_dir.display(),
+        found.pages.len()
     )?;
     out.flush()?;
     some_not_done(Mode::Similar, &found.not_read, |count, names| {

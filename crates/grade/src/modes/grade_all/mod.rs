@@ -32,6 +32,7 @@ use crate::publishing::grades::{
 };
 use crate::publishing::options::{Options, Setting};
 use crate::publishing::record::{table_header, Record, Row};
+use crate::publishing::similarity::{class_section, with_section, PAGES};
 use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
 use crate::shared::error::{Error, Refused};
 use crate::shared::machine;
@@ -394,18 +395,31 @@ impl GradeAll<'_> {
         let found = similar.run();
         let _ = fs::remove_dir_all(self.temp.join("similarity"));
         match found {
-            Ok(found) => std::iter::once(format!(
-                "similarity: {} submissions compared, {} pair(s) share code or rare wrong answers (similarity.csv)",
-                found.compared,
-                found.comparison.pairs.len()
-            ))
-            .chain(found.notes.iter().map(|n| format!("similarity: {n}")))
-            .collect(),
+            Ok(found) => {
+                let mut lines = vec![format!(
+                    "similarity: {} submissions compared, {} pair(s) share code or rare wrong answers (similarity.csv)",
+                    found.compared,
+                    found.comparison.pairs.len()
+                )];
+                lines.extend(found.notes.iter().map(|n| format!("similarity: {n}")));
+                // The class page, just written under the lock, gets its
+                // section on similarity.
+                let index = self.grades.join("index.html");
+                let section = class_section(&found.comparison, &found.pages);
+                let added = fs::read_to_string(&index).and_then(|page| {
+                    write_atomic(&index, with_section(&page, &section).as_bytes())
+                });
+                if let Err(e) = added {
+                    lines.push(format!("similarity: index.html has no section on it: {e}"));
+                }
+                lines
+            }
             Err(e) => {
                 // No file of an earlier comparison is left to say otherwise.
                 for file in ["similarity.csv", "similarity-blocks.csv"] {
                     let _ = fs::remove_file(self.grades.join(file));
                 }
+                let _ = fs::remove_dir_all(self.grades.join(PAGES));
                 vec![format!("similarity: not compared: {e}; the grading stands")]
             }
         }
