@@ -60,6 +60,7 @@ fn marks(dir: &Scratch, grades: &str) -> String {
 /// same marks still, and never a TIMEOUT.)
 #[test]
 fn a_program_that_needs_most_of_its_limit_gets_the_same_marks_beside_hogs() {
+    let _alone = common::load_alone();
     let dir = Scratch::new("load-same-marks")
         .with_fixtures(&["sol4_assignment_example.inp", "unsol2_tiles_swapped.inp"]);
     let sub = dir.join("subs/busy");

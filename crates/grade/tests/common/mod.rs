@@ -409,6 +409,15 @@ pub fn stored_zip(files: &[(&str, &[u8])]) -> Vec<u8> {
     out
 }
 
+/// Held by every test that measures the machine's load (its own busy
+/// threads, or a grading "alone" to compare with one beside them) for its
+/// whole run: two such tests at once are each other's hogs (make test on a
+/// fresh clone: the "alone" grading starved by the other test's threads).
+pub fn load_alone() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// Busy threads of this test process, as many as `per_core` times its
 /// cores, spinning until dropped: a machine whose cores a run must share
 /// (as `yes > /dev/null` on every core would make it). Started a moment
