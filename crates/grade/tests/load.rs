@@ -72,7 +72,7 @@ fn a_program_that_needs_most_of_its_limit_gets_the_same_marks_beside_hogs() {
     if alone_said.contains("NOT GRADED, the machine's") {
         // Busy enough without the hogs (the suite's own load) to leave a
         // fixture the machine's twice: there is no "alone" to compare with.
-        common::skip(&format!(
+        common::skip_busy(&format!(
             "load-same-marks: the machine is too busy to grade alone ({})",
             alone_said
                 .lines()

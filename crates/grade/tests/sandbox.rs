@@ -869,7 +869,7 @@ fn a_busy_program_beside_hogs_has_its_time_at_every_level() {
             // it under a sixth of a core, so it cannot be tested here. A
             // make-up that did not happen would stop it at 1 s, having
             // waited under a second: that still fails.
-            common::skip(&format!(
+            common::skip_busy(&format!(
                 "busy-beside-hogs at {at:?}: the machine is too busy to test the make-up ({})",
                 ran.stderr.lines().last().unwrap_or("")
             ));
