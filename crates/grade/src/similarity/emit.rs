@@ -102,7 +102,7 @@ pub struct Namer<'a> {
 impl Namer<'_> {
     /// The symbol of `name`.
     pub fn sym(&self, name: Name) -> Sym {
-        if self.own.binary_search(&name).is_ok() {
+        if self.is_own(name) {
             ID
         } else {
             foreign(self.names.text(name))
@@ -117,6 +117,11 @@ impl Namer<'_> {
     /// Whether `name` is spelt `text`.
     pub fn spelt(&self, name: Name, text: &str) -> bool {
         self.names.text(name) == text.as_bytes()
+    }
+
+    /// Whether `name` is spelt as one of `texts`.
+    pub fn spelt_in(&self, name: Name, texts: &[&str]) -> bool {
+        texts.iter().any(|t| self.spelt(name, t))
     }
 }
 

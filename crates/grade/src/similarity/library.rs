@@ -3,7 +3,7 @@
 //! the program. A call to anything else of the library may do anything.
 
 use super::emit::Namer;
-use super::tree::{Expr, Name};
+use super::tree::Expr;
 
 /// Library functions (and methods) that only compute from their
 /// arguments, or allocate.
@@ -128,19 +128,14 @@ pub const PURE_CLASSES: &[&str] = &[
     "Boolean",
 ];
 
-/// Whether `n` is spelt as one of `list`.
-pub fn spelt_in(namer: &Namer, n: Name, list: &[&str]) -> bool {
-    list.iter().any(|t| namer.spelt(n, t))
-}
-
 /// Whether calling `f` only computes (a pure library function, a pure
 /// method, a method of a pure class), given its receiver has no effect.
 pub fn pure_call(namer: &Namer, f: &Expr) -> bool {
     match f {
-        Expr::Name(n, _) => !namer.is_own(*n) && spelt_in(namer, *n, PURE),
+        Expr::Name(n, _) => !namer.is_own(*n) && namer.spelt_in(*n, PURE),
         Expr::Member(receiver, method, _) => match &**receiver {
-            Expr::Name(r, _) if !namer.is_own(*r) && spelt_in(namer, *r, PURE_CLASSES) => true,
-            _ => spelt_in(namer, *method, PURE) && !has_effect(namer, receiver),
+            Expr::Name(r, _) if !namer.is_own(*r) && namer.spelt_in(*r, PURE_CLASSES) => true,
+            _ => namer.spelt_in(*method, PURE) && !has_effect(namer, receiver),
         },
         _ => false,
     }
@@ -152,10 +147,7 @@ pub fn has_effect(namer: &Namer, e: &Expr) -> bool {
     match e {
         Expr::Assign(..) | Expr::Post(..) | Expr::Other(_) => true,
         Expr::Call(f, args, _) => !pure_call(namer, f) || args.iter().any(|a| has_effect(namer, a)),
-        Expr::Unary(op, a, _) if op.is("++") || op.is("--") => {
-            let _ = a;
-            true
-        }
+        Expr::Unary(op, _, _) if op.is("++") || op.is("--") => true,
         Expr::Unary(super::tree::Op::Kw(super::lex::Kw::New), a, _) => match &**a {
             // A constructor of the submission's own may do anything.
             Expr::Call(f, args, _) => {

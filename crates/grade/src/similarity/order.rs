@@ -46,10 +46,6 @@ impl Analysis<'_> {
         self.locals.binary_search(&n).is_ok()
     }
 
-    fn spelt_in(&self, n: Name, list: &[&str]) -> bool {
-        list.iter().any(|t| self.namer.spelt(n, t))
-    }
-
     /// The effects of writing to `target` (`op` compound: it reads too).
     fn target(&self, target: &Expr, compound: bool, fx: &mut Effects) {
         match target {
@@ -147,32 +143,32 @@ impl Analysis<'_> {
     fn call(&self, f: &Expr, fx: &mut Effects) {
         match f {
             Expr::Name(n, _) if self.namer.is_own(*n) => fx.call = true,
-            Expr::Name(n, _) if self.spelt_in(*n, PURE) => {}
-            Expr::Name(n, _) if self.spelt_in(*n, IO) => {
+            Expr::Name(n, _) if self.namer.spelt_in(*n, PURE) => {}
+            Expr::Name(n, _) if self.namer.spelt_in(*n, IO) => {
                 fx.io = true;
                 fx.mem_r = true;
             }
             // `free(p)` writes what `p` names, as `p = ...` would.
             Expr::Name(n, _) if self.namer.spelt(*n, "free") => fx.free = true,
             Expr::Member(receiver, method, _) => {
-                let io = self.spelt_in(*method, IO);
+                let io = self.namer.spelt_in(*method, IO);
                 match &**receiver {
                     Expr::Name(r, _) if self.namer.is_own(*r) => {
-                        if !self.spelt_in(*method, PURE) {
+                        if !self.namer.spelt_in(*method, PURE) {
                             self.target(receiver, true, fx);
                         } else {
                             self.expr(receiver, fx);
                         }
                         fx.io |= io;
                     }
-                    Expr::Name(r, _) if self.spelt_in(*r, PURE_CLASSES) => {}
+                    Expr::Name(r, _) if self.namer.spelt_in(*r, PURE_CLASSES) => {}
                     Expr::Member(..) | Expr::Name(..) if io => {
                         fx.io = true;
                         fx.mem_r = true;
                     }
                     Expr::Lit(..) => fx.call = true,
                     other => {
-                        if !self.spelt_in(*method, PURE) {
+                        if !self.namer.spelt_in(*method, PURE) {
                             fx.call = true;
                         }
                         self.expr(other, fx);

@@ -398,10 +398,8 @@ impl<'a> Program<'a> {
 
     /// Marks the entries and the functions they reach.
     fn find_live(&mut self) {
-        let spelt = |f: &Function, texts: &[&str]| {
-            f.name
-                .is_some_and(|n| texts.iter().any(|t| self.namer.spelt(n, t)))
-        };
+        let spelt =
+            |f: &Function, texts: &[&str]| f.name.is_some_and(|n| self.namer.spelt_in(n, texts));
         let has_main = self.functions.iter().any(|f| spelt(f, &["main"]));
         for (i, f) in self.functions.iter().enumerate() {
             let implicit = f.name.is_none() || f.overrides;

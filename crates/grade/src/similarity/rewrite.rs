@@ -289,9 +289,9 @@ impl Rewriter<'_> {
         match &**f {
             Expr::Name(n, _) => {
                 !self.namer.is_own(*n)
-                    && ["exit", "abort", "_exit", "_Exit"]
-                        .iter()
-                        .any(|t| self.namer.spelt(*n, t))
+                    && self
+                        .namer
+                        .spelt_in(*n, &["exit", "abort", "_exit", "_Exit"])
             }
             Expr::Member(r, n, _) => {
                 self.namer.spelt(*n, "exit")
