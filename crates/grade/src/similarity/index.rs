@@ -16,6 +16,7 @@
 
 use super::fingerprint::{winnow, Print, NONE};
 use super::tiling::usable_grams;
+use super::words::rarity;
 use super::work::each;
 use std::collections::HashMap;
 
@@ -130,11 +131,6 @@ const CROWD: u32 = 200;
 /// idiom, not copying, and its score is taken as 0.
 const ESTIMATE: f64 = 0.1;
 
-/// The weight of a fingerprint `held` of `n` submissions hold.
-fn rarity(held: u32, n: usize) -> f64 {
-    (1.0 + n as f64 / f64::from(held.max(1))).ln()
-}
-
 /// The fingerprints of `doc`'s evidence that count in the estimate (held
 /// by `common` submissions at most, and by [`CROWD`]): distinct hashes,
 /// sorted, each with how many hold it.
@@ -175,7 +171,7 @@ pub fn candidates(
         .collect();
     let weight: Vec<f64> = evidence
         .iter()
-        .map(|e| e.iter().map(|&(_, held)| rarity(held, n)).sum())
+        .map(|e| e.iter().map(|&(_, held)| rarity(held as usize, n)).sum())
         .collect();
     // The postings: for each fingerprint held by two or more, who holds it.
     let mut postings: HashMap<u64, Vec<u32>> = HashMap::new();
@@ -193,7 +189,7 @@ pub fn candidates(
             let Some(holders) = postings.get(&h) else {
                 continue;
             };
-            let w = rarity(held, n);
+            let w = rarity(held as usize, n);
             for &j in holders {
                 if j as usize > i {
                     let cell = &mut row[j as usize];

@@ -9,6 +9,13 @@
 
 use std::collections::HashMap;
 
+/// The weight of what `held` of a class of `class` submissions hold (at
+/// least one: the one being weighed), `ln(1 + class / held)`: the rarer,
+/// the heavier. The words' and the fingerprints' ([`super::index`]).
+pub fn rarity(held: usize, class: usize) -> f64 {
+    (1.0 + class as f64 / held.max(1) as f64).ln()
+}
+
 /// The words of a class: how many submissions use each.
 pub struct Words {
     counts: HashMap<u64, u32>,
@@ -43,11 +50,11 @@ impl Words {
 
     /// The weight of `word`.
     fn weight(&self, word: u64) -> f64 {
-        let held = self.counts.get(&word).copied().unwrap_or(1).max(1) as usize;
+        let held = self.counts.get(&word).copied().unwrap_or(1) as usize;
         if held > self.common || self.template.binary_search(&word).is_ok() {
             return 0.0;
         }
-        (1.0 + self.class as f64 / held as f64).ln()
+        rarity(held, self.class)
     }
 
     /// The share of their words two submissions (their words sorted) have
