@@ -27,7 +27,6 @@
 
 use super::report::{Comparison, Pair};
 use crate::shared::digest::{fnv1a, fnv1a_more};
-use std::cmp::Reverse;
 use std::collections::HashMap;
 
 /// A program's outcome on one input.
@@ -221,9 +220,7 @@ pub fn add(comparison: &mut Comparison, outcomes: &[Vec<Option<Outcome>>]) {
         .filter(|p| p.millis() > 0)
         .collect();
     comparison.pairs.append(&mut more);
-    comparison
-        .pairs
-        .sort_by_key(|p| (Reverse(p.millis()), names[p.a].clone(), names[p.b].clone()));
+    comparison.sort_pairs();
 }
 
 #[cfg(test)]

@@ -195,13 +195,7 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
             pair.swap();
         }
     }
-    found.sort_by(|x, y| {
-        y.millis()
-            .cmp(&x.millis())
-            .then_with(|| class[x.a].name.cmp(&class[y.a].name))
-            .then_with(|| class[x.b].name.cmp(&class[y.b].name))
-    });
-    Comparison {
+    let mut comparison = Comparison {
         names: class.iter().map(|s| s.name.clone()).collect(),
         places: docs.into_iter().map(|d| d.normal.at).collect(),
         files: class
@@ -219,7 +213,9 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
         k,
         t,
         notes,
-    }
+    };
+    comparison.sort_pairs();
+    comparison
 }
 
 /// How much the normal form's tiles weigh in the code's score: the

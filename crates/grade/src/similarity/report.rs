@@ -150,6 +150,18 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// Puts the pairs in their order: score in thousandths, highest
+    /// first, ties by their names (`a`'s, then `b`'s).
+    pub fn sort_pairs(&mut self) {
+        let names = &self.names;
+        self.pairs.sort_by(|x, y| {
+            y.millis()
+                .cmp(&x.millis())
+                .then_with(|| names[x.a].cmp(&names[y.a]))
+                .then_with(|| names[x.b].cmp(&names[y.b]))
+        });
+    }
+
     /// Where `lines` are in submission `s`: `puzzle.c:10-14,20; b.c:3`.
     pub fn where_in(&self, s: usize, lines: &[Lines]) -> String {
         lines
