@@ -111,12 +111,6 @@ pub fn default_common(class: usize) -> usize {
     (class * 9 / 10).max(10)
 }
 
-/// A submission on its way: its normal form and its fingerprints.
-struct Doc {
-    normal: Normal,
-    prints: Prints,
-}
-
 /// Whether a file named `path` is a source of the C family (`.c .h .cc
 /// .cpp .hpp .java`, whatever the case of its suffix): the files compared.
 pub fn is_source(path: &str) -> bool {
@@ -144,18 +138,22 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
     template_grams.sort_unstable();
     template_grams.dedup();
     let template_functions = template_form.functions;
-    let mut docs: Vec<Doc> = work::each(class.len(), jobs, &|i, _: &mut ()| {
-        let normal = normal_form(
-            &family(&class[i].sources),
-            settings.max_tokens,
-            &template_functions,
-        );
-        let prints = Prints::new(kgram_hashes(&normal.syms, k), w, &template_grams);
-        Doc { normal, prints }
-    });
+    // Each submission on its way: its normal form and its fingerprints.
+    let (normals, mut prints): (Vec<Normal>, Vec<Prints>) =
+        work::each(class.len(), jobs, &|i, _: &mut ()| {
+            let normal = normal_form(
+                &family(&class[i].sources),
+                settings.max_tokens,
+                &template_functions,
+            );
+            let prints = Prints::new(kgram_hashes(&normal.syms, k), w, &template_grams);
+            (normal, prints)
+        })
+        .into_iter()
+        .unzip();
     let mut notes = Vec::new();
-    for (doc, s) in docs.iter().zip(class) {
-        if doc.normal.cut {
+    for (normal, s) in normals.iter().zip(class) {
+        if normal.cut {
             notes.push(format!(
                 "{}: its sources hold more than {} tokens: those after were not compared",
                 s.name, settings.max_tokens
@@ -166,28 +164,23 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
         .common
         .unwrap_or_else(|| default_common(class.len()));
     let words = Words::new(
-        docs.iter().map(|d| d.normal.words.as_slice()),
+        normals.iter().map(|n| n.words.as_slice()),
         &template_form.words,
         common,
     );
     let surface = Words::new(
-        docs.iter().map(|d| d.normal.shingles.as_slice()),
+        normals.iter().map(|n| n.shingles.as_slice()),
         &template_form.shingles,
         common,
     );
-    let prints: Vec<Prints> = docs
-        .iter_mut()
-        .map(|d| std::mem::take(&mut d.prints))
-        .collect();
     let counts = document_counts(&prints);
-    let mut prints = prints;
-    for (p, d) in prints.iter_mut().zip(&docs) {
-        exclude(p, d.normal.syms.len(), k, &template_grams, &counts, common);
+    for (p, n) in prints.iter_mut().zip(&normals) {
+        exclude(p, n.syms.len(), k, &template_grams, &counts, common);
     }
     let pairs = candidates(&prints, k, &counts, common, jobs);
     let aligned: Vec<Option<Pair>> = work::each(pairs.len(), jobs, &|p, _: &mut ()| {
         let (i, j) = (pairs[p].0 as usize, pairs[p].1 as usize);
-        align(i, j, &docs, &prints, k, &counts, [&words, &surface])
+        align(i, j, &normals, &prints, k, &counts, [&words, &surface])
     });
     let mut found: Vec<Pair> = aligned.into_iter().flatten().collect();
     for pair in &mut found {
@@ -197,13 +190,13 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
     }
     let mut comparison = Comparison {
         names: class.iter().map(|s| s.name.clone()).collect(),
-        places: docs.into_iter().map(|d| d.normal.at).collect(),
+        places: normals.into_iter().map(|n| n.at).collect(),
         files: class
             .iter()
             .map(|s| {
                 s.sources
                     .iter()
-                    .filter(|f| Lang::of_path(&f.path).is_some())
+                    .filter(|f| is_source(&f.path))
                     .map(|f| f.path.clone())
                     .collect()
             })
@@ -235,14 +228,14 @@ const WORDS: f64 = 0.25;
 fn align(
     i: usize,
     j: usize,
-    docs: &[Doc],
+    normals: &[Normal],
     prints: &[Prints],
     k: usize,
     counts: &index::Counts,
     [words, surface]: [&Words; 2],
 ) -> Option<Pair> {
     let side = |d: usize| Side {
-        syms: &docs[d].normal.syms,
+        syms: &normals[d].syms,
         excluded: &prints[d].excluded,
         grams: &prints[d].grams,
         hashes: &prints[d].hashes,
@@ -258,7 +251,7 @@ fn align(
     } else {
         0.0
     };
-    let (a, b) = (&docs[i].normal, &docs[j].normal);
+    let (a, b) = (&normals[i], &normals[j]);
     let code = STRUCTURE * structure
         + SURFACE * surface.share(&a.shingles, &b.shingles)
         + WORDS * words.share(&a.words, &b.words);
