@@ -106,13 +106,13 @@ pub fn normal_form(files: &[(Lang, &[u8])], max_tokens: usize, template: &[Vec<u
     };
     let kept = template_names(template, &names);
     let program = Program::new(functions, &namer, temp);
-    let (syms, at) = program.normalise(globals, &kept);
     let defined = program
         .functions
         .iter()
         .filter_map(|f| f.name)
         .map(|n| names.text(n).to_vec())
         .collect();
+    let (syms, at) = program.normalise(globals, &kept);
     // Its words: its literals as written (renaming leaves them).
     let mut words: Vec<u64> = tokens
         .iter()
@@ -456,25 +456,24 @@ impl<'a> Program<'a> {
 
     /// The normal form of the live functions, after `globals`; functions
     /// named in `kept` are not inlined.
-    fn normalise(&self, globals: Vec<Stmt>, kept: &[Name]) -> (Vec<Sym>, Vec<At>) {
-        let mut functions: Vec<(Function, bool)> = self
-            .functions
-            .iter()
+    fn normalise(mut self, globals: Vec<Stmt>, kept: &[Name]) -> (Vec<Sym>, Vec<At>) {
+        let mut functions: Vec<(Function, bool)> = std::mem::take(&mut self.functions)
+            .into_iter()
             .zip(&self.live)
             .zip(&self.entry)
             .filter(|((_, live), _)| **live)
-            .map(|((f, _), entry)| (f.clone(), *entry))
+            .map(|((f, _), entry)| (f, *entry))
             .collect();
         self.inline(&mut functions, kept);
         let mut rewritten = Vec::with_capacity(functions.len());
         let mut all_reads = Vec::new();
-        for (f, entry) in functions {
+        for (mut f, entry) in functions {
             let mut rw = Rewriter {
                 namer: self.namer,
                 locals: Vec::new(),
             };
             let returns = |s: &Stmt| matches!(s, Stmt::Return(None, _));
-            let body = rw.block(f.body.clone());
+            let body = rw.block(std::mem::take(&mut f.body));
             let mut body = rw.tails(body, &returns);
             let mut locals = std::mem::take(&mut rw.locals);
             locals.sort_unstable();
