@@ -281,7 +281,7 @@ impl Manifest {
         let fixtures = self.fixtures.iter().map(|(f, d)| {
             Object::new()
                 .text("fixture", f)
-                .text("fnv1a", &format!("{d:016x}"))
+                .digest("fnv1a", Some(*d))
                 .end()
         });
         let terms = self.terms.iter().map(|t| {
