@@ -978,17 +978,7 @@ pub fn remove_submission_files(grades: &Path, names: &[Name]) -> io::Result<()> 
     for name in names {
         let stem = name.stem();
         for suffix in submission_files() {
-            let path = grades.join(format!("{stem}{suffix}"));
-            let is_folder = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-            let removed = if is_folder {
-                fs::remove_dir_all(&path)
-            } else {
-                fs::remove_file(&path)
-            };
-            match removed {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
+            remove_entry(&grades.join(format!("{stem}{suffix}")))?;
         }
     }
     Ok(())
