@@ -20,7 +20,8 @@ use crate::intake::folder::{files_in, submission_names};
 use crate::modes::diff;
 use crate::publishing::grades::write_atomic;
 use crate::publishing::similarity::{
-    blocks_csv, page_file, pair_page, similarity_csv, worth_a_look, Behaviour, PAGES,
+    blocks_csv, page_file, pair_page, similarity_csv, worth_a_look, Behaviour, BLOCKS_FILE,
+    CSV_FILE, PAGES,
 };
 use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
@@ -290,11 +291,11 @@ impl Similar<'_> {
         }
         fs::create_dir_all(&self.out)?;
         write_atomic(
-            &self.out.join("similarity.csv"),
+            &self.out.join(CSV_FILE),
             similarity_csv(&comparison).as_bytes(),
         )?;
         write_atomic(
-            &self.out.join("similarity-blocks.csv"),
+            &self.out.join(BLOCKS_FILE),
             blocks_csv(&comparison).as_bytes(),
         )?;
         let pages = write_pages(

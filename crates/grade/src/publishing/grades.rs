@@ -25,6 +25,7 @@ use crate::publishing::json::{array, json_string, Fields, Json, Object, VERSION}
 use crate::publishing::options::Options;
 use crate::publishing::record::Record;
 use crate::publishing::roster::Roster;
+use crate::publishing::similarity;
 use crate::shared::digest::fnv1a;
 use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
@@ -38,8 +39,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The file names of a grading's own files: the summaries, the class
 /// page, `grading.json`, the comparison of the class (its two CSVs and its
-/// pages' folder, `similarity`), and the files of the class's formats
-/// ([`Format::suffix`] of each [`Scope::Class`] one).
+/// pages' folder: [`similarity::FILES`]), and the files of the class's
+/// formats ([`Format::suffix`] of each [`Scope::Class`] one).
 pub fn grading_files() -> impl Iterator<Item = &'static str> {
     [
         "grading.json",
@@ -48,12 +49,9 @@ pub fn grading_files() -> impl Iterator<Item = &'static str> {
         "summary-fixtures.csv",
         "summary.jsonl",
         "index.html",
-        "similarity.csv",
-        "similarity-blocks.csv",
-        // The pages of the pairs worth a look (a folder).
-        "similarity",
     ]
     .into_iter()
+    .chain(similarity::FILES)
     .chain(Format::of(Scope::Class).map(Format::suffix))
 }
 

@@ -32,7 +32,7 @@ use crate::publishing::grades::{
 };
 use crate::publishing::options::{Options, Setting};
 use crate::publishing::record::{table_header, Record, Row};
-use crate::publishing::similarity::{class_section, with_section, PAGES};
+use crate::publishing::similarity::{class_section, with_section, BLOCKS_FILE, CSV_FILE, PAGES};
 use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
 use crate::shared::error::{Error, Refused};
 use crate::shared::machine;
@@ -416,7 +416,7 @@ impl GradeAll<'_> {
             }
             Err(e) => {
                 // No file of an earlier comparison is left to say otherwise.
-                for file in ["similarity.csv", "similarity-blocks.csv"] {
+                for file in [CSV_FILE, BLOCKS_FILE] {
                     let _ = fs::remove_file(self.grades.join(file));
                 }
                 let _ = fs::remove_dir_all(self.grades.join(PAGES));
