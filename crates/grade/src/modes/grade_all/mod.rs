@@ -342,7 +342,7 @@ impl GradeAll<'_> {
             _ => Vec::new(),
         };
         let similarity = match &self.similarity {
-            Some(asked) if !stopped && self.shard.is_none() => self.compare_class(asked),
+            Some(asked) if !stopped && self.shard.is_none() => self.compare_class(asked, &records),
             _ => Vec::new(),
         };
         Ok(Graded {
@@ -371,11 +371,11 @@ impl GradeAll<'_> {
     }
 
     /// The class compared for similarity, with the grading just written
-    /// as the behaviour's evidence, `similarity.csv` and
-    /// `similarity-blocks.csv` written into the grades folder (under its
-    /// lock); what happened, in lines. Its failure is its own: the grading
-    /// stands.
-    fn compare_class(&self, asked: &SimilarityAsked) -> Vec<String> {
+    /// (its `records`, not read back) as the behaviour's evidence,
+    /// `similarity.csv` and `similarity-blocks.csv` written into the
+    /// grades folder (under its lock); what happened, in lines. Its
+    /// failure is its own: the grading stands.
+    fn compare_class(&self, asked: &SimilarityAsked, records: &[Record]) -> Vec<String> {
         let similar = Similar {
             runner: self.runner,
             submissions: self.submissions.clone(),
@@ -392,7 +392,7 @@ impl GradeAll<'_> {
             grades: Some(self.grades.clone()),
             stop: self.stop,
         };
-        let found = similar.run();
+        let found = similar.run_with(Some(records));
         let _ = fs::remove_dir_all(self.temp.join("similarity"));
         match found {
             Ok(found) => {
