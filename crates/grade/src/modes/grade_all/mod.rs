@@ -239,11 +239,7 @@ impl GradeAll<'_> {
             started: plan.started.clone(),
             updated: utc_now(),
             complete: false,
-            fixtures: self
-                .fixtures
-                .iter()
-                .map(|f| (f.shown.clone(), f.digest))
-                .collect(),
+            fixtures: self.fixture_digests(),
             terms: self
                 .fixtures
                 .iter()
@@ -425,6 +421,15 @@ impl GradeAll<'_> {
         }
     }
 
+    /// Each fixture as reports show it, with the digest of its bytes, as
+    /// `grading.json` records them (and an earlier grading's are compared).
+    fn fixture_digests(&self) -> Vec<(String, u64)> {
+        self.fixtures
+            .iter()
+            .map(|f| (f.shown.clone(), f.digest))
+            .collect()
+    }
+
     /// Writes the table's header to `out`, then the rows kept from before
     /// (so that the table is the whole grading's, whatever is graded now);
     /// the width of its names' column.
@@ -541,16 +546,11 @@ impl GradeAll<'_> {
         let Some(before) = earlier.manifest.as_ref() else {
             return self.select.clone();
         };
-        let now: Vec<(String, u64)> = self
-            .fixtures
-            .iter()
-            .map(|f| (f.shown.clone(), f.digest))
-            .collect();
         let same = before.folder == self.submissions.display().to_string()
             && before.options == self.options
             && before.shard == self.shard
             && !before.fixtures.is_empty()
-            && fixtures_differ(&before.fixtures, &now).is_none();
+            && fixtures_differ(&before.fixtures, &self.fixture_digests()).is_none();
         if self.select != Select::All || self.replace || before.complete || !same {
             return self.select.clone();
         }
@@ -600,12 +600,7 @@ impl GradeAll<'_> {
                     self.submissions.display()
                 )));
             }
-            let now: Vec<(String, u64)> = self
-                .fixtures
-                .iter()
-                .map(|f| (f.shown.clone(), f.digest))
-                .collect();
-            if let Some(why) = fixtures_differ(&before.fixtures, &now) {
+            if let Some(why) = fixtures_differ(&before.fixtures, &self.fixture_digests()) {
                 return Err(refuse(format!(
                     "was graded on other fixtures ({why}): its marks would not compare; grade all again"
                 )));
