@@ -19,8 +19,10 @@ use crate::intake::build::{write_shims, Builder};
 use crate::intake::folder::{files_in, submission_names};
 use crate::modes::diff;
 use crate::publishing::grades::write_atomic;
+use crate::publishing::record::Record;
 use crate::publishing::similarity::{
-    blocks_csv, page_file, pair_page, similarity_csv, worth_a_look, Behaviour, PAGES,
+    blocks_csv, page_file, pair_page, similarity_csv, worth_a_look, Behaviour, BLOCKS_FILE,
+    CSV_FILE, PAGES,
 };
 use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
@@ -210,6 +212,13 @@ impl Similar<'_> {
     /// when SUBMISSIONS holds no submission. Stopped (`stop`), an error
     /// of kind `Interrupted`.
     pub fn run(&self) -> Result<Found, Error> {
+        self.run_with(None)
+    }
+
+    /// [`Similar::run`], the grading in [`Similar::grades`] given by its
+    /// `records` when the caller holds them (`grade-all`, which has just
+    /// written them): not read back from the folder.
+    pub(crate) fn run_with(&self, records: Option<&[Record]>) -> Result<Found, Error> {
         let names = submission_names(&self.submissions)?;
         if names.is_empty() {
             return Err(Refused::new(
@@ -266,13 +275,16 @@ impl Similar<'_> {
         }
         let mut comparison = compare(&class, &template, &self.settings);
         notes.extend(comparison.notes.iter().cloned());
-        let grading = match &self.grades {
-            Some(grades) => Some((grades, diff::read(grades)?)),
-            None => None,
+        let read;
+        let grading = match (&self.grades, records) {
+            (Some(grades), Some(records)) => Some((grades, records)),
+            (Some(grades), None) => {
+                read = diff::read(grades)?;
+                Some((grades, read.records.as_slice()))
+            }
+            (None, _) => None,
         };
-        let seen = grading
-            .as_ref()
-            .map(|(_, grading)| Behaviour::of(&grading.records, &comparison.names));
+        let seen = grading.map(|(_, records)| Behaviour::of(records, &comparison.names));
         if let (Some((grades, _)), Some(seen)) = (&grading, &seen) {
             let graded = seen
                 .outcomes
@@ -290,11 +302,11 @@ impl Similar<'_> {
         }
         fs::create_dir_all(&self.out)?;
         write_atomic(
-            &self.out.join("similarity.csv"),
+            &self.out.join(CSV_FILE),
             similarity_csv(&comparison).as_bytes(),
         )?;
         write_atomic(
-            &self.out.join("similarity-blocks.csv"),
+            &self.out.join(BLOCKS_FILE),
             blocks_csv(&comparison).as_bytes(),
         )?;
         let pages = write_pages(

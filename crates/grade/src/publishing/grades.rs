@@ -25,6 +25,7 @@ use crate::publishing::json::{array, json_string, Fields, Json, Object, VERSION}
 use crate::publishing::options::Options;
 use crate::publishing::record::Record;
 use crate::publishing::roster::Roster;
+use crate::publishing::similarity;
 use crate::shared::digest::fnv1a;
 use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
@@ -38,8 +39,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The file names of a grading's own files: the summaries, the class
 /// page, `grading.json`, the comparison of the class (its two CSVs and its
-/// pages' folder, `similarity`), and the files of the class's formats
-/// ([`Format::suffix`] of each [`Scope::Class`] one).
+/// pages' folder: [`similarity::FILES`]), and the files of the class's
+/// formats ([`Format::suffix`] of each [`Scope::Class`] one).
 pub fn grading_files() -> impl Iterator<Item = &'static str> {
     [
         "grading.json",
@@ -48,12 +49,9 @@ pub fn grading_files() -> impl Iterator<Item = &'static str> {
         "summary-fixtures.csv",
         "summary.jsonl",
         "index.html",
-        "similarity.csv",
-        "similarity-blocks.csv",
-        // The pages of the pairs worth a look (a folder).
-        "similarity",
     ]
     .into_iter()
+    .chain(similarity::FILES)
     .chain(Format::of(Scope::Class).map(Format::suffix))
 }
 
@@ -281,7 +279,7 @@ impl Manifest {
         let fixtures = self.fixtures.iter().map(|(f, d)| {
             Object::new()
                 .text("fixture", f)
-                .text("fnv1a", &format!("{d:016x}"))
+                .digest("fnv1a", Some(*d))
                 .end()
         });
         let terms = self.terms.iter().map(|t| {
@@ -978,17 +976,7 @@ pub fn remove_submission_files(grades: &Path, names: &[Name]) -> io::Result<()> 
     for name in names {
         let stem = name.stem();
         for suffix in submission_files() {
-            let path = grades.join(format!("{stem}{suffix}"));
-            let is_folder = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-            let removed = if is_folder {
-                fs::remove_dir_all(&path)
-            } else {
-                fs::remove_file(&path)
-            };
-            match removed {
-                Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
-                _ => {}
-            }
+            remove_entry(&grades.join(format!("{stem}{suffix}")))?;
         }
     }
     Ok(())

@@ -20,7 +20,7 @@
 //! Canvas's Points Possible line, a header pasted in). Nothing is guessed
 //! or rewritten: a roster with a fault is refused whole.
 
-use crate::publishing::json::{json_string, Fields, Json};
+use crate::publishing::json::{array, json_string, Fields, Json, Object};
 use crate::shared::error::Refused;
 use crate::shared::name::Name;
 use crate::shared::text::one_line;
@@ -248,28 +248,22 @@ impl Roster {
     /// student's line and columns (only the columns the grader reads).
     pub fn to_json(&self) -> String {
         let optional = |v: &Option<String>| v.as_ref().map_or("null".into(), |v| json_string(v));
-        let students: Vec<String> = self
-            .students
-            .iter()
-            .map(|s| {
-                format!(
-                    "{{\"line\": {}, \"folder\": {}, \"id\": {}, \"login\": {}, \"name\": {}, \"section\": {}, \"email\": {}, \"canvas_id\": {}}}",
-                    s.line,
-                    json_string(&s.folder.real().to_string_lossy()),
-                    json_string(&s.id),
-                    optional(&s.login),
-                    json_string(&s.name),
-                    json_string(&s.section),
-                    optional(&s.email),
-                    json_string(&s.canvas_id)
-                )
-            })
-            .collect();
-        format!(
-            "{{\"source\": {}, \"students\": [{}]}}",
-            json_string(&self.source),
-            students.join(", ")
-        )
+        let students = self.students.iter().map(|s| {
+            Object::new()
+                .raw("line", &s.line.to_string())
+                .text("folder", &s.folder.real().to_string_lossy())
+                .text("id", &s.id)
+                .raw("login", &optional(&s.login))
+                .text("name", &s.name)
+                .text("section", &s.section)
+                .raw("email", &optional(&s.email))
+                .text("canvas_id", &s.canvas_id)
+                .end()
+        });
+        Object::new()
+            .text("source", &self.source)
+            .raw("students", &array(students))
+            .end()
     }
 
     /// A roster read back from its JSON ([`Roster::to_json`]), each

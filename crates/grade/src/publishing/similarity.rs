@@ -160,8 +160,19 @@ pub const MAX_PAGES: usize = 50;
 /// cut, and the page says so): a page must open and print.
 pub const MAX_SHOWN: usize = 256 * 1024;
 
+/// The file of the pairs ([`similarity_csv`]), in the out folder.
+pub const CSV_FILE: &str = "similarity.csv";
+
+/// The file of the matched blocks ([`blocks_csv`]), in the out folder.
+pub const BLOCKS_FILE: &str = "similarity-blocks.csv";
+
 /// The folder of the pages of pairs, in the out folder.
 pub const PAGES: &str = "similarity";
+
+/// What a comparison writes into its out folder: its two CSVs and its
+/// pages' folder (a grading's own files, when `grade-all` compares its
+/// class into the grades folder).
+pub const FILES: [&str; 3] = [CSV_FILE, BLOCKS_FILE, PAGES];
 
 /// The light backgrounds of the blocks, in turn (each with the ink's
 /// contrast well above 4.5:1); a block is also numbered, so that no

@@ -32,7 +32,7 @@ use crate::publishing::grades::{
 };
 use crate::publishing::options::{Options, Setting};
 use crate::publishing::record::{table_header, Record, Row};
-use crate::publishing::similarity::{class_section, with_section, PAGES};
+use crate::publishing::similarity::{class_section, with_section, BLOCKS_FILE, CSV_FILE, PAGES};
 use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
 use crate::shared::error::{Error, Refused};
 use crate::shared::machine;
@@ -239,11 +239,7 @@ impl GradeAll<'_> {
             started: plan.started.clone(),
             updated: utc_now(),
             complete: false,
-            fixtures: self
-                .fixtures
-                .iter()
-                .map(|f| (f.shown.clone(), f.digest))
-                .collect(),
+            fixtures: self.fixture_digests(),
             terms: self
                 .fixtures
                 .iter()
@@ -342,7 +338,7 @@ impl GradeAll<'_> {
             _ => Vec::new(),
         };
         let similarity = match &self.similarity {
-            Some(asked) if !stopped && self.shard.is_none() => self.compare_class(asked),
+            Some(asked) if !stopped && self.shard.is_none() => self.compare_class(asked, &records),
             _ => Vec::new(),
         };
         Ok(Graded {
@@ -371,11 +367,11 @@ impl GradeAll<'_> {
     }
 
     /// The class compared for similarity, with the grading just written
-    /// as the behaviour's evidence, `similarity.csv` and
-    /// `similarity-blocks.csv` written into the grades folder (under its
-    /// lock); what happened, in lines. Its failure is its own: the grading
-    /// stands.
-    fn compare_class(&self, asked: &SimilarityAsked) -> Vec<String> {
+    /// (its `records`, not read back) as the behaviour's evidence,
+    /// `similarity.csv` and `similarity-blocks.csv` written into the
+    /// grades folder (under its lock); what happened, in lines. Its
+    /// failure is its own: the grading stands.
+    fn compare_class(&self, asked: &SimilarityAsked, records: &[Record]) -> Vec<String> {
         let similar = Similar {
             runner: self.runner,
             submissions: self.submissions.clone(),
@@ -392,7 +388,7 @@ impl GradeAll<'_> {
             grades: Some(self.grades.clone()),
             stop: self.stop,
         };
-        let found = similar.run();
+        let found = similar.run_with(Some(records));
         let _ = fs::remove_dir_all(self.temp.join("similarity"));
         match found {
             Ok(found) => {
@@ -416,13 +412,22 @@ impl GradeAll<'_> {
             }
             Err(e) => {
                 // No file of an earlier comparison is left to say otherwise.
-                for file in ["similarity.csv", "similarity-blocks.csv"] {
+                for file in [CSV_FILE, BLOCKS_FILE] {
                     let _ = fs::remove_file(self.grades.join(file));
                 }
                 let _ = fs::remove_dir_all(self.grades.join(PAGES));
                 vec![format!("similarity: not compared: {e}; the grading stands")]
             }
         }
+    }
+
+    /// Each fixture as reports show it, with the digest of its bytes, as
+    /// `grading.json` records them (and an earlier grading's are compared).
+    fn fixture_digests(&self) -> Vec<(String, u64)> {
+        self.fixtures
+            .iter()
+            .map(|f| (f.shown.clone(), f.digest))
+            .collect()
     }
 
     /// Writes the table's header to `out`, then the rows kept from before
@@ -541,16 +546,11 @@ impl GradeAll<'_> {
         let Some(before) = earlier.manifest.as_ref() else {
             return self.select.clone();
         };
-        let now: Vec<(String, u64)> = self
-            .fixtures
-            .iter()
-            .map(|f| (f.shown.clone(), f.digest))
-            .collect();
         let same = before.folder == self.submissions.display().to_string()
             && before.options == self.options
             && before.shard == self.shard
             && !before.fixtures.is_empty()
-            && fixtures_differ(&before.fixtures, &now).is_none();
+            && fixtures_differ(&before.fixtures, &self.fixture_digests()).is_none();
         if self.select != Select::All || self.replace || before.complete || !same {
             return self.select.clone();
         }
@@ -600,12 +600,7 @@ impl GradeAll<'_> {
                     self.submissions.display()
                 )));
             }
-            let now: Vec<(String, u64)> = self
-                .fixtures
-                .iter()
-                .map(|f| (f.shown.clone(), f.digest))
-                .collect();
-            if let Some(why) = fixtures_differ(&before.fixtures, &now) {
+            if let Some(why) = fixtures_differ(&before.fixtures, &self.fixture_digests()) {
                 return Err(refuse(format!(
                     "was graded on other fixtures ({why}): its marks would not compare; grade all again"
                 )));
