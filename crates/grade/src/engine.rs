@@ -8,7 +8,7 @@
 //! [`crate::shared::machine`]). The prober ([`crate::probing`]) and the
 //! modes ([`crate::modes`]) stand on it.
 
-use crate::judging::budget::Budget;
+use crate::judging::budget::{Budget, Opened};
 use crate::judging::class::{Class, Outcome};
 use crate::judging::fixture::{self, Allowed, Fixture};
 use crate::judging::judge::{judge, Graded, Judgement, Ran};
@@ -115,7 +115,7 @@ pub fn prepare_fixtures(folders: &[PathBuf], strict: bool) -> io::Result<Vec<Fix
 }
 
 /// Reads at most `cap` bytes of the file at `path`.
-fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read_capped(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     let mut data = Vec::new();
     File::open(path)?.take(cap).read_to_end(&mut data)?;
     Ok(data)
@@ -313,6 +313,61 @@ fn combine(mut runs: Vec<Graded>, strict: bool) -> Graded {
     graded
 }
 
+/// A run of a program being graded that started ([`run_booked`]).
+pub(crate) struct Booked {
+    /// It opened in the budget so: its limits, whether they were cut.
+    pub opened: Opened,
+    /// How it ended.
+    pub outcome: puzzle_sandbox::Outcome,
+    /// When the machine's load kept it from its time (not the budget's
+    /// cut), the figures that show it ([`machine::machines_share`]).
+    pub machines: Option<String>,
+}
+
+/// Runs `program` on `fixture` once as every run of a program being
+/// graded is run (a fixture's, an experiment's, the fuzzing's): opened in
+/// `budget` first (none once it is closed: why not), its stdout and stderr
+/// into the files `out` and `err`, then booked (its time; its timeout
+/// unless the budget's cut or the machine's load ended it). A run the
+/// budget cut short ([`Opened::cut_short`]) or the machine's load kept
+/// from its time says nothing of the program: its caller leaves it out.
+pub(crate) fn run_booked(
+    runner: &dyn Runner,
+    program: &Path,
+    fixture: &Fixture,
+    settings: &Settings,
+    out: &Path,
+    err: &Path,
+    budget: &Budget,
+) -> io::Result<Result<Booked, String>> {
+    let opened = match budget.open(&settings.limits(fixture)) {
+        Ok(opened) => opened,
+        Err(why) => return Ok(Err(why)),
+    };
+    let job = Job {
+        program: program.to_path_buf(),
+        args: Vec::new(),
+        path: settings.path.clone(),
+        read_only: settings.read_only.clone(),
+        workdir: Workdir::Scratch,
+        stdin: File::open(&fixture.path)?,
+        stdout: File::create(out)?,
+        stderr: File::create(err)?,
+        limits: opened.limits.clone(),
+    };
+    let outcome = runner.run(job)?;
+    // Stopped at its limit before it had its time: the machine's, no
+    // timeout of the program.
+    let machines = machine::machines_share(&outcome, &opened.limits).filter(|_| !opened.cut);
+    let timed_out = outcome.ending == Ending::TimedOut && machines.is_none();
+    budget.book(&opened, timed_out, outcome.elapsed);
+    Ok(Ok(Booked {
+        opened,
+        outcome,
+        machines,
+    }))
+}
+
 /// Runs `program` on `fixture` once (its outputs in `work`, as `slot.out`
 /// and `slot.err`), in `budget` (not started once it is closed, its time
 /// limit cut to what is left), and judges the run: NOT RUN, without a
@@ -346,33 +401,25 @@ fn run_once(
         },
         machines: None,
     };
-    let opened = match budget.open(&settings.limits(fixture)) {
-        Ok(opened) => opened,
-        Err(why) => return Ok(not_run(why)),
-    };
-    let limits = &opened.limits;
     let out_path = work.join(format!("{slot}.out"));
     let err_path = work.join(format!("{slot}.err"));
-    let job = Job {
-        program: program.to_path_buf(),
-        args: Vec::new(),
-        path: settings.path.clone(),
-        read_only: settings.read_only.clone(),
-        workdir: Workdir::Scratch,
-        stdin: File::open(&fixture.path)?,
-        stdout: File::create(&out_path)?,
-        stderr: File::create(&err_path)?,
-        limits: limits.clone(),
+    let booked = run_booked(
+        runner, program, fixture, settings, &out_path, &err_path, budget,
+    )?;
+    let Booked {
+        opened,
+        outcome,
+        machines,
+    } = match booked {
+        Ok(booked) => booked,
+        Err(why) => return Ok(not_run(why)),
     };
-    let outcome = runner.run(job)?;
-    // Stopped at its limit before it had its time: the machine's (once
-    // more on a quieter machine, [`fair_run`]), no timeout of the program.
-    let machines = machine::machines_share(&outcome, limits).filter(|_| !opened.cut);
-    let timed_out = outcome.ending == Ending::TimedOut && machines.is_none();
-    budget.book(&opened, timed_out, outcome.elapsed);
+    // Cut short by the budget: NOT RUN. (One the machine's load kept from
+    // its time is judged, and run again on a quieter machine: [`fair_run`].)
     if opened.cut_short(&outcome.ending) {
         return Ok(not_run(budget.spent_words()));
     }
+    let limits = &opened.limits;
     let cap = fixture.output_cap();
     let out = read_capped(&out_path, cap)?;
     let err = read_capped(&err_path, cap)?;

@@ -79,11 +79,6 @@ impl Budget {
         Budget::new(None, None)
     }
 
-    /// When its time ends, if it does.
-    pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
-    }
-
     /// The time left, when there is an end (zero once it is spent).
     pub fn left(&self) -> Option<Duration> {
         self.deadline
@@ -116,16 +111,14 @@ impl Budget {
             return Err(why);
         }
         let mut limits = limits.clone();
-        let cut = match self.left() {
-            Some(left) if left < limits.wall => {
-                limits.wall = left;
-                true
-            }
-            _ => false,
-        };
-        // The clock it may be given to make up its waits for a core, also
-        // within what is left.
+        let mut cut = false;
         if let Some(left) = self.left() {
+            if left < limits.wall {
+                limits.wall = left;
+                cut = true;
+            }
+            // The clock it may be given to make up its waits for a core,
+            // also within what is left.
             limits.make_up = limits.make_up.min(left.saturating_sub(limits.wall));
         }
         Ok(Opened { limits, cut })

@@ -373,19 +373,7 @@ impl Suspect {
                 if with {
                     return recipe(valid, holds, plain);
                 }
-                let mut case = Case::new(Recipe {
-                    kind: valid,
-                    side: below,
-                    seed: mix(seed ^ i as u64),
-                    layout: plain,
-                });
-                let spaces = spaces_past(line_bytes(holds), below);
-                for line in case.doc.lines.iter_mut() {
-                    for sep in line.seps.iter_mut() {
-                        *sep = vec![b' '; spaces];
-                    }
-                }
-                case.bytes()
+                spaced_board(below, spaces_past(line_bytes(holds), below), i, seed)
             }
             Suspect::Feature(Feature::Overflow) => {
                 // As the fixtures that catch it: a start of an odd count
@@ -505,11 +493,7 @@ impl Suspect {
                 let (holds, below) = tile_sides(tile, i);
                 spaces_past(line_bytes(holds), below)
             });
-            let runs = if spaces[0] == spaces[1] {
-                format!("{}", spaces[0])
-            } else {
-                format!("{} and {}", spaces[0], spaces[1])
-            };
+            let runs = runs_of(spaces);
             return (
                 format!("boards of {a}x{a} and {b}x{b}"),
                 format!("boards of {c}x{c} and {d}x{d} made as long by runs of {runs} spaces between tokens"),
@@ -841,12 +825,8 @@ pub fn confirm(
         .collect();
     let mut confirmed = Vec::new();
     let mut tried = Vec::new();
-    for class in [
-        Class::WrongVerdict,
-        Class::MissedError,
-        Class::FalseError,
-        Class::Crash,
-    ] {
+    // The classes whose rows name features to look for causes in.
+    for class in Class::ALL.into_iter().filter(|c| c.has_suspects()) {
         let failing: Vec<usize> = (0..fixtures.len().min(graded.len()))
             .filter(|&i| matches!(&graded[i].judgement, Judgement::Noted(c, _) if *c == class))
             .collect();
@@ -953,22 +933,7 @@ impl Suspect {
                 } else {
                     3 + i % 2
                 };
-                let mut case = Case::new(Recipe {
-                    kind: Kind::Valid {
-                        solvable: i.is_multiple_of(2),
-                        goal: Goal::Standard,
-                        blank: super::case::Blank::Anywhere,
-                    },
-                    side,
-                    seed: mix(seed ^ i as u64),
-                    layout: Layout::PLAIN,
-                });
-                for line in case.doc.lines.iter_mut() {
-                    for sep in line.seps.iter_mut() {
-                        *sep = vec![b' '; spaces];
-                    }
-                }
-                case.bytes()
+                spaced_board(side, spaces, i, seed)
             }
             _ => self.input(i, arm.feature(), seed, control),
         }
@@ -982,12 +947,7 @@ impl Suspect {
             (_, Arm::Without) => without,
             (Suspect::LongLine(limit), _) => {
                 let sides = [0, 1].map(|i| long_line_sides(limit, i).1);
-                let spaces = sides.map(|s| spaces_past(limit, s));
-                let runs = if spaces[0] == spaces[1] {
-                    format!("{}", spaces[0])
-                } else {
-                    format!("{} and {}", spaces[0], spaces[1])
-                };
+                let runs = runs_of(sides.map(|s| spaces_past(limit, s)));
                 if arm == Arm::LongBySpaces {
                     format!(
                         "those of {a}x{a} and {b}x{b} made as long by runs of {runs} spaces between tokens",
@@ -1000,6 +960,37 @@ impl Suspect {
             }
             _ => String::new(),
         }
+    }
+}
+
+/// The `i`-th valid board of `side` from `seed` (solvable for an even `i`,
+/// the standard goal), every two tokens apart by a run of `spaces` spaces:
+/// a board as long as a larger one, without its tiles.
+fn spaced_board(side: usize, spaces: usize, i: usize, seed: u64) -> Vec<u8> {
+    let mut case = Case::new(Recipe {
+        kind: Kind::Valid {
+            solvable: i.is_multiple_of(2),
+            goal: Goal::Standard,
+            blank: super::case::Blank::Anywhere,
+        },
+        side,
+        seed: mix(seed ^ i as u64),
+        layout: Layout::PLAIN,
+    });
+    for line in case.doc.lines.iter_mut() {
+        for sep in line.seps.iter_mut() {
+            *sep = vec![b' '; spaces];
+        }
+    }
+    case.bytes()
+}
+
+/// The runs of spaces of two groups of inputs, in words: `3`, or `3 and 4`.
+fn runs_of(spaces: [usize; 2]) -> String {
+    if spaces[0] == spaces[1] {
+        format!("{}", spaces[0])
+    } else {
+        format!("{} and {}", spaces[0], spaces[1])
     }
 }
 
@@ -1070,15 +1061,8 @@ mod tests {
 
     #[test]
     fn each_suspects_inputs_have_its_feature_and_its_controls_lack_it() {
-        let mut suspects: Vec<Suspect> = [
-            Class::WrongVerdict,
-            Class::MissedError,
-            Class::FalseError,
-            Class::Crash,
-        ]
-        .into_iter()
-        .flat_map(Suspect::of_class)
-        .collect();
+        let mut suspects: Vec<Suspect> =
+            Class::ALL.into_iter().flat_map(Suspect::of_class).collect();
         suspects.dedup();
         for suspect in suspects {
             let (trials, _, _) = suspect.trials();

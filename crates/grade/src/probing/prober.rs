@@ -6,16 +6,16 @@
 //! [`Budget`], as a run on a fixture does: none starts once it is closed,
 //! its time limit is cut to what is left, its time and its timeout count.
 
-use crate::engine::Settings;
+use crate::engine::{read_capped, run_booked, Booked, Settings};
 use crate::judging::budget::Budget;
 use crate::judging::class::Class;
 use crate::judging::fixture::{prepare, Allowed, Fixture};
 use crate::judging::judge::{judge, Judgement, Ran};
 use crate::shared::machine;
 use puzzle::input::read_puzzle;
-use puzzle_sandbox::{Ending, Job, Runner, Workdir};
-use std::fs::{self, File};
-use std::io::{self, Read};
+use puzzle_sandbox::{Ending, Runner};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// One input judged.
@@ -69,42 +69,36 @@ impl Prober<'_> {
             path.clone(),
             self.settings.strict,
         )?;
-        let Ok(opened) = self.budget.open(&self.settings.limits(&fixture)) else {
-            return Ok(None);
-        };
-        let limits = &opened.limits;
         let out_path = self.work.join("run.out");
         let err_path = self.work.join("run.err");
-        let job = Job {
-            program: self.program.to_path_buf(),
-            args: Vec::new(),
-            path: self.settings.path.clone(),
-            read_only: self.settings.read_only.clone(),
-            workdir: Workdir::Scratch,
-            stdin: File::open(&path)?,
-            stdout: File::create(&out_path)?,
-            stderr: File::create(&err_path)?,
-            limits: limits.clone(),
+        let booked = run_booked(
+            self.runner,
+            self.program,
+            &fixture,
+            self.settings,
+            &out_path,
+            &err_path,
+            self.budget,
+        )?;
+        let Ok(Booked {
+            opened,
+            outcome,
+            machines,
+        }) = booked
+        else {
+            // The budget kept it from starting.
+            return Ok(None);
         };
         self.runs += 1;
-        let outcome = self.runner.run(job)?;
         // Stopped before it had its time (the machine's load,
         // crate::shared::machine), or by the budget's cut: it says nothing
-        // of the program (no fault is found in it, no cause told by it),
-        // and is no timeout of its own.
-        let machines = machine::machines_share(&outcome, limits).is_some();
-        let timed_out = outcome.ending == Ending::TimedOut && !machines;
-        self.budget.book(&opened, timed_out, outcome.elapsed);
-        if machines || opened.cut_short(&outcome.ending) {
+        // of the program (no fault is found in it, no cause told by it).
+        if machines.is_some() || opened.cut_short(&outcome.ending) {
             return Ok(None);
         }
+        let limits = &opened.limits;
         let cap = fixture.output_cap();
-        let read = |p: &Path| -> io::Result<Vec<u8>> {
-            let mut data = Vec::new();
-            File::open(p)?.take(cap).read_to_end(&mut data)?;
-            Ok(data)
-        };
-        let (out, err) = (read(&out_path)?, read(&err_path)?);
+        let (out, err) = (read_capped(&out_path, cap)?, read_capped(&err_path, cap)?);
         let judgement = if matches!(fixture.allowed, Allowed::NotGraded(_)) {
             Judgement::Passed
         } else {

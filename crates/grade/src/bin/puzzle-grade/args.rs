@@ -809,12 +809,7 @@ impl Given {
             // graded: a grading continued writes the same. Those of the
             // class (the gradebook files) are written from the records,
             // and may change (`Gradebook`).
-            let formats: Vec<Format> = self
-                .formats
-                .iter()
-                .copied()
-                .filter(|f| f.scope() == Scope::Submission)
-                .collect();
+            let formats = self.formats_of(Scope::Submission);
             if !formats.is_empty() {
                 marks.push(Setting::Formats(formats));
             }
@@ -854,25 +849,17 @@ impl Given {
         GradebookAsked {
             roster: self.roster.clone(),
             assignment: self.assignment.clone(),
-            formats: (!self.formats.is_empty()).then(|| self.class_formats()),
+            formats: (!self.formats.is_empty()).then(|| self.formats_of(Scope::Class)),
         }
     }
 
-    /// The names of the formats asked for of each submission's own files.
-    pub fn submission_formats(&self) -> Vec<&'static str> {
-        self.formats
-            .iter()
-            .filter(|f| f.scope() == Scope::Submission)
-            .map(|f| f.name())
-            .collect()
-    }
-
-    /// The formats asked for of the class (the gradebook files).
-    pub fn class_formats(&self) -> Vec<Format> {
+    /// The formats asked for of `scope`: each submission's own files, or
+    /// the class's (the gradebook files).
+    pub fn formats_of(&self, scope: Scope) -> Vec<Format> {
         self.formats
             .iter()
             .copied()
-            .filter(|f| f.scope() == Scope::Class)
+            .filter(|f| f.scope() == scope)
             .collect()
     }
 
@@ -1228,10 +1215,17 @@ fn check_operands(mode: Mode, given: &Given) -> Result<(), String> {
         Mode::Gradebook if count != 1 => Err(format!(
             "takes one grades folder, DIR, not {count} operand(s)"
         )),
-        Mode::Gradebook if !given.submission_formats().is_empty() => Err(format!(
-            "--format {}: a file of each submission, written as it is graded (grade-all --format); gradebook writes the class's, canvas and moodle",
-            given.submission_formats().join(",")
-        )),
+        Mode::Gradebook if !given.formats_of(Scope::Submission).is_empty() => {
+            let names: Vec<&str> = given
+                .formats_of(Scope::Submission)
+                .iter()
+                .map(|f| f.name())
+                .collect();
+            Err(format!(
+                "--format {}: a file of each submission, written as it is graded (grade-all --format); gradebook writes the class's, canvas and moodle",
+                names.join(",")
+            ))
+        }
         Mode::Merge if count == 0 => Err("no SHARD_DIR".into()),
         Mode::Diff if count != 2 => Err(format!(
             "takes two grades folders, OLD and NEW, not {count} operand(s)"

@@ -24,7 +24,7 @@ use puzzle_grade::{
     NotRun, Row, Run, Scope, Settings, Similar, SimilarSettings, SimilarityAsked,
 };
 use puzzle_sandbox::signals::{self, Signal};
-use puzzle_sandbox::{Level, Load, Runner, Sandbox};
+use puzzle_sandbox::{Load, Runner, Sandbox};
 use status::{message, Status};
 use std::ffi::OsString;
 use std::fmt::Display;
@@ -151,16 +151,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// The sandbox at `level`, or at the most the system allows.
-fn sandbox(scratch: PathBuf, level: Option<Level>) -> Result<Sandbox, Failure> {
-    match level {
-        Some(level) => {
-            Sandbox::at_level(scratch, level).map_err(|e| Failure::System(e.to_string()))
-        }
-        None => Ok(Sandbox::new(scratch)),
-    }
-}
-
 /// `check-environment`: what this machine allows and what to change for
 /// fair timing; status 1 when something should change.
 fn check_environment() -> Result<(), Failure> {
@@ -242,9 +232,14 @@ fn fixture_folders(dirs: &[OsString]) -> Result<Vec<PathBuf>, Failure> {
     Ok(folders)
 }
 
-/// The sandbox `given` asks for, or the most the system allows.
+/// The sandbox at the level `given` asks for, or at the most the system
+/// allows, its scratch folder in `temp`.
 fn given_sandbox(given: &Given, temp: &Path) -> Result<Sandbox, Failure> {
-    sandbox(temp.join("scratch"), given.level)
+    let scratch = temp.join("scratch");
+    match given.level {
+        Some(level) => Sandbox::at_level(scratch, level).map_err(Failure::System),
+        None => Ok(Sandbox::new(scratch)),
+    }
 }
 
 /// `open`: the fixtures whose answer depends on a choice the assignment
@@ -371,12 +366,7 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
         temp: temp.to_path_buf(),
         build_seconds: given.build_seconds(),
         protections,
-        formats: given
-            .formats
-            .iter()
-            .copied()
-            .filter(|f| f.scope() == Scope::Submission)
-            .collect(),
+        formats: given.formats_of(Scope::Submission),
         gradebook: given.gradebook(),
         fuzz_seconds: given.fuzz,
         options: given.marks_options(Mode::GradeAll),
@@ -712,19 +702,26 @@ fn run(given: &Given) -> ExitCode {
             }
         }
     };
-    let not_run = |why: NotRun, status: u8| {
-        match &why {
-            NotRun::NotFound(program) => say(&format!("{}: not found", program.display())),
-            NotRun::Sandbox(e) => say(e),
-        }
+    // Not run: 127 when the program was not found, 126 when the sandbox
+    // could not run it.
+    let not_run = |why: NotRun| {
+        let status = match &why {
+            NotRun::NotFound(program) => {
+                say(&format!("{}: not found", program.display()));
+                127
+            }
+            NotRun::Sandbox(e) => {
+                say(e);
+                126
+            }
+        };
         meta(not_run_meta(&why, status));
         ExitCode::from(status)
     };
     let named = PathBuf::from(&given.operands[0]);
     let found = match Run::find(&named, given.level) {
         Ok(found) => found,
-        Err(why @ NotRun::NotFound(_)) => return not_run(why, 127),
-        Err(why) => return not_run(why, 126),
+        Err(why) => return not_run(why),
     };
     if given.verbose {
         say(&found.protections());
@@ -739,7 +736,7 @@ fn run(given: &Given) -> ExitCode {
     })();
     let (stdin, stdout, stderr) = match streams {
         Ok(streams) => streams,
-        Err(e) => return not_run(NotRun::Sandbox(e.to_string()), 126),
+        Err(e) => return not_run(NotRun::Sandbox(e.to_string())),
     };
     let limits = given.run_limits();
     let ran = found.run(
@@ -763,22 +760,16 @@ fn run(given: &Given) -> ExitCode {
             meta(ended.meta(status));
             ExitCode::from(status)
         }
-        Err(why @ NotRun::NotFound(_)) => not_run(why, 127),
-        Err(why) => not_run(why, 126),
+        Err(why) => not_run(why),
     }
 }
 
-/// The signal of the file-size limit (the same number on Linux, macOS and
-/// the BSDs).
-const SIGXFSZ: i32 = 25;
-
 /// The exit status of `run` for how the program ended: its own status, or
-/// 128 + the signal that killed it; 124 at the time limit, 125 at the
-/// memory or the process limit.
+/// 128 + the signal that killed it (153 for the file-size limit's SIGXFSZ);
+/// 124 at the time limit, 125 at the memory or the process limit.
 fn run_status(ending: Ending) -> u8 {
     match ending {
         Ending::Exited(code) => code as u8,
-        Ending::Signalled(SIGXFSZ) => 128 + 25,
         Ending::Signalled(sig) => (128 + sig) as u8,
         Ending::TimedOut => 124,
         Ending::MemoryLimit | Ending::ProcessLimit => 125,
