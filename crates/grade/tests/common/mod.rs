@@ -236,6 +236,20 @@ impl Drop for Scratch {
     }
 }
 
+/// Copies the folder `from` (its files and folders) to `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
 /// Where scratch folders are made: the temporary folder, if every folder
 /// from `/` down to it lets every user through, else `/tmp`.
 pub fn scratch_base() -> PathBuf {
