@@ -83,12 +83,7 @@ impl Class {
 
     /// `puzzle-grade merge` here with `args`.
     fn merge(&self, args: &[&str]) -> Output {
-        Command::new(grader_bin())
-            .arg("merge")
-            .args(args)
-            .current_dir(&self.0)
-            .output()
-            .unwrap()
+        common::grader(&self.0, &[&["merge"][..], args].concat())
     }
 
     /// Every file under `grades`, by its path there, what varies masked.
