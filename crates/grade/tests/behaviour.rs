@@ -48,7 +48,7 @@ fn graded_with(dir: &Path, args: &[&str]) {
     let base = [
         "grade-all",
         "subs",
-        "--timeout",
+        "--time-limit",
         "5",
         "--jobs",
         "2",
