@@ -331,14 +331,7 @@ fn one_submissions_trouble_is_its_own() {
 
 #[test]
 fn an_archive_is_unpacked_and_compared() {
-    let tools = ["unzip"].iter().all(|t| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {t}")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    if !tools {
-        common::skip("unzip is not installed");
+    if !common::tools_here(&["unzip"]) {
         return;
     }
     let dir = Scratch::new("similar-archive");
