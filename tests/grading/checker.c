@@ -126,7 +126,9 @@
 #define ANY_VALUES 1
 #endif
 /* A token NON_NUMBER counts but never reads. */
+#ifdef NON_NUMBER
 #define UNREAD (~0ULL)
+#endif
 
 /* One board as read: its tokens, the value of each (0 for the blank). */
 struct board {
@@ -350,8 +352,13 @@ static int parity(const char *name, struct board *b, size_t n) {
         long long *v = malloc(cells * sizeof *v), *spare = malloc(cells * sizeof *v);
         size_t k = 0;
         for (size_t i = 0; i < b->count; i++) {
-            if (i == b->blank || b->value[i] == UNREAD)
+            if (i == b->blank)
                 continue;
+#ifdef NON_NUMBER
+            /* Only under it: ATOI reads some numbers as -1, ~0 as well. */
+            if (b->value[i] == UNREAD)
+                continue;
+#endif
             long long x = (long long)b->value[i];
 #ifndef NO_RANGE_CHECK
             if (x >= (long long)cells)

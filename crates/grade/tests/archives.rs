@@ -17,24 +17,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Whether the tools a grading of archives runs are installed here; if
-/// not, the test says it is skipped ([`common::skip`]: a failure where
-/// every test must run).
+/// Whether the tools a grading of archives runs are installed here
+/// ([`common::tools_here`]: if not, the test says it is skipped).
 fn tools_here() -> bool {
-    let missing: Vec<&str> = ["unzip", "tar", "gzip", "cc", "mkfifo"]
-        .into_iter()
-        .filter(|tool| {
-            !Command::new("sh")
-                .args(["-c", &format!("command -v {tool}")])
-                .stdout(Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
-        })
-        .collect();
-    if !missing.is_empty() {
-        common::skip(&format!("not installed: {}", missing.join(", ")));
-    }
-    missing.is_empty()
+    common::tools_here(&["unzip", "tar", "gzip", "cc", "mkfifo"])
 }
 
 /// A grading's folder: `Tests/` (one fixture), `subs/` (the class),

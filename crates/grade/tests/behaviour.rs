@@ -6,11 +6,10 @@
 
 use crate::common;
 
-use common::grader_bin;
+use common::grader;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 /// Seven submissions of `tests/grading/checker.c`: two right (`ann`,
 /// `amy`), two that forget the blank's row on even boards (`bob`, `bea`:
@@ -44,19 +43,19 @@ fn behaviour(csv: &str) -> BTreeMap<(String, String), Option<f64>> {
         .collect()
 }
 
-fn graded(dir: &Path) {
-    graded_with(dir, &[]);
-}
-
 /// `grade-all subs` into `grades` with `args`.
 fn graded_with(dir: &Path, args: &[&str]) {
-    let out = Command::new(grader_bin())
-        .args(["grade-all", "subs", "--timeout", "5", "--jobs", "2"])
-        .args(["--grades", "grades"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let base = [
+        "grade-all",
+        "subs",
+        "--time-limit",
+        "5",
+        "--jobs",
+        "2",
+        "--grades",
+        "grades",
+    ];
+    let out = grader(dir, &[&base[..], args].concat());
     assert!(
         matches!(out.status.code(), Some(0 | 1 | 3)),
         "{}",
@@ -67,7 +66,7 @@ fn graded_with(dir: &Path, args: &[&str]) {
 #[test]
 fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
     let dir = common::class_folder("behaviour-class", &common::FIVE_FIXTURES, &CLASS);
-    graded(&dir);
+    graded_with(&dir, &[]);
     // Every fixture's line records what its run did.
     let jsonl = fs::read_to_string(dir.join("grades/summary.jsonl")).unwrap();
     assert!(
@@ -77,11 +76,10 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
             .all(|l| l.matches("\"output_fnv1a\": \"").count() == 5),
         "{jsonl}"
     );
-    let out = Command::new(grader_bin())
-        .args(["similar", "subs", "--out", "sim", "--grades", "grades"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let out = grader(
+        &dir,
+        &["similar", "subs", "--out", "sim", "--grades", "grades"],
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -128,11 +126,7 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
         "{answers}"
     );
     // Without the grading, the behaviour is empty.
-    let out = Command::new(grader_bin())
-        .args(["similar", "subs", "--out", "code"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let out = grader(&dir, &["similar", "subs", "--out", "code"]);
     assert!(out.status.success());
     let code = behaviour(&fs::read_to_string(dir.join("code/similarity.csv")).unwrap());
     assert!(code.values().all(Option::is_none), "{code:?}");

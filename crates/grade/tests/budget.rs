@@ -374,13 +374,10 @@ fn graded_once_more(dir: &Path, program: &str, args: &[&str]) -> (String, Option
     let path = dir.join("program");
     fs::write(&path, program).unwrap();
     fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
-    let out = Command::new(grader_bin())
-        .arg("grade")
-        .args(args)
-        .arg(&path)
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let out = common::grader(
+        dir,
+        &[&["grade"][..], args, &[path.to_str().unwrap()]].concat(),
+    );
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         out.status.code(),

@@ -277,7 +277,7 @@ fn each_suspect_has_a_program_told_its_cause_in_the_feedback() {
             ("thirdline", "#define THIRD_LINE_CRASH\n"),
         ],
     );
-    common::grade_failing(&dir, &["grade-all", "subs", "--timeout", "10"]);
+    common::grade_failing(&dir, &["grade-all", "subs", "--time-limit", "10"]);
     let feedback = |name: &str| {
         std::fs::read_to_string(dir.join(format!("grades/{name}.feedback.md"))).unwrap()
     };

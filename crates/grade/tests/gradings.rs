@@ -19,10 +19,9 @@
 
 use crate::common;
 
-use common::{grader_bin, masked, Scratch};
+use common::{grader_bin, Scratch};
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
@@ -84,32 +83,12 @@ impl Class {
 
     /// `puzzle-grade merge` here with `args`.
     fn merge(&self, args: &[&str]) -> Output {
-        Command::new(grader_bin())
-            .arg("merge")
-            .args(args)
-            .current_dir(&self.0)
-            .output()
-            .unwrap()
+        common::grader(&self.0, &[&["merge"][..], args].concat())
     }
 
     /// Every file under `grades`, by its path there, what varies masked.
     fn files(&self, grades: &str) -> BTreeMap<String, String> {
-        let mut files = BTreeMap::new();
-        collect(&self.0.join(grades), Path::new(""), &mut files);
-        files
-    }
-}
-
-fn collect(dir: &Path, prefix: &Path, into: &mut BTreeMap<String, String>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let entry = entry.unwrap();
-        let name = prefix.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            collect(&entry.path(), &name, into);
-        } else {
-            let text = String::from_utf8_lossy(&fs::read(entry.path()).unwrap()).into_owned();
-            into.insert(name.display().to_string(), masked(&text));
-        }
+        common::masked_files(&self.0.join(grades))
     }
 }
 

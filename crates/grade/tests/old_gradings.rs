@@ -38,11 +38,7 @@ fn kept() -> PathBuf {
 /// fixtures) and `subs/` (the class).
 fn class(name: &str) -> Scratch {
     let dir = Scratch::new(&format!("old-gradings-{name}"));
-    fs::create_dir(dir.join("Tests")).unwrap();
-    for entry in fs::read_dir(kept().join("Tests")).unwrap() {
-        let entry = entry.unwrap();
-        fs::copy(entry.path(), dir.join("Tests").join(entry.file_name())).unwrap();
-    }
+    common::copy_tree(&kept().join("Tests"), &dir.join("Tests"));
     common::submissions_in(&dir.join("subs"), &CLASS);
     dir
 }

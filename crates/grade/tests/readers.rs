@@ -26,13 +26,11 @@ use std::process::{Command, Output};
 
 /// A grading to damage: a copy of a kept one (`tests/old-gradings`).
 fn grading(dir: &Path, name: &str) -> PathBuf {
-    let from = repo().join("crates/grade/tests/old-gradings/cb7a8da/whole");
     let to = dir.join(name);
-    fs::create_dir_all(&to).unwrap();
-    for entry in fs::read_dir(&from).unwrap() {
-        let entry = entry.unwrap();
-        fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-    }
+    common::copy_tree(
+        &repo().join("crates/grade/tests/old-gradings/cb7a8da/whole"),
+        &to,
+    );
     to
 }
 

@@ -607,14 +607,13 @@ fn a_large_grading_set_aside_and_killed_at_any_moment_ends_whole_in_previous() {
     class.grade(&["subs", "--time-limit", "5", "--grades", "template"]);
     let template = class.0.join("template");
     let grades = class.0.join("big");
-    let grading_of = |grades: &Path| -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(grades)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+    // The files of the made-up grading's submissions in `big/`, sorted.
+    let grading_of = || -> Vec<String> {
+        class
+            .entries("big")
+            .into_iter()
             .filter(|n| n.starts_with('s') && n.as_bytes()[1].is_ascii_digit())
-            .collect();
-        names.sort();
-        names
+            .collect()
     };
     // Killed at moments after the move is first seen (a `previous/` or a
     // hidden folder beside it), from at once to after it (none: once the
@@ -656,7 +655,7 @@ fn a_large_grading_set_aside_and_killed_at_any_moment_ends_whole_in_previous() {
         let _ = child.wait_with_output().unwrap();
         // The stage it was killed at: how many of the grading's files of
         // its submissions were still in the grades folder.
-        let left = grading_of(&grades).len();
+        let left = grading_of().len();
         match left {
             12_000 => before_move += 1,
             0 => after_move += 1,
@@ -665,12 +664,7 @@ fn a_large_grading_set_aside_and_killed_at_any_moment_ends_whole_in_previous() {
         // The next grading finishes the move: the whole grading is in
         // previous/, readable, and none of its files in the grades folder.
         let out = class.grade(&["subs", "--time-limit", "5", "--grades", "big"]);
-        assert_eq!(
-            grading_of(&grades),
-            Vec::<String>::new(),
-            "{}",
-            stderr(&out)
-        );
+        assert_eq!(grading_of(), Vec::<String>::new(), "{}", stderr(&out));
         for (file, bytes) in &old {
             let kept = fs::read(grades.join("previous").join(file))
                 .unwrap_or_else(|e| panic!("killed with {left} files left: previous/{file}: {e}"));

@@ -892,10 +892,10 @@ fn a_busy_program_beside_hogs_has_its_time_at_every_level() {
             // no wait to count or make up at this level. Not a missing
             // capability, so a note, not a failure under
             // PUZZLE_TESTS_REQUIRE_ALL.
-            eprintln!(
-                "skipped at {at:?}: the hogs did not make the run wait for a core ({})",
+            common::skip_busy(&format!(
+                "busy-beside-hogs at {at:?}: the hogs did not make the run wait for a core ({})",
                 ran.stderr.lines().last().unwrap_or("")
-            );
+            ));
             continue;
         }
         let ran = lab.run(

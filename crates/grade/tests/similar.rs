@@ -12,7 +12,7 @@
 
 use crate::common;
 
-use common::{grader_bin, Scratch};
+use common::{copy_tree, grader_bin, Scratch};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -37,20 +37,6 @@ const DISGUISES: [&str; 10] = [
     "logic",
     "all",
 ];
-
-/// Copies the folder `from` (its files and folders) to `to`.
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
 
 /// `puzzle-grade similar` on `class`, its files to `out`, with `args`.
 fn similar(class: &Path, out: &Path, args: &[&str]) -> Output {
@@ -345,14 +331,7 @@ fn one_submissions_trouble_is_its_own() {
 
 #[test]
 fn an_archive_is_unpacked_and_compared() {
-    let tools = ["unzip"].iter().all(|t| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {t}")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    if !tools {
-        common::skip("unzip is not installed");
+    if !common::tools_here(&["unzip"]) {
         return;
     }
     let dir = Scratch::new("similar-archive");

@@ -281,20 +281,21 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
         settings: Settings::default(),
         program: scratch.join("puzzle"),
     };
-    // Fuzzed with no budget: its own time ends it.
-    let fuzzed = |runner: &dyn Runner| {
+    // Fuzzed with no budget: its own time (or count) ends it.
+    let fuzzed = |runner: &dyn Runner, options: &crate::probing::fuzz::Options| {
         let mut transcript = Vec::new();
         let summary = crate::probing::fuzz::fuzz(
             runner,
-            &options,
+            options,
             &work,
             &mut transcript,
             &Budget::unlimited(),
         )
         .unwrap();
-        (summary, String::from_utf8(transcript).unwrap())
+        (summary, transcript)
     };
-    let (summary, text) = fuzzed(&runner);
+    let (summary, transcript) = fuzzed(&runner, &options);
+    let text = String::from_utf8(transcript).unwrap();
     assert_eq!(summary.found.len(), 1, "{text}");
     let found = &summary.found[0];
     assert_eq!(found.class, Class::WrongVerdict);
@@ -312,17 +313,9 @@ fn the_fuzzer_finds_and_shrinks_a_wrong_verdict_in_process() {
     let counted = crate::probing::fuzz::Options {
         seconds: 600,
         inputs: Some(40),
-        ..options.clone()
+        ..options
     };
-    let mut transcript = Vec::new();
-    let summary = crate::probing::fuzz::fuzz(
-        &right,
-        &counted,
-        &work,
-        &mut transcript,
-        &Budget::unlimited(),
-    )
-    .unwrap();
+    let (summary, _) = fuzzed(&right, &counted);
     assert!(summary.found.is_empty());
     assert_eq!(summary.inputs, 40);
 }

@@ -75,6 +75,27 @@ pub fn skip(why: &str) {
     eprintln!("skipped: {why}");
 }
 
+/// Whether every one of `tools` is installed here (a command the shell
+/// finds); if not, the test says it is skipped, naming those missing
+/// ([`skip`]: a failure where every test must run).
+pub fn tools_here(tools: &[&str]) -> bool {
+    let missing: Vec<&str> = tools
+        .iter()
+        .copied()
+        .filter(|tool| {
+            !Command::new("sh")
+                .args(["-c", &format!("command -v {tool}")])
+                .stdout(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+        .collect();
+    if !missing.is_empty() {
+        skip(&format!("not installed: {}", missing.join(", ")));
+    }
+    missing.is_empty()
+}
+
 /// Every file under `dir`, by its path there, with what varies from one
 /// grading to the next masked ([`masked`]): two gradings of one folder
 /// compare equal file by file.
@@ -233,6 +254,20 @@ impl AsRef<std::ffi::OsStr> for Scratch {
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Copies the folder `from` (its files and folders) to `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
     }
 }
 
