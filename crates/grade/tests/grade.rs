@@ -997,10 +997,11 @@ fn a_misnamed_fixture_is_not_graded() {
          'error: start board: token 4 'x' is neither a number nor 'b'' (exit status 1)\n"
         .to_string()
         + &summary([0, 1, 0], [0, 1, 0], &[("NOT GRADED", [0, 1, 0])], false);
-    // Nothing ran: no slowest line; nothing could be marked.
+    // Nothing ran: no slowest line; nothing could be marked. Not graded is
+    // neither passed nor failed (but no pass: status 1).
     let report = report.replace(
         "0 passed, 1 failed",
-        "score 0 of 0; lost: nothing\n0 passed, 1 failed",
+        "score 0 of 0; lost: nothing\n0 passed, 0 failed, 1 not graded",
     );
     assert_eq!(
         without_protections(&String::from_utf8_lossy(&out.stdout)),
@@ -1296,7 +1297,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     );
     let csv = fs::read_to_string(grades.join("summary.csv")).unwrap();
     let csv: Vec<&str> = csv.lines().collect();
-    assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note,lost");
+    assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note,lost,not_graded");
     assert!(
         csv[1].starts_with("\"alice\",yes,2,0,0,0,0,0,0,0,0,0,0,0,0,100,100,,"),
         "{}",

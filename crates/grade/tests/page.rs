@@ -300,7 +300,8 @@ fn points(value: f64) -> String {
 }
 
 /// The CSV's columns of each class the page names (two classes share
-/// `error_on_stderr` and `crash`).
+/// `error_on_stderr` and `timeout`; NOT GRADED has its own, `not_graded`,
+/// since version 3).
 fn column(class: &str) -> &'static str {
     match class {
         "WRONG VERDICT" => "wrong_verdict",
@@ -311,7 +312,8 @@ fn column(class: &str) -> &'static str {
         "TIMEOUT" | "NOT RUN" => "timeout",
         "MEMORY LIMIT" => "memory_limit",
         "PROCESS LIMIT" => "process_limit",
-        "CRASH" | "NOT GRADED" => "crash",
+        "CRASH" => "crash",
+        "NOT GRADED" => "not_graded",
         "FORMAT" => "format",
         "OPEN" => "open",
         other => panic!("no class {other}"),
@@ -348,9 +350,10 @@ fn agrees_with_the_summaries(html: &str, dir: &Path) -> String {
         assert_eq!(cells[3], row["lost"], "{name}");
         assert_eq!(cells[4], row["passed"], "{name}");
         assert_eq!(cells[5], row["failed"], "{name}");
+        assert_eq!(cells[6], row["not_graded"], "{name}");
         let mut by_column: BTreeMap<&str, usize> = BTreeMap::new();
-        if cells[6] != "none" {
-            for part in cells[6].split(", ") {
+        if cells[7] != "none" {
+            for part in cells[7].split(", ") {
                 let (class, n) = part.rsplit_once(' ').unwrap();
                 *by_column.entry(column(class)).or_default() += n.parse::<usize>().unwrap();
             }
@@ -365,14 +368,15 @@ fn agrees_with_the_summaries(html: &str, dir: &Path) -> String {
             "memory_limit",
             "process_limit",
             "crash",
+            "not_graded",
             "format",
             "open",
         ] {
             let n = by_column.get(col).copied().unwrap_or(0);
             assert_eq!(n.to_string(), row[col], "{name}: {col}");
         }
-        assert_eq!(cells[7], row["seconds"], "{name}");
-        assert_eq!(cells[8], row["slowest_seconds"], "{name}");
+        assert_eq!(cells[8], row["seconds"], "{name}");
+        assert_eq!(cells[9], row["slowest_seconds"], "{name}");
     }
     let index_start = html.find("id=\"by-name\"").expect("an index by name");
     let index = &html[index_start..index_start + html[index_start..].find("</p>").unwrap()];

@@ -490,12 +490,19 @@ impl Faults<'_> {
             let here: Vec<usize> = group
                 .iter()
                 .copied()
-                .filter(|i| cause.fixtures.contains(i) && !explained.contains(i))
+                .filter(|i| cause.fixtures.contains(i))
                 .collect();
             if here.is_empty() {
                 continue;
             }
-            explained.extend(&here);
+            // A second fault of the program, confirmed by its own
+            // experiment, in fixtures a cause above explains too.
+            let also = here.iter().filter(|i| explained.contains(i)).count();
+            explained.extend(
+                here.iter()
+                    .filter(|i| !explained.contains(i))
+                    .collect::<Vec<_>>(),
+            );
             let _ = writeln!(out, "Cause, confirmed by experiment: {}.\n", cause.words);
             let _ = writeln!(
                 out,
@@ -516,9 +523,20 @@ impl Faults<'_> {
                 .iter()
                 .map(|&i| self.fixtures[i].shown.as_str())
                 .collect();
+            let both = match (also, here.len()) {
+                (0, _) => String::new(),
+                (1, 1) => " (a cause above explains it too: it has both faults)".into(),
+                (n, m) if n == m => {
+                    " (a cause above explains them too: they have both faults)".into()
+                }
+                (1, _) => " (one of them a cause above explains too: it has both faults)".into(),
+                (n, _) => {
+                    format!(" ({n} of them a cause above explains too: they have both faults)")
+                }
+            };
             let _ = writeln!(
                 out,
-                "It explains {}: {}.\n",
+                "It explains {}: {}{both}.\n",
                 if here.len() == group.len() && here.len() > 1 {
                     format!("all {}", here.len())
                 } else {
@@ -901,6 +919,62 @@ mod tests {
         ] {
             assert!(!text.contains(never), "{never} in {text}");
         }
+    }
+
+    /// A program with two faults, both in some fixtures (tabs and trailing
+    /// blanks): each cause is told with every fixture it explains, the
+    /// second saying which a cause above explains too, and the fixtures
+    /// neither explains counted once.
+    #[test]
+    fn a_second_fault_in_fixtures_a_first_explains_is_told_too() {
+        let inputs = &INPUTS[..4];
+        let fixtures: Vec<Fixture> = inputs.iter().map(|(n, i)| fixture(n, i)).collect();
+        let wrong = Judgement::Noted(Class::FalseError, "'error'".into());
+        let judgements = [&wrong, &wrong, &wrong, &wrong];
+        let bytes = |f: &Fixture| input_of(inputs, f);
+        let cause = |words: &str, fixtures: Vec<usize>| Confirmed {
+            class: Class::FalseError,
+            words: words.into(),
+            evidence: "with X, 10 of 10 inputs failed so; with Y, 0 of 10".into(),
+            fixtures,
+            smallest: None,
+        };
+        let text = feedback(
+            "ann",
+            &fixtures,
+            &judgements,
+            None,
+            &|_| Visibility::Visible,
+            &bytes,
+            Found {
+                causes: &[
+                    cause(
+                        "a valid input with a tab between tokens is rejected",
+                        vec![0, 1],
+                    ),
+                    cause(
+                        "a valid input with blanks at the end of a line is rejected",
+                        vec![1],
+                    ),
+                ],
+                tried: &[0, 1, 2, 3],
+                flaky: &[],
+            },
+        );
+        assert!(text.contains("Cause, confirmed by experiment: a valid input with a tab between tokens is rejected.\n"), "{text}");
+        assert!(
+            text.contains("It explains 2 fixtures: `Tests/sol2_a.inp`, `Tests/sol2_b.inp`.\n"),
+            "{text}"
+        );
+        assert!(text.contains("Cause, confirmed by experiment: a valid input with blanks at the end of a line is rejected.\n"), "{text}");
+        assert!(
+            text.contains("It explains 1 fixture: `Tests/sol2_b.inp` (a cause above explains it too: it has both faults).\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("No single cause was found for the other 2 fixtures"),
+            "{text}"
+        );
     }
 
     /// The input of `f`, one of `inputs` (by shown name, with its bytes).

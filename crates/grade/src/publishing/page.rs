@@ -532,9 +532,10 @@ fn histogram(
     );
 }
 
-/// A class's name, and whether it costs marks here.
+/// A class's name, and whether it costs marks here (NOT GRADED, which was
+/// not judged, is not a failure either).
 fn class_cell(class: Class, strict: bool) -> String {
-    if class.fails(strict) {
+    if class.fails(strict) && class.judged() {
         class.name().to_string()
     } else {
         format!("{} (not a failure)", class.name())
@@ -898,7 +899,7 @@ fn submission_section(out: &mut String, records: &[&Record]) {
     let _ = writeln!(
         out,
         "<colgroup><col class=\"c-name\"><col class=\"c-s\"><col class=\"c-s\"><col class=\"c-lost\">\
-         <col class=\"c-n\"><col class=\"c-n\"><col class=\"c-classes\">{}<col class=\"c-t\">\
+         <col class=\"c-n\"><col class=\"c-n\"><col class=\"c-n\"><col class=\"c-classes\">{}<col class=\"c-t\">\
          <col class=\"c-t\"><col></colgroup>",
         if fuzzed { "<col class=\"c-n\">" } else { "" }
     );
@@ -907,7 +908,7 @@ fn submission_section(out: &mut String, records: &[&Record]) {
          <th scope=\"col\">submission</th><th scope=\"col\" class=\"n\">score</th>\
          <th scope=\"col\" class=\"n\">of</th><th scope=\"col\">lost</th>\
          <th scope=\"col\" class=\"n\">passed</th><th scope=\"col\" class=\"n\">failed</th>\
-         <th scope=\"col\">report lines by class</th>",
+         <th scope=\"col\" class=\"n\">not graded</th><th scope=\"col\">report lines by class</th>",
     );
     if fuzzed {
         out.push_str("<th scope=\"col\" class=\"n\">fuzz faults</th>");
@@ -951,12 +952,13 @@ fn submission_row(out: &mut String, n: usize, record: &Record, fuzzed: bool) {
             let _ = write!(
                 out,
                 "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"lost\">{}</td>\
-                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>",
+                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>",
                 points(m.score),
                 points(m.max),
                 escape(&record.lost_in_words().unwrap_or_default()),
                 m.passed,
                 m.failed,
+                m.not_graded(),
                 if classes.is_empty() {
                     "none".into()
                 } else {
@@ -981,7 +983,7 @@ fn submission_row(out: &mut String, n: usize, record: &Record, fuzzed: bool) {
             let _ = write!(
                 out,
                 "<td class=\"n flag nw\">not built</td><td class=\"n\">-</td><td>-</td>\
-                 <td class=\"n\">-</td><td class=\"n\">-</td><td>-</td>{}<td class=\"n\">-</td>\
+                 <td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td><td>-</td>{}<td class=\"n\">-</td>\
                  <td class=\"n\">-</td>",
                 if fuzzed { "<td class=\"n\">-</td>" } else { "" }
             );
