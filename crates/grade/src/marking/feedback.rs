@@ -927,11 +927,7 @@ mod tests {
     /// neither explains counted once.
     #[test]
     fn a_second_fault_in_fixtures_a_first_explains_is_told_too() {
-        let inputs = &INPUTS[..4];
-        let fixtures: Vec<Fixture> = inputs.iter().map(|(n, i)| fixture(n, i)).collect();
         let wrong = Judgement::Noted(Class::FalseError, "'error'".into());
-        let judgements = [&wrong, &wrong, &wrong, &wrong];
-        let bytes = |f: &Fixture| input_of(inputs, f);
         let cause = |words: &str, fixtures: Vec<usize>| Confirmed {
             class: Class::FalseError,
             words: words.into(),
@@ -939,27 +935,20 @@ mod tests {
             fixtures,
             smallest: None,
         };
-        let text = feedback(
-            "ann",
-            &fixtures,
-            &judgements,
-            None,
-            &|_| Visibility::Visible,
-            &bytes,
-            Found {
-                causes: &[
-                    cause(
-                        "a valid input with a tab between tokens is rejected",
-                        vec![0, 1],
-                    ),
-                    cause(
-                        "a valid input with blanks at the end of a line is rejected",
-                        vec![1],
-                    ),
-                ],
-                tried: &[0, 1, 2, 3],
-                flaky: &[],
-            },
+        let text = feedback_with(
+            &INPUTS[..4],
+            &[wrong.clone(), wrong.clone(), wrong.clone(), wrong],
+            &[
+                cause(
+                    "a valid input with a tab between tokens is rejected",
+                    vec![0, 1],
+                ),
+                cause(
+                    "a valid input with blanks at the end of a line is rejected",
+                    vec![1],
+                ),
+            ],
+            &[0, 1, 2, 3],
         );
         assert!(text.contains("Cause, confirmed by experiment: a valid input with a tab between tokens is rejected.\n"), "{text}");
         assert!(
@@ -993,6 +982,17 @@ mod tests {
         judgements: &[Judgement],
         tried: &[usize],
     ) -> String {
+        feedback_with(inputs, judgements, &[], tried)
+    }
+
+    /// The feedback of `judgements` on the fixtures `inputs`, all shown,
+    /// with the `causes` confirmed and the fixtures `tried`.
+    fn feedback_with(
+        inputs: &[(&str, &[u8])],
+        judgements: &[Judgement],
+        causes: &[Confirmed],
+        tried: &[usize],
+    ) -> String {
         let fixtures: Vec<Fixture> = inputs.iter().map(|(n, i)| fixture(n, i)).collect();
         let judgements: Vec<&Judgement> = judgements.iter().collect();
         let bytes = |f: &Fixture| input_of(inputs, f);
@@ -1004,7 +1004,7 @@ mod tests {
             &|_| Visibility::Visible,
             &bytes,
             Found {
-                causes: &[],
+                causes,
                 tried,
                 flaky: &[],
             },
