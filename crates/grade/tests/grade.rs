@@ -1200,7 +1200,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     assert_eq!(
         lines[0],
         format!(
-            "submission built passed failed verdict missed false status stderr timeout memory procs crash format open  score    max fuzz    time slowest  {:<43}  note",
+            "submission built passed failed verdict missed false status stderr timeout memory procs crash ungraded format open  score    max fuzz    time slowest  {:<43}  note",
             "lost"
         )
     );
@@ -1208,14 +1208,14 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     let lost_at = lines[0].find("  lost").unwrap() + 2;
     let note_at = lines[0].find("  note").unwrap() + 2;
     let note = |line: &str| line.get(note_at..).unwrap_or("").to_string();
-    // A row: the first 17 fields exactly (the counts, the score and its
+    // A row: the first 18 fields exactly (the counts, the score and its
     // maximum), no fuzzing, two times in seconds, what the marks were lost
     // on, the note.
     let check = |line: &str, expected: &[&str], lost: &str, note: &str| {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(fields[..17], *expected, "{table}");
-        assert_eq!(fields[17], "-", "{table}");
-        for time in &fields[18..20] {
+        assert_eq!(fields[..18], *expected, "{table}");
+        assert_eq!(fields[18], "-", "{table}");
+        for time in &fields[19..21] {
             assert!(*time == "-" || time.parse::<f64>().is_ok(), "{table}");
         }
         assert_eq!(
@@ -1228,8 +1228,8 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     check(
         lines[1],
         &[
-            "alice", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "100",
-            "100",
+            "alice", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0",
+            "100", "100",
         ],
         "nothing",
         "dcc not found: built with cc -lm",
@@ -1251,6 +1251,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         lines[2],
         &[
             "bob", "no", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+            "-",
         ],
         "-",
         &bob_note,
@@ -1259,7 +1260,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         lines[3],
         &[
             "carol", "yes", "0", "2", "0", "0", "0", "0", "0", "2", "0", "0", "0", "0", "0", "0",
-            "100",
+            "0", "100",
         ],
         "timeout 100",
         "",
@@ -1267,8 +1268,8 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     check(
         lines[4],
         &[
-            "dave", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "100",
-            "100",
+            "dave", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0",
+            "100", "100",
         ],
         "nothing",
         "no Makefile: built with cc -O2 -o puzzle puzzle.c -lm",
@@ -1303,11 +1304,11 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         "{}",
         csv[1]
     );
-    assert!(csv[1].ends_with(",\"dcc not found: built with cc -lm\",\"nothing\""));
+    assert!(csv[1].ends_with(",\"dcc not found: built with cc -lm\",\"nothing\",0"));
     assert_eq!(
         csv[2],
         format!(
-            "\"bob\",no,,,,,,,,,,,,,,,,,,,\"{}\",",
+            "\"bob\",no,,,,,,,,,,,,,,,,,,,\"{}\",,",
             bob_note.replace('"', "\"\"")
         )
     );
