@@ -43,6 +43,17 @@ fn behaviour(csv: &str) -> BTreeMap<(String, String), Option<f64>> {
         .collect()
 }
 
+/// `puzzle-grade ARGS...` in `dir`, which succeeds.
+fn succeeds(dir: &Path, args: &[&str]) {
+    let out = grader(dir, args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `grade-all subs` into `grades` with `args`.
 fn graded_with(dir: &Path, args: &[&str]) {
     let base = [
@@ -76,14 +87,9 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
             .all(|l| l.matches("\"output_fnv1a\": \"").count() == 5),
         "{jsonl}"
     );
-    let out = grader(
+    succeeds(
         &dir,
         &["similar", "subs", "--out", "sim", "--grades", "grades"],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
     let found = behaviour(&fs::read_to_string(dir.join("sim/similarity.csv")).unwrap());
     let of = |a: &str, b: &str| found.get(&(a.to_string(), b.to_string())).copied();
@@ -144,39 +150,21 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
     };
     let before = section_of(&dir).unwrap();
     fs::write(dir.join("roster.csv"), "folder,id,name\nann,z1,Ann\n").unwrap();
-    let out = grader(&dir, &["gradebook", "grades", "--roster", "roster.csv"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeds(&dir, &["gradebook", "grades", "--roster", "roster.csv"]);
     assert_eq!(section_of(&dir).as_ref(), Some(&before));
     graded_with(&dir, &["--only", "gus"]);
     assert_eq!(section_of(&dir).as_ref(), Some(&before));
-    let out = grader(
+    succeeds(
         &dir,
         &["similar", "subs", "--out", "grades", "--grades", "grades"],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(section_of(&dir).as_ref(), Some(&before));
     // Without similarity.csv, no section, whoever writes the page.
     fs::remove_file(dir.join("grades/similarity.csv")).unwrap();
-    let out = grader(&dir, &["gradebook", "grades", "--roster", "roster.csv"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeds(&dir, &["gradebook", "grades", "--roster", "roster.csv"]);
     assert_eq!(section_of(&dir), None);
     // Without the grading, the behaviour is empty.
-    let out = grader(&dir, &["similar", "subs", "--out", "code"]);
-    assert!(out.status.success());
+    succeeds(&dir, &["similar", "subs", "--out", "code"]);
     let code = behaviour(&fs::read_to_string(dir.join("code/similarity.csv")).unwrap());
     assert!(code.values().all(Option::is_none), "{code:?}");
     // --no-similarity: none.

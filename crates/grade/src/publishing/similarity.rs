@@ -1053,14 +1053,18 @@ mod tests {
             bytes: b"x;\n".to_vec(),
         };
         let sides = [std::slice::from_ref(&side), std::slice::from_ref(&side)];
-        let page = pair_page(
-            &comparison,
-            &comparison.pairs[0],
-            sides,
-            Some(&seen),
-            &TemplateLines::default(),
-        );
-        let answers = &page[page.find("<h2>Wrong answers they share</h2>").unwrap()..];
+        // The section of the page of pair `p` on the answers they share.
+        let answers_of = |p: usize| {
+            let page = pair_page(
+                &comparison,
+                &comparison.pairs[p],
+                sides,
+                Some(&seen),
+                &TemplateLines::default(),
+            );
+            page[page.find("<h2>Wrong answers they share</h2>").unwrap()..].to_string()
+        };
+        let answers = answers_of(0);
         // Three of the six gave it (by digest), two the right one.
         assert!(
             answers.contains("<td><code>Tests/x.inp</code></td><td class=\"n\">3 of 6</td><td class=\"n\">2 of 6</td>"),
@@ -1075,14 +1079,7 @@ mod tests {
             "{answers}"
         );
         // With an older grading's line: the report's words alone.
-        let page = pair_page(
-            &comparison,
-            &comparison.pairs[1],
-            sides,
-            Some(&seen),
-            &TemplateLines::default(),
-        );
-        let answers = &page[page.find("<h2>Wrong answers they share</h2>").unwrap()..];
+        let answers = answers_of(1);
         assert!(
             answers.contains("<td>WRONG VERDICT: said &#39;&lt;solvable&gt;&#39;</td></tr>"),
             "{answers}"

@@ -33,8 +33,7 @@ pub fn write_summary_files(
     records: &[Record],
     changes: Option<&Comparison>,
 ) -> io::Result<()> {
-    let mut sorted: Vec<&Record> = records.iter().collect();
-    sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
+    let sorted = in_name_order(records);
     let width = sorted
         .iter()
         .map(|r| r.row.name.shown().len())
@@ -103,9 +102,14 @@ pub fn write_class_page(
     records: &[Record],
     changes: Option<&Comparison>,
 ) -> io::Result<()> {
+    class_page_file(grades, manifest, &in_name_order(records), changes)
+}
+
+/// `records` in their names' order, as the summaries list them.
+fn in_name_order(records: &[Record]) -> Vec<&Record> {
     let mut sorted: Vec<&Record> = records.iter().collect();
     sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
-    class_page_file(grades, manifest, &sorted, changes)
+    sorted
 }
 
 /// [`write_class_page`], `records` in name order.
