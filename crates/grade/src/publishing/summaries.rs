@@ -24,7 +24,7 @@ use std::path::Path;
 /// `changes` since the grading before, for a regrading), `summary.csv`
 /// (with a roster, each row ends with its student's ID and name),
 /// `summary-fixtures.csv`, `summary.jsonl`, the class page `index.html`
-/// ([`write_class_page`]), the gradebook files of the
+/// (`write_class_page`), the gradebook files of the
 /// class's formats (`gradebook_unwritten` says when not), and
 /// `grading.json` last, each whole. The records are written in name order.
 pub fn write_summary_files(
