@@ -116,7 +116,7 @@ impl Json {
 /// before versions). Raised by one whenever what the files hold changes
 /// (a field, a class of fault: its row's `since`); the readers take every
 /// version up to this one, and refuse a later one by name.
-pub const VERSION: u64 = 2;
+pub const VERSION: u64 = 3;
 
 /// The fields of a JSON object of a grading's file, read by name and type,
 /// each missing or mistyped one refused by its name: the one way the
