@@ -706,7 +706,7 @@ pub(crate) mod tests {
         );
         assert_eq!(
             check(&[file("a\u{1b}[2Jb.c")]),
-            refused("a name with a control character (a\\u{1b}[2Jb.c)")
+            refused("a name with a control character (a\\u{1B}[2Jb.c)")
         );
         assert_eq!(check(&[file("")]), refused("an entry without a name"));
     }

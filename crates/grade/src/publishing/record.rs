@@ -1039,7 +1039,7 @@ mod tests {
         };
         assert_eq!(
             not_built.json_line(),
-            "{\"version\": 2, \"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}\n"
+            format!("{{\"version\": {}, \"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}}\n", crate::publishing::json::VERSION)
         );
         assert_eq!(
             Record::from_json_line(&not_built.json_line()).unwrap(),

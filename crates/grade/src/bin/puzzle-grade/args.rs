@@ -220,6 +220,17 @@ impl Opt {
     }
 }
 
+/// `value` as the setting `setting` makes of it, recorded only when it
+/// is not `default`: so that gradings before the option was recorded
+/// compare with those after.
+fn not_default(value: usize, default: usize, setting: fn(u64) -> Setting) -> Vec<Setting> {
+    if value == default {
+        Vec::new()
+    } else {
+        vec![setting(value as u64)]
+    }
+}
+
 /// `Testrun`'s former variables: each still read, as its option's former
 /// spelling (`TIMEOUT` as `--timeout`), which says the new one.
 const OLD_VARIABLES: &[&str] = &["TIMEOUT"];
@@ -463,11 +474,11 @@ pub const OPTIONS: &[Opt] = &[
         help: "run a failed run whose ending may be the machine's (a timeout, a limit, a signal) N more times before it costs marks (default 1; 0: never); runs that disagree are FLAKY (docs/grading-design.md)",
         modes: GRADING,
         records: Some(|g| {
-            let confirm = g.settings().confirm;
-            (confirm != Settings::default().confirm)
-                .then_some(Setting::Confirm(confirm as u64))
-                .into_iter()
-                .collect()
+            not_default(
+                g.settings().confirm,
+                Settings::default().confirm,
+                Setting::Confirm,
+            )
         }),
         set: |g, v| {
             g.confirm = Some(whole(v, "runs", 0)? as usize);
@@ -483,11 +494,11 @@ pub const OPTIONS: &[Opt] = &[
         help: "run every fixture N times (default 1), to find programs whose answers change from run to run (FLAKY)",
         modes: GRADING,
         records: Some(|g| {
-            let repeat = g.settings().repeat;
-            (repeat != Settings::default().repeat)
-                .then_some(Setting::Repeat(repeat as u64))
-                .into_iter()
-                .collect()
+            not_default(
+                g.settings().repeat,
+                Settings::default().repeat,
+                Setting::Repeat,
+            )
         }),
         set: |g, v| {
             g.repeat = Some(whole(v, "runs", 1)? as usize);
