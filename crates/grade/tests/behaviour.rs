@@ -43,6 +43,17 @@ fn behaviour(csv: &str) -> BTreeMap<(String, String), Option<f64>> {
         .collect()
 }
 
+/// `puzzle-grade ARGS...` in `dir`, which succeeds.
+fn succeeds(dir: &Path, args: &[&str]) {
+    let out = grader(dir, args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `grade-all subs` into `grades` with `args`.
 fn graded_with(dir: &Path, args: &[&str]) {
     let base = [
@@ -76,14 +87,9 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
             .all(|l| l.matches("\"output_fnv1a\": \"").count() == 5),
         "{jsonl}"
     );
-    let out = grader(
+    succeeds(
         &dir,
         &["similar", "subs", "--out", "sim", "--grades", "grades"],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
     );
     let found = behaviour(&fs::read_to_string(dir.join("sim/similarity.csv")).unwrap());
     let of = |a: &str, b: &str| found.get(&(a.to_string(), b.to_string())).copied();
@@ -116,18 +122,49 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
         section.contains("href=\"similarity/bea%2Bbob.html\""),
         "{section}"
     );
-    assert!(index.ends_with("</section>\n</body>\n</html>\n"));
-    // The page of bea and bob shows the rare wrong answer they share.
+    assert!(index.ends_with("</section>\n</main>\n</body>\n</html>\n"));
+    assert!(index.contains("<a href=\"#similarity\">Similarity</a></nav>"));
+    // The page of bea and bob shows the rare wrong answer they share:
+    // how many gave it and the right one, and what each wrote.
     let page = fs::read_to_string(dir.join("grades/similarity/bea+bob.html")).unwrap();
     let answers = &page[page.find("<h2>Wrong answers they share</h2>").expect(&page)..];
-    // The fixture only they two of the seven that ran it got wrong so.
+    // The fixture only they two of the seven that ran it got wrong so;
+    // ann and amy (at least) right.
     assert!(
         answers.contains("<td class=\"n\">2 of 7</td>") && answers.contains("WRONG VERDICT: "),
         "{answers}"
     );
+    assert!(answers.contains(" of 7</td><td class=\"n\">"), "{answers}");
+    assert!(
+        answers.matches("<small>stdout:</small> <code").count() >= 2,
+        "{answers}"
+    );
+    // Every writer of the class page keeps the section while the grades
+    // folder has similarity.csv: gradebook, --only, and similar writing
+    // into the grading.
+    let section_of = |dir: &Path| {
+        let index = fs::read_to_string(dir.join("grades/index.html")).unwrap();
+        index
+            .find("<section id=\"similarity\">")
+            .map(|at| index[at..].to_string())
+    };
+    let before = section_of(&dir).unwrap();
+    fs::write(dir.join("roster.csv"), "folder,id,name\nann,z1,Ann\n").unwrap();
+    succeeds(&dir, &["gradebook", "grades", "--roster", "roster.csv"]);
+    assert_eq!(section_of(&dir).as_ref(), Some(&before));
+    graded_with(&dir, &["--only", "gus"]);
+    assert_eq!(section_of(&dir).as_ref(), Some(&before));
+    succeeds(
+        &dir,
+        &["similar", "subs", "--out", "grades", "--grades", "grades"],
+    );
+    assert_eq!(section_of(&dir).as_ref(), Some(&before));
+    // Without similarity.csv, no section, whoever writes the page.
+    fs::remove_file(dir.join("grades/similarity.csv")).unwrap();
+    succeeds(&dir, &["gradebook", "grades", "--roster", "roster.csv"]);
+    assert_eq!(section_of(&dir), None);
     // Without the grading, the behaviour is empty.
-    let out = grader(&dir, &["similar", "subs", "--out", "code"]);
-    assert!(out.status.success());
+    succeeds(&dir, &["similar", "subs", "--out", "code"]);
     let code = behaviour(&fs::read_to_string(dir.join("code/similarity.csv")).unwrap());
     assert!(code.values().all(Option::is_none), "{code:?}");
     // --no-similarity: none.

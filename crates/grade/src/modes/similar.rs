@@ -18,12 +18,14 @@
 use crate::intake::build::{write_shims, Builder};
 use crate::intake::folder::{files_in, submission_names};
 use crate::modes::diff;
-use crate::publishing::grades::write_atomic;
+use crate::publishing::changes::since_kept;
+use crate::publishing::grades::{finish_keeping, write_atomic, Earlier, GradesLock};
 use crate::publishing::record::Record;
 use crate::publishing::similarity::{
-    blocks_csv, page_file, pair_page, similarity_csv, worth_a_look, Behaviour, BLOCKS_FILE,
-    CSV_FILE, PAGES,
+    blocks_csv, page_file, pair_page, similarity_csv, worth_a_look, Behaviour, TemplateLines,
+    BLOCKS_FILE, CSV_FILE, PAGES,
 };
+use crate::publishing::summaries::write_class_page;
 use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
 use crate::shared::text::one_line;
@@ -183,6 +185,7 @@ fn write_pages(
     class: &[Submission],
     stems: &[String],
     seen: Option<&Behaviour>,
+    template: &TemplateLines,
 ) -> io::Result<Vec<String>> {
     if let Ok(entries) = fs::read_dir(dir) {
         for entry in entries.flatten() {
@@ -197,7 +200,7 @@ fn write_pages(
     for pair in worth_a_look(comparison) {
         fs::create_dir_all(dir)?;
         let sides = [pair.a, pair.b].map(|s| class[s].sources.as_slice());
-        let page = pair_page(comparison, pair, sides, seen);
+        let page = pair_page(comparison, pair, sides, seen, template);
         let file = page_file(&stems[pair.a], &stems[pair.b]);
         write_atomic(&dir.join(&file), page.as_bytes())?;
         files.push(file);
@@ -210,9 +213,48 @@ impl Similar<'_> {
     /// comparison's threads), compares them, writes `similarity.csv` and
     /// `similarity-blocks.csv` (each whole) into the out folder; refused
     /// when SUBMISSIONS holds no submission. Stopped (`stop`), an error
-    /// of kind `Interrupted`.
+    /// of kind `Interrupted`. When the out folder holds a grading (a
+    /// merged one, compared afterwards), its class page is written again
+    /// with the section on this comparison (or a note says why not).
     pub fn run(&self) -> Result<Found, Error> {
-        self.run_with(None)
+        let mut found = self.run_with(None)?;
+        match self.rewrite_class_page() {
+            Ok(note) => found.notes.extend(note),
+            Err(e) => found.notes.push(format!(
+                "{}/index.html: not written again with the section on similarity: {e}",
+                self.out.display()
+            )),
+        }
+        Ok(found)
+    }
+
+    /// When the out folder holds a grading (its `grading.json`), its class
+    /// page written again from its records, under its lock, as
+    /// `gradebook` writes it: the page has the section on similarity
+    /// whenever the folder has `similarity.csv`. A grading with records
+    /// that cannot be read is left as it is (its page would lose them).
+    /// What the marker should know of the folder (a grading's move into
+    /// `previous/` that a killed one left half done, finished first).
+    fn rewrite_class_page(&self) -> Result<Option<String>, Error> {
+        if !self.out.join("grading.json").is_file() {
+            return Ok(None);
+        }
+        let _lock = GradesLock::take(&self.out)?;
+        let finished = finish_keeping(&self.out)?;
+        let earlier = Earlier::read(&self.out)?;
+        let Some(manifest) = earlier.manifest else {
+            return Ok(finished);
+        };
+        if let Some(first) = earlier.refused.first.first() {
+            return Err(Refused::because(format!(
+                "{} line(s) of summary.jsonl cannot be read ({first})",
+                earlier.refused.count
+            ))
+            .into());
+        }
+        let changes = since_kept(&self.out, &manifest, &earlier.records)?;
+        write_class_page(&self.out, &manifest, &earlier.records, changes.as_ref())?;
+        Ok(finished)
     }
 
     /// [`Similar::run`], the grading in [`Similar::grades`] given by its
@@ -315,6 +357,7 @@ impl Similar<'_> {
             &class,
             &stems,
             seen.as_ref(),
+            &TemplateLines::of(&template),
         )?;
         Ok(Found {
             comparison,

@@ -32,8 +32,10 @@ use crate::publishing::grades::{
 };
 use crate::publishing::options::{Options, Setting};
 use crate::publishing::record::{table_header, Record, Row};
-use crate::publishing::similarity::{class_section, with_section, BLOCKS_FILE, CSV_FILE, PAGES};
-use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
+use crate::publishing::similarity::{BLOCKS_FILE, CSV_FILE, PAGES};
+use crate::publishing::summaries::{
+    gradebook_notes, gradebook_unwritten, write_class_page, write_summary_files,
+};
 use crate::shared::error::{Error, Refused};
 use crate::shared::machine;
 use crate::shared::name::Name;
@@ -324,7 +326,7 @@ impl GradeAll<'_> {
             wrote = written_manifest;
             changes = written_changes;
         }
-        if let Some(changes) = changes.filter(|_| !stopped) {
+        if let Some(changes) = changes.as_ref().filter(|_| !stopped) {
             out.write_all(changes.text().as_bytes())?;
             out.flush()?;
         }
@@ -334,7 +336,16 @@ impl GradeAll<'_> {
             _ => Vec::new(),
         };
         let similarity = match &self.similarity {
-            Some(asked) if !stopped && self.shard.is_none() => self.compare_class(asked, &records),
+            Some(asked) if !stopped && self.shard.is_none() => {
+                let mut lines = self.compare_class(asked, &records);
+                // The class page again, with the section on the
+                // comparison just made (or without one, when it failed
+                // and its files are gone).
+                if let Err(e) = write_class_page(&self.grades, &wrote, &records, changes.as_ref()) {
+                    lines.push(format!("similarity: index.html has no section on it: {e}"));
+                }
+                lines
+            }
             _ => Vec::new(),
         };
         Ok(Graded {
@@ -364,9 +375,11 @@ impl GradeAll<'_> {
 
     /// The class compared for similarity, with the grading just written
     /// (its `records`, not read back) as the behaviour's evidence,
-    /// `similarity.csv` and `similarity-blocks.csv` written into the
-    /// grades folder (under its lock); what happened, in lines. Its
-    /// failure is its own: the grading stands.
+    /// `similarity.csv`, `similarity-blocks.csv` and the pairs' pages
+    /// written into the grades folder (under its lock), or, when it fails,
+    /// those of an earlier comparison removed; what happened, in lines.
+    /// Its failure is its own: the grading stands. The class page is
+    /// written after it.
     fn compare_class(&self, asked: &SimilarityAsked, records: &[Record]) -> Vec<String> {
         let similar = Similar {
             runner: self.runner,
@@ -394,16 +407,6 @@ impl GradeAll<'_> {
                     found.comparison.pairs.len()
                 )];
                 lines.extend(found.notes.iter().map(|n| format!("similarity: {n}")));
-                // The class page, just written under the lock, gets its
-                // section on similarity.
-                let index = self.grades.join("index.html");
-                let section = class_section(&found.comparison, &found.pages);
-                let added = fs::read_to_string(&index).and_then(|page| {
-                    write_atomic(&index, with_section(&page, &section).as_bytes())
-                });
-                if let Err(e) = added {
-                    lines.push(format!("similarity: index.html has no section on it: {e}"));
-                }
                 lines
             }
             Err(e) => {
