@@ -144,7 +144,7 @@ pub const FORMATS: [Row; 5] = [
 ];
 
 impl Format {
-    /// Every format, in the order help lists them: its rows' ([`FORMATS`]).
+    /// Every format, in the order help lists them: its rows' (`FORMATS`).
     pub fn all() -> impl Iterator<Item = Format> {
         FORMATS.iter().map(|row| row.format)
     }
