@@ -1283,7 +1283,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     let (head, table) = summary.split_once("\n\n").unwrap();
     assert!(
         head.starts_with(&format!(
-            "grading of {} (4 submissions), complete\noptions: --timeout 1 --memory 1024 --processes 64 --read-only {} --build-timeout 120\nsandbox: ",
+            "grading of {} (4 submissions), complete\noptions: --time-limit 1 --memory 1024 --processes 64 --read-only {} --build-timeout 120\nsandbox: ",
             submissions.canonicalize().unwrap().display(),
             puzzle_bin().display()
         )),

@@ -6,8 +6,11 @@
 //!   changed between the two versions' gradings of one class, nor between
 //!   a grading and itself;
 //! - `grade-all --resume` on each grades nothing (every submission was
-//!   graded) and writes the same summaries from its records, byte for
-//!   byte, but for the format version it now writes;
+//!   graded: the options it recorded, `--timeout 5` before format version
+//!   3, are the same settings as today's `--time-limit 5`) and writes the
+//!   same summaries from its records, byte for byte, but for the format
+//!   version it now writes; and `diff` of the grading as kept against the
+//!   one resumed (now of today's version) finds no option changed;
 //! - `merge` of each version's two shards gives the summaries of its whole
 //!   grading (times aside: the shards ran apart).
 
@@ -17,8 +20,9 @@ use common::{grader, masked, repo, Scratch};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The versions whose gradings are kept.
-const VERSIONS: [&str; 2] = ["fa6dacb", "cb7a8da"];
+/// The versions whose gradings are kept: two of format version 1, one of
+/// version 2 (e5c6f22).
+const VERSIONS: [&str; 3] = ["fa6dacb", "cb7a8da", "e5c6f22"];
 
 /// The class they graded: `(name, prelude to checker.c)`.
 const CLASS: [(&str, &str); 5] = [
@@ -112,16 +116,20 @@ fn gradings_of_earlier_versions_read_and_compare() {
         assert_eq!(out.status.code(), Some(0), "{version}: {stderr}");
         assert!(stderr.is_empty(), "{version}: {stderr}");
     }
-    // One version's grading against the other's: the same marks.
-    let out = grader(&dir, &["diff", "fa6dacb-a", "cb7a8da-a"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(stdout.contains("no marks changed"), "{stdout}");
+    // One version's grading against another's: the same marks, the same
+    // options.
+    for (old, new) in [("fa6dacb", "cb7a8da"), ("cb7a8da", "e5c6f22")] {
+        let out = grader(&dir, &["diff", &format!("{old}-a"), &format!("{new}-a")]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{old} {new}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("no marks changed"), "{stdout}");
+        assert!(!stdout.contains("options"), "{old} {new}: {stdout}");
+    }
 }
 
 #[test]
@@ -134,7 +142,7 @@ fn gradings_of_earlier_versions_resume_to_the_same_summaries() {
             &[
                 "grade-all",
                 "subs",
-                "--timeout",
+                "--time-limit",
                 "5",
                 "--format",
                 "junit",
@@ -170,6 +178,23 @@ fn gradings_of_earlier_versions_resume_to_the_same_summaries() {
             lines(&old.join("summary.jsonl")),
             "{version}: summary.jsonl"
         );
+        // The grading resumed is of today's format, its time limit under
+        // today's name; against the grading as kept, no option changed.
+        let resumed = fs::read_to_string(grades.join("grading.json")).unwrap();
+        assert!(
+            resumed.contains(&format!("\"version\": {}", puzzle_grade::FORMAT_VERSION))
+                && resumed.contains("\"options\": \"--time-limit 5 --memory 1024"),
+            "{version}: {resumed}"
+        );
+        let kept = copy_grading(version, "whole", &dir, &format!("{version}-kept"));
+        let out = grader(
+            &dir,
+            &["diff", &kept.to_string_lossy(), &grades.to_string_lossy()],
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{version}: {stdout}");
+        assert!(stdout.contains("no marks changed"), "{version}: {stdout}");
+        assert!(!stdout.contains("options"), "{version}: {stdout}");
     }
 }
 

@@ -1178,7 +1178,7 @@ mod tests {
         Manifest {
             folder: "/subs".into(),
             folder_names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
-            options: "--timeout 5".into(),
+            options: "--time-limit 5".into(),
             sandbox: "sandbox: all".into(),
             shard: None,
             started: "2026-11-27T21:30:05Z".into(),

@@ -847,6 +847,55 @@ fn read_word<T>(
 mod tests {
     use super::*;
 
+    /// `docs/grading-reference.md`'s table of the summary's columns names
+    /// every column of the table (but the score and maximum, which the
+    /// Marks section tells) and no other, and each row of classes names
+    /// its classes.
+    #[test]
+    fn the_docs_table_of_the_summarys_columns_is_the_columns() {
+        let docs = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/grading-reference.md"
+        ))
+        .unwrap();
+        let section = &docs[docs.find("## A grading's files and their columns").unwrap()..];
+        let rows: Vec<&str> = section
+            .split("| column | what |\n|---|---|\n")
+            .nth(1)
+            .expect("the table of the summary's columns")
+            .lines()
+            .take_while(|l| l.starts_with('|'))
+            .collect();
+        let mut named: Vec<&str> = Vec::new();
+        for row in &rows {
+            let cells: Vec<&str> = row.split(" | ").collect();
+            for name in cells[0].trim_start_matches("| ").split(", ") {
+                named.push(name.trim_matches('`'));
+            }
+            let classes = columns().iter().filter_map(|c| match &c.value {
+                Value::Classes(classes) if cells[0].contains(&format!("`{}`", c.table)) => {
+                    Some(classes)
+                }
+                _ => None,
+            });
+            for class in classes.flatten() {
+                assert!(row.contains(class.name()), "{row}: no {}", class.name());
+            }
+        }
+        let mut columns: Vec<&str> = columns()
+            .iter()
+            .map(|c| c.table)
+            .filter(|c| !["score", "max"].contains(c))
+            .chain(["built", "lost", "note"])
+            .collect();
+        columns.sort_unstable();
+        named.sort_unstable();
+        assert_eq!(
+            named, columns,
+            "docs/grading-reference.md's table of the summary's columns"
+        );
+    }
+
     fn graded_row() -> Row {
         let mut counts = Counts {
             fixtures: [2, 1, 0],
@@ -1107,7 +1156,7 @@ mod tests {
         };
         assert_eq!(
             not_built.json_line(),
-            "{\"version\": 3, \"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}\n"
+            format!("{{\"version\": {}, \"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}}\n", crate::publishing::json::VERSION)
         );
         assert_eq!(
             Record::from_json_line(&not_built.json_line()).unwrap(),
@@ -1266,7 +1315,7 @@ mod tests {
         let manifest = Manifest {
             folder: "/tmp/class".into(),
             folder_names: vec!["ann".into(), "b\\xE9".into()],
-            options: "--timeout 5".into(),
+            options: "--time-limit 5".into(),
             sandbox: "sandbox: none".into(),
             shard: None,
             started: "2026-11-28T00:00:00Z".into(),
