@@ -30,10 +30,70 @@ impl Html {
         Html(markup.to_string())
     }
 
+    /// Nothing yet: a buffer a page is built in.
+    pub fn new() -> Html {
+        Html(String::new())
+    }
+
     /// `more` appended.
     pub fn push(&mut self, more: &Html) {
         self.0.push_str(&more.0);
     }
+
+    /// The page's own `markup` appended, as the source writes it.
+    pub fn lit(&mut self, markup: &'static str) {
+        self.0.push_str(markup);
+    }
+
+    /// `text` appended, escaped (see [`escape`]).
+    pub fn text(&mut self, text: &str) {
+        escape_into(&mut self.0, text);
+    }
+
+    /// The source's `template` appended, each `{}` in it filled by the
+    /// next of `slots` in turn (a `{}` with no slot left is dropped).
+    pub fn fill(&mut self, template: &'static str, slots: &[&Html]) {
+        let mut slots = slots.iter();
+        let mut parts = template.split("{}");
+        if let Some(first) = parts.next() {
+            self.0.push_str(first);
+        }
+        for part in parts {
+            if let Some(slot) = slots.next() {
+                self.0.push_str(&slot.0);
+            }
+            self.0.push_str(part);
+        }
+        debug_assert!(slots.next().is_none(), "more slots than {{}} in {template}");
+    }
+
+    /// `parts` joined, `between` (the source's markup) between each two.
+    pub fn join(parts: &[Html], between: &'static str) -> Html {
+        let mut out = Html::new();
+        for (k, part) in parts.iter().enumerate() {
+            if k > 0 {
+                out.lit(between);
+            }
+            out.push(part);
+        }
+        out
+    }
+
+    /// A link made by [`href`], without its leading `./` (to put it in a
+    /// folder).
+    pub fn in_folder(&self) -> Html {
+        Html(self.0.trim_start_matches("./").to_string())
+    }
+
+    /// The page as a `String`, to be written.
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+/// A value's `Display` (a number, a count, a record's own words), escaped.
+pub fn show(value: impl fmt::Display) -> Html {
+    escape(&value.to_string())
 }
 
 impl Deref for Html {
@@ -88,8 +148,8 @@ fn escape_into(out: &mut String, text: &str) {
 /// The relative link to the file `name` beside the page: every byte but
 /// letters, digits and `-._~` percent-encoded (a name may hold `#`, `?`,
 /// `%`, spaces or quotes), so that it is also safe in an attribute.
-pub fn href(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
+pub fn href(name: &str) -> Html {
+    let mut out = String::with_capacity(name.len() + 2);
     for &b in name.as_bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
             out.push(b as char);
@@ -98,7 +158,7 @@ pub fn href(name: &str) -> String {
         }
     }
     // A name that starts like a scheme or a path is still a file here.
-    format!("./{out}")
+    Html(format!("./{out}"))
 }
 
 /// The style the pages share: the system's fonts, a readable measure, wide
@@ -163,22 +223,27 @@ pub(crate) fn contrast_ratio(a: &str, b: &str) -> f64 {
 }
 
 /// The start of a page titled `title`, its `<body>` open.
-pub fn head(title: &Html) -> String {
-    format!(
+pub fn head(title: &Html) -> Html {
+    let mut out = Html::new();
+    out.fill(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n"
-    )
+         <title>{}</title>\n<style>\n",
+        &[title],
+    );
+    out.lit(STYLE);
+    out.lit("</style>\n</head>\n<body>\n");
+    out
 }
 
 /// The feedback `markdown` of the submission `name` as a page of its own.
-pub fn feedback_page(name: &Html, markdown: &str) -> String {
+pub fn feedback_page(name: &Html, markdown: &str) -> Html {
     let mut title = Html::markup("Feedback for ");
     title.push(name);
     let mut out = head(&title);
-    out.push_str("<main>\n");
-    out.push_str(&markdown_to_html(markdown));
-    out.push_str("</main>\n</body>\n</html>\n");
+    out.lit("<main>\n");
+    out.push(&markdown_to_html(markdown));
+    out.lit("</main>\n</body>\n</html>\n");
     out
 }
 
@@ -213,23 +278,24 @@ fn kind(line: &str) -> Kind {
 /// text escaped.
 pub fn markdown_to_html(markdown: &str) -> Html {
     let lines: Vec<&str> = markdown.lines().collect();
-    let mut out = String::with_capacity(markdown.len() * 5 / 4 + 64);
+    let mut out = Html(String::with_capacity(markdown.len() * 5 / 4 + 64));
     let mut i = 0;
     while i < lines.len() {
         match kind(lines[i]) {
             Kind::Blank => i += 1,
             Kind::Heading(level) => {
                 let text = lines[i][level..].trim();
-                let _ = writeln!(out, "<h{level}>{}</h{level}>", inline(text));
+                let level = show(level);
+                out.fill("<h{}>{}</h{}>\n", &[&level, &inline(text), &level]);
                 i += 1;
             }
             Kind::Item => {
-                out.push_str("<ul>\n");
+                out.lit("<ul>\n");
                 while i < lines.len() && kind(lines[i]) == Kind::Item {
-                    let _ = writeln!(out, "<li>{}</li>", inline(&lines[i][2..]));
+                    out.fill("<li>{}</li>\n", &[&inline(&lines[i][2..])]);
                     i += 1;
                 }
-                out.push_str("</ul>\n");
+                out.lit("</ul>\n");
             }
             Kind::Code => {
                 // A code block runs on over blank lines that more code
@@ -242,12 +308,12 @@ pub fn markdown_to_html(markdown: &str) -> Html {
                     }
                     j += 1;
                 }
-                out.push_str("<pre><code>");
+                out.lit("<pre><code>");
                 for line in &lines[i..end] {
-                    escape_into(&mut out, line.get(4..).unwrap_or(""));
-                    out.push('\n');
+                    out.text(line.get(4..).unwrap_or(""));
+                    out.lit("\n");
                 }
-                out.push_str("</code></pre>\n");
+                out.lit("</code></pre>\n");
                 i = end;
             }
             Kind::Text => {
@@ -256,11 +322,11 @@ pub fn markdown_to_html(markdown: &str) -> Html {
                     i += 1;
                 }
                 let text = lines[start..i].join("\n");
-                let _ = writeln!(out, "<p>{}</p>", inline(&text));
+                out.fill("<p>{}</p>\n", &[&inline(&text)]);
             }
         }
     }
-    Html(out)
+    out
 }
 
 /// A line's text with code spans (`` `code` ``, fenced by a run of
@@ -268,16 +334,16 @@ pub fn markdown_to_html(markdown: &str) -> Html {
 /// elements, a backslash before punctuation read as that character
 /// (`shared/markdown.rs` writes such escapes), the rest escaped; a fence
 /// or `**` without its pair is text.
-fn inline(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
+fn inline(text: &str) -> Html {
+    let mut out = Html(String::with_capacity(text.len() + 16));
     let bytes = text.as_bytes();
     // Every marker is ASCII, so each index taken here is a char boundary.
     let (mut i, mut from) = (0, 0);
     while i < bytes.len() {
         match bytes[i] {
             b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
-                escape_into(&mut out, &text[from..i]);
-                escape_into(&mut out, &text[i + 1..i + 2]);
+                out.text(&text[from..i]);
+                out.text(&text[i + 1..i + 2]);
                 i += 2;
                 from = i;
             }
@@ -285,7 +351,7 @@ fn inline(text: &str) -> String {
                 let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
                 match closing_fence(bytes, i + run, run) {
                     Some(end) => {
-                        escape_into(&mut out, &text[from..i]);
+                        out.text(&text[from..i]);
                         let mut code = &text[i + run..end];
                         if code.len() >= 2
                             && code.starts_with(' ')
@@ -294,9 +360,9 @@ fn inline(text: &str) -> String {
                         {
                             code = &code[1..code.len() - 1];
                         }
-                        out.push_str("<code>");
-                        escape_into(&mut out, code);
-                        out.push_str("</code>");
+                        out.lit("<code>");
+                        out.text(code);
+                        out.lit("</code>");
                         i = end + run;
                         from = i;
                     }
@@ -305,10 +371,10 @@ fn inline(text: &str) -> String {
             }
             b'*' if bytes.get(i + 1) == Some(&b'*') => match strong_end(bytes, i + 2) {
                 Some(end) if end > i + 2 => {
-                    escape_into(&mut out, &text[from..i]);
-                    out.push_str("<strong>");
-                    out.push_str(&inline(&text[i + 2..end]));
-                    out.push_str("</strong>");
+                    out.text(&text[from..i]);
+                    out.lit("<strong>");
+                    out.push(&inline(&text[i + 2..end]));
+                    out.lit("</strong>");
                     i = end + 2;
                     from = i;
                 }
@@ -317,7 +383,7 @@ fn inline(text: &str) -> String {
             _ => i += 1,
         }
     }
-    escape_into(&mut out, &text[from..]);
+    out.text(&text[from..]);
     out
 }
 

@@ -26,13 +26,12 @@ use crate::marking::marks::{points, Visibility};
 use crate::marking::report::seconds;
 use crate::publishing::changes::Comparison;
 use crate::publishing::grades::Manifest;
-use crate::publishing::html::{escape, head, href, Html};
+use crate::publishing::html::{escape, head, href, show, Html};
 use crate::publishing::record::{FixtureLine, Record};
 use crate::publishing::similarity::Section;
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write as _;
 
 /// How many bars the histogram has (each a tenth of the maximum score).
 pub const BINS: usize = 10;
@@ -249,7 +248,7 @@ pub fn class_page(
     records: &[&Record],
     changes: Option<&Comparison>,
     similarity: Option<&Section>,
-) -> String {
+) -> Html {
     let strict = strict(manifest);
     let built: Vec<Built> = records
         .iter()
@@ -281,27 +280,28 @@ pub fn class_page(
         }
     }
 
-    let mut out = head(&escape(&format!("Class page: {}", manifest.folder)));
-    out.push_str("<header>\n");
-    let _ = writeln!(
-        out,
-        "<h1>Class page: grading of {}</h1>",
-        escape(&manifest.folder)
+    let mut title = Html::markup("Class page: ");
+    title.push(&escape(&manifest.folder));
+    let mut out = head(&title);
+    out.lit("<header>\n");
+    out.fill(
+        "<h1>Class page: grading of {}</h1>\n",
+        &[&escape(&manifest.folder)],
     );
     status(&mut out, manifest, records.len());
-    out.push_str("<nav>");
+    out.lit("<nav>");
     if changes.is_some() {
-        out.push_str("<a href=\"#changes\">Changes</a>");
+        out.lit("<a href=\"#changes\">Changes</a>");
     }
-    out.push_str(
+    out.lit(
         "<a href=\"#scores\">Scores</a><a href=\"#fixtures\">Fixtures</a>\
          <a href=\"#faults\">Faults</a><a href=\"#submissions\">Submissions</a>\
          <a href=\"#grading\">Grading</a>",
     );
     if similarity.is_some() {
-        out.push_str("<a href=\"#similarity\">Similarity</a>");
+        out.lit("<a href=\"#similarity\">Similarity</a>");
     }
-    out.push_str("</nav>\n</header>\n<main>\n");
+    out.lit("</nav>\n</header>\n<main>\n");
     changes_section(&mut out, changes);
     score_section(&mut out, &mut scores, max, records.len());
     fixture_section(&mut out, &groups, &all_passed, &built, &causes);
@@ -309,32 +309,32 @@ pub fn class_page(
     submission_section(&mut out, records);
     grading_section(&mut out, manifest);
     if let Some(section) = similarity {
-        out.push_str(&section.html());
+        out.push(&section.html());
     }
-    out.push_str("</main>\n</body>\n</html>\n");
+    out.lit("</main>\n</body>\n</html>\n");
     out
 }
 
 /// The line that says whether the grading is complete, and of how many.
-fn status(out: &mut String, manifest: &Manifest, graded: usize) {
+fn status(out: &mut Html, manifest: &Manifest, graded: usize) {
     let to_grade = manifest.names_to_grade().len();
-    let part = manifest.extent();
+    let part = show(manifest.extent());
     if manifest.complete {
-        let _ = writeln!(
-            out,
-            "<p id=\"status\"><strong class=\"ok\">Complete</strong>: {graded} graded ({part}).</p>"
+        out.fill(
+            "<p id=\"status\"><strong class=\"ok\">Complete</strong>: {} graded ({}).</p>\n",
+            &[&show(graded), &part],
         );
     } else {
-        let _ = writeln!(
-            out,
-            "<p id=\"status\"><strong class=\"flag\">INCOMPLETE</strong>: {graded} of {to_grade} graded ({part}); run the same command with --resume to finish.</p>"
+        out.fill(
+            "<p id=\"status\"><strong class=\"flag\">INCOMPLETE</strong>: {} of {} graded ({}); run the same command with --resume to finish.</p>\n",
+            &[&show(graded), &show(to_grade), &part],
         );
     }
 }
 
 /// A number of points without needless decimals.
-fn num(value: f64) -> String {
-    points(value)
+fn num(value: f64) -> Html {
+    show(points(value))
 }
 
 /// The median of `sorted`.
@@ -350,7 +350,7 @@ fn median(sorted: &[f64]) -> f64 {
 }
 
 /// The scores: the figures, the histogram and its table.
-fn score_section(out: &mut String, scores: &mut [f64], max: f64, submissions: usize) {
+fn score_section(out: &mut Html, scores: &mut [f64], max: f64, submissions: usize) {
     scores.sort_by(f64::total_cmp);
     let n = scores.len();
     let mean = if n == 0 {
@@ -361,23 +361,23 @@ fn score_section(out: &mut String, scores: &mut [f64], max: f64, submissions: us
     let median = median(scores);
     let highest = scores.last().copied().unwrap_or(0.0);
     let lowest = scores.first().copied().unwrap_or(0.0);
-    out.push_str("<section id=\"scores\">\n<h2>Scores</h2>\n");
-    out.push_str(
+    out.lit("<section id=\"scores\">\n<h2>Scores</h2>\n");
+    out.lit(
         "<div class=\"chart\">\n<div class=\"wide\"><table id=\"score-figures\">\n\
          <caption>The scores of the submissions built</caption>\n<thead><tr>\
          <th scope=\"col\">figure</th><th scope=\"col\" class=\"n\">value</th></tr></thead>\n<tbody>\n",
     );
     let figure = |x: f64| {
         if n == 0 {
-            "-".to_string()
+            Html::markup("-")
         } else {
             num(x)
         }
     };
     let figures = [
-        ("submissions", submissions.to_string()),
-        ("built", n.to_string()),
-        ("not built (no score)", (submissions - n).to_string()),
+        ("submissions", show(submissions)),
+        ("built", show(n)),
+        ("not built (no score)", show(submissions - n)),
         ("mean", figure(mean)),
         ("median", figure(median)),
         ("highest", figure(highest)),
@@ -385,14 +385,14 @@ fn score_section(out: &mut String, scores: &mut [f64], max: f64, submissions: us
         ("out of", num(max)),
     ];
     for (name, value) in figures {
-        let _ = writeln!(
-            out,
-            "<tr><th scope=\"row\">{name}</th><td class=\"n\">{value}</td></tr>"
+        out.fill(
+            "<tr><th scope=\"row\">{}</th><td class=\"n\">{}</td></tr>\n",
+            &[&Html::markup(name), &value],
         );
     }
-    out.push_str("</tbody></table></div>\n");
+    out.lit("</tbody></table></div>\n");
     if n == 0 {
-        out.push_str("</div>\n<p>No submission is built yet: no score to show.</p>\n</section>\n");
+        out.lit("</div>\n<p>No submission is built yet: no score to show.</p>\n</section>\n");
         return;
     }
     let mut counts = [0usize; BINS];
@@ -401,36 +401,42 @@ fn score_section(out: &mut String, scores: &mut [f64], max: f64, submissions: us
     }
     let edge = |k: usize| num(max * k as f64 / BINS as f64);
     let label = |k: usize| {
+        let mut label = Html::new();
         if k + 1 == BINS {
-            format!("{} to {}", edge(k), edge(k + 1))
+            label.fill("{} to {}", &[&edge(k), &edge(k + 1)]);
         } else {
-            format!("{} to under {}", edge(k), edge(k + 1))
+            label.fill("{} to under {}", &[&edge(k), &edge(k + 1)]);
         }
+        label
     };
     histogram(out, &counts, max, n, (mean, median, highest), &label);
-    out.push_str(
+    out.lit(
         "<div class=\"wide\"><table id=\"histogram\">\n<caption>The histogram in figures: \
          submissions built by score</caption>\n<thead><tr><th scope=\"col\">score</th>\
          <th scope=\"col\">submissions</th></tr></thead>\n<tbody>\n",
     );
     for (k, count) in counts.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td class=\"n\">{count}</td></tr>",
-            label(k)
+        out.fill(
+            "<tr><td>{}</td><td class=\"n\">{}</td></tr>\n",
+            &[&label(k), &show(count)],
         );
     }
-    out.push_str("</tbody></table></div>\n</div>\n</section>\n");
+    out.lit("</tbody></table></div>\n</div>\n</section>\n");
+}
+
+/// `x` to a tenth, as the chart's coordinates are written.
+fn tenth(x: f64) -> Html {
+    show(format_args!("{x:.1}"))
 }
 
 /// The histogram as SVG, with the mean, median and highest score marked.
 fn histogram(
-    out: &mut String,
+    out: &mut Html,
     counts: &[usize; BINS],
     max: f64,
     n: usize,
     (mean, median, highest): (f64, f64, f64),
-    label: &dyn Fn(usize) -> String,
+    label: &dyn Fn(usize) -> Html,
 ) {
     const W: f64 = 640.0;
     const H: f64 = 260.0;
@@ -442,68 +448,85 @@ fn histogram(
     let plot_h = H - TOP - BOTTOM;
     let tallest = counts.iter().copied().max().unwrap_or(0).max(1);
     let bar_w = plot_w / BINS as f64;
-    let _ = writeln!(
-        out,
-        "<figure>\n<svg id=\"histogram-chart\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" \
+    out.fill(
+        "<figure>\n<svg id=\"histogram-chart\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" \
          role=\"img\" aria-labelledby=\"histogram-title histogram-desc\" \
          xmlns=\"http://www.w3.org/2000/svg\" font-family=\"sans-serif\" font-size=\"11\">\n\
-         <title id=\"histogram-title\">Scores of {n} submissions built</title>\n\
+         <title id=\"histogram-title\">Scores of {} submissions built</title>\n\
          <desc id=\"histogram-desc\">Bars of a tenth of the maximum score each; the table below \
-         gives the same counts.</desc>"
+         gives the same counts.</desc>\n",
+        &[&show(W), &show(H), &show(W), &show(H), &show(n)],
     );
     // The axes and the largest count.
     let base = TOP + plot_h;
-    let _ = writeln!(
-        out,
-        "<line x1=\"{LEFT}\" y1=\"{base}\" x2=\"{}\" y2=\"{base}\" stroke=\"{AXIS}\"/>\n\
-         <line x1=\"{LEFT}\" y1=\"{TOP}\" x2=\"{LEFT}\" y2=\"{base}\" stroke=\"{AXIS}\"/>\n\
-         <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{tallest}</text>\n\
-         <text x=\"{}\" y=\"{base}\" text-anchor=\"end\">0</text>\n\
-         <text x=\"12\" y=\"{}\" transform=\"rotate(-90 12 {})\" text-anchor=\"middle\">submissions</text>",
-        LEFT + plot_w,
-        LEFT - 4.0,
-        TOP + 4.0,
-        LEFT - 4.0,
-        TOP + plot_h / 2.0,
-        TOP + plot_h / 2.0,
+    let (left, top, base_at, axis) = (show(LEFT), show(TOP), show(base), Html::markup(AXIS));
+    out.fill(
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\"/>\n\
+         <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\"/>\n\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"end\">0</text>\n\
+         <text x=\"12\" y=\"{}\" transform=\"rotate(-90 12 {})\" text-anchor=\"middle\">submissions</text>\n",
+        &[
+            &left,
+            &base_at,
+            &show(LEFT + plot_w),
+            &base_at,
+            &axis,
+            &left,
+            &top,
+            &left,
+            &base_at,
+            &axis,
+            &show(LEFT - 4.0),
+            &show(TOP + 4.0),
+            &show(tallest),
+            &show(LEFT - 4.0),
+            &base_at,
+            &show(TOP + plot_h / 2.0),
+            &show(TOP + plot_h / 2.0),
+        ],
     );
     for (k, &count) in counts.iter().enumerate() {
         let x = LEFT + bar_w * k as f64;
         let h = plot_h * count as f64 / tallest as f64;
-        let _ = writeln!(
-            out,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{BAR}\">\
-             <title>{}: {count}</title></rect>",
-            x + 1.0,
-            base - h,
-            bar_w - 2.0,
-            h,
-            label(k)
+        out.fill(
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\">\
+             <title>{}: {}</title></rect>\n",
+            &[
+                &tenth(x + 1.0),
+                &tenth(base - h),
+                &tenth(bar_w - 2.0),
+                &tenth(h),
+                &Html::markup(BAR),
+                &label(k),
+                &show(count),
+            ],
         );
         if count > 0 {
-            let _ = writeln!(
-                out,
-                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{count}</text>",
-                x + bar_w / 2.0,
-                base - h - 3.0
+            out.fill(
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                &[&tenth(x + bar_w / 2.0), &tenth(base - h - 3.0), &show(count)],
             );
         }
-        let _ = writeln!(
-            out,
-            "<text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            base + 14.0,
-            num(max * k as f64 / BINS as f64)
+        out.fill(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+            &[
+                &tenth(x),
+                &tenth(base + 14.0),
+                &num(max * k as f64 / BINS as f64),
+            ],
         );
     }
-    let _ = writeln!(
-        out,
-        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>\n\
-         <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">score</text>",
-        LEFT + plot_w,
-        base + 14.0,
-        num(max),
-        LEFT + plot_w / 2.0,
-        base + 32.0
+    out.fill(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">score</text>\n",
+        &[
+            &tenth(LEFT + plot_w),
+            &tenth(base + 14.0),
+            &num(max),
+            &tenth(LEFT + plot_w / 2.0),
+            &tenth(base + 32.0),
+        ],
     );
     if n > 0 && max > 0.0 {
         // Each a line across the bars on a white halo, so that it keeps its
@@ -515,56 +538,71 @@ fn histogram(
             ("highest", highest, HIGHEST, "2 3"),
         ];
         for (k, (name, value, colour, dash)) in marks.into_iter().enumerate() {
-            let x = LEFT + plot_w * (value / max).clamp(0.0, 1.0);
+            let x = tenth(LEFT + plot_w * (value / max).clamp(0.0, 1.0));
             let key = LEFT + 170.0 * k as f64;
-            let _ = writeln!(
-                out,
-                "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{base}\" stroke=\"#fff\" \
+            let (colour, dash) = (Html::markup(colour), Html::markup(dash));
+            let above = tenth(TOP - 14.0);
+            out.fill(
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#fff\" \
                  stroke-width=\"7\"/>\n\
-                 <line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{base}\" stroke=\"{colour}\" \
-                 stroke-width=\"3\" stroke-dasharray=\"{dash}\"/>\n\
-                 <line x1=\"{key:.1}\" y1=\"16\" x2=\"{:.1}\" y2=\"16\" stroke=\"{colour}\" \
-                 stroke-width=\"3\" stroke-dasharray=\"{dash}\"/>\n\
-                 <text x=\"{:.1}\" y=\"20\" fill=\"{colour}\" font-size=\"12\">{name} {}</text>",
-                TOP - 14.0,
-                TOP - 14.0,
-                key + 28.0,
-                key + 34.0,
-                num(value)
+                 <line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" \
+                 stroke-width=\"3\" stroke-dasharray=\"{}\"/>\n\
+                 <line x1=\"{}\" y1=\"16\" x2=\"{}\" y2=\"16\" stroke=\"{}\" \
+                 stroke-width=\"3\" stroke-dasharray=\"{}\"/>\n\
+                 <text x=\"{}\" y=\"20\" fill=\"{}\" font-size=\"12\">{} {}</text>\n",
+                &[
+                    &x,
+                    &above,
+                    &x,
+                    &base_at,
+                    &x,
+                    &above,
+                    &x,
+                    &base_at,
+                    &colour,
+                    &dash,
+                    &tenth(key),
+                    &tenth(key + 28.0),
+                    &colour,
+                    &dash,
+                    &tenth(key + 34.0),
+                    &colour,
+                    &Html::markup(name),
+                    &num(value),
+                ],
             );
         }
     }
-    out.push_str("</svg>\n");
-    let _ = writeln!(
-        out,
-        "<figcaption class=\"muted\">Mean, median and highest score of the {n} submissions built, \
-         marked on their histogram (each bar a tenth of {}).</figcaption>\n</figure>",
-        num(max)
+    out.lit("</svg>\n");
+    out.fill(
+        "<figcaption class=\"muted\">Mean, median and highest score of the {} submissions built, \
+         marked on their histogram (each bar a tenth of {}).</figcaption>\n</figure>\n",
+        &[&show(n), &num(max)],
     );
 }
 
 /// A class's name, and whether it costs marks here (NOT GRADED, which was
 /// not judged, is not a failure either).
-fn class_cell(class: Class, strict: bool) -> String {
-    if class.fails(strict) && class.judged() {
-        class.name().to_string()
-    } else {
-        format!("{} (not a failure)", class.name())
+fn class_cell(class: Class, strict: bool) -> Html {
+    let mut cell = escape(class.name());
+    if !(class.fails(strict) && class.judged()) {
+        cell.lit(" (not a failure)");
     }
+    cell
 }
 
 /// The fixtures, most failed first, those that the same submissions failed
 /// the same way in one row; then those everybody passed, in one line.
 fn fixture_section(
-    out: &mut String,
+    out: &mut Html,
     groups: &[Group],
     all_passed: &[&FixtureLine],
     built: &[Built],
     causes: &Causes,
 ) {
-    out.push_str("<section id=\"fixtures\">\n<h2>Fixtures</h2>\n");
+    out.lit("<section id=\"fixtures\">\n<h2>Fixtures</h2>\n");
     if groups.is_empty() && all_passed.is_empty() {
-        out.push_str("<p>No submission was built: no fixture was run.</p>\n</section>\n");
+        out.lit("<p>No submission was built: no fixture was run.</p>\n</section>\n");
         return;
     }
     let nobody: usize = groups
@@ -573,18 +611,21 @@ fn fixture_section(
         .map(|g| g.fixtures.len())
         .sum();
     let failed: usize = groups.iter().map(|g| g.fixtures.len()).sum();
-    let _ = writeln!(
-        out,
-        "<p>{} fixtures, run by the {} submissions built: {nobody} passed by nobody (check \
+    out.fill(
+        "<p>{} fixtures, run by the {} submissions built: {} passed by nobody (check \
          such a fixture first: a broken one fails everyone), {} passed by everybody (in one line \
-         below the table); the {failed} that someone failed in {} rows, fixtures that the same \
-         submissions failed the same way in one.</p>",
-        failed + all_passed.len(),
-        built.len(),
-        all_passed.len(),
-        groups.len()
+         below the table); the {} that someone failed in {} rows, fixtures that the same \
+         submissions failed the same way in one.</p>\n",
+        &[
+            &show(failed + all_passed.len()),
+            &show(built.len()),
+            &show(nobody),
+            &show(all_passed.len()),
+            &show(failed),
+            &show(groups.len()),
+        ],
     );
-    out.push_str(
+    out.lit(
         "<p class=\"legend\"><strong>passed</strong>: the submissions built that passed, of those \
          that ran it (a format difference or an open question passes unless <code>--strict</code>); \
          <strong>⚠ nobody passes</strong> flags a fixture no submission passed. \
@@ -598,7 +639,7 @@ fn fixture_section(
          the cause of their failures where one is known, and for how many of them.</p>\n",
     );
     if !groups.is_empty() {
-        out.push_str(
+        out.lit(
             "<div class=\"wide\"><table id=\"fixture-table\" class=\"fixtures\">\n<caption>Fixtures \
              by pass rate, most failed first</caption>\n<colgroup><col class=\"c-fx\">\
              <col class=\"c-pass\"><col class=\"c-disc\"><col></colgroup>\n<thead><tr>\
@@ -609,34 +650,35 @@ fn fixture_section(
         for g in groups {
             fixture_row(out, g, built, causes);
         }
-        out.push_str("</tbody></table></div>\n");
+        out.lit("</tbody></table></div>\n");
     }
     // One line, the names folded.
     if all_passed.is_empty() {
-        out.push_str(
+        out.lit(
             "<p id=\"passed-by-all\"><strong>Passed by everybody:</strong> no fixture.</p>\n</section>\n",
         );
         return;
     }
-    let names: Vec<String> = all_passed.iter().map(|l| fixture_name(l)).collect();
-    let _ = writeln!(
-        out,
+    let names: Vec<Html> = all_passed.iter().map(|l| fixture_name(l)).collect();
+    out.fill(
         "<details class=\"more\" id=\"passed-by-all\"><summary><strong>Passed by everybody:</strong> \
-         {} fixture{}</summary><div>{}</div></details>\n</section>",
-        all_passed.len(),
-        if all_passed.len() == 1 { "" } else { "s" },
-        names.join(", ")
+         {} fixture{}</summary><div>{}</div></details>\n</section>\n",
+        &[
+            &show(all_passed.len()),
+            &Html::markup(if all_passed.len() == 1 { "" } else { "s" }),
+            &Html::join(&names, ", "),
+        ],
     );
 }
 
 /// The fixture `line`'s name, and who sees it where that is not everybody.
-fn fixture_name(line: &FixtureLine) -> String {
-    let mut name = format!("<code class=\"fx\">{}</code>", escape(&line.fixture));
+fn fixture_name(line: &FixtureLine) -> Html {
+    let mut name = Html::new();
+    name.fill("<code class=\"fx\">{}</code>", &[&escape(&line.fixture)]);
     if line.visibility != Visibility::Visible {
-        let _ = write!(
-            name,
+        name.fill(
             " <span class=\"muted\">({})</span>",
-            escape(line.visibility.word())
+            &[&escape(line.visibility.word())],
         );
     }
     name
@@ -644,42 +686,48 @@ fn fixture_name(line: &FixtureLine) -> String {
 
 /// The fixtures `lines`: one by its name; more as their number and the
 /// first's name, cut to its line, all of them folded under it.
-fn fixture_list(lines: &[&FixtureLine]) -> String {
+fn fixture_list(lines: &[&FixtureLine]) -> Html {
     match lines {
-        [] => String::new(),
+        [] => Html::new(),
         [line] => fixture_name(line),
         [first, ..] => {
-            let all: Vec<String> = lines.iter().map(|l| fixture_name(l)).collect();
-            format!(
+            let all: Vec<Html> = lines.iter().map(|l| fixture_name(l)).collect();
+            let mut list = Html::new();
+            list.fill(
                 "<details class=\"more\"><summary><strong>{} fixtures</strong>: \
                  <span class=\"first\"><code class=\"fx first\">{}</code>, …</span></summary>\
                  <div>{}</div></details>",
-                lines.len(),
-                escape(&first.fixture),
-                all.join(", ")
-            )
+                &[
+                    &show(lines.len()),
+                    &escape(&first.fixture),
+                    &Html::join(&all, ", "),
+                ],
+            );
+            list
         }
     }
 }
 
 /// One row of the fixture table.
-fn fixture_row(out: &mut String, g: &Group, built: &[Built], causes: &Causes) {
-    let flag = if g.passed == 0 {
+fn fixture_row(out: &mut Html, g: &Group, built: &[Built], causes: &Causes) {
+    let flag = Html::markup(if g.passed == 0 {
         "<br><span class=\"flag\">⚠ nobody passes</span>"
     } else {
         ""
-    };
-    let _ = writeln!(
-        out,
-        "<tr><td class=\"fx\">{}</td><td class=\"n\">{} of {} ({}%){flag}</td>\
-         <td class=\"n\">{}</td><td class=\"who\">{}</td></tr>",
-        fixture_list(&g.fixtures),
-        g.passed,
-        g.runs,
-        (g.passed * 100 + g.runs / 2) / g.runs.max(1),
-        g.discrimination
-            .map_or("-".to_string(), |d| format!("{:.2}", d + 0.0)),
-        who_failed(g, built, causes),
+    });
+    out.fill(
+        "<tr><td class=\"fx\">{}</td><td class=\"n\">{} of {} ({}%){}</td>\
+         <td class=\"n\">{}</td><td class=\"who\">{}</td></tr>\n",
+        &[
+            &fixture_list(&g.fixtures),
+            &show(g.passed),
+            &show(g.runs),
+            &show((g.passed * 100 + g.runs / 2) / g.runs.max(1)),
+            &flag,
+            &g.discrimination
+                .map_or(Html::markup("-"), |d| show(format_args!("{:.2}", d + 0.0))),
+            &who_failed(g, built, causes),
+        ],
     );
 }
 
@@ -721,7 +769,7 @@ fn short_cause(cause: &str) -> &str {
 /// about two lines, and those past them are folded under `and N more`,
 /// each under its class's label again: a fold never hides a class, nor
 /// leaves its cause beside another's names.
-fn who_failed(g: &Group, built: &[Built], causes: &Causes) -> String {
+fn who_failed(g: &Group, built: &[Built], causes: &Causes) -> Html {
     let failed = &g.failed;
     let mut classes: Vec<Class> = failed.iter().map(|f| f.1).collect();
     classes.dedup();
@@ -759,58 +807,76 @@ fn who_failed(g: &Group, built: &[Built], causes: &Causes) -> String {
             first || fits
         })
         .collect();
-    let names = |class: Class, visible: bool| -> String {
-        failed
+    let names = |class: Class, visible: bool| -> Html {
+        let links: Vec<Html> = failed
             .iter()
             .zip(&shown)
             .filter(|(f, &v)| f.1 == class && v == visible)
             .map(|(&(s, _), _)| {
-                format!(
+                let mut link = Html::new();
+                link.fill(
                     "<a class=\"sub\" href=\"#sub-{}\">{}</a>",
-                    built[s].anchor,
-                    escape(built[s].record.row.name.shown())
-                )
+                    &[
+                        &show(built[s].anchor),
+                        &escape(built[s].record.row.name.shown()),
+                    ],
+                );
+                link
             })
-            .collect::<Vec<_>>()
-            // No line starts with the comma (a name is a box of its own).
-            .join("&#8288;, ")
+            .collect();
+        // No line starts with the comma (a name is a box of its own).
+        Html::join(&links, "&#8288;, ")
     };
-    let label = |class: Class| format!("<b class=\"cls\">{} {}</b>: ", class.name(), count(class));
+    let label = |class: Class| {
+        let mut label = Html::new();
+        label.fill(
+            "<b class=\"cls\">{} {}</b>: ",
+            &[&escape(class.name()), &show(count(class))],
+        );
+        label
+    };
     let mut visible = Vec::new();
     let mut folded = Vec::new();
     for (&class, cause) in classes.iter().zip(&cause) {
-        let mut part = label(class) + &names(class, true);
+        let mut part = label(class);
+        part.push(&names(class, true));
         if let Some((words, n)) = cause {
-            let _ = write!(
-                part,
-                " <span class=\"cause\" title=\"{}\"><span class=\"muted\">cause, for {n} of {}:</span> {}</span>",
-                escape(words),
-                count(class),
-                escape(short_cause(words))
+            part.fill(
+                " <span class=\"cause\" title=\"{}\"><span class=\"muted\">cause, for {} of {}:</span> {}</span>",
+                &[
+                    &escape(words),
+                    &show(n),
+                    &show(count(class)),
+                    &escape(short_cause(words)),
+                ],
             );
         }
         visible.push(part);
         let rest = names(class, false);
         if !rest.is_empty() {
-            folded.push(label(class) + &rest);
+            let mut part = label(class);
+            part.push(&rest);
+            folded.push(part);
         }
     }
     let hidden = shown.iter().filter(|v| !**v).count();
-    let visible = visible.join("&#8288;; ");
+    let visible = Html::join(&visible, "&#8288;; ");
+    let mut out = Html::new();
     if hidden == 0 {
-        format!("<div>{visible}</div>")
+        out.fill("<div>{}</div>", &[&visible]);
     } else {
-        format!(
-            "<details class=\"more\"><summary>{visible} <span class=\"muted\">and {hidden} more</span>\
+        out.fill(
+            "<details class=\"more\"><summary>{} <span class=\"muted\">and {} more</span>\
              </summary><div>{}</div></details>",
-            folded.join("&#8288;; ")
-        )
+            &[&visible, &show(hidden), &Html::join(&folded, "&#8288;; ")],
+        );
     }
+    out
 }
 
 /// The report lines by class, and the causes by class.
-fn fault_section(out: &mut String, built: &[Built], strict: bool) {
-    out.push_str(
+fn fault_section(out: &mut Html, built: &[Built], strict: bool) {
+    out.lit(
         "<section id=\"faults\">\n<h2>Faults</h2>\n<div class=\"wide\"><table id=\"class-table\">\n\
          <caption>Report lines by fault class</caption>\n<thead><tr><th scope=\"col\">class</th>\
          <th scope=\"col\" class=\"n\">lines</th><th scope=\"col\" class=\"n\">submissions</th>\
@@ -821,15 +887,16 @@ fn fault_section(out: &mut String, built: &[Built], strict: bool) {
             .iter()
             .filter_map(|b| b.record.row.marks.as_ref().map(|m| m.count(class)))
             .collect();
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-            class_cell(class, strict),
-            counts.iter().sum::<usize>(),
-            counts.iter().filter(|&&n| n > 0).count()
+        out.fill(
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+            &[
+                &class_cell(class, strict),
+                &show(counts.iter().sum::<usize>()),
+                &show(counts.iter().filter(|&&n| n > 0).count()),
+            ],
         );
     }
-    out.push_str("</tbody></table></div>\n");
+    out.lit("</tbody></table></div>\n");
     // Each submission counted once a cause its record keeps (confirmed by
     // experiment), on however many fixtures.
     let mut by_cause: BTreeMap<(Class, &str), usize> = BTreeMap::new();
@@ -847,9 +914,9 @@ fn fault_section(out: &mut String, built: &[Built], strict: bool) {
         }
     }
     if by_cause.is_empty() {
-        out.push_str("<p>No cause was confirmed by an experiment on a program.</p>\n");
+        out.lit("<p>No cause was confirmed by an experiment on a program.</p>\n");
     } else {
-        out.push_str(
+        out.lit(
             "<div class=\"wide\"><table id=\"cause-table\">\n<caption>Causes confirmed by an \
              experiment on the program (as its feedback says them), and of how many \
              submissions</caption>\n\
@@ -859,21 +926,19 @@ fn fault_section(out: &mut String, built: &[Built], strict: bool) {
         let mut by_count: Vec<(&(Class, &str), &usize)> = by_cause.iter().collect();
         by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         for ((class, cause), n) in by_count {
-            let _ = writeln!(
-                out,
-                "<tr><td class=\"nw\">{}</td><td>{}</td><td class=\"n\">{n}</td></tr>",
-                class.name(),
-                escape(cause)
+            out.fill(
+                "<tr><td class=\"nw\">{}</td><td>{}</td><td class=\"n\">{}</td></tr>\n",
+                &[&escape(class.name()), &escape(cause), &show(n)],
             );
         }
-        out.push_str("</tbody></table></div>\n");
+        out.lit("</tbody></table></div>\n");
     }
-    out.push_str("</section>\n");
+    out.lit("</section>\n");
 }
 
 /// The submissions: an index by name, then a row each by score (the
 /// highest first; those not built last), linking to its feedback.
-fn submission_section(out: &mut String, records: &[&Record]) {
+fn submission_section(out: &mut Html, records: &[&Record]) {
     let fuzzed = records
         .iter()
         .any(|r| r.row.marks.as_ref().is_some_and(|m| m.fuzz.is_some()));
@@ -886,35 +951,41 @@ fn submission_section(out: &mut String, records: &[&Record]) {
             .partial_cmp(&score(records[a]))
             .unwrap_or(Ordering::Equal)
     });
-    out.push_str(
+    out.lit(
         "<section id=\"submissions\">\n<h2>Submissions</h2>\n<p id=\"by-name\" class=\"index\">\
          <strong>By name</strong> (each a link to its row, with its score): ",
     );
-    let index: Vec<String> = by_name
+    let index: Vec<Html> = by_name
         .iter()
         .map(|&i| {
-            format!(
-                "<a href=\"#sub-{i}\">{}</a>&nbsp;<span class=\"muted\">{}</span>",
-                escape(records[i].row.name.shown()),
-                score(records[i]).map_or("not built".into(), num)
-            )
+            let mut entry = Html::new();
+            entry.fill(
+                "<a href=\"#sub-{}\">{}</a>&nbsp;<span class=\"muted\">{}</span>",
+                &[
+                    &show(i),
+                    &escape(records[i].row.name.shown()),
+                    &score(records[i]).map_or(Html::markup("not built"), num),
+                ],
+            );
+            entry
         })
         .collect();
-    out.push_str(&index.join(" · "));
-    out.push_str(
+    out.push(&Html::join(&index, " · "));
+    out.lit(
         "</p>\n<p>Each name links to its feedback as a page; <em>md</em> is the same feedback in \
          Markdown, <em>report</em> the plain report. <em>lost</em>: what the marks were lost on, \
          by class, as the report says it.</p>\n<div class=\"wide\"><table id=\"submission-table\" \
          class=\"subs\">\n<caption>A row a submission, by score</caption>\n",
     );
-    let _ = writeln!(
-        out,
+    out.lit(
         "<colgroup><col class=\"c-name\"><col class=\"c-s\"><col class=\"c-s\"><col class=\"c-lost\">\
-         <col class=\"c-n\"><col class=\"c-n\"><col class=\"c-n\"><col class=\"c-classes\">{}<col class=\"c-t\">\
-         <col class=\"c-t\"><col></colgroup>",
-        if fuzzed { "<col class=\"c-n\">" } else { "" }
+         <col class=\"c-n\"><col class=\"c-n\"><col class=\"c-n\"><col class=\"c-classes\">",
     );
-    out.push_str(
+    if fuzzed {
+        out.lit("<col class=\"c-n\">");
+    }
+    out.lit("<col class=\"c-t\"><col class=\"c-t\"><col></colgroup>\n");
+    out.lit(
         "<thead><tr>\
          <th scope=\"col\">submission</th><th scope=\"col\" class=\"n\">score</th>\
          <th scope=\"col\" class=\"n\">of</th><th scope=\"col\">lost</th>\
@@ -922,16 +993,16 @@ fn submission_section(out: &mut String, records: &[&Record]) {
          <th scope=\"col\" class=\"n\">not graded</th><th scope=\"col\">report lines by class</th>",
     );
     if fuzzed {
-        out.push_str("<th scope=\"col\" class=\"n\">fuzz faults</th>");
+        out.lit("<th scope=\"col\" class=\"n\">fuzz faults</th>");
     }
-    out.push_str(
+    out.lit(
         "<th scope=\"col\" class=\"n\">time (s)</th><th scope=\"col\" class=\"n\">slowest (s)</th>\
          <th scope=\"col\">build note</th></tr></thead>\n<tbody>\n",
     );
     for i in by_score {
         submission_row(out, i, records[i], fuzzed);
     }
-    out.push_str("</tbody></table></div>\n</section>\n");
+    out.lit("</tbody></table></div>\n</section>\n");
 }
 
 /// [`by_name`] of the records `a` and `b`.
@@ -940,99 +1011,108 @@ fn by_name_of(records: &[&Record], a: usize, b: usize) -> Ordering {
 }
 
 /// The row of the submission `record`, its anchor `sub-N`.
-fn submission_row(out: &mut String, n: usize, record: &Record, fuzzed: bool) {
+fn submission_row(out: &mut Html, n: usize, record: &Record, fuzzed: bool) {
     let row = &record.row;
-    let name = escape(row.name.shown());
     // The files are named from the name's stem.
     let stem = row.name.stem();
-    let _ = write!(
-        out,
-        "<tr id=\"sub-{n}\"><td class=\"name\"><a href=\"{}\">{name}</a> <span class=\"muted nw\">\
+    out.fill(
+        "<tr id=\"sub-{}\"><td class=\"name\"><a href=\"{}\">{}</a> <span class=\"muted nw\">\
          (<a href=\"{}\">md</a>, <a href=\"{}\">report</a>)</span></td>",
-        href(&format!("{stem}.feedback.html")),
-        href(&format!("{stem}.feedback.md")),
-        href(&format!("{stem}.txt")),
+        &[
+            &show(n),
+            &href(&format!("{stem}.feedback.html")),
+            &escape(row.name.shown()),
+            &href(&format!("{stem}.feedback.md")),
+            &href(&format!("{stem}.txt")),
+        ],
     );
     match &row.marks {
         Some(m) => {
-            let classes: Vec<String> = Class::ALL
+            let classes: Vec<Html> = Class::ALL
                 .into_iter()
                 .filter(|&c| m.count(c) > 0)
-                .map(|c| format!("{}&nbsp;{}", c.name(), m.count(c)))
+                .map(|c| {
+                    let mut cell = Html::new();
+                    cell.fill("{}&nbsp;{}", &[&escape(c.name()), &show(m.count(c))]);
+                    cell
+                })
                 .collect();
-            let _ = write!(
-                out,
+            out.fill(
                 "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"lost\">{}</td>\
                  <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>",
-                points(m.score),
-                points(m.max),
-                escape(&record.lost_in_words().unwrap_or_default()),
-                m.passed,
-                m.failed,
-                m.not_graded(),
-                if classes.is_empty() {
-                    "none".into()
-                } else {
-                    classes.join(", ")
-                }
+                &[
+                    &show(points(m.score)),
+                    &show(points(m.max)),
+                    &escape(&record.lost_in_words().unwrap_or_default()),
+                    &show(m.passed),
+                    &show(m.failed),
+                    &show(m.not_graded()),
+                    &if classes.is_empty() {
+                        Html::markup("none")
+                    } else {
+                        Html::join(&classes, ", ")
+                    },
+                ],
             );
             if fuzzed {
-                let _ = write!(
-                    out,
+                out.fill(
                     "<td class=\"n\">{}</td>",
-                    m.fuzz.map_or("-".into(), |n| n.to_string())
+                    &[&m.fuzz.map_or(Html::markup("-"), show)],
                 );
             }
-            let _ = write!(
-                out,
+            out.fill(
                 "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
-                seconds(m.seconds),
-                m.slowest.map_or("-".into(), seconds)
+                &[
+                    &show(seconds(m.seconds)),
+                    &m.slowest.map_or(Html::markup("-"), |s| show(seconds(s))),
+                ],
             );
         }
         None => {
-            let _ = write!(
-                out,
+            out.lit(
                 "<td class=\"n flag nw\">not built</td><td class=\"n\">-</td><td>-</td>\
-                 <td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td><td>-</td>{}<td class=\"n\">-</td>\
-                 <td class=\"n\">-</td>",
-                if fuzzed { "<td class=\"n\">-</td>" } else { "" }
+                 <td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td><td>-</td>",
             );
+            if fuzzed {
+                out.lit("<td class=\"n\">-</td>");
+            }
+            out.lit("<td class=\"n\">-</td><td class=\"n\">-</td>");
         }
     }
-    let _ = writeln!(out, "<td class=\"note\">{}</td></tr>", escape(&row.note));
+    out.fill("<td class=\"note\">{}</td></tr>\n", &[&escape(&row.note)]);
 }
 
 /// What changed since the grading before, when this one is a regrading
 /// (nothing otherwise): against which grading, the inputs that differ,
 /// and a row a submission whose marks or outcomes changed, with the
 /// fixtures whose outcome changed and why (the same as `summary.txt`).
-fn changes_section(out: &mut String, changes: Option<&Comparison>) {
+fn changes_section(out: &mut Html, changes: Option<&Comparison>) {
     let Some(compared) = changes else {
         return;
     };
     let count = compared.changes.len();
-    let _ = writeln!(
-        out,
+    let changed = if count == 0 {
+        Html::markup("no submission's marks changed")
+    } else {
+        let mut changed = show(count);
+        changed.lit(" submission(s) changed");
+        changed
+    };
+    out.fill(
         "<section id=\"changes\">\n<h2>Changed since the previous grading</h2>\n\
-         <p>Compared with {}: {}.</p>",
-        escape(&compared.old),
-        if count == 0 {
-            "no submission's marks changed".to_string()
-        } else {
-            format!("{count} submission(s) changed")
-        }
+         <p>Compared with {}: {}.</p>\n",
+        &[&escape(&compared.old), &changed],
     );
     let inputs = compared.input_lines();
     if !inputs.is_empty() {
-        out.push_str("<p>The gradings differ in:</p>\n<ul id=\"changed-inputs\">\n");
+        out.lit("<p>The gradings differ in:</p>\n<ul id=\"changed-inputs\">\n");
         for line in inputs {
-            let _ = writeln!(out, "<li>{}</li>", escape(&line));
+            out.fill("<li>{}</li>\n", &[&escape(&line)]);
         }
-        out.push_str("</ul>\n");
+        out.lit("</ul>\n");
     }
     if count > 0 {
-        out.push_str(
+        out.lit(
             "<div class=\"wide\"><table id=\"changes-table\" class=\"changes\">\n<caption>A row \
              a submission whose marks or fixtures' outcomes changed</caption>\n<colgroup>\
              <col class=\"c-name\"><col class=\"c-n\"><col class=\"c-n\"><col class=\"c-fc\">\
@@ -1042,41 +1122,42 @@ fn changes_section(out: &mut String, changes: Option<&Comparison>) {
              changed</th><th scope=\"col\">why</th></tr></thead>\n<tbody>\n",
         );
         for change in &compared.changes {
-            let fixtures: Vec<Html> = change
-                .fixtures
-                .iter()
-                .map(|o| escape(&o.to_string()))
-                .collect();
-            let reasons: Vec<Html> = change
-                .reasons
-                .iter()
-                .map(|r| escape(&r.to_string()))
-                .collect();
+            let fixtures: Vec<Html> = change.fixtures.iter().map(show).collect();
+            let reasons: Vec<Html> = change.reasons.iter().map(show).collect();
             let (before, now) = change.shown();
-            let _ = writeln!(
-                out,
-                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
-                escape(change.name.shown()),
-                escape(&before),
-                escape(&now),
-                if fixtures.is_empty() {
-                    "-".to_string()
-                } else {
-                    fixtures.join("<br>")
-                },
-                reasons.join("; ")
+            out.fill(
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>\n",
+                &[
+                    &escape(change.name.shown()),
+                    &escape(&before),
+                    &escape(&now),
+                    &if fixtures.is_empty() {
+                        Html::markup("-")
+                    } else {
+                        Html::join(&fixtures, "<br>")
+                    },
+                    &Html::join(&reasons, "; "),
+                ],
             );
         }
-        out.push_str("</tbody></table></div>\n");
+        out.lit("</tbody></table></div>\n");
     }
-    out.push_str("</section>\n");
+    out.lit("</section>\n");
 }
 
 /// The grading's settings, as `grading.json` records them.
-fn grading_section(out: &mut String, manifest: &Manifest) {
+fn grading_section(out: &mut Html, manifest: &Manifest) {
     let to_grade = manifest.names_to_grade().len();
-    let _ = writeln!(
-        out,
+    let mut submissions = show(to_grade);
+    if to_grade != manifest.folder_names.len() {
+        submissions.fill(" of the folder's {}", &[&show(manifest.folder_names.len())]);
+    }
+    let options = if manifest.options.is_empty() {
+        Html::markup("(defaults)")
+    } else {
+        show(&manifest.options)
+    };
+    out.fill(
         "<section id=\"grading\">\n<h2>Grading</h2>\n<dl class=\"facts\" id=\"grading-facts\">\n\
          <dt>folder</dt><dd>{}</dd>\n<dt>submissions</dt><dd>{}</dd>\n<dt>shard</dt><dd>{}</dd>\n\
          <dt>options</dt><dd><code>{}</code></dd>\n<dt>sandbox</dt><dd>{}</dd>\n\
@@ -1084,29 +1165,23 @@ fn grading_section(out: &mut String, manifest: &Manifest) {
          </dl>\n<p>The same data: <a href=\"summary.csv\">summary.csv</a>, \
          <a href=\"summary-fixtures.csv\">summary-fixtures.csv</a>, \
          <a href=\"summary.jsonl\">summary.jsonl</a>, <a href=\"summary.txt\">summary.txt</a>, \
-         <a href=\"grading.json\">grading.json</a>.</p>\n</section>",
-        escape(&manifest.folder),
-        if to_grade == manifest.folder_names.len() {
-            format!("{to_grade}")
-        } else {
-            format!("{to_grade} of the folder's {}", manifest.folder_names.len())
-        },
-        manifest
-            .shard
-            .map_or("none (the whole folder)".into(), |s| s.to_string()),
-        escape(&if manifest.options.is_empty() {
-            "(defaults)".to_string()
-        } else {
-            manifest.options.to_string()
-        }),
-        escape(&manifest.sandbox),
-        escape(&manifest.started),
-        escape(&manifest.updated),
-        if manifest.complete {
-            "yes"
-        } else {
-            "no: run the same command with --resume to finish"
-        },
+         <a href=\"grading.json\">grading.json</a>.</p>\n</section>\n",
+        &[
+            &escape(&manifest.folder),
+            &submissions,
+            &manifest
+                .shard
+                .map_or(Html::markup("none (the whole folder)"), show),
+            &options,
+            &escape(&manifest.sandbox),
+            &escape(&manifest.started),
+            &escape(&manifest.updated),
+            &Html::markup(if manifest.complete {
+                "yes"
+            } else {
+                "no: run the same command with --resume to finish"
+            }),
+        ],
     );
 }
 
@@ -1385,7 +1460,7 @@ mod tests {
     fn who_page(mut records: Vec<Record>) -> String {
         records.push(record("zed", 10.0, &["passed"]));
         let refs: Vec<&Record> = records.iter().collect();
-        class_page(&manifest(), &refs, None, None)
+        class_page(&manifest(), &refs, None, None).into_string()
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use crate::judging::class::{Class, Outcome as Judged};
 use crate::judging::judge::Head;
-use crate::publishing::html::{escape, head, href};
+use crate::publishing::html::{escape, head, href, show, Html};
 use crate::publishing::record::{csv_quoted, FixtureLine, Record};
 use crate::publishing::roster::records as csv_records;
 use crate::shared::digest::{fnv1a, fnv1a_more};
@@ -268,56 +268,59 @@ pub fn pair_page(
     sides: [&[Source]; 2],
     behaviour: Option<&Behaviour>,
     template: &TemplateLines,
-) -> String {
+) -> Html {
     let (a, b) = (
         escape(&comparison.names[pair.a]),
         escape(&comparison.names[pair.b]),
     );
-    let mut page = head(&escape(&format!(
-        "{} and {}: similarity",
-        comparison.names[pair.a], comparison.names[pair.b]
-    )));
-    let _ = write!(
-        page,
-        "<h1>{a} and {b}</h1>\n<p><strong>Evidence to look at, never a verdict.</strong> As MOSS's authors warn, a score alone proves nothing: two students may share code for honest reasons (the starter code, a tutor's example, an idiom the task asks for), and a copier may share little. Read the blocks and the answers below, and ask the students.</p>\n\
+    let mut title = Html::new();
+    title.fill("{} and {}: similarity", &[&a, &b]);
+    let mut page = head(&title);
+    page.fill(
+        "<h1>{} and {}</h1>\n<p><strong>Evidence to look at, never a verdict.</strong> As MOSS's authors warn, a score alone proves nothing: two students may share code for honest reasons (the starter code, a tutor's example, an idiom the task asks for), and a copier may share little. Read the blocks and the answers below, and ask the students.</p>\n\
          <table><tbody><tr><th>score</th><td class=\"n\">{}</td></tr><tr><th>code</th><td class=\"n\">{} ({} symbols of the normal form matched, in {} blocks)</td></tr><tr><th>behaviour</th><td class=\"n\">{}</td></tr></tbody></table>\n",
-        decimal(pair.score()),
-        decimal(pair.code),
-        pair.matched,
-        pair.matches.len(),
-        pair.behaviour.map_or("no grading given".into(), decimal),
+        &[
+            &a,
+            &b,
+            &show(decimal(pair.score())),
+            &show(decimal(pair.code)),
+            &show(pair.matched),
+            &show(pair.matches.len()),
+            &show(pair.behaviour.map_or("no grading given".into(), decimal)),
+        ],
     );
     let blocks = comparison.blocks(pair);
-    page.push_str("<h2>Matched blocks</h2>\n<p>The template's code (the starter code) and passages most of the class shares are never a block: they are no evidence. <em>Shared by</em> counts the submissions of the class that hold the block (2: only these two).</p>\n");
+    page.lit("<h2>Matched blocks</h2>\n<p>The template's code (the starter code) and passages most of the class shares are never a block: they are no evidence. <em>Shared by</em> counts the submissions of the class that hold the block (2: only these two).</p>\n");
     if blocks.is_empty() {
-        page.push_str("<p>None: no code in common beyond the template and the class's.</p>\n");
+        page.lit("<p>None: no code in common beyond the template and the class's.</p>\n");
     } else {
-        let _ = writeln!(
-            page,
-            "<table><thead><tr><th>block</th><th class=\"n\">symbols</th><th class=\"n\">shared by</th><th>{a}</th><th>{b}</th></tr></thead><tbody>"
+        page.fill(
+            "<table><thead><tr><th>block</th><th class=\"n\">symbols</th><th class=\"n\">shared by</th><th>{}</th><th>{}</th></tr></thead><tbody>\n",
+            &[&a, &b],
         );
         for (i, block) in blocks.iter().enumerate() {
-            let _ = writeln!(
-                page,
-                "<tr><td style=\"background:{}\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
-                BLOCK_COLOURS[i % BLOCK_COLOURS.len()],
-                i + 1,
-                block.tokens,
-                block.shared_by,
-                escape(&comparison.where_in(pair.a, &block.a)),
-                escape(&comparison.where_in(pair.b, &block.b)),
+            page.fill(
+                "<tr><td style=\"background:{}\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>\n",
+                &[
+                    &Html::markup(BLOCK_COLOURS[i % BLOCK_COLOURS.len()]),
+                    &show(i + 1),
+                    &show(block.tokens),
+                    &show(block.shared_by),
+                    &escape(&comparison.where_in(pair.a, &block.a)),
+                    &escape(&comparison.where_in(pair.b, &block.b)),
+                ],
             );
         }
-        page.push_str("</tbody></table>\n");
+        page.lit("</tbody></table>\n");
     }
     if let Some(seen) = behaviour {
         write_answers(&mut page, comparison, pair, seen);
     }
-    page.push_str("<h2>Side by side</h2>\n<p>Each line of a block has its colour and its number, <code>[n]</code>.");
+    page.lit("<h2>Side by side</h2>\n<p>Each line of a block has its colour and its number, <code>[n]</code>.");
     if !template.is_empty() {
-        page.push_str(" A line the template has word for word (spaces aside) is grey and marked <code>[t]</code>: the template's code is no evidence (a line of it changed, or renamed, is left out of the blocks all the same, but not marked).");
+        page.lit(" A line the template has word for word (spaces aside) is grey and marked <code>[t]</code>: the template's code is no evidence (a line of it changed, or renamed, is left out of the blocks all the same, but not marked).");
     }
-    page.push_str("</p>\n<div style=\"display:grid;grid-template-columns:1fr 1fr;gap:.6rem\">\n");
+    page.lit("</p>\n<div style=\"display:grid;grid-template-columns:1fr 1fr;gap:.6rem\">\n");
     let lines = [
         blocks.iter().map(|b| &b.a[..]).collect::<Vec<_>>(),
         blocks.iter().map(|b| &b.b[..]).collect::<Vec<_>>(),
@@ -325,29 +328,28 @@ pub fn pair_page(
     for ((side, sources), lines) in [pair.a, pair.b].into_iter().zip(sides).zip(lines) {
         write_side(&mut page, comparison, side, sources, &lines, template);
     }
-    page.push_str("</div>\n</body>\n</html>\n");
+    page.lit("</div>\n</body>\n</html>\n");
     page
 }
 
 /// One submission's sources, each block's lines in its colour.
 fn write_side(
-    page: &mut String,
+    page: &mut Html,
     comparison: &Comparison,
     side: usize,
     sources: &[Source],
     blocks: &[&[Lines]],
     template: &TemplateLines,
 ) {
-    let _ = writeln!(
-        page,
-        "<div style=\"min-width:0\"><h3>{}</h3>",
-        escape(&comparison.names[side])
+    page.fill(
+        "<div style=\"min-width:0\"><h3>{}</h3>\n",
+        &[&escape(&comparison.names[side])],
     );
     let mut budget = MAX_SHOWN;
     for (f, source) in sources.iter().enumerate() {
-        let _ = writeln!(page, "<p><code>{}</code></p>", escape(&source.path));
+        page.fill("<p><code>{}</code></p>\n", &[&escape(&source.path)]);
         if budget == 0 {
-            page.push_str("<p><em>Not shown: the page shows at most 256 KiB of a submission's sources.</em></p>\n");
+            page.lit("<p><em>Not shown: the page shows at most 256 KiB of a submission's sources.</em></p>\n");
             continue;
         }
         let shown = &source.bytes[..source.bytes.len().min(budget)];
@@ -366,65 +368,61 @@ fn write_side(
                 }
             }
         }
-        page.push_str("<pre style=\"white-space:pre-wrap;word-break:break-all\">");
+        page.lit("<pre style=\"white-space:pre-wrap;word-break:break-all\">");
         for (n, line) in text.lines().enumerate() {
             let n = n + 1;
+            let number = show(format_args!("{n:4}"));
             match block_of[n] {
-                Some(i) => {
-                    let _ = writeln!(
-                        page,
-                        "<span style=\"background:{}\">{n:4} [{}] {}</span>",
-                        BLOCK_COLOURS[i % BLOCK_COLOURS.len()],
-                        i + 1,
-                        escape(line)
-                    );
-                }
-                None if template.has(line) => {
-                    let _ = writeln!(
-                        page,
-                        "<span style=\"color:{TEMPLATE_INK}\">{n:4} [t] {}</span>",
-                        escape(line)
-                    );
-                }
-                None => {
-                    let _ = writeln!(page, "{n:4}     {}", escape(line));
-                }
+                Some(i) => page.fill(
+                    "<span style=\"background:{}\">{} [{}] {}</span>\n",
+                    &[
+                        &Html::markup(BLOCK_COLOURS[i % BLOCK_COLOURS.len()]),
+                        &number,
+                        &show(i + 1),
+                        &escape(line),
+                    ],
+                ),
+                None if template.has(line) => page.fill(
+                    "<span style=\"color:{}\">{} [t] {}</span>\n",
+                    &[&Html::markup(TEMPLATE_INK), &number, &escape(line)],
+                ),
+                None => page.fill("{}     {}\n", &[&number, &escape(line)]),
             }
         }
-        page.push_str("</pre>\n");
+        page.lit("</pre>\n");
         if shown.len() < source.bytes.len() {
-            let _ = writeln!(
-                page,
-                "<p><em>Cut here: {} more bytes not shown (the page shows at most 256 KiB of a submission's sources).</em></p>",
-                source.bytes.len() - shown.len()
+            page.fill(
+                "<p><em>Cut here: {} more bytes not shown (the page shows at most 256 KiB of a submission's sources).</em></p>\n",
+                &[&show(source.bytes.len() - shown.len())],
             );
         }
     }
-    page.push_str("</div>\n");
+    page.lit("</div>\n");
 }
 
 /// The wrong answers the pair shares, fixture by fixture: how many of
 /// the class gave that answer and how many the right one, and what each
 /// of the two gave (the report's words, and the first bytes of its
 /// outputs where the grading kept them).
-fn write_answers(page: &mut String, comparison: &Comparison, pair: &Pair, seen: &Behaviour) {
+fn write_answers(page: &mut Html, comparison: &Comparison, pair: &Pair, seen: &Behaviour) {
     let shared = behaviour::shared(&seen.outcomes, pair.a, pair.b);
-    page.push_str("<h2>Wrong answers they share</h2>\n<p>On each fixture both ran: the same wrong answer, byte for byte (how the run ended, its stdout and its stderr). An answer few of the class gave is evidence; one half the class gave is a common mistake (weight 0). Right answers are no evidence. <em>Gave it</em>: how many of those that ran the fixture gave this same answer; <em>right</em>: how many gave the right one. Under each name, the report's words, then the first 200 bytes of its stdout and its stderr (a newline shown as <code>\\n</code>) where the grading kept them.</p>\n");
+    page.lit("<h2>Wrong answers they share</h2>\n<p>On each fixture both ran: the same wrong answer, byte for byte (how the run ended, its stdout and its stderr). An answer few of the class gave is evidence; one half the class gave is a common mistake (weight 0). Right answers are no evidence. <em>Gave it</em>: how many of those that ran the fixture gave this same answer; <em>right</em>: how many gave the right one. Under each name, the report's words, then the first 200 bytes of its stdout and its stderr (a newline shown as <code>\\n</code>) where the grading kept them.</p>\n");
     if shared.is_empty() {
-        page.push_str("<p>None.</p>\n");
+        page.lit("<p>None.</p>\n");
         return;
     }
-    let _ = writeln!(
-        page,
-        "<table><thead><tr><th>fixture</th><th class=\"n\">gave it</th><th class=\"n\">right</th><th class=\"n\">weight</th><th>{}</th><th>{}</th></tr></thead><tbody>",
-        escape(&comparison.names[pair.a]),
-        escape(&comparison.names[pair.b])
+    page.fill(
+        "<table><thead><tr><th>fixture</th><th class=\"n\">gave it</th><th class=\"n\">right</th><th class=\"n\">weight</th><th>{}</th><th>{}</th></tr></thead><tbody>\n",
+        &[
+            &escape(&comparison.names[pair.a]),
+            &escape(&comparison.names[pair.b]),
+        ],
     );
     let answer = |p: usize, x: usize| {
         seen.lines
             .get(p)
             .and_then(|l| l.get(x).copied().flatten())
-            .map_or(String::new(), answer_cell)
+            .map_or(Html::new(), answer_cell)
     };
     for s in &shared {
         let right = seen
@@ -432,50 +430,62 @@ fn write_answers(page: &mut String, comparison: &Comparison, pair: &Pair, seen: 
             .iter()
             .filter(|o| o.get(s.input).copied().flatten().is_some_and(|o| o.right))
             .count();
-        let _ = writeln!(
-            page,
-            "<tr><td><code>{}</code></td><td class=\"n\">{} of {}</td><td class=\"n\">{right} of {}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&seen.fixtures[s.input]),
-            s.gave,
-            s.ran,
-            s.ran,
-            decimal(s.weight),
-            answer(pair.a, s.input),
-            answer(pair.b, s.input),
+        page.fill(
+            "<tr><td><code>{}</code></td><td class=\"n\">{} of {}</td><td class=\"n\">{} of {}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>\n",
+            &[
+                &escape(&seen.fixtures[s.input]),
+                &show(s.gave),
+                &show(s.ran),
+                &show(right),
+                &show(s.ran),
+                &show(decimal(s.weight)),
+                &answer(pair.a, s.input),
+                &answer(pair.b, s.input),
+            ],
         );
     }
-    page.push_str("</tbody></table>\n");
+    page.lit("</tbody></table>\n");
 }
 
 /// A program's answer on a fixture, as a cell of the page: the report's
 /// words, then the first bytes of each output when the grading kept them
 /// (a grading of a version before 3 did not).
-fn answer_cell(line: &FixtureLine) -> String {
-    let mut cell = escape(&format!("{}: {}", line.class.name(), line.detail)).to_string();
+fn answer_cell(line: &FixtureLine) -> Html {
+    let mut cell = Html::new();
+    cell.fill(
+        "{}: {}",
+        &[&escape(line.class.name()), &escape(&line.detail)],
+    );
     let Some(excerpt) = line.output.as_ref().and_then(|o| o.excerpt.as_ref()) else {
         return cell;
     };
     for (stream, head) in [("stdout", &excerpt.stdout), ("stderr", &excerpt.stderr)] {
-        let _ = write!(cell, "<br><small>{stream}:</small> {}", shown_head(head));
+        cell.fill(
+            "<br><small>{}:</small> {}",
+            &[&Html::markup(stream), &shown_head(head)],
+        );
     }
     cell
 }
 
 /// An output's first bytes as a page shows them: empty, or the text in
 /// `<code>` with how much of the output it is.
-fn shown_head(head: &Head) -> String {
+fn shown_head(head: &Head) -> Html {
     if head.bytes == 0 {
-        return "<em>empty</em>".into();
+        return Html::markup("<em>empty</em>");
     }
-    let of = if head.is_whole() {
-        String::new()
-    } else {
-        format!(" <small>(the first 200 of {} bytes)</small>", head.bytes)
-    };
-    format!(
-        "<code style=\"word-break:break-all\">{}</code>{of}",
-        escape(&head.text)
-    )
+    let mut out = Html::new();
+    out.fill(
+        "<code style=\"word-break:break-all\">{}</code>",
+        &[&escape(&head.text)],
+    );
+    if !head.is_whole() {
+        out.fill(
+            " <small>(the first 200 of {} bytes)</small>",
+            &[&show(head.bytes)],
+        );
+    }
+    out
 }
 
 /// The groups of three or more among `pairs` (each two submissions'
@@ -641,90 +651,92 @@ impl Section {
     }
 
     /// The section as the class page shows it.
-    pub fn html(&self) -> String {
-        let mut section = String::from("<section id=\"similarity\">\n<h2>Similarity</h2>\n<p><strong>Evidence to look at, never a verdict.</strong> A score alone proves nothing (MOSS's own warning): read a pair's page, its blocks and its shared wrong answers, before asking anything of a student.</p>\n");
+    pub fn html(&self) -> Html {
+        let mut section = Html::markup("<section id=\"similarity\">\n<h2>Similarity</h2>\n<p><strong>Evidence to look at, never a verdict.</strong> A score alone proves nothing (MOSS's own warning): read a pair's page, its blocks and its shared wrong answers, before asking anything of a student.</p>\n");
+        let csv_file = Html::markup(CSV_FILE);
         if let Some(why) = &self.trouble {
-            let _ = writeln!(
-                section,
-                "<p class=\"flag\">{CSV_FILE} cannot be read: {}.</p>\n</section>",
-                escape(why)
+            section.fill(
+                "<p class=\"flag\">{} cannot be read: {}.</p>\n</section>\n",
+                &[&csv_file, &escape(why)],
             );
             return section;
         }
         let n = self.class;
-        let _ = writeln!(
-            section,
-            "<p>{} of the {} pairs of the grading's {n} submissions share code or rare wrong answers (<a href=\"./{CSV_FILE}\">{CSV_FILE}</a>); the others score 0.</p>",
-            self.listed,
-            n * n.saturating_sub(1) / 2
+        section.fill(
+            "<p>{} of the {} pairs of the grading's {} submissions share code or rare wrong answers (<a href=\"./{}\">{}</a>); the others score 0.</p>\n",
+            &[
+                &show(self.listed),
+                &show(n * n.saturating_sub(1) / 2),
+                &show(n),
+                &csv_file,
+                &csv_file,
+            ],
         );
         if let Some(first) = &self.refused.1 {
-            let count = self.refused.0;
-            let _ = writeln!(
-                section,
-                "<p class=\"flag\">{count} line(s) of {CSV_FILE} are not a pair of this grading's submissions, and are left out (the first: {}).</p>",
-                escape(first)
+            section.fill(
+                "<p class=\"flag\">{} line(s) of {} are not a pair of this grading's submissions, and are left out (the first: {}).</p>\n",
+                &[&show(self.refused.0), &csv_file, &escape(first)],
             );
         }
-        section.push_str("<table><caption>Pairs by score</caption><thead><tr><th>score</th><th class=\"n\">pairs</th></tr></thead><tbody>\n");
+        section.lit("<table><caption>Pairs by score</caption><thead><tr><th>score</th><th class=\"n\">pairs</th></tr></thead><tbody>\n");
         for (i, count) in self.bins.iter().enumerate().rev() {
-            let _ = writeln!(
-                section,
-                "<tr><td>{}.{} to {}</td><td class=\"n\">{count}</td></tr>",
-                i / 10,
-                i % 10,
-                if i == 9 {
-                    "1".to_string()
-                } else {
-                    format!("0.{}", i + 1)
-                },
+            let top = if i == 9 {
+                Html::markup("1")
+            } else {
+                show(format_args!("0.{}", i + 1))
+            };
+            section.fill(
+                "<tr><td>{}.{} to {}</td><td class=\"n\">{}</td></tr>\n",
+                &[&show(i / 10), &show(i % 10), &top, &show(count)],
             );
         }
-        section.push_str("</tbody></table>\n<h3>Pairs worth a look</h3>\n");
+        section.lit("</tbody></table>\n<h3>Pairs worth a look</h3>\n");
         if self.worth.is_empty() {
-            section.push_str("<p>None scores 0.5 or more.</p>\n");
+            section.lit("<p>None scores 0.5 or more.</p>\n");
         } else {
-            let _ = writeln!(
-                section,
-                "<p>Those scoring 0.5 or more, the highest first (at most {MAX_PAGES}), each with a page to print.</p>\n<table><thead><tr><th>pair</th><th class=\"n\">score</th><th class=\"n\">code</th><th class=\"n\">behaviour</th></tr></thead><tbody>"
+            section.fill(
+                "<p>Those scoring 0.5 or more, the highest first (at most {}), each with a page to print.</p>\n<table><thead><tr><th>pair</th><th class=\"n\">score</th><th class=\"n\">code</th><th class=\"n\">behaviour</th></tr></thead><tbody>\n",
+                &[&show(MAX_PAGES)],
             );
-            let millis = |m: u32| format!("{}.{:03}", m / 1000, m % 1000);
+            let millis = |m: u32| show(format_args!("{}.{:03}", m / 1000, m % 1000));
             for (pair, page) in &self.worth {
-                let names = format!("{} and {}", escape(pair.a.shown()), escape(pair.b.shown()));
-                let linked = match page {
-                    Some(file) => format!(
-                        "<a href=\"{}\">{names}</a>",
-                        escape(&format!("{PAGES}/{}", href(file).trim_start_matches("./")))
+                let mut names = Html::new();
+                names.fill(
+                    "{} and {}",
+                    &[&escape(pair.a.shown()), &escape(pair.b.shown())],
+                );
+                let mut linked = Html::new();
+                match page {
+                    Some(file) => linked.fill(
+                        "<a href=\"{}/{}\">{}</a>",
+                        &[&Html::markup(PAGES), &href(file).in_folder(), &names],
                     ),
-                    None => format!("{names} <small>(no page)</small>"),
-                };
-                let _ = writeln!(
-                    section,
-                    "<tr><td>{linked}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-                    millis(pair.score),
-                    millis(pair.code),
-                    pair.behaviour.map(millis).unwrap_or_default(),
+                    None => linked.fill("{} <small>(no page)</small>", &[&names]),
+                }
+                section.fill(
+                    "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+                    &[
+                        &linked,
+                        &millis(pair.score),
+                        &millis(pair.code),
+                        &pair.behaviour.map(millis).unwrap_or_default(),
+                    ],
                 );
             }
-            section.push_str("</tbody></table>\n");
+            section.lit("</tbody></table>\n");
         }
-        section.push_str("<h3>Groups of three or more</h3>\n");
+        section.lit("<h3>Groups of three or more</h3>\n");
         if self.groups.is_empty() {
-            section.push_str(
-                "<p>None: no three submissions are linked by pairs scoring 0.5 or more.</p>\n",
-            );
+            section.lit("<p>None: no three submissions are linked by pairs scoring 0.5 or more.</p>\n");
         } else {
-            section.push_str("<p>Submissions linked by pairs scoring 0.5 or more (one pair may link two that share little).</p>\n<ul>\n");
+            section.lit("<p>Submissions linked by pairs scoring 0.5 or more (one pair may link two that share little).</p>\n<ul>\n");
             for group in &self.groups {
-                let names: Vec<String> = group
-                    .iter()
-                    .map(|s| escape(s.shown()).to_string())
-                    .collect();
-                let _ = writeln!(section, "<li>{}</li>", names.join(", "));
+                let names: Vec<Html> = group.iter().map(|s| escape(s.shown())).collect();
+                section.fill("<li>{}</li>\n", &[&Html::join(&names, ", ")]);
             }
-            section.push_str("</ul>\n");
+            section.lit("</ul>\n");
         }
-        section.push_str("</section>\n");
+        section.lit("</section>\n");
         section
     }
 }
