@@ -6,9 +6,13 @@
 //! [`href`] for a link): submission names are students' folder names and
 //! the feedback quotes their programs' output, so any of it may be hostile
 //! (`<script>`, quotes, `&`). What `escape` makes is [`Html`], a type
-//! whose only makers escape (or take the source's own markup), and the
-//! page builders here take their text as `Html`, so that a caller cannot
-//! hand them a name it forgot to escape. The Markdown read here is the subset
+//! whose only makers escape (or take the source's own markup), and every
+//! page builder (the class page, the pair pages, the feedback page) writes
+//! into an `Html` and returns one: its only ways in are another `Html`
+//! ([`Html::push`]), text that it escapes ([`Html::text`]), and the
+//! source's markup ([`Html::lit`], [`Html::fill`]: a `&'static str`, its
+//! `{}` slots filled with `Html`), so that text a builder forgot to escape
+//! is a compile error. The Markdown read here is the subset
 //! [`crate::marking::feedback`] writes: headings, paragraphs, `- ` lists, code
 //! indented by four spaces, `` `code` `` and `**strong**`; anything else is
 //! text.
@@ -101,6 +105,12 @@ impl Deref for Html {
 
     fn deref(&self) -> &str {
         &self.0
+    }
+}
+
+impl AsRef<[u8]> for Html {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
     }
 }
 
@@ -437,6 +447,31 @@ mod tests {
         assert!(!page.contains("<img"), "{page}");
         let cells: Vec<Html> = vec![escape("a&b"), escape("<c>")];
         assert_eq!(cells.join(", "), "a&amp;b, &lt;c&gt;");
+    }
+
+    /// A page is built only of the source's markup, `Html` and escaped
+    /// text: each way in keeps what it is given or escapes it.
+    #[test]
+    fn a_page_is_built_of_markup_html_and_escaped_text() {
+        let name = "<b>O'Neil & co</b>";
+        let mut page = Html::new();
+        page.lit("<p class=\"x\">");
+        page.text(name);
+        page.fill(
+            " <a href=\"{}\">{}</a> {}",
+            &[&href(name), &escape(name), &show(3.5)],
+        );
+        page.fill("{}", &[]);
+        page.push(&Html::join(&[escape("<i>"), show(7)], "<br>"));
+        page.lit("</p>");
+        assert_eq!(
+            page,
+            "<p class=\"x\">&lt;b&gt;O&#39;Neil &amp; co&lt;/b&gt; \
+             <a href=\"./%3Cb%3EO%27Neil%20%26%20co%3C%2Fb%3E\">\
+             &lt;b&gt;O&#39;Neil &amp; co&lt;/b&gt;</a> 3.5&lt;i&gt;<br>7</p>"
+        );
+        assert_eq!(Html::join(&[], ", "), "");
+        assert_eq!(href("x y").in_folder(), "x%20y");
     }
 
     #[test]

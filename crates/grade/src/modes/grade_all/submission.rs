@@ -48,7 +48,7 @@ impl Submission {
         fs::write(file(".feedback.md"), &self.feedback)?;
         fs::write(
             file(".feedback.html"),
-            feedback_page(&escape(name.shown()), &self.feedback).as_bytes(),
+            feedback_page(&escape(name.shown()), &self.feedback),
         )?;
         Ok(self.record)
     }
