@@ -505,7 +505,11 @@ fn histogram(
         if count > 0 {
             out.fill(
                 "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-                &[&tenth(x + bar_w / 2.0), &tenth(base - h - 3.0), &show(count)],
+                &[
+                    &tenth(x + bar_w / 2.0),
+                    &tenth(base - h - 3.0),
+                    &show(count),
+                ],
             );
         }
         out.fill(

@@ -727,7 +727,9 @@ impl Section {
         }
         section.lit("<h3>Groups of three or more</h3>\n");
         if self.groups.is_empty() {
-            section.lit("<p>None: no three submissions are linked by pairs scoring 0.5 or more.</p>\n");
+            section.lit(
+                "<p>None: no three submissions are linked by pairs scoring 0.5 or more.</p>\n",
+            );
         } else {
             section.lit("<p>Submissions linked by pairs scoring 0.5 or more (one pair may link two that share little).</p>\n<ul>\n");
             for group in &self.groups {
