@@ -125,6 +125,64 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
         answers.contains("<td class=\"n\">2 of 7</td>") && answers.contains("WRONG VERDICT: "),
         "{answers}"
     );
+    // A late submission graded alone (--only): compared against the index
+    // the grading kept, the class not read again, and the same files as a
+    // comparison of the whole class with the grading.
+    let prelude = "#define NO_ROW_TERM\n/* hal's own copy */\n";
+    common::submissions_in(&dir.join("subs"), &[("hal", prelude)]);
+    let out = grader(
+        &dir,
+        &[
+            "grade-all",
+            "subs",
+            "--only",
+            "hal",
+            "--time-limit",
+            "5",
+            "--jobs",
+            "2",
+            "--grades",
+            "grades",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "similarity: {} submissions compared ({} as kept in similarity.index: not read again), ",
+            CLASS.len() + 1,
+            CLASS.len()
+        )),
+        "{stderr}"
+    );
+    let out = grader(
+        &dir,
+        &["similar", "subs", "--out", "whole", "--grades", "grades"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for file in [
+        "similarity.csv",
+        "similarity-blocks.csv",
+        "similarity.index",
+    ] {
+        assert_eq!(
+            fs::read(dir.join("grades").join(file)).unwrap(),
+            fs::read(dir.join("whole").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let late = behaviour(&fs::read_to_string(dir.join("grades/similarity.csv")).unwrap());
+    assert!(
+        late.get(&("bob".to_string(), "hal".to_string()))
+            .copied()
+            .flatten()
+            .unwrap_or(0.0)
+            > 0.0,
+        "{late:?}"
+    );
     // Without the grading, the behaviour is empty.
     let out = grader(&dir, &["similar", "subs", "--out", "code"]);
     assert!(out.status.success());
