@@ -416,13 +416,13 @@ impl Similar<'_> {
         Ok((notes, count))
     }
 
-    /// The submissions to compare: [`Similar::only`], or every one
-    /// SUBMISSIONS holds; refused when there is none.
+    /// The submissions to compare: [`Similar::only`] (a shard's, perhaps
+    /// none), or every one SUBMISSIONS holds, refused when there is none.
     fn names(&self) -> Result<Vec<Name>, Error> {
-        let names = match &self.only {
-            Some(only) => only.clone(),
-            None => submission_names(&self.submissions)?,
-        };
+        if let Some(only) = &self.only {
+            return Ok(only.clone());
+        }
+        let names = submission_names(&self.submissions)?;
         if names.is_empty() {
             return Err(Refused::new(
                 self.submissions.display(),
