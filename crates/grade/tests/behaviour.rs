@@ -43,8 +43,8 @@ fn behaviour(csv: &str) -> BTreeMap<(String, String), Option<f64>> {
         .collect()
 }
 
-/// `grade-all subs` into `grades` with `args`.
-fn graded_with(dir: &Path, args: &[&str]) {
+/// `grade-all subs` into `grades` with `args`: its output.
+fn graded_with(dir: &Path, args: &[&str]) -> std::process::Output {
     let base = [
         "grade-all",
         "subs",
@@ -61,12 +61,26 @@ fn graded_with(dir: &Path, args: &[&str]) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// `similar subs --grades grades` into `out`, which succeeds.
+fn compared_with_grading(dir: &Path, out: &str) {
+    let done = grader(
+        dir,
+        &["similar", "subs", "--out", out, "--grades", "grades"],
+    );
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
 }
 
 #[test]
 fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
     let dir = common::class_folder("behaviour-class", &common::FIVE_FIXTURES, &CLASS);
-    graded_with(&dir, &[]);
+    let _ = graded_with(&dir, &[]);
     // Every fixture's line records what its run did.
     let jsonl = fs::read_to_string(dir.join("grades/summary.jsonl")).unwrap();
     assert!(
@@ -76,15 +90,7 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
             .all(|l| l.matches("\"output_fnv1a\": \"").count() == 5),
         "{jsonl}"
     );
-    let out = grader(
-        &dir,
-        &["similar", "subs", "--out", "sim", "--grades", "grades"],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    compared_with_grading(&dir, "sim");
     let found = behaviour(&fs::read_to_string(dir.join("sim/similarity.csv")).unwrap());
     let of = |a: &str, b: &str| found.get(&(a.to_string(), b.to_string())).copied();
     let shared = of("bea", "bob").flatten().unwrap_or(0.0);
@@ -130,21 +136,7 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
     // comparison of the whole class with the grading.
     let prelude = "#define NO_ROW_TERM\n/* hal's own copy */\n";
     common::submissions_in(&dir.join("subs"), &[("hal", prelude)]);
-    let out = grader(
-        &dir,
-        &[
-            "grade-all",
-            "subs",
-            "--only",
-            "hal",
-            "--time-limit",
-            "5",
-            "--jobs",
-            "2",
-            "--grades",
-            "grades",
-        ],
-    );
+    let out = graded_with(&dir, &["--only", "hal"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(&format!(
@@ -154,15 +146,7 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
         )),
         "{stderr}"
     );
-    let out = grader(
-        &dir,
-        &["similar", "subs", "--out", "whole", "--grades", "grades"],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    compared_with_grading(&dir, "whole");
     for file in [
         "similarity.csv",
         "similarity-blocks.csv",
@@ -190,7 +174,7 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
     assert!(code.values().all(Option::is_none), "{code:?}");
     // --no-similarity: none.
     fs::remove_dir_all(dir.join("grades")).unwrap();
-    graded_with(&dir, &["--no-similarity"]);
+    let _ = graded_with(&dir, &["--no-similarity"]);
     assert!(dir.join("grades/summary.jsonl").exists());
     assert!(!dir.join("grades/similarity.csv").exists());
     let index = fs::read_to_string(dir.join("grades/index.html")).unwrap();
