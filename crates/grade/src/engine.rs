@@ -431,7 +431,7 @@ fn run_once(
         err: &err,
     };
     let judgement = judge(fixture, &ran, limits, settings.strict);
-    let output = ran.digest();
+    let output = ran.output(&judgement);
     // Where the memory limit could only be an address-space limit, a run
     // that failed may have failed for it alone (a program that reserves a
     // GiB and uses a MB): the line says so, wherever it is shown.

@@ -43,6 +43,17 @@ fn behaviour(csv: &str) -> BTreeMap<(String, String), Option<f64>> {
         .collect()
 }
 
+/// `puzzle-grade ARGS...` in `dir`, which succeeds.
+fn succeeds(dir: &Path, args: &[&str]) {
+    let out = grader(dir, args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `grade-all subs` into `grades` with `args`: its output.
 fn graded_with(dir: &Path, args: &[&str]) -> std::process::Output {
     let base = [
@@ -64,23 +75,10 @@ fn graded_with(dir: &Path, args: &[&str]) -> std::process::Output {
     out
 }
 
-/// `similar subs --grades grades` into `out`, which succeeds.
-fn compared_with_grading(dir: &Path, out: &str) {
-    let done = grader(
-        dir,
-        &["similar", "subs", "--out", out, "--grades", "grades"],
-    );
-    assert!(
-        done.status.success(),
-        "{}",
-        String::from_utf8_lossy(&done.stderr)
-    );
-}
-
 #[test]
 fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
     let dir = common::class_folder("behaviour-class", &common::FIVE_FIXTURES, &CLASS);
-    let _ = graded_with(&dir, &[]);
+    graded_with(&dir, &[]);
     // Every fixture's line records what its run did.
     let jsonl = fs::read_to_string(dir.join("grades/summary.jsonl")).unwrap();
     assert!(
@@ -90,7 +88,10 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
             .all(|l| l.matches("\"output_fnv1a\": \"").count() == 5),
         "{jsonl}"
     );
-    compared_with_grading(&dir, "sim");
+    succeeds(
+        &dir,
+        &["similar", "subs", "--out", "sim", "--grades", "grades"],
+    );
     let found = behaviour(&fs::read_to_string(dir.join("sim/similarity.csv")).unwrap());
     let of = |a: &str, b: &str| found.get(&(a.to_string(), b.to_string())).copied();
     let shared = of("bea", "bob").flatten().unwrap_or(0.0);
@@ -122,15 +123,47 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
         section.contains("href=\"similarity/bea%2Bbob.html\""),
         "{section}"
     );
-    assert!(index.ends_with("</section>\n</body>\n</html>\n"));
-    // The page of bea and bob shows the rare wrong answer they share.
+    assert!(index.ends_with("</section>\n</main>\n</body>\n</html>\n"));
+    assert!(index.contains("<a href=\"#similarity\">Similarity</a></nav>"));
+    // The page of bea and bob shows the rare wrong answer they share:
+    // how many gave it and the right one, and what each wrote.
     let page = fs::read_to_string(dir.join("grades/similarity/bea+bob.html")).unwrap();
     let answers = &page[page.find("<h2>Wrong answers they share</h2>").expect(&page)..];
-    // The fixture only they two of the seven that ran it got wrong so.
+    // The fixture only they two of the seven that ran it got wrong so;
+    // ann and amy (at least) right.
     assert!(
         answers.contains("<td class=\"n\">2 of 7</td>") && answers.contains("WRONG VERDICT: "),
         "{answers}"
     );
+    assert!(answers.contains(" of 7</td><td class=\"n\">"), "{answers}");
+    assert!(
+        answers.matches("<small>stdout:</small> <code").count() >= 2,
+        "{answers}"
+    );
+    // Every writer of the class page keeps the section while the grades
+    // folder has similarity.csv: gradebook, --only, and similar writing
+    // into the grading.
+    let section_of = |dir: &Path| {
+        let index = fs::read_to_string(dir.join("grades/index.html")).unwrap();
+        index
+            .find("<section id=\"similarity\">")
+            .map(|at| index[at..].to_string())
+    };
+    let before = section_of(&dir).unwrap();
+    fs::write(dir.join("roster.csv"), "folder,id,name\nann,z1,Ann\n").unwrap();
+    succeeds(&dir, &["gradebook", "grades", "--roster", "roster.csv"]);
+    assert_eq!(section_of(&dir).as_ref(), Some(&before));
+    graded_with(&dir, &["--only", "gus"]);
+    assert_eq!(section_of(&dir).as_ref(), Some(&before));
+    succeeds(
+        &dir,
+        &["similar", "subs", "--out", "grades", "--grades", "grades"],
+    );
+    assert_eq!(section_of(&dir).as_ref(), Some(&before));
+    // Without similarity.csv, no section, whoever writes the page.
+    fs::remove_file(dir.join("grades/similarity.csv")).unwrap();
+    succeeds(&dir, &["gradebook", "grades", "--roster", "roster.csv"]);
+    assert_eq!(section_of(&dir), None);
     // A late submission graded alone (--only): compared against the index
     // the grading kept, the class not read again, and the same files as a
     // comparison of the whole class with the grading.
@@ -146,7 +179,10 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
         )),
         "{stderr}"
     );
-    compared_with_grading(&dir, "whole");
+    succeeds(
+        &dir,
+        &["similar", "subs", "--out", "whole", "--grades", "grades"],
+    );
     for file in [
         "similarity.csv",
         "similarity-blocks.csv",
@@ -168,13 +204,12 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
         "{late:?}"
     );
     // Without the grading, the behaviour is empty.
-    let out = grader(&dir, &["similar", "subs", "--out", "code"]);
-    assert!(out.status.success());
+    succeeds(&dir, &["similar", "subs", "--out", "code"]);
     let code = behaviour(&fs::read_to_string(dir.join("code/similarity.csv")).unwrap());
     assert!(code.values().all(Option::is_none), "{code:?}");
     // --no-similarity: none.
     fs::remove_dir_all(dir.join("grades")).unwrap();
-    let _ = graded_with(&dir, &["--no-similarity"]);
+    graded_with(&dir, &["--no-similarity"]);
     assert!(dir.join("grades/summary.jsonl").exists());
     assert!(!dir.join("grades/similarity.csv").exists());
     let index = fs::read_to_string(dir.join("grades/index.html")).unwrap();

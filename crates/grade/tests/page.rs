@@ -977,7 +977,7 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
     let mut sorted: Vec<&Record> = records.iter().collect();
     sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
     let page = grades.join("index.html");
-    fs::write(&page, class_page(&manifest, &sorted, None)).unwrap();
+    fs::write(&page, class_page(&manifest, &sorted, None, None)).unwrap();
     let html = fs::read_to_string(&page).unwrap();
     let figures = agrees_with_the_summaries(&html, &dir);
     eprintln!("the class of 40 agrees with its summaries: {figures}");
@@ -1033,7 +1033,7 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
     // reasons, which wrap within the window too.
     let changed = regrading(&records);
     let again = grades.join("regraded.html");
-    fs::write(&again, class_page(&manifest, &sorted, Some(&changed))).unwrap();
+    fs::write(&again, class_page(&manifest, &sorted, Some(&changed), None)).unwrap();
     let html = fs::read_to_string(&again).unwrap();
     assert!(html.contains("<section id=\"changes\">"));
     for change in &changed.changes {
@@ -1231,12 +1231,12 @@ fn summaries_of_2000_submissions() {
     };
     let refs: Vec<&Record> = records.iter().collect();
     let began = Instant::now();
-    let page = class_page(&manifest, &refs, None);
+    let page = class_page(&manifest, &refs, None, None);
     let first = began.elapsed();
     let began = Instant::now();
     let rounds = 5;
     for _ in 0..rounds {
-        assert_eq!(class_page(&manifest, &refs, None).len(), page.len());
+        assert_eq!(class_page(&manifest, &refs, None, None).len(), page.len());
     }
     let again = began.elapsed() / rounds;
     let dir = Scratch::new("page-2000");

@@ -58,6 +58,12 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Whether it is a right answer: passed, or answered one of the ways
+    /// the assignment leaves open (OPEN).
+    pub fn is_right(self) -> bool {
+        matches!(self, Outcome::Passed | Outcome::Noted(Class::Open))
+    }
+
     /// Its word in a record and a summary: `passed`, or the class's name.
     pub fn name(self) -> &'static str {
         match self {

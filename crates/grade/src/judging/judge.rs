@@ -10,7 +10,7 @@ use crate::shared::digest::{fnv1a, fnv1a_more};
 use crate::shared::machine::AT_BOTH;
 use crate::shared::text::{
     difference, echoes_a_board, has_text, kind_of_difference, lines, message, not_one_error_line,
-    parting_line, quote, quote_end,
+    one_line, parting_line, quote, quote_end,
 };
 use puzzle_sandbox::{Ending, Limits, MemoryStop};
 use std::time::Duration;
@@ -60,9 +60,63 @@ pub struct Graded {
     pub time: Option<(Duration, u64)>,
     /// When runs of it disagreed (FLAKY): what each gave, and which counts.
     pub flaky: Option<String>,
-    /// The digest of what the run that counts did (`Ran::digest`; none
-    /// when it was not run): whether two programs gave the same answer.
-    pub output: Option<u64>,
+    /// What the run that counts did (none when it was not run): its
+    /// digest, whether two programs gave the same answer, and the first
+    /// bytes of its outputs when it failed.
+    pub output: Option<Output>,
+}
+
+/// What a run did, as a grading keeps it of each fixture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Output {
+    /// Its digest ([`Ran::digest`]): two runs of one digest gave the same
+    /// answer, byte for byte.
+    pub digest: u64,
+    /// The first bytes of its two outputs ([`Ran::excerpt`]), kept when
+    /// its answer was not right (none for a right one, and in a grading of
+    /// a version before 3).
+    pub excerpt: Option<Excerpt>,
+}
+
+/// The most bytes of each of a run's outputs an [`Excerpt`] keeps.
+pub const EXCERPT: usize = 200;
+
+/// The first bytes of a run's stdout and stderr, as a marker reads them
+/// beside another program's: a pair's page shows what each gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Excerpt {
+    /// Its stdout's first bytes.
+    pub stdout: Head,
+    /// Its stderr's first bytes.
+    pub stderr: Head,
+}
+
+/// The first [`EXCERPT`] bytes of an output made one line and safe
+/// (`shared::text::one_line`: a newline is `\n`, a control character an
+/// escape; bytes that are not UTF-8 are U+FFFD), and how many bytes the
+/// output had.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// The first bytes, as text.
+    pub text: String,
+    /// How many bytes the whole output had (up to the fixture's cap).
+    pub bytes: u64,
+}
+
+impl Head {
+    /// The head of `output`.
+    pub fn of(output: &[u8]) -> Head {
+        let first = &output[..output.len().min(EXCERPT)];
+        Head {
+            text: one_line(&String::from_utf8_lossy(first)),
+            bytes: output.len() as u64,
+        }
+    }
+
+    /// Whether the text is all of the output.
+    pub fn is_whole(&self) -> bool {
+        self.bytes as usize <= EXCERPT
+    }
 }
 
 /// What a run left: how it ended and its two outputs.
@@ -100,6 +154,24 @@ impl Ran<'_> {
             &(self.out.len() as u64).to_le_bytes(),
         );
         fnv1a_more(fnv1a_more(digest, self.out), self.err)
+    }
+
+    /// The first bytes of its stdout and stderr ([`Head`]).
+    pub fn excerpt(&self) -> Excerpt {
+        Excerpt {
+            stdout: Head::of(self.out),
+            stderr: Head::of(self.err),
+        }
+    }
+
+    /// What it did as a grading keeps it, judged `judgement`: its digest,
+    /// and its excerpt unless its answer was right (passed, or one of the
+    /// ways the assignment leaves open).
+    pub fn output(&self, judgement: &Judgement) -> Output {
+        Output {
+            digest: self.digest(),
+            excerpt: (!judgement.recorded().is_right()).then(|| self.excerpt()),
+        }
     }
 }
 

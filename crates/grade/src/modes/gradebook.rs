@@ -15,10 +15,8 @@
 //! students of the other shards have no mark: `merge` writes the class's
 //! gradebook).
 
-use crate::publishing::changes::since_previous;
-use crate::publishing::grades::{
-    finish_keeping, read_previous, utc_now, Earlier, GradebookAsked, GradesLock,
-};
+use crate::publishing::changes::since_kept;
+use crate::publishing::grades::{finish_keeping, utc_now, Earlier, GradebookAsked, GradesLock};
 use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
 use crate::shared::error::{Error, Refused};
 use std::path::Path;
@@ -89,12 +87,7 @@ pub fn write_gradebook(grades: &Path, asked: GradebookAsked) -> Result<Written, 
     };
     // The changes the summaries list are still those since the grading
     // previous/ keeps, when it is of the same folder.
-    let previous = read_previous(grades)?.filter(|p| {
-        p.manifest
-            .as_ref()
-            .is_some_and(|m| m.folder == manifest.folder)
-    });
-    let changes = previous.map(|p| since_previous(grades, &p, &manifest, &earlier.records));
+    let changes = since_kept(grades, &manifest, &earlier.records)?;
     write_summary_files(grades, &manifest, &earlier.records, changes.as_ref())?;
     notes.extend(gradebook_notes(&manifest, &earlier.records));
     Ok(Written { notes, files })

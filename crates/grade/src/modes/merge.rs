@@ -21,7 +21,7 @@
 //! (`--replace`). When the grading it replaces was of the same folder, the
 //! summaries and the class page list what changed since.
 
-use crate::modes::similar::{add_section, publish, read_index};
+use crate::modes::similar::{publish, read_index, similarity_lines};
 use crate::publishing::changes::{describe, since_previous};
 use crate::publishing::grades::{
     finish_keeping, keep_previous, submission_files, utc_now, write_atomic, Earlier, GradesLock,
@@ -95,13 +95,12 @@ pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> Result<Merged, E
     write_merged(
         into,
         &gradings,
-        folder_names.clone(),
+        folder_names,
         &records,
         &mut problems,
         replace,
         &mut merged,
     )?;
-    merged.similarity = compare_class(into, &gradings, &folder_names, &records);
     merged.problems = problems;
     Ok(merged)
 }
@@ -362,6 +361,8 @@ fn write_merged(
         terms: gradings[0].manifest.terms.clone(),
         gradebook: gradings[0].manifest.gradebook.clone(),
     };
+    // The comparison first: the class page has its section on it.
+    merged.similarity = compare_class(into, gradings, &manifest.folder_names, records);
     let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();
     let changes = baseline.map(|before| since_previous(into, &before, &manifest, &records));
     write_summary_files(into, &manifest, &records, changes.as_ref())?;
@@ -371,8 +372,8 @@ fn write_merged(
 }
 
 /// The class compared for similarity as a whole grading compares it
-/// (`similarity.csv`, `similarity-blocks.csv`, the pages and the class
-/// page's section, into `into`), from the indexes the shards kept of
+/// (`similarity.csv`, `similarity-blocks.csv` and the pages, into `into`,
+/// before the class page, which then has its section on them), from the indexes the shards kept of
 /// their submissions (each read beneath its shard, bounded, as a
 /// stranger's: `modes/similar.rs`'s `read_index`) and the merged
 /// `records`' behaviour; the merged index kept. The class is
@@ -416,6 +417,7 @@ fn compare_class(
         ));
     }
     let template = indexes[0].template.clone();
+    let template_sources = indexes[0].template_sources.clone();
     let mut entries = BTreeMap::new();
     for index in indexes {
         entries.extend(index.entries);
@@ -463,7 +465,7 @@ fn compare_class(
     let found = publish(
         into,
         &forms,
-        &template,
+        (&template, &template_sources),
         &settings,
         &sources,
         &stems,
@@ -472,13 +474,14 @@ fn compare_class(
     let index = Kept {
         made,
         template,
+        template_sources,
         entries: kept_entries,
     };
     match found.and_then(|f| Ok((f, write_atomic(&into.join(kept::FILE), &index.to_bytes())?))) {
         Ok((mut found, ())) => {
             notes.append(&mut found.notes);
             found.notes = notes;
-            add_section(into, &found)
+            similarity_lines(&found)
         }
         Err(e) => not(e.to_string()),
     }

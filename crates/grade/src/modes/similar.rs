@@ -26,12 +26,14 @@
 use crate::intake::build::{write_shims, Builder};
 use crate::intake::folder::{files_in, submission_names};
 use crate::modes::diff;
-use crate::publishing::grades::write_atomic;
+use crate::publishing::changes::since_kept;
+use crate::publishing::grades::{finish_keeping, write_atomic, Earlier, GradesLock};
 use crate::publishing::record::Record;
 use crate::publishing::similarity::{
-    blocks_csv, class_section, page_file, pair_page, similarity_csv, with_section, worth_a_look,
-    Behaviour, BLOCKS_FILE, CSV_FILE, PAGES,
+    blocks_csv, page_file, pair_page, similarity_csv, worth_a_look, Behaviour, TemplateLines,
+    BLOCKS_FILE, CSV_FILE, PAGES,
 };
+use crate::publishing::summaries::write_class_page;
 use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
 use crate::shared::text::one_line;
@@ -212,6 +214,7 @@ fn write_pages(
     sources: &[&[Source]],
     stems: &[String],
     seen: Option<&Behaviour>,
+    template: &TemplateLines,
 ) -> io::Result<Vec<String>> {
     if let Ok(entries) = fs::read_dir(dir) {
         for entry in entries.flatten() {
@@ -226,7 +229,7 @@ fn write_pages(
     for pair in worth_a_look(comparison) {
         fs::create_dir_all(dir)?;
         let sides = [pair.a, pair.b].map(|s| sources[s]);
-        let page = pair_page(comparison, pair, sides, seen);
+        let page = pair_page(comparison, pair, sides, seen, template);
         let file = page_file(&stems[pair.a], &stems[pair.b]);
         write_atomic(&dir.join(&file), page.as_bytes())?;
         files.push(file);
@@ -292,14 +295,15 @@ pub fn read_index(
 }
 
 /// The comparison of `forms` (the class, its `sources` in the same
-/// order, `stems` their files' stems) written into `out`: `similarity.csv`,
-/// `similarity-blocks.csv` and the pages, each whole; with a grading's
-/// `records`, its behaviour added (`grades` is where they were read, for
-/// the notes). What it found, but for `compared` and `not_read`.
+/// order, `stems` their files' stems; the template's normal form and its
+/// sources) written into `out`: `similarity.csv`, `similarity-blocks.csv`
+/// and the pages, each whole; with a grading's `records`, its behaviour
+/// added (`grades` is where they were read, for the notes). What it found,
+/// but for `not_read` and `from_index`.
 pub fn publish(
     out: &Path,
     forms: &[Form],
-    template: &Normal,
+    (template, template_sources): (&Normal, &[Source]),
     settings: &Settings,
     sources: &[&[Source]],
     stems: &[String],
@@ -326,7 +330,14 @@ pub fn publish(
     fs::create_dir_all(out)?;
     write_atomic(&out.join(CSV_FILE), similarity_csv(&comparison).as_bytes())?;
     write_atomic(&out.join(BLOCKS_FILE), blocks_csv(&comparison).as_bytes())?;
-    let pages = write_pages(&out.join(PAGES), &comparison, sources, stems, seen.as_ref())?;
+    let pages = write_pages(
+        &out.join(PAGES),
+        &comparison,
+        sources,
+        stems,
+        seen.as_ref(),
+        &TemplateLines::of(template_sources),
+    )?;
     Ok(Found {
         comparison,
         notes,
@@ -337,10 +348,9 @@ pub fn publish(
     })
 }
 
-/// What the comparison `found` of a class graded in `grades` did, in
-/// lines, once the class page there (`index.html`, just written) has its
-/// section on similarity spliced in.
-pub fn add_section(grades: &Path, found: &Found) -> Vec<String> {
+/// What the comparison `found` of a class did, in lines, as `grade-all`
+/// and `merge` tell it.
+pub fn similarity_lines(found: &Found) -> Vec<String> {
     let mut lines = vec![format!(
         "similarity: {} submissions compared{}, {} pair(s) share code or rare wrong answers (similarity.csv)",
         found.compared,
@@ -348,13 +358,6 @@ pub fn add_section(grades: &Path, found: &Found) -> Vec<String> {
         found.comparison.pairs.len()
     )];
     lines.extend(found.notes.iter().map(|n| format!("similarity: {n}")));
-    let index = grades.join("index.html");
-    let section = class_section(&found.comparison, &found.pages);
-    let added = fs::read_to_string(&index)
-        .and_then(|page| write_atomic(&index, with_section(&page, &section).as_bytes()));
-    if let Err(e) = added {
-        lines.push(format!("similarity: index.html has no section on it: {e}"));
-    }
     lines
 }
 
@@ -363,9 +366,48 @@ impl Similar<'_> {
     /// comparison's threads), compares them, writes `similarity.csv` and
     /// `similarity-blocks.csv` (each whole) into the out folder; refused
     /// when SUBMISSIONS holds no submission. Stopped (`stop`), an error
-    /// of kind `Interrupted`.
+    /// of kind `Interrupted`. When the out folder holds a grading (a
+    /// merged one, compared afterwards), its class page is written again
+    /// with the section on this comparison (or a note says why not).
     pub fn run(&self) -> Result<Found, Error> {
-        self.run_with(None)
+        let mut found = self.run_with(None)?;
+        match self.rewrite_class_page() {
+            Ok(note) => found.notes.extend(note),
+            Err(e) => found.notes.push(format!(
+                "{}/index.html: not written again with the section on similarity: {e}",
+                self.out.display()
+            )),
+        }
+        Ok(found)
+    }
+
+    /// When the out folder holds a grading (its `grading.json`), its class
+    /// page written again from its records, under its lock, as
+    /// `gradebook` writes it: the page has the section on similarity
+    /// whenever the folder has `similarity.csv`. A grading with records
+    /// that cannot be read is left as it is (its page would lose them).
+    /// What the marker should know of the folder (a grading's move into
+    /// `previous/` that a killed one left half done, finished first).
+    fn rewrite_class_page(&self) -> Result<Option<String>, Error> {
+        if !self.out.join("grading.json").is_file() {
+            return Ok(None);
+        }
+        let _lock = GradesLock::take(&self.out)?;
+        let finished = finish_keeping(&self.out)?;
+        let earlier = Earlier::read(&self.out)?;
+        let Some(manifest) = earlier.manifest else {
+            return Ok(finished);
+        };
+        if let Some(first) = earlier.refused.first.first() {
+            return Err(Refused::because(format!(
+                "{} line(s) of summary.jsonl cannot be read ({first})",
+                earlier.refused.count
+            ))
+            .into());
+        }
+        let changes = since_kept(&self.out, &manifest, &earlier.records)?;
+        write_class_page(&self.out, &manifest, &earlier.records, changes.as_ref())?;
+        Ok(finished)
     }
 
     /// [`Similar::run`], the grading in [`Similar::grades`] given by its
@@ -390,7 +432,7 @@ impl Similar<'_> {
         let mut found = publish(
             &self.out,
             &class.forms,
-            &class.template,
+            (&class.template, &class.template_sources),
             &self.settings,
             &class.sources(),
             &class.stems,
@@ -499,6 +541,7 @@ impl Similar<'_> {
         let mut class = Class {
             made,
             template,
+            template_sources,
             forms: Vec::new(),
             taken: Vec::new(),
             stems: Vec::new(),
@@ -605,6 +648,7 @@ impl Similar<'_> {
 struct Class {
     made: Made,
     template: Normal,
+    template_sources: Vec<Source>,
     forms: Vec<Form>,
     taken: Vec<Taken>,
     stems: Vec<String>,
@@ -632,6 +676,7 @@ impl Class {
         let index = Kept {
             made: self.made,
             template: self.template,
+            template_sources: self.template_sources,
             entries,
         };
         fs::create_dir_all(dir)?;

@@ -25,9 +25,10 @@ use crate::judging::class::{Class, Outcome};
 use crate::marking::marks::points;
 #[cfg(test)]
 use crate::publishing::grades::Terms;
-use crate::publishing::grades::{fixtures_differ, Earlier, Manifest};
+use crate::publishing::grades::{fixtures_differ, read_previous, Earlier, Manifest};
 use crate::publishing::options::{Options, Setting};
 use crate::publishing::record::{FixtureLine, Record};
+use crate::shared::error::Error;
 use crate::shared::machine;
 use crate::shared::name::Name;
 use std::collections::BTreeSet;
@@ -711,6 +712,23 @@ pub fn describe(manifest: Option<&Manifest>) -> String {
             if m.complete { "" } else { ", incomplete" }
         ),
     }
+}
+
+/// What changed since the grading `grades/previous/` keeps, when it is of
+/// the same folder, to the grading of `manifest` and `records`, written
+/// afterwards (its gradebook, its class page): the changes its summaries
+/// list.
+pub fn since_kept(
+    grades: &Path,
+    manifest: &Manifest,
+    records: &[Record],
+) -> Result<Option<Comparison>, Error> {
+    let previous = read_previous(grades)?.filter(|p| {
+        p.manifest
+            .as_ref()
+            .is_some_and(|m| m.folder == manifest.folder)
+    });
+    Ok(previous.map(|p| since_previous(grades, &p, manifest, records)))
 }
 
 /// What changed since the grading `kept` in `grades/previous/` to the

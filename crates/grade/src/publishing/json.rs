@@ -115,8 +115,10 @@ impl Json {
 /// `"version"` field. A file without one is of version 1 (every grading
 /// before versions). Raised by one whenever what the files hold changes
 /// (a field, a class of fault: its row's `since`); the readers take every
-/// version up to this one, and refuse a later one by name.
-pub const VERSION: u64 = 2;
+/// version up to this one, and refuse a later one by name. Version 2
+/// added the version itself; 3, the first bytes of a fixture's outputs
+/// where its answer was not right (`publishing::record::FixtureLine`).
+pub const VERSION: u64 = 3;
 
 /// The fields of a JSON object of a grading's file, read by name and type,
 /// each missing or mistyped one refused by its name: the one way the

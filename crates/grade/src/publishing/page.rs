@@ -28,6 +28,7 @@ use crate::publishing::changes::Comparison;
 use crate::publishing::grades::Manifest;
 use crate::publishing::html::{escape, head, href, Html};
 use crate::publishing::record::{FixtureLine, Record};
+use crate::publishing::similarity::Section;
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
@@ -240,11 +241,14 @@ fn group<'a>(line: &'a FixtureLine, outcome: &[u8], built: &[Built]) -> Group<'a
 
 /// The class page of a grading: `records` in name order; the causes on it
 /// are those experiments confirmed (see `cause_of`); `changes`, what
-/// changed since the grading before (a regrading).
+/// changed since the grading before (a regrading); `similarity`, the
+/// section on the comparison of the class, when the grading has one
+/// (`publishing::similarity::Section::read`), last.
 pub fn class_page(
     manifest: &Manifest,
     records: &[&Record],
     changes: Option<&Comparison>,
+    similarity: Option<&Section>,
 ) -> String {
     let strict = strict(manifest);
     let built: Vec<Built> = records
@@ -292,14 +296,21 @@ pub fn class_page(
     out.push_str(
         "<a href=\"#scores\">Scores</a><a href=\"#fixtures\">Fixtures</a>\
          <a href=\"#faults\">Faults</a><a href=\"#submissions\">Submissions</a>\
-         <a href=\"#grading\">Grading</a></nav>\n</header>\n<main>\n",
+         <a href=\"#grading\">Grading</a>",
     );
+    if similarity.is_some() {
+        out.push_str("<a href=\"#similarity\">Similarity</a>");
+    }
+    out.push_str("</nav>\n</header>\n<main>\n");
     changes_section(&mut out, changes);
     score_section(&mut out, &mut scores, max, records.len());
     fixture_section(&mut out, &groups, &all_passed, &built, &causes);
     fault_section(&mut out, &built, strict);
     submission_section(&mut out, records);
     grading_section(&mut out, manifest);
+    if let Some(section) = similarity {
+        out.push_str(&section.html());
+    }
     out.push_str("</main>\n</body>\n</html>\n");
     out
 }
@@ -1218,7 +1229,7 @@ mod tests {
             },
         ];
         let refs: Vec<&Record> = records.iter().collect();
-        let page = class_page(&manifest(), &refs, None);
+        let page = class_page(&manifest(), &refs, None, None);
         assert!(!page.contains("<img"), "a name became an element");
         assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(
@@ -1303,7 +1314,7 @@ mod tests {
         let index = between(&page, "<p id=\"by-name\"", "</p>");
         assert!(index.find(">&lt;img").unwrap() < index.find(">a</a>").unwrap());
         // Unknown shapes: no cause at all.
-        let page = class_page(&manifest(), &refs, None);
+        let page = class_page(&manifest(), &refs, None, None);
         assert!(!page.contains("all are boards"));
     }
 
@@ -1321,7 +1332,7 @@ mod tests {
         });
         let a = record("a", 9.0, &["passed", "MISSED ERROR", "passed"]);
         let refs = [&a, &b];
-        let page = class_page(&manifest(), &refs, None);
+        let page = class_page(&manifest(), &refs, None, None);
         let rows = between(&page, "<table id=\"fixture-table\"", "</table>");
         let row = |fixture: &str| {
             let at = rows
@@ -1354,7 +1365,7 @@ mod tests {
             ),
         ];
         let refs: Vec<&Record> = records.iter().collect();
-        let page = class_page(&manifest(), &refs, None);
+        let page = class_page(&manifest(), &refs, None, None);
         let table = between(&page, "<table id=\"fixture-table\"", "</table>");
         assert_eq!(table.matches("<tr><td class=\"fx\">").count(), 2, "{table}");
         assert!(table.contains(
@@ -1372,7 +1383,7 @@ mod tests {
     fn who_page(mut records: Vec<Record>) -> String {
         records.push(record("zed", 10.0, &["passed"]));
         let refs: Vec<&Record> = records.iter().collect();
-        class_page(&manifest(), &refs, None)
+        class_page(&manifest(), &refs, None, None)
     }
 
     #[test]

@@ -19,8 +19,8 @@
 
 use crate::judging::class::{self, Class, Outcome};
 use crate::judging::fixture::{Category, Fixture};
-use crate::judging::judge::Graded;
 use crate::judging::judge::Judgement;
+use crate::judging::judge::{Excerpt, Graded, Head, Output, EXCERPT};
 use crate::marking::cause::Confirmed;
 use crate::marking::marks::{lost_in_words, lost_of, points, Score, Visibility};
 use crate::marking::report::{seconds, Counts};
@@ -89,12 +89,14 @@ pub struct FixtureLine {
     pub seconds: Option<Duration>,
     /// The report's words for it (empty when it passed silently).
     pub detail: String,
-    /// The digest of what its run did (`judging::judge::Ran::digest`:
-    /// how it ended, its stdout and stderr), as `output_fnv1a`; none when
-    /// it was not run, or a grading of an older version did not record it.
-    /// Similarity's behaviour evidence: whether two programs gave the same
-    /// answer.
-    pub output: Option<u64>,
+    /// What its run did (`judging::judge::Output`): the digest of how it
+    /// ended, its stdout and stderr, as `output_fnv1a` (none when it was
+    /// not run, or a grading of an older version did not record it), and
+    /// for an answer that was not right the first bytes of each output
+    /// (`stdout_head`, `stdout_bytes`, `stderr_head`, `stderr_bytes`, from
+    /// version 3). Similarity's behaviour evidence: whether two programs
+    /// gave the same answer, and what it was.
+    pub output: Option<Output>,
 }
 
 /// A graded submission: its row, its fixtures' lines and the causes of its
@@ -447,7 +449,7 @@ impl FixtureLine {
                     visibility: visibility(f),
                     seconds: g.time.map(|(d, _)| d),
                     detail,
-                    output: g.output,
+                    output: g.output.clone(),
                 }
             })
             .collect()
@@ -510,7 +512,8 @@ impl Record {
     /// `built`, `score`, `max_score`, `passed`, `failed`, `classes`,
     /// `note`, `fuzz_faults`, `seconds`, `slowest_seconds`), the digest of
     /// its sources (`sources_fnv1a`, when known), then `fixtures`, an
-    /// object a fixture (its `output_fnv1a` when known), and `causes`.
+    /// object a fixture (its `output_fnv1a` when known, and the first
+    /// bytes of its outputs when its answer was not right), and `causes`.
     pub fn json_line(&self) -> String {
         let row = &self.row;
         let mut out = Object::new();
@@ -542,8 +545,8 @@ impl Record {
         }
         out.digest("sources_fnv1a", self.sources);
         let fixtures = self.fixtures.iter().map(|f| {
-            Object::new()
-                .text("fixture", &f.fixture)
+            let mut line = Object::new();
+            line.text("fixture", &f.fixture)
                 .text("category", f.category.name())
                 .text("class", f.class.name())
                 .raw("points", &points(f.points))
@@ -551,8 +554,14 @@ impl Record {
                 .text("visibility", f.visibility.word())
                 .raw("seconds", &f.seconds.map_or("null".into(), seconds))
                 .text("detail", &f.detail)
-                .digest("output_fnv1a", f.output)
-                .end()
+                .digest("output_fnv1a", f.output.as_ref().map(|o| o.digest));
+            if let Some(excerpt) = f.output.as_ref().and_then(|o| o.excerpt.as_ref()) {
+                for (key, head) in [("stdout", &excerpt.stdout), ("stderr", &excerpt.stderr)] {
+                    line.text(&format!("{key}_head"), &head.text)
+                        .raw(&format!("{key}_bytes"), &head.bytes.to_string());
+                }
+            }
+            line.end()
         });
         out.raw("fixtures", &array(fixtures));
         let causes = self.causes.iter().map(|c| {
@@ -626,8 +635,7 @@ impl Record {
                 visibility: read_word(&f, "visibility", Visibility::parse)?,
                 seconds: f.seconds("seconds")?,
                 detail: f.text("detail")?.to_string(),
-                // Gradings before it wrote none.
-                output: f.digest_if("output_fnv1a")?,
+                output: read_output(&f)?,
             });
         }
         let mut causes = Vec::new();
@@ -741,6 +749,37 @@ impl Record {
         }
         Ok(())
     }
+}
+
+/// What a fixture's run did, as its line in `summary.jsonl` has it: its
+/// digest (gradings before it wrote none: nothing), and the first bytes of
+/// its outputs when the line has them (versions before 3 wrote none), each
+/// made one line again and no longer than an excerpt made one line can be.
+fn read_output(f: &Fields) -> Result<Option<Output>, Refused> {
+    let Some(digest) = f.digest_if("output_fnv1a")? else {
+        return Ok(None);
+    };
+    let head = |key: &str| -> Result<Head, Refused> {
+        let text = f.text(&format!("{key}_head"))?;
+        // Each byte of an excerpt is at most an escape of 10 characters.
+        if text.len() > 10 * EXCERPT {
+            return Err(Refused::because(format!(
+                "'{key}_head' is longer than an excerpt"
+            )));
+        }
+        Ok(Head {
+            text: one_line(text),
+            bytes: f.count(&format!("{key}_bytes"))?,
+        })
+    };
+    let excerpt = match f.get("stdout_head") {
+        None => None,
+        Some(_) => Some(Excerpt {
+            stdout: head("stdout")?,
+            stderr: head("stderr")?,
+        }),
+    };
+    Ok(Some(Output { digest, excerpt }))
 }
 
 /// The word `key` of `fields` read as `parse` reads it: a value this
@@ -920,7 +959,13 @@ mod tests {
                     visibility: "visible".into(),
                     seconds: Some(Duration::from_millis(30)),
                     detail: "stopped by the \"memory\" limit\n".into(),
-                    output: Some(0x0fed_cba9_8765_4321),
+                    output: Some(Output {
+                        digest: 0x0fed_cba9_8765_4321,
+                        excerpt: Some(Excerpt {
+                            stdout: Head::of(b"the puzzle is \"solvable\"\n"),
+                            stderr: Head::of(&[b'\x1b'; 300]),
+                        }),
+                    }),
                 },
                 FixtureLine {
                     fixture: "Tests/bad_y.inp".into(),
@@ -969,15 +1014,38 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("'sources_fnv1a' is not 16 hexadecimal digits"));
-        // Each fixture's run, when known; a line without one (an older
-        // grading's) reads as none.
-        assert!(line.contains(", \"output_fnv1a\": \"0fedcba987654321\"}, {"));
+        // Each fixture's run, when known, with the first bytes of its
+        // outputs (one line each) for an answer that was not right; a line
+        // without them (an older grading's) reads as none.
+        assert!(line.contains(", \"output_fnv1a\": \"0fedcba987654321\", \"stdout_head\": \"the puzzle is \\\"solvable\\\"\\\\n\", \"stdout_bytes\": 25, \"stderr_head\": \""), "{line}");
+        assert!(
+            line.contains("\\\\u{1B}\", \"stderr_bytes\": 300}, {"),
+            "{line}"
+        );
+        let forged = line.replace("\"stderr_bytes\": 300", "\"stderr_bytes\": -1");
+        assert!(Record::from_json_line(&forged)
+            .unwrap_err()
+            .to_string()
+            .contains("stderr_bytes"));
+        let start = line.find(", \"stdout_head\"").unwrap();
+        let end = line.find(", \"stderr_bytes\": 300").unwrap() + ", \"stderr_bytes\": 300".len();
+        let v2 = format!("{}{}", &line[..start], &line[end..]);
+        let read = Record::from_json_line(&v2).unwrap();
+        assert_eq!(
+            read.fixtures[0]
+                .output
+                .as_ref()
+                .map(|o| (o.digest, o.excerpt.is_none())),
+            Some((0x0fed_cba9_8765_4321, true))
+        );
+        let line = v2;
         let bad = line.replace("0fedcba987654321", "0fedcba98765432g");
         assert!(Record::from_json_line(&bad)
             .unwrap_err()
             .to_string()
             .contains("'output_fnv1a' is not 16 hexadecimal digits"));
         let old = line.replace(", \"output_fnv1a\": \"0fedcba987654321\"", "");
+        assert!(!old.contains("output_fnv1a"), "{old}");
         assert_eq!(
             Record::from_json_line(&old).unwrap().fixtures[0].output,
             None
@@ -990,7 +1058,7 @@ mod tests {
         };
         assert_eq!(
             not_built.json_line(),
-            "{\"version\": 2, \"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}\n"
+            "{\"version\": 3, \"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}\n"
         );
         assert_eq!(
             Record::from_json_line(&not_built.json_line()).unwrap(),

@@ -12,6 +12,7 @@ use crate::publishing::record::{
     csv_header, csv_quoted, table_header, Record, FIXTURES_CSV_HEADER,
 };
 use crate::publishing::roster::Student;
+use crate::publishing::similarity::Section;
 use crate::shared::name::Name;
 use std::collections::BTreeMap;
 use std::fs;
@@ -23,7 +24,7 @@ use std::path::Path;
 /// `changes` since the grading before, for a regrading), `summary.csv`
 /// (with a roster, each row ends with its student's ID and name),
 /// `summary-fixtures.csv`, `summary.jsonl`, the class page `index.html`
-/// ([`class_page`], with the changes too), the gradebook files of the
+/// (`write_class_page`), the gradebook files of the
 /// class's formats (`gradebook_unwritten` says when not), and
 /// `grading.json` last, each whole. The records are written in name order.
 pub fn write_summary_files(
@@ -32,8 +33,7 @@ pub fn write_summary_files(
     records: &[Record],
     changes: Option<&Comparison>,
 ) -> io::Result<()> {
-    let mut sorted: Vec<&Record> = records.iter().collect();
-    sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
+    let sorted = in_name_order(records);
     let width = sorted
         .iter()
         .map(|r| r.row.name.shown().len())
@@ -82,12 +82,46 @@ pub fn write_summary_files(
     write_atomic(&grades.join("summary.csv"), csv.as_bytes())?;
     write_atomic(&grades.join("summary-fixtures.csv"), fixtures.as_bytes())?;
     write_atomic(&grades.join("summary.jsonl"), json.as_bytes())?;
-    let page = class_page(manifest, &sorted, changes);
-    write_atomic(&grades.join("index.html"), page.as_bytes())?;
+    class_page_file(grades, manifest, &sorted, changes)?;
     if let Some(book) = book {
         write_gradebook_files(grades, manifest, book, &sorted)?;
     }
     write_atomic(&grades.join("grading.json"), manifest.to_json().as_bytes())
+}
+
+/// Writes the class page `index.html` into `grades`, whole, from
+/// `manifest` and `records` ([`class_page`]), with the `changes` since
+/// the grading before, and the section on the comparison of the class
+/// when the folder has one (its `similarity.csv`, read as a stranger's:
+/// [`Section::read`]); so that whoever writes the page, the section is
+/// there whenever the file is. What writes `similarity.csv` into a
+/// grades folder writes the page after it.
+pub fn write_class_page(
+    grades: &Path,
+    manifest: &Manifest,
+    records: &[Record],
+    changes: Option<&Comparison>,
+) -> io::Result<()> {
+    class_page_file(grades, manifest, &in_name_order(records), changes)
+}
+
+/// `records` in their names' order, as the summaries list them.
+fn in_name_order(records: &[Record]) -> Vec<&Record> {
+    let mut sorted: Vec<&Record> = records.iter().collect();
+    sorted.sort_by(|a, b| a.row.name.cmp(&b.row.name));
+    sorted
+}
+
+/// [`write_class_page`], `records` in name order.
+fn class_page_file(
+    grades: &Path,
+    manifest: &Manifest,
+    records: &[&Record],
+    changes: Option<&Comparison>,
+) -> io::Result<()> {
+    let section = Section::read(grades, &manifest.folder_names);
+    let page = class_page(manifest, records, changes, section.as_ref());
+    write_atomic(&grades.join("index.html"), page.as_bytes())
 }
 
 /// Writes the gradebook files of `book`'s formats into `grades`, or, when

@@ -125,6 +125,9 @@ pub struct Kept {
     pub made: Made,
     /// The template's normal form.
     pub template: Normal,
+    /// The template's sources (what a pair's page marks as the
+    /// template's lines); their digest is [`Made::template`].
+    pub template_sources: Vec<Source>,
     /// The entries, by the digest of each submission's folder.
     pub entries: BTreeMap<u64, Entry>,
 }
@@ -161,6 +164,13 @@ impl Out {
     fn bytes(&mut self, b: &[u8]) {
         self.len(b.len());
         self.0.extend_from_slice(b);
+    }
+    fn sources(&mut self, sources: &[Source]) {
+        self.len(sources.len());
+        for s in sources {
+            self.bytes(s.path.as_bytes());
+            self.bytes(&s.bytes);
+        }
     }
     fn normal(&mut self, n: &Normal) {
         self.u8(u8::from(n.cut));
@@ -203,15 +213,12 @@ impl Kept {
             None => out.u8(0),
         }
         out.normal(&self.template);
+        out.sources(&self.template_sources);
         let fit: Vec<(&u64, &Entry)> = self.entries.iter().filter(|(_, e)| e.fits()).collect();
         out.len(fit.len());
         for (digest, entry) in fit {
             out.u64(*digest);
-            out.len(entry.sources.len());
-            for s in &entry.sources {
-                out.bytes(s.path.as_bytes());
-                out.bytes(&s.bytes);
-            }
+            out.sources(&entry.sources);
             out.len(entry.notes.len());
             for n in &entry.notes {
                 out.bytes(n.as_bytes());
@@ -254,23 +261,18 @@ impl Kept {
             _ => return Err(r.bad("a flag that is neither 0 nor 1")),
         };
         let template_form = r.normal(None, MAX_ITEMS)?;
+        let template_sources = r.sources()?;
+        if template_digest(&template_sources) != template {
+            return Err(r.bad("a template whose sources are not of its digest"));
+        }
         let count = r.u32().map_err(why)?;
         let mut entries = BTreeMap::new();
         for _ in 0..count {
             let digest = r.u64().map_err(why)?;
-            let files = r.count(MAX_FILES)?;
-            let mut sources = Vec::new();
-            let mut total = 0;
-            for _ in 0..files {
-                let path = r.text()?;
-                let n = r.count(MAX_SOURCES - total)?;
-                total += n;
-                let bytes = r.take(n).map_err(why)?;
-                sources.push(Source { path, bytes });
-            }
+            let sources = r.sources()?;
             let notes = r.count(MAX_ITEMS)?;
             let notes = (0..notes).map(|_| r.text()).collect::<Result<_, _>>()?;
-            let normal = r.normal(Some(files), 0)?;
+            let normal = r.normal(Some(sources.len()), 0)?;
             if wanted(digest) {
                 entries.insert(
                     digest,
@@ -299,6 +301,7 @@ impl Kept {
                 common,
             },
             template: template_form,
+            template_sources,
             entries,
         })
     }
@@ -358,6 +361,22 @@ impl<R: Read> In<R> {
             return Err(self.bad(&format!("a count of {n}, over its bound of {most}")));
         }
         Ok(n)
+    }
+
+    /// Source files: each its path (a line of text) and bytes, at most
+    /// [`MAX_FILES`] of them and [`MAX_SOURCES`] bytes in all.
+    fn sources(&mut self) -> Result<Vec<Source>, Refused> {
+        let files = self.count(MAX_FILES)?;
+        let mut sources = Vec::new();
+        let mut total = 0;
+        for _ in 0..files {
+            let path = self.text()?;
+            let n = self.count(MAX_SOURCES - total)?;
+            total += n;
+            let bytes = self.take(n).map_err(|e| Refused::because(e.to_string()))?;
+            sources.push(Source { path, bytes });
+        }
+        Ok(sources)
     }
 
     /// A line of text: UTF-8, nothing in it that `one_line` would escape.
@@ -472,6 +491,7 @@ mod tests {
                 common: Some(12),
             },
             template: form,
+            template_sources: template.to_vec(),
             entries,
         }
     }

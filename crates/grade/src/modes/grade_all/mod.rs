@@ -22,7 +22,7 @@ use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
 use crate::intake::folder::submission_names;
 use crate::judging::fixture::Fixture;
-use crate::modes::similar::{add_section, Similar, SimilarityAsked};
+use crate::modes::similar::{similarity_lines, Similar, SimilarityAsked};
 use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
@@ -33,7 +33,9 @@ use crate::publishing::grades::{
 use crate::publishing::options::{Options, Setting};
 use crate::publishing::record::{table_header, Record, Row};
 use crate::publishing::similarity::{BLOCKS_FILE, CSV_FILE, PAGES};
-use crate::publishing::summaries::{gradebook_notes, gradebook_unwritten, write_summary_files};
+use crate::publishing::summaries::{
+    gradebook_notes, gradebook_unwritten, write_class_page, write_summary_files,
+};
 use crate::shared::error::{Error, Refused};
 use crate::shared::machine;
 use crate::shared::name::Name;
@@ -329,7 +331,7 @@ impl GradeAll<'_> {
             wrote = written_manifest;
             changes = written_changes;
         }
-        if let Some(changes) = changes.filter(|_| !stopped) {
+        if let Some(changes) = changes.as_ref().filter(|_| !stopped) {
             out.write_all(changes.text().as_bytes())?;
             out.flush()?;
         }
@@ -339,7 +341,17 @@ impl GradeAll<'_> {
             _ => Vec::new(),
         };
         let similarity = match &self.similarity {
-            Some(asked) if !stopped => self.compare_class(asked, &records),
+            Some(asked) if !stopped && self.shard.is_some() => self.compare_class(asked, &records),
+            Some(asked) if !stopped => {
+                let mut lines = self.compare_class(asked, &records);
+                // The class page again, with the section on the
+                // comparison just made (or without one, when it failed
+                // and its files are gone).
+                if let Err(e) = write_class_page(&self.grades, &wrote, &records, changes.as_ref()) {
+                    lines.push(format!("similarity: index.html has no section on it: {e}"));
+                }
+                lines
+            }
             _ => Vec::new(),
         };
         Ok(Graded {
@@ -372,9 +384,10 @@ impl GradeAll<'_> {
     /// `similarity.csv` and `similarity-blocks.csv` written into the
     /// grades folder (under its lock), and the index of the class kept
     /// there (`similarity.index`: a submission whose sources it has is not
-    /// normalised again); in a shard, only its index, for `merge` to
+    /// normalised again), or, when it fails, those of an earlier
+    /// comparison removed; in a shard, only its index, for `merge` to
     /// compare the class. What happened, in lines. Its failure is its
-    /// own: the grading stands.
+    /// own: the grading stands. The class page is written after it.
     fn compare_class(&self, asked: &SimilarityAsked, records: &[Record]) -> Vec<String> {
         let similar = Similar {
             runner: self.runner,
@@ -418,7 +431,7 @@ impl GradeAll<'_> {
         let found = similar.run_with(Some(records));
         let _ = fs::remove_dir_all(self.temp.join("similarity"));
         match found {
-            Ok(found) => add_section(&self.grades, &found),
+            Ok(found) => similarity_lines(&found),
             Err(e) => {
                 // No file of an earlier comparison is left to say otherwise.
                 for file in [CSV_FILE, BLOCKS_FILE] {
