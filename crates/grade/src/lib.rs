@@ -78,7 +78,7 @@ pub use publishing::formats::{Format, Scope};
 pub use publishing::gradebook::{check_assignment, DEFAULT_ASSIGNMENT};
 pub use publishing::grades::{Earlier, Gradebook, GradebookAsked, Manifest, Refusals, Shard};
 pub use publishing::json::{Json, VERSION as FORMAT_VERSION};
-pub use publishing::options::{Options, Setting};
+pub use publishing::options::{Options, Setting, ORDER as SETTINGS_ORDER};
 pub use publishing::page::class_page;
 pub use publishing::record::{CauseLine, FixtureLine, Record, Row, RowMarks, CLASSES};
 pub use publishing::roster::{Roster, Student, MAX_ROSTER};

@@ -169,6 +169,16 @@ one_fault_one_cause! {
         ["a valid input with lines over 1,024 bytes"];
     a_line_buffer_of_2048_bytes_is_named_at_its_size: ["-DFGETS=2048"] =>
         ["a valid input with lines over 2,048 bytes"];
+    // Every error exits 0 (WRONG EXIT STATUS, yashtamakuwala's): the bad
+    // boards it rejects so are still the ordinary ones its wrap is told
+    // apart from.
+    a_wrap_told_though_every_rejection_exits_0: ["-DWRAP32", "-DERROR_STATUS=0"] =>
+        ["a number of 2^32 or more"];
+    // Every fixture with trailing blanks has tabs too: the tab explains
+    // them first, and the trailing blanks' own experiment (no tab in its
+    // inputs) confirms the second fault (wangchongshi's).
+    tabs_and_trailing_blanks_both_told: ["-DREJECT_TABS", "-DREJECT_TRAILING"] =>
+        ["a valid input with a tab between tokens is rejected", "a valid input with blanks at the end of a line is rejected"];
     a_line_buffer_and_trailing_blanks_each_at_its_own: ["-DFGETS=2048", "-DREJECT_TRAILING"] =>
         ["a valid input with lines over 2,048 bytes", "a valid input with blanks at the end of a line is rejected"];
     every_valid_input_refused: ["-DBLANK_NEVER"] =>

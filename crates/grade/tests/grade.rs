@@ -997,10 +997,11 @@ fn a_misnamed_fixture_is_not_graded() {
          'error: start board: token 4 'x' is neither a number nor 'b'' (exit status 1)\n"
         .to_string()
         + &summary([0, 1, 0], [0, 1, 0], &[("NOT GRADED", [0, 1, 0])], false);
-    // Nothing ran: no slowest line; nothing could be marked.
+    // Nothing ran: no slowest line; nothing could be marked. Not graded is
+    // neither passed nor failed (but no pass: status 1).
     let report = report.replace(
         "0 passed, 1 failed",
-        "score 0 of 0; lost: nothing\n0 passed, 1 failed",
+        "score 0 of 0; lost: nothing\n0 passed, 0 failed, 1 not graded",
     );
     assert_eq!(
         without_protections(&String::from_utf8_lossy(&out.stdout)),
@@ -1199,7 +1200,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     assert_eq!(
         lines[0],
         format!(
-            "submission built passed failed verdict missed false status stderr timeout memory procs crash format open  score    max fuzz    time slowest  {:<43}  note",
+            "submission built passed failed verdict missed false status stderr timeout memory procs crash ungraded format open  score    max fuzz    time slowest  {:<43}  note",
             "lost"
         )
     );
@@ -1207,14 +1208,14 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     let lost_at = lines[0].find("  lost").unwrap() + 2;
     let note_at = lines[0].find("  note").unwrap() + 2;
     let note = |line: &str| line.get(note_at..).unwrap_or("").to_string();
-    // A row: the first 17 fields exactly (the counts, the score and its
+    // A row: the first 18 fields exactly (the counts, the score and its
     // maximum), no fuzzing, two times in seconds, what the marks were lost
     // on, the note.
     let check = |line: &str, expected: &[&str], lost: &str, note: &str| {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(fields[..17], *expected, "{table}");
-        assert_eq!(fields[17], "-", "{table}");
-        for time in &fields[18..20] {
+        assert_eq!(fields[..18], *expected, "{table}");
+        assert_eq!(fields[18], "-", "{table}");
+        for time in &fields[19..21] {
             assert!(*time == "-" || time.parse::<f64>().is_ok(), "{table}");
         }
         assert_eq!(
@@ -1227,8 +1228,8 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     check(
         lines[1],
         &[
-            "alice", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "100",
-            "100",
+            "alice", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0",
+            "100", "100",
         ],
         "nothing",
         "dcc not found: built with cc -lm",
@@ -1250,6 +1251,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         lines[2],
         &[
             "bob", "no", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-",
+            "-",
         ],
         "-",
         &bob_note,
@@ -1258,7 +1260,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
         lines[3],
         &[
             "carol", "yes", "0", "2", "0", "0", "0", "0", "0", "2", "0", "0", "0", "0", "0", "0",
-            "100",
+            "0", "100",
         ],
         "timeout 100",
         "",
@@ -1266,8 +1268,8 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     check(
         lines[4],
         &[
-            "dave", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "100",
-            "100",
+            "dave", "yes", "2", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "0",
+            "100", "100",
         ],
         "nothing",
         "no Makefile: built with cc -O2 -o puzzle puzzle.c -lm",
@@ -1281,7 +1283,7 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     let (head, table) = summary.split_once("\n\n").unwrap();
     assert!(
         head.starts_with(&format!(
-            "grading of {} (4 submissions), complete\noptions: --timeout 1 --memory 1024 --processes 64 --read-only {} --build-timeout 120\nsandbox: ",
+            "grading of {} (4 submissions), complete\noptions: --time-limit 1 --memory 1024 --processes 64 --read-only {} --build-timeout 120\nsandbox: ",
             submissions.canonicalize().unwrap().display(),
             puzzle_bin().display()
         )),
@@ -1296,17 +1298,17 @@ fn grade_all_builds_and_grades_a_folder_of_submissions() {
     );
     let csv = fs::read_to_string(grades.join("summary.csv")).unwrap();
     let csv: Vec<&str> = csv.lines().collect();
-    assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note,lost");
+    assert_eq!(csv[0], "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note,lost,not_graded");
     assert!(
         csv[1].starts_with("\"alice\",yes,2,0,0,0,0,0,0,0,0,0,0,0,0,100,100,,"),
         "{}",
         csv[1]
     );
-    assert!(csv[1].ends_with(",\"dcc not found: built with cc -lm\",\"nothing\""));
+    assert!(csv[1].ends_with(",\"dcc not found: built with cc -lm\",\"nothing\",0"));
     assert_eq!(
         csv[2],
         format!(
-            "\"bob\",no,,,,,,,,,,,,,,,,,,,\"{}\",",
+            "\"bob\",no,,,,,,,,,,,,,,,,,,,\"{}\",,",
             bob_note.replace('"', "\"\"")
         )
     );

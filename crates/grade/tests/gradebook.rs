@@ -312,7 +312,7 @@ fn the_gradebook_files_import_as_canvas_and_moodle_document_them() {
         csv.lines()
             .next()
             .unwrap()
-            .ends_with(",note,lost,student_id,student_name"),
+            .ends_with(",note,lost,not_graded,student_id,student_name"),
         "{csv}"
     );
     let row = |name: &str| {

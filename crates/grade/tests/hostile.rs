@@ -72,6 +72,8 @@ fn folder_names_can_neither_forge_rows_nor_take_anothers_files() {
         long.as_bytes(),
         b"=HYPERLINK(\"x\")",
         b"esc\x1b[2Kforged\r",
+        b"x](javascript:alert(1))",
+        b"# x\n# y **z** <b>",
     ];
     for name in &names {
         right_submission(&subs.join(OsStr::from_bytes(name)));
@@ -117,6 +119,36 @@ fn folder_names_can_neither_forge_rows_nor_take_anothers_files() {
     );
     assert!(file("summary.txt").starts_with("grading of "));
     assert!(file("inde%78.feedback.md").contains("# Feedback for index"));
+    // In the feedback's Markdown no name makes a link, a heading, a line
+    // or markup of its own: one heading a file, every `]`, `*` and `<`
+    // of a name escaped.
+    let mut feedbacks = 0;
+    for entry in fs::read_dir(&marks).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.to_string_lossy().ends_with(".feedback.md") {
+            continue;
+        }
+        feedbacks += 1;
+        let text = fs::read_to_string(&path).unwrap();
+        let heading = text.lines().next().unwrap();
+        assert!(heading.starts_with("# Feedback for "), "{text}");
+        let unescaped = heading
+            .replace("\\]", "")
+            .replace("\\*", "")
+            .replace("\\<", "");
+        assert!(
+            !unescaped.contains("](") && !unescaped.contains('*') && !unescaped.contains('<'),
+            "{heading}"
+        );
+        let headings = text.lines().filter(|l| l.starts_with("# ")).count();
+        assert_eq!(headings, 1, "{text}");
+    }
+    assert_eq!(feedbacks, names.len());
+    assert!(
+        file("index.html").contains("x](javascript:alert(1))")
+            && !file("index.html").contains("href=\"javascript"),
+        "index.html"
+    );
     assert!(file("index.html").contains("<!DOCTYPE html>"));
     // Every file name fits, and the long name's has a hash.
     let mut files = 0;

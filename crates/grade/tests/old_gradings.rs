@@ -6,8 +6,11 @@
 //!   changed between the two versions' gradings of one class, nor between
 //!   a grading and itself;
 //! - `grade-all --resume` on each grades nothing (every submission was
-//!   graded) and writes the same summaries from its records, byte for
-//!   byte, but for the format version it now writes;
+//!   graded: the options it recorded, `--timeout 5` before format version
+//!   3, are the same settings as today's `--time-limit 5`) and writes the
+//!   same summaries from its records, byte for byte, but for the format
+//!   version it now writes; and `diff` of the grading as kept against the
+//!   one resumed (now of today's version) finds no option changed;
 //! - `merge` of each version's two shards gives the summaries of its whole
 //!   grading (times aside: the shards ran apart).
 
@@ -17,8 +20,9 @@ use common::{grader, masked, repo, Scratch};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The versions whose gradings are kept.
-const VERSIONS: [&str; 2] = ["fa6dacb", "cb7a8da"];
+/// The versions whose gradings are kept: two of format version 1, one of
+/// version 2 (e5c6f22).
+const VERSIONS: [&str; 3] = ["fa6dacb", "cb7a8da", "e5c6f22"];
 
 /// The class they graded: `(name, prelude to checker.c)`.
 const CLASS: [(&str, &str); 5] = [
@@ -74,10 +78,31 @@ fn copy_grading(version: &str, which: &str, dir: &Path, to: &str) -> PathBuf {
 /// A line of `summary.jsonl` without the format version a grading now
 /// writes (`"version": N, ` first), as the kept ones were written.
 fn unversioned(line: &str) -> String {
-    match line.strip_prefix("{\"version\": ") {
+    let line = match line.strip_prefix("{\"version\": ") {
         Some(rest) => format!("{{{}", &rest[rest.find(", ").map_or(0, |i| i + 2)..]),
         None => line.to_string(),
-    }
+    };
+    // Version 3's count of NOT GRADED, of which these gradings have none
+    // (`failed` counted them before: see `publishing/record.rs`'s tests).
+    line.replace(", \"not_graded\": 0, ", ", ")
+}
+
+/// An earlier version's `summary.csv` as this version writes it: with the
+/// column `not_graded` last (added by version 3 after `lost`, so that each
+/// earlier column keeps its place), 0 for each submission built (these
+/// gradings have no NOT GRADED), empty for the others.
+fn with_not_graded(csv: &str) -> String {
+    csv.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let last = match i {
+                0 => "not_graded",
+                _ if line.contains(",yes,") => "0",
+                _ => "",
+            };
+            format!("{line},{last}\n")
+        })
+        .collect()
 }
 
 #[test]
@@ -91,16 +116,20 @@ fn gradings_of_earlier_versions_read_and_compare() {
         assert_eq!(out.status.code(), Some(0), "{version}: {stderr}");
         assert!(stderr.is_empty(), "{version}: {stderr}");
     }
-    // One version's grading against the other's: the same marks.
-    let out = grader(&dir, &["diff", "fa6dacb-a", "cb7a8da-a"]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(stdout.contains("no marks changed"), "{stdout}");
+    // One version's grading against another's: the same marks, the same
+    // options.
+    for (old, new) in [("fa6dacb", "cb7a8da"), ("cb7a8da", "e5c6f22")] {
+        let out = grader(&dir, &["diff", &format!("{old}-a"), &format!("{new}-a")]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{old} {new}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("no marks changed"), "{stdout}");
+        assert!(!stdout.contains("options"), "{old} {new}: {stdout}");
+    }
 }
 
 #[test]
@@ -113,7 +142,7 @@ fn gradings_of_earlier_versions_resume_to_the_same_summaries() {
             &[
                 "grade-all",
                 "subs",
-                "--timeout",
+                "--time-limit",
                 "5",
                 "--format",
                 "junit",
@@ -127,13 +156,16 @@ fn gradings_of_earlier_versions_resume_to_the_same_summaries() {
         assert_eq!(out.status.code(), Some(1), "{version}: {stderr}");
         assert!(!stderr.contains("graded "), "{version}: regraded: {stderr}");
         let old = kept().join(version).join("whole");
-        for file in ["summary.csv", "summary-fixtures.csv"] {
-            assert_eq!(
-                fs::read_to_string(grades.join(file)).unwrap(),
-                fs::read_to_string(old.join(file)).unwrap(),
-                "{version}: {file}"
-            );
-        }
+        assert_eq!(
+            fs::read_to_string(grades.join("summary.csv")).unwrap(),
+            with_not_graded(&fs::read_to_string(old.join("summary.csv")).unwrap()),
+            "{version}: summary.csv"
+        );
+        assert_eq!(
+            fs::read_to_string(grades.join("summary-fixtures.csv")).unwrap(),
+            fs::read_to_string(old.join("summary-fixtures.csv")).unwrap(),
+            "{version}: summary-fixtures.csv"
+        );
         let lines = |path: &Path| -> Vec<String> {
             fs::read_to_string(path)
                 .unwrap()
@@ -146,6 +178,23 @@ fn gradings_of_earlier_versions_resume_to_the_same_summaries() {
             lines(&old.join("summary.jsonl")),
             "{version}: summary.jsonl"
         );
+        // The grading resumed is of today's format, its time limit under
+        // today's name; against the grading as kept, no option changed.
+        let resumed = fs::read_to_string(grades.join("grading.json")).unwrap();
+        assert!(
+            resumed.contains(&format!("\"version\": {}", puzzle_grade::FORMAT_VERSION))
+                && resumed.contains("\"options\": \"--time-limit 5 --memory 1024"),
+            "{version}: {resumed}"
+        );
+        let kept = copy_grading(version, "whole", &dir, &format!("{version}-kept"));
+        let out = grader(
+            &dir,
+            &["diff", &kept.to_string_lossy(), &grades.to_string_lossy()],
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{version}: {stdout}");
+        assert!(stdout.contains("no marks changed"), "{version}: {stdout}");
+        assert!(!stdout.contains("options"), "{version}: {stdout}");
     }
 }
 
@@ -173,12 +222,17 @@ fn shards_of_earlier_versions_merge_into_their_whole_grading() {
             String::from_utf8_lossy(&out.stderr)
         );
         let whole = kept().join(version).join("whole");
-        for file in ["summary.csv", "summary-fixtures.csv"] {
-            assert_eq!(
-                masked(&fs::read_to_string(dir.join(&into).join(file)).unwrap()),
-                masked(&fs::read_to_string(whole.join(file)).unwrap()),
-                "{version}: {file}"
-            );
-        }
+        assert_eq!(
+            masked(&fs::read_to_string(dir.join(&into).join("summary.csv")).unwrap()),
+            masked(&with_not_graded(
+                &fs::read_to_string(whole.join("summary.csv")).unwrap()
+            )),
+            "{version}: summary.csv"
+        );
+        assert_eq!(
+            masked(&fs::read_to_string(dir.join(&into).join("summary-fixtures.csv")).unwrap()),
+            masked(&fs::read_to_string(whole.join("summary-fixtures.csv")).unwrap()),
+            "{version}: summary-fixtures.csv"
+        );
     }
 }

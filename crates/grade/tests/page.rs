@@ -300,7 +300,8 @@ fn points(value: f64) -> String {
 }
 
 /// The CSV's columns of each class the page names (two classes share
-/// `error_on_stderr` and `crash`).
+/// `error_on_stderr` and `timeout`; NOT GRADED has its own, `not_graded`,
+/// since version 3).
 fn column(class: &str) -> &'static str {
     match class {
         "WRONG VERDICT" => "wrong_verdict",
@@ -311,7 +312,8 @@ fn column(class: &str) -> &'static str {
         "TIMEOUT" | "NOT RUN" => "timeout",
         "MEMORY LIMIT" => "memory_limit",
         "PROCESS LIMIT" => "process_limit",
-        "CRASH" | "NOT GRADED" => "crash",
+        "CRASH" => "crash",
+        "NOT GRADED" => "not_graded",
         "FORMAT" => "format",
         "OPEN" => "open",
         other => panic!("no class {other}"),
@@ -348,9 +350,10 @@ fn agrees_with_the_summaries(html: &str, dir: &Path) -> String {
         assert_eq!(cells[3], row["lost"], "{name}");
         assert_eq!(cells[4], row["passed"], "{name}");
         assert_eq!(cells[5], row["failed"], "{name}");
+        assert_eq!(cells[6], row["not_graded"], "{name}");
         let mut by_column: BTreeMap<&str, usize> = BTreeMap::new();
-        if cells[6] != "none" {
-            for part in cells[6].split(", ") {
+        if cells[7] != "none" {
+            for part in cells[7].split(", ") {
                 let (class, n) = part.rsplit_once(' ').unwrap();
                 *by_column.entry(column(class)).or_default() += n.parse::<usize>().unwrap();
             }
@@ -365,14 +368,15 @@ fn agrees_with_the_summaries(html: &str, dir: &Path) -> String {
             "memory_limit",
             "process_limit",
             "crash",
+            "not_graded",
             "format",
             "open",
         ] {
             let n = by_column.get(col).copied().unwrap_or(0);
             assert_eq!(n.to_string(), row[col], "{name}: {col}");
         }
-        assert_eq!(cells[7], row["seconds"], "{name}");
-        assert_eq!(cells[8], row["slowest_seconds"], "{name}");
+        assert_eq!(cells[8], row["seconds"], "{name}");
+        assert_eq!(cells[9], row["slowest_seconds"], "{name}");
     }
     let index_start = html.find("id=\"by-name\"").expect("an index by name");
     let index = &html[index_start..index_start + html[index_start..].find("</p>").unwrap()];
@@ -591,7 +595,7 @@ fn the_class_page_says_what_the_summaries_say() {
     assert!(!html.contains("<img"));
     assert!(html.contains("&lt;img src=x onerror=alert(1)&gt; &amp; &quot;q&quot; &#39;x&#39; #1?"));
     assert!(html.contains("<strong class=\"ok\">Complete</strong>: 6 graded (6 submissions)."));
-    assert!(html.contains("--timeout 5"));
+    assert!(html.contains("--time-limit 5"));
     self_contained(&html);
     // What the marks were lost on: the page's and the CSV's (compared
     // above) are the report's own words, from the engine's score.
@@ -616,7 +620,21 @@ fn the_class_page_says_what_the_summaries_say() {
         let markdown = fs::read_to_string(dir.join(format!("grades/{stem}.feedback.md"))).unwrap();
         assert!(page.starts_with("<!DOCTYPE html>"));
         let heading = &page[page.find("<h1>").unwrap()..page.find("</h1>").unwrap() + 5];
-        assert_eq!(text(heading), markdown.lines().next().unwrap()[2..]);
+        // The Markdown's heading is the name escaped for Markdown (a
+        // backslash before what could start markup): the page shows it
+        // as the text it escapes.
+        let mut shown = String::new();
+        let mut chars = markdown.lines().next().unwrap()[2..].chars().peekable();
+        while let Some(c) = chars.next() {
+            match chars.peek() {
+                Some(&next) if c == '\\' && next.is_ascii_punctuation() => {
+                    shown.push(next);
+                    chars.next();
+                }
+                _ => shown.push(c),
+            }
+        }
+        assert_eq!(text(heading), shown);
         assert!(!page.contains("<img"));
     }
     // The stem's every % written %25 in the link.
@@ -962,7 +980,7 @@ fn a_class_of_40_on_89_fixtures_says_who_failed_what_and_fits_1280_pixels() {
     let manifest = Manifest {
         folder: "/srv/course/submissions".into(),
         folder_names: FORTY.iter().map(|n| Name::parse(n).unwrap()).collect(),
-        options: Options::parse("--timeout 5").unwrap(),
+        options: Options::parse("--time-limit 5", puzzle_grade::FORMAT_VERSION).unwrap(),
         sandbox: "sandbox: measured".into(),
         shard: None,
         started: "2026-11-27T21:30:05Z".into(),
@@ -1070,7 +1088,7 @@ fn measured_at_1280(chromium: &Path, page: &Path, when: &str) -> BTreeMap<String
 
 /// What a regrading of `records` with one fixture and the time limit
 /// changed would say, as the real one did (`sol7` given its final newline,
-/// `--timeout 20`): every third submission changed.
+/// `--time-limit 20`): every third submission changed.
 fn regrading(records: &[puzzle_grade::Record]) -> puzzle_grade::Comparison {
     use puzzle_grade::{
         Change, Comparison, FixtureChange, Inputs, Mark, OptionChange, Outcome, Reason, Setting,
@@ -1117,9 +1135,9 @@ fn regrading(records: &[puzzle_grade::Record]) -> puzzle_grade::Comparison {
         old: "the grading of /srv/course/submissions begun 2026-11-27T21:30:05Z".into(),
         inputs: Inputs {
             options: vec![OptionChange {
-                key: "--timeout",
+                key: "--time-limit",
                 old: Vec::new(),
-                new: vec![Setting::Timeout(20)],
+                new: vec![Setting::TimeLimit(20)],
             }],
             fixtures: vec![("Tests/sol7_no_final_newline.inp".into(), digests.into())],
             ..Inputs::default()
@@ -1217,7 +1235,8 @@ fn summaries_of_2000_submissions() {
         folder: "/srv/course/submissions".into(),
         folder_names: records.iter().map(|r| r.row.name.clone()).collect(),
         options: puzzle_grade::Options::parse(
-            "--timeout 5 --memory 1024 --processes 64 --build-timeout 120",
+            "--time-limit 5 --memory 1024 --processes 64 --build-timeout 120",
+            puzzle_grade::FORMAT_VERSION,
         )
         .unwrap(),
         sandbox: "sandbox: measured".into(),

@@ -490,7 +490,7 @@ fn a_regrading_lists_the_marks_that_changed_and_why() {
     let summary = class.read("grades/summary.txt");
     for text in [&stdout(&out), &summary] {
         assert!(
-            text.contains("  the gradings differ: options: --timeout 1 → --timeout 5\n"),
+            text.contains("  the gradings differ: options: --time-limit 1 → --time-limit 5\n"),
             "{text}"
         );
         assert!(

@@ -240,7 +240,11 @@ pub struct Outcome {
     /// busy with other work, where the runner could read it (none: it
     /// could not, and nothing is guessed). It is the kernel's count for
     /// each of the run's tasks (`/proc/PID/task/TID/schedstat`, read as the
-    /// run goes on), at most the wall-clock time less
+    /// run goes on), with the time the machine took from a task that was
+    /// running, runnable or stalled in the kernel at two looks in a row but
+    /// was neither on a core nor on a run queue between them (a virtual
+    /// machine's host's steal, a quota's throttling, reclaim under others'
+    /// memory pressure); at most the wall-clock time less
     /// the CPU time, so that threads of one program waiting for each other
     /// on the run's one core are not counted. A program that sleeps, or
     /// waits for input, a pipe or a lock, does not wait for a core: that

@@ -19,6 +19,7 @@
 //! most [`MAX_BYTES`] in all.
 
 use crate::shared::error::Refused;
+use crate::shared::text::one_line;
 
 /// The most entries an archive may hold (and unpack to).
 pub const MAX_ENTRIES: usize = 1000;
@@ -95,20 +96,14 @@ fn refused<T>(why: impl Into<String>) -> Result<T, Refused> {
     Err(Refused::because(why))
 }
 
-/// `path` as a note shows it: control characters escaped (`\n`, `\u{1b}`)
-/// and cut after 40 characters (`...`).
+/// `path` as a note shows it: cut after 40 characters (`...`), and what
+/// could hide or reorder text (control characters, bidi controls)
+/// escaped as everywhere else ([`one_line`]: `\n`, `\u{1B}`, `\u{202E}`).
 pub fn shown(path: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in path.chars().enumerate() {
-        if i == 40 {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
+    let cut: String = path.chars().take(40).collect();
+    let mut out = one_line(&cut);
+    if cut.len() < path.len() {
+        out.push_str("...");
     }
     out
 }
@@ -503,6 +498,17 @@ pub fn check(entries: &[Entry]) -> Result<(), Refused> {
 pub(crate) mod tests {
     use super::*;
 
+    #[test]
+    fn a_path_in_a_note_hides_nothing_and_is_cut() {
+        assert_eq!(shown("src/a.c"), "src/a.c");
+        assert_eq!(shown("a\nb\u{1b}[2J"), "a\\nb\\u{1B}[2J");
+        // A bidi control would show the rest of the note reversed.
+        assert_eq!(shown("evil\u{202E}c.exe"), "evil\\u{202E}c.exe");
+        let long = "é".repeat(45);
+        assert_eq!(shown(&long), format!("{}...", "é".repeat(40)));
+        assert_eq!(shown(&"é".repeat(40)), "é".repeat(40));
+    }
+
     /// A zip archive of `files` (name, bytes, unix mode), stored, as `zip`
     /// would write it on a Unix system.
     pub fn zip(files: &[(&str, &[u8], u32)]) -> Vec<u8> {
@@ -700,7 +706,7 @@ pub(crate) mod tests {
         );
         assert_eq!(
             check(&[file("a\u{1b}[2Jb.c")]),
-            refused("a name with a control character (a\\u{1b}[2Jb.c)")
+            refused("a name with a control character (a\\u{1B}[2Jb.c)")
         );
         assert_eq!(check(&[file("")]), refused("an entry without a name"));
     }

@@ -194,13 +194,19 @@ pub enum Suspects {
 }
 
 /// A class's column in the table and the CSV: the table's header and the
-/// CSV's (several classes may share one: it counts them together).
+/// CSV's (several classes may share one: it counts them together), and
+/// the version of the grading files it first appeared in (a column added
+/// later is written after all the CSV's earlier ones, so that each of
+/// those keeps its place, by name and by number).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Column {
     /// Its header in the table (and its width there).
     pub table: &'static str,
     /// Its header in `summary.csv`.
     pub csv: &'static str,
+    /// The version of the grading files (`publishing/json.rs`'s
+    /// `VERSION`) it first appeared in.
+    pub since: u64,
 }
 
 /// A class's properties: its row of [`CLASSES`].
@@ -214,6 +220,10 @@ pub struct Row {
     pub fails: Fails,
     /// Its column in the table and the CSV.
     pub column: Column,
+    /// Whether a fixture of it was judged: one that was not (NOT GRADED:
+    /// the machine's, or a misnamed fixture) counts neither as passed nor
+    /// as failed, in a count of its own.
+    pub judged: bool,
     /// The parts of the scheme a fixture of it loses (the others it
     /// keeps).
     pub costs: &'static [Part],
@@ -240,46 +250,64 @@ const ALL_PARTS: &[Part] = &Part::ALL;
 const VERDICT: Column = Column {
     table: "verdict",
     csv: "wrong_verdict",
+    since: 1,
 };
 const MISSED: Column = Column {
     table: "missed",
     csv: "missed_error",
+    since: 1,
 };
 const FALSE: Column = Column {
     table: "false",
     csv: "false_error",
+    since: 1,
 };
 const STATUS: Column = Column {
     table: "status",
     csv: "wrong_exit_status",
+    since: 1,
 };
 const STDERR: Column = Column {
     table: "stderr",
     csv: "error_on_stderr",
+    since: 1,
 };
 const TIMEOUT: Column = Column {
     table: "timeout",
     csv: "timeout",
+    since: 1,
 };
 const MEMORY: Column = Column {
     table: "memory",
     csv: "memory_limit",
+    since: 1,
 };
 const PROCS: Column = Column {
     table: "procs",
     csv: "process_limit",
+    since: 1,
 };
 const CRASH: Column = Column {
     table: "crash",
     csv: "crash",
+    since: 1,
+};
+/// NOT GRADED's own, since version 3 (before, `crash` counted it: a false
+/// claim of a crash).
+const UNGRADED: Column = Column {
+    table: "ungraded",
+    csv: "not_graded",
+    since: 3,
 };
 const FORMAT: Column = Column {
     table: "format",
     csv: "format",
+    since: 1,
 };
 const OPEN: Column = Column {
     table: "open",
     csv: "open",
+    since: 1,
 };
 
 /// The features of inputs a program may choke on whatever it is asked.
@@ -304,6 +332,7 @@ const fn class(
         name,
         fails: Fails::Always,
         column,
+        judged: true,
         costs,
         machine_may_decide: false,
         suspects: &[],
@@ -438,14 +467,18 @@ pub const CLASSES: [Row; 14] = [
     },
     // Costs nothing: a misnamed fixture is worth nothing anyway, and one
     // the machine's load kept from being graded keeps its points
-    // (crate::shared::machine).
-    class(
-        Class::NotGraded,
-        "NOT GRADED",
-        CRASH,
-        &[],
-        "(`./puzzle` itself does not answer as the fixture's name says: the fixture is misnamed); or the machine's load kept the program from its time twice, a wait for a quieter machine apart (`the machine's, not the program's: ...`, [Time and the machine's load](grading-design.md#time-and-the-machines-load)): no marks lost",
-    ),
+    // (crate::shared::machine). Nor is it a failure, or a pass: nothing of
+    // the program was judged.
+    Row {
+        judged: false,
+        ..class(
+            Class::NotGraded,
+            "NOT GRADED",
+            UNGRADED,
+            &[],
+            "(`./puzzle` itself does not answer as the fixture's name says: the fixture is misnamed); or the machine's load kept the program from its time twice, a wait for a quieter machine apart (`the machine's, not the program's: ...`, [Time and the machine's load](grading-design.md#time-and-the-machines-load)): no marks lost, and neither passed nor failed (the column `ungraded`)",
+        )
+    },
     class(
         Class::NotRun,
         "NOT RUN",
@@ -529,6 +562,12 @@ impl Class {
         self.row().machine_may_decide
     }
 
+    /// Whether a fixture of it was judged (its row says): one that was not
+    /// counts neither as passed nor as failed.
+    pub fn judged(self) -> bool {
+        self.row().judged
+    }
+
     /// Whether experiments look for its causes (its row names features).
     pub fn has_suspects(self) -> bool {
         !self.row().suspects.is_empty()
@@ -583,7 +622,7 @@ mod tests {
             tables,
             [
                 "verdict", "missed", "false", "status", "stderr", "timeout", "memory", "procs",
-                "crash", "format", "open"
+                "crash", "ungraded", "format", "open"
             ]
         );
         // Each column's headers are its own.
@@ -642,6 +681,10 @@ mod tests {
             );
         }
         assert!(Part::ALL.iter().all(|&p| Class::NotGraded.earns(p)));
+        // What was not graded was not judged: neither passed nor failed.
+        for class in Class::ALL {
+            assert_eq!(class.judged(), class != Class::NotGraded, "{class:?}");
+        }
         // A run that did not end by itself, or did not run, earns nothing.
         for class in [
             Class::Timeout,

@@ -175,7 +175,8 @@ impl Ran<'_> {
     }
 }
 
-/// A signal's name, as `kill -l` gives it on Linux.
+/// A signal's name, as `kill -l` gives it on Linux (`SEGV`; `?` when it has
+/// none): the one table of them (`run` says `SIGSEGV`).
 pub fn signal_name(signal: i32) -> &'static str {
     const NAMES: [&str; 32] = [
         "", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV",

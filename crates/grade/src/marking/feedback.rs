@@ -20,6 +20,7 @@ use crate::judging::fixture::Fixture;
 use crate::judging::judge::Judgement;
 use crate::marking::cause::Confirmed;
 use crate::marking::marks::{lost_in_words, points, Score, Visibility};
+use crate::shared::markdown;
 use crate::shared::text::lines;
 use puzzle::input::read_puzzle;
 use std::fmt::Write as _;
@@ -116,7 +117,7 @@ fn input_excerpt(text: &[u8], n: usize) -> String {
     if !used.is_empty() || unended {
         out.push('\n');
         if !used.is_empty() {
-            let _ = write!(out, "Shown as: {}.", used.join("; "));
+            let _ = write!(out, "Shown as: {}.", markdown::escape(&used.join("; ")));
         }
         if unended {
             if !used.is_empty() {
@@ -229,7 +230,7 @@ fn what_they_share(class: Class, texts: &[&str]) -> Option<String> {
             }
         }
     }
-    (!facts.is_empty()).then(|| facts.join("; "))
+    (!facts.is_empty()).then(|| markdown::escape(&facts.join("; ")))
 }
 
 /// `n` and a noun, `s` added unless `n` is 1.
@@ -263,7 +264,7 @@ pub fn feedback(
     bytes: &dyn Fn(&Fixture) -> Vec<u8>,
     found: Found,
 ) -> String {
-    let mut out = format!("# Feedback for {name}\n\n");
+    let mut out = format!("# Feedback for {}\n\n", markdown::escape(name));
     let shown: Vec<bool> = fixtures
         .iter()
         .map(|f| visibility(f) == Visibility::Visible)
@@ -490,12 +491,19 @@ impl Faults<'_> {
             let here: Vec<usize> = group
                 .iter()
                 .copied()
-                .filter(|i| cause.fixtures.contains(i) && !explained.contains(i))
+                .filter(|i| cause.fixtures.contains(i))
                 .collect();
             if here.is_empty() {
                 continue;
             }
-            explained.extend(&here);
+            // A second fault of the program, confirmed by its own
+            // experiment, in fixtures a cause above explains too.
+            let also = here.iter().filter(|i| explained.contains(i)).count();
+            explained.extend(
+                here.iter()
+                    .filter(|i| !explained.contains(i))
+                    .collect::<Vec<_>>(),
+            );
             let _ = writeln!(out, "Cause, confirmed by experiment: {}.\n", cause.words);
             let _ = writeln!(
                 out,
@@ -516,9 +524,20 @@ impl Faults<'_> {
                 .iter()
                 .map(|&i| self.fixtures[i].shown.as_str())
                 .collect();
+            let both = match (also, here.len()) {
+                (0, _) => String::new(),
+                (1, 1) => " (a cause above explains it too: it has both faults)".into(),
+                (n, m) if n == m => {
+                    " (a cause above explains them too: they have both faults)".into()
+                }
+                (1, _) => " (one of them a cause above explains too: it has both faults)".into(),
+                (n, _) => {
+                    format!(" ({n} of them a cause above explains too: they have both faults)")
+                }
+            };
             let _ = writeln!(
                 out,
-                "It explains {}: {}.\n",
+                "It explains {}: {}{both}.\n",
                 if here.len() == group.len() && here.len() > 1 {
                     format!("all {}", here.len())
                 } else {
@@ -602,7 +621,7 @@ impl Faults<'_> {
             excerpt(&f.expected, 3)
         );
         if let Judgement::Noted(_, text) = self.judgements[smallest] {
-            let _ = writeln!(out, "What your program did: {text}\n");
+            let _ = writeln!(out, "What your program did: {}\n", markdown::escape(text));
         }
         if class == Class::WrongVerdict {
             write_rule(out, &input);
@@ -653,12 +672,16 @@ fn write_not_counted(
         (0..fixtures.len())
             .filter(|&i| shown[i])
             .filter_map(|i| match (judgements[i], class) {
-                (Judgement::Noted(c, text), Some(class)) if *c == class => {
-                    Some(format!("- `{}`: {text}\n", fixtures[i].shown))
-                }
-                (Judgement::Message(text), None) => {
-                    Some(format!("- `{}`: {text}\n", fixtures[i].shown))
-                }
+                (Judgement::Noted(c, text), Some(class)) if *c == class => Some(format!(
+                    "- `{}`: {}\n",
+                    fixtures[i].shown,
+                    markdown::escape(text)
+                )),
+                (Judgement::Message(text), None) => Some(format!(
+                    "- `{}`: {}\n",
+                    fixtures[i].shown,
+                    markdown::escape(text)
+                )),
                 _ => None,
             })
             .collect()
@@ -709,7 +732,11 @@ const LOG_LINES: usize = 30;
 /// grader found instead: the files handed in (`files`, paths in the
 /// submission). Never the name of a log file: the student does not have it.
 pub fn not_built(name: &str, note: &str, log: &[u8], files: &[String]) -> String {
-    let mut out = format!("# Feedback for {name}\n\nNot built: {note}.\n\n");
+    let mut out = format!(
+        "# Feedback for {}\n\nNot built: {}.\n\n",
+        markdown::escape(name),
+        markdown::escape(note)
+    );
     let all = lines(log);
     if all.iter().any(|l| crate::shared::text::has_text(l)) {
         let from = all.len().saturating_sub(LOG_LINES);
@@ -735,7 +762,7 @@ pub fn not_built(name: &str, note: &str, log: &[u8], files: &[String]) -> String
     } else {
         let _ = writeln!(out, "The files handed in:\n");
         for file in files.iter().take(SHOWN * 2) {
-            let _ = writeln!(out, "- `{file}`");
+            let _ = writeln!(out, "- {}", markdown::code(file));
         }
         if files.len() > SHOWN * 2 {
             let _ = writeln!(out, "- and {} more", files.len() - SHOWN * 2);
@@ -903,6 +930,51 @@ mod tests {
         }
     }
 
+    /// A program with two faults, both in some fixtures (tabs and trailing
+    /// blanks): each cause is told with every fixture it explains, the
+    /// second saying which a cause above explains too, and the fixtures
+    /// neither explains counted once.
+    #[test]
+    fn a_second_fault_in_fixtures_a_first_explains_is_told_too() {
+        let wrong = Judgement::Noted(Class::FalseError, "'error'".into());
+        let cause = |words: &str, fixtures: Vec<usize>| Confirmed {
+            class: Class::FalseError,
+            words: words.into(),
+            evidence: "with X, 10 of 10 inputs failed so; with Y, 0 of 10".into(),
+            fixtures,
+            smallest: None,
+        };
+        let text = feedback_with(
+            &INPUTS[..4],
+            &[wrong.clone(), wrong.clone(), wrong.clone(), wrong],
+            &[
+                cause(
+                    "a valid input with a tab between tokens is rejected",
+                    vec![0, 1],
+                ),
+                cause(
+                    "a valid input with blanks at the end of a line is rejected",
+                    vec![1],
+                ),
+            ],
+            &[0, 1, 2, 3],
+        );
+        assert!(text.contains("Cause, confirmed by experiment: a valid input with a tab between tokens is rejected.\n"), "{text}");
+        assert!(
+            text.contains("It explains 2 fixtures: `Tests/sol2_a.inp`, `Tests/sol2_b.inp`.\n"),
+            "{text}"
+        );
+        assert!(text.contains("Cause, confirmed by experiment: a valid input with blanks at the end of a line is rejected.\n"), "{text}");
+        assert!(
+            text.contains("It explains 1 fixture: `Tests/sol2_b.inp` (a cause above explains it too: it has both faults).\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("No single cause was found for the other 2 fixtures"),
+            "{text}"
+        );
+    }
+
     /// The input of `f`, one of `inputs` (by shown name, with its bytes).
     fn input_of(inputs: &[(&str, &[u8])], f: &Fixture) -> Vec<u8> {
         inputs
@@ -919,6 +991,17 @@ mod tests {
         judgements: &[Judgement],
         tried: &[usize],
     ) -> String {
+        feedback_with(inputs, judgements, &[], tried)
+    }
+
+    /// The feedback of `judgements` on the fixtures `inputs`, all shown,
+    /// with the `causes` confirmed and the fixtures `tried`.
+    fn feedback_with(
+        inputs: &[(&str, &[u8])],
+        judgements: &[Judgement],
+        causes: &[Confirmed],
+        tried: &[usize],
+    ) -> String {
         let fixtures: Vec<Fixture> = inputs.iter().map(|(n, i)| fixture(n, i)).collect();
         let judgements: Vec<&Judgement> = judgements.iter().collect();
         let bytes = |f: &Fixture| input_of(inputs, f);
@@ -930,7 +1013,7 @@ mod tests {
             &|_| Visibility::Visible,
             &bytes,
             Found {
-                causes: &[],
+                causes,
                 tried,
                 flaky: &[],
             },
@@ -1022,13 +1105,45 @@ mod tests {
             "    ␣␣1\\t2\\v3 b\\r\n    (empty line)\n    1 2\\03 \\xc3\\xa9\\\\\n\n\
              Shown as: ␣ a space at the start or the end of a line; \\t a tab; \\v a vertical tab; \
              \\r a carriage return; (empty line) a line with nothing on it; \\0 a NUL byte; \
-             \\xNN the byte of that value (not printable ASCII); \\\\ a backslash.\n"
+             \\xNN the byte of that value (not printable ASCII); \\\\\\ a backslash.\n"
         );
+        // (A backslash before punctuation is Markdown's escape: the note's
+        // `\\` is written `\\\`, which a reader shows as `\\`.)
         // Spaces between tokens are seen: left as they are.
         assert_eq!(input_excerpt(b"1  2 3 b\n", 4), "    1  2 3 b\n");
         // A line cut at 100 bytes: its end is not shown, nor marked.
         let long = format!("{} \n", "1 ".repeat(60));
         assert!(!input_excerpt(long.as_bytes(), 4).contains('␣'));
+    }
+
+    /// A hostile name, file or message reaches the Markdown inert: no
+    /// link, no heading, no line of its own, no markup.
+    #[test]
+    fn what_a_submission_made_starts_no_markdown() {
+        let text = not_built(
+            "x](javascript:alert(1))",
+            "make failed: <script>alert(1)</script> [a](http://e)",
+            b"",
+            &["`a`](x)".into(), "b\n# c".into()],
+        );
+        let first = text.lines().next().unwrap();
+        assert_eq!(first, "# Feedback for x\\](javascript:alert(1))");
+        assert!(
+            text.contains(
+                "Not built: make failed: \\<script>alert(1)\\</script> \\[a\\](http://e).\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("- `` `a`](x) ``\n"), "{text}");
+        assert!(text.contains("- `b\\n# c`\n"), "{text}");
+        assert!(!text.lines().any(|l| l.starts_with("# c")), "{text}");
+        let text = not_built("# x\n## y", "no Makefile", b"", &[]);
+        assert!(text.starts_with("# Feedback for # x\\n## y\n\n"), "{text}");
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with('#')).count(),
+            1,
+            "{text}"
+        );
     }
 
     #[test]

@@ -86,6 +86,20 @@ pub struct Scheme {
     overrides: Vec<Override>,
 }
 
+impl Scheme {
+    /// Its parts' points in words, as `--scheme`'s help gives the
+    /// default's: `verdicts 70, rejections 20, exit status 5, format 5`.
+    pub fn points_in_words(&self) -> String {
+        const WORDS: [&str; 4] = ["verdicts", "rejections", "exit status", "format"];
+        WORDS
+            .iter()
+            .zip(self.points)
+            .map(|(part, value)| format!("{part} {}", points(value)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 impl Default for Scheme {
     /// Verdicts 70, rejections 20, exit status 5, format 5; every fixture
     /// of weight 1, visible, with the grader's time limit.
@@ -417,6 +431,32 @@ pub fn points(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The default scheme's points are the code's, as the reference's
+    /// Marks section and the example scheme give them.
+    #[test]
+    fn the_docs_and_the_example_give_the_default_schemes_points() {
+        let default = Scheme::default();
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let read = |file: &str| std::fs::read_to_string(format!("{root}/{file}")).unwrap();
+        let example = Scheme::parse(&read("examples/marking-scheme.txt")).unwrap();
+        assert_eq!(example.points, default.points);
+        let docs = read("docs/grading-reference.md");
+        let from = docs
+            .find("Without one:")
+            .expect("the Marks section's default");
+        let to = from + docs[from..].find("each fixture of weight 1").unwrap();
+        let numbers: Vec<f64> = docs[from..to]
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(numbers, default.points, "{}", &docs[from..to]);
+        assert_eq!(
+            default.points_in_words(),
+            "verdicts 70, rejections 20, exit status 5, format 5"
+        );
+    }
 
     use crate::testing::named_fixture as fixture;
 

@@ -17,6 +17,9 @@ pub struct Counts {
     pub fixtures: [usize; 3],
     /// Failed fixtures of each category.
     pub failed: [usize; 3],
+    /// Fixtures of each category that were not judged (NOT GRADED): neither
+    /// passed nor failed.
+    pub not_graded: [usize; 3],
     /// Report lines of each class and category, in [`Class::ALL`]'s order.
     pub classes: [[usize; 3]; Class::ALL.len()],
     /// The time of all runs (of a marked report: every run the program's
@@ -35,8 +38,10 @@ impl Counts {
         for (i, (fixture, graded)) in fixtures.iter().zip(graded).enumerate() {
             let column = fixture.named as usize;
             counts.fixtures[column] += 1;
-            if graded.judgement.fails(strict) {
-                counts.failed[column] += 1;
+            match &graded.judgement {
+                Judgement::Noted(class, _) if !class.judged() => counts.not_graded[column] += 1,
+                j if j.fails(strict) => counts.failed[column] += 1,
+                _ => {}
             }
             counts.flaky += usize::from(graded.flaky.is_some());
             if let Judgement::Noted(class, _) = graded.judgement {
@@ -68,6 +73,21 @@ impl Counts {
     /// All failed fixtures.
     pub fn total_failed(&self) -> usize {
         self.failed.iter().sum()
+    }
+
+    /// All fixtures not judged (NOT GRADED).
+    pub fn total_not_graded(&self) -> usize {
+        self.not_graded.iter().sum()
+    }
+
+    /// Passed fixtures of each category: neither failed nor not graded.
+    pub fn passed(&self) -> [usize; 3] {
+        [0, 1, 2].map(|i| self.fixtures[i] - self.failed[i] - self.not_graded[i])
+    }
+
+    /// All passed fixtures.
+    pub fn total_passed(&self) -> usize {
+        self.passed().iter().sum()
     }
 }
 
@@ -144,10 +164,16 @@ fn write_any_report<W: Write>(
         if group.is_empty() {
             continue;
         }
-        let mut explained = 0;
+        // A fixture two causes explain (a program with two faults, both in
+        // it) is counted once.
+        let mut explained: Vec<usize> = Vec::new();
         for cause in causes.iter().filter(|c| c.class == class) {
             let n = cause.fixtures.len();
-            explained += n;
+            for &i in &cause.fixtures {
+                if !explained.contains(&i) {
+                    explained.push(i);
+                }
+            }
             writeln!(
                 out,
                 "{:<17} {} on {}: {} (confirmed: {})",
@@ -158,13 +184,14 @@ fn write_any_report<W: Write>(
                 cause.evidence
             )?;
         }
-        if explained < group.len() && class.has_suspects() {
+        let unexplained = group.iter().filter(|i| !explained.contains(i)).count();
+        if unexplained > 0 && class.has_suspects() {
             writeln!(
                 out,
                 "{:<17} {} on {}: no single cause confirmed",
                 "cause",
                 class.name(),
-                fixtures_word(group.len() - explained)
+                fixtures_word(unexplained)
             )?;
         }
     }
@@ -208,8 +235,7 @@ fn write_any_report<W: Write>(
         "", names[0], names[1], names[2], "total"
     )?;
     row(out, "fixtures", counts.fixtures)?;
-    let passed = [0, 1, 2].map(|i| counts.fixtures[i] - counts.failed[i]);
-    row(out, "passed", passed)?;
+    row(out, "passed", counts.passed())?;
     for class in Class::ALL {
         row(out, class.name(), counts.classes[class as usize])?;
     }
@@ -225,8 +251,18 @@ fn write_any_report<W: Write>(
     if let Some((score, _)) = marked {
         writeln!(out, "{}", score_line(score, graded))?;
     }
-    let (all, failed) = (counts.total_fixtures(), counts.total_failed());
-    write!(out, "{} passed, {failed} failed", all - failed)?;
+    write!(
+        out,
+        "{} passed, {} failed",
+        counts.total_passed(),
+        counts.total_failed()
+    )?;
+    // Said only when there are any: the line is the same as before for
+    // every report without them.
+    match counts.total_not_graded() {
+        0 => {}
+        n => write!(out, ", {n} not graded")?,
+    }
     if strict {
         write!(out, " (STRICT: byte for byte against the reference)")?;
     }

@@ -71,10 +71,10 @@ pub struct GradedProgram {
 }
 
 impl GradedProgram {
-    /// Whether every fixture passed and the fuzzing, if it ran, found
-    /// nothing.
+    /// Whether every fixture passed (none failed, none was left not
+    /// graded) and the fuzzing, if it ran, found nothing.
     pub fn all_passed(&self) -> bool {
-        self.counts.total_failed() == 0 && self.fuzzed.unwrap_or(0) == 0
+        self.counts.total_passed() == self.counts.total_fixtures() && self.fuzzed.unwrap_or(0) == 0
     }
 }
 

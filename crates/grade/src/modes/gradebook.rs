@@ -74,7 +74,7 @@ pub fn write_gradebook(grades: &Path, asked: GradebookAsked) -> Result<Written, 
                 "{shown}: no submission of the grading was marked, so the points possible are not known: grade again with grade-all and --roster"
             ))
         })?;
-    manifest.gradebook = asked.over(recorded.as_ref(), points).map_err(refuse)?;
+    manifest.gradebook = asked.over(recorded.as_ref(), points)?;
     let Some(book) = &manifest.gradebook else {
         return Err(refuse(format!(
             "{shown}: the grading has no roster: --roster FILE (which student each folder is)"

@@ -4,6 +4,7 @@
 //! ([`Ended`]); the binary picks the streams and the exit status. Its time
 //! limit is its own time, as a grading's is (`shared::machine::made_up`).
 
+use crate::judging::judge::signal_name;
 use crate::shared::machine::made_up;
 use crate::shared::text::one_line;
 use puzzle_sandbox::{Ending, Job, Level, Limits, MemoryStop, Outcome, Runner, Sandbox, Workdir};
@@ -232,30 +233,6 @@ fn mib(bytes: u64) -> String {
     format!("{} MiB", bytes >> 20)
 }
 
-fn signal_name(sig: i32) -> &'static str {
-    match sig {
-        1 => "SIGHUP",
-        2 => "SIGINT",
-        3 => "SIGQUIT",
-        4 => "SIGILL",
-        5 => "SIGTRAP",
-        6 => "SIGABRT",
-        7 => "SIGBUS",
-        8 => "SIGFPE",
-        9 => "SIGKILL",
-        10 => "SIGUSR1",
-        11 => "SIGSEGV",
-        12 => "SIGUSR2",
-        13 => "SIGPIPE",
-        14 => "SIGALRM",
-        15 => "SIGTERM",
-        24 => "SIGXCPU",
-        25 => "SIGXFSZ",
-        31 => "SIGSYS",
-        _ => "",
-    }
-}
-
 /// How a run ended, in words (none: it exited with status 0); `stop` says
 /// how the memory limit stopped it, when it did.
 fn describe(ending: Ending, stop: Option<MemoryStop>, limits: &Limits) -> Option<String> {
@@ -266,14 +243,10 @@ fn describe(ending: Ending, stop: Option<MemoryStop>, limits: &Limits) -> Option
             "stopped by the file-size limit ({})",
             mib(limits.file_size)
         )),
-        Ending::Signalled(sig) => {
-            let name = signal_name(sig);
-            Some(if name.is_empty() {
-                format!("killed by signal {sig}")
-            } else {
-                format!("killed by signal {sig} ({name})")
-            })
-        }
+        Ending::Signalled(sig) => Some(match signal_name(sig) {
+            "?" => format!("killed by signal {sig}"),
+            name => format!("killed by signal {sig} (SIG{name})"),
+        }),
         Ending::TimedOut => Some(format!(
             "killed at the time limit ({} s)",
             limits.wall.as_secs_f64()

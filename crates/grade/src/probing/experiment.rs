@@ -23,7 +23,7 @@ use super::prober::Prober;
 use super::shrink::Case;
 use crate::engine::Settings;
 use crate::judging::budget::Budget;
-use crate::judging::class::{Class, Feature, Suspects};
+use crate::judging::class::{Class, Feature, Part, Suspects};
 use crate::judging::fixture::{Category, Fixture};
 use crate::judging::judge::{Graded, Judgement};
 use crate::judging::open_choice::lenient_reading;
@@ -807,22 +807,35 @@ pub fn confirm(
         budget,
         runs: 0,
     };
-    // The ordinary faults the program rejects: those of the bad fixtures it
-    // passed that show one fault alone, and nothing the assignment leaves
-    // open (a tile out of range written with leading zeros may be rejected
-    // for its zeros).
-    let handled: Vec<Fault> = (0..fixtures.len().min(graded.len()))
-        .filter(|&i| {
-            !graded[i].judgement.fails(settings.strict) && fixtures[i].named == Category::Bad
-        })
+    // The ordinary faults the program rejects, for the experiments on a
+    // class: those of the bad fixtures that show one fault alone, and
+    // nothing the assignment leaves open (a tile out of range written with
+    // leading zeros may be rejected for its zeros), on which its run ended
+    // by itself without a fault of that class (passed, or failed another
+    // way: a program that rejects every bad board with exit status 0 still
+    // rejects them, and is compared with them for what it accepts).
+    let single: Vec<(usize, Fault)> = (0..fixtures.len().min(graded.len()))
+        .filter(|&i| fixtures[i].named == Category::Bad)
         .filter_map(|i| {
             let bytes = fs::read(&fixtures[i].path).unwrap_or_default();
             match faults_in(&bytes)[..] {
-                [one] if lenient_reading(&bytes).1.is_empty() => Some(one),
+                [one] if lenient_reading(&bytes).1.is_empty() => Some((i, one)),
                 _ => None,
             }
         })
         .collect();
+    let handled = |class: Class| -> Vec<Fault> {
+        single
+            .iter()
+            .filter(|&&(i, _)| match &graded[i].judgement {
+                Judgement::Noted(c, _) if c.fails(settings.strict) => {
+                    *c != class && c.judged() && Part::ALL.iter().any(|&p| c.earns(p))
+                }
+                _ => true,
+            })
+            .map(|&(_, fault)| fault)
+            .collect()
+    };
     let mut confirmed = Vec::new();
     let mut tried = Vec::new();
     // The classes whose rows name features to look for causes in.
@@ -837,19 +850,23 @@ pub fn confirm(
             .iter()
             .map(|&i| fs::read(&fixtures[i].path).unwrap_or_default())
             .collect();
+        let handled = handled(class);
         let mut unexplained: Vec<usize> = (0..failing.len()).collect();
+        // The suspects confirmed for this class, with the fixtures (of
+        // `failing`) each explains.
+        let mut found: Vec<(Suspect, Vec<usize>)> = Vec::new();
         for (k, suspect) in Suspect::of_class(class).into_iter().enumerate() {
-            if unexplained.is_empty() || budget.closed().is_some() {
+            if budget.closed().is_some() {
                 break;
             }
-            let explained: Vec<usize> = unexplained
-                .iter()
-                .copied()
+            let with: Vec<usize> = (0..failing.len())
                 .filter(|&j| suspect.explains(&bytes[j]))
                 .collect();
-            if explained.is_empty() {
-                continue;
-            }
+            let explained: Vec<usize> = with
+                .iter()
+                .copied()
+                .filter(|j| unexplained.contains(j))
+                .collect();
             let seed = mix(0xCA05E ^ (class as u64) << 8 ^ k as u64);
             let control = match suspect {
                 Suspect::Fault(fault) => match control(fault, &handled) {
@@ -859,16 +876,36 @@ pub fn confirm(
                 },
                 _ => Fault::OutOfRange,
             };
+            // A feature only in fixtures a cause already explains is tried
+            // too, for a second fault of the program, when its experiment
+            // tells the two apart: no input it makes with its feature has
+            // the feature of a cause that explains one of them (trailing
+            // blanks after tabs, yes; a huge number after a number out of
+            // range, or a longer line after a long one, no).
+            let explained = if !explained.is_empty() {
+                explained
+            } else if !with.is_empty()
+                && found.iter().all(|(cause, theirs)| {
+                    !theirs.iter().any(|j| with.contains(j))
+                        || (0..suspect.trials().0)
+                            .all(|i| !cause.explains(&suspect.input(i, true, seed, control)))
+                })
+            {
+                with
+            } else {
+                continue;
+            };
             let outcome = try_suspect(&mut prober, suspect, class, (seed, control))?;
             if outcome != Tried::Cut {
                 tried.extend(explained.iter().map(|&j| failing[j]));
             }
-            if let Tried::Confirmed(found) = outcome {
+            if let Tried::Confirmed(cause) = outcome {
                 unexplained.retain(|j| !explained.contains(j));
                 confirmed.push(Confirmed {
                     fixtures: explained.iter().map(|&j| failing[j]).collect(),
-                    ..found
+                    ..cause
                 });
+                found.push((suspect, explained));
             }
         }
     }

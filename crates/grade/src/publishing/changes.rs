@@ -25,13 +25,13 @@ use crate::judging::class::{Class, Outcome};
 use crate::marking::marks::points;
 #[cfg(test)]
 use crate::publishing::grades::Terms;
-use crate::publishing::grades::{fixtures_differ, read_previous, Earlier, Manifest};
+use crate::publishing::grades::{read_previous, Earlier, Manifest};
 use crate::publishing::options::{Options, Setting};
 use crate::publishing::record::{FixtureLine, Record};
 use crate::shared::error::Error;
 use crate::shared::machine;
 use crate::shared::name::Name;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 use std::path::Path;
 
@@ -294,16 +294,29 @@ pub struct Comparison {
 }
 
 /// An option that differs between two gradings: its name, and what each
-/// gave of it (none: not given): `--timeout 1 → --timeout 5`, `no
+/// gave of it (none: not given): `--time-limit 1 → --time-limit 5`, `no
 /// --strict → --strict`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionChange {
-    /// The option's name (`--timeout`, `fixtures`).
+    /// The option's name (`--time-limit`, `fixtures`).
     pub key: &'static str,
     /// What the old grading gave of it.
     pub old: Vec<Setting>,
     /// What the new one gave.
     pub new: Vec<Setting>,
+}
+
+impl OptionChange {
+    /// One of the settings it compares (the new grading's when it gave
+    /// one): what the option is, whatever either grading called it.
+    fn setting(&self) -> Option<&Setting> {
+        self.new.first().or(self.old.first())
+    }
+
+    /// Whether it changes the time limit of every run.
+    fn of_time_limit(&self) -> bool {
+        matches!(self.setting(), Some(Setting::TimeLimit(_)))
+    }
 }
 
 impl fmt::Display for OptionChange {
@@ -384,39 +397,43 @@ fn options_differ(old: &Options, new: &Options) -> (Vec<OptionChange>, Option<St
     (differ, scheme)
 }
 
-/// Whether a change of the option `key` can decide the outcome of a
-/// fixture that went from `old` to `new` (none where a grading has no
-/// line): the limits
+/// Whether a change of the option `setting` (either grading's) can decide
+/// the outcome of a fixture that went from `old` to `new` (none where a
+/// grading has no line): the limits
 /// decide the runs they stop, `--strict` what counts as a format
 /// difference or a wrong exit status, `--read-only` and `--repeat` any
 /// outcome; the build's, the fuzzer's and the folders' options none (a
 /// fixture in one grading only is its own reason).
-fn option_decides(key: &str, old: Option<Outcome>, new: Option<Outcome>) -> bool {
+fn option_decides(setting: &Setting, old: Option<Outcome>, new: Option<Outcome>) -> bool {
     let either = |classes: &[Class]| {
         [old, new]
             .into_iter()
             .flatten()
             .any(|o| o.class().is_some_and(|c| classes.contains(&c)))
     };
-    match key {
-        "--strict" => either(&[Class::Format, Class::Open, Class::WrongExitStatus]),
-        "--timeout" => either(&[Class::Timeout, Class::NotRun]),
-        "--memory" => either(&[Class::MemoryLimit, Class::Crash]),
-        "--processes" => either(&[Class::ProcessLimit, Class::Crash]),
-        "--budget" | "--max-timeouts" => either(&[Class::NotRun, Class::Timeout]),
-        "--confirm" => either(&[
+    match setting {
+        Setting::Strict => either(&[Class::Format, Class::Open, Class::WrongExitStatus]),
+        Setting::TimeLimit(_) => either(&[Class::Timeout, Class::NotRun]),
+        Setting::Memory(_) => either(&[Class::MemoryLimit, Class::Crash]),
+        Setting::Processes(_) => either(&[Class::ProcessLimit, Class::Crash]),
+        Setting::Budget(_) | Setting::MaxTimeouts(_) => either(&[Class::NotRun, Class::Timeout]),
+        Setting::Confirm(_) => either(&[
             Class::Timeout,
             Class::MemoryLimit,
             Class::ProcessLimit,
             Class::Crash,
         ]),
-        "--read-only" | "--repeat" => true,
-        _ => false,
+        Setting::ReadOnly(_) | Setting::Repeat(_) => true,
+        Setting::BuildTimeout(_)
+        | Setting::Formats(_)
+        | Setting::Fuzz(_)
+        | Setting::Scheme { .. }
+        | Setting::Fixtures(_) => false,
     }
 }
 
 /// What differs between the inputs of `old` and `new`.
-fn inputs(old: Option<&Manifest>, new: Option<&Manifest>) -> Inputs {
+fn inputs<'a>(old: Option<&'a Manifest>, new: Option<&'a Manifest>) -> Inputs {
     let mut inputs = Inputs::default();
     let (Some(old), Some(new)) = (old, new) else {
         inputs
@@ -432,20 +449,26 @@ fn inputs(old: Option<&Manifest>, new: Option<&Manifest>) -> Inputs {
         inputs
             .unknown
             .push("a grading recorded no digests of its fixtures (an older version's)".into());
-    } else if fixtures_differ(&old.fixtures, &new.fixtures).is_some() {
+    } else {
+        // Each fixture's digest in each, once (a map, not a search a
+        // fixture).
+        let digests = |fixtures: &'a [(String, u64)]| -> BTreeMap<&'a str, u64> {
+            fixtures.iter().map(|(n, d)| (n.as_str(), *d)).collect()
+        };
+        let (olds, news) = (digests(&old.fixtures), digests(&new.fixtures));
         for (name, digest) in &old.fixtures {
-            match new.fixtures.iter().find(|(n, _)| n == name) {
+            match news.get(name.as_str()) {
                 None => inputs
                     .fixtures
                     .push((name.clone(), "only in the old grading".into())),
-                Some((_, d)) if d != digest => inputs
+                Some(d) if d != digest => inputs
                     .fixtures
                     .push((name.clone(), format!("fnv1a {digest:016x} → {d:016x}"))),
                 Some(_) => {}
             }
         }
         for (name, _) in &new.fixtures {
-            if !old.fixtures.iter().any(|(n, _)| n == name) {
+            if !olds.contains_key(name.as_str()) {
                 inputs
                     .fixtures
                     .push((name.clone(), "only in the new grading".into()));
@@ -613,12 +636,14 @@ fn reasons(
             worth.push(format!("{name}: {} → {}", points(a), points(b)));
         }
         for change in &inputs.options {
-            let key = change.key;
             // Each fixture's time limit is told by its terms when recorded.
-            if key == "--timeout" && !inputs.terms_unrecorded {
+            if change.of_time_limit() && !inputs.terms_unrecorded {
                 continue;
             }
-            if option_decides(key, was, now) {
+            if change
+                .setting()
+                .is_some_and(|setting| option_decides(setting, was, now))
+            {
                 why.push(change.to_string());
                 if !options.contains(change) {
                     options.push(change.clone());
@@ -646,7 +671,9 @@ fn reasons(
     // A build that failed in one grading: what decides the build.
     if old.row.marks.is_some() != new.row.marks.is_some() {
         for change in &inputs.options {
-            if change.key == "--build-timeout" && !options.contains(change) {
+            if matches!(change.setting(), Some(Setting::BuildTimeout(_)))
+                && !options.contains(change)
+            {
                 options.push(change.clone());
             }
         }
@@ -762,18 +789,23 @@ pub fn since_previous(
 /// grading set out to grade and has not graded yet is no change (so that
 /// a grading being written, or stopped, lists only what it has graded);
 /// `old` is the old grading in words.
-pub fn compare(old_words: String, old: Grading, new: Grading) -> Comparison {
+pub fn compare<'a>(old_words: String, old: Grading<'a>, new: Grading<'a>) -> Comparison {
     let inputs = inputs(old.manifest, new.manifest);
-    let names: BTreeSet<&Name> = old
-        .records
-        .iter()
-        .chain(new.records)
-        .map(|r| &r.row.name)
-        .collect();
+    // Each grading's records by name (the first of a name, as it was
+    // read), so that a class is compared in one pass, not a search a name.
+    let by_name = |records: &'a [Record]| {
+        let mut map: BTreeMap<&'a Name, &'a Record> = BTreeMap::new();
+        for record in records {
+            map.entry(&record.row.name).or_insert(record);
+        }
+        map
+    };
+    let (olds, news) = (by_name(old.records), by_name(new.records));
+    let names: BTreeSet<&Name> = olds.keys().chain(news.keys()).copied().collect();
     let mut changes = Vec::new();
     for name in names {
-        let was = old.records.iter().find(|r| r.row.name == *name);
-        let now = new.records.iter().find(|r| r.row.name == *name);
+        let was = olds.get(name).copied();
+        let now = news.get(name).copied();
         let (before, after) = (Mark::of(was), Mark::of(now));
         let (fixtures, reasons) = match (was, now) {
             (None, Some(_)) if not_yet(old, name) => continue,
@@ -849,8 +881,8 @@ impl Comparison {
         out
     }
 
-    /// The inputs that differ, a line each (`options: --timeout 1 →
-    /// --timeout 5`).
+    /// The inputs that differ, a line each (`options: --time-limit 1 →
+    /// --time-limit 5`).
     pub fn input_lines(&self) -> Vec<String> {
         let inputs = &self.inputs;
         let mut lines = Vec::new();
@@ -920,7 +952,7 @@ mod tests {
                 .map(|(f, _)| Terms {
                     fixture: f.to_string(),
                     time_limit: options
-                        .split_once("--timeout ")
+                        .split_once("--time-limit ")
                         .and_then(|(_, t)| t.split(' ').next()?.parse().ok())
                         .unwrap_or(10),
                     weight: 1.0,
@@ -993,9 +1025,9 @@ mod tests {
 
     #[test]
     fn each_change_is_named_with_every_reason_that_holds() {
-        let old_manifest = manifest("--timeout 1 --memory 1024", &FIXTURES);
+        let old_manifest = manifest("--time-limit 1 --memory 1024", &FIXTURES);
         let new_manifest = manifest(
-            "--timeout 5 --memory 1024",
+            "--time-limit 5 --memory 1024",
             &[("Tests/a.inp", 1), ("Tests/b.inp", 20), ("Tests/c.inp", 3)],
         );
         let old = [
@@ -1050,7 +1082,7 @@ mod tests {
         assert_eq!(compared.changes[2].marks(), "- → 3");
         let text = compared.text();
         assert!(
-            text.starts_with("changed since the grading of /subs begun 2026-11-27T21:30:05Z: 3 submission(s)\n  the gradings differ: options: --timeout 1 → --timeout 5\n  the gradings differ: fixture Tests/b.inp: fnv1a 0000000000000002 → 0000000000000014\n  the gradings differ: time limit 1 s → 5 s: 3 fixtures (Tests/a.inp, Tests/b.inp, Tests/c.inp)\n  bob: 2 → 3: the fixtures' bytes changed (Tests/b.inp)\n"),
+            text.starts_with("changed since the grading of /subs begun 2026-11-27T21:30:05Z: 3 submission(s)\n  the gradings differ: options: --time-limit 1 → --time-limit 5\n  the gradings differ: fixture Tests/b.inp: fnv1a 0000000000000002 → 0000000000000014\n  the gradings differ: time limit 1 s → 5 s: 3 fixtures (Tests/a.inp, Tests/b.inp, Tests/c.inp)\n  bob: 2 → 3: the fixtures' bytes changed (Tests/b.inp)\n"),
             "{text}"
         );
         assert!(
@@ -1065,9 +1097,14 @@ mod tests {
     fn a_regrading_names_for_each_fixture_only_the_change_that_touches_it() {
         // A scheme that raised one fixture's time limit and another's
         // weight: what it did to each fixture, not to all.
-        let old_manifest = manifest("--timeout 5 --scheme s (fnv1a 00000000000000aa)", &FIXTURES);
-        let mut new_manifest =
-            manifest("--timeout 5 --scheme s (fnv1a 00000000000000bb)", &FIXTURES);
+        let old_manifest = manifest(
+            "--time-limit 5 --scheme s (fnv1a 00000000000000aa)",
+            &FIXTURES,
+        );
+        let mut new_manifest = manifest(
+            "--time-limit 5 --scheme s (fnv1a 00000000000000bb)",
+            &FIXTURES,
+        );
         new_manifest.terms[2].time_limit = 60;
         new_manifest.terms[1].weight = 2.0;
         const T: &str = "TIMEOUT";
@@ -1135,14 +1172,22 @@ mod tests {
         // An option that decides a class: --strict a format difference, not
         // a wrong verdict.
         let o = |word: &str| Some(Outcome::from(word));
-        assert!(option_decides("--strict", o("FORMAT"), o("FORMAT")));
-        assert!(!option_decides("--strict", o("WRONG VERDICT"), o("passed")));
-        assert!(option_decides("--memory", o("passed"), o("MEMORY LIMIT")));
+        assert!(option_decides(&Setting::Strict, o("FORMAT"), o("FORMAT")));
+        assert!(!option_decides(
+            &Setting::Strict,
+            o("WRONG VERDICT"),
+            o("passed")
+        ));
+        assert!(option_decides(
+            &Setting::Memory(512),
+            o("passed"),
+            o("MEMORY LIMIT")
+        ));
     }
 
     #[test]
     fn the_same_inputs_and_another_outcome_is_flaky_and_sources_are_named() {
-        let m = manifest("--timeout 5", &FIXTURES);
+        let m = manifest("--time-limit 5", &FIXTURES);
         let mut other = m.clone();
         // Another uid in the sandbox's line is the same sandbox.
         other.sandbox = "sandbox: uid 54321".into();
@@ -1184,7 +1229,7 @@ mod tests {
     /// GRADED. Another change beside it is still flaky.
     #[test]
     fn a_race_between_the_limits_is_the_machines() {
-        let m = manifest("--timeout 5", &FIXTURES);
+        let m = manifest("--time-limit 5", &FIXTURES);
         let with = |mut r: Record, i: usize, detail: String| {
             r.fixtures[i].detail = detail;
             r
@@ -1267,12 +1312,12 @@ mod tests {
     fn options_are_compared_one_by_one() {
         assert_eq!(
             Options::from(
-                "--strict --timeout 5 --read-only /a b --scheme x (fnv1a 01) fixtures my tests"
+                "--strict --time-limit 5 --read-only /a b --scheme x (fnv1a 01) fixtures my tests"
             )
             .settings(),
             [
                 Setting::Strict,
-                Setting::Timeout(5),
+                Setting::TimeLimit(5),
                 Setting::ReadOnly("/a b".into()),
                 Setting::Scheme {
                     file: "x".into(),
@@ -1282,15 +1327,15 @@ mod tests {
             ]
         );
         let (options, scheme) = options_differ(
-            &"--strict --timeout 5 --memory 1024 fixtures a".into(),
-            &"--timeout 10 --memory 1024 --format junit fixtures a fixtures b".into(),
+            &"--strict --time-limit 5 --memory 1024 fixtures a".into(),
+            &"--time-limit 10 --memory 1024 --format junit fixtures a fixtures b".into(),
         );
         let options: Vec<String> = options.iter().map(|c| c.to_string()).collect();
         assert_eq!(
             options,
             [
                 "--strict → no --strict",
-                "--timeout 5 → --timeout 10",
+                "--time-limit 5 → --time-limit 10",
                 "no fixtures → fixtures b"
             ]
         );

@@ -144,14 +144,10 @@ pub const FORMATS: [Row; 5] = [
 ];
 
 impl Format {
-    /// Every format, in the order help lists them.
-    pub const ALL: [Format; 5] = [
-        Format::Gradescope,
-        Format::PrairieLearn,
-        Format::JUnit,
-        Format::Canvas,
-        Format::Moodle,
-    ];
+    /// Every format, in the order help lists them: its rows' (`FORMATS`).
+    pub fn all() -> impl Iterator<Item = Format> {
+        FORMATS.iter().map(|row| row.format)
+    }
 
     /// Its row of `FORMATS`.
     pub fn row(self) -> &'static Row {
@@ -196,7 +192,7 @@ impl Format {
 
     /// The formats of `scope`, in order.
     pub fn of(scope: Scope) -> impl Iterator<Item = Format> {
-        Format::ALL.into_iter().filter(move |f| f.scope() == scope)
+        Format::all().filter(move |f| f.scope() == scope)
     }
 
     /// The formats in `--format`'s help: `for each submission gradescope
@@ -222,13 +218,10 @@ impl std::str::FromStr for Format {
 
     /// A format by its name, or what the names are.
     fn from_str(name: &str) -> Result<Format, Refused> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-                Refused::value("", name, format!("is not one of {}", names.join(", ")))
-            })
+        Format::all().find(|f| f.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = Format::all().map(Format::name).collect();
+            Refused::value("", name, format!("is not one of {}", names.join(", ")))
+        })
     }
 }
 
@@ -452,8 +445,10 @@ mod tests {
             docs.contains(&lines),
             "docs/grading-reference.md's table of files does not have the formats' rows (publishing/formats.rs); they should read:\n{lines}"
         );
-        for (i, format) in Format::ALL.into_iter().enumerate() {
-            assert_eq!(FORMATS[i].format, format);
+        // Each row is its format's (`Format::row` finds it by its place).
+        for (i, format) in Format::all().enumerate() {
+            assert_eq!(format as usize, i);
+            assert_eq!(format.row().format, format);
             assert_eq!(format.name().parse::<Format>(), Ok(format));
         }
         assert_eq!(

@@ -21,7 +21,7 @@
 
 use crate::marking::marks::points;
 use crate::publishing::record::{csv_field, Record};
-use crate::publishing::roster::{Roster, Student};
+use crate::publishing::roster::{moodle_misreads, Roster, Student};
 use crate::shared::error::Refused;
 use crate::shared::name::Name;
 use std::collections::{BTreeMap, BTreeSet};
@@ -140,7 +140,7 @@ pub fn check_assignment(name: &str) -> Result<String, Refused> {
             "is one of Canvas's student columns",
         ));
     }
-    if name.contains([',', '"']) && (name.contains("\\\"") || name.ends_with('\\')) {
+    if moodle_misreads(name) {
         return Err(Refused::value(
             "",
             name,

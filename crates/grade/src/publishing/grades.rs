@@ -202,17 +202,17 @@ impl GradebookAsked {
         self,
         recorded: Option<&Gradebook>,
         points_possible: f64,
-    ) -> Result<Option<Gradebook>, String> {
+    ) -> Result<Option<Gradebook>, Refused> {
         let Some(roster) = self.roster.or_else(|| recorded.map(|b| b.roster.clone())) else {
             return match (&self.formats, &self.assignment) {
                 (Some(formats), _) if !formats.is_empty() => {
                     let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();
-                    Err(format!(
+                    Err(Refused::because(format!(
                         "--format {} needs --roster FILE (which student each folder is)",
                         names.join(",")
-                    ))
+                    )))
                 }
-                (_, Some(_)) => Err(NO_FORMAT_FOR_ASSIGNMENT.into()),
+                (_, Some(_)) => Err(Refused::because(NO_FORMAT_FOR_ASSIGNMENT)),
                 _ => Ok(None),
             };
         };
@@ -221,7 +221,7 @@ impl GradebookAsked {
             .or_else(|| recorded.map(|b| b.formats.clone()))
             .unwrap_or_default();
         if self.assignment.is_some() && formats.is_empty() {
-            return Err(NO_FORMAT_FOR_ASSIGNMENT.into());
+            return Err(Refused::because(NO_FORMAT_FOR_ASSIGNMENT));
         }
         Ok(Some(Gradebook {
             roster,
@@ -325,7 +325,7 @@ impl Manifest {
     pub fn from_json(text: &str) -> Result<Manifest, Refused> {
         let value = Json::parse(text).map_err(|e| Refused::because(format!("not JSON: {e}")))?;
         let fields = Fields::of(&value)?;
-        fields.version()?;
+        let version = fields.version()?;
         let shard = match fields.get("shard") {
             Some(Json::Text(s)) => Some(Shard::parse(s).map_err(|e| e.within("shard"))?),
             _ => None,
@@ -376,7 +376,7 @@ impl Manifest {
         Ok(Manifest {
             folder: fields.text("folder")?.to_string(),
             folder_names,
-            options: Options::parse(fields.text("options")?)?,
+            options: Options::parse(fields.text("options")?, version)?,
             sandbox: fields.text("sandbox")?.to_string(),
             shard,
             started: fields.text("started")?.to_string(),
@@ -1137,7 +1137,7 @@ mod tests {
         let manifest = Manifest {
             folder: "/home/m/subs \"2026\"".into(),
             folder_names: vec!["ann".into(), "bob".into()],
-            options: "--timeout 5".into(),
+            options: "--time-limit 5".into(),
             sandbox: "sandbox: own PID".into(),
             shard: Some(Shard { index: 2, count: 3 }),
             started: utc(0),

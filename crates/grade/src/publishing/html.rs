@@ -263,52 +263,94 @@ pub fn markdown_to_html(markdown: &str) -> Html {
     Html(out)
 }
 
-/// A line's text with `` `code` `` and `**strong**` made elements, the rest
-/// escaped; a backtick or `**` without its pair is text.
+/// A line's text with code spans (`` `code` ``, fenced by a run of
+/// backticks that a run of the same length ends) and `**strong**` made
+/// elements, a backslash before punctuation read as that character
+/// (`shared/markdown.rs` writes such escapes), the rest escaped; a fence
+/// or `**` without its pair is text.
 fn inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 16);
-    let mut rest = text;
-    while !rest.is_empty() {
-        let tick = rest.find('`');
-        let star = rest.find("**");
-        match (tick, star) {
-            (Some(t), s) if s.is_none_or(|s| t < s) => {
-                escape_into(&mut out, &rest[..t]);
-                match rest[t + 1..].find('`') {
-                    Some(len) => {
+    let bytes = text.as_bytes();
+    // Every marker is ASCII, so each index taken here is a char boundary.
+    let (mut i, mut from) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if bytes.get(i + 1).is_some_and(u8::is_ascii_punctuation) => {
+                escape_into(&mut out, &text[from..i]);
+                escape_into(&mut out, &text[i + 1..i + 2]);
+                i += 2;
+                from = i;
+            }
+            b'`' => {
+                let run = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+                match closing_fence(bytes, i + run, run) {
+                    Some(end) => {
+                        escape_into(&mut out, &text[from..i]);
+                        let mut code = &text[i + run..end];
+                        if code.len() >= 2
+                            && code.starts_with(' ')
+                            && code.ends_with(' ')
+                            && !code.trim().is_empty()
+                        {
+                            code = &code[1..code.len() - 1];
+                        }
                         out.push_str("<code>");
-                        escape_into(&mut out, &rest[t + 1..t + 1 + len]);
+                        escape_into(&mut out, code);
                         out.push_str("</code>");
-                        rest = &rest[t + 1 + len + 1..];
+                        i = end + run;
+                        from = i;
                     }
-                    None => {
-                        escape_into(&mut out, &rest[t..]);
-                        rest = "";
-                    }
+                    None => i += run,
                 }
             }
-            (_, Some(s)) => {
-                escape_into(&mut out, &rest[..s]);
-                match rest[s + 2..].find("**") {
-                    Some(len) if len > 0 => {
-                        out.push_str("<strong>");
-                        out.push_str(&inline(&rest[s + 2..s + 2 + len]));
-                        out.push_str("</strong>");
-                        rest = &rest[s + 2 + len + 2..];
-                    }
-                    _ => {
-                        out.push_str("**");
-                        rest = &rest[s + 2..];
-                    }
+            b'*' if bytes.get(i + 1) == Some(&b'*') => match strong_end(bytes, i + 2) {
+                Some(end) if end > i + 2 => {
+                    escape_into(&mut out, &text[from..i]);
+                    out.push_str("<strong>");
+                    out.push_str(&inline(&text[i + 2..end]));
+                    out.push_str("</strong>");
+                    i = end + 2;
+                    from = i;
                 }
-            }
-            _ => {
-                escape_into(&mut out, rest);
-                rest = "";
-            }
+                _ => i += 2,
+            },
+            _ => i += 1,
         }
     }
+    escape_into(&mut out, &text[from..]);
     out
+}
+
+/// Where the run of exactly `run` backticks that closes a code span opened
+/// before `from` starts, if there is one.
+fn closing_fence(bytes: &[u8], from: usize, run: usize) -> Option<usize> {
+    let mut i = from;
+    while i < bytes.len() {
+        if bytes[i] == b'`' {
+            let here = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+            if here == run {
+                return Some(i);
+            }
+            i += here;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// Where the `**` that closes a strong span opened before `from` starts
+/// (an escaped `*` is no part of one), if there is one.
+fn strong_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i + 1 < bytes.len() {
+        match bytes[i] {
+            b'\\' if bytes[i + 1].is_ascii_punctuation() => i += 2,
+            b'*' if bytes[i + 1] == b'*' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -375,6 +417,30 @@ mod tests {
             seen.push(name);
         }
         assert_eq!(seen, ["ink", "muted", "bad", "good"]);
+    }
+
+    /// What `shared/markdown.rs` escapes reads back as the text it was.
+    #[test]
+    fn markdown_escapes_read_back_as_their_text() {
+        use crate::shared::markdown;
+        for text in [
+            "x](javascript:alert(1))",
+            "<img src=x onerror='a'> & **b** `c` _d_ ~e~ [f] g\\",
+            "C:\\dir\\*.c \\\\server",
+            "# x\n# y ##",
+        ] {
+            let line = format!("- {}: {}", markdown::code(text), markdown::escape(text));
+            let html = markdown_to_html(&line);
+            let plain = crate::shared::text::one_line(text);
+            let shown = escape(&plain);
+            assert_eq!(
+                html,
+                format!("<ul>\n<li><code>{shown}</code>: {shown}</li>\n</ul>\n").as_str(),
+                "{text}"
+            );
+        }
+        let heading = markdown_to_html(&format!("# Feedback for {}", markdown::escape("x ##")));
+        assert_eq!(heading, "<h1>Feedback for x ##</h1>\n");
     }
 
     #[test]

@@ -117,7 +117,10 @@ impl Json {
 /// (a field, a class of fault: its row's `since`); the readers take every
 /// version up to this one, and refuse a later one by name. Version 2
 /// added the version itself; 3, the first bytes of a fixture's outputs
-/// where its answer was not right (`publishing::record::FixtureLine`).
+/// where its answer was not right (`publishing::record::FixtureLine`),
+/// NOT GRADED counted apart (`not_graded`; `failed` no longer counts it),
+/// and the time limit among `grading.json`'s options as `--time-limit`
+/// (`publishing::options`).
 pub const VERSION: u64 = 3;
 
 /// The fields of a JSON object of a grading's file, read by name and type,

@@ -6,8 +6,15 @@
 //! as words to split again.
 //!
 //! `grading.json` keeps them as a command line would give them (`--strict
-//! --timeout 5 --memory 1024 ...`), as every version has written them;
-//! [`Options::parse`] reads that line back, once, into settings.
+//! --time-limit 5 --memory 1024 ...`), as every version has written them;
+//! [`Options::parse`] reads that line back, once, into settings. Each is
+//! written under its option's name now; a name a setting had in an earlier
+//! version's files is read as that setting in those files
+//! ([`Setting::parse`]: `--timeout`, before version 3), so that a grading
+//! resumes, compares and merges with an earlier one as the same setting.
+//! Which options are recorded, and how, is said by the rows of the
+//! command line's options table (`bin/puzzle-grade/args.rs`), each of
+//! which names the settings it records; their order here is [`ORDER`].
 
 use crate::publishing::formats::Format;
 use crate::shared::error::Refused;
@@ -19,8 +26,9 @@ use std::fmt;
 pub enum Setting {
     /// `--strict`: byte for byte against the reference.
     Strict,
-    /// `--timeout S`: every run at most S seconds.
-    Timeout(u64),
+    /// `--time-limit S`: every run at most S seconds (recorded as
+    /// `--timeout S` before version 3).
+    TimeLimit(u64),
     /// `--memory MIB`: the memory a run may use.
     Memory(u64),
     /// `--processes N`: processes and threads a run may have at once.
@@ -54,12 +62,37 @@ pub enum Setting {
     Fixtures(String),
 }
 
+/// The settings' names in the order a grading writes them: [`Options`]
+/// made from a command line are in this order, whatever the command
+/// line's.
+pub const ORDER: [&str; 14] = [
+    "--strict",
+    "--time-limit",
+    "--memory",
+    "--processes",
+    "--read-only",
+    "--build-timeout",
+    "--format",
+    "--fuzz",
+    "--budget",
+    "--max-timeouts",
+    "--confirm",
+    "--repeat",
+    "--scheme",
+    "fixtures",
+];
+
+/// The first format version that records the time limit as `--time-limit`
+/// (before it: `--timeout`).
+const TIME_LIMIT_SINCE: u64 = 3;
+
 impl Setting {
-    /// Its option's name: `--timeout`, or `fixtures` for a fixture folder.
+    /// Its option's name: `--time-limit`, or `fixtures` for a fixture
+    /// folder.
     pub fn key(&self) -> &'static str {
         match self {
             Setting::Strict => "--strict",
-            Setting::Timeout(_) => "--timeout",
+            Setting::TimeLimit(_) => "--time-limit",
             Setting::Memory(_) => "--memory",
             Setting::Processes(_) => "--processes",
             Setting::ReadOnly(_) => "--read-only",
@@ -75,9 +108,16 @@ impl Setting {
         }
     }
 
-    /// The setting a recorded item gives (`--timeout 5`, `fixtures x`),
-    /// or why it is none this version knows.
-    fn parse(item: &str) -> Result<Setting, Refused> {
+    /// Its place in [`ORDER`].
+    fn order(&self) -> usize {
+        let key = self.key();
+        ORDER.iter().position(|k| *k == key).unwrap_or(ORDER.len())
+    }
+
+    /// The setting a recorded item of a file of format `version` gives
+    /// (`--time-limit 5`, `fixtures x`; `--timeout 5` before version 3),
+    /// or why it is none that version records.
+    fn parse(item: &str, version: u64) -> Result<Setting, Refused> {
         let (key, value) = item.split_once(' ').unwrap_or((item, ""));
         let number = || -> Result<u64, Refused> {
             value
@@ -86,7 +126,8 @@ impl Setting {
         };
         Ok(match key {
             "--strict" if value.is_empty() => Setting::Strict,
-            "--timeout" => Setting::Timeout(number()?),
+            "--time-limit" if version >= TIME_LIMIT_SINCE => Setting::TimeLimit(number()?),
+            "--timeout" if version < TIME_LIMIT_SINCE => Setting::TimeLimit(number()?),
             "--memory" => Setting::Memory(number()?),
             "--processes" => Setting::Processes(number()?),
             "--read-only" => Setting::ReadOnly(one_line(value)),
@@ -118,7 +159,7 @@ impl Setting {
                 return Err(Refused::value(
                     "options",
                     item,
-                    "is no option a grading of this version records",
+                    format!("is no option a grading of format version {version} records"),
                 ))
             }
         })
@@ -131,7 +172,7 @@ impl fmt::Display for Setting {
         let key = self.key();
         match self {
             Setting::Strict => f.write_str(key),
-            Setting::Timeout(n)
+            Setting::TimeLimit(n)
             | Setting::Memory(n)
             | Setting::Processes(n)
             | Setting::BuildTimeout(n)
@@ -155,8 +196,10 @@ impl fmt::Display for Setting {
 pub struct Options(Vec<Setting>);
 
 impl Options {
-    /// The options `settings`, in their order.
-    pub fn new(settings: Vec<Setting>) -> Options {
+    /// The options `settings`, in the order a grading writes them
+    /// ([`ORDER`]; those of one name, such as paths, in theirs).
+    pub fn new(mut settings: Vec<Setting>) -> Options {
+        settings.sort_by_key(Setting::order);
         Options(settings)
     }
 
@@ -175,11 +218,11 @@ impl Options {
         self.0.is_empty()
     }
 
-    /// The options `grading.json` records as `text` ([`Options`]'s
-    /// `Display`): each item starts at a word that starts with `--`, or at
-    /// `fixtures` (a fixture folder), as a grading writes them; an item
-    /// this version does not know is refused by name.
-    pub fn parse(text: &str) -> Result<Options, Refused> {
+    /// The options a `grading.json` of format `version` records as `text`
+    /// ([`Options`]'s `Display`): each item starts at a word that starts
+    /// with `--`, or at `fixtures` (a fixture folder), as a grading writes
+    /// them; an item that version does not record is refused by name.
+    pub fn parse(text: &str, version: u64) -> Result<Options, Refused> {
         let mut items: Vec<String> = Vec::new();
         for word in text.split(' ').filter(|w| !w.is_empty()) {
             match items.last_mut() {
@@ -192,14 +235,14 @@ impl Options {
         }
         items
             .iter()
-            .map(|item| Setting::parse(item))
+            .map(|item| Setting::parse(item, version))
             .collect::<Result<_, _>>()
             .map(Options)
     }
 }
 
 impl fmt::Display for Options {
-    /// As a command line gives them: `--strict --timeout 5 ...`.
+    /// As a command line gives them: `--strict --time-limit 5 ...`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, setting) in self.0.iter().enumerate() {
             if i > 0 {
@@ -214,12 +257,13 @@ impl fmt::Display for Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::publishing::json::VERSION;
 
     #[test]
     fn options_read_back_as_they_were_written() {
         let options = Options::new(vec![
             Setting::Strict,
-            Setting::Timeout(5),
+            Setting::TimeLimit(5),
             Setting::Memory(1024),
             Setting::Processes(64),
             Setting::ReadOnly("/opt/data".into()),
@@ -239,23 +283,60 @@ mod tests {
         let text = options.to_string();
         assert_eq!(
             text,
-            "--strict --timeout 5 --memory 1024 --processes 64 --read-only /opt/data --build-timeout 120 --format gradescope,junit --fuzz 3 --budget 60 --max-timeouts 2 --confirm 0 --repeat 3 --scheme my scheme.txt (fnv1a 00000000000000ab) fixtures more tests"
+            "--strict --time-limit 5 --memory 1024 --processes 64 --read-only /opt/data --build-timeout 120 --format gradescope,junit --fuzz 3 --budget 60 --max-timeouts 2 --confirm 0 --repeat 3 --scheme my scheme.txt (fnv1a 00000000000000ab) fixtures more tests"
         );
-        assert_eq!(Options::parse(&text), Ok(options.clone()));
+        assert_eq!(Options::parse(&text, VERSION), Ok(options.clone()));
         assert!(options.strict());
-        assert_eq!(Options::parse(""), Ok(Options::default()));
+        assert_eq!(Options::parse("", VERSION), Ok(Options::default()));
         // What no version records, or a value that is no setting's.
         for bad in [
-            "--timeout five",
+            "--time-limit five",
+            "--timeout 5",
             "--colour red",
             "--format csv",
             "--scheme s.txt",
         ] {
-            assert!(Options::parse(bad).is_err(), "{bad}");
+            assert!(Options::parse(bad, VERSION).is_err(), "{bad}");
         }
         assert_eq!(
-            Options::parse("--colour red").unwrap_err().to_string(),
-            "options: '--colour red' is no option a grading of this version records"
+            Options::parse("--colour red", VERSION)
+                .unwrap_err()
+                .to_string(),
+            format!("options: '--colour red' is no option a grading of format version {VERSION} records")
         );
+    }
+
+    #[test]
+    fn a_time_limit_is_read_under_the_name_of_its_files_version() {
+        let new = Options::parse("--time-limit 5 --memory 1024", VERSION).unwrap();
+        for old in [1, 2] {
+            assert_eq!(
+                Options::parse("--timeout 5 --memory 1024", old),
+                Ok(new.clone()),
+                "version {old}"
+            );
+            assert!(Options::parse("--time-limit 5", old).is_err(), "{old}");
+        }
+        assert_eq!(new.to_string(), "--time-limit 5 --memory 1024");
+        assert_eq!(new.settings()[0], Setting::TimeLimit(5));
+    }
+
+    #[test]
+    fn options_made_are_in_the_order_a_grading_writes_them() {
+        let made = Options::new(vec![
+            Setting::Fixtures("x".into()),
+            Setting::ReadOnly("/b".into()),
+            Setting::Memory(1024),
+            Setting::ReadOnly("/a".into()),
+            Setting::Strict,
+        ]);
+        assert_eq!(
+            made.to_string(),
+            "--strict --memory 1024 --read-only /b --read-only /a fixtures x"
+        );
+        // Every setting has its place.
+        for key in ORDER {
+            assert_eq!(ORDER.iter().filter(|k| **k == key).count(), 1, "{key}");
+        }
     }
 }

@@ -543,9 +543,10 @@ fn histogram(
     );
 }
 
-/// A class's name, and whether it costs marks here.
+/// A class's name, and whether it costs marks here (NOT GRADED, which was
+/// not judged, is not a failure either).
 fn class_cell(class: Class, strict: bool) -> String {
-    if class.fails(strict) {
+    if class.fails(strict) && class.judged() {
         class.name().to_string()
     } else {
         format!("{} (not a failure)", class.name())
@@ -909,7 +910,7 @@ fn submission_section(out: &mut String, records: &[&Record]) {
     let _ = writeln!(
         out,
         "<colgroup><col class=\"c-name\"><col class=\"c-s\"><col class=\"c-s\"><col class=\"c-lost\">\
-         <col class=\"c-n\"><col class=\"c-n\"><col class=\"c-classes\">{}<col class=\"c-t\">\
+         <col class=\"c-n\"><col class=\"c-n\"><col class=\"c-n\"><col class=\"c-classes\">{}<col class=\"c-t\">\
          <col class=\"c-t\"><col></colgroup>",
         if fuzzed { "<col class=\"c-n\">" } else { "" }
     );
@@ -918,7 +919,7 @@ fn submission_section(out: &mut String, records: &[&Record]) {
          <th scope=\"col\">submission</th><th scope=\"col\" class=\"n\">score</th>\
          <th scope=\"col\" class=\"n\">of</th><th scope=\"col\">lost</th>\
          <th scope=\"col\" class=\"n\">passed</th><th scope=\"col\" class=\"n\">failed</th>\
-         <th scope=\"col\">report lines by class</th>",
+         <th scope=\"col\" class=\"n\">not graded</th><th scope=\"col\">report lines by class</th>",
     );
     if fuzzed {
         out.push_str("<th scope=\"col\" class=\"n\">fuzz faults</th>");
@@ -962,12 +963,13 @@ fn submission_row(out: &mut String, n: usize, record: &Record, fuzzed: bool) {
             let _ = write!(
                 out,
                 "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"lost\">{}</td>\
-                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>",
+                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td>",
                 points(m.score),
                 points(m.max),
                 escape(&record.lost_in_words().unwrap_or_default()),
                 m.passed,
                 m.failed,
+                m.not_graded(),
                 if classes.is_empty() {
                     "none".into()
                 } else {
@@ -992,7 +994,7 @@ fn submission_row(out: &mut String, n: usize, record: &Record, fuzzed: bool) {
             let _ = write!(
                 out,
                 "<td class=\"n flag nw\">not built</td><td class=\"n\">-</td><td>-</td>\
-                 <td class=\"n\">-</td><td class=\"n\">-</td><td>-</td>{}<td class=\"n\">-</td>\
+                 <td class=\"n\">-</td><td class=\"n\">-</td><td class=\"n\">-</td><td>-</td>{}<td class=\"n\">-</td>\
                  <td class=\"n\">-</td>",
                 if fuzzed { "<td class=\"n\">-</td>" } else { "" }
             );
@@ -1176,7 +1178,7 @@ mod tests {
         Manifest {
             folder: "/subs".into(),
             folder_names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
-            options: "--timeout 5".into(),
+            options: "--time-limit 5".into(),
             sandbox: "sandbox: all".into(),
             shard: None,
             started: "2026-11-27T21:30:05Z".into(),

@@ -165,13 +165,16 @@ enum Value {
 }
 
 /// A column of the table and the CSV after the name and `built`: the
-/// table's header, the CSV's, its width in the table, and what it shows.
+/// table's header, the CSV's, its width in the table, what it shows, and
+/// whether the CSV has it after `note` and `lost` (a column added after
+/// the CSV's first layout: every earlier column keeps its place).
 #[derive(Clone, Debug)]
 struct Column {
     table: &'static str,
     csv: &'static str,
     width: usize,
     value: Value,
+    late: bool,
 }
 
 impl Column {
@@ -181,6 +184,7 @@ impl Column {
             csv,
             width,
             value,
+            late: false,
         }
     }
 
@@ -211,12 +215,10 @@ fn columns() -> &'static [Column] {
         ];
         for (column, classes) in class::columns() {
             let width = column.table.len();
-            all.push(Column::new(
-                column.table,
-                column.csv,
-                width,
-                Value::Classes(classes),
-            ));
+            all.push(Column {
+                late: column.since > 1,
+                ..Column::new(column.table, column.csv, width, Value::Classes(classes))
+            });
         }
         all.extend([
             Column::new("score", "score", 6, Value::Score),
@@ -254,6 +256,16 @@ impl RowMarks {
     pub fn count(&self, class: Class) -> usize {
         self.classes[class as usize]
     }
+
+    /// Fixtures not judged (NOT GRADED and any class like it): neither
+    /// passed nor failed.
+    pub fn not_graded(&self) -> usize {
+        Class::ALL
+            .into_iter()
+            .filter(|c| !c.judged())
+            .map(|c| self.count(c))
+            .sum()
+    }
 }
 
 impl Row {
@@ -284,7 +296,7 @@ impl Row {
             note,
             trouble: None,
             marks: Some(RowMarks {
-                passed: counts.total_fixtures() - counts.total_failed(),
+                passed: counts.total_passed(),
                 failed: counts.total_failed(),
                 classes,
                 score: score.total,
@@ -317,15 +329,21 @@ impl Row {
         }
     }
 
-    /// Whether it built and passed every fixture.
+    /// Whether it built and passed every fixture (none failed, and none
+    /// was left not graded).
     pub fn passed(&self) -> bool {
-        self.marks.as_ref().is_some_and(|m| m.failed == 0)
+        self.marks
+            .as_ref()
+            .is_some_and(|m| m.failed == 0 && m.not_graded() == 0)
     }
 
-    /// Its columns after `built`, `none` each when it was not built.
-    fn fields(&self, none: &str) -> Vec<String> {
+    /// Its columns after `built` that are `late` or not (in the CSV, the
+    /// late ones come after `note` and `lost`), `none` each when it was
+    /// not built.
+    fn fields(&self, none: &str, late: Option<bool>) -> Vec<String> {
         columns()
             .iter()
+            .filter(|column| late.is_none_or(|late| column.late == late))
             .map(|column| self.marks.as_ref().map_or(none.into(), |m| column.of(m)))
             .collect()
     }
@@ -343,7 +361,7 @@ impl Row {
     /// (what each class cost, `-` when not built) before the note.
     fn table_line(&self, width: usize, lost: &str) -> String {
         let mut line = format!("{:<width$} {:<5}", self.name.shown(), self.built_word());
-        for (field, column) in self.fields("-").iter().zip(columns()) {
+        for (field, column) in self.fields("-", None).iter().zip(columns()) {
             let w = column.width;
             let _ = write!(line, " {field:>w$}");
         }
@@ -358,24 +376,27 @@ impl Row {
 
     /// Its line in the CSV: the name and the note quoted, the note whole,
     /// a value that is not there (a row not built, no fuzzing) empty; then
-    /// `lost`, quoted (empty when not built).
+    /// `lost`, quoted (empty when not built); then the late columns.
     fn csv_line(&self, lost: &str) -> String {
-        let fields: Vec<String> = self
-            .fields("")
-            .into_iter()
-            .map(|f| if f == "-" { String::new() } else { f })
-            .collect();
+        let fields = |late| -> String {
+            self.fields("", Some(late))
+                .into_iter()
+                .map(|f| if f == "-" { String::new() } else { f })
+                .map(|f| format!(",{f}"))
+                .collect()
+        };
         format!(
-            "{},{},{},{},{}",
+            "{},{}{},{},{}{}",
             csv_quoted(self.name.shown()),
             self.built_word(),
-            fields.join(","),
+            fields(false),
             csv_quoted(&self.note),
             if lost.is_empty() {
                 String::new()
             } else {
                 csv_quoted(lost)
-            }
+            },
+            fields(true)
         )
     }
 }
@@ -392,11 +413,18 @@ pub fn table_header(width: usize) -> String {
     format!("{line}  {:<LOST_IN_TABLE$}  note", "lost")
 }
 
-/// The CSV's header line: `lost` comes last, after `note`, so that every
-/// column that was there before keeps its place, by name and by number.
+/// The CSV's header line: `lost` comes after `note`, and the columns added
+/// since (`not_graded`, version 3) after `lost`, so that every column that
+/// was there before keeps its place, by name and by number.
 pub fn csv_header() -> String {
-    let names: Vec<&str> = columns().iter().map(|c| c.csv).collect();
-    format!("submission,built,{},note,lost", names.join(","))
+    let names = |late: bool| -> String {
+        columns()
+            .iter()
+            .filter(|c| c.late == late)
+            .map(|c| format!(",{}", c.csv))
+            .collect()
+    };
+    format!("submission,built{},note,lost{}", names(false), names(true))
 }
 
 /// `text` as a quoted CSV field. A text that a spreadsheet would take for
@@ -529,6 +557,7 @@ impl Record {
                 .raw("max_score", &points(m.max))
                 .raw("passed", &m.passed.to_string())
                 .raw("failed", &m.failed.to_string())
+                .raw("not_graded", &m.not_graded().to_string())
                 .raw("classes", &classes.end());
         }
         out.text("note", &row.note);
@@ -607,9 +636,28 @@ impl Record {
                     _ => counts.count(class.name())? as usize,
                 };
             }
+            let not_graded: usize = Class::ALL
+                .into_iter()
+                .filter(|c| !c.judged())
+                .map(|c| classes[c as usize])
+                .sum();
+            let failed = fields.count("failed")? as usize;
+            // Version 3 counts what was not graded apart; before, `failed`
+            // counted it too (its class's count, which the fixtures' lines
+            // check, says how many).
+            let failed = if version < 3 {
+                failed.saturating_sub(not_graded)
+            } else {
+                if fields.count("not_graded")? as usize != not_graded {
+                    return Err(Refused::because(format!(
+                        "its 'not_graded' is not its {not_graded} NOT GRADED"
+                    )));
+                }
+                failed
+            };
             Some(RowMarks {
                 passed: fields.count("passed")? as usize,
-                failed: fields.count("failed")? as usize,
+                failed,
                 classes,
                 score: fields.number("score")?,
                 max: fields.number("max_score")?,
@@ -739,11 +787,12 @@ impl Record {
                 )));
             }
         }
-        if m.passed + m.failed > self.fixtures.len() {
+        if m.passed + m.failed + m.not_graded() > self.fixtures.len() {
             return Err(Refused::because(format!(
-                "{} passed and {} failed of {} fixtures",
+                "{} passed, {} failed and {} not graded of {} fixtures",
                 m.passed,
                 m.failed,
+                m.not_graded(),
                 self.fixtures.len()
             )));
         }
@@ -798,6 +847,55 @@ fn read_word<T>(
 mod tests {
     use super::*;
 
+    /// `docs/grading-reference.md`'s table of the summary's columns names
+    /// every column of the table (but the score and maximum, which the
+    /// Marks section tells) and no other, and each row of classes names
+    /// its classes.
+    #[test]
+    fn the_docs_table_of_the_summarys_columns_is_the_columns() {
+        let docs = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/grading-reference.md"
+        ))
+        .unwrap();
+        let section = &docs[docs.find("## A grading's files and their columns").unwrap()..];
+        let rows: Vec<&str> = section
+            .split("| column | what |\n|---|---|\n")
+            .nth(1)
+            .expect("the table of the summary's columns")
+            .lines()
+            .take_while(|l| l.starts_with('|'))
+            .collect();
+        let mut named: Vec<&str> = Vec::new();
+        for row in &rows {
+            let cells: Vec<&str> = row.split(" | ").collect();
+            for name in cells[0].trim_start_matches("| ").split(", ") {
+                named.push(name.trim_matches('`'));
+            }
+            let classes = columns().iter().filter_map(|c| match &c.value {
+                Value::Classes(classes) if cells[0].contains(&format!("`{}`", c.table)) => {
+                    Some(classes)
+                }
+                _ => None,
+            });
+            for class in classes.flatten() {
+                assert!(row.contains(class.name()), "{row}: no {}", class.name());
+            }
+        }
+        let mut columns: Vec<&str> = columns()
+            .iter()
+            .map(|c| c.table)
+            .filter(|c| !["score", "max"].contains(c))
+            .chain(["built", "lost", "note"])
+            .collect();
+        columns.sort_unstable();
+        named.sort_unstable();
+        assert_eq!(
+            named, columns,
+            "docs/grading-reference.md's table of the summary's columns"
+        );
+    }
+
     fn graded_row() -> Row {
         let mut counts = Counts {
             fixtures: [2, 1, 0],
@@ -842,16 +940,16 @@ mod tests {
             )),
             "{line}"
         );
-        assert_eq!(table_header(10).split_whitespace().count(), 22);
+        assert_eq!(table_header(10).split_whitespace().count(), 23);
         assert_eq!(
             record.csv_line(),
             format!(
-                "\"bob \"\"b\"\"\",no,{},\"make failed: {}\",",
+                "\"bob \"\"b\"\"\",no,{},\"make failed: {}\",,",
                 [""; 18].join(","),
                 "x".repeat(120)
             )
         );
-        assert_eq!(csv_header().split(',').count(), 22);
+        assert_eq!(csv_header().split(',').count(), 23);
     }
 
     #[test]
@@ -873,19 +971,19 @@ mod tests {
             ["ann", "yes", "2", "1", "0", "0", "0", "0", "0", "0", "1"]
         );
         assert_eq!(
-            fields[14..19],
-            ["1", "62.5", "100", "2", "2.52"],
-            "open, score, max, fuzz, time"
+            fields[13..20],
+            ["0", "0", "1", "62.5", "100", "2", "2.52"],
+            "ungraded, format, open, score, max, fuzz, time"
         );
         assert_eq!(
             csv_header(),
-            "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note,lost"
+            "submission,built,passed,failed,wrong_verdict,missed_error,false_error,wrong_exit_status,error_on_stderr,timeout,memory_limit,process_limit,crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note,lost,not_graded"
         );
         // No fixture lines: nothing lost, as the report would say.
-        assert_eq!(fields[20..], ["nothing", "built", "with", "cc"]);
+        assert_eq!(fields[21..], ["nothing", "built", "with", "cc"]);
         assert!(record
             .csv_line()
-            .ends_with(",\"built with cc\",\"nothing\""));
+            .ends_with(",\"built with cc\",\"nothing\",0"));
     }
 
     use crate::testing::named_fixture as fixture;
@@ -941,7 +1039,7 @@ mod tests {
         let back = Record::from_json_line(&record.json_line()).unwrap();
         assert_eq!(back.lost_in_words().unwrap(), words);
         assert!(back.table_line(10).contains(&format!("  {words}")));
-        assert!(back.csv_line().ends_with(&format!(",\"{words}\"")));
+        assert!(back.csv_line().ends_with(&format!(",\"{words}\",0")));
     }
 
     /// A record whose numbers agree with its fixtures' lines, of every
@@ -1058,7 +1156,7 @@ mod tests {
         };
         assert_eq!(
             not_built.json_line(),
-            "{\"version\": 3, \"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}\n"
+            format!("{{\"version\": {}, \"submission\": \"bob\", \"built\": false, \"note\": \"no Makefile\", \"fixtures\": [], \"causes\": []}}\n", crate::publishing::json::VERSION)
         );
         assert_eq!(
             Record::from_json_line(&not_built.json_line()).unwrap(),
@@ -1104,6 +1202,61 @@ mod tests {
         let no_open = line.replace(", \"OPEN\": 1", "");
         assert_ne!(no_open, line);
         assert!(Record::from_json_line(&no_open).is_err());
+    }
+
+    /// NOT GRADED is neither passed nor failed: version 3 counts it apart
+    /// (`not_graded`, the table's `ungraded`, the CSV's `not_graded`);
+    /// a line of version 1 or 2, whose `failed` counted it, reads as the
+    /// same record.
+    #[test]
+    fn not_graded_is_its_own_column_and_older_versions_failed_read_without_it() {
+        let mut record = a_record();
+        record.fixtures[1].class = "NOT GRADED".into();
+        record.fixtures[1].detail = "the machine's, not the program's: ...".into();
+        let m = record.row.marks.as_mut().unwrap();
+        m.classes[Class::NotGraded as usize] = 1;
+        m.passed = 1;
+        m.failed = 1;
+        assert!(record.check().is_ok());
+        assert!(!record.row.passed());
+        let line = record.json_line();
+        assert!(
+            line.contains("\"passed\": 1, \"failed\": 1, \"not_graded\": 1, \"classes\": {"),
+            "{line}"
+        );
+        assert_eq!(Record::from_json_line(&line), Ok(record.clone()));
+        // As version 2 wrote it: NOT GRADED among the failed, no count of
+        // its own.
+        for v in [1, 2] {
+            let old = line
+                .replace("\"version\": 3", &format!("\"version\": {v}"))
+                .replace("\"failed\": 1, \"not_graded\": 1, ", "\"failed\": 2, ");
+            assert_ne!(old, line);
+            assert_eq!(Record::from_json_line(&old), Ok(record.clone()), "{v}");
+        }
+        // A count of its own that is not its lines'.
+        let bad = line.replace("\"not_graded\": 1", "\"not_graded\": 0");
+        assert!(Record::from_json_line(&bad)
+            .unwrap_err()
+            .to_string()
+            .contains("'not_graded'"));
+        // Its own column in the table and the CSV (the CSV's last), not
+        // `crash`.
+        let header: Vec<String> = table_header(10)
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let fields: Vec<String> = record
+            .table_line(10)
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+        assert_eq!(fields[at("crash")], "0");
+        assert_eq!(fields[at("ungraded")], "1");
+        assert_eq!(fields[at("failed")], "1");
+        assert!(csv_header().ends_with(",crash,format,open,score,max_score,fuzz_faults,seconds,slowest_seconds,note,lost,not_graded"));
+        assert!(record.csv_line().ends_with(",1"), "{}", record.csv_line());
     }
 
     #[test]
@@ -1162,7 +1315,7 @@ mod tests {
         let manifest = Manifest {
             folder: "/tmp/class".into(),
             folder_names: vec!["ann".into(), "b\\xE9".into()],
-            options: "--timeout 5".into(),
+            options: "--time-limit 5".into(),
             sandbox: "sandbox: none".into(),
             shard: None,
             started: "2026-11-28T00:00:00Z".into(),

@@ -72,6 +72,21 @@ impl Column {
         }
     }
 
+    /// What it holds, for the docs' table of the roster's columns
+    /// (`docs/grading-reference.md`, made from these by a test).
+    #[cfg(test)]
+    fn what(self) -> &'static str {
+        match self {
+            Column::Folder => "the student's folder in SUBMISSIONS, its real name (matched byte for byte against the folders, not against the escaped form the tables show)",
+            Column::Id => "the institution's student ID: Canvas's SIS User ID, Moodle's ID number",
+            Column::Login => "the student's login: Canvas's SIS Login ID, Moodle's username",
+            Column::Name => "the student's name as the gradebook shows it",
+            Column::Section => "the student's section (Canvas shows it)",
+            Column::Email => "the student's email address (Moodle can identify a user by it)",
+            Column::CanvasId => "Canvas's own user ID (the ID column of Canvas's gradebook export)",
+        }
+    }
+
     /// Whether every roster must have it.
     fn required(self) -> bool {
         matches!(self, Column::Folder | Column::Id)
@@ -368,10 +383,7 @@ fn checked(line: usize, column: Column, text: &str) -> Result<String, Refused> {
             format!("the {word} is longer than {MAX_VALUE} characters"),
         ));
     }
-    // PHP's fgetcsv, Moodle's reader, takes a backslash in a quoted field
-    // as an escape: before a quote (or the closing one) it misreads.
-    let quoted = text.contains([',', '"']);
-    if quoted && (text.contains("\\\"") || text.ends_with('\\')) {
+    if moodle_misreads(text) {
         return Err(Refused::new(format!("line {line}"), format!(
             "the {word} '{}' has a backslash before a quote or at its end, and a comma or quote: Moodle's CSV reader (PHP's fgetcsv) would misread it",
             one_line(text)
@@ -622,9 +634,44 @@ pub fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, Refused> {
     Ok(out)
 }
 
+/// Whether Moodle's CSV reader (PHP's `fgetcsv`) would misread `text` as
+/// a field: it quotes a field that holds a comma or a quote
+/// (`gradebook.rs`'s `moodle_text`), and takes a backslash in a quoted
+/// field as an escape, so one before a quote (or the closing one) is
+/// misread. The one statement of that rule, for a roster's values and an
+/// assignment's name alike.
+pub fn moodle_misreads(text: &str) -> bool {
+    text.contains([',', '"']) && (text.contains("\\\"") || text.ends_with('\\'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `docs/grading-reference.md`'s table of the roster's columns is
+    /// made from the columns' own rows: their names, what each holds,
+    /// whether it is needed and filled on every line.
+    #[test]
+    fn the_docs_table_of_columns_is_the_columns() {
+        let mut table = String::from("| column | what | |\n|---|---|---|\n");
+        for column in Column::ALL {
+            let rule = match (column.required(), column.filled()) {
+                (true, _) => "needed, on every line",
+                (false, true) => "optional; if there, on every line",
+                (false, false) => "optional, may be empty",
+            };
+            table += &format!("| `{}` | {} | {rule} |\n", column.word(), column.what());
+        }
+        let docs = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/grading-reference.md"
+        ))
+        .unwrap();
+        assert!(
+            docs.contains(&table),
+            "docs/grading-reference.md's table of the roster's columns is not the columns' (publishing/roster.rs); it should read:\n{table}"
+        );
+    }
 
     fn parsed(text: &str) -> Roster {
         Roster::parse("roster.csv", text.as_bytes()).unwrap_or_else(|e| panic!("{e}"))

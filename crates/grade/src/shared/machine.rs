@@ -7,7 +7,11 @@
 //! The rule (docs/grading-design.md, "Time and the machine's load"):
 //!
 //! 1. **A run's time limit is its own time**: its wall-clock time less the
-//!    time it was ready to run but waited for a core (the kernel's count).
+//!    time it was ready to run but waited for a core (the kernel's count),
+//!    and less the time the machine took from it otherwise while it was
+//!    runnable or stalled in the kernel (a host's steal, reclaim: the
+//!    sandbox's `Outcome::waited` counts both), so that a busy program's
+//!    own time is its CPU time.
 //!    A run on a busy machine is given up to [`MAKE_UP`] times its limit
 //!    more on the clock to make up its waits: one that gets a quarter of a
 //!    core still has its whole limit, in one run. A program that sleeps or

@@ -57,5 +57,6 @@ from_words! {
     Category: Category::parse, "bad, sol or unsol";
     crate::marking::marks::Visibility: crate::marking::marks::Visibility::parse, "a visibility";
     crate::publishing::options::Options:
-        |t| crate::publishing::options::Options::parse(t).ok(), "options a grading records";
+        |t| crate::publishing::options::Options::parse(t, crate::publishing::json::VERSION).ok(),
+        "options a grading of this version records";
 }

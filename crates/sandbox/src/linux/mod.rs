@@ -993,8 +993,10 @@ mod tests {
             // Neither running nor waiting for a core most of its time:
             // blocked elsewhere (CI: 52 ms of CPU and 156 ms waited in
             // 1.43 s, beside the other tests' memory and process limits).
-            // The kernel's wait count does not see such a block; what the
-            // grader makes of it is an open question (issue 50's note).
+            // Such time, while the run is runnable or stalled in the kernel
+            // at two looks, is now counted with its waits (usage.rs); what
+            // the looks cannot see (before the first, in a task that came
+            // and went) is still its own, and leaves this to skip.
             eprintln!("skipped: the run was blocked, not waiting for a core ({busy:?})");
             return;
         }

@@ -164,8 +164,9 @@ const GRADEBOOK: &[Mode] = &[Mode::GradeAll, Mode::Gradebook];
 
 /// One option: its name, the name of its value (none: a flag), its help
 /// (lines after the first are indented under it; `{formats}` in it is the
-/// formats' list, made from their rows: [`Format::help_list`]), the modes
-/// that take it, and what it sets.
+/// formats' list, made from their rows: [`Format::help_list`]; `{scheme}`
+/// the default scheme's points: [`Scheme::points_in_words`]), the modes
+/// that take it, whether a grading records it and how, and what it sets.
 pub struct Opt {
     name: &'static str,
     /// A short name.
@@ -180,13 +181,22 @@ pub struct Opt {
     value: Option<&'static str>,
     help: &'static str,
     modes: &'static [Mode],
+    /// Whether it decides a grading's marks (or the files written of each
+    /// submission as it is graded), and then the settings the grading
+    /// records of it ([`Given::marks_options`]), each under its name; none:
+    /// it decides none, and is not recorded. Two gradings whose recorded
+    /// options differ are not mixed (a `--resume`, a merge), and `diff`
+    /// names what changed.
+    records: Option<fn(&Given) -> Vec<Setting>>,
     set: fn(&mut Given, &OsStr) -> Result<(), String>,
 }
 
 impl Opt {
     /// Its help, the tables it names made ([`Opt`]).
     fn help_text(&self) -> String {
-        self.help.replace("{formats}", &Format::help_list())
+        self.help
+            .replace("{formats}", &Format::help_list())
+            .replace("{scheme}", &Scheme::default().points_in_words())
     }
 
     /// The variable `sh Testrun` turns into it, when it has one: its name
@@ -207,6 +217,17 @@ impl Opt {
             );
         }
         note + "; the old name still works"
+    }
+}
+
+/// `value` as the setting `setting` makes of it, recorded only when it
+/// is not `default`: so that gradings before the option was recorded
+/// compare with those after.
+fn not_default(value: usize, default: usize, setting: fn(u64) -> Setting) -> Vec<Setting> {
+    if value == default {
+        Vec::new()
+    } else {
+        vec![setting(value as u64)]
     }
 }
 
@@ -233,6 +254,7 @@ pub const OPTIONS: &[Opt] = &[
         value: None,
         help: "byte for byte against the reference",
         modes: JUDGING,
+        records: Some(|g| if g.strict { vec![Setting::Strict] } else { Vec::new() }),
         set: |g, _| {
             g.strict = true;
             Ok(())
@@ -246,6 +268,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("S"),
         help: "every run at most S seconds of its own time (grade, grade-all, fuzz: whole seconds, default 10 and 60 a MB of input; run: fractions too, default 10)",
         modes: RUNNING,
+        records: Some(|g| g.settings().timeout.map(Setting::TimeLimit).into_iter().collect()),
         set: |g, v| {
             g.time_limit = Some(fraction(v)?);
             Ok(())
@@ -259,6 +282,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("N"),
         help: "runs (with similar, comparisons) at once (default: one a core)",
         modes: PARALLEL,
+        records: None,
         set: |g, v| {
             g.jobs = Some(whole(v, "runs", 1)? as usize);
             Ok(())
@@ -272,6 +296,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("MIB"),
         help: "memory a run may use, in MiB (default 1024)",
         modes: RUNNING,
+        records: Some(|g| vec![Setting::Memory(g.settings().memory >> 20)]),
         set: |g, v| {
             g.memory = Some(whole(v, "MiB", 1)? << 20);
             Ok(())
@@ -285,6 +310,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("N"),
         help: "processes and threads a run may have at once (default 64)",
         modes: RUNNING,
+        records: Some(|g| vec![Setting::Processes(g.settings().processes)]),
         set: |g, v| {
             g.processes = Some(whole(v, "processes", 1)?);
             Ok(())
@@ -298,6 +324,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("MIB"),
         help: "the largest file a run may write, in MiB (default 64)",
         modes: &[Mode::Run],
+        records: None,
         set: |g, v| {
             g.file_size = Some(whole(v, "MiB", 1)? << 20);
             Ok(())
@@ -311,6 +338,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("N"),
         help: "files a run may have open at once (default 64)",
         modes: &[Mode::Run],
+        records: None,
         set: |g, v| {
             g.open_files = Some(whole(v, "files", 1)?);
             Ok(())
@@ -324,6 +352,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("DIR"),
         help: "work in DIR, read-write, instead of a fresh folder",
         modes: &[Mode::Run],
+        records: None,
         set: |g, v| {
             g.workdir = Some(PathBuf::from(v));
             Ok(())
@@ -337,6 +366,13 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("PATH"),
         help: "let the runs read PATH too (repeatable; ':' separates paths)",
         modes: RUNNING,
+        records: Some(|g| {
+            g.settings()
+                .read_only
+                .iter()
+                .map(|path| Setting::ReadOnly(path.display().to_string()))
+                .collect()
+        }),
         set: |g, v| {
             let paths = std::env::split_paths(v).filter(|p| !p.as_os_str().is_empty());
             g.read_only.extend(paths);
@@ -349,8 +385,17 @@ pub const OPTIONS: &[Opt] = &[
         old: &[],
         testrun: true,
         value: Some("FILE"),
-        help: "the marking scheme (default: verdicts 70, rejections 20, exit status 5, format 5; see examples/marking-scheme.txt)",
+        help: "the marking scheme (default: {scheme}; see examples/marking-scheme.txt)",
         modes: GRADING,
+        records: Some(|g| {
+            g.scheme
+                .iter()
+                .map(|(shown, digest, _)| Setting::Scheme {
+                    file: shown.clone(),
+                    digest: *digest,
+                })
+                .collect()
+        }),
         set: |g, v| {
             let shown = v.to_string_lossy();
             let text = fs::read_to_string(v).map_err(|e| format!("cannot read {shown}: {e}"))?;
@@ -367,6 +412,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("S"),
         help: "fuzz for S seconds: grade and grade-all, each program after the fixtures and the experiments on its causes, or for what is left of the budget (--budget) if less (the faults found are in the report and grade-all's fuzz column); fuzz, how long to make inputs (default 60)",
         modes: JUDGING,
+        records: Some(|g| g.fuzz.map(Setting::Fuzz).into_iter().collect()),
         set: |g, v| {
             g.fuzz = Some(whole(v, "seconds", 1)?);
             Ok(())
@@ -380,6 +426,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("LEVEL"),
         help: "namespaces, uid or minimal (default: the most the system allows; see puzzle-grade check-environment); a level it does not allow is an error",
         modes: SANDBOXED,
+        records: None,
         set: |g, v| {
             g.level = Some(v.to_string_lossy().parse()?);
             Ok(())
@@ -393,6 +440,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("S"),
         help: "a submission at most S seconds in all (its build and every run: fixtures, repeats, confirmations, experiments, fuzzing), each run cut to what is left; the fixtures left then are NOT RUN",
         modes: GRADING,
+        records: Some(|g| g.budget.map(|b| Setting::Budget(b.as_secs())).into_iter().collect()),
         set: |g, v| {
             g.budget = Some(Duration::from_secs(whole(v, "seconds", 1)?));
             Ok(())
@@ -406,6 +454,12 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("K"),
         help: "after K runs of a submission time out (any run: a fixture's, a confirmation, an experiment's, the fuzzing's), no other starts: its fixtures left are NOT RUN",
         modes: GRADING,
+        records: Some(|g| {
+            g.max_timeouts
+                .map(|k| Setting::MaxTimeouts(k as u64))
+                .into_iter()
+                .collect()
+        }),
         set: |g, v| {
             g.max_timeouts = Some(whole(v, "runs", 1)? as usize);
             Ok(())
@@ -419,6 +473,13 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("N"),
         help: "run a failed run whose ending may be the machine's (a timeout, a limit, a signal) N more times before it costs marks (default 1; 0: never); runs that disagree are FLAKY (docs/grading-design.md)",
         modes: GRADING,
+        records: Some(|g| {
+            not_default(
+                g.settings().confirm,
+                Settings::default().confirm,
+                Setting::Confirm,
+            )
+        }),
         set: |g, v| {
             g.confirm = Some(whole(v, "runs", 0)? as usize);
             Ok(())
@@ -432,6 +493,13 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("N"),
         help: "run every fixture N times (default 1), to find programs whose answers change from run to run (FLAKY)",
         modes: GRADING,
+        records: Some(|g| {
+            not_default(
+                g.settings().repeat,
+                Settings::default().repeat,
+                Setting::Repeat,
+            )
+        }),
         set: |g, v| {
             g.repeat = Some(whole(v, "runs", 1)? as usize);
             Ok(())
@@ -445,6 +513,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("DIR"),
         help: "grade-all: where the grading's files go (default grades); an earlier grading there is replaced, and kept in its previous/ folder. similar: a grading of SUBMISSIONS, whose fixtures' outcomes are the behaviour's evidence",
         modes: &[Mode::GradeAll, Mode::Similar],
+        records: None,
         set: |g, v| {
             g.grades = Some(PathBuf::from(v));
             Ok(())
@@ -458,6 +527,7 @@ pub const OPTIONS: &[Opt] = &[
         value: None,
         help: "replace a grading of another folder in the grades folder (it is kept in its previous/ folder); without it, such a grading is refused",
         modes: &[Mode::GradeAll, Mode::Merge],
+        records: None,
         set: |g, _| {
             g.replace = true;
             Ok(())
@@ -471,6 +541,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("S"),
         help: "each build command at most S seconds (default 120)",
         modes: &[Mode::GradeAll],
+        records: Some(|g| vec![Setting::BuildTimeout(g.build_seconds())]),
         set: |g, v| {
             g.build_seconds = Some(whole(v, "seconds", 1)?);
             Ok(())
@@ -484,6 +555,13 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("LIST"),
         help: "also these platforms' files, comma-separated: {formats} (--resume and gradebook may add or change these two afterwards)",
         modes: GRADEBOOK,
+        records: Some(|g| {
+            let formats = g.formats_of(Scope::Submission);
+            (!formats.is_empty())
+                .then_some(Setting::Formats(formats))
+                .into_iter()
+                .collect()
+        }),
         set: |g, v| {
             for name in v.to_string_lossy().split(',') {
                 let format: Format = name.parse().map_err(|e: Refused| e.to_string())?;
@@ -502,6 +580,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("FILE"),
         help: "the students: a CSV whose first line names its columns, folder and id, and any of login, name, section, email, canvas_id (docs/grading-reference.md); folders with no student and students with no folder are named",
         modes: GRADEBOOK,
+        records: None,
         set: |g, v| {
             let shown = v.to_string_lossy();
             let mut bytes = Vec::new();
@@ -523,6 +602,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("NAME"),
         help: "the gradebook files' column for the marks (default 'Puzzle assignment'); for Canvas, 'NAME (ID)' names its assignment of that ID",
         modes: GRADEBOOK,
+        records: None,
         set: |g, v| {
             g.assignment =
                 Some(check_assignment(&v.to_string_lossy()).map_err(|e| e.to_string())?);
@@ -537,6 +617,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("NAME"),
         help: "grade only this submission again (repeatable); the grading keeps the rows of the others",
         modes: &[Mode::GradeAll],
+        records: None,
         set: |g, v| {
             g.only.push(v.to_os_string());
             Ok(())
@@ -550,6 +631,7 @@ pub const OPTIONS: &[Opt] = &[
         value: None,
         help: "grade only the submissions not graded yet (after an interrupted grading, with the same options)",
         modes: &[Mode::GradeAll],
+        records: None,
         set: |g, _| {
             g.resume = true;
             Ok(())
@@ -563,6 +645,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("I/N"),
         help: "grade only part I of N (by a hash of the folder names, the same on every machine); 'merge' joins the parts",
         modes: &[Mode::GradeAll],
+        records: None,
         set: |g, v| {
             g.shard = Some(Shard::parse(&v.to_string_lossy()).map_err(|e| e.to_string())?);
             Ok(())
@@ -576,6 +659,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("DIR"),
         help: "where similarity.csv and similarity-blocks.csv go (default similarity)",
         modes: &[Mode::Similar],
+        records: None,
         set: |g, v| {
             g.out = Some(PathBuf::from(v));
             Ok(())
@@ -589,6 +673,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("PATH"),
         help: "the starter code every student had (a file, or a folder of them; repeatable): no evidence of copying",
         modes: &[Mode::Similar, Mode::GradeAll],
+        records: None,
         set: |g, v| {
             g.templates.push(PathBuf::from(v));
             Ok(())
@@ -602,6 +687,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("N"),
         help: "a passage more than N submissions share is the class's, no evidence of copying (default: nine in ten of the class, at least 10)",
         modes: &[Mode::Similar, Mode::GradeAll],
+        records: None,
         set: |g, v| {
             g.common = Some(whole(v, "submissions", 1)? as usize);
             Ok(())
@@ -615,6 +701,7 @@ pub const OPTIONS: &[Opt] = &[
         value: None,
         help: "compare no submissions for similarity (by default the grading writes similarity.csv: which pairs share code or rare wrong answers)",
         modes: &[Mode::GradeAll],
+        records: None,
         set: |g, _| {
             g.no_similarity = true;
             Ok(())
@@ -628,6 +715,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("PATH"),
         help: "the executable to check (default ./puzzle)",
         modes: &[Mode::Check],
+        records: None,
         set: |g, v| {
             g.reference = Some(PathBuf::from(v));
             Ok(())
@@ -641,6 +729,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("N"),
         help: "the stream of inputs (default 1)",
         modes: &[Mode::Fuzz],
+        records: None,
         set: |g, v| {
             g.seed = Some(whole(v, "seed", 0)?);
             Ok(())
@@ -654,6 +743,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("N"),
         help: "make at most N inputs (default: as many as the seconds allow); a count, unlike a time, gives the same inputs on a busy machine",
         modes: &[Mode::Fuzz],
+        records: None,
         set: |g, v| {
             g.inputs = Some(whole(v, "inputs", 1)? as usize);
             Ok(())
@@ -667,6 +757,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("DIR"),
         help: "fuzz: where the minimal cases go (default fuzz-found); merge: the grades folder to write (needed)",
         modes: &[Mode::Fuzz, Mode::Merge],
+        records: None,
         set: |g, v| {
             g.into = Some(PathBuf::from(v));
             Ok(())
@@ -680,6 +771,7 @@ pub const OPTIONS: &[Opt] = &[
         value: Some("FILE"),
         help: "write how the run ended to FILE, a 'key: value' line a fact (ending, status, signal, limit, times, exit): told apart from the program's own statuses (docs/grading-reference.md)",
         modes: &[Mode::Run],
+        records: None,
         set: |g, v| {
             g.meta = Some(PathBuf::from(v));
             Ok(())
@@ -693,6 +785,7 @@ pub const OPTIONS: &[Opt] = &[
         value: None,
         help: "say on stderr which protections are active",
         modes: &[Mode::Run],
+        records: None,
         set: |g, _| {
             g.verbose = true;
             Ok(())
@@ -786,57 +879,19 @@ impl Given {
     }
 
     /// The options that decide the marks, and the formats of each
-    /// submission's own files, in a fixed order (recorded in the grading,
-    /// and compared when it is resumed or merged; the roster, the
-    /// assignment's name and the class's formats are not among them).
+    /// submission's own files, in the order a grading writes them: what
+    /// each row of [`OPTIONS`] that `mode` takes records of what was given
+    /// (recorded in the grading, and compared when it is resumed or
+    /// merged; the roster, the assignment's name and the class's formats
+    /// decide no mark and are not among them), then the folders of
+    /// fixtures beside `Tests/`.
     pub fn marks_options(&self, mode: Mode) -> Options {
-        let s = self.settings();
-        let mut marks = Vec::new();
-        if s.strict {
-            marks.push(Setting::Strict);
-        }
-        if let Some(t) = s.timeout {
-            marks.push(Setting::Timeout(t));
-        }
-        marks.push(Setting::Memory(s.memory >> 20));
-        marks.push(Setting::Processes(s.processes));
-        for path in &s.read_only {
-            marks.push(Setting::ReadOnly(path.display().to_string()));
-        }
-        if mode == Mode::GradeAll {
-            marks.push(Setting::BuildTimeout(self.build_seconds()));
-            // The formats of each submission's own files, written as it is
-            // graded: a grading continued writes the same. Those of the
-            // class (the gradebook files) are written from the records,
-            // and may change (`Gradebook`).
-            let formats = self.formats_of(Scope::Submission);
-            if !formats.is_empty() {
-                marks.push(Setting::Formats(formats));
-            }
-        }
-        if let Some(f) = self.fuzz {
-            marks.push(Setting::Fuzz(f));
-        }
-        if let Some(b) = s.budget {
-            marks.push(Setting::Budget(b.as_secs()));
-        }
-        if let Some(k) = s.max_timeouts {
-            marks.push(Setting::MaxTimeouts(k as u64));
-        }
-        // Only when not the default, so that gradings before these options
-        // compare with those after.
-        if s.confirm != Settings::default().confirm {
-            marks.push(Setting::Confirm(s.confirm as u64));
-        }
-        if s.repeat != 1 {
-            marks.push(Setting::Repeat(s.repeat as u64));
-        }
-        if let Some((shown, hash, _)) = &self.scheme {
-            marks.push(Setting::Scheme {
-                file: shown.clone(),
-                digest: *hash,
-            });
-        }
+        let mut marks: Vec<Setting> = OPTIONS
+            .iter()
+            .filter(|o| o.modes.contains(&mode))
+            .filter_map(|o| o.records)
+            .flat_map(|records| records(self))
+            .collect();
         for dir in self.operands.iter().skip(1) {
             marks.push(Setting::Fixtures(dir.to_string_lossy().into_owned()));
         }
@@ -1194,9 +1249,11 @@ fn check_operands(mode: Mode, given: &Given) -> Result<(), String> {
         }
         // A grading continued keeps its own roster and formats: what it
         // lacks is said once the grading is read.
-        Mode::GradeAll if given.select() == Select::All => {
-            given.gradebook().over(None, 0.0).map(|_| ())
-        }
+        Mode::GradeAll if given.select() == Select::All => given
+            .gradebook()
+            .over(None, 0.0)
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
         Mode::Fuzz if count != 1 => {
             Err(format!("{} PROGRAM", if count == 0 { "no" } else { "one" }))
         }
@@ -1356,8 +1413,9 @@ mod tests {
 
     /// `docs/grading-reference.md`'s reference of every option.
     fn options_reference() -> String {
-        let mut text =
-            String::from("| option | modes | `sh Testrun` | what |\n|---|---|---|---|\n");
+        let mut text = String::from(
+            "| option | modes | `sh Testrun` | recorded | what |\n|---|---|---|---|---|\n",
+        );
         for o in OPTIONS {
             let mut names = vec![match o.value {
                 Some(v) => format!("`{} {v}`", o.name),
@@ -1368,10 +1426,11 @@ mod tests {
             let modes: Vec<&str> = o.modes.iter().map(|m| m.name()).collect();
             let vars: Vec<String> = variables(o).iter().map(|(v, _)| format!("`{v}`")).collect();
             text += &format!(
-                "| {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} |\n",
                 names.join(", "),
                 modes.join(", "),
                 vars.join(", "),
+                if o.records.is_some() { "yes" } else { "" },
                 o.help_text().replace('|', "\\|")
             );
         }
@@ -1539,7 +1598,7 @@ mod tests {
         for mode in Mode::ALL {
             assert!(all.contains(&format!("  {} ", mode.name())), "{all}");
         }
-        for format in Format::ALL {
+        for format in Format::all() {
             let help = OPTIONS
                 .iter()
                 .find(|o| o.name == "--format")
@@ -1635,6 +1694,37 @@ mod tests {
 
     #[test]
     fn the_options_that_decide_marks_are_recorded_in_one_order() {
+        // The order a grading writes, whatever the command line's.
+        let (m, g) = parsed(&[
+            "grade-all",
+            "s",
+            "--scheme",
+            &example_scheme(),
+            "--max-timeouts",
+            "2",
+            "--strict",
+            "--read-only",
+            "/b:/a",
+        ]);
+        let keys: Vec<&str> = g
+            .marks_options(m)
+            .settings()
+            .iter()
+            .map(Setting::key)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "--strict",
+                "--memory",
+                "--processes",
+                "--read-only",
+                "--read-only",
+                "--build-timeout",
+                "--max-timeouts",
+                "--scheme"
+            ]
+        );
         let (m, a) = parsed(&[
             "grade-all",
             "s",
@@ -1658,7 +1748,7 @@ mod tests {
         assert_eq!(a.marks_options(m), b.marks_options(m));
         assert_eq!(
             a.marks_options(m).to_string(),
-            "--strict --timeout 5 --memory 1024 --processes 64 --build-timeout 120 fixtures x"
+            "--strict --time-limit 5 --memory 1024 --processes 64 --build-timeout 120 fixtures x"
         );
         // The formats of each submission's files are recorded; the class's
         // (the gradebook's, which decide nothing) are not.
@@ -1681,5 +1771,110 @@ mod tests {
             .all(|o| !matches!(o, Setting::Formats(_))));
         let (_, g) = parsed(&["grade-all", "s", "--only", "a", "--only", "b"]);
         assert_eq!(g.select(), Select::Only(args(&["a", "b"])));
+    }
+
+    /// The example marking scheme's path.
+    fn example_scheme() -> String {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/marking-scheme.txt"
+        )
+        .to_string()
+    }
+
+    /// A value of `option`'s kind that is not its default (a file it reads
+    /// written in `dir`), and the options it needs beside it.
+    fn sample(option: &Opt, dir: &std::path::Path) -> Vec<String> {
+        let roster = || {
+            let roster = dir.join("roster.csv");
+            fs::write(&roster, "folder,id\nann,z1\n").unwrap();
+            roster.display().to_string()
+        };
+        let Some(value) = option.value else {
+            return Vec::new();
+        };
+        vec![match (option.name, value) {
+            ("--scheme", _) => example_scheme(),
+            ("--roster", _) => roster(),
+            // An assignment's name is written in a gradebook file.
+            ("--assignment", _) => {
+                return vec![
+                    "ann".into(),
+                    "--format".into(),
+                    "moodle".into(),
+                    "--roster".into(),
+                    roster(),
+                ]
+            }
+            (_, "S") => "7".into(),
+            (_, "N") => "3".into(),
+            (_, "K") => "2".into(),
+            (_, "MIB") => "512".into(),
+            (_, "LIST") => "junit".into(),
+            (_, "NAME") => "ann".into(),
+            (_, "I/N") => "1/2".into(),
+            (_, "LEVEL") => "minimal".into(),
+            (_, "PATH") => "/opt".into(),
+            (_, "DIR") | (_, "FILE") => dir.join("x").display().to_string(),
+            (name, value) => panic!("{name}: no sample of a value {value}"),
+        }]
+    }
+
+    /// The table and the record are one: every option of a grading mode
+    /// whose row records it, given, adds settings under its own name to
+    /// what the grading records; every other, given, changes none of the
+    /// settings the grading's marks are decided by (the runs' limits, the
+    /// rules, the scheme); and every setting a grading records is some
+    /// row's. An option that decides a mark, added with no record, fails
+    /// here.
+    #[test]
+    fn every_option_that_decides_a_mark_is_recorded_under_its_name() {
+        let dir = std::env::temp_dir().join(format!("puzzle-grade-args-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        // The settings that decide the marks (the runs at once aside).
+        let deciding = |g: &Given| {
+            let mut s = g.settings();
+            s.jobs = 1;
+            format!("{s:?}")
+        };
+        let mut recorded = 0;
+        for mode in GRADING.iter().copied() {
+            let (_, plain) = parsed(&[mode.name(), "s"]);
+            let before = plain.marks_options(mode);
+            for option in OPTIONS.iter().filter(|o| o.modes.contains(&mode)) {
+                let mut words = vec![mode.name().to_string(), "s".into(), option.name.into()];
+                words.extend(sample(option, &dir));
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                let (_, given) = parsed(&words);
+                let after = given.marks_options(mode);
+                let added: Vec<&Setting> = after
+                    .settings()
+                    .iter()
+                    .filter(|s| !before.settings().contains(s))
+                    .collect();
+                if option.records.is_some() {
+                    recorded += 1;
+                    assert!(!added.is_empty(), "{words:?}: nothing more recorded");
+                    for setting in added {
+                        assert_eq!(setting.key(), option.name, "{words:?}: {setting}");
+                    }
+                } else {
+                    assert_eq!(after, before, "{words:?}: recorded, by another row");
+                    assert_eq!(
+                        deciding(&given),
+                        deciding(&plain),
+                        "{words:?}: it changes what decides the marks, but its row in OPTIONS records nothing"
+                    );
+                }
+            }
+        }
+        assert!(recorded >= 13, "{recorded}");
+        for key in puzzle_grade::SETTINGS_ORDER {
+            assert!(
+                key == "fixtures" || OPTIONS.iter().any(|o| o.name == key && o.records.is_some()),
+                "a grading records {key}, which no row of OPTIONS records"
+            );
+        }
+        let _ = fs::remove_dir_all(&dir);
     }
 }

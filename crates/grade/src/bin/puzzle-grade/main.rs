@@ -386,8 +386,12 @@ fn grade_all(given: &Given, temp: &Path) -> Result<(), Failure> {
                 let fuzz = m
                     .fuzz
                     .map_or(String::new(), |n| format!(", {n} found by fuzzing"));
+                let not_graded = match m.not_graded() {
+                    0 => String::new(),
+                    n => format!(", {n} not graded"),
+                };
                 format!(
-                    "{} passed, {} failed, {} of {} points{fuzz}",
+                    "{} passed, {} failed{not_graded}, {} of {} points{fuzz}",
                     m.passed,
                     m.failed,
                     points(m.score),

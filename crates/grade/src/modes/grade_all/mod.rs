@@ -223,14 +223,10 @@ impl GradeAll<'_> {
             Select::All => None,
             _ => earlier.manifest.as_ref().and_then(|m| m.gradebook.clone()),
         };
-        let gradebook = self
-            .gradebook
-            .clone()
-            .over(
-                recorded.as_ref(),
-                self.settings.scheme.maximum(self.fixtures),
-            )
-            .map_err(Refused::because)?;
+        let gradebook = self.gradebook.clone().over(
+            recorded.as_ref(),
+            self.settings.scheme.maximum(self.fixtures),
+        )?;
         let mut plan = self.plan(&folder_names, earlier, select)?;
         let mut records = std::mem::take(&mut plan.kept);
         let manifest = Manifest {
