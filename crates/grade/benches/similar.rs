@@ -1,6 +1,9 @@
 //! `make bench-similar`: `puzzle-grade similar` on a class of 1,000
 //! submissions of about 300 lines each, its wall time and peak memory
-//! (`/usr/bin/time`), several rounds, with `--jobs 1` and `--jobs 2`.
+//! (`/usr/bin/time`), several rounds, with `--jobs 1` and `--jobs 2`; then
+//! one late submission compared against the index the class without it
+//! kept (`similarity.index`), and whether that gives the same
+//! `similarity.csv` as the whole class's comparison.
 //!
 //! The class is made here, the same from one run to the next (a fixed
 //! seed): each submission a C program of random functions from a small
@@ -347,6 +350,20 @@ fn median<T: Ord + Copy>(mut values: Vec<T>) -> T {
     values[values.len() / 2]
 }
 
+/// The median of `times`, and each, in words.
+fn summary(times: &[Duration]) -> String {
+    format!(
+        "median of {} runs {:.2} s (runs {})",
+        times.len(),
+        median(times.to_vec()).as_secs_f64(),
+        times
+            .iter()
+            .map(|t| format!("{:.2}", t.as_secs_f64()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let grader = root.join("puzzle-grade");
@@ -356,12 +373,15 @@ fn main() {
     );
     let dir = root.join("bench-out/similar");
     let class = dir.join("class");
+    let out = dir.join("out");
     let copies = write_class(&class);
+    // The whole class, each run in a fresh out folder (no index kept).
     for jobs in ["1", "2"] {
         let mut times = Vec::new();
         let mut peaks = Vec::new();
         for _ in 0..ROUNDS {
-            let (took, peak) = run(&grader, &class, &dir.join("out"), jobs);
+            let _ = fs::remove_dir_all(&out);
+            let (took, peak) = run(&grader, &class, &out, jobs);
             times.push(took);
             peaks.extend(peak);
         }
@@ -371,16 +391,11 @@ fn main() {
             format!("{} MiB", median(peaks) / 1024)
         };
         println!(
-            "--jobs {jobs}: median of {ROUNDS} runs {:.2} s (runs {}), peak memory {peak}",
-            median(times.clone()).as_secs_f64(),
-            times
-                .iter()
-                .map(|t| format!("{:.2}", t.as_secs_f64()))
-                .collect::<Vec<_>>()
-                .join(", ")
+            "whole class, --jobs {jobs}: {}, peak memory {peak}",
+            summary(&times)
         );
     }
-    let csv = fs::read_to_string(dir.join("out/similarity.csv")).unwrap_or_default();
+    let csv = fs::read_to_string(out.join("similarity.csv")).unwrap_or_default();
     let found = copies
         .iter()
         .filter(|(a, b)| csv.contains(&format!("\"{a}\",\"{b}\"")))
@@ -389,5 +404,33 @@ fn main() {
     println!(
         "{found} of {} copies found among {lines} pairs listed",
         copies.len()
+    );
+    // A late submission (the last, a copy of another): the class without
+    // it compared once (its index kept), then each round the index of
+    // those put back and the class compared again with it.
+    let last = format!("s{:04}", CLASS - 1);
+    let late = dir.join("late");
+    let _ = fs::remove_dir_all(&late);
+    fs::rename(class.join(&last), &late).expect("the late one moved aside");
+    let _ = fs::remove_dir_all(&out);
+    run(&grader, &class, &out, "2");
+    let kept = dir.join("index-without-the-late-one");
+    fs::copy(out.join("similarity.index"), &kept).expect("the index kept");
+    fs::rename(&late, class.join(&last)).expect("the late one back");
+    let mut times = Vec::new();
+    let mut peaks = Vec::new();
+    for _ in 0..ROUNDS {
+        fs::copy(&kept, out.join("similarity.index")).expect("the index put back");
+        let (took, peak) = run(&grader, &class, &out, "2");
+        times.push(took);
+        peaks.extend(peak);
+    }
+    let same = fs::read_to_string(out.join("similarity.csv")).unwrap_or_default() == csv;
+    println!(
+        "one late submission against the index of {} kept, --jobs 2: {}, peak memory {}; similarity.csv {} the whole class's",
+        CLASS - 1,
+        summary(&times),
+        peaks.into_iter().max().map_or("?".into(), |p| format!("{} MiB", p / 1024)),
+        if same { "the same bytes as" } else { "DIFFERS from" }
     );
 }

@@ -54,8 +54,8 @@ fn succeeds(dir: &Path, args: &[&str]) {
     );
 }
 
-/// `grade-all subs` into `grades` with `args`.
-fn graded_with(dir: &Path, args: &[&str]) {
+/// `grade-all subs` into `grades` with `args`: its output.
+fn graded_with(dir: &Path, args: &[&str]) -> std::process::Output {
     let base = [
         "grade-all",
         "subs",
@@ -72,6 +72,7 @@ fn graded_with(dir: &Path, args: &[&str]) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
 }
 
 #[test]
@@ -163,6 +164,45 @@ fn a_shared_rare_wrong_answer_is_evidence_and_right_answers_are_none() {
     fs::remove_file(dir.join("grades/similarity.csv")).unwrap();
     succeeds(&dir, &["gradebook", "grades", "--roster", "roster.csv"]);
     assert_eq!(section_of(&dir), None);
+    // A late submission graded alone (--only): compared against the index
+    // the grading kept, the class not read again, and the same files as a
+    // comparison of the whole class with the grading.
+    let prelude = "#define NO_ROW_TERM\n/* hal's own copy */\n";
+    common::submissions_in(&dir.join("subs"), &[("hal", prelude)]);
+    let out = graded_with(&dir, &["--only", "hal"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "similarity: {} submissions compared ({} as kept in similarity.index: not read again), ",
+            CLASS.len() + 1,
+            CLASS.len()
+        )),
+        "{stderr}"
+    );
+    succeeds(
+        &dir,
+        &["similar", "subs", "--out", "whole", "--grades", "grades"],
+    );
+    for file in [
+        "similarity.csv",
+        "similarity-blocks.csv",
+        "similarity.index",
+    ] {
+        assert_eq!(
+            fs::read(dir.join("grades").join(file)).unwrap(),
+            fs::read(dir.join("whole").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let late = behaviour(&fs::read_to_string(dir.join("grades/similarity.csv")).unwrap());
+    assert!(
+        late.get(&("bob".to_string(), "hal".to_string()))
+            .copied()
+            .flatten()
+            .unwrap_or(0.0)
+            > 0.0,
+        "{late:?}"
+    );
     // Without the grading, the behaviour is empty.
     succeeds(&dir, &["similar", "subs", "--out", "code"]);
     let code = behaviour(&fs::read_to_string(dir.join("code/similarity.csv")).unwrap());

@@ -67,10 +67,10 @@ fn stderr(out: &Output) -> String {
 fn each_engines_index_grades_its_shard_and_the_merge_is_one_grading() {
     let dir = class();
     let whole = Command::new(grader_bin())
-        // Without the comparison of the class's code: a shard compares
-        // nothing and merge has no sources (docs/similarity.md).
+        // With the comparison of the class for similarity: each shard
+        // keeps the index of its submissions, and the merge compares the
+        // class from them as this grading does (docs/similarity.md).
         .args(["grade-all", "--time-limit", "5", "--jobs", "2", "subs"])
-        .arg("--no-similarity")
         .args(["--grades", "whole"])
         .current_dir(&dir)
         .output()

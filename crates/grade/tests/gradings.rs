@@ -347,18 +347,13 @@ impl SpawnIgnoringSigint for Command {
 #[test]
 fn shards_merged_make_the_same_files_as_one_grading() {
     let class = Class::new("shards");
-    // Without the comparison of the class's code: a shard compares
-    // nothing (it holds part of the class) and merge has no sources to
-    // compare; `similar SUBMISSIONS --grades MERGED` does it afterwards.
-    class.grade(&[
-        "subs",
-        "--grades",
-        "whole",
-        "--format",
-        "gradescope,junit",
-        "--no-similarity",
-    ]);
+    // With the comparison of the class for similarity: each shard keeps
+    // the index of its submissions (similarity.index), and merge compares
+    // the class from them as the whole grading did.
+    class.grade(&["subs", "--grades", "whole", "--format", "gradescope,junit"]);
     let whole = class.files("whole");
+    let csv = fs::read(class.0.join("whole/similarity.csv")).unwrap();
+    assert!(csv.len() > 60, "{}", String::from_utf8_lossy(&csv));
     for count in [2, 3] {
         let mut dirs = Vec::new();
         for index in 1..=count {
@@ -390,6 +385,17 @@ fn shards_merged_make_the_same_files_as_one_grading() {
         );
         for (name, text) in &whole {
             assert_eq!(&merged[name], text, "{into}/{name}");
+        }
+        for file in [
+            "similarity.csv",
+            "similarity-blocks.csv",
+            "similarity.index",
+        ] {
+            assert_eq!(
+                fs::read(class.0.join(&into).join(file)).unwrap(),
+                fs::read(class.0.join("whole").join(file)).unwrap(),
+                "{into}/{file}"
+            );
         }
     }
     // A shard missing: said, status 1, the merged grading incomplete.

@@ -206,6 +206,106 @@ fn the_same_bytes_whatever_the_jobs() {
     assert!(files[0].0.len() > 100);
 }
 
+/// The files a comparison wrote into `out`, by name (its pages too).
+fn comparison_files(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    for name in [
+        "similarity.csv",
+        "similarity-blocks.csv",
+        "similarity.index",
+    ] {
+        files.insert(name.to_string(), fs::read(out.join(name)).unwrap());
+    }
+    if let Ok(pages) = fs::read_dir(out.join("similarity")) {
+        for page in pages {
+            let page = page.unwrap();
+            let name = format!("similarity/{}", page.file_name().to_string_lossy());
+            files.insert(name, fs::read(page.path()).unwrap());
+        }
+    }
+    files
+}
+
+#[test]
+fn a_late_submission_is_compared_against_the_kept_index_as_the_whole_class_would_be() {
+    let dir = Scratch::new("similar-kept");
+    copy_tree(&corpus().join("c"), &dir.join("class"));
+    let template = corpus().join("template/boardADT.h");
+    let template = ["--template", template.to_str().unwrap()];
+    let class = dir.join("class");
+    let count = fs::read_dir(&class).unwrap().count();
+    // One copy comes late.
+    fs::rename(class.join("ada.renamed"), dir.join("late")).unwrap();
+    let first = similar(&class, &dir.join("out"), &template);
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(!stdout.contains("as kept in"), "{stdout}");
+    assert!(dir.join("out/similarity.index").exists());
+    fs::rename(dir.join("late"), class.join("ada.renamed")).unwrap();
+    let late = similar(&class, &dir.join("out"), &template);
+    assert_eq!(late.status.code(), Some(0), "{late:?}");
+    let stdout = String::from_utf8_lossy(&late.stdout);
+    assert!(
+        stdout.starts_with(&format!(
+            "compared {count} submissions ({} as kept in similarity.index: not read again): ",
+            count - 1
+        )),
+        "{stdout}"
+    );
+    // The whole class compared afresh: the same files, byte for byte (the
+    // index too), and the late copy found.
+    let whole = similar(&class, &dir.join("whole"), &template);
+    assert_eq!(whole.status.code(), Some(0), "{whole:?}");
+    let expected = comparison_files(&dir.join("whole"));
+    assert_eq!(comparison_files(&dir.join("out")), expected);
+    let csv = String::from_utf8_lossy(&expected["similarity.csv"]).into_owned();
+    assert!(csv.contains("\"ada\",\"ada.renamed\""), "{csv}");
+    // A changed submission is read again, the others are not.
+    let puzzle = class.join("ben/puzzle.c");
+    let mut text = fs::read_to_string(&puzzle).unwrap();
+    text.push_str("\nint unused_helper(int x) { return x * 3; }\n");
+    fs::write(&puzzle, text).unwrap();
+    let changed = similar(&class, &dir.join("out"), &template);
+    let stdout = String::from_utf8_lossy(&changed.stdout);
+    assert!(
+        stdout.contains(&format!("({} as kept in similarity.index", count - 1)),
+        "{stdout}"
+    );
+    let whole = similar(&class, &dir.join("whole2"), &template);
+    assert_eq!(whole.status.code(), Some(0), "{whole:?}");
+    let expected = comparison_files(&dir.join("whole2"));
+    assert_eq!(comparison_files(&dir.join("out")), expected);
+    // A damaged index is refused by name and the class read again: the
+    // same files.
+    let index = dir.join("out/similarity.index");
+    let mut bytes = fs::read(&index).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    fs::write(&index, &bytes).unwrap();
+    let damaged = similar(&class, &dir.join("out"), &template);
+    assert_eq!(damaged.status.code(), Some(0), "{damaged:?}");
+    let stderr = String::from_utf8_lossy(&damaged.stderr);
+    assert!(
+        stderr.contains("similarity.index") && stderr.contains("every submission is read again"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&damaged.stdout).contains("as kept in"));
+    assert_eq!(comparison_files(&dir.join("out")), expected);
+    // A link in its place is not followed (and then replaced by a file).
+    fs::remove_file(&index).unwrap();
+    std::os::unix::fs::symlink(dir.join("whole2/similarity.index"), &index).unwrap();
+    let linked = similar(&class, &dir.join("out"), &template);
+    assert_eq!(linked.status.code(), Some(0), "{linked:?}");
+    let stderr = String::from_utf8_lossy(&linked.stderr);
+    assert!(stderr.contains("similarity.index"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&linked.stdout).contains("as kept in"));
+    assert!(!fs::symlink_metadata(&index).unwrap().is_symlink());
+    // Another template: the kept normal forms are not this comparison's.
+    let other = similar(&class, &dir.join("out"), &[]);
+    assert_eq!(other.status.code(), Some(0), "{other:?}");
+    assert!(!String::from_utf8_lossy(&other.stdout).contains("as kept in"));
+}
+
 #[test]
 fn names_a_spreadsheet_would_run_get_a_quote() {
     let dir = Scratch::new("similar-names");

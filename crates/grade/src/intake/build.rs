@@ -441,19 +441,31 @@ impl Builder<'_> {
     /// unpackings, in `log`), its archives unpacked when it holds no
     /// sources of its own, the folder of its sources found.
     pub fn take_in(&self, from: &Path, dir: &Path, log: &Path) -> io::Result<TakenIn> {
+        let copied = self.copy_in(from, dir, log)?;
+        self.take_in_copy(dir, log, copied)
+    }
+
+    /// The first step of [`Builder::take_in`]: the submission in the folder
+    /// `from` copied afresh to `dir` (its log made empty in `log`), with the
+    /// digest of what was copied; nothing unpacked yet.
+    pub fn copy_in(&self, from: &Path, dir: &Path, log: &Path) -> io::Result<Copied> {
         File::create(log)?;
         // A copy is made afresh (a file of an earlier one is never opened).
         remove_whole(dir)?;
-        let copied = copy_folder(from, dir, COPY)?;
+        copy_folder(from, dir, COPY)
+    }
+
+    /// The rest of [`Builder::take_in`]: the copy `dir` of a submission
+    /// (what [`Builder::copy_in`] said of it in `copied`) taken in.
+    pub fn take_in_copy(&self, dir: &Path, log: &Path, copied: Copied) -> io::Result<TakenIn> {
         let sources = copied.digest;
-        let mut taken = self.take_in_copy(dir, log, copied)?;
+        let mut taken = self.take_in_rest(dir, log, copied)?;
         taken.sources = sources;
         Ok(taken)
     }
 
-    /// Takes in the copy `dir` of a submission (what [`copy_folder`] said
-    /// of it in `copied`), as [`Builder::take_in`] does.
-    fn take_in_copy(&self, dir: &Path, log: &Path, copied: Copied) -> io::Result<TakenIn> {
+    /// [`Builder::take_in_copy`] but the digest.
+    fn take_in_rest(&self, dir: &Path, log: &Path, copied: Copied) -> io::Result<TakenIn> {
         let mut notes: Vec<String> = Vec::new();
         let refused = |note: String| TakenIn {
             dir: dir.to_path_buf(),

@@ -21,6 +21,7 @@
 //! (`--replace`). When the grading it replaces was of the same folder, the
 //! summaries and the class page list what changed since.
 
+use crate::modes::similar::{publish, read_index, similarity_lines};
 use crate::publishing::changes::{describe, since_previous};
 use crate::publishing::grades::{
     finish_keeping, keep_previous, submission_files, utc_now, write_atomic, Earlier, GradesLock,
@@ -30,6 +31,8 @@ use crate::publishing::record::Record;
 use crate::publishing::summaries::{gradebook_notes, write_summary_files};
 use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
+use crate::similarity::kept::{self, Kept};
+use crate::similarity::{Form, Settings};
 use puzzle_sandbox::files::{self, Beneath};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -53,6 +56,10 @@ pub struct Merged {
     /// ([`crate::publishing::changes::Comparison::text`]), when that was
     /// of the same folder.
     pub changes: Option<String>,
+    /// How the comparison of the class for similarity went, from the
+    /// indexes its shards kept (`similarity.index`), in lines: what it
+    /// found, or why there is none (never the merge's failure).
+    pub similarity: Vec<String>,
 }
 
 /// One shard's grading, as read from its folder.
@@ -83,6 +90,7 @@ pub fn merge(into: &Path, shards: &[PathBuf], replace: bool) -> Result<Merged, E
         problems: Vec::new(),
         notes: finished.into_iter().collect(),
         changes: None,
+        similarity: Vec::new(),
     };
     write_merged(
         into,
@@ -353,12 +361,130 @@ fn write_merged(
         terms: gradings[0].manifest.terms.clone(),
         gradebook: gradings[0].manifest.gradebook.clone(),
     };
+    // The comparison first: the class page has its section on it.
+    merged.similarity = compare_class(into, gradings, &manifest.folder_names, records);
     let records: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();
     let changes = baseline.map(|before| since_previous(into, &before, &manifest, &records));
     write_summary_files(into, &manifest, &records, changes.as_ref())?;
     merged.changes = changes.map(|c| c.text());
     merged.notes.extend(gradebook_notes(&manifest, &records));
     Ok(())
+}
+
+/// The class compared for similarity as a whole grading compares it
+/// (`similarity.csv`, `similarity-blocks.csv` and the pages, into `into`,
+/// before the class page, which then has its section on them), from the indexes the shards kept of
+/// their submissions (each read beneath its shard, bounded, as a
+/// stranger's: `modes/similar.rs`'s `read_index`) and the merged
+/// `records`' behaviour; the merged index kept. The class is
+/// `folder_names` (the folder's order), each found by its record's
+/// digest of its sources. What happened, in lines; nothing is compared
+/// when a shard kept no index, or the shards' were made otherwise.
+fn compare_class(
+    into: &Path,
+    gradings: &[ShardGrading],
+    folder_names: &[Name],
+    records: &BTreeMap<Name, (Record, &Path)>,
+) -> Vec<String> {
+    let not = |why: String| vec![format!("similarity: not compared: {why}")];
+    let mut indexes: Vec<Kept> = Vec::new();
+    for g in gradings {
+        let wanted: BTreeSet<u64> = g.records.iter().filter_map(|r| r.sources).collect();
+        match read_index(&g.dir, g.records.len(), &|d| wanted.contains(&d)) {
+            Ok(Some(index)) => indexes.push(index),
+            Ok(None) => {
+                return not(format!(
+                    "{} keeps no {} (graded with --no-similarity, or by an older puzzle-grade): compare the class with 'puzzle-grade similar SUBMISSIONS --grades {} --out {}'",
+                    g.dir.display(),
+                    kept::FILE,
+                    into.display(),
+                    into.display()
+                ))
+            }
+            Err(e) => return not(e.to_string()),
+        }
+    }
+    let made = indexes[0].made;
+    if let Some(other) = gradings
+        .iter()
+        .zip(&indexes)
+        .find(|(_, index)| index.made != made)
+    {
+        return not(format!(
+            "{} and {} were compared with other templates (--template) or --common: compare the class with 'puzzle-grade similar'",
+            gradings[0].dir.display(),
+            other.0.dir.display()
+        ));
+    }
+    let template = indexes[0].template.clone();
+    let template_sources = indexes[0].template_sources.clone();
+    let mut entries = BTreeMap::new();
+    for index in indexes {
+        entries.extend(index.entries);
+    }
+    let mut forms = Vec::new();
+    let mut sources = Vec::new();
+    let mut stems = Vec::new();
+    let mut notes = Vec::new();
+    let mut kept_entries = BTreeMap::new();
+    for name in folder_names {
+        let digest = records.get(name).and_then(|(r, _)| r.sources);
+        let Some((digest, entry)) = digest.and_then(|d| entries.get(&d).map(|e| (d, e))) else {
+            notes.push(format!(
+                "{}: not compared: no shard kept its sources",
+                name.shown()
+            ));
+            continue;
+        };
+        let mut left = entry.notes.clone();
+        if entry.sources.is_empty() {
+            left.push("no source of the C family (.c .h .cc .cpp .hpp .java)".into());
+        }
+        if !left.is_empty() {
+            notes.push(format!("{}: {}", name.shown(), left.join("; ")));
+        }
+        forms.push(Form {
+            name: name.shown().to_string(),
+            files: entry.sources.iter().map(|s| s.path.clone()).collect(),
+            normal: entry.normal.clone(),
+        });
+        sources.push(entry.sources.as_slice());
+        stems.push(name.stem());
+        kept_entries.insert(digest, entry.clone());
+    }
+    if forms.is_empty() {
+        return not("no shard kept the sources of a submission".into());
+    }
+    let settings = Settings {
+        common: made.common.map(|c| c as usize),
+        max_tokens: made.max_tokens as usize,
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        ..Settings::default()
+    };
+    let all: Vec<Record> = records.values().map(|(r, _)| r.clone()).collect();
+    let found = publish(
+        into,
+        &forms,
+        (&template, &template_sources),
+        &settings,
+        &sources,
+        &stems,
+        Some((into, all.as_slice())),
+    );
+    let index = Kept {
+        made,
+        template,
+        template_sources,
+        entries: kept_entries,
+    };
+    match found.and_then(|f| Ok((f, write_atomic(&into.join(kept::FILE), &index.to_bytes())?))) {
+        Ok((mut found, ())) => {
+            notes.append(&mut found.notes);
+            found.notes = notes;
+            similarity_lines(&found)
+        }
+        Err(e) => not(e.to_string()),
+    }
 }
 
 /// The distinct `values`, in order, joined by ` | `; two that differ only in

@@ -30,6 +30,7 @@ use crate::shared::digest::fnv1a;
 use crate::shared::error::{Error, Refused};
 use crate::shared::name::Name;
 use crate::shared::text::one_line;
+use crate::similarity::kept;
 use puzzle_sandbox::files::{self, Beneath};
 use std::fmt::Write as _;
 use std::fs::{self, File};
@@ -39,8 +40,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The file names of a grading's own files: the summaries, the class
 /// page, `grading.json`, the comparison of the class (its two CSVs and its
-/// pages' folder: [`similarity::FILES`]), and the files of the class's
-/// formats ([`Format::suffix`] of each [`Scope::Class`] one).
+/// pages' folder: [`similarity::FILES`], and the index kept of the class:
+/// [`kept::FILE`]), and the files of the class's formats
+/// ([`Format::suffix`] of each [`Scope::Class`] one).
 pub fn grading_files() -> impl Iterator<Item = &'static str> {
     [
         "grading.json",
@@ -52,6 +54,7 @@ pub fn grading_files() -> impl Iterator<Item = &'static str> {
     ]
     .into_iter()
     .chain(similarity::FILES)
+    .chain([kept::FILE])
     .chain(Format::of(Scope::Class).map(Format::suffix))
 }
 

@@ -32,8 +32,12 @@ pub struct Prints {
     pub excluded: Vec<bool>,
     /// `(hash, first symbol)` of each k-gram of its evidence, sorted.
     pub grams: Vec<(u64, u32)>,
-    /// How many symbols are evidence.
-    pub evidence: usize,
+    /// Each symbol's weight: its rarity in the class, `ln(1 + n / held)`
+    /// (`held` the fewest submissions that hold a fingerprint of a k-gram
+    /// it is in; 1 when none); 0 when it is no evidence.
+    pub weights: Vec<f32>,
+    /// The sum of `weights`.
+    pub weight: f64,
 }
 
 impl Prints {
@@ -76,14 +80,15 @@ pub fn document_counts(docs: &[Prints]) -> Counts {
 /// Marks in `doc` (of `len` symbols) what is no evidence: k-grams of
 /// `template` (sorted), k-grams whose fingerprint more than `common`
 /// submissions hold, and stretches between them shorter than `k`; then its
-/// usable k-grams and its evidence.
+/// usable k-grams and each symbol's weight (`class`
+/// submissions in all).
 pub fn exclude(
     doc: &mut Prints,
     len: usize,
     k: usize,
     template: &[u64],
     counts: &Counts,
-    common: usize,
+    (common, class): (usize, usize),
 ) {
     let mut excluded = vec![false; len];
     for (p, h) in doc.hashes.iter().enumerate() {
@@ -111,7 +116,28 @@ pub fn exclude(
             }
         }
     }
-    doc.evidence = excluded.iter().filter(|&&e| !e).count();
+    // Each symbol as rare as the rarest fingerprint over it: a stretch
+    // only these few hold weighs more than the task's idiom.
+    let mut held = vec![u32::MAX; len];
+    for p in &doc.prints {
+        let c = counts.get(&p.hash).copied().unwrap_or(1);
+        let from = (p.pos as usize).min(len);
+        for h in &mut held[from..(from + k).min(len)] {
+            *h = (*h).min(c);
+        }
+    }
+    doc.weights = held
+        .iter()
+        .zip(&excluded)
+        .map(|(&h, &e)| {
+            if e {
+                0.0
+            } else {
+                rarity(if h == u32::MAX { 1 } else { h as usize }, class) as f32
+            }
+        })
+        .collect();
+    doc.weight = doc.weights.iter().map(|&w| f64::from(w)).sum();
     doc.grams = if len >= k {
         usable_grams(&doc.hashes, &excluded, k)
     } else {
@@ -233,12 +259,17 @@ mod tests {
         // k-gram 3 (symbols 2, 3) is common (in more than 2), k-gram 6
         // (symbols 5, 6) is the template's; symbols 4 and 7 alone are too
         // short to be matched.
-        exclude(&mut a, 8, k, &[6], &counts, 2);
+        exclude(&mut a, 8, k, &[6], &counts, (2, 3));
         assert_eq!(
             a.excluded,
             [false, false, true, true, true, true, true, true]
         );
-        assert_eq!(a.evidence, 2);
+        assert_eq!(a.weights.iter().filter(|&&w| w > 0.0).count(), 2);
+        // Its evidence weighs by rarity: the fingerprints over its two
+        // symbols (1 and 2) are held by 1 of the 3.
+        let w = (1.0f64 + 3.0).ln();
+        assert!((a.weight - 2.0 * w).abs() < 1e-5, "{}", a.weight);
+        assert_eq!(a.weights[2..], [0.0; 6]);
         assert_eq!(a.grams, [(1, 0)]);
     }
 
@@ -254,7 +285,7 @@ mod tests {
         let counts = document_counts(&docs);
         for d in &mut docs {
             let len = d.hashes.len();
-            exclude(d, len, k, &[], &counts, 10);
+            exclude(d, len, k, &[], &counts, (10, 4));
         }
         // 0 shares two with 1 and with 2; the others share one.
         assert_eq!(candidates(&docs, k, &counts, 10, 2), [(0, 1), (0, 2)]);
@@ -268,7 +299,7 @@ mod tests {
         let counts = document_counts(&docs);
         for d in &mut docs {
             let len = d.hashes.len();
-            exclude(d, len, k, &[], &counts, 10);
+            exclude(d, len, k, &[], &counts, (10, 4));
         }
         assert_eq!(candidates(&docs, k, &counts, 10, 1), [(0, 1)]);
     }

@@ -1,22 +1,24 @@
 //! Similarity between submissions: who may have copied, with the code as
 //! evidence (and, once a grading's outcomes are given, the behaviour:
-//! [`behaviour`]). A stage of its own: it takes each submission as a name
-//! and its sources (paths and bytes), the template's sources, and returns
-//! the pairs that share code, each with its score and its matched blocks;
-//! it reads no file and knows nothing of how the sources were found
-//! (`modes/similar.rs` takes them in).
+//! [`behaviour`]). A stage of its own: it takes each submission's sources
+//! (paths and bytes) to their normal form ([`normalise`]), then the class
+//! as their forms ([`Form`]: a name, its files, its normal form) and the
+//! template's ([`template_form`]), and returns the pairs that share code,
+//! each with its score and its matched blocks ([`compare`]); it reads no
+//! file and knows nothing of how the sources were found (`modes/similar.rs`
+//! takes them in, and keeps the forms in an index: [`kept`]).
 //!
 //! The way, for each submission: its C-family sources read as one
 //! program, lexed, parsed and rewritten in a normal form that undoes the
-//! usual disguises ([`program`]); that form's k-grams hashed and winnowed
-//! ([`fingerprint`]). Then for the class: the fingerprints counted, the
+//! usual disguises ([`program`]). Then for the class: each normal form's
+//! k-grams hashed and winnowed ([`fingerprint`]), the fingerprints counted, the
 //! template's and those of more than `common` submissions taken out of the
 //! evidence, the pairs that share enough of the rest found from the index
 //! ([`index`]), and each such pair aligned by greedy string tiling
 //! ([`tiling`]) for its matched blocks and its score: the share of both
-//! submissions' evidence that the tiles cover, `2 * matched / (evidence
-//! of a + evidence of b)`, from 0 (nothing shared but the template and
-//! the class's common code) to 1 (the same program).
+//! submissions' evidence that the tiles cover, each symbol weighed by its
+//! rarity in the class, from 0 (nothing shared but the template and the
+//! class's common code) to 1 (the same program).
 //!
 //! The decisions, and the disguises it undoes and those it does not, are
 //! in `docs/similarity.md`.
@@ -25,6 +27,7 @@ pub(crate) mod behaviour;
 mod emit;
 mod fingerprint;
 mod index;
+pub mod kept;
 mod lex;
 mod library;
 mod order;
@@ -40,7 +43,8 @@ mod work;
 use fingerprint::kgram_hashes;
 use index::{candidates, document_counts, exclude, Prints};
 use lex::Lang;
-use program::{normal_form, Normal};
+use program::normal_form;
+pub use program::Normal;
 use report::{Comparison, Match, Pair};
 use tiling::{tile, Side};
 #[cfg(test)]
@@ -55,16 +59,6 @@ pub struct Source {
     pub path: String,
     /// Its bytes, whatever they are.
     pub bytes: Vec<u8>,
-}
-
-/// One submission: its name (as the tables show it) and its sources.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Submission {
-    /// Its name, as the grading's tables show it.
-    pub name: String,
-    /// Its source files; those of the C family (`.c .h .cc .cpp .hpp
-    /// .java`) are read.
-    pub sources: Vec<Source>,
 }
 
 /// How submissions are compared.
@@ -126,37 +120,54 @@ fn family(sources: &[Source]) -> Vec<(Lang, &[u8])> {
         .collect()
 }
 
-/// Compares every submission of `class` with every other, `template`'s
-/// code no evidence (see the module): the pairs that share code, highest
-/// score first (ties by their names), and what the marker should know.
-pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -> Comparison {
+/// A submission on its way to the comparison: its name (as the grading's
+/// tables show it), the files of it that were read, and their normal form
+/// (what the index kept in a grades folder holds of it, [`kept`], so that
+/// it need not be normalised again).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Form {
+    /// Its name, as the grading's tables show it.
+    pub name: String,
+    /// Its source files of the C family, in the order read.
+    pub files: Vec<String>,
+    /// Their normal form.
+    pub normal: Normal,
+}
+
+/// The normal form of the template's sources: its functions are never
+/// inlined into a submission, its code is no evidence.
+pub fn template_form(template: &[Source], settings: &Settings) -> Normal {
+    normal_form(&family(template), settings.max_tokens, &[])
+}
+
+/// The normal form of a submission's `sources` (those of the C family),
+/// the functions of `template` ([`template_form`]) never inlined.
+pub fn normalise(sources: &[Source], template: &Normal, settings: &Settings) -> Normal {
+    normal_form(&family(sources), settings.max_tokens, &template.functions)
+}
+
+/// Compares every submission of `class` (each its name, files and
+/// [`normalise`]d sources, or as the index kept them) with every other,
+/// `template`'s code ([`template_form`]) no evidence (see the module): the
+/// pairs that share code, highest score first (ties by their names), and
+/// what the marker should know.
+pub fn compare(class: &[Form], template: &Normal, settings: &Settings) -> Comparison {
     let (k, t) = (settings.k.max(1), settings.t.max(settings.k.max(1)));
     let w = t - k + 1;
     let jobs = settings.jobs.max(1);
-    let template_form = normal_form(&family(template), settings.max_tokens, &[]);
-    let mut template_grams = kgram_hashes(&template_form.syms, k);
+    let mut template_grams = kgram_hashes(&template.syms, k);
     template_grams.sort_unstable();
     template_grams.dedup();
-    let template_functions = template_form.functions;
-    // Each submission on its way: its normal form and its fingerprints.
-    let (normals, mut prints): (Vec<Normal>, Vec<Prints>) =
-        work::each(class.len(), jobs, &|i, _: &mut ()| {
-            let normal = normal_form(
-                &family(&class[i].sources),
-                settings.max_tokens,
-                &template_functions,
-            );
-            let prints = Prints::new(kgram_hashes(&normal.syms, k), w, &template_grams);
-            (normal, prints)
-        })
-        .into_iter()
-        .unzip();
+    let normals: Vec<&Normal> = class.iter().map(|f| &f.normal).collect();
+    let mut prints: Vec<Prints> = work::each(class.len(), jobs, &|i, _: &mut ()| {
+        Prints::new(kgram_hashes(&normals[i].syms, k), w, &template_grams)
+    });
     let mut notes = Vec::new();
-    for (normal, s) in normals.iter().zip(class) {
-        if normal.cut {
+    for form in class {
+        if form.normal.cut {
             notes.push(format!(
                 "{}: its sources hold more than {} tokens: those after were not compared",
-                s.name, settings.max_tokens
+                form.name, settings.max_tokens
             ));
         }
     }
@@ -165,17 +176,24 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
         .unwrap_or_else(|| default_common(class.len()));
     let words = Words::new(
         normals.iter().map(|n| n.words.as_slice()),
-        &template_form.words,
+        &template.words,
         common,
     );
     let surface = Words::new(
         normals.iter().map(|n| n.shingles.as_slice()),
-        &template_form.shingles,
+        &template.shingles,
         common,
     );
     let counts = document_counts(&prints);
     for (p, n) in prints.iter_mut().zip(&normals) {
-        exclude(p, n.syms.len(), k, &template_grams, &counts, common);
+        exclude(
+            p,
+            n.syms.len(),
+            k,
+            &template_grams,
+            &counts,
+            (common, class.len()),
+        );
     }
     let pairs = candidates(&prints, k, &counts, common, jobs);
     let aligned: Vec<Option<Pair>> = work::each(pairs.len(), jobs, &|p, _: &mut ()| {
@@ -189,18 +207,9 @@ pub fn compare(class: &[Submission], template: &[Source], settings: &Settings) -
         }
     }
     let mut comparison = Comparison {
-        names: class.iter().map(|s| s.name.clone()).collect(),
-        places: normals.into_iter().map(|n| n.at).collect(),
-        files: class
-            .iter()
-            .map(|s| {
-                s.sources
-                    .iter()
-                    .filter(|f| is_source(&f.path))
-                    .map(|f| f.path.clone())
-                    .collect()
-            })
-            .collect(),
+        names: class.iter().map(|f| f.name.clone()).collect(),
+        places: normals.iter().map(|n| n.at.clone()).collect(),
+        files: class.iter().map(|f| f.files.clone()).collect(),
         pairs: found.into_iter().filter(|p| p.millis() > 0).collect(),
         common,
         k,
@@ -228,7 +237,7 @@ const WORDS: f64 = 0.25;
 fn align(
     i: usize,
     j: usize,
-    normals: &[Normal],
+    normals: &[&Normal],
     prints: &[Prints],
     k: usize,
     counts: &index::Counts,
@@ -245,13 +254,24 @@ fn align(
         return None;
     }
     let matched: u64 = tiles.iter().map(|t| u64::from(t.len)).sum();
-    let evidence = (prints[i].evidence + prints[j].evidence) as f64;
-    let structure = if evidence > 0.0 {
-        ((2 * matched) as f64 / evidence).min(1.0)
+    // The share of both sides' evidence the tiles cover, each symbol by
+    // its rarity: a block half the class holds is weaker evidence than
+    // one only these two do.
+    let weight = prints[i].weight + prints[j].weight;
+    let sum = |w: &[f32]| w.iter().map(|&x| f64::from(x)).sum::<f64>();
+    let covered: f64 = tiles
+        .iter()
+        .map(|t| {
+            let (a, b, len) = (t.a as usize, t.b as usize, t.len as usize);
+            sum(&prints[i].weights[a..a + len]) + sum(&prints[j].weights[b..b + len])
+        })
+        .sum();
+    let structure = if weight > 0.0 {
+        (covered / weight).min(1.0)
     } else {
         0.0
     };
-    let (a, b) = (&normals[i], &normals[j]);
+    let (a, b) = (normals[i], normals[j]);
     let code = STRUCTURE * structure
         + SURFACE * surface.share(&a.shingles, &b.shingles)
         + WORDS * words.share(&a.words, &b.words);

@@ -46,7 +46,7 @@ const MAX_SITES: usize = 4;
 const MAX_SHARED_SYMBOLS: usize = 400;
 
 /// A submission in normal form.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Normal {
     /// The symbols.
     pub syms: Vec<Sym>,

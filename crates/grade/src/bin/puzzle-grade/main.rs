@@ -491,6 +491,7 @@ fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
             ..SimilarSettings::default()
         },
         grades: given.grades.clone(),
+        only: None,
         stop: &stop,
     };
     let found = match similar.run() {
@@ -507,8 +508,9 @@ fn similar(given: &Given, temp: &Path) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
     writeln!(
         out,
-        "compared {} submissions: {} pair(s) share code (a passage more than {} of them share is no evidence)",
+        "compared {} submissions{}: {} pair(s) share code (a passage more than {} of them share is no evidence)",
         found.compared,
+        found.kept_words(),
         c.pairs.len(),
         c.common
     )?;
@@ -585,6 +587,9 @@ fn merge(given: &Given) -> Result<(), Failure> {
     }
     for problem in &merged.problems {
         say(Mode::Merge, problem);
+    }
+    for line in &merged.similarity {
+        say(Mode::Merge, line);
     }
     let mut out = stdout();
     writeln!(

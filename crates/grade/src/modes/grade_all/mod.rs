@@ -22,7 +22,7 @@ use crate::engine::Settings;
 use crate::intake::build::{write_shims, Builder};
 use crate::intake::folder::submission_names;
 use crate::judging::fixture::Fixture;
-use crate::modes::similar::{Similar, SimilarityAsked};
+use crate::modes::similar::{similarity_lines, Similar, SimilarityAsked};
 use crate::publishing::changes::{compare, describe, Comparison, Grading};
 use crate::publishing::formats::Format;
 use crate::publishing::grades::{
@@ -39,6 +39,7 @@ use crate::publishing::summaries::{
 use crate::shared::error::{Error, Refused};
 use crate::shared::machine;
 use crate::shared::name::Name;
+use crate::similarity::kept;
 use crate::similarity::Settings as SimilaritySettings;
 use puzzle_sandbox::Runner;
 use std::ffi::OsString;
@@ -336,7 +337,8 @@ impl GradeAll<'_> {
             _ => Vec::new(),
         };
         let similarity = match &self.similarity {
-            Some(asked) if !stopped && self.shard.is_none() => {
+            Some(asked) if !stopped && self.shard.is_some() => self.compare_class(asked, &records),
+            Some(asked) if !stopped => {
                 let mut lines = self.compare_class(asked, &records);
                 // The class page again, with the section on the
                 // comparison just made (or without one, when it failed
@@ -375,11 +377,13 @@ impl GradeAll<'_> {
 
     /// The class compared for similarity, with the grading just written
     /// (its `records`, not read back) as the behaviour's evidence,
-    /// `similarity.csv`, `similarity-blocks.csv` and the pairs' pages
-    /// written into the grades folder (under its lock), or, when it fails,
-    /// those of an earlier comparison removed; what happened, in lines.
-    /// Its failure is its own: the grading stands. The class page is
-    /// written after it.
+    /// `similarity.csv` and `similarity-blocks.csv` written into the
+    /// grades folder (under its lock), and the index of the class kept
+    /// there (`similarity.index`: a submission whose sources it has is not
+    /// normalised again), or, when it fails, those of an earlier
+    /// comparison removed; in a shard, only its index, for `merge` to
+    /// compare the class. What happened, in lines. Its failure is its
+    /// own: the grading stands. The class page is written after it.
     fn compare_class(&self, asked: &SimilarityAsked, records: &[Record]) -> Vec<String> {
         let similar = Similar {
             runner: self.runner,
@@ -395,20 +399,35 @@ impl GradeAll<'_> {
                 ..SimilaritySettings::default()
             },
             grades: Some(self.grades.clone()),
+            only: self
+                .shard
+                .map(|_| records.iter().map(|r| r.row.name.clone()).collect()),
             stop: self.stop,
         };
+        if self.shard.is_some() {
+            let index = similar.keep_only(records);
+            let _ = fs::remove_dir_all(self.temp.join("similarity"));
+            return match index {
+                Ok((notes, count)) => {
+                    let mut lines = vec![format!(
+                        "similarity: the sources of {count} submission(s) kept ({}) for merge to compare the class",
+                        kept::FILE
+                    )];
+                    lines.extend(notes.iter().map(|n| format!("similarity: {n}")));
+                    lines
+                }
+                Err(e) => {
+                    let _ = fs::remove_file(self.grades.join(kept::FILE));
+                    vec![format!(
+                        "similarity: no index kept: {e}; merge will not compare the class; the grading stands"
+                    )]
+                }
+            };
+        }
         let found = similar.run_with(Some(records));
         let _ = fs::remove_dir_all(self.temp.join("similarity"));
         match found {
-            Ok(found) => {
-                let mut lines = vec![format!(
-                    "similarity: {} submissions compared, {} pair(s) share code or rare wrong answers (similarity.csv)",
-                    found.compared,
-                    found.comparison.pairs.len()
-                )];
-                lines.extend(found.notes.iter().map(|n| format!("similarity: {n}")));
-                lines
-            }
+            Ok(found) => similarity_lines(&found),
             Err(e) => {
                 // No file of an earlier comparison is left to say otherwise.
                 for file in [CSV_FILE, BLOCKS_FILE] {
